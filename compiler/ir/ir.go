@@ -1,0 +1,496 @@
+// Package ir is the checked, resolved form of a world spec: what the code
+// generator and the compile-time evaluator consume.
+//
+// Every name in the spec has been resolved to a pointer (a field access holds
+// the *Field, a ref type the *Entity, a solution call the *Tool); every
+// expression carries its type; implicit conversions are explicit nodes
+// (Deref follows a ref to its record, IDOf takes a record's id). A World is
+// produced only for specs without errors, so consumers may rely on its
+// invariants instead of re-checking.
+package ir
+
+import "github.com/worldc/worldc/dsl"
+
+// Pos is a source position.
+type Pos = dsl.Pos
+
+// World is a checked world spec.
+type World struct {
+	Name     string // lower snake case; the generated package name
+	Title    string
+	Industry string
+	Country  string
+	Currency string
+	Today    string // YYYY-MM-DD
+	Pos      Pos
+
+	Services   []*Service
+	Entities   []*Entity // all entities, in declaration order
+	Tools      []*Tool   // all tools, in declaration order
+	Invariants []*Invariant
+	Seed       []*Record
+	Tasks      []*Task
+}
+
+// Service owns entities and the tools that may write them.
+type Service struct {
+	Name     string
+	Doc      string
+	Pos      Pos
+	Entities []*Entity
+	Tools    []*Tool
+}
+
+// Entity is a record type stored in a table.
+type Entity struct {
+	Name    string // UpperCamelCase as written
+	Doc     string
+	Service *Service
+	Fields  []*Field // declared fields; the implicit id is not listed
+	Pos     Pos
+}
+
+// Field looks up a declared field by name.
+func (e *Entity) Field(name string) *Field {
+	for _, f := range e.Fields {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
+}
+
+// Field is a declared field of an entity.
+type Field struct {
+	Name    string // snake case as written
+	Doc     string
+	Entity  *Entity
+	Type    *Type
+	Unique  bool
+	Default *Value // nil when there is none
+	Bounds  []Bound
+	Pos     Pos
+}
+
+// Required reports whether a value must be given when a record is created.
+func (f *Field) Required() bool { return !f.Type.Optional && f.Default == nil }
+
+// Bound is a range constraint `Op Value`, with Op one of >= > <= <.
+type Bound struct {
+	Op    string
+	Value *Value
+}
+
+// Kind classifies types.
+type Kind int
+
+// The kinds of types. Record and Set exist only in expressions: a Record is
+// a record value (a tool parameter `ref E` inside the body, a loop
+// variable), a Set is an entity used as the source of a loop or aggregate.
+const (
+	KindInvalid Kind = iota
+	KindString
+	KindText
+	KindInt
+	KindDecimal
+	KindMoney
+	KindBool
+	KindDate
+	KindDateTime
+	KindEnum
+	KindRef    // the id of a record of Entity
+	KindRecord // a record of Entity
+	KindSet    // all records of Entity
+	KindList   // a list literal of Elem
+	KindNull   // the type of the literal null
+)
+
+var kindNames = [...]string{"invalid", "string", "text", "int", "decimal", "money", "bool", "date", "datetime", "enum", "ref", "record", "set", "list", "null"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// Type is a resolved type.
+type Type struct {
+	Kind     Kind
+	Optional bool
+	Enum     *EnumDef // Kind == KindEnum
+	Entity   *Entity  // Kind == KindRef, KindRecord, KindSet
+	Elem     *Type    // Kind == KindList
+}
+
+// EnumDef is an enum type, declared inline on a field.
+type EnumDef struct {
+	Field  *Field // the field that declares it; names the Go type
+	Values []string
+}
+
+// Has reports whether v is a value of the enum.
+func (e *EnumDef) Has(v string) bool {
+	for _, x := range e.Values {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// String renders the type as the spec would write it.
+func (t *Type) String() string {
+	if t == nil {
+		return "invalid"
+	}
+	var s string
+	switch t.Kind {
+	case KindEnum:
+		if t.Enum != nil && t.Enum.Field != nil {
+			s = t.Enum.Field.Entity.Name + "." + t.Enum.Field.Name
+		} else {
+			s = "enum"
+		}
+	case KindRef:
+		s = "ref " + t.Entity.Name
+	case KindRecord:
+		s = t.Entity.Name
+	case KindSet:
+		s = "set of " + t.Entity.Name
+	case KindList:
+		s = "list of " + t.Elem.String()
+	default:
+		s = t.Kind.String()
+	}
+	if t.Optional {
+		s += "?"
+	}
+	return s
+}
+
+// Numeric reports whether the kind is int, decimal or money.
+func (k Kind) Numeric() bool { return k == KindInt || k == KindDecimal || k == KindMoney }
+
+// Textual reports whether the kind is string or text.
+func (k Kind) Textual() bool { return k == KindString || k == KindText }
+
+// Value is a constant: a literal of the spec or a seed value.
+type Value struct {
+	Kind Kind    // String, Text, Int, Decimal, Money, Bool, Date, DateTime, Enum, Ref, Null
+	Str  string  // String, Text, Enum value, Ref id, Date (YYYY-MM-DD), DateTime (RFC 3339, UTC)
+	Int  int64   // Int
+	Num  float64 // Decimal, Money
+	Bool bool    // Bool
+}
+
+// ToolKind is a standard tool kind or Custom.
+type ToolKind string
+
+// The tool kinds.
+const (
+	ToolCustom ToolKind = "custom"
+	ToolGet    ToolKind = "get"
+	ToolList   ToolKind = "list"
+	ToolSearch ToolKind = "search"
+	ToolCreate ToolKind = "create"
+	ToolUpdate ToolKind = "update"
+	ToolDelete ToolKind = "delete"
+)
+
+// Tool is an agent-callable operation.
+type Tool struct {
+	Name    string
+	Doc     string
+	Service *Service
+	Kind    ToolKind
+	Entity  *Entity  // standard tools: the entity they work on
+	By      []*Field // search: the filter fields
+	Params  []*Param // the parameters the agent passes, standard tools included
+	Body    []Stmt   // custom tools
+	Returns *Type    // the type of the returned value; nil when the tool returns null
+	Pos     Pos
+}
+
+// Param is a tool parameter. For a standard tool, Field is the entity field
+// the parameter sets or filters (nil for id and offset).
+type Param struct {
+	Name  string
+	Doc   string
+	Type  *Type // as the agent passes it: a ref is an id
+	Field *Field
+	Var   *Var // custom tools: the variable in the body (a record for ref params)
+	Pos   Pos
+}
+
+// Required reports whether the agent must pass the parameter.
+func (p *Param) Required() bool { return !p.Type.Optional }
+
+// Var is a local name: a parameter, a let binding or a loop variable.
+type Var struct {
+	Name string
+	Type *Type
+	Pos  Pos
+}
+
+// Stmt is a statement of a custom tool body.
+type Stmt interface{ stmt() }
+
+// Require fails the call with Message unless Cond holds.
+type Require struct {
+	Cond    Expr
+	Message string
+	Pos     Pos
+}
+
+// Let binds Var to Value.
+type Let struct {
+	Var   *Var
+	Value Expr
+	Pos   Pos
+}
+
+// Set assigns Field of the record Target.
+type Set struct {
+	Target Expr // of Kind Record
+	Field  *Field
+	Value  Expr
+	Pos    Pos
+}
+
+// Insert creates a record of Entity; Var (may be nil) binds it.
+type Insert struct {
+	Entity *Entity
+	Fields []*FieldInit // in the entity's field order; defaults not listed
+	Var    *Var
+	Pos    Pos
+}
+
+// FieldInit is one field value of an insert.
+type FieldInit struct {
+	Field *Field
+	Value Expr
+}
+
+// Delete removes the record Target.
+type Delete struct {
+	Target Expr // of Kind Record
+	Pos    Pos
+}
+
+// Return ends the call with Value as the observation's data.
+type Return struct {
+	Value Expr
+	Pos   Pos
+}
+
+// If runs Then or Else.
+type If struct {
+	Cond Expr
+	Then []Stmt
+	Else []Stmt
+	Pos  Pos
+}
+
+// For runs Body for each record of Entity (insertion order) satisfying
+// Where (nil: all).
+type For struct {
+	Var    *Var
+	Entity *Entity
+	Where  Expr
+	Body   []Stmt
+	Pos    Pos
+}
+
+func (*Require) stmt() {}
+func (*Let) stmt()     {}
+func (*Set) stmt()     {}
+func (*Insert) stmt()  {}
+func (*Delete) stmt()  {}
+func (*Return) stmt()  {}
+func (*If) stmt()      {}
+func (*For) stmt()     {}
+
+// Expr is a typed expression.
+type Expr interface {
+	Type() *Type
+	Position() Pos
+}
+
+// ExprBase holds what every expression has.
+type ExprBase struct {
+	T   *Type
+	Pos Pos
+}
+
+// Type is the expression's type.
+func (b *ExprBase) Type() *Type { return b.T }
+
+// Position is where the expression starts.
+func (b *ExprBase) Position() Pos { return b.Pos }
+
+// Lit is a constant.
+type Lit struct {
+	ExprBase
+	Value *Value
+}
+
+// VarRef reads a local.
+type VarRef struct {
+	ExprBase
+	Var *Var
+}
+
+// Today is the world's date.
+type Today struct{ ExprBase }
+
+// FieldRef reads Field of the record X. When Field is nil it reads the id.
+type FieldRef struct {
+	ExprBase
+	X     Expr // of Kind Record
+	Field *Field
+}
+
+// Deref follows the ref X (an id) to its record. At run time a missing
+// record is an error (never silently a zero value).
+type Deref struct {
+	ExprBase
+	X Expr // of Kind Ref
+}
+
+// IDOf is the id of the record X, used where a record meets a ref.
+type IDOf struct {
+	ExprBase
+	X Expr // of Kind Record
+}
+
+// Lookup is `E[key]`: the record of Entity with id Key.
+type Lookup struct {
+	ExprBase
+	Entity *Entity
+	Key    Expr // of Kind String
+}
+
+// Binary is `L Op R`. Op is one of: or and == != < <= > >= in notin + - * / %.
+// For `in`/`notin`, R is a List. Numeric operands of mixed kinds are already
+// converted (see Convert).
+type Binary struct {
+	ExprBase
+	Op   string
+	L, R Expr
+}
+
+// Unary is `not X` or `-X` (Op "not" or "-").
+type Unary struct {
+	ExprBase
+	Op string
+	X  Expr
+}
+
+// Convert turns an int into a decimal or money: the only implicit
+// conversion.
+type Convert struct {
+	ExprBase
+	X Expr
+}
+
+// Call is a built-in function call; Func is its name as written.
+type Call struct {
+	ExprBase
+	Func string
+	Args []Expr
+}
+
+// Aggregate is count/exists/forall/sum/min/max over the records of Entity.
+type Aggregate struct {
+	ExprBase
+	Op     string // count exists forall sum min max
+	Var    *Var
+	Entity *Entity
+	Where  Expr // nil: all records
+	Value  Expr // sum/min/max: the value; forall: the condition; nil otherwise
+}
+
+// ListLit is `[a, b]`.
+type ListLit struct {
+	ExprBase
+	Elems []Expr
+}
+
+// Handle names a seed record in a rubric or an argument: its value is the
+// record's id.
+type Handle struct {
+	ExprBase
+	Entity *Entity
+	ID     string
+}
+
+// Invariant is a world rule: every record of Entity satisfying Where
+// (the trigger) must satisfy Check (the target).
+type Invariant struct {
+	Name   string
+	Policy string
+	Var    *Var
+	Entity *Entity
+	Where  Expr // nil: every record
+	Check  Expr
+	Pos    Pos
+}
+
+// Record is a seed record. Values holds every field of the entity in field
+// order, defaults applied; an unset optional field holds a Null value.
+type Record struct {
+	Entity *Entity
+	ID     string // the handle
+	Values []*Value
+	Pos    Pos
+}
+
+// Task is a job for the agent.
+type Task struct {
+	Name         string
+	Persona      string
+	Instruction  string
+	Domain       string
+	Capabilities []string
+	Difficulty   []string
+	Seed         []*Record // added to the world seed
+	Assertions   []*Assertion
+	Solution     []*Step // nil when there is no solution
+	Pos          Pos
+}
+
+// AssertionKind classifies rubric assertions.
+type AssertionKind string
+
+// The assertion kinds.
+const (
+	AssertExpr      AssertionKind = "expr"
+	AssertInvariant AssertionKind = "invariant"
+	AssertUnchanged AssertionKind = "unchanged"
+)
+
+// Assertion is one rubric item.
+type Assertion struct {
+	Kind      AssertionKind
+	Text      string // the assertion as written (canonical form), for reports
+	Expr      Expr   // AssertExpr: a bool expression
+	Invariant *Invariant
+	Pos       Pos
+}
+
+// Step is one step of a golden solution.
+type Step struct {
+	Bind string // "" when unbound
+	Tool *Tool
+	Args []*Arg // in the tool's parameter order; omitted optionals not listed
+	Pos  Pos
+}
+
+// Arg is one argument of a solution call.
+type Arg struct {
+	Param *Param
+	Value *Value // a constant; for ref params a Ref value holding the id
+	Bound string // non-empty: the id returned by the earlier call bound to this name
+	Pos   Pos
+}
