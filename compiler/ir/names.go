@@ -1,0 +1,69 @@
+package ir
+
+import (
+	"go/token"
+	"strings"
+	"unicode"
+)
+
+// GoName converts a spec name (snake_case or CamelCase) to an exported Go
+// identifier: `credit_limit` → `CreditLimit`, `customer_id` → `CustomerID`,
+// `Invoice` → `Invoice`. The checker rejects specs whose names collide after
+// this conversion (W018), so the code generator may use it freely.
+func GoName(name string) string {
+	var b strings.Builder
+	for _, part := range strings.Split(name, "_") {
+		if part == "" {
+			continue
+		}
+		if up := strings.ToUpper(part); initialisms[up] {
+			b.WriteString(up)
+			continue
+		}
+		r := []rune(part)
+		r[0] = unicode.ToUpper(r[0])
+		b.WriteString(string(r))
+	}
+	return b.String()
+}
+
+// initialisms are written all upper case in Go names, as golint would.
+var initialisms = map[string]bool{
+	"ID": true, "URL": true, "API": true, "SKU": true, "UUID": true,
+	"HTTP": true, "JSON": true, "IP": true, "VAT": true,
+}
+
+// SnakeName converts a CamelCase name to lower snake case: `PurchaseOrder`
+// → `purchase_order`. Used for generated record ids (`purchase_order_3`).
+func SnakeName(name string) string {
+	var b strings.Builder
+	r := []rune(name)
+	for i, c := range r {
+		if unicode.IsUpper(c) {
+			if i > 0 && r[i-1] != '_' && (unicode.IsLower(r[i-1]) || (i+1 < len(r) && unicode.IsLower(r[i+1]))) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(c))
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// IsGoKeyword reports whether name is a Go keyword.
+func IsGoKeyword(name string) bool { return token.IsKeyword(name) }
+
+// ReservedGoNames are package-level names of every generated world package;
+// no entity, enum or tool may map onto them.
+var ReservedGoNames = []string{
+	"State", "World", "Episode", "Seed", "Tasks", "Tools", "Policy",
+	"Conformance", "New", "NewState", "NewEpisode", "Info",
+}
+
+// ReservedStateMethods are methods of the generated State; tools become
+// methods of State too and may not take these names.
+var ReservedStateMethods = []string{
+	"Clone", "Hash", "Snapshot", "Journal", "Violations", "CheckInvariants",
+	"Grade", "Call", "Freeze", "Validate",
+}
