@@ -387,8 +387,8 @@ type Unary struct {
 	X  Expr
 }
 
-// Convert turns an int into a decimal or money: the only implicit
-// conversion.
+// Convert changes X's type to T: an int to a decimal or money (the only
+// implicit numeric conversion), or a ref to the string of its id (`r.id`).
 type Convert struct {
 	ExprBase
 	X Expr

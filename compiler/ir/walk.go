@@ -1,0 +1,122 @@
+package ir
+
+// WalkExpr calls fn for e and, while fn returns true, for every
+// sub-expression, depth first.
+func WalkExpr(e Expr, fn func(Expr) bool) {
+	if e == nil || !fn(e) {
+		return
+	}
+	switch x := e.(type) {
+	case *FieldRef:
+		WalkExpr(x.X, fn)
+	case *Deref:
+		WalkExpr(x.X, fn)
+	case *IDOf:
+		WalkExpr(x.X, fn)
+	case *Lookup:
+		WalkExpr(x.Key, fn)
+	case *Binary:
+		WalkExpr(x.L, fn)
+		WalkExpr(x.R, fn)
+	case *Unary:
+		WalkExpr(x.X, fn)
+	case *Convert:
+		WalkExpr(x.X, fn)
+	case *Call:
+		for _, a := range x.Args {
+			WalkExpr(a, fn)
+		}
+	case *Aggregate:
+		WalkExpr(x.Where, fn)
+		WalkExpr(x.Value, fn)
+	case *ListLit:
+		for _, a := range x.Elems {
+			WalkExpr(a, fn)
+		}
+	}
+}
+
+// WalkStmts calls stmt for every statement (nested ones included) and expr
+// for every expression they hold, depth first.
+func WalkStmts(stmts []Stmt, stmt func(Stmt), expr func(Expr) bool) {
+	for _, s := range stmts {
+		if stmt != nil {
+			stmt(s)
+		}
+		walk := func(e Expr) {
+			if expr != nil {
+				WalkExpr(e, expr)
+			}
+		}
+		switch x := s.(type) {
+		case *Require:
+			walk(x.Cond)
+		case *Let:
+			walk(x.Value)
+		case *Set:
+			walk(x.Target)
+			walk(x.Value)
+		case *Insert:
+			for _, f := range x.Fields {
+				walk(f.Value)
+			}
+		case *Delete:
+			walk(x.Target)
+		case *Return:
+			walk(x.Value)
+		case *If:
+			walk(x.Cond)
+			WalkStmts(x.Then, stmt, expr)
+			WalkStmts(x.Else, stmt, expr)
+		case *For:
+			walk(x.Where)
+			WalkStmts(x.Body, stmt, expr)
+		}
+	}
+}
+
+// Touches returns the entities an expression reads, in first-seen order:
+// aggregate and lookup sources, records followed through refs, and the
+// entities whose fields it reads.
+func Touches(e Expr) []*Entity {
+	var out []*Entity
+	seen := map[*Entity]bool{}
+	add := func(en *Entity) {
+		if en != nil && !seen[en] {
+			seen[en] = true
+			out = append(out, en)
+		}
+	}
+	WalkExpr(e, func(x Expr) bool {
+		switch x := x.(type) {
+		case *Aggregate:
+			add(x.Entity)
+		case *Lookup:
+			add(x.Entity)
+		case *Deref:
+			add(x.T.Entity)
+		case *FieldRef:
+			if x.Field != nil {
+				add(x.Field.Entity)
+			}
+		case *Handle:
+			add(x.Entity)
+		}
+		return true
+	})
+	return out
+}
+
+// FieldsRead returns the fields an expression reads, in first-seen order.
+func FieldsRead(e Expr) []*Field {
+	var out []*Field
+	seen := map[*Field]bool{}
+	WalkExpr(e, func(x Expr) bool {
+		if fr, ok := x.(*FieldRef); ok && fr.Field != nil && !seen[fr.Field] {
+			seen[fr.Field] = true
+			out = append(out, fr.Field)
+		}
+		return true
+	})
+	return out
+}
