@@ -67,3 +67,29 @@ var ReservedStateMethods = []string{
 	"Clone", "Hash", "Snapshot", "Journal", "Violations", "CheckInvariants",
 	"Grade", "Call", "Freeze", "Validate",
 }
+
+// EnumValueName converts an enum value (an identifier or any string, such
+// as "pending (item modified)") to the CamelCase suffix of its Go constant:
+// `PendingItemModified`. Values that would start with a digit get a `V`.
+// The generated constant is GoName(entity) + GoName(field) + EnumValueName(v);
+// the checker rejects enums whose constants collide (W018).
+func EnumValueName(v string) string {
+	var b strings.Builder
+	upper := true
+	for _, r := range v {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r > unicode.MaxASCII {
+			upper = true
+			continue
+		}
+		if upper {
+			r = unicode.ToUpper(r)
+			upper = false
+		}
+		b.WriteRune(r)
+	}
+	s := b.String()
+	if s == "" || unicode.IsDigit(rune(s[0])) {
+		s = "V" + s
+	}
+	return s
+}

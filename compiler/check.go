@@ -1,0 +1,479 @@
+// Package compiler checks world specs and lowers them to the IR.
+//
+// Check resolves every name, types every expression and literal, and runs
+// the structural validators of the registry (see Validators). It reports
+// every problem at once, sorted by position, and keeps checking past an
+// error with a placeholder, so one run gives a repairing LLM the whole list.
+// A spec without errors yields a resolved *ir.World for the code generator.
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/dsl"
+)
+
+// CheckSource parses and checks one spec file.
+func CheckSource(filename string, src []byte) (*ir.World, Diagnostics) {
+	f, err := dsl.Parse(filename, src)
+	if err != nil {
+		var pe *dsl.Error
+		if errors.As(err, &pe) {
+			return nil, Diagnostics{diagAt("W001", pe.Pos, pe.Pos, "%s", pe.Msg)}
+		}
+		return nil, Diagnostics{diagAt("W001", dsl.Pos{Filename: filename, Line: 1, Column: 1}, dsl.Pos{}, "%s", err)}
+	}
+	return Check(f, src)
+}
+
+// Check checks a parsed spec. src is the file's source, used to quote
+// rubric assertions as written. It returns the IR only when there are no
+// errors.
+func Check(f *dsl.File, src []byte) (*ir.World, Diagnostics) {
+	c := &checker{
+		src:        src,
+		w:          &ir.World{},
+		services:   map[string]*ir.Service{},
+		entities:   map[string]*ir.Entity{},
+		entityDecl: map[*ir.Entity]*dsl.Entity{},
+		fieldDecl:  map[*ir.Field]*dsl.Field{},
+		tools:      map[string]*ir.Tool{},
+		toolDecl:   map[*ir.Tool]*dsl.Tool{},
+		invariants: map[string]*ir.Invariant{},
+		handles:    map[string]*ir.Record{},
+		facts:      map[*ir.Tool]*toolFacts{},
+	}
+	c.check(f)
+	c.diags = c.diags.Sort()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	return c.w, c.diags
+}
+
+// checker holds the state of one Check.
+type checker struct {
+	src   []byte
+	diags Diagnostics
+	w     *ir.World
+
+	services   map[string]*ir.Service
+	entities   map[string]*ir.Entity
+	entityDecl map[*ir.Entity]*dsl.Entity
+	fieldDecl  map[*ir.Field]*dsl.Field
+	tools      map[string]*ir.Tool
+	toolDecl   map[*ir.Tool]*dsl.Tool
+	invariants map[string]*ir.Invariant
+	handles    map[string]*ir.Record // world seed records by handle
+	facts      map[*ir.Tool]*toolFacts
+	pending    []pendingRef // seed refs to resolve once every handle is known
+}
+
+// toolFacts records what a tool writes, for the analysis validators.
+type toolFacts struct {
+	inserts map[*ir.Entity]bool
+	sets    map[*ir.Field]bool
+	deletes map[*ir.Entity]bool
+	reads   map[*ir.Entity]bool
+}
+
+func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...any) {
+	c.diags = append(c.diags, diagAt(code, pos, end, format, args...))
+}
+
+func (c *checker) check(f *dsl.File) {
+	var (
+		worlds     []*dsl.World
+		services   []*dsl.Service
+		invariants []*dsl.Invariant
+		seeds      []*dsl.Seed
+		tasks      []*dsl.Task
+	)
+	for _, d := range f.Decls {
+		switch {
+		case d.World != nil:
+			worlds = append(worlds, d.World)
+		case d.Service != nil:
+			services = append(services, d.Service)
+		case d.Invariant != nil:
+			invariants = append(invariants, d.Invariant)
+		case d.Seed != nil:
+			seeds = append(seeds, d.Seed)
+		case d.Task != nil:
+			tasks = append(tasks, d.Task)
+		}
+	}
+	c.checkWorld(f, worlds)
+	c.checkSizes(services, invariants, seeds, tasks)
+	c.declareServices(services)
+	c.resolveFields()
+	c.declareTools()
+	c.checkToolBodies()
+	c.checkInvariants(invariants)
+	if len(seeds) > 1 {
+		for _, s := range seeds[1:] {
+			c.errorf("W002", s.Pos, s.EndPos, "second seed block; a world has one seed (first at %s)", short(seeds[0].Pos))
+		}
+	}
+	for _, s := range seeds {
+		c.w.Seed = append(c.w.Seed, c.seedRecords(s, c.handles, nil)...)
+	}
+	c.resolvePending()
+	c.checkTasks(tasks)
+	c.checkIdentifiers()
+	c.analyse()
+	if !c.diags.HasErrors() {
+		c.evaluate()
+	}
+}
+
+// short renders a position as line:col for messages.
+func short(p dsl.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
+
+var (
+	countryRx  = regexp.MustCompile(`^[A-Z]{2}$`)
+	currencyRx = regexp.MustCompile(`^[A-Z]{3}$`)
+	worldRx    = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+)
+
+func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
+	if len(worlds) == 0 {
+		pos := f.Pos
+		if pos.Line == 0 {
+			pos.Line, pos.Column = 1, 1
+		}
+		c.errorf("W020", pos, pos, "the spec has no world header")
+		return
+	}
+	for _, extra := range worlds[1:] {
+		c.errorf("W020", extra.Pos, extra.EndPos, "second world header %q; a spec describes one world (first at %s)", extra.Name, short(worlds[0].Pos))
+	}
+	wd := worlds[0]
+	c.w.Name, c.w.Pos = wd.Name, wd.Pos
+	if !worldRx.MatchString(wd.Name) {
+		c.errorf("W017", wd.Pos, wd.EndPos, "world name %q must be lower snake case (it names the Go package and its directory)", wd.Name)
+	}
+	seen := map[string]*dsl.Prop{}
+	for _, p := range wd.Props {
+		if first, dup := seen[p.Key]; dup {
+			c.errorf("W002", p.Pos, p.EndPos, "duplicate world property %q, first at %s", p.Key, short(first.Pos))
+			continue
+		}
+		seen[p.Key] = p
+		str := func() string {
+			if p.Value.String == nil {
+				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "world %s must be a string", p.Key)
+				return ""
+			}
+			return *p.Value.String
+		}
+		switch p.Key {
+		case "title":
+			c.w.Title = str()
+		case "industry":
+			c.w.Industry = str()
+		case "country":
+			c.w.Country = str()
+			if p.Value.String != nil && !countryRx.MatchString(c.w.Country) {
+				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "country %q must be an ISO 3166 alpha-2 code such as \"DE\"", c.w.Country)
+			}
+		case "currency":
+			c.w.Currency = str()
+			if p.Value.String != nil && !currencyRx.MatchString(c.w.Currency) {
+				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "currency %q must be an ISO 4217 code such as \"EUR\"", c.w.Currency)
+			}
+		case "today":
+			if p.Value.Date == nil {
+				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "world today must be a date such as 2026-03-14")
+				continue
+			}
+			if _, err := time.Parse(time.DateOnly, *p.Value.Date); err != nil {
+				c.errorf("W022", p.Value.Pos, p.Value.EndPos, "date %s does not exist", *p.Value.Date)
+				continue
+			}
+			c.w.Today = *p.Value.Date
+		default:
+			c.errorf("W020", p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today", p.Key)
+		}
+	}
+	for _, key := range []string{"title", "today"} {
+		if seen[key] == nil {
+			c.errorf("W020", wd.Pos, wd.EndPos, "world %s has no %s", wd.Name, key)
+		}
+	}
+}
+
+// declareServices creates services, entities and fields (types unresolved).
+func (c *checker) declareServices(services []*dsl.Service) {
+	for _, sd := range services {
+		if first, dup := c.services[sd.Name]; dup {
+			c.errorf("W002", sd.Pos, sd.EndPos, "duplicate service %q, first defined at %s", sd.Name, short(first.Pos))
+			continue
+		}
+		s := &ir.Service{Name: sd.Name, Doc: deref(sd.Doc), Pos: sd.Pos}
+		c.services[sd.Name] = s
+		c.w.Services = append(c.w.Services, s)
+		for _, m := range sd.Members {
+			switch {
+			case m.Entity != nil:
+				c.declareEntity(s, m.Entity)
+			case m.Tool != nil:
+				c.declareToolName(s, m.Tool)
+			}
+		}
+	}
+	for _, s := range c.w.Services {
+		if c.entities[s.Name] != nil {
+			c.errorf("W002", s.Pos, s.Pos, "service %q has the name of an entity", s.Name)
+		}
+	}
+}
+
+func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
+	if first, dup := c.entities[ed.Name]; dup {
+		c.errorf("W002", ed.Pos, ed.EndPos, "duplicate entity %q, first defined at %s (entity names are unique in a world)", ed.Name, short(first.Pos))
+		return
+	}
+	e := &ir.Entity{Name: ed.Name, Doc: deref(ed.Doc), Service: s, Pos: ed.Pos}
+	c.entities[ed.Name] = e
+	c.entityDecl[e] = ed
+	s.Entities = append(s.Entities, e)
+	c.w.Entities = append(c.w.Entities, e)
+	seen := map[string]*ir.Field{}
+	for _, fd := range ed.Fields {
+		if fd.Name == "id" {
+			c.errorf("W002", fd.Pos, fd.EndPos, "field \"id\" is implicit on every entity; remove it or rename it")
+			continue
+		}
+		if first, dup := seen[fd.Name]; dup {
+			c.errorf("W002", fd.Pos, fd.EndPos, "duplicate field %s.%s, first defined at %s", ed.Name, fd.Name, short(first.Pos))
+			continue
+		}
+		f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Entity: e, Pos: fd.Pos}
+		seen[fd.Name] = f
+		c.fieldDecl[f] = fd
+		e.Fields = append(e.Fields, f)
+	}
+}
+
+func (c *checker) declareToolName(s *ir.Service, td *dsl.Tool) {
+	if first, dup := c.tools[td.Name]; dup {
+		c.errorf("W002", td.Pos, td.EndPos, "duplicate tool %q, first defined at %s (tool names are unique in a world)", td.Name, short(first.Pos))
+		return
+	}
+	t := &ir.Tool{Name: td.Name, Service: s, Pos: td.Pos}
+	c.tools[td.Name] = t
+	c.toolDecl[t] = td
+	s.Tools = append(s.Tools, t)
+	c.w.Tools = append(c.w.Tools, t)
+	c.facts[t] = &toolFacts{
+		inserts: map[*ir.Entity]bool{}, sets: map[*ir.Field]bool{},
+		deletes: map[*ir.Entity]bool{}, reads: map[*ir.Entity]bool{},
+	}
+}
+
+// lookupEntity resolves `E` or `svc.E`.
+func (c *checker) lookupEntity(q *dsl.QualName) *ir.Entity {
+	switch len(q.Parts) {
+	case 1:
+		if e := c.entities[q.Parts[0]]; e != nil {
+			return e
+		}
+	case 2:
+		s := c.services[q.Parts[0]]
+		if s == nil {
+			c.errorf("W003", q.Pos, q.EndPos, "unknown service %q", q.Parts[0])
+			return nil
+		}
+		if e := c.entities[q.Parts[1]]; e != nil {
+			if e.Service != s {
+				c.errorf("W003", q.Pos, q.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, s.Name)
+				return nil
+			}
+			return e
+		}
+	}
+	c.errorf("W003", q.Pos, q.EndPos, "unknown entity %q%s", strings.Join(q.Parts, "."), c.suggestEntity(q.Parts[len(q.Parts)-1]))
+	return nil
+}
+
+// suggestEntity proposes an entity with a similar name.
+func (c *checker) suggestEntity(name string) string {
+	best, bestD := "", 3
+	for _, e := range c.w.Entities {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(e.Name)); d < bestD {
+			best, bestD = e.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
+}
+
+// resolveType resolves a field or parameter type.
+func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
+	t := &ir.Type{Optional: td.Optional}
+	switch {
+	case td.Enum != nil:
+		t.Kind = ir.KindEnum
+		def := &ir.EnumDef{Field: owner}
+		seen := map[string]bool{}
+		for _, v := range td.Enum.Values {
+			if seen[v.Name] {
+				c.errorf("W002", v.Pos, v.EndPos, "duplicate enum value %q", v.Name)
+				continue
+			}
+			if v.Name == "" {
+				c.errorf("W022", v.Pos, v.EndPos, "empty enum value")
+				continue
+			}
+			seen[v.Name] = true
+			def.Values = append(def.Values, v.Name)
+		}
+		if owner == nil {
+			c.errorf("W004", td.Pos, td.EndPos, "an inline enum is allowed on entity fields only; use Entity.field to name an enum type")
+			return &ir.Type{}
+		}
+		t.Enum = def
+	case td.Ref != nil:
+		e := c.lookupEntity(td.Ref)
+		if e == nil {
+			return &ir.Type{}
+		}
+		t.Kind, t.Entity = ir.KindRef, e
+	default:
+		q := td.Named
+		if len(q.Parts) == 1 {
+			if k, ok := scalarKinds[q.Parts[0]]; ok {
+				t.Kind = k
+				return t
+			}
+			if e := c.entities[q.Parts[0]]; e != nil {
+				c.errorf("W004", q.Pos, q.EndPos, "%s is an entity; write `ref %s` for a reference to one of its records", e.Name, e.Name)
+				return &ir.Type{}
+			}
+			c.errorf("W003", q.Pos, q.EndPos, "unknown type %q; types are string, text, int, decimal, money, bool, date, datetime, enum {…}, ref Entity and Entity.field", q.Parts[0])
+			return &ir.Type{}
+		}
+		// Entity.field or svc.Entity.field: the enum type of that field.
+		ent := &dsl.QualName{Pos: q.Pos, EndPos: q.EndPos, Parts: q.Parts[:len(q.Parts)-1]}
+		e := c.lookupEntity(ent)
+		if e == nil {
+			return &ir.Type{}
+		}
+		fname := q.Parts[len(q.Parts)-1]
+		f := e.Field(fname)
+		if f == nil {
+			c.errorf("W003", q.Pos, q.EndPos, "entity %s has no field %q", e.Name, fname)
+			return &ir.Type{}
+		}
+		fd := c.fieldDecl[f]
+		if fd == nil || fd.Type.Enum == nil {
+			c.errorf("W004", q.Pos, q.EndPos, "%s.%s is not an enum field; only enum types can be named this way", e.Name, fname)
+			return &ir.Type{}
+		}
+		if f.Type == nil {
+			f.Type = c.resolveType(fd.Type, f)
+		}
+		t.Kind, t.Enum = ir.KindEnum, f.Type.Enum
+	}
+	return t
+}
+
+var scalarKinds = map[string]ir.Kind{
+	"string": ir.KindString, "text": ir.KindText, "int": ir.KindInt,
+	"decimal": ir.KindDecimal, "money": ir.KindMoney, "bool": ir.KindBool,
+	"date": ir.KindDate, "datetime": ir.KindDateTime,
+}
+
+// resolveFields resolves field types, defaults and bounds.
+func (c *checker) resolveFields() {
+	for _, e := range c.w.Entities {
+		for _, f := range e.Fields {
+			fd := c.fieldDecl[f]
+			if f.Type == nil {
+				f.Type = c.resolveType(fd.Type, f)
+			}
+			for _, cons := range fd.Constraints {
+				switch {
+				case cons.Unique:
+					if f.Unique {
+						c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s is already unique", e.Name, f.Name)
+					}
+					f.Unique = true
+				case cons.Default != nil:
+					if f.Default != nil {
+						c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s has two defaults", e.Name, f.Name)
+						continue
+					}
+					if f.Type.Kind == ir.KindRef {
+						c.errorf("W004", cons.Pos, cons.EndPos, "a ref field cannot have a default")
+						continue
+					}
+					f.Default = c.literal(cons.Default, f.Type, nil)
+				default:
+					k := f.Type.Kind
+					if !k.Numeric() && k != ir.KindDate && k != ir.KindDateTime && k != ir.KindInvalid {
+						c.errorf("W004", cons.Pos, cons.EndPos, "a bound %s applies to numbers and dates, not to %s field %s.%s", cons.Op, f.Type, e.Name, f.Name)
+						continue
+					}
+					base := *f.Type
+					base.Optional = false
+					if v := c.literal(cons.Bound, &base, nil); v != nil {
+						f.Bounds = append(f.Bounds, ir.Bound{Op: cons.Op, Value: v})
+					}
+				}
+			}
+			if f.Default != nil && f.Default.Kind != ir.KindNull {
+				if msg := boundViolation(f, f.Default); msg != "" {
+					c.errorf("W008", fd.Pos, fd.EndPos, "default of %s.%s %s", e.Name, f.Name, msg)
+				}
+			}
+		}
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// editDistance is the Levenshtein distance, for "did you mean" hints.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// sortedKeys returns a map's keys in order, for deterministic messages.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

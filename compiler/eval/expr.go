@@ -1,0 +1,775 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// evalError is an error raised while evaluating: a missing record
+// (CodeNotFound), a failed require, a constraint, or an evaluation problem.
+type evalError struct {
+	code string
+	msg  string
+}
+
+func (e *evalError) Error() string { return e.msg }
+
+func errorf(code, format string, args ...any) *evalError {
+	return &evalError{code: code, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFound(e *ir.Entity, id string) *evalError {
+	name := "record"
+	if e != nil {
+		name = e.Name
+	}
+	return errorf(CodeNotFound, "%s %q not found", name, id)
+}
+
+// evaluator evaluates expressions and statements against a state.
+type evaluator struct {
+	s     *State
+	vars  map[*ir.Var]value
+	depth int
+	steps int64
+}
+
+func (s *State) evaluator() *evaluator {
+	return &evaluator{s: s, vars: map[*ir.Var]value{}}
+}
+
+// enter accounts for one node of work and one level of nesting; leave
+// undoes the nesting.
+func (ev *evaluator) enter() *evalError {
+	ev.steps++
+	ev.depth++
+	if ev.depth > ev.s.Limits.MaxDepth {
+		return errorf(CodeEvaluation, "evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth)
+	}
+	if ev.steps > ev.s.Limits.MaxSteps {
+		return errorf(CodeEvaluation, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+	}
+	return nil
+}
+
+func (ev *evaluator) leave() { ev.depth-- }
+
+// tick accounts for one loop iteration.
+func (ev *evaluator) tick() *evalError {
+	ev.steps++
+	if ev.steps > ev.s.Limits.MaxSteps {
+		return errorf(CodeEvaluation, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+	}
+	return nil
+}
+
+func (ev *evaluator) eval(x ir.Expr) (value, *evalError) {
+	if err := ev.enter(); err != nil {
+		return nil, err
+	}
+	defer ev.leave()
+	if x == nil {
+		return nil, errorf(CodeEvaluation, "missing expression")
+	}
+	switch x := x.(type) {
+	case *ir.Lit:
+		v, err := fromIR(x.Value, x.T)
+		if err != nil {
+			return nil, errorf(CodeEvaluation, "%v", err)
+		}
+		return v, nil
+	case *ir.VarRef:
+		v, ok := ev.vars[x.Var]
+		if !ok {
+			return nil, errorf(CodeEvaluation, "variable %s is not bound", varName(x.Var))
+		}
+		return v, nil
+	case *ir.Today:
+		return ev.s.today, nil
+	case *ir.FieldRef:
+		return ev.field(x)
+	case *ir.Deref:
+		v, err := ev.eval(x.X)
+		if err != nil {
+			return nil, err
+		}
+		var e *ir.Entity
+		if x.T != nil {
+			e = x.T.Entity
+		}
+		return ev.record(v, e)
+	case *ir.IDOf:
+		v, err := ev.eval(x.X)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := v.(*row); ok {
+			return r.id, nil
+		}
+		return v, nil // already an id, or null
+	case *ir.Lookup:
+		k, err := ev.eval(x.Key)
+		if err != nil {
+			return nil, err
+		}
+		return ev.record(k, x.Entity)
+	case *ir.Handle:
+		if x.T != nil && x.T.Kind == ir.KindRecord {
+			return ev.record(x.ID, x.Entity)
+		}
+		return x.ID, nil
+	case *ir.Binary:
+		return ev.binary(x)
+	case *ir.Unary:
+		return ev.unary(x)
+	case *ir.Convert:
+		v, err := ev.eval(x.X)
+		if err != nil {
+			return nil, err
+		}
+		if i, ok := v.(int64); ok {
+			return float64(i), nil
+		}
+		return v, nil
+	case *ir.Call:
+		return ev.call(x)
+	case *ir.Aggregate:
+		return ev.aggregate(x)
+	case *ir.ListLit:
+		out := make([]value, 0, len(x.Elems))
+		for _, e := range x.Elems {
+			v, err := ev.eval(e)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	return nil, errorf(CodeEvaluation, "unsupported expression %T", x)
+}
+
+func varName(v *ir.Var) string {
+	if v == nil {
+		return "<nil>"
+	}
+	return v.Name
+}
+
+// record resolves v (a record, or the id of a record of e) to its live row.
+// A missing id is a CodeNotFound error; null is an evaluation error.
+func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
+	switch x := v.(type) {
+	case *row:
+		return x, nil
+	case string:
+		t := ev.s.table(e)
+		if t == nil {
+			return nil, errorf(CodeEvaluation, "no table for the record %q", x)
+		}
+		r := t.byID[x]
+		if r == nil {
+			return nil, notFound(e, x)
+		}
+		return r, nil
+	case nil:
+		return nil, errorf(CodeEvaluation, "null is not a record")
+	}
+	return nil, errorf(CodeEvaluation, "%s is not a record", typeName(v))
+}
+
+func (ev *evaluator) field(x *ir.FieldRef) (value, *evalError) {
+	v, err := ev.eval(x.X)
+	if err != nil {
+		return nil, err
+	}
+	var e *ir.Entity
+	if t := x.X.Type(); t != nil {
+		e = t.Entity
+	}
+	if x.Field != nil && e == nil {
+		e = x.Field.Entity
+	}
+	if x.Field == nil {
+		if r, ok := v.(*row); ok {
+			return r.id, nil
+		}
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+	}
+	r, err := ev.record(v, e)
+	if err != nil {
+		return nil, err
+	}
+	if x.Field == nil {
+		return r.id, nil
+	}
+	i := fieldIndex(r.ent, x.Field)
+	if i < 0 {
+		return nil, errorf(CodeEvaluation, "%s has no field %s", r.ent.Name, x.Field.Name)
+	}
+	return r.vals[i], nil
+}
+
+// fieldIndex is the position of f among e's fields, or -1.
+func fieldIndex(e *ir.Entity, f *ir.Field) int {
+	for i, g := range e.Fields {
+		if g == f {
+			return i
+		}
+	}
+	return -1
+}
+
+func (ev *evaluator) cond(x ir.Expr) (bool, *evalError) {
+	v, err := ev.eval(x)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(bool)
+	if !ok {
+		return false, errorf(CodeEvaluation, "condition is %s, not bool", typeName(v))
+	}
+	return b, nil
+}
+
+func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
+	switch x.Op {
+	case "and", "or":
+		l, err := ev.cond(x.L)
+		if err != nil {
+			return nil, err
+		}
+		if l == (x.Op == "or") {
+			return l, nil
+		}
+		return ev.cond(x.R)
+	case "in", "notin":
+		l, err := ev.eval(x.L)
+		if err != nil {
+			return nil, err
+		}
+		found, err := ev.member(l, x.R)
+		if err != nil {
+			return nil, err
+		}
+		return found == (x.Op == "in"), nil
+	}
+	l, err := ev.eval(x.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ev.eval(x.R)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Op {
+	case "==":
+		return equal(l, r), nil
+	case "!=":
+		return !equal(l, r), nil
+	case "<", "<=", ">", ">=":
+		res, ok := order(x.Op, l, r)
+		if !ok {
+			return nil, errorf(CodeEvaluation, "cannot compare %s %s %s", typeName(l), x.Op, typeName(r))
+		}
+		return res, nil
+	case "+", "-", "*", "/", "%":
+		v, err := arith(x.Op, l, r)
+		if err != nil {
+			return nil, err
+		}
+		return coerce(v, x.T), nil
+	}
+	return nil, errorf(CodeEvaluation, "unknown operator %q", x.Op)
+}
+
+// member reports whether l equals an element of the list r, evaluating the
+// elements of a list literal left to right and stopping at the first equal
+// one.
+func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
+	if lit, ok := r.(*ir.ListLit); ok {
+		if err := ev.enter(); err != nil {
+			return false, err
+		}
+		defer ev.leave()
+		for _, e := range lit.Elems {
+			v, err := ev.eval(e)
+			if err != nil {
+				return false, err
+			}
+			if equal(l, v) {
+				return true, nil
+			}
+		}
+		return false, nil
+	}
+	v, err := ev.eval(r)
+	if err != nil {
+		return false, err
+	}
+	list, ok := v.([]value)
+	if !ok {
+		return false, errorf(CodeEvaluation, "in: %s is not a list", typeName(v))
+	}
+	for _, e := range list {
+		if equal(l, e) {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// arith applies + - * / %: int with int stays int (wrapping on overflow, as
+// Go does) except `/`, which always divides as float64; any float operand
+// makes the operation float64 (IEEE: division by zero gives ±Inf or NaN);
+// `%` on ints is Go's (truncated, the sign of the dividend) and fails on a
+// zero divisor, on floats math.Mod; `+` concatenates strings; a date plus or
+// minus an int moves by days; a date minus a date is the int number of days.
+func arith(op string, l, r value) (value, *evalError) {
+	if l == nil || r == nil {
+		return nil, errorf(CodeEvaluation, "null operand of %s", op)
+	}
+	switch a := l.(type) {
+	case int64:
+		switch b := r.(type) {
+		case int64:
+			switch op {
+			case "+":
+				return a + b, nil
+			case "-":
+				return a - b, nil
+			case "*":
+				return a * b, nil
+			case "/":
+				return float64(a) / float64(b), nil
+			case "%":
+				if b == 0 {
+					return nil, errorf(CodeEvaluation, "integer modulo by zero")
+				}
+				return a % b, nil
+			}
+		case float64:
+			return floatArith(op, float64(a), b), nil
+		case date:
+			if op == "+" {
+				return b + date(a), nil
+			}
+		}
+	case float64:
+		switch b := r.(type) {
+		case int64:
+			return floatArith(op, a, float64(b)), nil
+		case float64:
+			return floatArith(op, a, b), nil
+		}
+	case string:
+		if b, ok := r.(string); ok && op == "+" {
+			return a + b, nil
+		}
+	case date:
+		switch b := r.(type) {
+		case int64:
+			switch op {
+			case "+":
+				return a + date(b), nil
+			case "-":
+				return a - date(b), nil
+			}
+		case date:
+			if op == "-" {
+				return int64(a - b), nil
+			}
+		}
+	}
+	return nil, errorf(CodeEvaluation, "cannot apply %s to %s and %s", op, typeName(l), typeName(r))
+}
+
+func floatArith(op string, a, b float64) float64 {
+	switch op {
+	case "+":
+		return a + b
+	case "-":
+		return a - b
+	case "*":
+		return a * b
+	case "/":
+		return a / b
+	case "%":
+		return math.Mod(a, b)
+	}
+	return math.NaN()
+}
+
+func (ev *evaluator) unary(x *ir.Unary) (value, *evalError) {
+	v, err := ev.eval(x.X)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Op {
+	case "not":
+		if b, ok := v.(bool); ok {
+			return !b, nil
+		}
+	case "-":
+		switch n := v.(type) {
+		case int64:
+			return -n, nil
+		case float64:
+			return -n, nil
+		}
+	}
+	return nil, errorf(CodeEvaluation, "cannot apply %s to %s", x.Op, typeName(v))
+}
+
+func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
+	args := make([]value, len(x.Args))
+	for i, a := range x.Args {
+		v, err := ev.eval(a)
+		if err != nil {
+			return nil, err
+		}
+		args[i] = v
+	}
+	if x.Func == "coalesce" {
+		if len(args) != 2 {
+			return nil, errorf(CodeEvaluation, "coalesce takes 2 arguments, got %d", len(args))
+		}
+		if args[0] != nil {
+			return coerce(args[0], x.T), nil
+		}
+		return coerce(args[1], x.T), nil
+	}
+	for i, a := range args {
+		if a == nil {
+			return nil, errorf(CodeEvaluation, "%s: argument %d is null", x.Func, i+1)
+		}
+	}
+	v, err := builtin(x.Func, args)
+	if err != nil {
+		return nil, err
+	}
+	return toKind(v, x.T), nil
+}
+
+// toKind converts a numeric result to the call's declared type: an int
+// result where decimal is declared becomes float64; a float result where int
+// is declared becomes int64 by floatToInt.
+func toKind(v value, t *ir.Type) value {
+	if t == nil {
+		return v
+	}
+	if f, ok := v.(float64); ok && t.Kind == ir.KindInt {
+		return floatToInt(f)
+	}
+	return coerce(v, t)
+}
+
+// floatToInt truncates toward zero, saturating at the int64 range; NaN is 0.
+func floatToInt(f float64) int64 {
+	switch {
+	case f != f:
+		return 0
+	case f >= math.MaxInt64:
+		return math.MaxInt64
+	case f <= math.MinInt64:
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
+func builtin(name string, args []value) (value, *evalError) {
+	str := func(i int) (string, bool) {
+		if i >= len(args) {
+			return "", false
+		}
+		s, ok := args[i].(string)
+		return s, ok
+	}
+	want := func(n int) *evalError {
+		if len(args) != n {
+			return errorf(CodeEvaluation, "%s takes %d arguments, got %d", name, n, len(args))
+		}
+		return nil
+	}
+	bad := func() (value, *evalError) {
+		types := make([]string, len(args))
+		for i, a := range args {
+			types[i] = typeName(a)
+		}
+		return nil, errorf(CodeEvaluation, "%s(%s): unsupported argument types", name, strings.Join(types, ", "))
+	}
+	switch name {
+	case "lower", "upper", "trim", "len":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		s, ok := str(0)
+		if !ok {
+			return bad()
+		}
+		switch name {
+		case "lower":
+			return strings.ToLower(s), nil
+		case "upper":
+			return strings.ToUpper(s), nil
+		case "trim":
+			return strings.TrimSpace(s), nil
+		}
+		return int64(utf8.RuneCountInString(s)), nil
+	case "contains", "starts_with", "ends_with":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		s, ok1 := str(0)
+		p, ok2 := str(1)
+		if !ok1 || !ok2 {
+			return bad()
+		}
+		switch name {
+		case "contains":
+			return strings.Contains(s, p), nil
+		case "starts_with":
+			return strings.HasPrefix(s, p), nil
+		}
+		return strings.HasSuffix(s, p), nil
+	case "abs", "floor", "ceil":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		switch n := args[0].(type) {
+		case int64:
+			if name == "abs" && n < 0 {
+				return -n, nil
+			}
+			return n, nil
+		case float64:
+			switch name {
+			case "abs":
+				return math.Abs(n), nil
+			case "floor":
+				return math.Floor(n), nil
+			}
+			return math.Ceil(n), nil
+		}
+		return bad()
+	case "round":
+		if len(args) != 1 && len(args) != 2 {
+			return nil, errorf(CodeEvaluation, "round takes 1 or 2 arguments, got %d", len(args))
+		}
+		var digits int64
+		if len(args) == 2 {
+			d, ok := args[1].(int64)
+			if !ok {
+				return bad()
+			}
+			digits = d
+		}
+		var x float64
+		switch n := args[0].(type) {
+		case int64:
+			if digits >= 0 {
+				return n, nil
+			}
+			x = float64(n)
+		case float64:
+			x = n
+		default:
+			return bad()
+		}
+		return roundDigits(x, digits), nil
+	case "min_of", "max_of":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		return minMax(name == "min_of", args[0], args[1])
+	case "days_between":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		a, ok1 := args[0].(date)
+		b, ok2 := args[1].(date)
+		if !ok1 || !ok2 {
+			return bad()
+		}
+		return int64(b - a), nil
+	}
+	return nil, errorf(CodeEvaluation, "unknown function %s", name)
+}
+
+// roundDigits is math.Round(x*10^d)/10^d (half away from zero), with d
+// clamped to [-400, 400] (beyond, 10^d is 0 or +Inf in float64 anyway).
+func roundDigits(x float64, d int64) float64 {
+	d = max(-400, min(400, d))
+	p := math.Pow10(int(d))
+	return math.Round(x*p) / p
+}
+
+// minMax is Go's built-in min or max on two numbers (NaN if either is NaN),
+// days, instants or strings.
+func minMax(isMin bool, a, b value) (value, *evalError) {
+	pick := func(aFirst bool) value {
+		if aFirst == isMin {
+			return a
+		}
+		return b
+	}
+	switch x := a.(type) {
+	case int64:
+		switch y := b.(type) {
+		case int64:
+			if isMin {
+				return min(x, y), nil
+			}
+			return max(x, y), nil
+		case float64:
+			a = float64(x)
+		}
+	case string:
+		if y, ok := b.(string); ok {
+			return pick(x <= y), nil
+		}
+	case date:
+		if y, ok := b.(date); ok {
+			return pick(x <= y), nil
+		}
+	case dateTime:
+		if y, ok := b.(dateTime); ok {
+			return pick(x.t.Compare(y.t) <= 0), nil
+		}
+	}
+	fa, ok1 := a.(float64)
+	var fb float64
+	switch y := b.(type) {
+	case float64:
+		fb = y
+	case int64:
+		fb = float64(y)
+	default:
+		ok1 = false
+	}
+	if !ok1 {
+		return nil, errorf(CodeEvaluation, "min_of/max_of: cannot order %s and %s", typeName(a), typeName(b))
+	}
+	if isMin {
+		return min(fa, fb), nil
+	}
+	return max(fa, fb), nil
+}
+
+// rows returns the live records of e in insertion order. Callers that write
+// while iterating (for) must copy the slice first.
+func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
+	t := ev.s.table(e)
+	if t == nil {
+		return nil, errorf(CodeEvaluation, "entity not in the world")
+	}
+	return t.rows, nil
+}
+
+func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
+	rows, err := ev.rows(x.Entity)
+	if err != nil {
+		return nil, err
+	}
+	var (
+		count    int64
+		isum     int64
+		fsum     float64
+		best     value
+		allInts  = true
+	)
+	saved, had := ev.vars[x.Var]
+	defer func() {
+		if had {
+			ev.vars[x.Var] = saved
+		} else {
+			delete(ev.vars, x.Var)
+		}
+	}()
+	// Aggregates do not write, so the table cannot change while they run.
+	for _, r := range rows {
+		if err := ev.tick(); err != nil {
+			return nil, err
+		}
+		ev.vars[x.Var] = r
+		if x.Where != nil {
+			ok, err := ev.cond(x.Where)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		switch x.Op {
+		case "count":
+			count++
+		case "exists":
+			return true, nil
+		case "forall":
+			ok, err := ev.cond(x.Value)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				return false, nil
+			}
+		case "sum", "min", "max":
+			v, err := ev.eval(x.Value)
+			if err != nil {
+				return nil, err
+			}
+			switch n := v.(type) {
+			case nil:
+				continue // an optional value that is unset does not count
+			case int64:
+				isum += n
+				fsum += float64(n)
+			case float64:
+				fsum += n
+				allInts = false
+			default:
+				return nil, errorf(CodeEvaluation, "%s over %s values", x.Op, typeName(v))
+			}
+			if x.Op == "sum" {
+				continue
+			}
+			if best == nil {
+				best = v
+			} else {
+				m, err := minMax(x.Op == "min", best, v)
+				if err != nil {
+					return nil, err
+				}
+				best = m
+			}
+		default:
+			return nil, errorf(CodeEvaluation, "unknown aggregate %s", x.Op)
+		}
+	}
+	switch x.Op {
+	case "count":
+		return count, nil
+	case "exists":
+		return false, nil
+	case "forall":
+		return true, nil
+	case "sum":
+		if allInts {
+			return toKind(isum, x.T), nil
+		}
+		return toKind(fsum, x.T), nil
+	case "min", "max":
+		if best == nil {
+			best = int64(0)
+		}
+		return toKind(best, x.T), nil
+	}
+	return nil, errorf(CodeEvaluation, "unknown aggregate %s", x.Op)
+}

@@ -1,0 +1,314 @@
+package eval
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// State is the content of every table of a world: what tools read and write
+// and what invariants and rubrics are evaluated on. A State is not safe for
+// concurrent use; Clone gives an independent copy.
+type State struct {
+	// Limits bounds the work of one operation (a tool call, an invariant
+	// check, a grade). NewState sets DefaultLimits.
+	Limits Limits
+
+	w      *ir.World
+	today  date
+	tables []*table
+	index  map[*ir.Entity]int // entity → position in tables
+	log    []undo             // the running call's writes, for rollback
+	inCall bool
+}
+
+// Limits bounds evaluation. Generated code has no such limits: they exist so
+// that the checker answers on pathological specs.
+type Limits struct {
+	// MaxDepth bounds the nesting of expressions and statements being
+	// evaluated.
+	MaxDepth int
+	// MaxSteps bounds the expression nodes, statements and loop iterations
+	// evaluated by one operation.
+	MaxSteps int64
+}
+
+// DefaultLimits are generous: far beyond any realistic world.
+var DefaultLimits = Limits{MaxDepth: 500, MaxSteps: 50_000_000}
+
+// table holds the records of one entity in insertion order.
+type table struct {
+	ent  *ir.Entity
+	rows []*row
+	byID map[string]*row
+	// free is a lower bound for the n of the next new id: every id
+	// <entity>_<k> with 1 <= k < free is in use. It only speeds up the
+	// search; it never changes which id is chosen.
+	free   int64
+	prefix string // lower snake case entity name + "_"
+}
+
+// row is one record: its id and one value per field, in field order.
+type row struct {
+	ent     *ir.Entity
+	id      string
+	vals    []value
+	deleted bool
+}
+
+// NewState builds the start state of task: the world seed followed by the
+// task's seed records (task may be nil for the world seed alone). Records
+// keep their order; values are converted to the fields' types.
+func NewState(w *ir.World, task *ir.Task) (*State, error) {
+	if w == nil {
+		return nil, fmt.Errorf("eval: nil world")
+	}
+	s := &State{Limits: DefaultLimits, w: w, index: make(map[*ir.Entity]int, len(w.Entities))}
+	d, err := parseDate(w.Today)
+	if err != nil {
+		return nil, fmt.Errorf("eval: world %s: today: %v", w.Name, err)
+	}
+	s.today = d
+	for i, e := range w.Entities {
+		if e == nil {
+			return nil, fmt.Errorf("eval: world %s: nil entity", w.Name)
+		}
+		s.index[e] = i
+		s.tables = append(s.tables, &table{ent: e, byID: map[string]*row{}, free: 1, prefix: snakeCase(e.Name) + "_"})
+	}
+	add := func(recs []*ir.Record) error {
+		for _, r := range recs {
+			if err := s.addRecord(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := add(w.Seed); err != nil {
+		return nil, err
+	}
+	if task != nil {
+		if err := add(task.Seed); err != nil {
+			return nil, fmt.Errorf("%v (task %s)", err, task.Name)
+		}
+	}
+	return s, nil
+}
+
+func (s *State) addRecord(r *ir.Record) error {
+	if r == nil {
+		return fmt.Errorf("eval: nil seed record")
+	}
+	t := s.table(r.Entity)
+	if t == nil {
+		return fmt.Errorf("eval: seed record %q: entity not in the world", r.ID)
+	}
+	if t.byID[r.ID] != nil {
+		return fmt.Errorf("eval: seed record %s %q: duplicate id", t.ent.Name, r.ID)
+	}
+	if len(r.Values) != len(t.ent.Fields) {
+		return fmt.Errorf("eval: seed record %s %q: %d values for %d fields", t.ent.Name, r.ID, len(r.Values), len(t.ent.Fields))
+	}
+	vals := make([]value, len(r.Values))
+	for i, v := range r.Values {
+		f := t.ent.Fields[i]
+		x, err := fromIR(v, f.Type)
+		if err != nil {
+			return fmt.Errorf("eval: seed record %s %q: %s: %v", t.ent.Name, r.ID, f.Name, err)
+		}
+		vals[i] = x
+	}
+	t.append(&row{ent: t.ent, id: r.ID, vals: vals})
+	return nil
+}
+
+// World is the world the state belongs to.
+func (s *State) World() *ir.World { return s.w }
+
+func (s *State) table(e *ir.Entity) *table {
+	i, ok := s.index[e]
+	if !ok {
+		return nil
+	}
+	return s.tables[i]
+}
+
+func (t *table) append(r *row) {
+	t.rows = append(t.rows, r)
+	t.byID[r.id] = r
+}
+
+// remove deletes r from the table and returns its position.
+func (t *table) remove(r *row) int {
+	for i, x := range t.rows {
+		if x == r {
+			t.rows = append(t.rows[:i], t.rows[i+1:]...)
+			delete(t.byID, r.id)
+			t.freed(r.id)
+			return i
+		}
+	}
+	return -1
+}
+
+// restore puts r back at position i.
+func (t *table) restore(r *row, i int) {
+	t.rows = append(t.rows, nil)
+	copy(t.rows[i+1:], t.rows[i:])
+	t.rows[i] = r
+	t.byID[r.id] = r
+}
+
+// freed lowers the new-id hint when id is one of the generated form.
+func (t *table) freed(id string) {
+	if n, ok := strings.CutPrefix(id, t.prefix); ok {
+		if k, err := strconv.ParseInt(n, 10, 64); err == nil && k >= 1 && k < t.free && strconv.FormatInt(k, 10) == n {
+			t.free = k
+		}
+	}
+}
+
+// newID is <entity in lower snake case>_<n> with the smallest n >= 1 whose
+// id is not in the table.
+func (t *table) newID() string {
+	for n := t.free; ; n++ {
+		id := t.prefix + strconv.FormatInt(n, 10)
+		if t.byID[id] == nil {
+			t.free = n
+			return id
+		}
+	}
+}
+
+// Clone returns an independent copy of the state.
+func (s *State) Clone() *State {
+	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: make([]*table, len(s.tables))}
+	for i, t := range s.tables {
+		nt := &table{ent: t.ent, rows: make([]*row, len(t.rows)), byID: make(map[string]*row, len(t.rows)), free: t.free, prefix: t.prefix}
+		for j, r := range t.rows {
+			nr := &row{ent: r.ent, id: r.id, vals: append([]value(nil), r.vals...)}
+			nt.rows[j] = nr
+			nt.byID[nr.id] = nr
+		}
+		c.tables[i] = nt
+	}
+	return c
+}
+
+// Len is the number of records of entity e (0 for an entity not in the world).
+func (s *State) Len(e *ir.Entity) int {
+	if t := s.table(e); t != nil {
+		return len(t.rows)
+	}
+	return 0
+}
+
+// RecordJSON renders the record of e with the given id like an observation
+// does; ok is false when there is none.
+func (s *State) RecordJSON(e *ir.Entity, id string) (data []byte, ok bool) {
+	t := s.table(e)
+	if t == nil || t.byID[id] == nil {
+		return nil, false
+	}
+	return appendJSON(nil, t.byID[id]), true
+}
+
+// JSON is a snapshot of the state: an object keyed by entity name, in the
+// world's entity order, each an array of records in insertion order; a
+// record is an object with "id" first and then every field in declaration
+// order (dates "YYYY-MM-DD", date-times RFC 3339 UTC, enums by value name,
+// refs by id, null for unset optionals). Compact, with encoding/json's
+// number and string encoding.
+func (s *State) JSON() []byte {
+	b := []byte{'{'}
+	for i, t := range s.tables {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, t.ent.Name)
+		b = append(b, ':', '[')
+		for j, r := range t.rows {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSON(b, r)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// Hash is the lower-case hex SHA-256 of JSON(): equal states have equal
+// hashes, and any change to a record, to the set of records or to their
+// order changes it.
+func (s *State) Hash() string {
+	sum := sha256.Sum256(s.JSON())
+	return hex.EncodeToString(sum[:])
+}
+
+// Equal reports whether two states hold the same records in the same order.
+func (s *State) Equal(o *State) bool {
+	if len(s.tables) != len(o.tables) {
+		return false
+	}
+	for i, t := range s.tables {
+		u := o.tables[i]
+		if t.ent != u.ent || len(t.rows) != len(u.rows) {
+			return false
+		}
+		for j, r := range t.rows {
+			q := u.rows[j]
+			if r.id != q.id || len(r.vals) != len(q.vals) {
+				return false
+			}
+			for k := range r.vals {
+				if !sameValue(r.vals[k], q.vals[k]) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// sameValue is equality for stored values, where NaN equals NaN (a stored
+// value is never NaN, but Equal must stay reflexive).
+func sameValue(a, b value) bool {
+	if x, ok := a.(float64); ok {
+		if y, ok := b.(float64); ok && x != x && y != y {
+			return true
+		}
+	}
+	return equal(a, b)
+}
+
+// undo is one write of the running call, for rollback.
+type undo struct {
+	op    byte // 's' set, 'i' insert, 'd' delete
+	t     *table
+	r     *row
+	field int
+	old   value
+	pos   int
+}
+
+func (s *State) rollback() {
+	for i := len(s.log) - 1; i >= 0; i-- {
+		u := s.log[i]
+		switch u.op {
+		case 's':
+			u.r.vals[u.field] = u.old
+		case 'i':
+			u.t.remove(u.r)
+			u.r.deleted = true
+		case 'd':
+			u.t.restore(u.r, u.pos)
+			u.r.deleted = false
+		}
+	}
+	s.log = s.log[:0]
+}

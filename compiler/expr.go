@@ -1,0 +1,837 @@
+package compiler
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/dsl"
+)
+
+// scope is a lexical scope of an expression: locals, and, in rubrics, seed
+// handles.
+type scope struct {
+	parent  *scope
+	vars    map[string]*ir.Var
+	handles map[string]*ir.Record // non-nil where seed handles are names (rubrics)
+	tool    *ir.Tool              // the tool whose body this is, if any
+}
+
+func (s *scope) child() *scope {
+	return &scope{parent: s, vars: map[string]*ir.Var{}, handles: s.handles, tool: s.tool}
+}
+
+func (s *scope) lookup(name string) *ir.Var {
+	for ; s != nil; s = s.parent {
+		if v := s.vars[name]; v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// declare adds a local, reporting a redeclaration of a visible name.
+func (c *checker) declare(s *scope, name string, t *ir.Type, pos, end dsl.Pos) *ir.Var {
+	if prev := s.lookup(name); prev != nil {
+		c.errorf("W002", pos, end, "%q is already declared at %s", name, short(prev.Pos))
+	}
+	c.checkIdent(name, "variable", pos, end)
+	v := &ir.Var{Name: name, Type: t, Pos: pos}
+	s.vars[name] = v
+	return v
+}
+
+var (
+	invalidT = &ir.Type{Kind: ir.KindInvalid}
+	boolT    = &ir.Type{Kind: ir.KindBool}
+	intT     = &ir.Type{Kind: ir.KindInt}
+	stringT  = &ir.Type{Kind: ir.KindString}
+	dateT    = &ir.Type{Kind: ir.KindDate}
+	nullT    = &ir.Type{Kind: ir.KindNull, Optional: true}
+)
+
+func base(t *ir.Type, pos dsl.Pos) ir.ExprBase { return ir.ExprBase{T: t, Pos: pos} }
+
+func invalid(pos dsl.Pos) ir.Expr { return &ir.Lit{ExprBase: base(invalidT, pos), Value: &ir.Value{}} }
+
+func isInvalid(e ir.Expr) bool { return e.Type().Kind == ir.KindInvalid }
+
+// untypedEnum is a bare name that may still turn out to be an enum value
+// once the expected type is known.
+func untypedEnum(e ir.Expr) (string, bool) {
+	if l, ok := e.(*ir.Lit); ok && l.T.Kind == ir.KindEnum && l.T.Enum == nil {
+		return l.Value.Str, true
+	}
+	return "", false
+}
+
+// settle reports a bare name that no context resolved.
+func (c *checker) settle(e ir.Expr, end dsl.Pos) ir.Expr {
+	if name, ok := untypedEnum(e); ok {
+		c.errorf("W003", e.Position(), end, "unknown name %q", name)
+		return invalid(e.Position())
+	}
+	if e.Type().Kind == ir.KindSet {
+		c.errorf("W004", e.Position(), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
+		return invalid(e.Position())
+	}
+	return e
+}
+
+// coerce converts e to type want, or reports why it cannot.
+func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.Expr {
+	if isInvalid(e) || want.Kind == ir.KindInvalid {
+		return e
+	}
+	pos := e.Position()
+	if name, ok := untypedEnum(e); ok {
+		if want.Kind != ir.KindEnum {
+			c.errorf("W003", pos, end, "unknown name %q", name)
+			return invalid(pos)
+		}
+		return c.enumLit(name, want, pos, end)
+	}
+	got := e.Type()
+	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindEnum && l.Value.Kind == ir.KindString {
+		return c.enumLit(l.Value.Str, want, pos, end)
+	}
+	if got.Kind == ir.KindNull {
+		if !want.Optional {
+			c.errorf("W004", pos, end, "%s cannot be null: expected %s", what, want)
+			return invalid(pos)
+		}
+		return e
+	}
+	if got.Optional && !want.Optional {
+		c.errorf("W004", pos, end, "%s may be null but %s is expected; compare it with null or use coalesce(x, default)", what, want)
+		return invalid(pos)
+	}
+	switch {
+	case got.Kind == want.Kind:
+		switch got.Kind {
+		case ir.KindEnum:
+			if got.Enum != want.Enum {
+				break
+			}
+			return e
+		case ir.KindRef, ir.KindRecord, ir.KindSet:
+			if got.Entity != want.Entity {
+				break
+			}
+			return e
+		case ir.KindList:
+			return e
+		default:
+			return e
+		}
+	case got.Kind.Textual() && want.Kind.Textual():
+		return e
+	case got.Kind == ir.KindInt && (want.Kind == ir.KindDecimal || want.Kind == ir.KindMoney):
+		return &ir.Convert{ExprBase: base(&ir.Type{Kind: want.Kind, Optional: got.Optional}, pos), X: e}
+	case (got.Kind == ir.KindDecimal || got.Kind == ir.KindMoney) && (want.Kind == ir.KindDecimal || want.Kind == ir.KindMoney):
+		return e
+	case got.Kind == ir.KindRecord && want.Kind == ir.KindRef && got.Entity == want.Entity:
+		return &ir.IDOf{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: got.Entity}, pos), X: e}
+	case got.Kind == ir.KindRef && want.Kind == ir.KindRecord && got.Entity == want.Entity:
+		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity}, pos), X: e}
+	}
+	c.errorf("W004", pos, end, "%s: expected %s, got %s", what, want, got)
+	return invalid(pos)
+}
+
+func (c *checker) enumLit(name string, want *ir.Type, pos, end dsl.Pos) ir.Expr {
+	if !want.Enum.Has(name) {
+		c.errorf("W005", pos, end, "%q is not a value of %s; values: %s", name, want, strings.Join(want.Enum.Values, ", "))
+		return invalid(pos)
+	}
+	t := &ir.Type{Kind: ir.KindEnum, Enum: want.Enum}
+	return &ir.Lit{ExprBase: base(t, pos), Value: &ir.Value{Kind: ir.KindEnum, Str: name}}
+}
+
+// boolExpr checks a condition.
+func (c *checker) boolExpr(e *dsl.Expr, s *scope, what string) ir.Expr {
+	return c.coerce(c.expr(e, s), boolT, e.EndPos, what)
+}
+
+// expr checks an or-chain.
+func (c *checker) expr(e *dsl.Expr, s *scope) ir.Expr {
+	out := c.andExpr(e.Left, s)
+	for _, r := range e.Right {
+		l := c.coerce(out, boolT, e.EndPos, "left operand of or")
+		rr := c.coerce(c.andExpr(r, s), boolT, r.EndPos, "right operand of or")
+		out = &ir.Binary{ExprBase: base(boolT, e.Pos), Op: "or", L: l, R: rr}
+	}
+	return out
+}
+
+func (c *checker) andExpr(e *dsl.AndExpr, s *scope) ir.Expr {
+	out := c.notExpr(e.Left, s)
+	for _, r := range e.Right {
+		l := c.coerce(out, boolT, e.EndPos, "left operand of and")
+		rr := c.coerce(c.notExpr(r, s), boolT, r.EndPos, "right operand of and")
+		out = &ir.Binary{ExprBase: base(boolT, e.Pos), Op: "and", L: l, R: rr}
+	}
+	return out
+}
+
+func (c *checker) notExpr(e *dsl.NotExpr, s *scope) ir.Expr {
+	if e.Not != nil {
+		x := c.coerce(c.notExpr(e.Not, s), boolT, e.EndPos, "operand of not")
+		return &ir.Unary{ExprBase: base(boolT, e.Pos), Op: "not", X: x}
+	}
+	return c.cmpExpr(e.Cmp, s)
+}
+
+func (c *checker) cmpExpr(e *dsl.CmpExpr, s *scope) ir.Expr {
+	l := c.addExpr(e.Left, s)
+	if e.Op == "" {
+		return l
+	}
+	r := c.addExpr(e.Right, s)
+	op := e.Op
+	if op == "notin" {
+		op = "notin"
+	}
+	switch op {
+	case "in", "notin":
+		list, ok := r.(*ir.ListLit)
+		if !ok {
+			if !isInvalid(r) {
+				c.errorf("W004", e.Right.Pos, e.Right.EndPos, "`in` needs a list such as [a, b]")
+			}
+			return invalid(e.Pos)
+		}
+		l = c.settle(l, e.Left.EndPos)
+		if isInvalid(l) {
+			return invalid(e.Pos)
+		}
+		want := *l.Type()
+		want.Optional = false
+		elems := make([]ir.Expr, len(list.Elems))
+		for i, el := range list.Elems {
+			elems[i] = c.coerce(el, &want, e.Right.EndPos, "list element")
+		}
+		lt := &ir.Type{Kind: ir.KindList, Elem: &want}
+		return &ir.Binary{ExprBase: base(boolT, e.Pos), Op: op, L: l, R: &ir.ListLit{ExprBase: base(lt, list.Pos), Elems: elems}}
+	}
+	l, r, ok := c.unify(l, r, e)
+	if !ok {
+		return invalid(e.Pos)
+	}
+	if op != "==" && op != "!=" {
+		k := l.Type().Kind
+		if k == ir.KindNull {
+			k = r.Type().Kind
+		}
+		if !k.Numeric() && !k.Textual() && k != ir.KindDate && k != ir.KindDateTime {
+			c.errorf("W004", e.Pos, e.EndPos, "cannot order values of type %s with %s", l.Type(), op)
+			return invalid(e.Pos)
+		}
+	}
+	return &ir.Binary{ExprBase: base(boolT, e.Pos), Op: op, L: l, R: r}
+}
+
+// unify makes the operands of a comparison comparable.
+func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
+	if isInvalid(l) || isInvalid(r) {
+		return l, r, false
+	}
+	_, lu := untypedEnum(l)
+	_, ru := untypedEnum(r)
+	switch {
+	case lu && ru:
+		c.settle(l, e.Left.EndPos)
+		return l, r, false
+	case lu:
+		r = c.settle(r, e.Right.EndPos)
+		l = c.coerce(l, nonOptional(r.Type()), e.Left.EndPos, "left operand")
+		return l, r, !isInvalid(l) && !isInvalid(r)
+	case ru:
+		l = c.settle(l, e.Left.EndPos)
+		r = c.coerce(r, nonOptional(l.Type()), e.Right.EndPos, "right operand")
+		return l, r, !isInvalid(l) && !isInvalid(r)
+	}
+	l, r = c.settle(l, e.Left.EndPos), c.settle(r, e.Right.EndPos)
+	if isInvalid(l) || isInvalid(r) {
+		return l, r, false
+	}
+	lt, rt := l.Type(), r.Type()
+	if lt.Kind == ir.KindNull || rt.Kind == ir.KindNull {
+		other := rt
+		if rt.Kind == ir.KindNull {
+			other = lt
+		}
+		if other.Kind != ir.KindNull && !other.Optional {
+			c.errorf("W004", e.Pos, e.EndPos, "a %s is never null; only optional values compare with null", other)
+			return l, r, false
+		}
+		return l, r, true
+	}
+	// A string literal meets an enum: check it is a value.
+	if lt.Kind == ir.KindEnum && rt.Kind.Textual() {
+		if _, isLit := r.(*ir.Lit); isLit {
+			r = c.coerce(r, nonOptional(lt), e.Right.EndPos, "right operand")
+			return l, r, !isInvalid(r)
+		}
+	}
+	if rt.Kind == ir.KindEnum && lt.Kind.Textual() {
+		if _, isLit := l.(*ir.Lit); isLit {
+			l = c.coerce(l, nonOptional(rt), e.Left.EndPos, "left operand")
+			return l, r, !isInvalid(l)
+		}
+	}
+	// Records and refs compare by id.
+	if (lt.Kind == ir.KindRecord || lt.Kind == ir.KindRef) && (rt.Kind == ir.KindRecord || rt.Kind == ir.KindRef) {
+		if lt.Entity != rt.Entity {
+			c.errorf("W004", e.Pos, e.EndPos, "cannot compare a %s with a %s", lt.Entity.Name, rt.Entity.Name)
+			return l, r, false
+		}
+		return toRef(l), toRef(r), true
+	}
+	if lt.Kind.Numeric() && rt.Kind.Numeric() {
+		if lt.Kind == ir.KindInt && rt.Kind != ir.KindInt {
+			l = &ir.Convert{ExprBase: base(&ir.Type{Kind: rt.Kind, Optional: lt.Optional}, l.Position()), X: l}
+		} else if rt.Kind == ir.KindInt && lt.Kind != ir.KindInt {
+			r = &ir.Convert{ExprBase: base(&ir.Type{Kind: lt.Kind, Optional: rt.Optional}, r.Position()), X: r}
+		}
+		return l, r, true
+	}
+	if lt.Kind.Textual() && rt.Kind.Textual() {
+		return l, r, true
+	}
+	if lt.Kind == rt.Kind && lt.Kind != ir.KindSet && lt.Kind != ir.KindList {
+		if lt.Kind == ir.KindEnum && lt.Enum != rt.Enum {
+			c.errorf("W004", e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
+			return l, r, false
+		}
+		return l, r, true
+	}
+	c.errorf("W004", e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
+	return l, r, false
+}
+
+func nonOptional(t *ir.Type) *ir.Type {
+	if !t.Optional {
+		return t
+	}
+	cp := *t
+	cp.Optional = false
+	return &cp
+}
+
+// toRef turns a record into its id so records and refs compare alike.
+func toRef(e ir.Expr) ir.Expr {
+	t := e.Type()
+	if t.Kind != ir.KindRecord {
+		return e
+	}
+	return &ir.IDOf{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: t.Entity, Optional: t.Optional}, e.Position()), X: e}
+}
+
+func (c *checker) addExpr(e *dsl.AddExpr, s *scope) ir.Expr {
+	out := c.mulExpr(e.Left, s)
+	for _, op := range e.Right {
+		out = c.arith(op.Op, out, c.mulExpr(op.Operand, s), e.Pos, op.EndPos)
+	}
+	return out
+}
+
+func (c *checker) mulExpr(e *dsl.MulExpr, s *scope) ir.Expr {
+	out := c.unary(e.Left, s)
+	for _, op := range e.Right {
+		out = c.arith(op.Op, out, c.unary(op.Operand, s), e.Pos, op.EndPos)
+	}
+	return out
+}
+
+// arith types a binary arithmetic operation.
+func (c *checker) arith(op string, l, r ir.Expr, pos, end dsl.Pos) ir.Expr {
+	l, r = c.settle(l, end), c.settle(r, end)
+	if isInvalid(l) || isInvalid(r) {
+		return invalid(pos)
+	}
+	lt, rt := l.Type(), r.Type()
+	if lt.Optional || rt.Optional {
+		c.errorf("W004", pos, end, "arithmetic on an optional value; use coalesce(x, default) first")
+		return invalid(pos)
+	}
+	mk := func(k ir.Kind) ir.Expr {
+		return &ir.Binary{ExprBase: base(&ir.Type{Kind: k}, pos), Op: op, L: l, R: r}
+	}
+	lk, rk := lt.Kind, rt.Kind
+	switch {
+	case op == "+" && lk.Textual() && rk.Textual():
+		return mk(ir.KindString)
+	case (op == "+" || op == "-") && lk == ir.KindDate && rk == ir.KindInt:
+		return mk(ir.KindDate)
+	case op == "+" && lk == ir.KindInt && rk == ir.KindDate:
+		l, r = r, l
+		return mk(ir.KindDate)
+	case op == "-" && lk == ir.KindDate && rk == ir.KindDate:
+		return mk(ir.KindInt)
+	case op == "%":
+		if lk == ir.KindInt && rk == ir.KindInt {
+			return mk(ir.KindInt)
+		}
+	case lk.Numeric() && rk.Numeric():
+		k := numericResult(lk, rk)
+		if op == "/" && k == ir.KindInt {
+			k = ir.KindDecimal
+		}
+		if lk == ir.KindInt && k != ir.KindInt {
+			l = &ir.Convert{ExprBase: base(&ir.Type{Kind: k}, l.Position()), X: l}
+		}
+		if rk == ir.KindInt && k != ir.KindInt {
+			r = &ir.Convert{ExprBase: base(&ir.Type{Kind: k}, r.Position()), X: r}
+		}
+		return mk(k)
+	}
+	c.errorf("W004", pos, end, "operator %s does not apply to %s and %s", op, lt, rt)
+	return invalid(pos)
+}
+
+// numericResult is the kind of an arithmetic result: money wins, then
+// decimal, then int.
+func numericResult(a, b ir.Kind) ir.Kind {
+	switch {
+	case a == ir.KindMoney || b == ir.KindMoney:
+		return ir.KindMoney
+	case a == ir.KindDecimal || b == ir.KindDecimal:
+		return ir.KindDecimal
+	}
+	return ir.KindInt
+}
+
+func (c *checker) unary(e *dsl.Unary, s *scope) ir.Expr {
+	if e.Neg != nil {
+		x := c.settle(c.unary(e.Neg, s), e.EndPos)
+		if isInvalid(x) {
+			return x
+		}
+		if !x.Type().Kind.Numeric() || x.Type().Optional {
+			c.errorf("W004", e.Pos, e.EndPos, "cannot negate a %s", x.Type())
+			return invalid(e.Pos)
+		}
+		// Fold negative literals so that bounds and arguments stay constants.
+		if l, ok := x.(*ir.Lit); ok {
+			v := *l.Value
+			v.Int, v.Num = -v.Int, -v.Num
+			return &ir.Lit{ExprBase: base(l.T, e.Pos), Value: &v}
+		}
+		return &ir.Unary{ExprBase: base(x.Type(), e.Pos), Op: "-", X: x}
+	}
+	return c.postfix(e.Postfix, s)
+}
+
+// serviceMarker is the transient result of a bare service name, which must
+// be followed by `.Entity`.
+type serviceMarker struct {
+	ir.ExprBase
+	svc *ir.Service
+}
+
+func (c *checker) postfix(p *dsl.Postfix, s *scope) ir.Expr {
+	x := c.primary(p.Primary, s)
+	for _, suf := range p.Suffixes {
+		if isInvalid(x) {
+			return x
+		}
+		if sm, ok := x.(*serviceMarker); ok {
+			if suf.Field == nil {
+				c.errorf("W004", suf.Pos, suf.EndPos, "service %s cannot be indexed; write %s.Entity[id]", sm.svc.Name, sm.svc.Name)
+				return invalid(p.Pos)
+			}
+			e := c.entities[*suf.Field]
+			if e == nil || e.Service != sm.svc {
+				c.errorf("W003", suf.Pos, suf.EndPos, "service %s has no entity %q%s", sm.svc.Name, *suf.Field, c.suggestEntity(*suf.Field))
+				return invalid(p.Pos)
+			}
+			x = &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindSet, Entity: e}, p.Pos), Value: &ir.Value{}}
+			continue
+		}
+		if suf.Field != nil {
+			x = c.selectField(x, *suf.Field, suf, p.Pos, s)
+		} else {
+			x = c.index(x, suf, p.Pos, s)
+		}
+	}
+	if sm, ok := x.(*serviceMarker); ok {
+		c.errorf("W004", p.Pos, p.EndPos, "%s is a service, not a value; write %s.Entity", sm.svc.Name, sm.svc.Name)
+		return invalid(p.Pos)
+	}
+	return x
+}
+
+// selectField types `x.name`.
+func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Expr {
+	x = c.settle(x, suf.Pos)
+	if isInvalid(x) {
+		return x
+	}
+	t := x.Type()
+	switch t.Kind {
+	case ir.KindRef:
+		if name == "id" {
+			return &ir.Convert{ExprBase: base(&ir.Type{Kind: ir.KindString, Optional: t.Optional}, pos), X: x}
+		}
+		if t.Optional {
+			c.errorf("W004", suf.Pos, suf.EndPos, "cannot follow an optional ref to .%s; check it with != null and look the record up with %s[id]", name, t.Entity.Name)
+			return invalid(pos)
+		}
+		x = &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, pos), X: x}
+		fallthrough
+	case ir.KindRecord:
+		e := t.Entity
+		if name == "id" {
+			return &ir.FieldRef{ExprBase: base(stringT, pos), X: x}
+		}
+		f := e.Field(name)
+		if f == nil {
+			c.errorf("W003", suf.Pos, suf.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+			return invalid(pos)
+		}
+		if f.Type == nil || f.Type.Kind == ir.KindInvalid {
+			return invalid(pos)
+		}
+		return &ir.FieldRef{ExprBase: base(f.Type, pos), X: x, Field: f}
+	case ir.KindSet:
+		c.errorf("W004", suf.Pos, suf.EndPos, "%s is an entity, not a record: write %s[id].%s, or use an aggregate", t.Entity.Name, t.Entity.Name, name)
+	default:
+		c.errorf("W004", suf.Pos, suf.EndPos, "a %s has no field %q", t, name)
+	}
+	return invalid(pos)
+}
+
+func suggestField(e *ir.Entity, name string) string {
+	best, bestD := "", 3
+	for _, f := range e.Fields {
+		if d := editDistance(name, f.Name); d < bestD {
+			best, bestD = f.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %s?", best)
+}
+
+// index types `E[key]`.
+func (c *checker) index(x ir.Expr, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Expr {
+	t := x.Type()
+	if t.Kind != ir.KindSet {
+		x = c.settle(x, suf.Pos)
+		if !isInvalid(x) {
+			c.errorf("W004", suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity can: Entity[id]", x.Type())
+		}
+		return invalid(pos)
+	}
+	key := c.settle(c.expr(suf.Index, s), suf.EndPos)
+	if isInvalid(key) {
+		return invalid(pos)
+	}
+	kt := key.Type()
+	switch {
+	case kt.Kind == ir.KindRef && kt.Entity == t.Entity && !kt.Optional:
+	case kt.Kind.Textual() && !kt.Optional:
+	case kt.Kind == ir.KindRecord && kt.Entity == t.Entity:
+		key = toRef(key)
+	default:
+		c.errorf("W004", suf.Index.Pos, suf.Index.EndPos, "the key of %s[…] must be an id (a string or a %s ref), got %s", t.Entity.Name, t.Entity.Name, kt)
+		return invalid(pos)
+	}
+	return &ir.Lookup{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, pos), Entity: t.Entity, Key: key}
+}
+
+func (c *checker) primary(p *dsl.Primary, s *scope) ir.Expr {
+	switch {
+	case p.Agg != nil:
+		return c.aggregate(p.Agg, s)
+	case p.Call != nil:
+		return c.call(p.Call, s)
+	case p.Lit != nil:
+		return c.exprLiteral(p.Lit, s)
+	case p.List != nil:
+		elems := make([]ir.Expr, len(p.List.Elems))
+		for i, el := range p.List.Elems {
+			elems[i] = c.expr(el, s)
+		}
+		return &ir.ListLit{ExprBase: base(&ir.Type{Kind: ir.KindList, Elem: invalidT}, p.Pos), Elems: elems}
+	case p.Paren != nil:
+		return c.expr(p.Paren, s)
+	}
+	return invalid(p.Pos)
+}
+
+// exprLiteral types a literal or a name in an expression.
+func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
+	lit := func(v *ir.Value) ir.Expr {
+		return &ir.Lit{ExprBase: base(&ir.Type{Kind: v.Kind, Optional: v.Kind == ir.KindNull}, l.Pos), Value: v}
+	}
+	switch {
+	case l.Number != nil:
+		if strings.Contains(*l.Number, ".") {
+			f, err := strconv.ParseFloat(*l.Number, 64)
+			if err != nil || math.IsInf(f, 0) {
+				c.errorf("W022", l.Pos, l.EndPos, "number %s is out of range", *l.Number)
+				return invalid(l.Pos)
+			}
+			return lit(&ir.Value{Kind: ir.KindDecimal, Num: f})
+		}
+		n, err := strconv.ParseInt(*l.Number, 10, 64)
+		if err != nil {
+			c.errorf("W022", l.Pos, l.EndPos, "integer %s is out of the 64-bit range", *l.Number)
+			return invalid(l.Pos)
+		}
+		return lit(&ir.Value{Kind: ir.KindInt, Int: n})
+	case l.String != nil:
+		return lit(&ir.Value{Kind: ir.KindString, Str: *l.String})
+	case l.Bool != nil:
+		return lit(&ir.Value{Kind: ir.KindBool, Bool: *l.Bool == "true"})
+	case l.Null:
+		return lit(&ir.Value{Kind: ir.KindNull})
+	case l.Date != nil:
+		v := c.literal(l, dateT, nil)
+		if v == nil {
+			return invalid(l.Pos)
+		}
+		return lit(v)
+	case l.DateTime != nil:
+		v := c.literal(l, &ir.Type{Kind: ir.KindDateTime}, nil)
+		if v == nil {
+			return invalid(l.Pos)
+		}
+		return lit(v)
+	case l.Ident != nil:
+		return c.name(*l.Ident, l, s)
+	}
+	return invalid(l.Pos)
+}
+
+// name resolves a bare identifier: a local, today, an entity, a service,
+// a seed handle (rubrics), or else an enum value to be settled by context.
+func (c *checker) name(n string, l *dsl.Literal, s *scope) ir.Expr {
+	if v := s.lookup(n); v != nil {
+		return &ir.VarRef{ExprBase: base(v.Type, l.Pos), Var: v}
+	}
+	if n == "today" {
+		return &ir.Today{ExprBase: base(dateT, l.Pos)}
+	}
+	if e := c.entities[n]; e != nil {
+		return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindSet, Entity: e}, l.Pos), Value: &ir.Value{}}
+	}
+	if svc := c.services[n]; svc != nil {
+		return &serviceMarker{ExprBase: base(&ir.Type{Kind: ir.KindSet}, l.Pos), svc: svc}
+	}
+	if s.handles != nil {
+		if r := s.handles[n]; r != nil {
+			return &ir.Handle{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: r.Entity}, l.Pos), Entity: r.Entity, ID: r.ID}
+		}
+	}
+	return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindEnum}, l.Pos), Value: &ir.Value{Kind: ir.KindEnum, Str: n}}
+}
+
+// source types the source of a loop or aggregate: an entity.
+func (c *checker) source(p *dsl.Postfix, s *scope) *ir.Entity {
+	x := c.postfix(p, s)
+	if isInvalid(x) {
+		return nil
+	}
+	if x.Type().Kind != ir.KindSet {
+		if name, ok := untypedEnum(x); ok {
+			c.errorf("W003", p.Pos, p.EndPos, "unknown entity %q%s", name, c.suggestEntity(name))
+			return nil
+		}
+		c.errorf("W004", p.Pos, p.EndPos, "expected an entity to range over, got %s", x.Type())
+		return nil
+	}
+	return x.Type().Entity
+}
+
+func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
+	op := a.Op()
+	e := c.source(a.Source, s)
+	if e == nil {
+		return invalid(a.Pos)
+	}
+	inner := s.child()
+	v := c.declare(inner, a.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, a.Pos, a.EndPos)
+	agg := &ir.Aggregate{Op: op, Var: v, Entity: e}
+	agg.Pos = a.Pos
+	if a.Where != nil {
+		agg.Where = c.boolExpr(a.Where, inner, "where clause")
+	}
+	switch op {
+	case "count":
+		agg.T = intT
+	case "exists":
+		agg.T = boolT
+	case "forall":
+		agg.T = boolT
+		agg.Value = c.boolExpr(a.Value, inner, "forall condition")
+	case "sum", "min", "max":
+		val := c.settle(c.expr(a.Value, inner), a.Value.EndPos)
+		if isInvalid(val) {
+			return invalid(a.Pos)
+		}
+		vt := val.Type()
+		if !vt.Kind.Numeric() || vt.Optional {
+			c.errorf("W004", a.Value.Pos, a.Value.EndPos, "%s needs a number, got %s", op, vt)
+			return invalid(a.Pos)
+		}
+		agg.Value = val
+		agg.T = &ir.Type{Kind: vt.Kind}
+	}
+	return agg
+}
+
+// builtin describes a function's signature check.
+type builtin func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type
+
+var builtins map[string]builtin
+
+func init() {
+	str := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+		if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a string", ir.Kind.Textual) {
+			return stringT
+		}
+		return nil
+	}
+	pred := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+		if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a string", ir.Kind.Textual) && c.argKind(call, args, 1, "a string", ir.Kind.Textual) {
+			return boolT
+		}
+		return nil
+	}
+	num1 := func(result func(ir.Kind) ir.Kind) builtin {
+		return func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a number", ir.Kind.Numeric) {
+				return &ir.Type{Kind: result(args[0].Type().Kind)}
+			}
+			return nil
+		}
+	}
+	same := func(k ir.Kind) ir.Kind { return k }
+	pair := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+		if !c.wantArgs(call, args, 2) {
+			return nil
+		}
+		a, b := args[0].Type(), args[1].Type()
+		if a.Optional || b.Optional {
+			c.errorf("W004", call.Pos, call.EndPos, "%s of an optional value; use coalesce first", call.Func)
+			return nil
+		}
+		if a.Kind.Numeric() && b.Kind.Numeric() {
+			k := numericResult(a.Kind, b.Kind)
+			for i := range args {
+				if args[i].Type().Kind == ir.KindInt && k != ir.KindInt {
+					args[i] = &ir.Convert{ExprBase: base(&ir.Type{Kind: k}, args[i].Position()), X: args[i]}
+				}
+			}
+			return &ir.Type{Kind: k}
+		}
+		if a.Kind == ir.KindDate && b.Kind == ir.KindDate {
+			return dateT
+		}
+		c.errorf("W004", call.Pos, call.EndPos, "%s needs two numbers or two dates, got %s and %s", call.Func, a, b)
+		return nil
+	}
+	builtins = map[string]builtin{
+		"lower": str, "upper": str, "trim": str,
+		"len": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a string", ir.Kind.Textual) {
+				return intT
+			}
+			return nil
+		},
+		"contains": pred, "starts_with": pred, "ends_with": pred,
+		"abs":   num1(same),
+		"floor": num1(same),
+		"ceil":  num1(same),
+		"round": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a number", ir.Kind.Numeric) &&
+				c.argKind(call, args, 1, "an int", func(k ir.Kind) bool { return k == ir.KindInt }) {
+				return &ir.Type{Kind: args[0].Type().Kind}
+			}
+			return nil
+		},
+		"min_of": pair, "max_of": pair,
+		"days_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "a date", isDate) {
+				return intT
+			}
+			return nil
+		},
+		"coalesce": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if !c.wantArgs(call, args, 2) {
+				return nil
+			}
+			t := args[0].Type()
+			if !t.Optional || t.Kind == ir.KindNull {
+				c.errorf("W004", call.Pos, call.EndPos, "coalesce needs an optional first argument, got %s", t)
+				return nil
+			}
+			want := nonOptional(t)
+			args[1] = c.coerce(args[1], want, call.EndPos, "default of coalesce")
+			if isInvalid(args[1]) {
+				return nil
+			}
+			return want
+		},
+	}
+}
+
+func (c *checker) wantArgs(call *dsl.Call, args []ir.Expr, n int) bool {
+	if len(args) != n {
+		c.errorf("W004", call.Pos, call.EndPos, "%s takes %d argument%s, got %d", call.Func, n, plural(n), len(args))
+		return false
+	}
+	for _, a := range args {
+		if isInvalid(a) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *checker) argKind(call *dsl.Call, args []ir.Expr, i int, what string, ok func(ir.Kind) bool) bool {
+	t := args[i].Type()
+	if t.Optional {
+		c.errorf("W004", call.Args[i].Pos, call.Args[i].EndPos, "argument %d of %s may be null; use coalesce(x, default)", i+1, call.Func)
+		return false
+	}
+	if !ok(t.Kind) {
+		c.errorf("W004", call.Args[i].Pos, call.Args[i].EndPos, "argument %d of %s must be %s, got %s", i+1, call.Func, what, t)
+		return false
+	}
+	return true
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func (c *checker) call(call *dsl.Call, s *scope) ir.Expr {
+	fn := builtins[call.Func]
+	args := make([]ir.Expr, len(call.Args))
+	for i, a := range call.Args {
+		args[i] = c.expr(a, s)
+		if call.Func != "coalesce" || i == 0 {
+			args[i] = c.settle(args[i], a.EndPos)
+		}
+	}
+	if fn == nil {
+		c.errorf("W003", call.Pos, call.EndPos, "unknown function %q; functions: %s", call.Func, strings.Join(sortedKeys(builtins), ", "))
+		return invalid(call.Pos)
+	}
+	t := fn(c, call, args)
+	if t == nil {
+		return invalid(call.Pos)
+	}
+	return &ir.Call{ExprBase: base(t, call.Pos), Func: call.Func, Args: args}
+}

@@ -1,0 +1,339 @@
+package compiler
+
+import (
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/dsl"
+)
+
+// declareTools resolves every tool's kind, entity and parameters, so that
+// bodies and solutions can refer to any tool.
+func (c *checker) declareTools() {
+	for _, t := range c.w.Tools {
+		td := c.toolDecl[t]
+		if td.Std != nil {
+			c.declareStdTool(t, td.Std)
+			continue
+		}
+		t.Kind = ir.ToolCustom
+		t.Doc = deref(td.Custom.Doc)
+		seen := map[string]*ir.Param{}
+		for _, pd := range td.Custom.Params {
+			if first, dup := seen[pd.Name]; dup {
+				c.errorf("W002", pd.Pos, pd.EndPos, "duplicate parameter %q, first at %s", pd.Name, short(first.Pos))
+				continue
+			}
+			p := &ir.Param{Name: pd.Name, Doc: deref(pd.Doc), Type: c.resolveType(pd.Type, nil), Pos: pd.Pos}
+			seen[pd.Name] = p
+			t.Params = append(t.Params, p)
+		}
+	}
+}
+
+func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
+	t.Kind = ir.ToolKind(sd.Kind)
+	t.Doc = deref(sd.Doc)
+	e := c.lookupEntity(sd.Entity)
+	if e == nil {
+		return
+	}
+	t.Entity = e
+	if len(sd.By) > 0 && t.Kind != ir.ToolSearch {
+		c.errorf("W004", sd.Pos, sd.EndPos, "`by` applies to search tools only")
+	}
+	writes := t.Kind == ir.ToolCreate || t.Kind == ir.ToolUpdate || t.Kind == ir.ToolDelete
+	if writes && e.Service != t.Service {
+		c.errorf("W010", sd.Pos, sd.EndPos, "tool %s of service %s would write %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+	}
+	facts := c.facts[t]
+	facts.reads[e] = true
+	idParam := func() {
+		t.Params = append(t.Params, &ir.Param{Name: "id", Doc: "The id of the " + e.Name + ".", Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: sd.Pos})
+	}
+	fieldParam := func(f *ir.Field, optional bool) {
+		pt := *f.Type
+		if optional {
+			pt.Optional = true
+		}
+		t.Params = append(t.Params, &ir.Param{Name: f.Name, Doc: f.Doc, Type: &pt, Field: f, Pos: sd.Pos})
+	}
+	ret := &ir.Type{Kind: ir.KindRecord, Entity: e}
+	switch t.Kind {
+	case ir.ToolGet:
+		idParam()
+	case ir.ToolList:
+		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: "How many records to skip (pages of 50).", Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: sd.Pos})
+		ret = &ir.Type{Kind: ir.KindList, Elem: ret}
+	case ir.ToolSearch:
+		if len(sd.By) == 0 {
+			c.errorf("W006", sd.Pos, sd.EndPos, "search tool %s needs `by field, …`", t.Name)
+		}
+		seen := map[string]bool{}
+		for _, name := range sd.By {
+			if seen[name] {
+				c.errorf("W002", sd.Pos, sd.EndPos, "search field %q listed twice", name)
+				continue
+			}
+			seen[name] = true
+			f := e.Field(name)
+			if f == nil {
+				c.errorf("W003", sd.Pos, sd.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+				continue
+			}
+			if f.Type == nil || f.Type.Kind == ir.KindInvalid {
+				continue
+			}
+			t.By = append(t.By, f)
+			fieldParam(f, true)
+		}
+		ret = &ir.Type{Kind: ir.KindList, Elem: ret}
+	case ir.ToolCreate:
+		for _, f := range e.Fields {
+			if f.Type != nil && f.Type.Kind != ir.KindInvalid {
+				fieldParam(f, !f.Required())
+			}
+		}
+		facts.inserts[e] = true
+	case ir.ToolUpdate:
+		idParam()
+		for _, f := range e.Fields {
+			if f.Type != nil && f.Type.Kind != ir.KindInvalid {
+				fieldParam(f, true)
+				facts.sets[f] = true
+			}
+		}
+	case ir.ToolDelete:
+		idParam()
+		facts.deletes[e] = true
+	}
+	t.Returns = ret
+}
+
+// checkToolBodies checks the statements of every custom tool.
+func (c *checker) checkToolBodies() {
+	for _, t := range c.w.Tools {
+		td := c.toolDecl[t]
+		if td.Custom == nil {
+			continue
+		}
+		s := &scope{vars: map[string]*ir.Var{}, tool: t}
+		for _, p := range t.Params {
+			vt := p.Type
+			if vt.Kind == ir.KindRef {
+				// A ref parameter is looked up on entry: the body sees the record.
+				vt = &ir.Type{Kind: ir.KindRecord, Entity: vt.Entity, Optional: vt.Optional}
+			}
+			p.Var = c.declare(s, p.Name, vt, p.Pos, p.Pos)
+		}
+		t.Body = c.block(td.Custom.Body, s)
+		facts := c.facts[t]
+		ir.WalkStmts(t.Body, nil, func(e ir.Expr) bool {
+			for _, en := range ir.Touches(e) {
+				facts.reads[en] = true
+			}
+			return false // Touches already walked the whole expression
+		})
+		for _, p := range t.Params {
+			if p.Type.Kind == ir.KindRef {
+				facts.reads[p.Type.Entity] = true
+			}
+		}
+	}
+}
+
+func (c *checker) block(b *dsl.Block, s *scope) []ir.Stmt {
+	inner := s.child()
+	var out []ir.Stmt
+	for i, st := range b.Stmts {
+		if st := c.stmt(st, inner); st != nil {
+			out = append(out, st)
+		}
+		if st.Return != nil && i < len(b.Stmts)-1 {
+			next := b.Stmts[i+1]
+			c.errorf("W004", next.Pos, next.EndPos, "unreachable statement after return")
+		}
+	}
+	return out
+}
+
+func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
+	t := s.tool
+	switch {
+	case st.Require != nil:
+		r := st.Require
+		return &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: r.Pos}
+	case st.Let != nil:
+		l := st.Let
+		if l.Insert != nil {
+			ins := c.insert(l.Insert, s)
+			if ins == nil {
+				c.declare(s, l.Name, invalidT, l.Pos, l.EndPos)
+				return nil
+			}
+			ins.Var = c.declare(s, l.Name, &ir.Type{Kind: ir.KindRecord, Entity: ins.Entity}, l.Pos, l.EndPos)
+			return ins
+		}
+		v := c.settle(c.expr(l.Value, s), l.Value.EndPos)
+		if _, isNull := v.(*ir.Lit); isNull && v.Type().Kind == ir.KindNull {
+			c.errorf("W004", l.Pos, l.EndPos, "let %s = null has no type", l.Name)
+			v = invalid(l.Pos)
+		}
+		return &ir.Let{Var: c.declare(s, l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: l.Pos}
+	case st.Set != nil:
+		return c.set(st.Set, s)
+	case st.Insert != nil:
+		if ins := c.insert(st.Insert, s); ins != nil {
+			return ins
+		}
+		return nil
+	case st.Delete != nil:
+		d := st.Delete
+		x := c.recordExpr(c.expr(d.Target, s), d.Target.EndPos, "delete target")
+		if isInvalid(x) {
+			return nil
+		}
+		e := x.Type().Entity
+		if e.Service != t.Service {
+			c.errorf("W010", d.Pos, d.EndPos, "tool %s of service %s deletes %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+		}
+		c.facts[t].deletes[e] = true
+		return &ir.Delete{Target: x, Pos: d.Pos}
+	case st.Return != nil:
+		r := st.Return
+		v := c.settle(c.expr(r.Value, s), r.Value.EndPos)
+		if v.Type().Kind == ir.KindList {
+			c.errorf("W004", r.Pos, r.EndPos, "a tool cannot return a list literal; return a record or a value")
+			v = invalid(r.Pos)
+		}
+		if t.Returns == nil && !isInvalid(v) {
+			t.Returns = v.Type()
+		}
+		return &ir.Return{Value: v, Pos: r.Pos}
+	case st.If != nil:
+		return c.ifStmt(st.If, s)
+	case st.For != nil:
+		f := st.For
+		e := c.source(f.Source, s)
+		inner := s.child()
+		var v *ir.Var
+		if e != nil {
+			v = c.declare(inner, f.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, f.Pos, f.EndPos)
+		} else {
+			v = c.declare(inner, f.Var, invalidT, f.Pos, f.EndPos)
+		}
+		var where ir.Expr
+		if f.Where != nil {
+			where = c.boolExpr(f.Where, inner, "where clause")
+		}
+		body := c.block(f.Body, inner)
+		if e == nil {
+			return nil
+		}
+		return &ir.For{Var: v, Entity: e, Where: where, Body: body, Pos: f.Pos}
+	}
+	return nil
+}
+
+func (c *checker) ifStmt(i *dsl.If, s *scope) ir.Stmt {
+	out := &ir.If{Cond: c.boolExpr(i.Cond, s, "if condition"), Then: c.block(i.Then, s), Pos: i.Pos}
+	switch {
+	case i.ElseIf != nil:
+		if st := c.ifStmt(i.ElseIf, s); st != nil {
+			out.Else = []ir.Stmt{st}
+		}
+	case i.Else != nil:
+		out.Else = c.block(i.Else, s)
+	}
+	return out
+}
+
+// recordExpr turns an expression into a record (following a ref).
+func (c *checker) recordExpr(x ir.Expr, end dsl.Pos, what string) ir.Expr {
+	x = c.settle(x, end)
+	if isInvalid(x) {
+		return x
+	}
+	t := x.Type()
+	switch {
+	case t.Kind == ir.KindRecord && !t.Optional:
+		return x
+	case t.Kind == ir.KindRef && !t.Optional:
+		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, x.Position()), X: x}
+	}
+	c.errorf("W004", x.Position(), end, "%s must be a record, got %s", what, t)
+	return invalid(x.Position())
+}
+
+func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
+	t := s.tool
+	p := st.Target
+	if len(p.Suffixes) == 0 || p.Suffixes[len(p.Suffixes)-1].Field == nil {
+		c.errorf("W004", p.Pos, p.EndPos, "set needs a field: set record.field = value")
+		return nil
+	}
+	last := p.Suffixes[len(p.Suffixes)-1]
+	head := &dsl.Postfix{Pos: p.Pos, EndPos: last.Pos, Primary: p.Primary, Suffixes: p.Suffixes[:len(p.Suffixes)-1]}
+	rec := c.recordExpr(c.postfix(head, s), last.Pos, "set target")
+	value := c.expr(st.Value, s)
+	if isInvalid(rec) {
+		return nil
+	}
+	e := rec.Type().Entity
+	name := *last.Field
+	if name == "id" {
+		c.errorf("W004", last.Pos, last.EndPos, "the id of a record cannot be changed")
+		return nil
+	}
+	f := e.Field(name)
+	if f == nil {
+		c.errorf("W003", last.Pos, last.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+		return nil
+	}
+	if e.Service != t.Service {
+		c.errorf("W010", st.Pos, st.EndPos, "tool %s of service %s sets %s.%s, which belongs to service %s", t.Name, t.Service.Name, e.Name, f.Name, e.Service.Name)
+	}
+	c.facts[t].sets[f] = true
+	value = c.coerce(value, f.Type, st.Value.EndPos, "value of "+e.Name+"."+f.Name)
+	return &ir.Set{Target: rec, Field: f, Value: value, Pos: st.Pos}
+}
+
+func (c *checker) insert(in *dsl.Insert, s *scope) *ir.Insert {
+	t := s.tool
+	e := c.lookupEntity(in.Entity)
+	if e == nil {
+		for _, fi := range in.Fields {
+			c.expr(fi.Value, s)
+		}
+		return nil
+	}
+	if e.Service != t.Service {
+		c.errorf("W010", in.Pos, in.EndPos, "tool %s of service %s inserts %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+	}
+	c.facts[t].inserts[e] = true
+	given := map[*ir.Field]ir.Expr{}
+	for _, fi := range in.Fields {
+		v := c.expr(fi.Value, s)
+		if fi.Name == "id" {
+			c.errorf("W004", fi.Pos, fi.EndPos, "the id of a new record comes from its table's sequence and cannot be given")
+			continue
+		}
+		f := e.Field(fi.Name)
+		if f == nil {
+			c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field %q%s", e.Name, fi.Name, suggestField(e, fi.Name))
+			continue
+		}
+		if _, dup := given[f]; dup {
+			c.errorf("W002", fi.Pos, fi.EndPos, "field %s given twice", fi.Name)
+			continue
+		}
+		given[f] = c.coerce(v, f.Type, fi.Value.EndPos, "value of "+e.Name+"."+f.Name)
+	}
+	out := &ir.Insert{Entity: e, Pos: in.Pos}
+	for _, f := range e.Fields {
+		if v, ok := given[f]; ok {
+			out.Fields = append(out.Fields, &ir.FieldInit{Field: f, Value: v})
+		} else if f.Required() && f.Type.Kind != ir.KindInvalid {
+			c.errorf("W006", in.Pos, in.EndPos, "insert %s does not give required field %q", e.Name, f.Name)
+		}
+	}
+	return out
+}

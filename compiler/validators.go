@@ -1,0 +1,102 @@
+package compiler
+
+import (
+	"embed"
+	"fmt"
+)
+
+// Validator describes one structural check: a stable code, a short name, a
+// one-line doc and a hint a repairing LLM can act on. Each has a failing
+// example in testdata/validators/<code>.world that triggers exactly it.
+type Validator struct {
+	Code string `json:"code"`
+	Name string `json:"name"`
+	Doc  string `json:"doc"`
+	Hint string `json:"hint"`
+}
+
+// validators is the registry, in code order. Codes are stable: never reuse
+// or renumber one.
+var validators = []Validator{
+	{"W001", "syntax", "The spec does not parse.",
+		"Fix the syntax at the position given; compare with the grammar (worldc grammar)."},
+	{"W002", "duplicate-name", "A name is declared twice in the same scope.",
+		"Rename or remove one of the two declarations."},
+	{"W003", "unresolved-name", "A name does not refer to anything declared.",
+		"Declare the name, fix its spelling, or qualify it (service.Entity)."},
+	{"W004", "type-mismatch", "An expression, value or argument has the wrong type.",
+		"Use a value of the expected type; optional values need `== null` checks or coalesce(x, default)."},
+	{"W005", "unknown-enum-value", "A value is not one of its enum's values.",
+		"Use one of the listed enum values, or add the value to the enum."},
+	{"W006", "missing-required", "A required field or argument is not given.",
+		"Give a value for the field, or make the field optional (`?`) or give it a default (`= value`)."},
+	{"W007", "seed-not-unique", "Two seed records share a value of a `unique` field.",
+		"Give each record a distinct value for the unique field."},
+	{"W008", "out-of-range", "A value breaks a field's range constraint.",
+		"Change the value to respect the bound, or change the bound."},
+	{"W009", "dangling-ref", "A ref value names no record of the referenced entity.",
+		"Refer to the handle of an existing seed record of the right entity."},
+	{"W010", "write-outside-service", "A tool writes an entity of another service.",
+		"Move the tool to the service that owns the entity, or write only your own service's entities; reading others is fine."},
+	{"W011", "invariant-same-service", "An invariant's trigger and target are in the same service.",
+		"An invariant is a cross-service rule the agent must keep: make `require` involve an entity of another service, or enforce the rule with `require` inside the tool instead."},
+	{"W012", "seed-violates-invariant", "The world seed breaks an invariant.",
+		"Fix the seed records named in the message so every invariant holds at the start."},
+	{"W013", "dead-invariant", "No tool can make an invariant's trigger true.",
+		"Add a tool that creates the trigger entity or sets a field its `where` clause reads, or drop the invariant."},
+	{"W014", "rubric-already-satisfied", "A task's rubric holds before the agent acts.",
+		"Change the task seed or the assertions so that the rubric needs the agent's work, or add `unchanged` if doing nothing is the right answer."},
+	{"W015", "unobservable-rubric", "A rubric reads an entity no tool lets the agent observe.",
+		"Add a get/search/list tool for the entity, or a custom tool that returns its records."},
+	{"W016", "isolated-service", "A service has no link to any other service.",
+		"Connect the service: a ref to or from another service's entity, a tool reading another service, or a cross-service invariant."},
+	{"W017", "unsafe-identifier", "A name is a Go keyword or otherwise unusable in generated Go.",
+		"Rename it: avoid Go keywords, `_`, `init`, `main` and leading or doubled underscores."},
+	{"W018", "identifier-collision", "Two names become the same Go identifier.",
+		"Rename one of them so that their CamelCase forms differ."},
+	{"W019", "size-limit", "The spec exceeds a size limit.",
+		"Split the world or shorten the named element."},
+	{"W020", "world-header", "The world header is missing or malformed.",
+		"Write exactly one `world name { title \"…\" industry \"…\" country \"DE\" currency \"EUR\" today 2026-01-31 }`."},
+	{"W021", "solution-fails", "A golden solution does not reach a full score with every invariant holding.",
+		"Fix the failing call or its arguments, or the rubric, as the message says."},
+	{"W022", "invalid-literal", "A literal is malformed (a date that does not exist, a number out of range).",
+		"Write the literal in its valid form: dates YYYY-MM-DD, date-times YYYY-MM-DDTHH:MM[:SS]Z, 64-bit integers."},
+}
+
+// Validators returns the registry, in code order.
+func Validators() []Validator {
+	out := make([]Validator, len(validators))
+	copy(out, validators)
+	return out
+}
+
+// LookupValidator returns the validator with the given code.
+func LookupValidator(code string) (Validator, bool) {
+	for _, v := range validators {
+		if v.Code == code {
+			return v, true
+		}
+	}
+	return Validator{}, false
+}
+
+func mustValidator(code string) Validator {
+	v, ok := LookupValidator(code)
+	if !ok {
+		panic(fmt.Sprintf("compiler: unregistered validator %s", code))
+	}
+	return v
+}
+
+//go:embed testdata/validators/*.world
+var examples embed.FS
+
+// Example returns the failing example spec of a validator.
+func Example(code string) (string, error) {
+	b, err := examples.ReadFile("testdata/validators/" + code + ".world")
+	if err != nil {
+		return "", fmt.Errorf("no example for %s", code)
+	}
+	return string(b), nil
+}

@@ -1,0 +1,288 @@
+package compiler
+
+import (
+	"strings"
+
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/dsl"
+)
+
+func (c *checker) checkInvariants(decls []*dsl.Invariant) {
+	for _, d := range decls {
+		if first, dup := c.invariants[d.Name]; dup {
+			c.errorf("W002", d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
+			continue
+		}
+		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Pos: d.Pos}
+		c.invariants[d.Name] = inv
+		if strings.TrimSpace(d.Policy) == "" {
+			c.errorf("W004", d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)
+		}
+		s := &scope{vars: map[string]*ir.Var{}}
+		inv.Entity = c.source(d.Source, s)
+		if inv.Entity == nil {
+			continue
+		}
+		inv.Var = c.declare(s, d.Var, &ir.Type{Kind: ir.KindRecord, Entity: inv.Entity}, d.Pos, d.EndPos)
+		if d.Where != nil {
+			inv.Where = c.boolExpr(d.Where, s, "invariant trigger")
+		}
+		inv.Check = c.boolExpr(d.Check, s, "invariant check")
+		c.w.Invariants = append(c.w.Invariants, inv)
+	}
+}
+
+// seedRecords checks the records of a seed block against the schema and
+// registers their handles in handles. extra, when non-nil, holds handles
+// that are visible but owned elsewhere (the world seed, for a task seed).
+func (c *checker) seedRecords(s *dsl.Seed, handles, extra map[string]*ir.Record) []*ir.Record {
+	// First every handle, so that records may refer to later ones.
+	var out []*ir.Record
+	decls := map[*ir.Record]*dsl.Record{}
+	for _, rd := range s.Records {
+		e := c.lookupEntity(rd.Entity)
+		if first := handles[rd.Handle]; first != nil {
+			c.errorf("W002", rd.Pos, rd.EndPos, "duplicate seed handle %q, first at %s", rd.Handle, short(first.Pos))
+			continue
+		}
+		if first := extra[rd.Handle]; first != nil {
+			c.errorf("W002", rd.Pos, rd.EndPos, "seed handle %q is already a world seed record (at %s)", rd.Handle, short(first.Pos))
+			continue
+		}
+		if e == nil {
+			continue
+		}
+		r := &ir.Record{Entity: e, ID: rd.Handle, Pos: rd.Pos, Values: make([]*ir.Value, len(e.Fields))}
+		handles[rd.Handle] = r
+		decls[r] = rd
+		out = append(out, r)
+	}
+	lookup := handles
+	if extra != nil {
+		lookup = mergeHandles(extra, handles)
+	}
+	for _, r := range out {
+		c.seedValues(r, decls[r], lookup)
+	}
+	return out
+}
+
+// seedValues checks and converts the field values of one seed record.
+func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, lookup map[string]*ir.Record) {
+	e := r.Entity
+	given := map[string]*dsl.FieldValue{}
+	for _, fv := range rd.Fields {
+		if prev := given[fv.Name]; prev != nil {
+			c.errorf("W002", fv.Pos, fv.EndPos, "field %s given twice (first at %s)", fv.Name, short(prev.Pos))
+			continue
+		}
+		given[fv.Name] = fv
+		if fv.Name == "id" {
+			c.errorf("W004", fv.Pos, fv.EndPos, "a seed record's id is its handle (%s); remove the id field", rd.Handle)
+			continue
+		}
+		if e.Field(fv.Name) == nil {
+			c.errorf("W003", fv.Pos, fv.EndPos, "%s has no field %q%s", e.Name, fv.Name, suggestField(e, fv.Name))
+		}
+	}
+	for i, f := range e.Fields {
+		r.Values[i] = &ir.Value{Kind: ir.KindNull}
+		if f.Type == nil || f.Type.Kind == ir.KindInvalid {
+			continue
+		}
+		fv := given[f.Name]
+		switch {
+		case fv != nil:
+			v := c.literal(fv.Value, f.Type, lookup)
+			if v == nil {
+				continue
+			}
+			r.Values[i] = v
+			if v.Kind != ir.KindNull {
+				if msg := boundViolation(f, v); msg != "" {
+					c.errorf("W008", fv.Value.Pos, fv.Value.EndPos, "%s.%s of %s %s", e.Name, f.Name, rd.Handle, msg)
+				}
+			}
+		case f.Default != nil:
+			r.Values[i] = f.Default
+		case !f.Type.Optional:
+			c.errorf("W006", rd.Pos, rd.EndPos, "seed record %s (%s) does not give required field %q", rd.Handle, e.Name, f.Name)
+		}
+	}
+}
+
+func mergeHandles(a, b map[string]*ir.Record) map[string]*ir.Record {
+	m := make(map[string]*ir.Record, len(a)+len(b))
+	for k, v := range a {
+		m[k] = v
+	}
+	for k, v := range b {
+		m[k] = v
+	}
+	return m
+}
+
+// checkUnique reports seed records that share a unique field's value.
+func (c *checker) checkUnique(records []*ir.Record, reportable map[*ir.Record]bool) {
+	type key struct {
+		f *ir.Field
+		v string
+	}
+	first := map[key]*ir.Record{}
+	for _, r := range records {
+		for i, f := range r.Entity.Fields {
+			v := r.Values[i]
+			if !f.Unique || v == nil || v.Kind == ir.KindNull {
+				continue
+			}
+			k := key{f, formatValue(v)}
+			if prev := first[k]; prev != nil {
+				if reportable == nil || reportable[r] {
+					c.errorf("W007", r.Pos, r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
+				}
+				continue
+			}
+			first[k] = r
+		}
+	}
+}
+
+func (c *checker) checkTasks(decls []*dsl.Task) {
+	c.checkUnique(c.w.Seed, nil)
+	seen := map[string]*ir.Task{}
+	for _, d := range decls {
+		if first, dup := seen[d.Name]; dup {
+			c.errorf("W002", d.Pos, d.EndPos, "duplicate task %q, first defined at %s", d.Name, short(first.Pos))
+			continue
+		}
+		t := &ir.Task{Name: d.Name, Persona: d.Persona, Instruction: d.Instruction, Pos: d.Pos}
+		seen[d.Name] = t
+		c.w.Tasks = append(c.w.Tasks, t)
+		if strings.TrimSpace(d.Instruction) == "" {
+			c.errorf("W004", d.Pos, d.EndPos, "task %s has an empty instruction", d.Name)
+		}
+		if d.Tags != nil {
+			t.Domain = deref(d.Tags.Domain)
+			t.Capabilities = d.Tags.Capabilities
+			t.Difficulty = d.Tags.Difficulty
+		}
+		taskHandles := map[string]*ir.Record{}
+		if d.Seed != nil {
+			t.Seed = c.seedRecords(d.Seed, taskHandles, c.handles)
+			c.resolvePending()
+			all := append(append([]*ir.Record{}, c.w.Seed...), t.Seed...)
+			own := map[*ir.Record]bool{}
+			for _, r := range t.Seed {
+				own[r] = true
+			}
+			c.checkUnique(all, own)
+		}
+		handles := mergeHandles(c.handles, taskHandles)
+		s := &scope{vars: map[string]*ir.Var{}, handles: handles}
+		if len(d.Expect.Assertions) == 0 {
+			c.errorf("W006", d.Expect.Pos, d.Expect.EndPos, "task %s has an empty rubric", d.Name)
+		}
+		for _, a := range d.Expect.Assertions {
+			as := &ir.Assertion{Pos: a.Pos, Text: c.sourceText(a.Pos, a.EndPos)}
+			switch {
+			case a.Invariant != nil:
+				as.Kind = ir.AssertInvariant
+				as.Invariant = c.invariants[*a.Invariant]
+				if as.Invariant == nil {
+					c.errorf("W003", a.Pos, a.EndPos, "unknown invariant %q", *a.Invariant)
+					continue
+				}
+			case a.Unchanged:
+				as.Kind = ir.AssertUnchanged
+			default:
+				as.Kind = ir.AssertExpr
+				as.Expr = c.boolExpr(a.Expr, s, "rubric assertion")
+			}
+			t.Assertions = append(t.Assertions, as)
+		}
+		if d.Solution != nil {
+			t.Solution = c.solution(d.Solution, handles)
+			if t.Solution == nil {
+				t.Solution = []*ir.Step{}
+			}
+		}
+	}
+}
+
+// sourceText returns the source between two positions with whitespace
+// collapsed, for naming rubric assertions in reports.
+func (c *checker) sourceText(pos, end dsl.Pos) string {
+	if c.src == nil || pos.Offset < 0 || end.Offset > len(c.src) || pos.Offset >= end.Offset {
+		return ""
+	}
+	return strings.Join(strings.Fields(string(c.src[pos.Offset:end.Offset])), " ")
+}
+
+func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*ir.Step {
+	var out []*ir.Step
+	bound := map[string]*ir.Step{}
+	for _, cd := range sol.Calls {
+		t := c.tools[cd.Tool]
+		if t == nil {
+			c.errorf("W003", cd.Pos, cd.EndPos, "unknown tool %q", cd.Tool)
+			continue
+		}
+		step := &ir.Step{Tool: t, Pos: cd.Pos}
+		given := map[string]*ir.Arg{}
+		for _, ad := range cd.Args {
+			var p *ir.Param
+			for _, q := range t.Params {
+				if q.Name == ad.Name {
+					p = q
+				}
+			}
+			if p == nil {
+				names := make([]string, len(t.Params))
+				for i, q := range t.Params {
+					names[i] = q.Name
+				}
+				c.errorf("W003", ad.Pos, ad.EndPos, "tool %s has no parameter %q; parameters: %s", t.Name, ad.Name, strings.Join(names, ", "))
+				continue
+			}
+			if given[ad.Name] != nil {
+				c.errorf("W002", ad.Pos, ad.EndPos, "argument %s given twice", ad.Name)
+				continue
+			}
+			arg := &ir.Arg{Param: p, Pos: ad.Pos}
+			given[ad.Name] = arg
+			if ad.Value.Ident != nil && p.Type.Kind == ir.KindRef {
+				if b := bound[*ad.Value.Ident]; b != nil {
+					if b.Tool.Returns == nil || b.Tool.Returns.Entity != p.Type.Entity || b.Tool.Returns.Kind != ir.KindRecord {
+						c.errorf("W004", ad.Pos, ad.EndPos, "%s is bound to the result of %s, which is not a %s record", *ad.Value.Ident, b.Tool.Name, p.Type.Entity.Name)
+						continue
+					}
+					arg.Bound = *ad.Value.Ident
+					continue
+				}
+			}
+			arg.Value = c.literal(ad.Value, p.Type, handles)
+		}
+		for _, p := range t.Params {
+			if a := given[p.Name]; a != nil {
+				if a.Value != nil || a.Bound != "" {
+					step.Args = append(step.Args, a)
+				}
+			} else if p.Required() {
+				c.errorf("W006", cd.Pos, cd.EndPos, "call of %s does not give required argument %q", t.Name, p.Name)
+			}
+		}
+		if cd.Bind != nil {
+			if prev := bound[*cd.Bind]; prev != nil {
+				c.errorf("W002", cd.Pos, cd.EndPos, "%s is already bound at %s", *cd.Bind, short(prev.Pos))
+			} else if handles[*cd.Bind] != nil {
+				c.errorf("W002", cd.Pos, cd.EndPos, "%s is a seed handle; bind the result to another name", *cd.Bind)
+			} else {
+				step.Bind = *cd.Bind
+				bound[*cd.Bind] = step
+			}
+		}
+		out = append(out, step)
+	}
+	c.resolvePending()
+	return out
+}
