@@ -418,6 +418,10 @@ func (c *checker) resolveFields() {
 						continue
 					}
 					f.Default = c.literal(cons.Default, f.Type, nil)
+					if f.Default == nil {
+						// Reported; a placeholder keeps seeds from cascading.
+						f.Default = &ir.Value{Kind: ir.KindNull}
+					}
 				default:
 					k := f.Type.Kind
 					if !k.Numeric() && k != ir.KindDate && k != ir.KindDateTime && k != ir.KindInvalid {

@@ -466,6 +466,10 @@ func (c *checker) postfix(p *dsl.Postfix, s *scope) ir.Expr {
 
 // selectField types `x.name`.
 func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Expr {
+	if t := x.Type(); t.Kind == ir.KindSet {
+		c.errorf("W004", suf.Pos, suf.EndPos, "%s is an entity, not a record: write %s[id].%s, or use an aggregate", t.Entity.Name, t.Entity.Name, name)
+		return invalid(pos)
+	}
 	x = c.settle(x, suf.Pos)
 	if isInvalid(x) {
 		return x
@@ -496,8 +500,6 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 			return invalid(pos)
 		}
 		return &ir.FieldRef{ExprBase: base(f.Type, pos), X: x, Field: f}
-	case ir.KindSet:
-		c.errorf("W004", suf.Pos, suf.EndPos, "%s is an entity, not a record: write %s[id].%s, or use an aggregate", t.Entity.Name, t.Entity.Name, name)
 	default:
 		c.errorf("W004", suf.Pos, suf.EndPos, "a %s has no field %q", t, name)
 	}

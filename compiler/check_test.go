@@ -1,0 +1,144 @@
+package compiler
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// errorMarker is an inline expectation: `// ERROR "regexp"` on the line a
+// diagnostic is reported at. Inside the quotes, \" stands for a quote.
+var errorMarker = regexp.MustCompile(`// ERROR "((?:[^"\\]|\\.)*)"`)
+
+type expectation struct {
+	line int
+	rx   *regexp.Regexp
+}
+
+func expectations(t *testing.T, src []byte) []expectation {
+	t.Helper()
+	var out []expectation
+	for i, line := range strings.Split(string(src), "\n") {
+		for _, m := range errorMarker.FindAllStringSubmatch(line, -1) {
+			rx, err := regexp.Compile(strings.ReplaceAll(m[1], `\"`, `"`))
+			if err != nil {
+				t.Fatalf("line %d: bad ERROR regexp: %v", i+1, err)
+			}
+			out = append(out, expectation{line: i + 1, rx: rx})
+		}
+	}
+	return out
+}
+
+// checkExpectations matches every diagnostic with an ERROR marker on its
+// line, and every marker with a diagnostic.
+func checkExpectations(t *testing.T, name string, src []byte, ds Diagnostics) {
+	t.Helper()
+	exps := expectations(t, src)
+	used := make([]bool, len(exps))
+	for _, d := range ds {
+		matched := false
+		for i, e := range exps {
+			if e.line == d.Line && e.rx.MatchString(d.Message) {
+				used[i], matched = true, true
+			}
+		}
+		if !matched {
+			t.Errorf("%s: unexpected diagnostic %s", name, d)
+		}
+	}
+	for i, e := range exps {
+		if !used[i] {
+			t.Errorf("%s:%d: no diagnostic matching %q", name, e.line, e.rx)
+		}
+	}
+}
+
+// TestValidatorExamples proves that every validator's example triggers that
+// validator and only it, where the example's ERROR markers say.
+func TestValidatorExamples(t *testing.T) {
+	for _, v := range Validators() {
+		t.Run(v.Code, func(t *testing.T) {
+			src, err := Example(v.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := v.Code + ".world"
+			_, ds := CheckSource(name, []byte(src))
+			if len(ds) == 0 {
+				t.Fatalf("%s: no diagnostics", name)
+			}
+			for _, d := range ds {
+				if d.Code != v.Code {
+					t.Errorf("%s: diagnostic of another validator: %s", name, d)
+				}
+				if d.Hint != v.Hint {
+					t.Errorf("%s: hint %q, want the validator's %q", name, d.Hint, v.Hint)
+				}
+			}
+			checkExpectations(t, name, []byte(src), ds)
+		})
+	}
+}
+
+// TestValidatorRegistry checks that codes are unique, ordered and documented.
+func TestValidatorRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	prev := ""
+	for _, v := range Validators() {
+		if seen[v.Code] || seen[v.Name] {
+			t.Errorf("duplicate validator %s %s", v.Code, v.Name)
+		}
+		seen[v.Code], seen[v.Name] = true, true
+		if !regexp.MustCompile(`^W\d{3}$`).MatchString(v.Code) || v.Code <= prev {
+			t.Errorf("code %s out of order or malformed", v.Code)
+		}
+		prev = v.Code
+		if v.Doc == "" || v.Hint == "" || strings.Contains(v.Doc, "\n") {
+			t.Errorf("%s: doc must be one line and the hint non-empty", v.Code)
+		}
+	}
+	if len(seen)/2 < 15 {
+		t.Errorf("only %d validators", len(seen)/2)
+	}
+}
+
+// TestCheckCases runs the inline-expectation cases of testdata/check.
+func TestCheckCases(t *testing.T) {
+	files, _ := filepath.Glob("testdata/check/*.world")
+	if len(files) == 0 {
+		t.Fatal("no cases in testdata/check")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, ds := CheckSource(f, src)
+			checkExpectations(t, f, src, ds)
+		})
+	}
+}
+
+// TestExampleWorlds checks the bundled example corpus: every world is valid.
+func TestExampleWorlds(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/worlds/*.world")
+	if len(files) == 0 {
+		t.Skip("no example worlds yet")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, ds := CheckSource(f, src)
+			if len(ds) > 0 || w == nil {
+				t.Fatalf("diagnostics:\n%s", ds.Text())
+			}
+		})
+	}
+}
