@@ -19,11 +19,17 @@ type File struct {
 	Pos    Pos
 	EndPos Pos
 
-	Decls []*Decl `@@*`
+	Decls []*Decl `parser:"@@*"`
 
 	// Comments holds every comment of the file in source order. The parser
 	// fills it; the formatter re-attaches comments to the nearest line.
 	Comments []*Comment `parser:""`
+
+	// tokens holds the position of every token other than comments, in
+	// source order. Parse fills it; Format uses it to place comments next to
+	// keywords that have no node of their own (a block's opening brace, a
+	// task's persona line).
+	tokens []tokenPos
 }
 
 // Comment is a `//` comment, text included.
@@ -37,11 +43,11 @@ type Decl struct {
 	Pos    Pos
 	EndPos Pos
 
-	World     *World     `  @@`
-	Service   *Service   `| @@`
-	Invariant *Invariant `| @@`
-	Seed      *Seed      `| @@`
-	Task      *Task      `| @@`
+	World     *World     `parser:"  @@"`
+	Service   *Service   `parser:"| @@"`
+	Invariant *Invariant `parser:"| @@"`
+	Seed      *Seed      `parser:"| @@"`
+	Task      *Task      `parser:"| @@"`
 }
 
 // World is the world header: identity and clock.
@@ -51,8 +57,8 @@ type World struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string  `"world" @Ident "{"`
-	Props []*Prop `@@* "}"`
+	Name  string  `parser:"'world' @Ident '{'"`
+	Props []*Prop `parser:"@@* '}'"`
 }
 
 // Prop is a `key value` pair of the world header.
@@ -60,8 +66,8 @@ type Prop struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key   string   `@Ident`
-	Value *Literal `@@`
+	Key   string   `parser:"@Ident"`
+	Value *Literal `parser:"@@"`
 }
 
 // Service groups entities and the tools that may write them.
@@ -69,9 +75,9 @@ type Service struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name    string    `"service" @Ident`
-	Doc     *string   `@String?`
-	Members []*Member `"{" @@* "}"`
+	Name    string    `parser:"'service' @Ident"`
+	Doc     *string   `parser:"@String?"`
+	Members []*Member `parser:"'{' @@* '}'"`
 }
 
 // Member is an entity or a tool of a service. Exactly one field is set.
@@ -79,8 +85,8 @@ type Member struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *Entity `  @@`
-	Tool   *Tool   `| @@`
+	Entity *Entity `parser:"  @@"`
+	Tool   *Tool   `parser:"| @@"`
 }
 
 // Entity is a record type stored in a table of the world state. Every entity
@@ -89,9 +95,9 @@ type Entity struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string   `"entity" @Ident`
-	Doc    *string  `@String?`
-	Fields []*Field `"{" @@* "}"`
+	Name   string   `parser:"'entity' @Ident"`
+	Doc    *string  `parser:"@String?"`
+	Fields []*Field `parser:"'{' @@* '}'"`
 }
 
 // Field is a typed field of an entity with its constraints.
@@ -101,10 +107,10 @@ type Field struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name        string        `@Ident`
-	Type        *Type         `@@`
-	Constraints []*Constraint `@@*`
-	Doc         *string       `@String?`
+	Name        string        `parser:"@Ident"`
+	Type        *Type         `parser:"@@"`
+	Constraints []*Constraint `parser:"@@*"`
+	Doc         *string       `parser:"@String?"`
 }
 
 // Constraint is `unique`, a default `= value`, or a bound `>= value`.
@@ -112,10 +118,10 @@ type Constraint struct {
 	Pos    Pos
 	EndPos Pos
 
-	Unique  bool     `  @"unique"`
-	Default *Literal `| "=" @@`
-	Op      string   `| @(">=" | "<=" | ">" | "<")`
-	Bound   *Literal `  @@`
+	Unique  bool     `parser:"  @'unique'"`
+	Default *Literal `parser:"| '=' @@"`
+	Op      string   `parser:"| @('>=' | '<=' | '>' | '<')"`
+	Bound   *Literal `parser:"  @@"`
 }
 
 // Type is a field or parameter type: a scalar name (string, text, int,
@@ -126,10 +132,10 @@ type Type struct {
 	Pos    Pos
 	EndPos Pos
 
-	Enum     *EnumType `(  @@`
-	Ref      *QualName ` | "ref" @@`
-	Named    *QualName ` | @@ )`
-	Optional bool      `@"?"?`
+	Enum     *EnumType `parser:"(  @@"`
+	Ref      *QualName `parser:" | 'ref' @@"`
+	Named    *QualName `parser:" | @@ )"`
+	Optional bool      `parser:"@'?'?"`
 }
 
 // EnumType is `enum { a b "c d" }`.
@@ -137,7 +143,7 @@ type EnumType struct {
 	Pos    Pos
 	EndPos Pos
 
-	Values []*EnumValue `"enum" "{" (@@ ","?)+ "}"`
+	Values []*EnumValue `parser:"'enum' '{' (@@ ','?)+ '}'"`
 }
 
 // EnumValue is one enum member: an identifier or a quoted string.
@@ -145,7 +151,7 @@ type EnumValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name string `@Ident | @String`
+	Name string `parser:"@Ident | @String"`
 }
 
 // QualName is a dotted name: `Customer`, `crm.Customer`, `Customer.tier`.
@@ -153,7 +159,7 @@ type QualName struct {
 	Pos    Pos
 	EndPos Pos
 
-	Parts []string `@Ident ("." @Ident)*`
+	Parts []string `parser:"@Ident ('.' @Ident)*"`
 }
 
 // Tool is an agent-callable operation: a standard tool over one entity or a
@@ -162,9 +168,9 @@ type Tool struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string      `"tool" @Ident`
-	Std    *StdTool    `( ":" @@`
-	Custom *CustomTool `| @@ )`
+	Name   string      `parser:"'tool' @Ident"`
+	Std    *StdTool    `parser:"( ':' @@"`
+	Custom *CustomTool `parser:"| @@ )"`
 }
 
 // StdTool is `search E by f, g`, `list E`, `get E`, `create E`, `update E` or
@@ -173,10 +179,10 @@ type StdTool struct {
 	Pos    Pos
 	EndPos Pos
 
-	Kind   string    `@("search" | "list" | "get" | "create" | "update" | "delete")`
-	Entity *QualName `@@`
-	By     []string  `("by" @Ident ("," @Ident)*)?`
-	Doc    *string   `@String?`
+	Kind   string    `parser:"@('search' | 'list' | 'get' | 'create' | 'update' | 'delete')"`
+	Entity *QualName `parser:"@@"`
+	By     []string  `parser:"('by' @Ident (',' @Ident)*)?"`
+	Doc    *string   `parser:"@String?"`
 }
 
 // CustomTool is `(params) "doc" { statements }`.
@@ -184,9 +190,9 @@ type CustomTool struct {
 	Pos    Pos
 	EndPos Pos
 
-	Params []*Param `"(" (@@ ("," @@)* ","?)? ")"`
-	Doc    *string  `@String?`
-	Body   *Block   `@@`
+	Params []*Param `parser:"'(' (@@ (',' @@)* ','?)? ')'"`
+	Doc    *string  `parser:"@String?"`
+	Body   *Block   `parser:"@@"`
 }
 
 // Param is a typed tool parameter.
@@ -194,9 +200,9 @@ type Param struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name string  `@Ident ":"`
-	Type *Type   `@@`
-	Doc  *string `@String?`
+	Name string  `parser:"@Ident ':'"`
+	Type *Type   `parser:"@@"`
+	Doc  *string `parser:"@String?"`
 }
 
 // Block is a braced statement list.
@@ -204,7 +210,7 @@ type Block struct {
 	Pos    Pos
 	EndPos Pos
 
-	Stmts []*Stmt `"{" @@* "}"`
+	Stmts []*Stmt `parser:"'{' @@* '}'"`
 }
 
 // Stmt is one statement of a tool body. Exactly one field is set.
@@ -212,14 +218,14 @@ type Stmt struct {
 	Pos    Pos
 	EndPos Pos
 
-	Require *Require `  @@`
-	Let     *Let     `| @@`
-	Set     *Set     `| @@`
-	Insert  *Insert  `| @@`
-	Delete  *Delete  `| @@`
-	Return  *Return  `| @@`
-	If      *If      `| @@`
-	For     *For     `| @@`
+	Require *Require `parser:"  @@"`
+	Let     *Let     `parser:"| @@"`
+	Set     *Set     `parser:"| @@"`
+	Insert  *Insert  `parser:"| @@"`
+	Delete  *Delete  `parser:"| @@"`
+	Return  *Return  `parser:"| @@"`
+	If      *If      `parser:"| @@"`
+	For     *For     `parser:"| @@"`
 }
 
 // Require is `require cond else "message"`: the tool fails with the message
@@ -228,8 +234,8 @@ type Require struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond    *Expr  `"require" @@`
-	Message string `"else" @String`
+	Cond    *Expr  `parser:"'require' @@"`
+	Message string `parser:"'else' @String"`
 }
 
 // Let binds a name to a value or to a newly inserted record.
@@ -237,9 +243,9 @@ type Let struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string  `"let" @Ident "="`
-	Insert *Insert `(  @@`
-	Value  *Expr   ` | @@ )`
+	Name   string  `parser:"'let' @Ident '='"`
+	Insert *Insert `parser:"(  @@"`
+	Value  *Expr   `parser:" | @@ )"`
 }
 
 // Set assigns a field of a record: `set invoice.status = paid`.
@@ -247,8 +253,8 @@ type Set struct {
 	Pos    Pos
 	EndPos Pos
 
-	Target *Postfix `"set" @@`
-	Value  *Expr    `"=" @@`
+	Target *Postfix `parser:"'set' @@"`
+	Value  *Expr    `parser:"'=' @@"`
 }
 
 // Insert creates a record: `insert Entry { invoice: inv, amount: 10 }`.
@@ -256,8 +262,8 @@ type Insert struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName    `"insert" @@`
-	Fields []*FieldInit `"{" (@@ ","?)* "}"`
+	Entity *QualName    `parser:"'insert' @@"`
+	Fields []*FieldInit `parser:"'{' (@@ ','?)* '}'"`
 }
 
 // FieldInit is `name: value` inside an insert.
@@ -265,8 +271,8 @@ type FieldInit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string `@Ident ":"`
-	Value *Expr  `@@`
+	Name  string `parser:"@Ident ':'"`
+	Value *Expr  `parser:"@@"`
 }
 
 // Delete removes a record.
@@ -274,7 +280,7 @@ type Delete struct {
 	Pos    Pos
 	EndPos Pos
 
-	Target *Expr `"delete" @@`
+	Target *Expr `parser:"'delete' @@"`
 }
 
 // Return ends the tool with a value the agent observes.
@@ -282,7 +288,7 @@ type Return struct {
 	Pos    Pos
 	EndPos Pos
 
-	Value *Expr `"return" @@`
+	Value *Expr `parser:"'return' @@"`
 }
 
 // If is a conditional with optional else / else-if.
@@ -290,10 +296,10 @@ type If struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond   *Expr  `"if" @@`
-	Then   *Block `@@`
-	ElseIf *If    `( "else" ( @@`
-	Else   *Block `          | @@ ) )?`
+	Cond   *Expr  `parser:"'if' @@"`
+	Then   *Block `parser:"@@"`
+	ElseIf *If    `parser:"( 'else' ( @@"`
+	Else   *Block `parser:"          | @@ ) )?"`
 }
 
 // For runs its body for every element of a source (an entity's records or a
@@ -302,10 +308,10 @@ type For struct {
 	Pos    Pos
 	EndPos Pos
 
-	Var    string   `"for" @Ident "in"`
-	Source *Postfix `@@`
-	Where  *Expr    `("where" @@)?`
-	Body   *Block   `@@`
+	Var    string   `parser:"'for' @Ident 'in'"`
+	Source *Postfix `parser:"@@"`
+	Where  *Expr    `parser:"('where' @@)?"`
+	Body   *Block   `parser:"@@"`
 }
 
 // Invariant is a world rule. Policy is the visible text the agent reads;
@@ -314,12 +320,12 @@ type Invariant struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string   `"invariant" @Ident "{"`
-	Policy string   `"policy" @String`
-	Var    string   `"for" @Ident "in"`
-	Source *Postfix `@@`
-	Where  *Expr    `("where" @@)?`
-	Check  *Expr    `"require" @@ "}"`
+	Name   string   `parser:"'invariant' @Ident '{'"`
+	Policy string   `parser:"'policy' @String"`
+	Var    string   `parser:"'for' @Ident 'in'"`
+	Source *Postfix `parser:"@@"`
+	Where  *Expr    `parser:"('where' @@)?"`
+	Check  *Expr    `parser:"'require' @@ '}'"`
 }
 
 // Seed lists the records of the initial state (of the world or of a task).
@@ -327,7 +333,7 @@ type Seed struct {
 	Pos    Pos
 	EndPos Pos
 
-	Records []*Record `"seed" "{" @@* "}"`
+	Records []*Record `parser:"'seed' '{' @@* '}'"`
 }
 
 // Record is a seed record with a handle: `crm.Customer acme { name: "Acme" }`.
@@ -335,9 +341,9 @@ type Record struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName     `@@`
-	Handle string        `@Ident`
-	Fields []*FieldValue `"{" (@@ ","?)* "}"`
+	Entity *QualName     `parser:"@@"`
+	Handle string        `parser:"@Ident"`
+	Fields []*FieldValue `parser:"'{' (@@ ','?)* '}'"`
 }
 
 // FieldValue is `name: literal` inside a seed record.
@@ -345,8 +351,8 @@ type FieldValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string   `@Ident ":"`
-	Value *Literal `@@`
+	Name  string   `parser:"@Ident ':'"`
+	Value *Literal `parser:"@@"`
 }
 
 // Task is a job for the agent with its rubric and golden solution.
@@ -354,13 +360,13 @@ type Task struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name        string    `"task" @Ident "{"`
-	Persona     string    `"persona" @String`
-	Instruction string    `"instruction" @String`
-	Tags        *Tags     `("tags" @@)?`
-	Seed        *Seed     `@@?`
-	Expect      *Expect   `"expect" @@`
-	Solution    *Solution `("solution" @@)? "}"`
+	Name        string    `parser:"'task' @Ident '{'"`
+	Persona     string    `parser:"'persona' @String"`
+	Instruction string    `parser:"'instruction' @String"`
+	Tags        *Tags     `parser:"('tags' @@)?"`
+	Seed        *Seed     `parser:"@@?"`
+	Expect      *Expect   `parser:"'expect' @@"`
+	Solution    *Solution `parser:"('solution' @@)? '}'"`
 }
 
 // Tags is the task taxonomy: a domain path, capabilities and difficulty atoms.
@@ -368,9 +374,9 @@ type Tags struct {
 	Pos    Pos
 	EndPos Pos
 
-	Domain       *string  `"{" ("domain" @String)?`
-	Capabilities []string `("capabilities" "[" (@Ident ","?)* "]")?`
-	Difficulty   []string `("difficulty" "[" (@Ident ","?)* "]")? "}"`
+	Domain       *string  `parser:"'{' ('domain' @String)?"`
+	Capabilities []string `parser:"('capabilities' '[' (@Ident ','?)* ']')?"`
+	Difficulty   []string `parser:"('difficulty' '[' (@Ident ','?)* ']')? '}'"`
 }
 
 // Expect is the rubric: one assertion per entry.
@@ -378,7 +384,7 @@ type Expect struct {
 	Pos    Pos
 	EndPos Pos
 
-	Assertions []*Assertion `"{" @@* "}"`
+	Assertions []*Assertion `parser:"'{' @@* '}'"`
 }
 
 // Assertion is `invariant name`, `unchanged` (the state equals the task's
@@ -387,9 +393,9 @@ type Assertion struct {
 	Pos    Pos
 	EndPos Pos
 
-	Invariant *string `  "invariant" @Ident`
-	Unchanged bool    `| @"unchanged"`
-	Expr      *Expr   `| @@`
+	Invariant *string `parser:"  'invariant' @Ident"`
+	Unchanged bool    `parser:"| @'unchanged'"`
+	Expr      *Expr   `parser:"| @@"`
 }
 
 // Solution is the golden trace: tool calls in order.
@@ -397,7 +403,7 @@ type Solution struct {
 	Pos    Pos
 	EndPos Pos
 
-	Calls []*CallStep `"{" @@* "}"`
+	Calls []*CallStep `parser:"'{' @@* '}'"`
 }
 
 // CallStep is one call of a solution: `tool(arg: value)`, optionally bound to
@@ -406,9 +412,9 @@ type CallStep struct {
 	Pos    Pos
 	EndPos Pos
 
-	Bind *string `(@Ident "=")?`
-	Tool string  `@Ident "("`
-	Args []*Arg  `(@@ ","?)* ")"`
+	Bind *string `parser:"(@Ident '=')?"`
+	Tool string  `parser:"@Ident '('"`
+	Args []*Arg  `parser:"(@@ ','?)* ')'"`
 }
 
 // Arg is `name: value` in a call.
@@ -416,8 +422,8 @@ type Arg struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string   `@Ident ":"`
-	Value *Literal `@@`
+	Name  string   `parser:"@Ident ':'"`
+	Value *Literal `parser:"@@"`
 }
 
 // Literal is a constant: number, string, date, datetime, boolean, null, or an
@@ -426,13 +432,13 @@ type Literal struct {
 	Pos    Pos
 	EndPos Pos
 
-	DateTime *string `  @DateTime`
-	Date     *string `| @Date`
-	Number   *string `| @("-"? Number)`
-	String   *string `| @String`
-	Bool     *string `| @("true" | "false")`
-	Null     bool    `| @"null"`
-	Ident    *string `| @Ident`
+	DateTime *string `parser:"  @DateTime"`
+	Date     *string `parser:"| @Date"`
+	Number   *string `parser:"| @('-'? Number)"`
+	String   *string `parser:"| @String"`
+	Bool     *string `parser:"| @('true' | 'false')"`
+	Null     bool    `parser:"| @'null'"`
+	Ident    *string `parser:"| @Ident"`
 }
 
 // Expr is an `or` chain, the loosest-binding expression level.
@@ -440,8 +446,8 @@ type Expr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *AndExpr   `@@`
-	Right []*AndExpr `("or" @@)*`
+	Left  *AndExpr   `parser:"@@"`
+	Right []*AndExpr `parser:"('or' @@)*"`
 }
 
 // AndExpr is an `and` chain.
@@ -449,8 +455,8 @@ type AndExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *NotExpr   `@@`
-	Right []*NotExpr `("and" @@)*`
+	Left  *NotExpr   `parser:"@@"`
+	Right []*NotExpr `parser:"('and' @@)*"`
 }
 
 // NotExpr is `not x` or a comparison.
@@ -458,8 +464,8 @@ type NotExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Not *NotExpr `  "not" @@`
-	Cmp *CmpExpr `| @@`
+	Not *NotExpr `parser:"  'not' @@"`
+	Cmp *CmpExpr `parser:"| @@"`
 }
 
 // CmpExpr is an optional comparison or membership test between two sums.
@@ -468,9 +474,9 @@ type CmpExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *AddExpr `@@`
-	Op    string   `( @("==" | "!=" | "<=" | ">=" | "<" | ">" | "in" | "not" "in")`
-	Right *AddExpr `  @@ )?`
+	Left  *AddExpr `parser:"@@"`
+	Op    string   `parser:"( @('==' | '!=' | '<=' | '>=' | '<' | '>' | 'in' | 'not' 'in')"`
+	Right *AddExpr `parser:"  @@ )?"`
 }
 
 // AddExpr is a chain of + and -.
@@ -478,8 +484,8 @@ type AddExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *MulExpr `@@`
-	Right []*AddOp `@@*`
+	Left  *MulExpr `parser:"@@"`
+	Right []*AddOp `parser:"@@*"`
 }
 
 // AddOp is one `+ x` or `- x` of an AddExpr.
@@ -487,8 +493,8 @@ type AddOp struct {
 	Pos    Pos
 	EndPos Pos
 
-	Op      string   `@("+" | "-")`
-	Operand *MulExpr `@@`
+	Op      string   `parser:"@('+' | '-')"`
+	Operand *MulExpr `parser:"@@"`
 }
 
 // MulExpr is a chain of *, / and %.
@@ -496,8 +502,8 @@ type MulExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *Unary   `@@`
-	Right []*MulOp `@@*`
+	Left  *Unary   `parser:"@@"`
+	Right []*MulOp `parser:"@@*"`
 }
 
 // MulOp is one `* x`, `/ x` or `% x` of a MulExpr.
@@ -505,8 +511,8 @@ type MulOp struct {
 	Pos    Pos
 	EndPos Pos
 
-	Op      string `@("*" | "/" | "%")`
-	Operand *Unary `@@`
+	Op      string `parser:"@('*' | '/' | '%')"`
+	Operand *Unary `parser:"@@"`
 }
 
 // Unary is a negation or a postfix expression.
@@ -514,8 +520,8 @@ type Unary struct {
 	Pos    Pos
 	EndPos Pos
 
-	Neg     *Unary   `  "-" @@`
-	Postfix *Postfix `| @@`
+	Neg     *Unary   `parser:"  '-' @@"`
+	Postfix *Postfix `parser:"| @@"`
 }
 
 // Postfix is a primary followed by field selections and indexes:
@@ -524,8 +530,8 @@ type Postfix struct {
 	Pos    Pos
 	EndPos Pos
 
-	Primary  *Primary  `@@`
-	Suffixes []*Suffix `@@*`
+	Primary  *Primary  `parser:"@@"`
+	Suffixes []*Suffix `parser:"@@*"`
 }
 
 // Suffix is `.name` or `[expr]`.
@@ -533,8 +539,8 @@ type Suffix struct {
 	Pos    Pos
 	EndPos Pos
 
-	Field *string `  "." @Ident`
-	Index *Expr   `| "[" @@ "]"`
+	Field *string `parser:"  '.' @Ident"`
+	Index *Expr   `parser:"| '[' @@ ']'"`
 }
 
 // Primary is an aggregate, a function call, a literal or name, a list or a
@@ -543,11 +549,11 @@ type Primary struct {
 	Pos    Pos
 	EndPos Pos
 
-	Agg   *Aggregate `  @@`
-	Call  *Call      `| @@`
-	Lit   *Literal   `| @@`
-	List  *ListLit   `| @@`
-	Paren *Expr      `| "(" @@ ")"`
+	Agg   *Aggregate `parser:"  @@"`
+	Call  *Call      `parser:"| @@"`
+	Lit   *Literal   `parser:"| @@"`
+	List  *ListLit   `parser:"| @@"`
+	Paren *Expr      `parser:"| '(' @@ ')'"`
 }
 
 // Aggregate is a comprehension over a source:
@@ -558,12 +564,12 @@ type Aggregate struct {
 	Pos    Pos
 	EndPos Pos
 
-	Kind      string   `(  @("count" | "exists") "("`
-	ValueKind string   ` | @("sum" | "min" | "max" | "forall") "("`
-	Value     *Expr    `   @@ "for" )`
-	Var       string   `@Ident "in"`
-	Source    *Postfix `@@`
-	Where     *Expr    `("where" @@)? ")"`
+	Kind      string   `parser:"(  @('count' | 'exists') '('"`
+	ValueKind string   `parser:" | @('sum' | 'min' | 'max' | 'forall') '('"`
+	Value     *Expr    `parser:"   @@ 'for' )"`
+	Var       string   `parser:"@Ident 'in'"`
+	Source    *Postfix `parser:"@@"`
+	Where     *Expr    `parser:"('where' @@)? ')'"`
 }
 
 // Op is the aggregate's operator: count, exists, sum, min, max or forall.
@@ -579,8 +585,8 @@ type Call struct {
 	Pos    Pos
 	EndPos Pos
 
-	Func string  `@Ident "("`
-	Args []*Expr `(@@ ("," @@)*)? ")"`
+	Func string  `parser:"@Ident '('"`
+	Args []*Expr `parser:"(@@ (',' @@)*)? ')'"`
 }
 
 // ListLit is `[a, b, c]`.
@@ -588,5 +594,5 @@ type ListLit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Elems []*Expr `"[" (@@ ("," @@)* ","?)? "]"`
+	Elems []*Expr `parser:"'[' (@@ (',' @@)* ','?)? ']'"`
 }

@@ -1,10 +1,12 @@
 package dsl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -15,7 +17,9 @@ import (
 const (
 	// MaxFileSize is the largest spec file accepted, in bytes.
 	MaxFileSize = 8 << 20
-	// MaxNesting is the deepest nesting of (), [] and {} accepted.
+	// MaxNesting is the deepest nesting accepted: of (), [] and {}, of
+	// prefix operators written in a row (`not not x`, `- -x`) and of
+	// `else if` chains. Each of them recurses in the parser.
 	MaxNesting = 64
 )
 
@@ -38,7 +42,10 @@ var specLexer = lexer.MustSimple(tokenRules)
 var parser = participle.MustBuild[File](
 	participle.Lexer(specLexer),
 	participle.Elide("Comment", "Whitespace"),
-	participle.Unquote("String"),
+	// Not participle.Unquote: it builds the value by repeated string
+	// concatenation (quadratic on a long string) and decodes \xNN as a rune
+	// instead of a byte.
+	participle.Map(unquoteString, "String"),
 	participle.UseLookahead(4),
 )
 
@@ -52,6 +59,11 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
 }
 
+// tokenPos is where a token other than a comment starts.
+type tokenPos struct {
+	offset, line int
+}
+
 // Parse parses one spec file. filename is used in positions only. On a
 // syntax error it returns a nil file and an *Error.
 func Parse(filename string, src []byte) (*File, error) {
@@ -59,86 +71,291 @@ func Parse(filename string, src []byte) (*File, error) {
 		return nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
 			Msg: fmt.Sprintf("spec is %d bytes; the limit is %d", len(src), MaxFileSize)}
 	}
-	comments, err := scan(filename, src)
+	if err := checkEncoding(filename, src); err != nil {
+		return nil, err
+	}
+	comments, tokens, err := scan(filename, src)
 	if err != nil {
 		return nil, err
 	}
 	f, err := parser.ParseBytes(filename, src)
 	if err != nil {
-		return nil, toError(filename, err)
+		return nil, toError(filename, err, tokens, src)
 	}
 	f.Comments = comments
+	f.tokens = tokens
 	return f, nil
 }
 
+// checkEncoding rejects input that is not UTF-8 text: invalid encodings
+// and NUL bytes (a sign of a binary file or a broken generation).
+func checkEncoding(filename string, src []byte) error {
+	if utf8.Valid(src) && bytes.IndexByte(src, 0) < 0 {
+		return nil
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRune(src[i:])
+		switch {
+		case r == 0:
+			return &Error{Pos: posAt(filename, src, i), Msg: "NUL byte in spec; a spec is UTF-8 text"}
+		case r == utf8.RuneError && size == 1:
+			return &Error{Pos: posAt(filename, src, i), Msg: fmt.Sprintf("invalid UTF-8 byte 0x%02x; a spec is UTF-8 text", src[i])}
+		}
+		i += size
+	}
+	return nil
+}
+
+// posAt is the position of byte offset off in src, counted like the lexer
+// counts (1-based line, 1-based column in runes).
+func posAt(filename string, src []byte, off int) Pos {
+	pos := Pos{Filename: filename, Line: 1, Column: 1}
+	pos.Advance(string(src[:off]))
+	return pos
+}
+
 // scan lexes the whole input once before parsing: it collects comments for
-// the formatter, reports lexical errors with a clear message and rejects
-// nesting deeper than MaxNesting, which would otherwise recurse without
-// bound in the parser.
-func scan(filename string, src []byte) ([]*Comment, error) {
+// the formatter and token positions, reports lexical errors with a clear
+// message, and rejects input that would recurse without bound in the
+// parser: nesting deeper than MaxNesting, more than MaxNesting prefix
+// operators in a row, and `else if` chains longer than MaxNesting.
+func scan(filename string, src []byte) ([]*Comment, []tokenPos, error) {
 	lx, err := specLexer.LexString(filename, string(src))
 	if err != nil {
-		return nil, toError(filename, err)
+		return nil, nil, toError(filename, err, nil, src)
 	}
-	var comments []*Comment
-	depth := 0
+	var (
+		comments []*Comment
+		tokens   = make([]tokenPos, 0, len(src)/4)
+		depth    int
+		prefixes int                 // prefix operators (`not`, `-`) in a row
+		elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
+		prev     lexer.Token         // previous token other than a comment
+	)
 	for {
 		tok, err := lx.Next()
 		if err != nil {
-			return nil, toError(filename, err)
+			return nil, nil, toError(filename, err, nil, src)
 		}
 		if tok.EOF() {
-			return comments, nil
+			return comments, tokens, nil
 		}
-		switch tok.Value {
-		case "(", "[", "{":
-			if tok.Type == opType {
-				depth++
-				if depth > MaxNesting {
-					return nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxNesting)}
-				}
-			}
-		case ")", "]", "}":
-			if tok.Type == opType {
-				depth--
-			}
-		}
-		if tok.Type == commentType {
+		switch tok.Type {
+		case whitespaceType:
+			continue
+		case commentType:
 			comments = append(comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
+			continue
 		}
+		tokens = append(tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line})
+		switch {
+		case tok.Type == opType && (tok.Value == "(" || tok.Value == "[" || tok.Value == "{"):
+			depth++
+			if depth > MaxNesting {
+				return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxNesting)}
+			}
+			elseIfs[depth] = 0
+		case tok.Type == opType && (tok.Value == ")" || tok.Value == "]" || tok.Value == "}"):
+			depth = max(depth-1, 0)
+		case tok.Type == identType && tok.Value == "if":
+			if prev.Type == identType && prev.Value == "else" {
+				elseIfs[depth]++
+				if elseIfs[depth] > MaxNesting {
+					return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d `else if` in one chain", MaxNesting)}
+				}
+			} else {
+				elseIfs[depth] = 0
+			}
+		}
+		if (tok.Type == opType && tok.Value == "-") || (tok.Type == identType && tok.Value == "not") {
+			prefixes++
+			if prefixes > MaxNesting {
+				return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d prefix operators (`not`, `-`) in a row", MaxNesting)}
+			}
+		} else {
+			prefixes = 0
+		}
+		prev = tok
 	}
 }
 
 var (
-	opType      = specLexer.Symbols()["Op"]
-	commentType = specLexer.Symbols()["Comment"]
+	opType         = specLexer.Symbols()["Op"]
+	identType      = specLexer.Symbols()["Ident"]
+	commentType    = specLexer.Symbols()["Comment"]
+	whitespaceType = specLexer.Symbols()["Whitespace"]
 )
 
+// unquoteString decodes a string token with Go's escapes in linear time and
+// reports a bad escape at its own position.
+func unquoteString(t lexer.Token) (lexer.Token, error) {
+	body := t.Value[1 : len(t.Value)-1]
+	if !strings.ContainsRune(body, '\\') {
+		t.Value = body
+		return t, nil
+	}
+	var b strings.Builder
+	b.Grow(len(body))
+	for s := body; s != ""; {
+		r, multibyte, tail, err := strconv.UnquoteChar(s, '"')
+		if err != nil {
+			pos := t.Pos
+			pos.Advance(t.Value[:len(t.Value)-1-len(s)])
+			esc := s
+			if _, size := utf8.DecodeRuneInString(s[min(1, len(s)):]); len(s) > 1 {
+				esc = s[:1+size]
+			}
+			return t, participle.Errorf(pos, "invalid escape %s in string", esc)
+		}
+		if r < utf8.RuneSelf || !multibyte {
+			b.WriteByte(byte(r))
+		} else {
+			b.WriteRune(r)
+		}
+		s = tail
+	}
+	if !utf8.ValidString(b.String()) {
+		return t, participle.Errorf(t.Pos, "string escapes do not form valid UTF-8")
+	}
+	t.Value = b.String()
+	return t, nil
+}
+
 // toError turns a participle or lexer error into an *Error with a message a
-// person (or an LLM) can act on.
-func toError(filename string, err error) error {
+// person (or an LLM) can act on. tokens and src, when known, let it point at
+// the real mistake in a few common cases.
+func toError(filename string, err error, tokens []tokenPos, src []byte) error {
 	var perr participle.Error
 	if errors.As(err, &perr) {
 		pos := perr.Position()
 		if pos.Filename == "" {
 			pos.Filename = filename
 		}
-		return &Error{Pos: pos, Msg: cleanMessage(perr.Message())}
+		e := &Error{Pos: pos, Msg: cleanMessage(perr.Message())}
+		hint(e, tokens, src)
+		return e
 	}
 	return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: err.Error()}
 }
 
 // cleanMessage rewrites participle's wording where it would confuse a spec
-// author: `invalid input text "…"` names the character that is not allowed.
+// author: `invalid input text "…"` names the character that is not allowed
+// (or the string that is not closed), `<EOF>` becomes "end of file", and a
+// long "expected" grammar sequence is cut to what could come next.
 func cleanMessage(msg string) string {
+	msg = strings.TrimPrefix(msg, "lexer: ")
 	if rest, ok := strings.CutPrefix(msg, "invalid input text "); ok {
 		if s, err := strconv.Unquote(rest); err == nil && s != "" {
-			r := []rune(s)[0]
+			r, _ := utf8.DecodeRuneInString(s)
+			if r == '"' {
+				return "string not closed before the end of the line"
+			}
 			return fmt.Sprintf("unexpected character %q", r)
 		}
 		return "unexpected character " + rest
 	}
+	if rest, ok := strings.CutPrefix(msg, "unexpected token "); ok {
+		tok, expected, _ := strings.Cut(rest, " (expected ")
+		if tok == `"<EOF>"` {
+			tok = "end of file"
+		} else {
+			tok = "token " + tok
+		}
+		if expected == "" {
+			return "unexpected " + tok
+		}
+		return fmt.Sprintf("unexpected %s (expected %s)", tok, firstExpected(strings.TrimSuffix(expected, ")")))
+	}
 	return msg
+}
+
+// firstExpected cuts participle's "expected" text, which is the whole rest
+// of a grammar sequence (`"persona" <string> "instruction" <string> …`), to
+// its leading optional items and the first required one: what may come next.
+func firstExpected(seq string) string {
+	items := splitTopLevel(seq)
+	for i, item := range items {
+		if !strings.HasSuffix(item, "?") && !strings.HasSuffix(item, "*") {
+			return strings.Join(items[:i+1], " ")
+		}
+	}
+	return seq
+}
+
+// splitTopLevel splits an EBNF sequence at spaces outside quotes and
+// brackets.
+func splitTopLevel(s string) []string {
+	var (
+		items   []string
+		depth   int
+		inQuote bool
+		start   int
+	)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case inQuote:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inQuote = false
+			}
+		case c == '"':
+			inQuote = true
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == ' ' && depth == 0:
+			if i > start {
+				items = append(items, s[start:i])
+			}
+			start = i + 1
+		}
+	}
+	if start < len(s) {
+		items = append(items, s[start:])
+	}
+	return items
+}
+
+// hint replaces participle's message for mistakes LLMs make often, where
+// the parser's backtracking reports the error a token too early.
+func hint(e *Error, tokens []tokenPos, src []byte) {
+	if tokens == nil {
+		return
+	}
+	i := tokenIndex(tokens, e.Pos.Offset)
+	if i < 0 || i+1 >= len(tokens) {
+		return
+	}
+	next := tokens[i+1]
+	// `name = value` inside a seed record, an insert or a call.
+	if src[next.offset] == '=' && (next.offset+1 >= len(src) || src[next.offset+1] != '=') &&
+		(strings.Contains(e.Msg, `(expected "}"`) || strings.Contains(e.Msg, `(expected ")"`)) && isIdentStart(src[e.Pos.Offset]) {
+		e.Pos = posAt(e.Pos.Filename, src, next.offset)
+		e.Msg = `unexpected "=" (fields and arguments are written name: value)`
+	}
+}
+
+func isIdentStart(c byte) bool {
+	return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// tokenIndex is the index of the token starting at offset, or -1.
+func tokenIndex(tokens []tokenPos, offset int) int {
+	lo, hi := 0, len(tokens)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if tokens[mid].offset < offset {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(tokens) && tokens[lo].offset == offset {
+		return lo
+	}
+	return -1
 }
 
 // Grammar returns the grammar in EBNF, for prompts that teach an LLM the
