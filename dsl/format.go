@@ -117,6 +117,13 @@ type outLine struct {
 // comment on the source line where the last printed line ended joins it as
 // a trailing comment, the others get lines of their own.
 func (p *printer) flush(limit, indent int) {
+	p.flushFrom(limit, indent, 0)
+}
+
+// flushFrom is flush for comments moved out of a construct that starts on
+// source line startLine (when not 0): a blank line goes before them only
+// where the source has one before the construct.
+func (p *printer) flushFrom(limit, indent, startLine int) {
 	for p.next < len(p.comments) && p.comments[p.next].Pos.Offset < limit {
 		c := p.comments[p.next]
 		p.next++
@@ -126,7 +133,11 @@ func (p *printer) flush(limit, indent int) {
 			p.lastLine = max(p.lastLine, c.Pos.Line)
 			continue
 		}
-		p.space(c.Pos.Line)
+		if startLine > 0 {
+			p.space(startLine)
+		} else {
+			p.space(c.Pos.Line)
+		}
 		p.out = append(p.out, outLine{indent: indent, comment: c.Text})
 		p.trailIdx = -1
 		p.lastLine = max(p.lastLine, c.Pos.Line)
@@ -164,14 +175,24 @@ func (p *printer) emit(startLine, endLine int, cells ...string) {
 // line prints a line-level construct spanning [start, end) in the source.
 // Comments before it are printed first; comments inside it move before it.
 func (p *printer) line(start, end Pos, cells ...string) {
-	p.flush(end.Offset, p.indent)
+	p.flush(start.Offset, p.indent)
+	p.moveInner(start, end.Offset)
 	p.emit(start.Line, end.Line, cells...)
+}
+
+// moveInner prints the comments inside the construct about to be printed,
+// which starts at start, up to offset limit, on lines of their own before
+// it.
+func (p *printer) moveInner(start Pos, limit int) {
+	p.trailIdx = -1
+	p.flushFrom(limit, p.indent, start.Line)
 }
 
 // open prints the header line of a block: the header spans from start to
 // the `{` at brace.
 func (p *printer) open(start, brace Pos, header string) {
-	p.flush(brace.Offset+1, p.indent)
+	p.flush(start.Offset, p.indent)
+	p.moveInner(start, brace.Offset+1)
 	p.emit(start.Line, brace.Line, header+" {")
 	p.indent++
 	p.blockStart = true
