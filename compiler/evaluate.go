@@ -1,12 +1,79 @@
 package compiler
 
+import (
+	"github.com/worldc/worldc/compiler/eval"
+	"github.com/worldc/worldc/compiler/ir"
+)
+
 // evaluate runs the validators that need the world executed at compile
-// time: the seed against the invariants, rubrics before the agent acts, and
-// golden solutions.
+// time (compiler/eval): the seed against the invariants (W012), invariants
+// that can never trigger (W013), rubrics that hold before the agent acts
+// (W014) and golden solutions that do not reach a full score (W021).
 func (c *checker) evaluate() {
+	seed, err := eval.NewState(c.w, nil)
+	if err != nil {
+		c.errorf("W012", c.w.Pos, c.w.Pos, "the seed cannot be loaded: %v", err)
+		return
+	}
+	records := map[[2]string]*ir.Record{}
+	for _, r := range c.w.Seed {
+		records[[2]string{r.Entity.Name, r.ID}] = r
+	}
+	violations := seed.Violations()
+	for _, v := range violations {
+		pos := c.w.Pos
+		if r := records[[2]string{v.Entity, v.ID}]; r != nil {
+			pos = r.Pos
+		}
+		msg := "the seed breaks invariant %s: %s %q does not satisfy it"
+		if v.Detail != "" {
+			msg += " (" + v.Detail + ")"
+		}
+		c.errorf("W012", pos, pos, msg, v.Invariant, v.Entity, v.ID)
+	}
 	for _, inv := range c.w.Invariants {
-		if len(c.triggerWriters(inv)) == 0 {
-			c.errorf("W013", inv.Pos, inv.Pos, "invariant %s can never trigger: no tool creates %s or sets a field its where clause reads", inv.Name, inv.Entity.Name)
+		if len(c.triggerWriters(inv)) > 0 {
+			continue
+		}
+		// Nothing can change which records trigger it: it is dead unless the
+		// seed already triggers it. Counting the records whose trigger holds
+		// is checking the same trigger against a check that never holds.
+		probe := &ir.Invariant{Name: inv.Name, Entity: inv.Entity, Var: inv.Var, Where: inv.Where,
+			Check: &ir.Lit{ExprBase: ir.ExprBase{T: boolT}, Value: &ir.Value{Kind: ir.KindBool}}}
+		if len(seed.InvariantViolations(probe)) == 0 {
+			c.errorf("W013", inv.Pos, inv.Pos, "invariant %s can never trigger: no tool creates %s or changes what its where clause reads, and no seed record triggers it", inv.Name, inv.Entity.Name)
+		}
+	}
+	if len(violations) > 0 {
+		return // tasks built on a broken seed would only repeat the problem
+	}
+	for _, t := range c.w.Tasks {
+		start, err := eval.NewState(c.w, t)
+		if err != nil {
+			c.errorf("W012", t.Pos, t.Pos, "the start state of task %s cannot be built: %v", t.Name, err)
+			continue
+		}
+		unchanged := false
+		for _, a := range t.Assertions {
+			unchanged = unchanged || a.Kind == ir.AssertUnchanged
+		}
+		if g := start.Grade(t, start); !unchanged && g.Total > 0 && g.Passed == g.Total {
+			c.errorf("W014", t.Pos, t.Pos, "the rubric of task %s already holds before the agent acts", t.Name)
+		}
+		if t.Solution == nil {
+			continue
+		}
+		res, err := eval.RunSolution(c.w, t)
+		if err != nil {
+			c.errorf("W021", t.Pos, t.Pos, "the solution of task %s cannot run: %v", t.Name, err)
+			continue
+		}
+		if !res.OK() {
+			pos := t.Pos
+			if res.Failed >= 0 && res.Steps[res.Failed].Step != nil {
+				pos = res.Steps[res.Failed].Step.Pos
+			}
+			c.errorf("W021", pos, pos, "the solution of task %s is not golden: %s", t.Name, res.Problem())
 		}
 	}
 }
