@@ -146,9 +146,6 @@ func (c *checker) checkIdentifiers() {
 		claim(pkg, ir.GoName(t.Name)+"Args", "the arguments type of tool "+t.Name, t.Pos)
 		params := map[string]string{}
 		for _, p := range t.Params {
-			if t.Kind == ir.ToolCustom {
-				c.checkIdent(p.Name, "parameter", p.Pos, p.Pos)
-			}
 			claim(params, ir.GoName(p.Name), "parameter "+p.Name+" of "+t.Name, p.Pos)
 		}
 	}

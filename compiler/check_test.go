@@ -9,8 +9,9 @@ import (
 )
 
 // errorMarker is an inline expectation: `// ERROR "regexp"` on the line a
-// diagnostic is reported at. Inside the quotes, \" stands for a quote.
-var errorMarker = regexp.MustCompile(`// ERROR "((?:[^"\\]|\\.)*)"`)
+// diagnostic is reported at (several may follow one `//`). Inside the
+// quotes, \" stands for a quote.
+var errorMarker = regexp.MustCompile(`ERROR "((?:[^"\\]|\\.)*)"`)
 
 type expectation struct {
 	line int
@@ -21,7 +22,11 @@ func expectations(t *testing.T, src []byte) []expectation {
 	t.Helper()
 	var out []expectation
 	for i, line := range strings.Split(string(src), "\n") {
-		for _, m := range errorMarker.FindAllStringSubmatch(line, -1) {
+		_, comment, ok := strings.Cut(line, "// ")
+		if !ok {
+			continue
+		}
+		for _, m := range errorMarker.FindAllStringSubmatch(comment, -1) {
 			rx, err := regexp.Compile(strings.ReplaceAll(m[1], `\"`, `"`))
 			if err != nil {
 				t.Fatalf("line %d: bad ERROR regexp: %v", i+1, err)

@@ -33,11 +33,11 @@ func (s *scope) lookup(name string) *ir.Var {
 }
 
 // declare adds a local, reporting a redeclaration of a visible name.
-func (c *checker) declare(s *scope, name string, t *ir.Type, pos, end dsl.Pos) *ir.Var {
+func (c *checker) declare(s *scope, what, name string, t *ir.Type, pos, end dsl.Pos) *ir.Var {
 	if prev := s.lookup(name); prev != nil {
 		c.errorf("W002", pos, end, "%q is already declared at %s", name, short(prev.Pos))
 	}
-	c.checkIdent(name, "variable", pos, end)
+	c.checkIdent(name, what, pos, end)
 	v := &ir.Var{Name: name, Type: t, Pos: pos}
 	s.vars[name] = v
 	return v
@@ -658,7 +658,7 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 		return invalid(a.Pos)
 	}
 	inner := s.child()
-	v := c.declare(inner, a.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, a.Pos, a.EndPos)
+	v := c.declare(inner, "variable", a.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, a.Pos, a.EndPos)
 	agg := &ir.Aggregate{Op: op, Var: v, Entity: e}
 	agg.Pos = a.Pos
 	if a.Where != nil {

@@ -122,7 +122,7 @@ func (c *checker) checkToolBodies() {
 				// A ref parameter is looked up on entry: the body sees the record.
 				vt = &ir.Type{Kind: ir.KindRecord, Entity: vt.Entity, Optional: vt.Optional}
 			}
-			p.Var = c.declare(s, p.Name, vt, p.Pos, p.Pos)
+			p.Var = c.declare(s, "parameter", p.Name, vt, p.Pos, p.Pos)
 		}
 		t.Body = c.block(td.Custom.Body, s)
 		facts := c.facts[t]
@@ -166,10 +166,10 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		if l.Insert != nil {
 			ins := c.insert(l.Insert, s)
 			if ins == nil {
-				c.declare(s, l.Name, invalidT, l.Pos, l.EndPos)
+				c.declare(s, "variable", l.Name, invalidT, l.Pos, l.EndPos)
 				return nil
 			}
-			ins.Var = c.declare(s, l.Name, &ir.Type{Kind: ir.KindRecord, Entity: ins.Entity}, l.Pos, l.EndPos)
+			ins.Var = c.declare(s, "variable", l.Name, &ir.Type{Kind: ir.KindRecord, Entity: ins.Entity}, l.Pos, l.EndPos)
 			return ins
 		}
 		v := c.settle(c.expr(l.Value, s), l.Value.EndPos)
@@ -177,7 +177,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 			c.errorf("W004", l.Pos, l.EndPos, "let %s = null has no type", l.Name)
 			v = invalid(l.Pos)
 		}
-		return &ir.Let{Var: c.declare(s, l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: l.Pos}
+		return &ir.Let{Var: c.declare(s, "variable", l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: l.Pos}
 	case st.Set != nil:
 		return c.set(st.Set, s)
 	case st.Insert != nil:
@@ -216,9 +216,9 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		inner := s.child()
 		var v *ir.Var
 		if e != nil {
-			v = c.declare(inner, f.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, f.Pos, f.EndPos)
+			v = c.declare(inner, "variable", f.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, f.Pos, f.EndPos)
 		} else {
-			v = c.declare(inner, f.Var, invalidT, f.Pos, f.EndPos)
+			v = c.declare(inner, "variable", f.Var, invalidT, f.Pos, f.EndPos)
 		}
 		var where ir.Expr
 		if f.Where != nil {

@@ -23,7 +23,7 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 		if inv.Entity == nil {
 			continue
 		}
-		inv.Var = c.declare(s, d.Var, &ir.Type{Kind: ir.KindRecord, Entity: inv.Entity}, d.Pos, d.EndPos)
+		inv.Var = c.declare(s, "variable", d.Var, &ir.Type{Kind: ir.KindRecord, Entity: inv.Entity}, d.Pos, d.EndPos)
 		if d.Where != nil {
 			inv.Where = c.boolExpr(d.Where, s, "invariant trigger")
 		}

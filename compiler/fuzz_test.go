@@ -1,0 +1,70 @@
+package compiler
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzCheck feeds arbitrary specs to parse + check: it must never panic,
+// diagnostics come sorted with positions, and a spec without errors has an
+// IR.
+func FuzzCheck(f *testing.F) {
+	for _, pattern := range []string{"../testdata/worlds/*.world", "testdata/validators/*.world", "testdata/check/*.world", "testdata/hostile/*.world"} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err == nil {
+				f.Add(src)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		w, ds := CheckSource("fuzz.world", src)
+		if ds.HasErrors() == (w != nil) {
+			t.Fatalf("errors=%v but world=%v", ds.HasErrors(), w != nil)
+		}
+		if !slices.IsSortedFunc(ds, func(a, b Diagnostic) int {
+			if a.Line != b.Line {
+				return a.Line - b.Line
+			}
+			return a.Col - b.Col
+		}) {
+			t.Fatalf("diagnostics not sorted:\n%s", ds.Text())
+		}
+		for _, d := range ds {
+			if d.Line < 1 || d.Col < 1 || d.Code == "" || d.Message == "" {
+				t.Fatalf("malformed diagnostic %+v", d)
+			}
+		}
+	})
+}
+
+// TestHostileSpecs feeds specs an LLM might produce by accident or a user
+// by malice: each must give diagnostics, never a crash or a world.
+func TestHostileSpecs(t *testing.T) {
+	files, _ := filepath.Glob("testdata/hostile/*.world")
+	if len(files) == 0 {
+		t.Fatal("no hostile cases")
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, ds := CheckSource(file, src)
+			checkExpectations(t, file, src, ds)
+		})
+	}
+	huge := strings.Repeat("// padding\n", 1<<20)
+	if _, ds := CheckSource("huge.world", []byte(huge)); !ds.HasErrors() || ds[0].Code != "W001" {
+		t.Errorf("huge file: %s", ds.Text())
+	}
+	deep := "world w { title \"x\" today 2026-01-01 }\ninvariant i { policy \"p\" for x in E require " + strings.Repeat("(", 10000) + "true" + strings.Repeat(")", 10000) + " }"
+	if _, ds := CheckSource("deep.world", []byte(deep)); !ds.HasErrors() || ds[0].Code != "W001" {
+		t.Errorf("deep nesting: %s", ds.Text())
+	}
+}
