@@ -1,0 +1,62 @@
+// Package runtime is the small library every generated worldc environment
+// package imports. A compiled world is plain Go code; this package supplies
+// the pieces that are the same in every world.
+//
+// # The model
+//
+// A world's state is a set of tables, one per entity, tied together by one
+// [Journal]:
+//
+//	type State struct {
+//		j         *runtime.Journal
+//		Customers *runtime.Table[*Customer]
+//		Invoices  *runtime.Table[*Invoice]
+//	}
+//
+// A [Table] keeps rows keyed by string ID in insertion order. Tables are
+// copy-on-write: a table is an immutable shared base plus a small private
+// overlay of the rows changed since. [Table.Clone] copies only the overlay,
+// so resetting an episode to a seed of 100,000 rows costs as much as to a
+// seed of 10; [Journal.Freeze] folds the overlays of a state into new bases
+// (once, when a seed has been built). Rows returned by [Table.Get] and
+// [Table.All] are shared and must not be modified; [Table.Mut] returns a
+// private copy that may be. The journal is the state's undo log and does
+// the state-wide work that needs no row type: [Journal.Freeze],
+// [Journal.HashTo] and [Journal.Snapshot].
+//
+// The generic surface is deliberately small: [Table] (ten thin methods),
+// [Registry] and [Tool]. Every method of a generic type is compiled as a
+// small wrapper per type argument in every package that uses it, and the
+// executability gate compiles thousands of generated packages.
+//
+// Agents act through tools. A [Registry] maps tool names to handlers; its
+// [Registry.Call] decodes nothing itself but makes every call atomic (the
+// state's journal is begun before the handler runs and rolled back if it
+// returns an error or panics) and turns the outcome into an [Observation]:
+// {"ok":true,"data":…} or {"ok":false,"error":{"code":…,"message":…}}.
+// Handlers decode their arguments with [DecodeArgs], which is strict and
+// explains every rejection in words an agent can act on. Tool errors are
+// [ToolError] values with stable codes (see [CodeUnknownTool] and
+// following).
+//
+// Every generated world implements [World], and its episodes implement
+// [Episode], so servers and trainers drive all worlds the same way. The
+// conformance checks ([Conformance], [CheckSolutions], [CheckDeterminism],
+// [CheckIsolation], [CheckBadArguments], [CheckTools]) are what each
+// generated package's tests run.
+//
+// # Determinism
+//
+// Nothing here reads the wall clock, depends on map iteration order or keeps
+// global mutable state. The world's date is a [Clock]; new IDs come from a
+// per-table sequence ([Table.NextID]); iteration is in insertion order; the
+// [Hasher] digests a state canonically, so a recorded trajectory of [Step]s
+// replays ([Replay]) to the same state hashes, call by call.
+//
+// # Concurrency
+//
+// A state and its episode are not safe for concurrent use: calls within an
+// episode are serialised by the caller. Distinct states may be used
+// concurrently even when they were cloned from one frozen seed: the shared
+// base is never written (a clone only reads its source).
+package runtime

@@ -1,0 +1,192 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// A Journal is the spine of one state: it knows the state's tables (in the
+// order they were created with [NewTable]) and keeps their undo log.
+//
+// Between [Journal.Begin] and [Journal.Commit] or [Journal.Rollback] every
+// table write records how to undo it, so a rollback restores the state
+// exactly as it was at Begin. The cost of a transaction is proportional to
+// its writes, never to the size of the state.
+//
+// The state-wide operations are here too, non-generic so that they cost
+// nothing per record type: [Journal.Freeze], [Journal.HashTo] and
+// [Journal.Snapshot].
+//
+// Transactions nest: an inner Rollback undoes only the writes since the
+// matching Begin; an inner Commit keeps them for the outer transaction to
+// commit or roll back. Writes made outside any transaction (building a seed)
+// are not journaled.
+//
+// The zero Journal is not usable; create one with [NewJournal]. A Journal
+// is not safe for concurrent use.
+type Journal struct {
+	// gen identifies the current ownership epoch. A table row copied into an
+	// overlay is stamped with gen and may be modified in place while gen is
+	// unchanged. Begin and the end of the outermost transaction advance gen,
+	// so a row is never modified in place across a transaction boundary
+	// (its pre-transaction value must survive for Rollback). Never 0: a
+	// stamp of 0 means "shared".
+	gen    uint64
+	marks  []int
+	undo   []undoRec
+	tables []*tableCore
+}
+
+// undoRec restores one table write. All fields are the values before the
+// write.
+type undoRec struct {
+	c        *tableCore
+	id       string // "" for a sequence-only change
+	prev     slot
+	had      bool // prev is meaningful: id had an overlay slot
+	addedLen int
+	n        int
+	seq      int
+}
+
+// NewJournal returns an empty journal.
+func NewJournal() *Journal { return &Journal{gen: 1} }
+
+// Begin starts a (possibly nested) transaction.
+func (j *Journal) Begin() {
+	j.marks = append(j.marks, len(j.undo))
+	j.gen++
+}
+
+// Active reports whether a transaction is open.
+func (j *Journal) Active() bool { return len(j.marks) > 0 }
+
+// Pending is the number of undo records of the open transactions: the writes
+// a Rollback would undo.
+func (j *Journal) Pending() int { return len(j.undo) }
+
+// Commit ends the innermost transaction and keeps its writes. It panics if
+// no transaction is open.
+func (j *Journal) Commit() {
+	if len(j.marks) == 0 {
+		panic("runtime: Journal.Commit without Begin")
+	}
+	j.marks = j.marks[:len(j.marks)-1]
+	if len(j.marks) == 0 {
+		clear(j.undo) // drop references to old rows
+		j.undo = j.undo[:0]
+		j.gen++
+	}
+}
+
+// Rollback ends the innermost transaction and undoes its writes, newest
+// first. It panics if no transaction is open.
+func (j *Journal) Rollback() {
+	if len(j.marks) == 0 {
+		panic("runtime: Journal.Rollback without Begin")
+	}
+	mark := j.marks[len(j.marks)-1]
+	j.marks = j.marks[:len(j.marks)-1]
+	for i := len(j.undo) - 1; i >= mark; i-- {
+		j.undo[i].apply()
+	}
+	clear(j.undo[mark:])
+	j.undo = j.undo[:mark]
+	if len(j.marks) == 0 {
+		j.gen++
+	}
+}
+
+// attach puts the table c at position i among the journal's tables and
+// returns i.
+func (j *Journal) attach(c *tableCore, i int) int {
+	for len(j.tables) <= i {
+		j.tables = append(j.tables, nil)
+	}
+	if j.tables[i] != nil {
+		panic("runtime: table " + c.schema.name + " added twice to one state (or over " + j.tables[i].schema.name + ")")
+	}
+	j.tables[i] = c
+	return i
+}
+
+func (j *Journal) eachTable(f func(c *tableCore)) {
+	for i, c := range j.tables {
+		if c == nil {
+			panic(fmt.Sprintf("runtime: table %d of the state was not cloned into it", i))
+		}
+		f(c)
+	}
+}
+
+// Freeze folds every table's overlay into a new immutable base, so that
+// clones of the state cost O(1) per table. It costs O(rows). Call it once,
+// when a seed (the world's, or a task's start state) has been built. It
+// panics inside a transaction.
+func (j *Journal) Freeze() {
+	if j.Active() {
+		panic("runtime: Journal.Freeze inside a transaction")
+	}
+	j.eachTable((*tableCore).freeze)
+	j.gen++
+}
+
+// HashTo feeds every table to h, in creation order: for each, its name, row
+// count and ID sequence, then every row's ID and canonical encoding in
+// insertion order (see [Hasher]). A state hashes the same whether its rows
+// live in a frozen base or in an overlay.
+func (j *Journal) HashTo(h *Hasher) { j.eachTable(func(c *tableCore) { c.hashTo(h) }) }
+
+// Snapshot returns the state's tables as one JSON object, keyed by table
+// name in creation order, each an array of rows in insertion order:
+// {"Customer":[{…},…],"Invoice":[…]}.
+func (j *Journal) Snapshot() json.RawMessage {
+	var b bytes.Buffer
+	var e rowEncoder
+	b.WriteByte('{')
+	first := true
+	j.eachTable(func(c *tableCore) {
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		b.Write(e.encodeCompact(c.schema.name))
+		b.WriteString(":[")
+		var cur cursor
+		for k := 0; ; k++ {
+			_, r, _, ok := c.next(&cur)
+			if !ok {
+				break
+			}
+			if k > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(e.encodeCompact(r))
+		}
+		b.WriteByte(']')
+	})
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// rollbackTo rolls back open transactions until depth remain.
+func (j *Journal) rollbackTo(depth int) {
+	for len(j.marks) > depth {
+		j.Rollback()
+	}
+}
+
+func (u *undoRec) apply() {
+	c := u.c
+	if u.id != "" {
+		if u.had {
+			c.over[u.id] = u.prev
+		} else {
+			delete(c.over, u.id)
+		}
+	}
+	c.added = c.added[:u.addedLen]
+	c.n = u.n
+	c.seq = u.seq
+}

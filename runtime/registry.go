@@ -1,0 +1,191 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+)
+
+// Stateful is what a world's state provides to a [Registry]: the journal
+// shared by its tables, used to make every call atomic.
+type Stateful interface {
+	Journal() *Journal
+}
+
+// A Tool is one agent-callable operation of a world with state type S.
+type Tool[S any] struct {
+	Name        string          // unique in the world; ^[a-zA-Z0-9_-]{1,64}$
+	Service     string          // the service that owns the tool
+	Description string          // shown to the agent
+	Parameters  json.RawMessage // JSON schema of the arguments object
+	// Handler decodes args (with [DecodeArgs]), acts on state and returns
+	// the observation's data (any value encoding/json can encode; nil means
+	// null) or an error, preferably a [*ToolError]. It may panic: the call
+	// is then rolled back and answered with an internal error.
+	Handler func(state S, args json.RawMessage) (any, error)
+}
+
+// ToolInfo describes a tool to agents and servers.
+type ToolInfo struct {
+	Name        string          `json:"name"`
+	Service     string          `json:"service"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// OpenAI returns the tool in the OpenAI function-tool format with strict
+// mode on: {"type":"function","function":{"name","description","parameters","strict":true}}.
+// (Strict mode requires the schema to list every property as required and
+// to forbid additional properties; optional parameters are nullable.)
+func (t ToolInfo) OpenAI() json.RawMessage {
+	type fn struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		Parameters  json.RawMessage `json:"parameters"`
+		Strict      bool            `json:"strict"`
+	}
+	b, err := marshalJSON(struct {
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}{"function", fn{t.Name, t.Description, t.schema(), true}})
+	if err != nil {
+		panic(err) // unreachable: schema() is valid JSON
+	}
+	return b
+}
+
+// MCP returns the tool as an entry of an MCP tools/list result:
+// {"name","description","inputSchema"}.
+func (t ToolInfo) MCP() json.RawMessage {
+	b, err := marshalJSON(struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}{t.Name, t.Description, t.schema()})
+	if err != nil {
+		panic(err) // unreachable: schema() is valid JSON
+	}
+	return b
+}
+
+// schema is Parameters, or the schema of an empty object if they are
+// missing or not valid JSON.
+func (t ToolInfo) schema() json.RawMessage {
+	if len(t.Parameters) == 0 || !json.Valid(t.Parameters) {
+		return json.RawMessage(`{"type":"object","properties":{},"required":[],"additionalProperties":false}`)
+	}
+	return t.Parameters
+}
+
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// A Registry maps tool names to tools for states of type S, keeping the
+// registration order. Build it once (at package initialisation) and then
+// only call it: Call does not modify the registry, so one registry serves
+// any number of episodes concurrently (each with its own state).
+type Registry[S Stateful] struct {
+	r registryCore
+}
+
+type registryCore struct {
+	tools []toolEntry
+	index map[string]int
+	names []string
+}
+
+type toolEntry struct {
+	info ToolInfo
+	call func(state Stateful, args json.RawMessage) (any, error)
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry[S Stateful]() *Registry[S] {
+	return &Registry[S]{r: registryCore{index: map[string]int{}}}
+}
+
+// Register adds a tool. It panics on an invalid or duplicate name or a nil
+// handler: registration is the generated code's job, done once at start-up.
+func (r *Registry[S]) Register(t Tool[S]) {
+	h := t.Handler
+	if h == nil {
+		panic(fmt.Sprintf("runtime: tool %q registered without a handler", t.Name))
+	}
+	r.r.register(ToolInfo{t.Name, t.Service, t.Description, t.Parameters},
+		func(s Stateful, args json.RawMessage) (any, error) { return h(s.(S), args) })
+}
+
+// Call runs the named tool on state atomically and returns its observation:
+//
+//   - an unknown name is an unknown_tool error (nothing runs);
+//   - the state's journal is begun, the handler runs;
+//   - an error, a panic, or data that cannot be encoded as JSON rolls the
+//     journal back (the state is exactly as before the call) and answers
+//     ok:false — a panic as an internal error naming the tool;
+//   - otherwise the journal is committed and the data is encoded (compact,
+//     no HTML escaping) as the observation's data.
+//
+// Call never panics because of a handler or its arguments.
+func (r *Registry[S]) Call(state S, name string, args json.RawMessage) Observation {
+	return r.r.call(state, name, args)
+}
+
+// Tools describes the registered tools in registration order.
+func (r *Registry[S]) Tools() []ToolInfo {
+	out := make([]ToolInfo, len(r.r.tools))
+	for i, e := range r.r.tools {
+		out[i] = e.info
+	}
+	return out
+}
+
+func (r *registryCore) register(info ToolInfo, call func(Stateful, json.RawMessage) (any, error)) {
+	if !toolNameRE.MatchString(info.Name) {
+		panic(fmt.Sprintf("runtime: invalid tool name %q (want ^[a-zA-Z0-9_-]{1,64}$)", info.Name))
+	}
+	if _, dup := r.index[info.Name]; dup {
+		panic(fmt.Sprintf("runtime: tool %q registered twice", info.Name))
+	}
+	r.index[info.Name] = len(r.tools)
+	r.tools = append(r.tools, toolEntry{info, call})
+	r.names = append(r.names, info.Name)
+}
+
+func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (obs Observation) {
+	i, ok := r.index[name]
+	if !ok {
+		return ErrorObservation(UnknownTool(name, r.names))
+	}
+	e := &r.tools[i]
+	var j *Journal
+	depth := -1 // open transactions before ours
+	defer func() {
+		if v := recover(); v != nil {
+			if j != nil && depth >= 0 {
+				j.rollbackTo(depth)
+			}
+			obs = ErrorObservation(Internal("tool %q panicked: %v", name, v))
+		}
+	}()
+	j = state.Journal()
+	if j == nil {
+		return ErrorObservation(Internal("tool %q: the state has no journal", name))
+	}
+	depth = len(j.marks)
+	j.Begin()
+	data, err := e.call(state, args)
+	if len(j.marks) != depth+1 {
+		j.rollbackTo(depth)
+		return ErrorObservation(Internal("tool %q left a transaction open or closed one it did not begin", name))
+	}
+	if err != nil {
+		j.Rollback()
+		return ErrorObservation(err)
+	}
+	raw, err := marshalJSON(data)
+	if err != nil {
+		j.Rollback()
+		return ErrorObservation(Internal("tool %q returned data that cannot be encoded as JSON: %v", name, err))
+	}
+	j.Commit()
+	return OKObservation(raw)
+}

@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// World is what every generated world package provides (usually as a
+// package-level value), so servers, trainers and the conformance checks use
+// all worlds the same way. Its methods return fresh copies where they
+// return slices; a World is safe for concurrent use.
+type World interface {
+	// Info describes the world.
+	Info() WorldInfo
+	// Tools describes the agent-callable tools in declaration order.
+	Tools() []ToolInfo
+	// Tasks lists the tasks in declaration order.
+	Tasks() []TaskInfo
+	// Policy is the visible policy document (markdown) shown to agents.
+	Policy() string
+	// NewEpisode starts an episode in a fresh copy of the task's start
+	// state (the world seed plus the task's seed); taskID "" starts from the
+	// world seed alone. An unknown task is an error. It is cheap: a
+	// copy-on-write clone.
+	NewEpisode(taskID string) (Episode, error)
+}
+
+// An Episode is one agent's run in one world state. It is not safe for
+// concurrent use: calls are serialised by the caller.
+type Episode interface {
+	// Call runs a tool atomically and returns its observation. It never
+	// panics.
+	Call(tool string, args json.RawMessage) Observation
+	// StateHash is the canonical hash of the current state (see [Hasher]).
+	StateHash() string
+	// Violations runs the hidden invariant checks on the current state.
+	Violations() []Violation
+	// Grade grades the current state against the task's rubric, with the
+	// invariant violations beside it. An episode of the world seed (task
+	// "") has no rubric.
+	Grade() Grade
+	// Snapshot is the full state as JSON, for debugging and diffs.
+	Snapshot() json.RawMessage
+}
+
+// WorldInfo identifies a world.
+type WorldInfo struct {
+	Name     string `json:"name"` // lower snake case; the Go package name
+	Title    string `json:"title"`
+	Industry string `json:"industry"`
+	Country  string `json:"country"`  // ISO 3166 alpha-2
+	Currency string `json:"currency"` // ISO 4217
+	Today    Date   `json:"today"`    // the world's clock
+}
+
+// TaskInfo describes a task.
+type TaskInfo struct {
+	ID          string   `json:"id"`
+	Persona     string   `json:"persona"`
+	Instruction string   `json:"instruction"`
+	Tags        TaskTags `json:"tags"`
+	// Solution is the golden trace, nil when the task has none.
+	Solution []Call `json:"solution,omitempty"`
+}
+
+// TaskTags classify a task.
+type TaskTags struct {
+	Domain       string   `json:"domain"`
+	Capabilities []string `json:"capabilities"`
+	Difficulty   []string `json:"difficulty"`
+}
+
+// A Call is one step of a golden solution: a tool and its arguments.
+//
+// Bind names the record the call returns (its observation data must be an
+// object with a string "id"); Uses passes such a bound ID as an argument of
+// a later call, overriding or adding to Args. This is how a solution refers
+// to records created at run time: `o = create_order(customer: acme)` then
+// `add_line(order: o)`.
+type Call struct {
+	Tool string          `json:"tool"`
+	Args json.RawMessage `json:"args"`
+	Bind string          `json:"bind,omitempty"`
+	Uses []BoundArg      `json:"uses,omitempty"`
+}
+
+// BoundArg passes the ID bound to Name as the argument Arg.
+type BoundArg struct {
+	Arg  string `json:"arg"`
+	Name string `json:"name"`
+}
+
+// An AssertionResult is the outcome of one rubric assertion.
+type AssertionResult struct {
+	// Kind is "expr" (a boolean expression), "invariant" (an invariant must
+	// hold) or "unchanged" (the state equals the task's start state).
+	Kind   string `json:"kind"`
+	Text   string `json:"text"` // the assertion as written in the spec
+	Passed bool   `json:"passed"`
+	Detail string `json:"detail,omitempty"` // why it failed, with the values seen
+}
+
+// The assertion kinds.
+const (
+	AssertExpr      = "expr"
+	AssertInvariant = "invariant"
+	AssertUnchanged = "unchanged"
+)
+
+// A Violation is one record breaking one invariant.
+type Violation struct {
+	Invariant string `json:"invariant"`
+	Entity    string `json:"entity"`
+	ID        string `json:"id"`
+	Message   string `json:"message"`
+}
+
+// String reads `paid_invoices_are_posted: Invoice "inv1": message`.
+func (v Violation) String() string {
+	return fmt.Sprintf("%s: %s %q: %s", v.Invariant, v.Entity, v.ID, v.Message)
+}
+
+// A Grade is the result of grading an episode.
+//
+// Reward is the fraction of assertions that passed, in [0, 1]. A grade with
+// no assertions has reward 0: an empty rubric never rewards (tasks must have
+// one; the world seed's episodes have none). Violations of the hidden
+// invariants are reported beside the reward and do not change it (a rubric
+// that cares says `invariant NAME`).
+type Grade struct {
+	Reward     float64           `json:"reward"`
+	Assertions []AssertionResult `json:"assertions"`
+	Violations []Violation       `json:"violations"`
+}
+
+// NewGrade computes the reward of the assertions.
+func NewGrade(assertions []AssertionResult, violations []Violation) Grade {
+	g := Grade{Assertions: assertions, Violations: violations}
+	if g.Assertions == nil {
+		g.Assertions = []AssertionResult{}
+	}
+	if g.Violations == nil {
+		g.Violations = []Violation{}
+	}
+	passed := 0
+	for _, a := range assertions {
+		if a.Passed {
+			passed++
+		}
+	}
+	if len(assertions) > 0 {
+		g.Reward = float64(passed) / float64(len(assertions))
+	}
+	return g
+}
+
+// Solved reports whether every assertion passed (there is at least one) and
+// no invariant is violated.
+func (g Grade) Solved() bool { return g.Reward == 1 && len(g.Violations) == 0 }
+
+// Failed returns the assertions that did not pass.
+func (g Grade) Failed() []AssertionResult {
+	var out []AssertionResult
+	for _, a := range g.Assertions {
+		if !a.Passed {
+			out = append(out, a)
+		}
+	}
+	return out
+}
