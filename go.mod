@@ -2,4 +2,14 @@ module github.com/worldc/worldc
 
 go 1.26.0
 
-require github.com/alecthomas/participle/v2 v2.1.4
+require (
+	github.com/alecthomas/kong v1.17.0
+	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/dave/jennifer v1.7.1
+	github.com/rogpeppe/go-internal v1.16.0
+)
+
+require (
+	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
+)

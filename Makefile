@@ -1,0 +1,54 @@
+# worldc — common tasks. `make demo` runs the main job on the example worlds;
+# `make test` is everything CI checks.
+
+GO       ?= go
+WORLDC   := bin/worldc
+WORLDS   := testdata/worlds
+FUZZTIME ?= 30s
+BENCH    ?= .
+
+.PHONY: all build demo test vet fmt-check fmt bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(WORLDC) ./cmd/worldc
+
+# The main job on the bundled example worlds.
+demo: build
+	$(WORLDC) check $(WORLDS)
+
+# Everything CI checks: vet, gofmt, the canonical layout of the example
+# worlds, and every test.
+test: build vet fmt-check
+	$(GO) test ./...
+
+vet:
+	$(GO) vet ./...
+
+# Fails listing the files whose layout is not canonical.
+fmt-check: build
+	@out="$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./... | sort -u) | sed 's|^$(CURDIR)/||' | sort -u)"; \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out="$$($(WORLDC) fmt -l $(WORLDS))"; \
+	if [ -n "$$out" ]; then echo "worldc fmt needed:"; echo "$$out"; exit 1; fi
+
+# Rewrite Go sources and the example worlds in their canonical layout.
+fmt: build
+	gofmt -w $$($(GO) list -f '{{.Dir}}' ./... | sort -u)
+	$(WORLDC) fmt -w $(WORLDS)
+
+bench:
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+
+# A short run of every fuzz target in the repository (FUZZTIME each).
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "== $$pkg $$target"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+clean:
+	rm -rf bin

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/alecthomas/kong"
+)
+
+// Exit codes, as gofmt and the go command use them.
+const (
+	exitOK      = 0
+	exitFailure = 1 // problems found in the inputs
+	exitUsage   = 2 // the command line is wrong
+)
+
+// stdio is what a command may touch of the process: its streams and working
+// directory. Tests give their own.
+type stdio struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	cwd            string
+	// terminal reports whether stdout is a terminal (for progress bars).
+	terminal bool
+}
+
+func newStdio() *stdio {
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = "."
+	}
+	return &stdio{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, terminal: isTerminal(os.Stdout)}
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// cli is the command line. Each command is a struct with a Run(*stdio) error
+// method, in a file of its own.
+type cli struct {
+	Check      checkCmd      `cmd:"" help:"Check world specs and report every diagnostic."`
+	Fmt        fmtCmd        `cmd:"" help:"Format world specs canonically (like gofmt)."`
+	Explain    explainCmd    `cmd:"" help:"Explain a diagnostic code: its validator, hint and a failing example."`
+	Validators validatorsCmd `cmd:"" help:"List the structural validators."`
+	Grammar    grammarCmd    `cmd:"" help:"Print the grammar of the world language in EBNF."`
+}
+
+const description = `Compile world specs into typed Go environment packages.
+
+A PATH is a spec file, a directory (every *.world below it, sorted) or dir/...;
+"-" reads standard input. Exit status: 0 success, 1 problems found, 2 bad usage.`
+
+// usageError is a command line that is well-formed for the parser but wrong
+// (an unknown code, a path that does not exist). It exits 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Sprintf(format, args...)}
+}
+
+// exitError ends the command with a status; whatever explains it has been
+// printed already.
+type exitError int
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// exitRequest is panicked by kong's Exit hook (after --help) and recovered by
+// run, so that run returns instead of exiting the process.
+type exitRequest int
+
+// run parses args, runs the command and returns the exit status. It never
+// lets a panic of the command line parser reach the user.
+func run(args []string, sys *stdio) (code int) {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("worldc"),
+		kong.Description(description),
+		kong.Writers(sys.stdout, sys.stderr),
+		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		// The command line model is ours: this is a bug, not bad usage.
+		fmt.Fprintf(sys.stderr, "worldc: internal error: %v\n", err)
+		return exitFailure
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			req, ok := r.(exitRequest)
+			if !ok {
+				panic(r)
+			}
+			code = int(req)
+		}
+	}()
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		fmt.Fprintln(sys.stderr, parseErrorLine(err))
+		return exitUsage
+	}
+	return exitStatus(ctx.Run(sys), sys.stderr)
+}
+
+// parseErrorLine renders a command line error as one line naming the
+// command and where to find its usage.
+func parseErrorLine(err error) string {
+	command := "worldc"
+	var pe *kong.ParseError
+	if errors.As(err, &pe) && pe.Context != nil {
+		if sel := pe.Context.Selected(); sel != nil {
+			command = sel.FullPath() // "worldc check"
+		}
+	}
+	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+	if command == "worldc" {
+		if rest, ok := strings.CutPrefix(msg, "expected one of "); ok {
+			msg = "missing command: one of " + rest
+		} else if rest, ok := strings.CutPrefix(msg, "unexpected argument "); ok {
+			msg = fmt.Sprintf("unknown command %q", rest)
+		}
+	}
+	// kong says `expected "<path> ..."` for a missing argument.
+	if rest, ok := strings.CutPrefix(msg, `expected "<`); ok && strings.HasSuffix(rest, `"`) {
+		msg = "missing argument <" + strings.TrimSuffix(rest, `"`)
+	}
+	return fmt.Sprintf("%s: %s (see '%s --help')", command, msg, command)
+}
+
+// exitStatus maps a command's error to an exit status, printing it when it
+// has not been printed.
+func exitStatus(err error, stderr io.Writer) int {
+	var ee exitError
+	var ue usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return int(ee)
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "worldc: %s\n", ue.msg)
+		return exitUsage
+	default:
+		fmt.Fprintf(stderr, "worldc: %v\n", err)
+		return exitFailure
+	}
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/dsl"
+)
+
+type fmtCmd struct {
+	List  bool     `short:"l" help:"List files whose formatting differs from worldc fmt's."`
+	Write bool     `short:"w" help:"Rewrite files whose formatting differs, in place."`
+	Paths []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns; - for standard input."`
+}
+
+// Run formats like gofmt: without flags, print every file formatted; -l
+// lists the files that differ, -w rewrites them (atomically, only those
+// that change). A file that does not parse is reported and left untouched,
+// and the status is 1.
+func (c *fmtCmd) Run(sys *stdio) error {
+	files, err := expandPaths(sys.cwd, c.Paths)
+	if err != nil {
+		return err
+	}
+	failed := false
+	for _, f := range files {
+		if err := c.format(sys, f); err != nil {
+			failed = true
+			printFormatError(sys, f, err)
+		}
+	}
+	if failed {
+		return exitError(exitFailure)
+	}
+	return nil
+}
+
+func (c *fmtCmd) format(sys *stdio, f specFile) error {
+	if c.Write && f.isStdin() {
+		return errors.New("cannot rewrite standard input in place (-w)")
+	}
+	src, err := f.read(sys)
+	if err != nil {
+		return err
+	}
+	out, err := dsl.FormatSource(f.name, src)
+	if err != nil {
+		return err
+	}
+	changed := !bytes.Equal(src, out)
+	if c.List && changed {
+		fmt.Fprintln(sys.stdout, f.name)
+	}
+	if c.Write && changed {
+		if err := writeFileAtomic(f.path, out); err != nil {
+			return err
+		}
+	}
+	if !c.List && !c.Write {
+		_, err = sys.stdout.Write(out)
+	}
+	return err
+}
+
+// printFormatError reports a syntax error as the W001 diagnostic check
+// would print, and any other error as one line naming the file.
+func printFormatError(sys *stdio, f specFile, err error) {
+	var pe *dsl.Error
+	if errors.As(err, &pe) {
+		v, _ := compiler.LookupValidator("W001")
+		d := compiler.Diagnostic{
+			Code: v.Code, Severity: compiler.SeverityError, Message: pe.Msg,
+			File: f.name, Line: pe.Pos.Line, Col: pe.Pos.Column,
+		}
+		fmt.Fprintln(sys.stderr, d.String())
+		return
+	}
+	fmt.Fprintf(sys.stderr, "worldc: %s: %v\n", f.name, unwrapPathError(err))
+}
