@@ -42,8 +42,9 @@ func (s *State) evaluator() *evaluator {
 	return &evaluator{s: s, vars: map[*ir.Var]value{}}
 }
 
-// enter accounts for one node of work and one level of nesting; leave
-// undoes the nesting.
+// enter accounts for one node of work and one level of nesting; the caller
+// decrements ev.depth when done. (No defer: the hot paths return in many
+// places, which would disable open-coded defers.)
 func (ev *evaluator) enter() *evalError {
 	ev.steps++
 	ev.depth++
@@ -55,8 +56,6 @@ func (ev *evaluator) enter() *evalError {
 	}
 	return nil
 }
-
-func (ev *evaluator) leave() { ev.depth-- }
 
 // tick accounts for one loop iteration.
 func (ev *evaluator) tick() *evalError {
@@ -71,7 +70,12 @@ func (ev *evaluator) eval(x ir.Expr) (value, *evalError) {
 	if err := ev.enter(); err != nil {
 		return nil, err
 	}
-	defer ev.leave()
+	v, err := ev.node(x)
+	ev.depth--
+	return v, err
+}
+
+func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 	if x == nil {
 		return nil, errorf(CodeEvaluation, "missing expression")
 	}
@@ -294,10 +298,6 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 // one.
 func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 	if lit, ok := r.(*ir.ListLit); ok {
-		if err := ev.enter(); err != nil {
-			return false, err
-		}
-		defer ev.leave()
 		for _, e := range lit.Elems {
 			v, err := ev.eval(e)
 			if err != nil {
@@ -677,21 +677,24 @@ func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
 	if err != nil {
 		return nil, err
 	}
-	var (
-		count    int64
-		isum     int64
-		fsum     float64
-		best     value
-		allInts  = true
-	)
 	saved, had := ev.vars[x.Var]
-	defer func() {
-		if had {
-			ev.vars[x.Var] = saved
-		} else {
-			delete(ev.vars, x.Var)
-		}
-	}()
+	v, err := ev.aggregateRows(x, rows)
+	if had {
+		ev.vars[x.Var] = saved
+	} else {
+		delete(ev.vars, x.Var)
+	}
+	return v, err
+}
+
+func (ev *evaluator) aggregateRows(x *ir.Aggregate, rows []*row) (value, *evalError) {
+	var (
+		count   int64
+		isum    int64
+		fsum    float64
+		best    value
+		allInts = true
+	)
 	// Aggregates do not write, so the table cannot change while they run.
 	for _, r := range rows {
 		if err := ev.tick(); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -157,7 +158,7 @@ func ArgsFromJSON(data []byte) (map[string]*ir.Value, error) {
 	if err := dec.Decode(&raw); err != nil {
 		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if _, err := dec.Token(); err == nil {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, fmt.Errorf("arguments are not valid JSON: data after the object")
 	}
 	if raw == nil {
@@ -520,7 +521,12 @@ func (ev *evaluator) exec(stmts []ir.Stmt) (ret value, done bool, err *evalError
 	if err := ev.enter(); err != nil {
 		return nil, false, err
 	}
-	defer ev.leave()
+	ret, done, err = ev.block(stmts)
+	ev.depth--
+	return ret, done, err
+}
+
+func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalError) {
 	for _, st := range stmts {
 		if err := ev.tick(); err != nil {
 			return nil, false, err
@@ -734,55 +740,66 @@ func (s *State) referrer(r *row) (*row, *ir.Field) {
 	return nil, nil
 }
 
-// checkField checks value v for field i of record r (about to be written):
-// required, finite, kind, enum value, bounds, unique, in this order.
+// checkField checks value v for field i of record r (about to be written).
 func (ev *evaluator) checkField(t *table, r *row, i int, v value) *evalError {
-	if msg := fieldProblem(t, r, i, v); msg != "" {
+	if _, msg := fieldProblem(t.ent, t.rows, r, i, v); msg != "" {
 		return &evalError{code: CodeConstraintViolation, msg: msg}
 	}
 	return nil
 }
 
-// fieldProblem describes why v cannot be the value of field i of r in t,
-// or returns "".
-func fieldProblem(t *table, r *row, i int, v value) string {
-	f := t.ent.Fields[i]
-	name := t.ent.Name + "." + f.Name
+// The kinds of constraint problems.
+const (
+	ProblemRequired = "required" // null in a field that is not optional
+	ProblemType     = "type"     // a value of the wrong type, or a non-finite number
+	ProblemEnum     = "enum"     // not a value of the field's enum
+	ProblemBound    = "bound"    // outside a bound
+	ProblemUnique   = "unique"   // a unique value used by another record
+	ProblemRef      = "ref"      // a ref to a missing record (CheckConstraints only)
+)
+
+// fieldProblem checks value v for field i of record r of entity e against,
+// in this order: required, finite number, type, enum value, bounds (in
+// declaration order), unique among others (r itself excluded). It returns
+// the kind of the first problem and its message, or "" and "".
+func fieldProblem(e *ir.Entity, others []*row, r *row, i int, v value) (kind, msg string) {
+	f := e.Fields[i]
+	name := e.Name + "." + f.Name
 	if f.Type == nil {
-		return name + " has no type"
+		return ProblemType, name + " has no type"
 	}
 	if v == nil {
 		if !f.Type.Optional {
-			return name + " is required"
+			return ProblemRequired, name + " is required"
 		}
-		return ""
+		return "", ""
 	}
 	if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-		return fmt.Sprintf("%s must be a finite number, got %s", name, text(v))
+		return ProblemType, fmt.Sprintf("%s must be a finite number, got %s", name, text(v))
 	}
 	if !kindHolds(f.Type.Kind, v) {
-		return fmt.Sprintf("%s must be %s, got %s", name, baseType(f.Type), typeName(v))
+		return ProblemType, fmt.Sprintf("%s must be %s, got %s", name, baseType(f.Type), typeName(v))
 	}
 	if f.Type.Kind == ir.KindEnum && f.Type.Enum != nil && !f.Type.Enum.Has(v.(string)) {
-		return fmt.Sprintf("%s must be one of %s, got %s", name, strings.Join(f.Type.Enum.Values, ", "), text(v))
+		return ProblemEnum, fmt.Sprintf("%s must be one of %s, got %s", name, strings.Join(f.Type.Enum.Values, ", "), text(v))
 	}
 	for _, b := range f.Bounds {
 		bv, err := fromIR(b.Value, f.Type)
 		if err != nil {
-			return fmt.Sprintf("%s: bound %s: %v", name, b.Op, err)
+			return ProblemBound, fmt.Sprintf("%s: bound %s: %v", name, b.Op, err)
 		}
 		if ok, comparable := order(b.Op, v, bv); !ok || !comparable {
-			return fmt.Sprintf("%s must be %s %s, got %s", name, b.Op, text(bv), text(v))
+			return ProblemBound, fmt.Sprintf("%s must be %s %s, got %s", name, b.Op, text(bv), text(v))
 		}
 	}
 	if f.Unique {
-		for _, q := range t.rows {
+		for _, q := range others {
 			if q != r && equal(q.vals[i], v) {
-				return fmt.Sprintf("%s must be unique: %s is already used by %s %q", name, text(v), t.ent.Name, q.id)
+				return ProblemUnique, fmt.Sprintf("%s must be unique: %s is already used by %s %q", name, text(v), e.Name, q.id)
 			}
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // kindHolds reports whether v is a stored value of kind k.

@@ -42,10 +42,13 @@ func parseDate(s string) (date, error) {
 }
 
 // String renders the date as YYYY-MM-DD (years outside 0000-9999 with as
-// many digits as needed and a sign). The conversion is Howard Hinnant's
-// days-to-civil algorithm, exact on the whole int64 range that does not
-// overflow.
-func (d date) String() string {
+// many digits as needed and a sign).
+func (d date) String() string { return string(d.append(nil)) }
+
+// append writes the date as YYYY-MM-DD. The conversion is Howard Hinnant's
+// days-to-civil algorithm, exact for every day number that does not
+// overflow int64 arithmetic.
+func (d date) append(b []byte) []byte {
 	z := int64(d) + 719468
 	era := z / 146097
 	if z < 0 && z%146097 != 0 {
@@ -64,7 +67,12 @@ func (d date) String() string {
 	if month <= 2 {
 		y++
 	}
-	return fmt.Sprintf("%04d-%02d-%02d", y, month, day)
+	if y >= 0 && y < 10000 {
+		b = append(b, byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10))
+	} else {
+		b = fmt.Appendf(b, "%04d", y)
+	}
+	return append(b, '-', byte('0'+month/10), byte('0'+month%10), '-', byte('0'+day/10), byte('0'+day%10))
 }
 
 // datetime layouts accepted besides RFC 3339: the language's literal forms,
@@ -276,15 +284,13 @@ func appendJSON(b []byte, v value) []byte {
 	case int64:
 		return strconv.AppendInt(b, x, 10)
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return append(b, "null"...)
-		}
-		j, _ := json.Marshal(x)
-		return append(b, j...)
+		return appendFloat(b, x)
 	case bool:
 		return strconv.AppendBool(b, x)
 	case date:
-		return appendString(b, x.String())
+		b = append(b, '"')
+		b = x.append(b)
+		return append(b, '"')
 	case dateTime:
 		return appendString(b, x.String())
 	case *row:
@@ -320,9 +326,30 @@ func appendRecord(b []byte, e *ir.Entity, id string, vals []value) []byte {
 	return append(b, '}')
 }
 
-func appendString(b []byte, s string) []byte {
-	j, _ := json.Marshal(s)
+// appendFloat writes x as encoding/json does (NaN and ±Inf as null).
+func appendFloat(b []byte, x float64) []byte {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return append(b, "null"...)
+	}
+	if a := math.Abs(x); a == 0 || a >= 1e-6 && a < 1e21 {
+		// encoding/json's own fast case.
+		return strconv.AppendFloat(b, x, 'f', -1, 64)
+	}
+	j, _ := json.Marshal(x)
 	return append(b, j...)
+}
+
+// appendString writes s as encoding/json does, HTML escaping included.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			j, _ := json.Marshal(s)
+			return append(b, j...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // text renders a value for a message: as JSON, a record as its entity and id.

@@ -1,0 +1,134 @@
+package eval
+
+import (
+	"fmt"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// Violation is a record that breaks an invariant.
+type Violation struct {
+	Invariant string
+	Entity    string
+	ID        string
+	// Detail is "" when the check evaluated to false, else the evaluation
+	// error (e.g. a followed ref whose record is missing).
+	Detail string
+}
+
+func (v Violation) String() string {
+	s := fmt.Sprintf("invariant %s violated by %s %q", v.Invariant, v.Entity, v.ID)
+	if v.Detail != "" {
+		s += ": " + v.Detail
+	}
+	return s
+}
+
+// Violations checks every invariant of the world, in declaration order, on
+// every record of its entity in insertion order: a record whose trigger
+// (Where; nil means every record) holds and whose check does not is a
+// violation. An evaluation error in the trigger or the check makes the
+// record a violation, with the error as Detail.
+func (s *State) Violations() []Violation {
+	var out []Violation
+	for _, inv := range s.w.Invariants {
+		out = append(out, s.InvariantViolations(inv)...)
+	}
+	return out
+}
+
+// InvariantViolations checks one invariant; see Violations.
+func (s *State) InvariantViolations(inv *ir.Invariant) (out []Violation) {
+	if inv == nil {
+		return nil
+	}
+	t := s.table(inv.Entity)
+	if t == nil {
+		return []Violation{{Invariant: inv.Name, Detail: "the invariant's entity is not in the world"}}
+	}
+	ev := s.evaluator()
+	for _, r := range t.rows {
+		ev.steps = 0
+		detail, ok := ev.holds(inv, r)
+		if !ok {
+			out = append(out, Violation{Invariant: inv.Name, Entity: t.ent.Name, ID: r.id, Detail: detail})
+		}
+	}
+	return out
+}
+
+// holds checks inv on r; when it does not hold, detail is "" or the
+// evaluation error.
+func (ev *evaluator) holds(inv *ir.Invariant, r *row) (detail string, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			detail, ok = fmt.Sprintf("internal error: %v", p), false
+		}
+	}()
+	ev.depth = 0
+	ev.vars[inv.Var] = r
+	if inv.Where != nil {
+		trig, err := ev.cond(inv.Where)
+		if err != nil {
+			return err.msg, false
+		}
+		if !trig {
+			return "", true
+		}
+	}
+	res, err := ev.cond(inv.Check)
+	if err != nil {
+		return err.msg, false
+	}
+	return "", res
+}
+
+// Problem is a record that breaks a field constraint or refers to a
+// missing record.
+type Problem struct {
+	Entity string
+	ID     string
+	Field  string
+	// Kind is one of the Problem* constants.
+	Kind    string
+	Message string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s %q: %s", p.Entity, p.ID, p.Message) }
+
+// CheckConstraints checks every record (entity order, insertion order, field
+// order) against its fields' constraints, as a write would: a value for
+// every required field, the field's type and enum values, bounds, unique
+// values (of two records sharing a value, the later one is reported), and
+// refs that name an existing record. At most one problem per field of a
+// record.
+func (s *State) CheckConstraints() []Problem {
+	var out []Problem
+	for _, t := range s.tables {
+		for j, r := range t.rows {
+			for i, f := range t.ent.Fields {
+				v := r.vals[i]
+				if kind, msg := fieldProblem(t.ent, t.rows[:j], r, i, v); msg != "" {
+					out = append(out, Problem{Entity: t.ent.Name, ID: r.id, Field: f.Name, Kind: kind, Message: msg})
+					continue
+				}
+				if f.Type.Kind != ir.KindRef || v == nil {
+					continue
+				}
+				id, _ := v.(string)
+				if rt := s.table(f.Type.Entity); rt == nil || rt.byID[id] == nil {
+					out = append(out, Problem{Entity: t.ent.Name, ID: r.id, Field: f.Name, Kind: ProblemRef,
+						Message: fmt.Sprintf("%s.%s refers to %s, which does not exist", t.ent.Name, f.Name, refName(f.Type.Entity, id))})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func refName(e *ir.Entity, id string) string {
+	if e == nil {
+		return fmt.Sprintf("%q", id)
+	}
+	return fmt.Sprintf("%s %q", e.Name, id)
+}

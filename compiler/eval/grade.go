@@ -1,0 +1,293 @@
+package eval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// AssertionResult is the outcome of one rubric assertion.
+type AssertionResult struct {
+	Kind   ir.AssertionKind
+	Text   string // the assertion as written
+	Passed bool
+	// Detail says why a failed assertion failed: the evaluation error, the
+	// two sides of a failed comparison, the first violating record of an
+	// invariant, or the tables that changed. It is for people; compare
+	// Passed, not Detail, across implementations.
+	Detail string
+}
+
+// Grade is a rubric's verdict on a state.
+type Grade struct {
+	// Reward is Passed/Total, or 1 for a rubric without assertions.
+	Reward        float64
+	Passed, Total int
+	Results       []AssertionResult // in rubric order
+	// Violations are every invariant's violations, reported beside the
+	// reward (see State.Violations).
+	Violations []Violation
+}
+
+// Failures describes the failed assertions, one per line; "" when all
+// passed.
+func (g Grade) Failures() string {
+	var b strings.Builder
+	for _, r := range g.Results {
+		if r.Passed {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(r.Text)
+		if r.Detail != "" {
+			b.WriteString(": ")
+			b.WriteString(r.Detail)
+		}
+	}
+	return b.String()
+}
+
+// comparisons are the operators whose two sides a failed assertion reports.
+var comparisons = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
+
+// Grade evaluates task's rubric on s. start is the task's start state, for
+// `unchanged`; when nil it is built with NewState(world, task). An
+// expression assertion passes when it evaluates to true; an evaluation error
+// fails it. An invariant assertion passes when the invariant has no
+// violation. Every assertion is evaluated on its own, with fresh limits.
+func (s *State) Grade(task *ir.Task, start *State) Grade {
+	g := Grade{Reward: 1, Violations: s.Violations()}
+	if task == nil {
+		return g
+	}
+	for _, a := range task.Assertions {
+		if a == nil {
+			continue
+		}
+		res := s.assert(a, task, &start)
+		g.Results = append(g.Results, res)
+		g.Total++
+		if res.Passed {
+			g.Passed++
+		}
+	}
+	if g.Total > 0 {
+		g.Reward = float64(g.Passed) / float64(g.Total)
+	}
+	return g
+}
+
+func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State) (res AssertionResult) {
+	res = AssertionResult{Kind: a.Kind, Text: a.Text}
+	defer func() {
+		if p := recover(); p != nil {
+			res.Passed, res.Detail = false, fmt.Sprintf("internal error: %v", p)
+		}
+	}()
+	switch a.Kind {
+	case ir.AssertExpr:
+		res.Passed, res.Detail = s.evalAssertion(a.Expr)
+	case ir.AssertInvariant:
+		if a.Invariant == nil {
+			res.Detail = "no invariant"
+			return res
+		}
+		vs := s.InvariantViolations(a.Invariant)
+		res.Passed = len(vs) == 0
+		if len(vs) > 0 {
+			res.Detail = vs[0].String()
+			if len(vs) > 1 {
+				res.Detail += fmt.Sprintf(" (and %d more)", len(vs)-1)
+			}
+		}
+	case ir.AssertUnchanged:
+		if *start == nil {
+			st, err := NewState(s.w, task)
+			if err != nil {
+				res.Detail = err.Error()
+				return res
+			}
+			*start = st
+		}
+		res.Passed = s.Equal(*start)
+		if !res.Passed {
+			res.Detail = "changed: " + strings.Join(s.changedTables(*start), ", ")
+		}
+	default:
+		res.Detail = fmt.Sprintf("unknown assertion kind %q", a.Kind)
+	}
+	return res
+}
+
+// evalAssertion evaluates a boolean assertion; a failed comparison reports
+// both sides.
+func (s *State) evalAssertion(x ir.Expr) (passed bool, detail string) {
+	ev := s.evaluator()
+	if b, ok := x.(*ir.Binary); ok && comparisons[b.Op] {
+		l, err := ev.eval(b.L)
+		if err != nil {
+			return false, err.msg
+		}
+		r, err := ev.eval(b.R)
+		if err != nil {
+			return false, err.msg
+		}
+		var res bool
+		switch b.Op {
+		case "==":
+			res = equal(l, r)
+		case "!=":
+			res = !equal(l, r)
+		default:
+			var comparable bool
+			res, comparable = order(b.Op, l, r)
+			if !comparable {
+				return false, fmt.Sprintf("cannot compare %s %s %s", typeName(l), b.Op, typeName(r))
+			}
+		}
+		if res {
+			return true, ""
+		}
+		return false, fmt.Sprintf("left side is %s, right side is %s", text(l), text(r))
+	}
+	ok, err := ev.cond(x)
+	if err != nil {
+		return false, err.msg
+	}
+	return ok, ""
+}
+
+// changedTables names the entities whose tables differ between s and o.
+func (s *State) changedTables(o *State) []string {
+	var out []string
+	for i, t := range s.tables {
+		if i >= len(o.tables) {
+			break
+		}
+		a := &State{tables: []*table{t}}
+		b := &State{tables: []*table{o.tables[i]}}
+		if !a.Equal(b) {
+			out = append(out, t.ent.Name)
+		}
+	}
+	return out
+}
+
+// StepResult is the outcome of one solution step.
+type StepResult struct {
+	Step *ir.Step
+	// Args are the arguments passed, by parameter name, with bound names
+	// replaced by the ids they stand for.
+	Args map[string]*ir.Value
+	Data Data       // the observation data when the call succeeded
+	Err  *ToolError // the failure, or nil
+	Hash string     // the state hash after the step
+}
+
+// SolutionResult is the outcome of replaying a task's golden solution.
+type SolutionResult struct {
+	// Steps holds the steps run: all of them, or up to and including the
+	// first that failed.
+	Steps []StepResult
+	// Failed is the index in Steps of the failed step, or -1.
+	Failed    int
+	Grade     Grade // the rubric on the final state, violations included
+	StartHash string
+	FinalHash string
+	Final     *State // the state after the last step run
+}
+
+// OK reports whether the solution is golden: every step succeeded, the
+// reward is 1 and no invariant is violated.
+func (r *SolutionResult) OK() bool {
+	return r.Failed < 0 && r.Grade.Reward == 1 && len(r.Grade.Violations) == 0
+}
+
+// Problem describes why the solution is not golden, or returns "".
+func (r *SolutionResult) Problem() string {
+	var parts []string
+	if r.Failed >= 0 {
+		st := r.Steps[r.Failed]
+		name := "?"
+		if st.Step != nil && st.Step.Tool != nil {
+			name = st.Step.Tool.Name
+		}
+		parts = append(parts, fmt.Sprintf("step %d (%s) failed: %s", r.Failed+1, name, st.Err))
+	}
+	if r.Grade.Reward < 1 {
+		parts = append(parts, fmt.Sprintf("reward %d/%d; failed: %s", r.Grade.Passed, r.Grade.Total,
+			strings.ReplaceAll(r.Grade.Failures(), "\n", "; ")))
+	}
+	for _, v := range r.Grade.Violations {
+		parts = append(parts, v.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// RunSolution replays task's golden solution from the task's start state
+// (see NewState) and grades the state it reaches. Replay stops at the first
+// failing step; the grade is then of the state before that step. An
+// argument bound to an earlier step's name passes the id of the record
+// that step returned. The error is for a task without a solution or a start
+// state that cannot be built.
+func RunSolution(w *ir.World, task *ir.Task) (*SolutionResult, error) {
+	if task == nil {
+		return nil, fmt.Errorf("eval: nil task")
+	}
+	if task.Solution == nil {
+		return nil, fmt.Errorf("eval: task %s has no solution", task.Name)
+	}
+	start, err := NewState(w, task)
+	if err != nil {
+		return nil, err
+	}
+	s := start.Clone()
+	res := &SolutionResult{Failed: -1, StartHash: start.Hash(), Final: s}
+	bound := map[string]Data{}
+	for i, step := range task.Solution {
+		sr := s.runStep(step, bound)
+		res.Steps = append(res.Steps, sr)
+		if sr.Err != nil {
+			res.Failed = i
+			break
+		}
+		if step.Bind != "" {
+			bound[step.Bind] = sr.Data
+		}
+	}
+	res.FinalHash = s.Hash()
+	res.Grade = s.Grade(task, start)
+	return res, nil
+}
+
+func (s *State) runStep(step *ir.Step, bound map[string]Data) StepResult {
+	sr := StepResult{Step: step, Args: map[string]*ir.Value{}}
+	fail := func(code, format string, args ...any) StepResult {
+		sr.Err = &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
+		sr.Hash = s.Hash()
+		return sr
+	}
+	if step == nil || step.Tool == nil {
+		return fail(CodeUnknownTool, "step without a tool")
+	}
+	for _, a := range step.Args {
+		if a == nil || a.Param == nil {
+			return fail(CodeInvalidArguments, "argument without a parameter")
+		}
+		v := a.Value
+		if a.Bound != "" {
+			d, ok := bound[a.Bound]
+			if !ok || d.ID() == "" {
+				return fail(CodeInvalidArguments, "argument %q: %s is not bound to a returned record", a.Param.Name, a.Bound)
+			}
+			v = &ir.Value{Kind: ir.KindRef, Str: d.ID()}
+		}
+		sr.Args[a.Param.Name] = v
+	}
+	sr.Data, sr.Err = s.Call(step.Tool, sr.Args)
+	sr.Hash = s.Hash()
+	return sr
+}

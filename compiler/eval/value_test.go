@@ -1,0 +1,94 @@
+package eval
+
+import (
+	"math"
+	"testing"
+)
+
+func TestSnakeCase(t *testing.T) {
+	for in, want := range map[string]string{
+		"Customer": "customer", "LineItem": "line_item", "HTTPRequest": "http_request",
+		"OrderV2": "order_v2", "SKU": "sku", "Order2Item": "order2_item", "aB": "a_b", "A": "a",
+	} {
+		if got := snakeCase(in); got != want {
+			t.Errorf("snakeCase(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestDates(t *testing.T) {
+	for _, s := range []string{"1970-01-01", "2026-03-14", "2024-02-29", "1969-12-31", "0001-01-01", "9999-12-31", "1600-03-01", "2000-02-29"} {
+		d, err := parseDate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.String() != s {
+			t.Errorf("round trip %s = %s", s, d)
+		}
+	}
+	if d, _ := parseDate("1970-01-02"); d != 1 {
+		t.Errorf("day number %d", d)
+	}
+	if d, _ := parseDate("1969-12-31"); d != -1 {
+		t.Errorf("day number %d", d)
+	}
+	for _, bad := range []string{"2026-02-29", "2026-3-14", "26-03-14", "2026-03-14T00:00", "", "2026-03-14 "} {
+		if _, err := parseDate(bad); err == nil {
+			t.Errorf("parseDate(%q) accepted", bad)
+		}
+	}
+	d, _ := parseDate("9999-12-31")
+	if got := (d + 1).String(); got != "10000-01-01" {
+		t.Errorf("beyond 9999: %s", got)
+	}
+	// Extreme day numbers render without panicking.
+	_ = date(math.MaxInt64).String()
+	_ = date(math.MinInt64).String()
+	for _, s := range []string{"2026-03-14T09:30:00Z", "2026-03-14T09:30:00.5Z", "2026-03-14T10:30:00+01:00", "2026-03-14T09:30", "2026-03-14T09:30:00"} {
+		if _, err := parseDateTime(s); err != nil {
+			t.Errorf("parseDateTime(%s): %v", s, err)
+		}
+	}
+	if dt, _ := parseDateTime("2026-03-14T10:30:00.5+01:00"); dt.String() != "2026-03-14T09:30:00.5Z" {
+		t.Errorf("datetime rendering: %s", dt)
+	}
+	if _, err := parseDateTime("2026-03-14"); err == nil {
+		t.Error("a date accepted as datetime")
+	}
+}
+
+func TestArgsFromJSON(t *testing.T) {
+	m, err := ArgsFromJSON([]byte(`{"s":"x","i":-5,"f":5.0,"e":1e3,"b":false,"n":null,"big":18446744073709551616,"a":[],"o":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"s": "string", "i": "int", "f": "decimal", "e": "decimal", "b": "bool", "n": "null", "big": "decimal", "a": "array", "o": "object"}
+	for k, kind := range want {
+		if got := jsonKind(m[k]); got != kind {
+			t.Errorf("%s: %s, want %s", k, got, kind)
+		}
+	}
+	if m["i"].Int != -5 || m["f"].Num != 5 || m["e"].Num != 1000 {
+		t.Errorf("numbers: %+v %+v %+v", m["i"], m["f"], m["e"])
+	}
+	for _, bad := range []string{`"x"`, `{"a":1e999}`, `{`, `{}x`} {
+		if _, err := ArgsFromJSON([]byte(bad)); err == nil {
+			t.Errorf("ArgsFromJSON(%s) accepted", bad)
+		}
+	}
+}
+
+func TestJSONRendering(t *testing.T) {
+	for _, tc := range []struct {
+		v    value
+		want string
+	}{
+		{nil, "null"}, {"a\u2028", `"a\u2028"`}, {int64(-1), "-1"}, {1e21, "1e+21"}, {1e20, "100000000000000000000"},
+		{0.000001, "0.000001"}, {1e-7, "1e-7"}, {math.Inf(1), "null"}, {math.NaN(), "null"}, {true, "true"},
+		{date(0), `"1970-01-01"`}, {[]value{int64(1), "x", nil}, `[1,"x",null]`}, {[]value{}, "[]"},
+	} {
+		if got := string(appendJSON(nil, tc.v)); got != tc.want {
+			t.Errorf("appendJSON(%v) = %s, want %s", tc.v, got, tc.want)
+		}
+	}
+}
