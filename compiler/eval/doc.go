@@ -22,10 +22,12 @@
 // # Values
 //
 // string and text are Go strings; int is int64 (overflow wraps, as in Go);
-// decimal and money are float64 with IEEE arithmetic; bool; date is a day
-// number (days since 1970-01-01, proleptic Gregorian); datetime is an instant
-// in UTC that is only compared; an enum value is its name (a string); a ref
-// is the record's id (a string); null is the absence of a value.
+// decimal and money are float64 with IEEE arithmetic; bool; date is an
+// int32 day number (days since 1970-01-01, proleptic Gregorian), exactly
+// runtime.Date; datetime is an instant at second precision (int64 seconds
+// since 1970-01-01T00:00:00Z, exactly runtime.DateTime) that is only
+// compared; an enum value is its name (a string); a ref is the record's id
+// (a string); null is the absence of a value.
 //
 // A record is an id plus one value per field in declaration order. A record
 // value in a tool body is live: after `set r.f = x`, reading r.f gives x. A
@@ -40,13 +42,15 @@
 // Deleting a record removes it from the order; a failed call restores it at
 // its old position.
 //
-// A new record's id is `<entity>_<n>`: the entity name in lower snake case
-// (an underscore before an upper-case letter that follows a lower-case
-// letter or digit, or that is followed by a lower-case letter after an
-// upper-case one: LineItem → line_item, HTTPRequest → http_request,
-// OrderV2 → order_v2), and n the smallest integer >= 1 such that no record
-// of that table currently has that id. The state holds no counters: after
-// the record invoice_3 is deleted, the next insert may be invoice_3 again.
+// A new record's id is `<prefix>_<n>`, as runtime.Table.NextID makes it.
+// The prefix is ir.SnakeName of the entity name (LineItem → line_item). n
+// comes from the table's id sequence, which is part of the state: n is the
+// first number after the sequence whose id is not in the table, and becomes
+// the sequence; numbers are never handed out twice, even after a delete.
+// The sequence of a start state (NewState) is the largest n among its ids of
+// the form `<anything>_<n>`, n being 1 to 9 ASCII digits (0 when there is
+// none): a seed holding invoice_7 continues at invoice_8. A failed call
+// restores the sequence.
 //
 // # Expressions
 //
@@ -66,6 +70,8 @@
 //     evaluation error ("integer modulo by zero"). Any float operand makes
 //     the operation float64 (`%` as math.Mod). `+` on strings concatenates.
 //   - date ± int moves by days; int + date too; date - date is an int.
+//     Day numbers are int32: the int is converted to int32 (truncating) and
+//     the sum wraps, as runtime.Date arithmetic does.
 //   - `E[key]` and following a ref (Deref) look the record up; a missing id
 //     is an error "<Entity> "<id>" not found" (code not_found in a tool).
 //   - Unary `-` negates (int wraps); `not` negates a bool.
@@ -98,19 +104,24 @@
 // JSON string; int takes a JSON integer (a number written without fraction
 // or exponent that fits int64 — `5.0` is rejected, as encoding/json rejects
 // it for an int64 field); decimal and money take any finite JSON number;
-// bool takes true/false. A date is strictly YYYY-MM-DD; a datetime is RFC
-// 3339 (normalized to UTC) or YYYY-MM-DDTHH:MM[:SS] read as UTC. An absent
-// argument and a null argument are the same: not given.
+// bool takes true/false. A date is strictly YYYY-MM-DD with a year in
+// 1..9999 (runtime.ParseDate); a datetime is RFC 3339 at second precision,
+// converted to UTC, whose seconds and zone (then UTC) may be left out and
+// whose T and Z may be lower case; fractions of a second are rejected
+// (runtime.ParseDateTime). An absent argument and a null argument are the
+// same: not given. A name given twice is invalid.
 //
 // Argument problems fail the call with invalid_arguments, checked in this
 // order: an unknown argument name (the first in sorted order) — `unknown
 // argument "x"`; then each parameter in declaration order: `missing required
 // argument "x"`, `argument "x": expected T, got J`, `argument "x": "v" is not
-// one of a, b, c`, `argument "x": invalid date …`, `argument "x": must be a
-// finite number`; then each ref parameter in declaration order is looked up:
-// `<Entity> "<id>" not found` (not_found). This holds for every tool kind,
-// standard tools included (a search filter naming a missing record is
-// not_found, not an empty result).
+// one of a, b, c`, `argument "x": expected a date "YYYY-MM-DD", got …`,
+// `argument "x": must be a finite number`; then each ref parameter in
+// declaration order is looked up: `<Entity> "<id>" not found` (not_found).
+// This holds for every tool kind, standard tools included (a search filter
+// naming a missing record is not_found, not an empty result). Only the
+// codes are meant to agree with the generated code here: runtime.DecodeArgs
+// words invalid_arguments differently and reports all problems at once.
 //
 // A custom tool runs its body: `require` failing gives precondition_failed
 // with the spec's message; `let` binds; `set`, `insert` and `delete` write;
@@ -135,11 +146,15 @@
 // `delete` is refused while another record (not the record itself) has a
 // ref field holding its id: constraint_violation `<E> "<id>" is still
 // referenced by <E2> "<id2>" (field <f>)`, naming the first such record in
-// entity order, then insertion order, then field order.
+// entity order, then field order, then insertion order.
 //
 // Evaluation errors in a tool that are not one of the above (integer modulo
 // by zero, a null where a value is needed, the evaluator's limits) fail the
-// call with evaluation_error.
+// call with code internal (runtime.CodeInternal: the world's fault, not the
+// agent's). So does a successful body whose returned data holds a NaN or
+// an infinity, which JSON cannot carry: `tool "<name>" returned data that
+// cannot be encoded as JSON: json: unsupported value: NaN`, with the state
+// rolled back, as runtime.Registry does.
 //
 // Every call is atomic: a failed call leaves the state exactly unchanged
 // (same records, same order, same values, same hash).
@@ -165,15 +180,14 @@
 //
 // Data.JSON and State.JSON render records as objects with "id" first and
 // then every field in declaration order; lists as arrays; dates as
-// "YYYY-MM-DD" (years outside 0000-9999 with as many digits as needed);
-// date-times as RFC 3339 in UTC (time.RFC3339Nano: no fraction for whole
-// seconds); enums by value name; refs by id; unset optionals as null;
-// numbers as encoding/json writes float64 and int64 (NaN and ±Inf, which
-// only a returned computation can produce, as null); strings with
-// encoding/json's escaping (HTML characters escaped). The state snapshot is
-// an object keyed by entity name in the world's entity order, each holding
-// the array of its records in insertion order. State.Hash is the hex SHA-256
-// of that snapshot.
+// "YYYY-MM-DD" (a year outside 0000-9999, reachable only by day arithmetic,
+// in full with its sign, as runtime.Date); date-times as
+// "YYYY-MM-DDThh:mm:ssZ"; enums by value name; refs by id; unset optionals
+// as null; numbers as encoding/json writes float64 and int64; strings as
+// encoding/json writes them without HTML escaping (as the runtime does).
+// The state snapshot is an object keyed by entity name in the world's
+// entity order, each holding the array of its records in insertion order.
+// State.Hash digests that snapshot and the id sequences.
 //
 // # Invariants, constraints and rubrics
 //
@@ -186,7 +200,8 @@
 // A rubric assertion passes when its expression is true (an evaluation
 // error fails it), when its invariant has no violation, or — `unchanged` —
 // when the state equals the task's start state (same records in the same
-// order with equal values). The reward is passed/total, 1 for an empty
+// order with equal values, and the same id sequences: the generated code
+// compares state hashes, which include them). The reward is passed/total, 1 for an empty
 // rubric; every invariant's violations are reported beside it.
 //
 // A golden solution is replayed from the task's start state; an argument
@@ -199,5 +214,6 @@
 // operation), exceeded limits being evaluation errors. They only guard the
 // checker against pathological specs; generated code has no such limits.
 // Panics are never expected; as a safety net Call, Grade and the invariant
-// checks recover and report an internal error.
+// checks recover: a call fails with code internal, `tool "<name>" panicked:
+// …`, and the state rolled back.
 package eval

@@ -49,10 +49,10 @@ func (ev *evaluator) enter() *evalError {
 	ev.steps++
 	ev.depth++
 	if ev.depth > ev.s.Limits.MaxDepth {
-		return errorf(CodeEvaluation, "evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth)
+		return errorf(CodeInternal, "evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth)
 	}
 	if ev.steps > ev.s.Limits.MaxSteps {
-		return errorf(CodeEvaluation, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+		return errorf(CodeInternal, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
 	}
 	return nil
 }
@@ -61,7 +61,7 @@ func (ev *evaluator) enter() *evalError {
 func (ev *evaluator) tick() *evalError {
 	ev.steps++
 	if ev.steps > ev.s.Limits.MaxSteps {
-		return errorf(CodeEvaluation, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+		return errorf(CodeInternal, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
 	}
 	return nil
 }
@@ -77,19 +77,19 @@ func (ev *evaluator) eval(x ir.Expr) (value, *evalError) {
 
 func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 	if x == nil {
-		return nil, errorf(CodeEvaluation, "missing expression")
+		return nil, errorf(CodeInternal, "missing expression")
 	}
 	switch x := x.(type) {
 	case *ir.Lit:
 		v, err := fromIR(x.Value, x.T)
 		if err != nil {
-			return nil, errorf(CodeEvaluation, "%v", err)
+			return nil, errorf(CodeInternal, "%v", err)
 		}
 		return v, nil
 	case *ir.VarRef:
 		v, ok := ev.vars[x.Var]
 		if !ok {
-			return nil, errorf(CodeEvaluation, "variable %s is not bound", varName(x.Var))
+			return nil, errorf(CodeInternal, "variable %s is not bound", varName(x.Var))
 		}
 		return v, nil
 	case *ir.Today:
@@ -154,7 +154,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		}
 		return out, nil
 	}
-	return nil, errorf(CodeEvaluation, "unsupported expression %T", x)
+	return nil, errorf(CodeInternal, "unsupported expression %T", x)
 }
 
 func varName(v *ir.Var) string {
@@ -173,7 +173,7 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 	case string:
 		t := ev.s.table(e)
 		if t == nil {
-			return nil, errorf(CodeEvaluation, "no table for the record %q", x)
+			return nil, errorf(CodeInternal, "no table for the record %q", x)
 		}
 		r := t.byID[x]
 		if r == nil {
@@ -181,9 +181,9 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 		}
 		return r, nil
 	case nil:
-		return nil, errorf(CodeEvaluation, "null is not a record")
+		return nil, errorf(CodeInternal, "null is not a record")
 	}
-	return nil, errorf(CodeEvaluation, "%s is not a record", typeName(v))
+	return nil, errorf(CodeInternal, "%s is not a record", typeName(v))
 }
 
 func (ev *evaluator) field(x *ir.FieldRef) (value, *evalError) {
@@ -215,7 +215,7 @@ func (ev *evaluator) field(x *ir.FieldRef) (value, *evalError) {
 	}
 	i := fieldIndex(r.ent, x.Field)
 	if i < 0 {
-		return nil, errorf(CodeEvaluation, "%s has no field %s", r.ent.Name, x.Field.Name)
+		return nil, errorf(CodeInternal, "%s has no field %s", r.ent.Name, x.Field.Name)
 	}
 	return r.vals[i], nil
 }
@@ -237,7 +237,7 @@ func (ev *evaluator) cond(x ir.Expr) (bool, *evalError) {
 	}
 	b, ok := v.(bool)
 	if !ok {
-		return false, errorf(CodeEvaluation, "condition is %s, not bool", typeName(v))
+		return false, errorf(CodeInternal, "condition is %s, not bool", typeName(v))
 	}
 	return b, nil
 }
@@ -280,7 +280,7 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 	case "<", "<=", ">", ">=":
 		res, ok := order(x.Op, l, r)
 		if !ok {
-			return nil, errorf(CodeEvaluation, "cannot compare %s %s %s", typeName(l), x.Op, typeName(r))
+			return nil, errorf(CodeInternal, "cannot compare %s %s %s", typeName(l), x.Op, typeName(r))
 		}
 		return res, nil
 	case "+", "-", "*", "/", "%":
@@ -290,7 +290,7 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 		}
 		return coerce(v, x.T), nil
 	}
-	return nil, errorf(CodeEvaluation, "unknown operator %q", x.Op)
+	return nil, errorf(CodeInternal, "unknown operator %q", x.Op)
 }
 
 // member reports whether l equals an element of the list r, evaluating the
@@ -315,7 +315,7 @@ func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 	}
 	list, ok := v.([]value)
 	if !ok {
-		return false, errorf(CodeEvaluation, "in: %s is not a list", typeName(v))
+		return false, errorf(CodeInternal, "in: %s is not a list", typeName(v))
 	}
 	for _, e := range list {
 		if equal(l, e) {
@@ -333,7 +333,7 @@ func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 // minus an int moves by days; a date minus a date is the int number of days.
 func arith(op string, l, r value) (value, *evalError) {
 	if l == nil || r == nil {
-		return nil, errorf(CodeEvaluation, "null operand of %s", op)
+		return nil, errorf(CodeInternal, "null operand of %s", op)
 	}
 	switch a := l.(type) {
 	case int64:
@@ -350,7 +350,7 @@ func arith(op string, l, r value) (value, *evalError) {
 				return float64(a) / float64(b), nil
 			case "%":
 				if b == 0 {
-					return nil, errorf(CodeEvaluation, "integer modulo by zero")
+					return nil, errorf(CodeInternal, "integer modulo by zero")
 				}
 				return a % b, nil
 			}
@@ -387,7 +387,7 @@ func arith(op string, l, r value) (value, *evalError) {
 			}
 		}
 	}
-	return nil, errorf(CodeEvaluation, "cannot apply %s to %s and %s", op, typeName(l), typeName(r))
+	return nil, errorf(CodeInternal, "cannot apply %s to %s and %s", op, typeName(l), typeName(r))
 }
 
 func floatArith(op string, a, b float64) float64 {
@@ -424,7 +424,7 @@ func (ev *evaluator) unary(x *ir.Unary) (value, *evalError) {
 			return -n, nil
 		}
 	}
-	return nil, errorf(CodeEvaluation, "cannot apply %s to %s", x.Op, typeName(v))
+	return nil, errorf(CodeInternal, "cannot apply %s to %s", x.Op, typeName(v))
 }
 
 func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
@@ -438,7 +438,7 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 	}
 	if x.Func == "coalesce" {
 		if len(args) != 2 {
-			return nil, errorf(CodeEvaluation, "coalesce takes 2 arguments, got %d", len(args))
+			return nil, errorf(CodeInternal, "coalesce takes 2 arguments, got %d", len(args))
 		}
 		if args[0] != nil {
 			return coerce(args[0], x.T), nil
@@ -447,7 +447,7 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 	}
 	for i, a := range args {
 		if a == nil {
-			return nil, errorf(CodeEvaluation, "%s: argument %d is null", x.Func, i+1)
+			return nil, errorf(CodeInternal, "%s: argument %d is null", x.Func, i+1)
 		}
 	}
 	v, err := builtin(x.Func, args)
@@ -493,7 +493,7 @@ func builtin(name string, args []value) (value, *evalError) {
 	}
 	want := func(n int) *evalError {
 		if len(args) != n {
-			return errorf(CodeEvaluation, "%s takes %d arguments, got %d", name, n, len(args))
+			return errorf(CodeInternal, "%s takes %d arguments, got %d", name, n, len(args))
 		}
 		return nil
 	}
@@ -502,7 +502,7 @@ func builtin(name string, args []value) (value, *evalError) {
 		for i, a := range args {
 			types[i] = typeName(a)
 		}
-		return nil, errorf(CodeEvaluation, "%s(%s): unsupported argument types", name, strings.Join(types, ", "))
+		return nil, errorf(CodeInternal, "%s(%s): unsupported argument types", name, strings.Join(types, ", "))
 	}
 	switch name {
 	case "lower", "upper", "trim", "len":
@@ -560,7 +560,7 @@ func builtin(name string, args []value) (value, *evalError) {
 		return bad()
 	case "round":
 		if len(args) != 1 && len(args) != 2 {
-			return nil, errorf(CodeEvaluation, "round takes 1 or 2 arguments, got %d", len(args))
+			return nil, errorf(CodeInternal, "round takes 1 or 2 arguments, got %d", len(args))
 		}
 		var digits int64
 		if len(args) == 2 {
@@ -599,7 +599,7 @@ func builtin(name string, args []value) (value, *evalError) {
 		}
 		return int64(b - a), nil
 	}
-	return nil, errorf(CodeEvaluation, "unknown function %s", name)
+	return nil, errorf(CodeInternal, "unknown function %s", name)
 }
 
 // roundDigits is math.Round(x*10^d)/10^d (half away from zero), with d
@@ -640,7 +640,7 @@ func minMax(isMin bool, a, b value) (value, *evalError) {
 		}
 	case dateTime:
 		if y, ok := b.(dateTime); ok {
-			return pick(x.t.Compare(y.t) <= 0), nil
+			return pick(x <= y), nil
 		}
 	}
 	fa, ok1 := a.(float64)
@@ -654,7 +654,7 @@ func minMax(isMin bool, a, b value) (value, *evalError) {
 		ok1 = false
 	}
 	if !ok1 {
-		return nil, errorf(CodeEvaluation, "min_of/max_of: cannot order %s and %s", typeName(a), typeName(b))
+		return nil, errorf(CodeInternal, "min_of/max_of: cannot order %s and %s", typeName(a), typeName(b))
 	}
 	if isMin {
 		return min(fa, fb), nil
@@ -667,7 +667,7 @@ func minMax(isMin bool, a, b value) (value, *evalError) {
 func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
 	t := ev.s.table(e)
 	if t == nil {
-		return nil, errorf(CodeEvaluation, "entity not in the world")
+		return nil, errorf(CodeInternal, "entity not in the world")
 	}
 	return t.rows, nil
 }
@@ -738,7 +738,7 @@ func (ev *evaluator) aggregateRows(x *ir.Aggregate, rows []*row) (value, *evalEr
 				fsum += n
 				allInts = false
 			default:
-				return nil, errorf(CodeEvaluation, "%s over %s values", x.Op, typeName(v))
+				return nil, errorf(CodeInternal, "%s over %s values", x.Op, typeName(v))
 			}
 			if x.Op == "sum" {
 				continue
@@ -753,7 +753,7 @@ func (ev *evaluator) aggregateRows(x *ir.Aggregate, rows []*row) (value, *evalEr
 				best = m
 			}
 		default:
-			return nil, errorf(CodeEvaluation, "unknown aggregate %s", x.Op)
+			return nil, errorf(CodeInternal, "unknown aggregate %s", x.Op)
 		}
 	}
 	switch x.Op {
@@ -774,5 +774,5 @@ func (ev *evaluator) aggregateRows(x *ir.Aggregate, rows []*row) (value, *evalEr
 		}
 		return toKind(best, x.T), nil
 	}
-	return nil, errorf(CodeEvaluation, "unknown aggregate %s", x.Op)
+	return nil, errorf(CodeInternal, "unknown aggregate %s", x.Op)
 }

@@ -49,7 +49,7 @@ func TestExpressions(t *testing.T) {
 		{"enum", enumLit(x.iStatus, "paid"), `"paid"`},
 		{"null", nullLit(), "null"},
 		{"today", today(), `"2026-03-14"`},
-		{"bad date literal", d("2026-02-30"), `error evaluation_error: invalid date "2026-02-30" (want YYYY-MM-DD)`},
+		{"bad date literal", d("2026-02-30"), `error internal: invalid date "2026-02-30": 2026-02 has no day 30`},
 
 		// Records.
 		{"field", fld(acme, x.cName), `"Acme AG"`},
@@ -62,7 +62,7 @@ func TestExpressions(t *testing.T) {
 		{"handle", handle(x.Invoice, "inv9"), `"inv9"`},
 		{"lookup missing", fld(missing, x.cName), `error not_found: Customer "nope" not found`},
 		{"deref missing", deref(litT(vRef("ghost"), tRef(x.Invoice))), `error not_found: Invoice "ghost" not found`},
-		{"field of null", fld(&ir.Deref{ExprBase: base(tRec(x.Customer)), X: nullLit()}, x.cName), "error evaluation_error: null is not a record"},
+		{"field of null", fld(&ir.Deref{ExprBase: base(tRec(x.Customer)), X: nullLit()}, x.cName), "error internal: null is not a record"},
 
 		// Arithmetic.
 		{"int +", ints("+", 7, 5), "12"},
@@ -74,7 +74,7 @@ func TestExpressions(t *testing.T) {
 		{"int % negative dividend", ints("%", -7, 3), "-1"},
 		{"int % negative divisor", ints("%", 7, -3), "1"},
 		{"int % min/-1", ints("%", math.MinInt64, -1), "0"},
-		{"int % zero", ints("%", 7, 0), "error evaluation_error: integer modulo by zero"},
+		{"int % zero", ints("%", 7, 0), "error internal: integer modulo by zero"},
 		{"int overflow wraps", ints("+", math.MaxInt64, 1), "-9223372036854775808"},
 		{"decimal +", binT("+", dLit(1.5), conv(iLit(1), tDecimal), tDecimal), "2.5"},
 		{"decimal + int unconverted", binT("+", dLit(1.5), iLit(1), tDecimal), "2.5"},
@@ -92,8 +92,8 @@ func TestExpressions(t *testing.T) {
 		{"unary minus int", neg(iLit(4)), "-4"},
 		{"unary minus decimal", neg(dLit(4.5)), "-4.5"},
 		{"field arithmetic", binT("*", fld(inv2, x.iAmount), conv(iLit(2), tMoney), tMoney), "161"},
-		{"null operand", binT("+", fld(acme, x.cNote), sLit("x"), tText), "error evaluation_error: null operand of +"},
-		{"bad operands", binT("-", sLit("a"), sLit("b"), tString), "error evaluation_error: cannot apply - to string and string"},
+		{"null operand", binT("+", fld(acme, x.cNote), sLit("x"), tText), "error internal: null operand of +"},
+		{"bad operands", binT("-", sLit("a"), sLit("b"), tString), "error internal: cannot apply - to string and string"},
 
 		// Comparison.
 		{"int <", bin("<", iLit(1), iLit(2)), "true"},
@@ -121,7 +121,7 @@ func TestExpressions(t *testing.T) {
 		{"NaN < 1", bin("<", nan, dLit(1)), "false"},
 		{"NaN >= 1", bin(">=", nan, dLit(1)), "false"},
 		{"bool ==", eq(bLit(true), fld(acme, x.cActive)), "true"},
-		{"cannot order", bin("<", bLit(true), bLit(false)), "error evaluation_error: cannot compare bool < bool"},
+		{"cannot order", bin("<", bLit(true), bLit(false)), "error internal: cannot compare bool < bool"},
 
 		// Membership.
 		{"in", bin("in", fld(inv1, x.iStatus), list(x.iStatus.Type, enumLit(x.iStatus, "paid"), enumLit(x.iStatus, "issued"))), "true"},
@@ -138,7 +138,7 @@ func TestExpressions(t *testing.T) {
 		{"and evaluates right", and(bLit(true), fld(missing, x.cActive)), `error not_found: Customer "nope" not found`},
 		{"or false", bin("or", bLit(false), bLit(false)), "false"},
 		{"not", not(fld(acme, x.cActive)), "false"},
-		{"not non-bool", not(iLit(1)), "error evaluation_error: cannot apply not to int"},
+		{"not non-bool", not(iLit(1)), "error internal: cannot apply not to int"},
 
 		// Functions.
 		{"lower", call("lower", tString, sLit("ÄbC")), `"äbc"`},
@@ -178,10 +178,10 @@ func TestExpressions(t *testing.T) {
 		{"coalesce null", call("coalesce", tText, fld(acme, x.cNote), sLit("none")), `"none"`},
 		{"coalesce value", call("coalesce", tText, fld(bolt, x.cNote), sLit("none")), `"slow payer"`},
 		{"coalesce converts", call("coalesce", tDecimal, nullLit(), iLit(2)), "2"},
-		{"null argument", call("lower", tString, fld(acme, x.cNote)), "error evaluation_error: lower: argument 1 is null"},
-		{"unknown function", call("frobnicate", tInt, iLit(1)), "error evaluation_error: unknown function frobnicate"},
-		{"wrong argument count", call("lower", tString), "error evaluation_error: lower takes 1 arguments, got 0"},
-		{"wrong argument type", call("lower", tString, iLit(1)), "error evaluation_error: lower(int): unsupported argument types"},
+		{"null argument", call("lower", tString, fld(acme, x.cNote)), "error internal: lower: argument 1 is null"},
+		{"unknown function", call("frobnicate", tInt, iLit(1)), "error internal: unknown function frobnicate"},
+		{"wrong argument count", call("lower", tString), "error internal: lower takes 1 arguments, got 0"},
+		{"wrong argument type", call("lower", tString, iLit(1)), "error internal: lower(int): unsupported argument types"},
 
 		// Aggregates.
 		{"count", agg("count", x.Customer, tInt, func(ir.Expr) (ir.Expr, ir.Expr) { return nil, nil }), "2"},
@@ -231,13 +231,13 @@ func TestExpressions(t *testing.T) {
 		{"list of records", list(tRec(x.Customer), acme), `[{"id":"acme","name":"Acme AG","email":"ap@acme.example","tier":"silver","credit_limit":50000,"active":true,"parent":null,"note":null}]`},
 
 		// Malformed IR never panics.
-		{"nil expression", nil, "error evaluation_error: missing expression"},
-		{"unbound variable", vr(&ir.Var{Name: "ghost", Type: tInt}), "error evaluation_error: variable ghost is not bound"},
-		{"unknown operator", binT("^", iLit(1), iLit(2), tInt), `error evaluation_error: unknown operator "^"`},
-		{"unknown aggregate", agg("median", x.Invoice, tInt, func(ir.Expr) (ir.Expr, ir.Expr) { return nil, nil }), "error evaluation_error: unknown aggregate median"},
-		{"aggregate over foreign entity", agg("count", &ir.Entity{Name: "Ghost"}, tInt, func(ir.Expr) (ir.Expr, ir.Expr) { return nil, nil }), "error evaluation_error: entity not in the world"},
-		{"condition not bool", and(iLit(1), bLit(true)), "error evaluation_error: condition is int, not bool"},
-		{"lit without value", &ir.Lit{ExprBase: base(tInt)}, "error evaluation_error: missing constant"},
+		{"nil expression", nil, "error internal: missing expression"},
+		{"unbound variable", vr(&ir.Var{Name: "ghost", Type: tInt}), "error internal: variable ghost is not bound"},
+		{"unknown operator", binT("^", iLit(1), iLit(2), tInt), `error internal: unknown operator "^"`},
+		{"unknown aggregate", agg("median", x.Invoice, tInt, func(ir.Expr) (ir.Expr, ir.Expr) { return nil, nil }), "error internal: unknown aggregate median"},
+		{"aggregate over foreign entity", agg("count", &ir.Entity{Name: "Ghost"}, tInt, func(ir.Expr) (ir.Expr, ir.Expr) { return nil, nil }), "error internal: entity not in the world"},
+		{"condition not bool", and(iLit(1), bLit(true)), "error internal: condition is int, not bool"},
+		{"lit without value", &ir.Lit{ExprBase: base(tInt)}, "error internal: missing constant"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -262,7 +262,7 @@ func TestLimits(t *testing.T) {
 	count := agg("count", x.Customer, tInt, func(c ir.Expr) (ir.Expr, ir.Expr) {
 		return agg("exists", x.Invoice, tBool, func(ir.Expr) (ir.Expr, ir.Expr) { return bLit(false), nil }), nil
 	})
-	if got := evalText(s, count); got != "error evaluation_error: evaluation exceeded 10 steps" {
+	if got := evalText(s, count); got != "error internal: evaluation exceeded 10 steps" {
 		t.Errorf("step budget: %s", got)
 	}
 }

@@ -45,11 +45,9 @@ type table struct {
 	ent  *ir.Entity
 	rows []*row
 	byID map[string]*row
-	// free is a lower bound for the n of the next new id: every id
-	// <entity>_<k> with 1 <= k < free is in use. It only speeds up the
-	// search; it never changes which id is chosen.
-	free   int64
-	prefix string // lower snake case entity name + "_"
+	// seq is the last number handed out for a new id (see newID).
+	seq    int64
+	prefix string // ir.SnakeName(entity name) + "_"
 }
 
 // row is one record: its id and one value per field, in field order.
@@ -78,7 +76,7 @@ func NewState(w *ir.World, task *ir.Task) (*State, error) {
 			return nil, fmt.Errorf("eval: world %s: nil entity", w.Name)
 		}
 		s.index[e] = i
-		s.tables = append(s.tables, &table{ent: e, byID: map[string]*row{}, free: 1, prefix: snakeCase(e.Name) + "_"})
+		s.tables = append(s.tables, &table{ent: e, byID: map[string]*row{}, prefix: ir.SnakeName(e.Name) + "_"})
 	}
 	add := func(recs []*ir.Record) error {
 		for _, r := range recs {
@@ -96,7 +94,27 @@ func NewState(w *ir.World, task *ir.Task) (*State, error) {
 			return nil, fmt.Errorf("%v (task %s)", err, task.Name)
 		}
 	}
+	for _, t := range s.tables {
+		t.seq = maxSuffix(t.rows)
+	}
 	return s, nil
+}
+
+// maxSuffix is where a table's id sequence starts: the largest n among the
+// ids of the form "<anything>_<n>", n being 1 to 9 ASCII digits (0 when
+// there is none) — runtime.Table's rule when a seed is frozen.
+func maxSuffix(rows []*row) int64 {
+	var m int64
+	for _, r := range rows {
+		u := strings.LastIndexByte(r.id, '_')
+		if u < 0 || u == len(r.id)-1 || len(r.id)-u > 10 {
+			continue
+		}
+		if n, ok := digits(r.id[u+1:]); ok && int64(n) > m {
+			m = int64(n)
+		}
+	}
+	return m
 }
 
 func (s *State) addRecord(r *ir.Record) error {
@@ -148,7 +166,6 @@ func (t *table) remove(r *row) int {
 		if x == r {
 			t.rows = append(t.rows[:i], t.rows[i+1:]...)
 			delete(t.byID, r.id)
-			t.freed(r.id)
 			return i
 		}
 	}
@@ -163,22 +180,15 @@ func (t *table) restore(r *row, i int) {
 	t.byID[r.id] = r
 }
 
-// freed lowers the new-id hint when id is one of the generated form.
-func (t *table) freed(id string) {
-	if n, ok := strings.CutPrefix(id, t.prefix); ok {
-		if k, err := strconv.ParseInt(n, 10, 64); err == nil && k >= 1 && k < t.free && strconv.FormatInt(k, 10) == n {
-			t.free = k
-		}
-	}
-}
-
-// newID is <entity in lower snake case>_<n> with the smallest n >= 1 whose
-// id is not in the table.
+// newID is the table's next id, <entity in lower snake case>_<n>
+// (ir.SnakeName): n is the first number after the sequence whose id is not
+// in the table, and becomes the sequence. Numbers are never handed out
+// twice, even after a delete (as runtime.Table.NextID).
 func (t *table) newID() string {
-	for n := t.free; ; n++ {
+	for n := t.seq + 1; ; n++ {
 		id := t.prefix + strconv.FormatInt(n, 10)
 		if t.byID[id] == nil {
-			t.free = n
+			t.seq = n
 			return id
 		}
 	}
@@ -188,7 +198,7 @@ func (t *table) newID() string {
 func (s *State) Clone() *State {
 	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: make([]*table, len(s.tables))}
 	for i, t := range s.tables {
-		nt := &table{ent: t.ent, rows: make([]*row, len(t.rows)), byID: make(map[string]*row, len(t.rows)), free: t.free, prefix: t.prefix}
+		nt := &table{ent: t.ent, rows: make([]*row, len(t.rows)), byID: make(map[string]*row, len(t.rows)), seq: t.seq, prefix: t.prefix}
 		for j, r := range t.rows {
 			nr := &row{ent: r.ent, id: r.id, vals: append([]value(nil), r.vals...)}
 			nt.rows[j] = nr
@@ -242,22 +252,32 @@ func (s *State) JSON() []byte {
 	return append(b, '}')
 }
 
-// Hash is the lower-case hex SHA-256 of JSON(): equal states have equal
-// hashes, and any change to a record, to the set of records or to their
-// order changes it.
+// Hash is the lower-case hex SHA-256 of JSON() followed by one line per
+// table, "\n<Entity> <sequence>": equal states have equal hashes, and any
+// change to a record, to the set of records, to their order or to an id
+// sequence changes it. (It is not the generated package's hash, whose
+// encoding differs; both change together.)
 func (s *State) Hash() string {
-	sum := sha256.Sum256(s.JSON())
+	b := s.JSON()
+	for _, t := range s.tables {
+		b = append(b, '\n')
+		b = append(b, t.ent.Name...)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, t.seq, 10)
+	}
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-// Equal reports whether two states hold the same records in the same order.
+// Equal reports whether two states hold the same records in the same order
+// with equal values, and the same id sequences: what `unchanged` asks.
 func (s *State) Equal(o *State) bool {
 	if len(s.tables) != len(o.tables) {
 		return false
 	}
 	for i, t := range s.tables {
 		u := o.tables[i]
-		if t.ent != u.ent || len(t.rows) != len(u.rows) {
+		if t.ent != u.ent || len(t.rows) != len(u.rows) || t.seq != u.seq {
 			return false
 		}
 		for j, r := range t.rows {
@@ -288,12 +308,13 @@ func sameValue(a, b value) bool {
 
 // undo is one write of the running call, for rollback.
 type undo struct {
-	op    byte // 's' set, 'i' insert, 'd' delete
+	op    byte // 's' set, 'i' insert, 'd' delete, 'q' id sequence
 	t     *table
 	r     *row
 	field int
 	old   value
 	pos   int
+	seq   int64
 }
 
 func (s *State) rollback() {
@@ -308,6 +329,8 @@ func (s *State) rollback() {
 		case 'd':
 			u.t.restore(u.r, u.pos)
 			u.r.deleted = false
+		case 'q':
+			u.t.seq = u.seq
 		}
 	}
 	s.log = s.log[:0]

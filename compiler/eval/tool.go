@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"sort"
@@ -27,13 +26,13 @@ const (
 	// CodeConstraintViolation: a write broke a field constraint, or a
 	// delete was refused because another record refers to the record.
 	CodeConstraintViolation = "constraint_violation"
-	// CodeEvaluation: an expression could not be evaluated (integer modulo
-	// by zero, or the evaluator's limits were exceeded).
-	CodeEvaluation = "evaluation_error"
 	// CodeUnknownTool: CallJSON was given a name that is no tool.
 	CodeUnknownTool = "unknown_tool"
-	// CodeInternal: a bug in this package (it recovered from a panic).
-	CodeInternal = "internal_error"
+	// CodeInternal: the world's fault, not the agent's: an expression that
+	// cannot be evaluated (integer modulo by zero, a null where a value is
+	// needed, the evaluator's limits), data that cannot be encoded as JSON
+	// (a returned NaN or infinity), or a recovered panic.
+	CodeInternal = "internal"
 )
 
 // MaxResults is the number of records list and search tools return at most.
@@ -59,10 +58,10 @@ type recordData struct {
 	vals []value
 }
 
-// JSON renders the data: a record as an object with "id" first and its
-// fields in declaration order, a list as an array, dates as "YYYY-MM-DD",
-// date-times in RFC 3339 UTC, enums by value name, refs by id, null as null,
-// NaN and ±Inf as null.
+// JSON renders the data as the package doc says: a record as an object
+// with "id" first and its fields in declaration order, a list as an array,
+// dates as "YYYY-MM-DD", date-times as "YYYY-MM-DDThh:mm:ssZ", enums by
+// value name, refs by id, null as null.
 func (d Data) JSON() []byte { return appendJSON(nil, d.v) }
 
 // String is the JSON rendering.
@@ -106,7 +105,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 	defer func() {
 		if p := recover(); p != nil {
 			s.rollback()
-			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("internal error in tool %s: %v", tool.Name, p)}
+			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q panicked: %v", tool.Name, p)}
 		}
 	}()
 	ev := s.evaluator()
@@ -115,8 +114,29 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 		s.rollback()
 		return Data{}, &ToolError{Code: err.code, Message: err.msg}
 	}
+	if f, ok := nonFinite(v); ok {
+		s.rollback()
+		_, jerr := json.Marshal(f)
+		return Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q returned data that cannot be encoded as JSON: %v", tool.Name, jerr)}
+	}
 	s.log = s.log[:0]
 	return Data{snapshot(v)}, nil
+}
+
+// nonFinite finds a NaN or infinite number in returned data (records never
+// hold one: writes reject them).
+func nonFinite(v value) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, math.IsNaN(x) || math.IsInf(x, 0)
+	case []value:
+		for _, e := range x {
+			if f, ok := nonFinite(e); ok {
+				return f, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // CallJSON looks the tool up by name and calls it with a JSON object of
@@ -147,30 +167,41 @@ func (s *State) CallJSON(name string, args []byte) (Data, *ToolError) {
 // number a Decimal (exactly what encoding/json accepts for int64 and float64
 // fields). Arrays and objects become values of kind List and Record without
 // content, which every parameter rejects as the wrong type. Empty input and
-// null decode to no arguments.
+// null decode to no arguments; a name given twice, invalid JSON, trailing
+// data and anything but an object are errors.
 func ArgsFromJSON(data []byte) (map[string]*ir.Value, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
+	data = bytes.TrimSpace(data)
+	if len(data) == 0 || string(data) == "null" {
 		return map[string]*ir.Value{}, nil
+	}
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		return nil, fmt.Errorf("arguments are not valid JSON: %s", strings.TrimPrefix(fmt.Sprint(err), "json: "))
+	}
+	if data[0] != '{' {
+		return nil, fmt.Errorf("arguments must be a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var raw any
-	if err := dec.Decode(&raw); err != nil {
+	out := map[string]*ir.Value{}
+	if _, err := dec.Token(); err != nil { // {
 		return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("arguments are not valid JSON: data after the object")
-	}
-	if raw == nil {
-		return map[string]*ir.Value{}, nil
-	}
-	obj, ok := raw.(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("arguments must be a JSON object")
-	}
-	out := make(map[string]*ir.Value, len(obj))
-	for k, v := range obj {
-		x, err := jsonValue(v)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+		}
+		k, _ := tok.(string)
+		var raw any
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("arguments are not valid JSON: %v", err)
+		}
+		if _, dup := out[k]; dup {
+			return nil, fmt.Errorf("argument %q given more than once", k)
+		}
+		x, err := jsonValue(raw)
 		if err != nil {
 			return nil, fmt.Errorf("argument %q: %v", k, err)
 		}
@@ -325,7 +356,7 @@ func (ev *evaluator) bindArgs(tool *ir.Tool, args map[string]*ir.Value) (map[*ir
 	out := make(map[*ir.Param]value, len(tool.Params))
 	for _, p := range tool.Params {
 		if p == nil || p.Type == nil {
-			return nil, errorf(CodeEvaluation, "tool %s: malformed parameter", tool.Name)
+			return nil, errorf(CodeInternal, "tool %s: malformed parameter", tool.Name)
 		}
 		a := args[p.Name]
 		if a == nil || a.Kind == ir.KindNull {
@@ -375,7 +406,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 	}
 	t := ev.s.table(tool.Entity)
 	if t == nil {
-		return nil, errorf(CodeEvaluation, "tool %s: no entity", tool.Name)
+		return nil, errorf(CodeInternal, "tool %s: no entity", tool.Name)
 	}
 	// byID is the record named by the id parameter.
 	byID := func() (*row, *evalError) {
@@ -384,7 +415,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 				return ev.record(bound[p], t.ent)
 			}
 		}
-		return nil, errorf(CodeEvaluation, "tool %s: no id parameter", tool.Name)
+		return nil, errorf(CodeInternal, "tool %s: no id parameter", tool.Name)
 	}
 	switch tool.Kind {
 	case ir.ToolGet:
@@ -431,7 +462,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			}
 			i := fieldIndex(t.ent, p.Field)
 			if i < 0 {
-				return nil, errorf(CodeEvaluation, "tool %s: field %s is not of %s", tool.Name, p.Field.Name, t.ent.Name)
+				return nil, errorf(CodeInternal, "tool %s: field %s is not of %s", tool.Name, p.Field.Name, t.ent.Name)
 			}
 			vals[i] = stored(p.Field, bound[p])
 		}
@@ -457,7 +488,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 		}
 		return r, ev.delete(r)
 	}
-	return nil, errorf(CodeEvaluation, "tool %s: unknown kind %q", tool.Name, tool.Kind)
+	return nil, errorf(CodeInternal, "tool %s: unknown kind %q", tool.Name, tool.Kind)
 }
 
 // matches applies a search tool's given filters to r: string and text
@@ -500,7 +531,7 @@ func defaults(e *ir.Entity) ([]value, *evalError) {
 		}
 		v, err := fromIR(f.Default, f.Type)
 		if err != nil {
-			return nil, errorf(CodeEvaluation, "%s.%s: default: %v", e.Name, f.Name, err)
+			return nil, errorf(CodeInternal, "%s.%s: default: %v", e.Name, f.Name, err)
 		}
 		vals[i] = v
 	}
@@ -561,7 +592,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 		case *ir.Insert:
 			t := ev.s.table(st.Entity)
 			if t == nil {
-				return nil, false, errorf(CodeEvaluation, "insert: entity not in the world")
+				return nil, false, errorf(CodeInternal, "insert: entity not in the world")
 			}
 			vals, err := defaults(t.ent)
 			if err != nil {
@@ -569,11 +600,11 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 			}
 			for _, fi := range st.Fields {
 				if fi == nil || fi.Field == nil {
-					return nil, false, errorf(CodeEvaluation, "insert %s: malformed field", t.ent.Name)
+					return nil, false, errorf(CodeInternal, "insert %s: malformed field", t.ent.Name)
 				}
 				i := fieldIndex(t.ent, fi.Field)
 				if i < 0 {
-					return nil, false, errorf(CodeEvaluation, "insert %s: %s is not its field", t.ent.Name, fi.Field.Name)
+					return nil, false, errorf(CodeInternal, "insert %s: %s is not its field", t.ent.Name, fi.Field.Name)
 				}
 				v, err := ev.eval(fi.Value)
 				if err != nil {
@@ -648,7 +679,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 				}
 			}
 		default:
-			return nil, false, errorf(CodeEvaluation, "unsupported statement %T", st)
+			return nil, false, errorf(CodeInternal, "unsupported statement %T", st)
 		}
 	}
 	return nil, false, nil
@@ -674,14 +705,14 @@ func (ev *evaluator) target(x ir.Expr, f *ir.Field) (*row, *evalError) {
 // set writes field f of r after checking f's constraints.
 func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	if f == nil {
-		return errorf(CodeEvaluation, "set: no field")
+		return errorf(CodeInternal, "set: no field")
 	}
 	if r.deleted {
 		return notFound(r.ent, r.id)
 	}
 	i := fieldIndex(r.ent, f)
 	if i < 0 {
-		return errorf(CodeEvaluation, "set: %s is not a field of %s", f.Name, r.ent.Name)
+		return errorf(CodeInternal, "set: %s is not a field of %s", f.Name, r.ent.Name)
 	}
 	v = stored(f, v)
 	t := ev.s.table(r.ent)
@@ -696,6 +727,7 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 // insert appends a record with the next id after checking every field's
 // constraints in field order.
 func (ev *evaluator) insert(t *table, vals []value) (*row, *evalError) {
+	ev.s.log = append(ev.s.log, undo{op: 'q', t: t, seq: t.seq})
 	r := &row{ent: t.ent, id: t.newID(), vals: vals}
 	for i := range vals {
 		if err := ev.checkField(t, r, i, vals[i]); err != nil {

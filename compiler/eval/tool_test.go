@@ -41,8 +41,8 @@ func TestArguments(t *testing.T) {
 		{"set_tier", `{"customer":["acme"],"tier":"gold"}`, CodeInvalidArguments, `argument "customer": expected ref Customer, got array`},
 		{"set_tier", `{"customer":{"id":"acme"},"tier":"gold"}`, CodeInvalidArguments, `argument "customer": expected ref Customer, got object`},
 		{"set_tier", `[1]`, CodeInvalidArguments, `arguments must be a JSON object`},
-		{"set_tier", `{"customer":`, CodeInvalidArguments, `arguments are not valid JSON: unexpected EOF`},
-		{"set_tier", `{} {}`, CodeInvalidArguments, `arguments are not valid JSON: data after the object`},
+		{"set_tier", `{"customer":`, CodeInvalidArguments, `arguments are not valid JSON: unexpected end of JSON input`},
+		{"set_tier", `{} {}`, CodeInvalidArguments, `arguments are not valid JSON: invalid character '{' after top-level value`},
 		{"nope", `{}`, CodeUnknownTool, `unknown tool "nope"`},
 		{"fail_deep", `{"n":5.0}`, CodeInvalidArguments, `argument "n": expected int, got decimal`},
 		{"fail_deep", `{"n":1e2}`, CodeInvalidArguments, `argument "n": expected int, got decimal`},
@@ -51,14 +51,14 @@ func TestArguments(t *testing.T) {
 		{"fail_deep", `{"n":true}`, CodeInvalidArguments, `argument "n": expected int, got bool`},
 		{"fail_deep", `{"n":1e999}`, CodeInvalidArguments, `argument "n": number 1e999 is out of range`},
 		{"post_entry", `{"invoice":"inv1","amount":"12"}`, CodeInvalidArguments, `argument "amount": expected money, got string`},
-		{"touch", `{"invoice":"inv1","on":"2026-13-01"}`, CodeInvalidArguments, `argument "on": invalid date "2026-13-01" (want YYYY-MM-DD)`},
-		{"touch", `{"invoice":"inv1","on":"2026-3-1"}`, CodeInvalidArguments, `argument "on": invalid date "2026-3-1" (want YYYY-MM-DD)`},
+		{"touch", `{"invoice":"inv1","on":"2026-13-01"}`, CodeInvalidArguments, `argument "on": invalid date "2026-13-01": month 13 out of range 1..12`},
+		{"touch", `{"invoice":"inv1","on":"2026-3-1"}`, CodeInvalidArguments, `argument "on": expected a date "YYYY-MM-DD", got "2026-3-1"`},
 		{"touch", `{"invoice":"inv1","on":20260301}`, CodeInvalidArguments, `argument "on": expected date, got int`},
 		// Unknown names come first, then parameters in order, then lookups.
 		{"set_tier", `{"zzz":1,"aaa":2}`, CodeInvalidArguments, `unknown argument "aaa"`},
 		{"set_tier", `{"customer":"nope"}`, CodeInvalidArguments, `missing required argument "tier"`},
 		{"post_entry", `{"invoice":"nope","amount":0}`, CodeNotFound, `Invoice "nope" not found`},
-		{"fail_deep", `{"n":0}`, CodeEvaluation, `integer modulo by zero`},
+		{"fail_deep", `{"n":0}`, CodeInternal, `integer modulo by zero`},
 	}
 	for _, tc := range tests {
 		err := callErr(t, s, tc.tool, tc.args)
@@ -230,7 +230,7 @@ func TestWrites(t *testing.T) {
 		{setEmail, `{"customer":"acme","email":"hi@bolt.example"}`, "", `constraint_violation: Customer.email must be unique: "hi@bolt.example" is already used by Customer "bolt"`},
 		{setEmail, `{"customer":"acme","email":"ap@acme.example"}`, "null", ""},
 		{insertMissing, `{}`, "", `constraint_violation: Customer.email is required`},
-		{returnInf, `{}`, "null", ""},
+		{returnInf, `{}`, "", `internal: tool "ad_hoc" returned data that cannot be encoded as JSON: json: unsupported value: +Inf`},
 		{setTwice, `{"customer":"acme"}`, strings.Replace(strings.Replace(acmeJSON, `"Acme AG"`, `"One"`, 1), `"note":null`, `"note":"One note"`, 1), ""},
 	}
 	for i, tc := range tests {
@@ -348,18 +348,20 @@ func TestStandardTools(t *testing.T) {
 		t.Errorf("delete = %s", got)
 	}
 	mustCall(t, s, "delete_customer", `{"id":"customer_1"}`)
-	// Ids are reused: the smallest free n.
+	// Ids come from the table's sequence: never reused after a delete, and
+	// a failed create does not advance it.
+	callErr(t, s, "create_customer", `{"name":"Again","email":"ap@acme.example","tier":"gold","credit_limit":0}`)
 	got = mustCall(t, s, "create_customer", `{"name":"Again","email":"a@a","tier":"gold","credit_limit":0}`)
-	if !strings.HasPrefix(got, `{"id":"customer_1",`) {
+	if !strings.HasPrefix(got, `{"id":"customer_3",`) {
 		t.Errorf("id after delete = %s", got)
 	}
 	got = mustCall(t, s, "create_customer", `{"name":"Again2","email":"a2@a","tier":"gold","credit_limit":0}`)
-	if !strings.HasPrefix(got, `{"id":"customer_2",`) {
+	if !strings.HasPrefix(got, `{"id":"customer_4",`) {
 		t.Errorf("second id after delete = %s", got)
 	}
 
 	// list: offset, past the end, negative, at most 50.
-	if got := mustCall(t, s, "list_customers", `{"offset":3}`); !strings.HasPrefix(got, `[{"id":"customer_2",`) || strings.Count(got, `"id"`) != 1 {
+	if got := mustCall(t, s, "list_customers", `{"offset":3}`); !strings.HasPrefix(got, `[{"id":"customer_4",`) || strings.Count(got, `"id"`) != 1 {
 		t.Errorf("list offset 3 = %s", got)
 	}
 	if got := mustCall(t, s, "list_customers", `{"offset":99}`); got != "[]" {
@@ -385,8 +387,8 @@ func TestStandardTools(t *testing.T) {
 		{`{"name":"gmbh","tier":"silver"}`, ""},
 		{`{"parent":"acme"}`, "bolt"},
 		{`{"active":false}`, "bolt"},
-		{`{"name":"BULK 5"}`, "customer_8,customer_53,customer_54,customer_55,customer_56,customer_57,customer_58,customer_59,customer_60,customer_61,customer_62"},
-		{`{"name":null,"tier":"gold"}`, "bolt,customer_1,customer_2"},
+		{`{"name":"BULK 5"}`, "customer_10,customer_55,customer_56,customer_57,customer_58,customer_59,customer_60,customer_61,customer_62,customer_63,customer_64"},
+		{`{"name":null,"tier":"gold"}`, "bolt,customer_3,customer_4"},
 	} {
 		got := mustCall(t, s, "find_customers", tc.args)
 		var ids []string
@@ -431,5 +433,46 @@ func TestDataIsSnapshot(t *testing.T) {
 	l, _ := s.CallJSON("list_customers", nil)
 	if l.ID() != "" {
 		t.Errorf("list has an id")
+	}
+}
+
+func TestIDSequence(t *testing.T) {
+	x := newFixture(t)
+	// The sequence starts after the largest numeric suffix of the start
+	// state's ids (1 to 9 digits after the last underscore).
+	x.w.Seed = append(x.w.Seed,
+		record(x.Invoice, "inv_brenner_7", vRef("acme"), vMoney(1), vEnum("draft"), vNull()),
+		record(x.Invoice, "legacy_0012", vRef("acme"), vMoney(1), vEnum("draft"), vNull()),
+		record(x.Invoice, "huge_1234567890", vRef("acme"), vMoney(1), vEnum("draft"), vNull()),
+		record(x.Invoice, "signed_-40", vRef("acme"), vMoney(1), vEnum("draft"), vNull()),
+		record(x.Invoice, "invoice_13", vRef("acme"), vMoney(1), vEnum("draft"), vNull()),
+	)
+	x.onboard.Seed = append(x.onboard.Seed, record(x.Invoice, "t_9", vRef("zed"), vMoney(1), vEnum("draft"), vNull()))
+	s, err := NewState(x.w, x.onboard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mustCall(t, s, "create_invoice", `{"customer":"acme","amount":1}`); !strings.HasPrefix(got, `{"id":"invoice_14",`) {
+		t.Errorf("first new id = %s", got)
+	}
+	// Customers: acme, bolt, zed: no suffix, the sequence starts at 1.
+	if got := mustCall(t, s, "create_customer", `{"name":"N","email":"n@n","tier":"gold","credit_limit":0}`); !strings.HasPrefix(got, `{"id":"customer_1",`) {
+		t.Errorf("first customer id = %s", got)
+	}
+	// The sequence is state: clones carry it, Equal and Hash see it.
+	c := s.Clone()
+	mustCall(t, c, "create_customer", `{"name":"M","email":"m@m","tier":"gold","credit_limit":0}`)
+	mustCall(t, c, "delete_customer", `{"id":"customer_2"}`)
+	if c.Equal(s) || c.Hash() == s.Hash() || string(c.JSON()) != string(s.JSON()) {
+		t.Error("a state differing only in its id sequence")
+	}
+	if got := mustCall(t, c, "create_customer", `{"name":"O","email":"o@o","tier":"gold","credit_limit":0}`); !strings.HasPrefix(got, `{"id":"customer_3",`) {
+		t.Errorf("id after create and delete = %s", got)
+	}
+	// A seed handle of the generated form moves the sequence past it.
+	y := newFixture(t)
+	y.w.Seed = append(y.w.Seed, record(y.Entry, "entry_2", vRef("inv1"), vMoney(1), vDate("2026-01-01"), vInt(1), vNull()))
+	if got := mustCall(t, y.state(t), "post_entry", `{"invoice":"inv1","amount":5}`); !strings.HasPrefix(got, `{"id":"entry_3",`) {
+		t.Errorf("entry after entry_2 = %s", got)
 	}
 }
