@@ -21,6 +21,10 @@ const (
 	// prefix operators written in a row (`not not x`, `- -x`) and of
 	// `else if` chains. Each of them recurses in the parser.
 	MaxNesting = 64
+	// MaxTokens is the largest number of tokens (comments aside) accepted.
+	// The parser allocates a few kilobytes per token; a real spec has a few
+	// thousand.
+	MaxTokens = 250_000
 )
 
 // tokenRules is the lexical grammar. Order matters: longer and more specific
@@ -35,8 +39,6 @@ var tokenRules = []lexer.SimpleRule{
 	{Name: "Ident", Pattern: `[A-Za-z_][A-Za-z0-9_]*`},
 	{Name: "Op", Pattern: `==|!=|<=|>=|[-+*/%<>=.,:()\[\]{}?]`},
 }
-
-var specLexer = lexer.MustSimple(tokenRules)
 
 // parser is built once; participle parsers are safe for concurrent use.
 var parser = participle.MustBuild[File](
@@ -126,7 +128,7 @@ func scan(filename string, src []byte) ([]*Comment, []tokenPos, error) {
 	}
 	var (
 		comments []*Comment
-		tokens   = make([]tokenPos, 0, len(src)/4)
+		tokens   = make([]tokenPos, 0, min(len(src)/4, MaxTokens))
 		depth    int
 		prefixes int                 // prefix operators (`not`, `-`) in a row
 		elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
@@ -146,6 +148,9 @@ func scan(filename string, src []byte) ([]*Comment, []tokenPos, error) {
 		case commentType:
 			comments = append(comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
 			continue
+		}
+		if len(tokens) == MaxTokens {
+			return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
 		}
 		tokens = append(tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line})
 		switch {
@@ -319,22 +324,48 @@ func splitTopLevel(s string) []string {
 }
 
 // hint replaces participle's message for mistakes LLMs make often, where
-// the parser's backtracking reports the error a token too early.
+// the parser's backtracking reports the error too early: `name = value`
+// instead of `name: value` in a seed record, an insert or a call, and `=`
+// instead of `==` inside parentheses.
 func hint(e *Error, tokens []tokenPos, src []byte) {
 	if tokens == nil {
 		return
 	}
+	nameValue := `unexpected "=" (fields and arguments are written name: value)`
 	i := tokenIndex(tokens, e.Pos.Offset)
-	if i < 0 || i+1 >= len(tokens) {
+	if i >= 0 && i+1 < len(tokens) && isAssign(src, tokens[i+1]) && isIdentStart(src[e.Pos.Offset]) &&
+		(strings.Contains(e.Msg, `(expected "}"`) || strings.Contains(e.Msg, `(expected ")"`)) {
+		e.Pos = posAt(e.Pos.Filename, src, tokens[i+1].offset)
+		e.Msg = nameValue
 		return
 	}
-	next := tokens[i+1]
-	// `name = value` inside a seed record, an insert or a call.
-	if src[next.offset] == '=' && (next.offset+1 >= len(src) || src[next.offset+1] != '=') &&
-		(strings.Contains(e.Msg, `(expected "}"`) || strings.Contains(e.Msg, `(expected ")"`)) && isIdentStart(src[e.Pos.Offset]) {
-		e.Pos = posAt(e.Pos.Filename, src, next.offset)
-		e.Msg = `unexpected "=" (fields and arguments are written name: value)`
+	// `=` is never valid inside parentheses; the parser may have given up
+	// on the enclosing construct before reaching it.
+	var open []byte
+	for j, t := range tokens {
+		switch c := src[t.offset]; c {
+		case '(', '[', '{':
+			open = append(open, c)
+		case ')', ']', '}':
+			open = open[:max(len(open)-1, 0)]
+		case '=':
+			if !isAssign(src, t) || len(open) == 0 || open[len(open)-1] != '(' || t.offset < e.Pos.Offset {
+				continue
+			}
+			e.Pos = posAt(e.Pos.Filename, src, t.offset)
+			if j >= 2 && isIdentStart(src[tokens[j-1].offset]) && strings.ContainsRune("(,", rune(src[tokens[j-2].offset])) {
+				e.Msg = nameValue
+			} else {
+				e.Msg = `unexpected "=" (compare with ==)`
+			}
+			return
+		}
 	}
+}
+
+// isAssign reports whether the token t is a single `=`.
+func isAssign(src []byte, t tokenPos) bool {
+	return src[t.offset] == '=' && (t.offset+1 >= len(src) || src[t.offset+1] != '=')
 }
 
 func isIdentStart(c byte) bool {
