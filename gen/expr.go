@@ -1,0 +1,716 @@
+package gen
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
+)
+
+// Go operator precedences (higher binds tighter); primary expressions are
+// precPrimary.
+const (
+	precOr = 1 + iota
+	precAnd
+	precCmp
+	precAdd
+	precMul
+	precUnary
+	precPrimary
+)
+
+// code is a compiled Go expression and the precedence of its top operator.
+type code struct {
+	c    *jen.Statement
+	prec int
+}
+
+func primary(c *jen.Statement) code { return code{c, precPrimary} }
+
+// at renders c as an operand needing precedence min, parenthesised if it
+// binds less tightly.
+func (c code) at(min int) *jen.Statement {
+	if c.prec < min {
+		return jen.Parens(c.c)
+	}
+	return jen.Add(c.c)
+}
+
+// scope compiles expressions and statements of one Go function: it knows the
+// Go expression of every variable in scope and hands out local names.
+type scope struct {
+	g    *generator
+	ns   *namespace
+	vars  map[*ir.Var]func() *jen.Statement
+	names map[*ir.Var]string // local Go names of bound variables
+	// readOnly is set in invariant checks and rubric graders: nothing is
+	// written while they run, so aggregates may use indexes built up front.
+	readOnly bool
+	indexes  map[indexKey]string
+}
+
+func (g *generator) newScope(reserved ...string) *scope {
+	base := []string{"s", "args", "err", "ok", "runtime", "json", "strings", "math", "fmt", "utf8", "slices", "sync", "bytes", "embed", "today"}
+	return &scope{g: g, ns: newNamespace(append(base, reserved...)...), vars: map[*ir.Var]func() *jen.Statement{}, names: map[*ir.Var]string{}, indexes: map[indexKey]string{}}
+}
+
+// bind gives v a fresh local Go name and returns it.
+func (sc *scope) bind(v *ir.Var) string {
+	n := sc.ns.name(v, unexported(v.Name))
+	sc.vars[v] = func() *jen.Statement { return jen.Id(n) }
+	sc.names[v] = n
+	return n
+}
+
+// temp returns a fresh local name.
+func (sc *scope) temp(want string) string { return sc.ns.name(new(int), want) }
+
+// canFault reports whether evaluating e may record a fault (a missing
+// record behind a ref or lookup, an integer modulo by zero), so the caller
+// must check s.fault after it.
+func canFault(e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		switch x := x.(type) {
+		case *ir.Deref, *ir.Lookup:
+			found = true
+		case *ir.Handle:
+			if x.T != nil && x.T.Kind == ir.KindRecord {
+				found = true
+			}
+		case *ir.Binary:
+			if x.Op == "%" && x.T.Kind == ir.KindInt {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// simple reports whether e is cheap and pure enough to evaluate twice.
+func simple(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.Lit, *ir.VarRef, *ir.Today, *ir.Handle:
+		return true
+	case *ir.FieldRef:
+		return simple(x.X)
+	case *ir.IDOf:
+		return simple(x.X)
+	}
+	return false
+}
+
+func isNull(e ir.Expr) bool {
+	l, ok := e.(*ir.Lit)
+	return ok && (l.Value == nil || l.Value.Kind == ir.KindNull)
+}
+
+// optional reports whether values of t are Go pointers that may be nil
+// because the spec type is optional.
+func optional(t *ir.Type) bool { return t != nil && t.Optional }
+
+// expr compiles e to a Go expression of Go type g.goType(e.Type()).
+func (sc *scope) expr(e ir.Expr) code {
+	g := sc.g
+	switch x := e.(type) {
+	case *ir.Lit:
+		return sc.lit(x.Value, x.T)
+	case *ir.VarRef:
+		if f, ok := sc.vars[x.Var]; ok {
+			return primary(f())
+		}
+		return primary(jen.Id(unexported(x.Var.Name)))
+	case *ir.Today:
+		return primary(jen.Id("today"))
+	case *ir.FieldRef:
+		rec := sc.record(x.X)
+		if x.Field == nil {
+			return primary(rec.at(precPrimary).Dot("ID"))
+		}
+		return primary(rec.at(precPrimary).Dot(g.ents[x.Field.Entity].fields[x.Field]))
+	case *ir.Deref:
+		return sc.recordAt(x.T.Entity, sc.expr(x.X))
+	case *ir.IDOf:
+		if x.X.Type().Kind == ir.KindRecord {
+			return primary(sc.expr(x.X).at(precPrimary).Dot("ID"))
+		}
+		return sc.expr(x.X)
+	case *ir.Lookup:
+		return sc.recordAt(x.Entity, sc.asString(x.Key))
+	case *ir.Handle:
+		if x.T != nil && x.T.Kind == ir.KindRecord {
+			return sc.recordAt(x.Entity, primary(jen.Lit(x.ID)))
+		}
+		return primary(jen.Lit(x.ID))
+	case *ir.Binary:
+		return sc.binary(x)
+	case *ir.Unary:
+		v := sc.expr(x.X)
+		if x.Op == "not" {
+			return code{jen.Op("!").Add(v.at(precUnary)), precUnary}
+		}
+		return code{jen.Op("-").Add(v.at(precUnary)), precUnary}
+	case *ir.Convert:
+		return sc.convert(sc.expr(x.X), x.X.Type(), x.T)
+	case *ir.Call:
+		return sc.call(x)
+	case *ir.Aggregate:
+		return sc.aggregate(x)
+	case *ir.ListLit:
+		elems := make([]jen.Code, len(x.Elems))
+		for i, el := range x.Elems {
+			elems[i] = sc.expr(el).c
+		}
+		return primary(jen.Add(g.goType(x.T)).Values(elems...))
+	}
+	panic(fmt.Sprintf("gen: unsupported expression %T", e))
+}
+
+// record compiles an expression whose value is a record; a ref (an id) is
+// followed.
+func (sc *scope) record(e ir.Expr) code {
+	if t := e.Type(); t.Kind == ir.KindRef {
+		return sc.recordAt(t.Entity, sc.expr(e))
+	}
+	return sc.expr(e)
+}
+
+// recordAt is s.<entity>At(id): the record, or a fault and an empty record.
+func (sc *scope) recordAt(e *ir.Entity, id code) code {
+	sc.g.needAt[e] = true
+	return primary(jen.Id("s").Dot(sc.g.atName(e)).Call(id.c))
+}
+
+func (g *generator) atName(e *ir.Entity) string { return g.ents[e].lower + "At" }
+
+// asString compiles e as a Go string (enums converted).
+func (sc *scope) asString(e ir.Expr) code {
+	c := sc.expr(e)
+	if e.Type().Kind == ir.KindEnum {
+		return primary(jen.String().Call(c.c))
+	}
+	return c
+}
+
+// lit is a constant of type t.
+func (sc *scope) lit(v *ir.Value, t *ir.Type) code {
+	if v == nil || v.Kind == ir.KindNull {
+		return primary(jen.Nil())
+	}
+	kind := v.Kind
+	if t != nil && t.Kind != ir.KindInvalid && t.Kind != ir.KindNull {
+		kind = t.Kind
+	}
+	switch kind {
+	case ir.KindEnum:
+		if t != nil && t.Enum != nil {
+			if ei := sc.g.enums[t.Enum]; ei != nil {
+				if c, ok := ei.consts[v.Str]; ok {
+					return primary(jen.Id(c))
+				}
+				return primary(jen.Id(ei.typ).Call(jen.Lit(v.Str)))
+			}
+		}
+		return primary(jen.Lit(v.Str))
+	case ir.KindString, ir.KindText, ir.KindRef:
+		return primary(jen.Lit(v.Str))
+	case ir.KindInt:
+		if v.Kind == ir.KindInt {
+			return intLit(v.Int)
+		}
+		return intLit(int64(v.Num))
+	case ir.KindDecimal, ir.KindMoney:
+		if v.Kind == ir.KindInt {
+			return floatLit(float64(v.Int))
+		}
+		return floatLit(v.Num)
+	case ir.KindBool:
+		return primary(jen.Lit(v.Bool))
+	case ir.KindDate:
+		return dateLit(v.Str)
+	case ir.KindDateTime:
+		return dateTimeLit(v.Str)
+	}
+	panic(fmt.Sprintf("gen: constant of kind %s", kind))
+}
+
+func intLit(i int64) code {
+	if i < 0 {
+		return code{jen.Lit(int(i)), precUnary}
+	}
+	return primary(jen.Lit(int(i)))
+}
+
+func floatLit(f float64) code {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return primary(jen.Qual("math", "NaN").Call())
+	}
+	if f < 0 || math.Signbit(f) {
+		return code{jen.Lit(f), precUnary}
+	}
+	return primary(jen.Lit(f))
+}
+
+// dateLit is runtime.Date(n) with the date as a comment: the compiler has
+// checked the literal, so a bad one here is a bug.
+func dateLit(s string) code {
+	d, err := runtime.ParseDate(s)
+	if err != nil {
+		panic(fmt.Sprintf("gen: date %q: %v", s, err))
+	}
+	return primary(jen.Qual(rt, "Date").Call(jen.Lit(int(d))).Comment("/* " + d.String() + " */"))
+}
+
+func dateTimeLit(s string) code {
+	d, err := runtime.ParseDateTime(s)
+	if err != nil {
+		panic(fmt.Sprintf("gen: datetime %q: %v", s, err))
+	}
+	return primary(jen.Qual(rt, "DateTime").Call(jen.Lit(int(d))).Comment("/* " + d.String() + " */"))
+}
+
+// convert converts c from type from to type to: int to float, float to int
+// (truncating, saturating, NaN is 0: compiler/eval's rule), optional
+// values wrapped.
+func (sc *scope) convert(c code, from, to *ir.Type) code {
+	if from == nil || to == nil {
+		return c
+	}
+	fk, tk := from.Kind, to.Kind
+	switch {
+	case fk == ir.KindInt && (tk == ir.KindDecimal || tk == ir.KindMoney):
+		if optional(from) {
+			return sc.mapOptional(c, jen.Float64(), func(v *jen.Statement) *jen.Statement { return jen.Float64().Call(v) })
+		}
+		if l, ok := c.c, true; ok && c.prec == precPrimary && isUntypedLit(from) {
+			return primary(l)
+		}
+		return primary(jen.Float64().Call(c.c))
+	case (fk == ir.KindDecimal || fk == ir.KindMoney) && tk == ir.KindInt:
+		return primary(jen.Qual(rt, "FloatToInt").Call(c.c))
+	}
+	return c
+}
+
+func isUntypedLit(t *ir.Type) bool { return false }
+
+// mapOptional applies f to the value of an optional c, keeping nil.
+func (sc *scope) mapOptional(c code, elem *jen.Statement, f func(v *jen.Statement) *jen.Statement) code {
+	p := sc.temp("p")
+	v := sc.temp("v")
+	return primary(jen.Func().Params().Op("*").Add(elem).Block(
+		jen.Id(p).Op(":=").Add(c.c),
+		jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Id(v).Op(":=").Add(f(jen.Op("*").Id(p))),
+		jen.Return(jen.Op("&").Id(v)),
+	).Call())
+}
+
+// valueAs compiles e for a destination of type to (a field, a parameter, a
+// return value): ints become floats where needed, records their ids.
+func (sc *scope) valueAs(e ir.Expr, to *ir.Type) code {
+	from := e.Type()
+	if isNull(e) {
+		return primary(jen.Nil())
+	}
+	if from.Kind == ir.KindRecord && to.Kind == ir.KindRef {
+		return primary(sc.expr(e).at(precPrimary).Dot("ID"))
+	}
+	c := sc.expr(e)
+	if from.Kind == ir.KindEnum && to.Kind != ir.KindEnum {
+		c = primary(jen.String().Call(c.c))
+	}
+	if from.Kind != ir.KindEnum && to.Kind == ir.KindEnum && to.Enum != nil {
+		c = primary(jen.Id(sc.g.enums[to.Enum].typ).Call(c.c))
+	}
+	if from.Kind == ir.KindEnum && to.Kind == ir.KindEnum && from.Enum != to.Enum && to.Enum != nil {
+		c = primary(jen.Id(sc.g.enums[to.Enum].typ).Call(c.c))
+	}
+	return sc.convert(c, from, to)
+}
+
+func (sc *scope) binary(x *ir.Binary) code {
+	switch x.Op {
+	case "and":
+		return code{jen.Add(sc.expr(x.L).at(precAnd)).Op("&&").Add(sc.expr(x.R).at(precAnd + 1)), precAnd}
+	case "or":
+		return code{jen.Add(sc.expr(x.L).at(precOr)).Op("||").Add(sc.expr(x.R).at(precOr + 1)), precOr}
+	case "==", "!=":
+		return sc.equality(x.L, x.R, x.Op == "!=")
+	case "<", "<=", ">", ">=":
+		return sc.ordering(x.Op, x.L, x.R)
+	case "in", "notin":
+		return sc.membership(x)
+	case "+", "-", "*", "/", "%":
+		return sc.arith(x)
+	}
+	panic("gen: unknown operator " + x.Op)
+}
+
+// comparable compiles both sides of a comparison to Go values of one type:
+// records by id, enums against strings or other enums as strings, ints
+// against floats as floats. Optional sides stay pointers; lv/rv give the
+// dereferenced value.
+func (sc *scope) operands(l, r ir.Expr) (lc, rc code) {
+	lt, rt := l.Type(), r.Type()
+	lc, rc = sc.expr(l), sc.expr(r)
+	if lt.Kind == ir.KindRecord {
+		lc = primary(lc.at(precPrimary).Dot("ID"))
+	}
+	if rt.Kind == ir.KindRecord {
+		rc = primary(rc.at(precPrimary).Dot("ID"))
+	}
+	if lt.Kind == ir.KindEnum && (rt.Kind != ir.KindEnum || lt.Enum != rt.Enum) && !optional(lt) {
+		if _, isLit := r.(*ir.Lit); !(isLit && rt.Kind != ir.KindEnum) {
+			lc = primary(jen.String().Call(lc.c))
+		}
+	}
+	if rt.Kind == ir.KindEnum && (lt.Kind != ir.KindEnum || lt.Enum != rt.Enum) && !optional(rt) {
+		if _, isLit := l.(*ir.Lit); !(isLit && lt.Kind != ir.KindEnum) {
+			rc = primary(jen.String().Call(rc.c))
+		}
+	}
+	if lt.Kind == ir.KindInt && (rt.Kind == ir.KindDecimal || rt.Kind == ir.KindMoney) && !optional(lt) {
+		lc = sc.convert(lc, lt, rt)
+	}
+	if rt.Kind == ir.KindInt && (lt.Kind == ir.KindDecimal || lt.Kind == ir.KindMoney) && !optional(rt) {
+		rc = sc.convert(rc, rt, lt)
+	}
+	return lc, rc
+}
+
+// withValue evaluates c once into a fresh local when it is not simple, so
+// that it may be used twice; body gets the (possibly local) expression.
+func (sc *scope) withValue(e ir.Expr, c code, body func(v code) code) code {
+	if simple(e) {
+		return body(c)
+	}
+	v := sc.temp("v")
+	res := body(primary(jen.Id(v)))
+	return primary(jen.Func().Params().Bool().Block(
+		jen.Id(v).Op(":=").Add(c.c),
+		jen.Return(res.c),
+	).Call())
+}
+
+// equality compiles l == r (or !=) with the language's null rule: null is
+// equal only to null.
+func (sc *scope) equality(l, r ir.Expr, negate bool) code {
+	op := "=="
+	if negate {
+		op = "!="
+	}
+	if isNull(l) {
+		l, r = r, l
+	}
+	if isNull(r) {
+		if isNull(l) {
+			return primary(jen.Lit(!negate))
+		}
+		return code{jen.Add(sc.expr(l).at(precCmp + 1)).Op(op).Nil(), precCmp}
+	}
+	lc, rc := sc.operands(l, r)
+	lo, ro := optional(l.Type()) && l.Type().Kind != ir.KindRecord, optional(r.Type()) && r.Type().Kind != ir.KindRecord
+	switch {
+	case !lo && !ro:
+		return code{jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), precCmp}
+	case lo && ro:
+		a, b := sc.temp("a"), sc.temp("b")
+		same := jen.Id(a).Op("==").Nil().Op("&&").Id(b).Op("==").Nil().Op("||").
+			Id(a).Op("!=").Nil().Op("&&").Id(b).Op("!=").Nil().Op("&&").Op("*").Id(a).Op("==").Op("*").Id(b)
+		res := primary(jen.Func().Params().Bool().Block(
+			jen.List(jen.Id(a), jen.Id(b)).Op(":=").List(lc.c, rc.c),
+			jen.Return(same),
+		).Call())
+		if negate {
+			return code{jen.Op("!").Add(res.c), precUnary}
+		}
+		return res
+	}
+	// One side optional: compare the value when it is set.
+	optE, optC, other := l, lc, rc
+	if ro {
+		optE, optC, other = r, rc, lc
+	}
+	return sc.withValue(optE, optC, func(v code) code {
+		val := sc.derefOpt(v, optE.Type(), other)
+		if negate {
+			return code{jen.Add(v.at(precCmp + 1)).Op("==").Nil().Op("||").Add(val).Op("!=").Add(other.at(precCmp + 1)), precOr}
+		}
+		return code{jen.Add(v.at(precCmp + 1)).Op("!=").Nil().Op("&&").Add(val).Op("==").Add(other.at(precCmp + 1)), precAnd}
+	})
+}
+
+// derefOpt is *v, converted to compare with other (enum as string where
+// the other side is a string).
+func (sc *scope) derefOpt(v code, t *ir.Type, other code) *jen.Statement {
+	return jen.Op("*").Add(v.at(precUnary))
+}
+
+// ordering compiles l < r and friends; null orders false against anything.
+func (sc *scope) ordering(op string, l, r ir.Expr) code {
+	if isNull(l) || isNull(r) {
+		return primary(jen.False())
+	}
+	lc, rc := sc.operands(l, r)
+	lo, ro := optional(l.Type()), optional(r.Type())
+	if lo {
+		lc = code{jen.Op("*").Add(lc.at(precUnary)), precUnary}
+	}
+	if ro {
+		rc = code{jen.Op("*").Add(rc.at(precUnary)), precUnary}
+	}
+	cmp := code{jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), precCmp}
+	if !lo && !ro {
+		return cmp
+	}
+	if (lo && !simple(l)) || (ro && !simple(r)) {
+		// Evaluate once: bind both sides in a closure.
+		a, b := sc.temp("a"), sc.temp("b")
+		la, rb := sc.expr(l), sc.expr(r)
+		lv, rv := jen.Id(a), jen.Id(b)
+		conds := []*jen.Statement{}
+		if lo {
+			conds = append(conds, jen.Id(a).Op("!=").Nil())
+			lv = jen.Op("*").Id(a)
+		}
+		if ro {
+			conds = append(conds, jen.Id(b).Op("!=").Nil())
+			rv = jen.Op("*").Id(b)
+		}
+		ret := jen.Null()
+		for _, c := range conds {
+			ret.Add(c).Op("&&")
+		}
+		ret.Add(lv).Op(op).Add(rv)
+		_ = lc
+		return primary(jen.Func().Params().Bool().Block(
+			jen.List(jen.Id(a), jen.Id(b)).Op(":=").List(la.c, rb.c),
+			jen.Return(ret),
+		).Call())
+	}
+	guard := jen.Null()
+	if lo {
+		guard.Add(sc.expr(l).at(precCmp + 1)).Op("!=").Nil().Op("&&")
+	}
+	if ro {
+		guard.Add(sc.expr(r).at(precCmp + 1)).Op("!=").Nil().Op("&&")
+	}
+	return code{guard.Add(cmp.c), precAnd}
+}
+
+// membership compiles x in [a, b] as x == a || x == b (and `not in` as
+// x != a && x != b), evaluating x once.
+func (sc *scope) membership(x *ir.Binary) code {
+	list, ok := x.R.(*ir.ListLit)
+	if !ok {
+		panic("gen: `in` needs a list literal")
+	}
+	negate := x.Op == "notin"
+	if len(list.Elems) == 0 {
+		return primary(jen.Lit(negate))
+	}
+	build := func(lhs ir.Expr) code {
+		var out code
+		for i, el := range list.Elems {
+			c := sc.equality(lhs, el, negate)
+			if i == 0 {
+				out = c
+				continue
+			}
+			if negate {
+				out = code{jen.Add(out.at(precAnd)).Op("&&").Add(c.at(precAnd + 1)), precAnd}
+			} else {
+				out = code{jen.Add(out.at(precOr)).Op("||").Add(c.at(precOr + 1)), precOr}
+			}
+		}
+		return out
+	}
+	if simple(x.L) {
+		return build(x.L)
+	}
+	// Bind the left side to a local variable of the right type.
+	v := &ir.Var{Name: "v", Type: x.L.Type()}
+	name := sc.bind(v)
+	lhs := sc.expr(x.L)
+	body := build(&ir.VarRef{ExprBase: ir.ExprBase{T: x.L.Type()}, Var: v})
+	return primary(jen.Func().Params().Bool().Block(
+		jen.Id(name).Op(":=").Add(lhs.c),
+		jen.Return(body.c),
+	).Call())
+}
+
+// arith compiles + - * / % with compiler/eval's rules: int op int stays int
+// except `/`; a float operand makes it float; dates move by days and a date
+// minus a date is days; + concatenates strings; int % by zero is a fault.
+func (sc *scope) arith(x *ir.Binary) code {
+	lt, rt := x.L.Type(), x.R.Type()
+	lc, rc := sc.expr(x.L), sc.expr(x.R)
+	isFloat := func(t *ir.Type) bool { return t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney }
+	prec := precAdd
+	if x.Op == "*" || x.Op == "/" || x.Op == "%" {
+		prec = precMul
+	}
+	bin := func(l, r code) code {
+		return code{jen.Add(l.at(prec)).Op(x.Op).Add(r.at(prec + 1)), prec}
+	}
+	switch {
+	case lt.Kind == ir.KindDate && rt.Kind == ir.KindDate:
+		return primary(jen.Int64().Call(bin(lc, rc).c))
+	case lt.Kind == ir.KindDate:
+		return bin(lc, primary(jen.Qual(rt0, "Date").Call(rc.c)))
+	case rt.Kind == ir.KindDate:
+		return bin(primary(jen.Qual(rt0, "Date").Call(lc.c)), rc)
+	case lt.Kind == ir.KindDateTime || rt.Kind == ir.KindDateTime:
+		return bin(lc, rc)
+	}
+	if x.Op == "/" {
+		if !isFloat(lt) {
+			lc = primary(jen.Float64().Call(lc.c))
+		}
+		if !isFloat(rt) {
+			rc = primary(jen.Float64().Call(rc.c))
+		}
+		return sc.convert(bin(lc, rc), &ir.Type{Kind: ir.KindDecimal}, x.T)
+	}
+	if isFloat(lt) != isFloat(rt) {
+		if !isFloat(lt) {
+			lc = primary(jen.Float64().Call(lc.c))
+		} else {
+			rc = primary(jen.Float64().Call(rc.c))
+		}
+	}
+	if x.Op == "%" {
+		if isFloat(lt) || isFloat(rt) {
+			return primary(jen.Qual("math", "Mod").Call(lc.c, rc.c))
+		}
+		sc.g.needMod = true
+		return primary(jen.Id("s").Dot("mod").Call(lc.c, rc.c))
+	}
+	if lt.Kind == ir.KindEnum || rt.Kind == ir.KindEnum {
+		if lt.Kind == ir.KindEnum {
+			lc = primary(jen.String().Call(lc.c))
+		}
+		if rt.Kind == ir.KindEnum {
+			rc = primary(jen.String().Call(rc.c))
+		}
+	}
+	res := bin(lc, rc)
+	if !isFloat(lt) && !isFloat(rt) && isFloat(x.T) {
+		return primary(jen.Float64().Call(res.c))
+	}
+	return res
+}
+
+const rt0 = rt
+
+// call compiles a built-in function call with compiler/eval's semantics.
+func (sc *scope) call(x *ir.Call) code {
+	arg := func(i int) code { return sc.expr(x.Args[i]) }
+	str := func(i int) *jen.Statement { return sc.asString(x.Args[i]).c }
+	isFloat := func(t *ir.Type) bool { return t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney }
+	var res code
+	resFloat := false
+	switch x.Func {
+	case "coalesce":
+		a, d := x.Args[0], x.Args[1]
+		if !optional(a.Type()) || a.Type().Kind == ir.KindRecord {
+			return sc.valueAs(a, x.T)
+		}
+		elem := *a.Type()
+		elem.Optional = false
+		p := sc.temp("p")
+		inner := sc.convert(primary(jen.Op("*").Id(p)), &elem, x.T)
+		return primary(jen.Func().Params().Add(sc.g.goType(x.T)).Block(
+			jen.If(jen.Id(p).Op(":=").Add(sc.expr(a).c), jen.Id(p).Op("!=").Nil()).Block(jen.Return(inner.c)),
+			jen.Return(sc.valueAs(d, x.T).c),
+		).Call())
+	case "lower":
+		return primary(jen.Qual("strings", "ToLower").Call(str(0)))
+	case "upper":
+		return primary(jen.Qual("strings", "ToUpper").Call(str(0)))
+	case "trim":
+		return primary(jen.Qual("strings", "TrimSpace").Call(str(0)))
+	case "len":
+		return primary(jen.Int64().Call(jen.Qual("unicode/utf8", "RuneCountInString").Call(str(0))))
+	case "contains":
+		return primary(jen.Qual("strings", "Contains").Call(str(0), str(1)))
+	case "starts_with":
+		return primary(jen.Qual("strings", "HasPrefix").Call(str(0), str(1)))
+	case "ends_with":
+		return primary(jen.Qual("strings", "HasSuffix").Call(str(0), str(1)))
+	case "abs":
+		if isFloat(x.Args[0].Type()) {
+			res, resFloat = primary(jen.Qual("math", "Abs").Call(arg(0).c)), true
+		} else {
+			a := arg(0)
+			if simple(x.Args[0]) {
+				res = primary(jen.Max(a.c, jen.Op("-").Add(a.at(precUnary))))
+			} else {
+				res = primary(jen.Qual(rt, "AbsInt").Call(a.c))
+			}
+		}
+	case "floor", "ceil":
+		if isFloat(x.Args[0].Type()) {
+			fn := "Floor"
+			if x.Func == "ceil" {
+				fn = "Ceil"
+			}
+			res, resFloat = primary(jen.Qual("math", fn).Call(arg(0).c)), true
+		} else {
+			res = arg(0)
+		}
+	case "round":
+		digits := jen.Lit(0)
+		if len(x.Args) > 1 {
+			digits = arg(1).c
+		}
+		if isFloat(x.Args[0].Type()) {
+			res, resFloat = primary(jen.Qual(rt, "RoundDigits").Call(arg(0).c, digits)), true
+		} else {
+			// An int rounds to itself unless digits are negative.
+			res, resFloat = primary(jen.Qual(rt, "RoundInt").Call(arg(0).c, digits)), true
+		}
+	case "min_of", "max_of":
+		a, b := arg(0), arg(1)
+		at, bt := x.Args[0].Type(), x.Args[1].Type()
+		if isFloat(at) != isFloat(bt) && (at.Kind == ir.KindInt || bt.Kind == ir.KindInt) {
+			if !isFloat(at) {
+				a = primary(jen.Float64().Call(a.c))
+			} else {
+				b = primary(jen.Float64().Call(b.c))
+			}
+		}
+		resFloat = isFloat(at) || isFloat(bt)
+		if at.Kind == ir.KindEnum {
+			a = primary(jen.String().Call(a.c))
+		}
+		if bt.Kind == ir.KindEnum {
+			b = primary(jen.String().Call(b.c))
+		}
+		if x.Func == "min_of" {
+			res = primary(jen.Min(a.c, b.c))
+		} else {
+			res = primary(jen.Max(a.c, b.c))
+		}
+	case "days_between":
+		return primary(jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))))
+	default:
+		panic("gen: unknown function " + x.Func)
+	}
+	// The declared result type decides: eval's toKind.
+	switch {
+	case resFloat && x.T.Kind == ir.KindInt:
+		if x.Func == "round" && !isFloat(x.Args[0].Type()) {
+			return primary(jen.Qual(rt, "FloatToInt").Call(res.c))
+		}
+		return primary(jen.Qual(rt, "FloatToInt").Call(res.c))
+	case !resFloat && isFloat(x.T) && x.Args[0].Type().Kind == ir.KindInt:
+		return primary(jen.Float64().Call(res.c))
+	}
+	return res
+}

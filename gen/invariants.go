@@ -1,0 +1,61 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// invariantsFile renders one checker per invariant, a plain loop over the
+// trigger entity's rows with indexes built up front, and CheckInvariants.
+func (g *generator) invariantsFile(f *jen.File) {
+	var all []jen.Code
+	all = append(all, jen.Var().Id("out").Index().Qual(rt, "Violation"))
+	for _, inv := range g.w.Invariants {
+		g.invariantChecker(f, inv)
+		all = append(all, jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("s").Dot(g.invs[inv]).Call().Op("...")))
+	}
+	all = append(all, jen.Return(jen.Id("out")))
+	f.Comment("CheckInvariants runs every invariant check and returns the records that")
+	f.Comment("break them, in invariant order and then insertion order.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("CheckInvariants").Params().Index().Qual(rt, "Violation").Block(all...)
+	f.Line()
+}
+
+func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
+	ei := g.ents[inv.Entity]
+	sc := g.newScope("out")
+	sc.readOnly = true
+	var keys []indexKey
+	seen := map[indexKey]bool{}
+	collectIndexes(inv.Where, true, seen, &keys)
+	collectIndexes(inv.Check, true, seen, &keys)
+	body := []jen.Code{jen.Var().Id("out").Index().Qual(rt, "Violation")}
+	body = append(body, sc.buildIndexes(keys)...)
+	v := sc.bind(inv.Var)
+	violation := func(msg jen.Code) *jen.Statement {
+		return jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(rt, "Violation").Values(jen.Dict{
+			jen.Id("Invariant"): jen.Lit(inv.Name),
+			jen.Id("Entity"):    jen.Lit(inv.Entity.Name),
+			jen.Id("ID"):        jen.Id(v).Dot("ID"),
+			jen.Id("Message"):   msg,
+		}))
+	}
+	var loop []jen.Code
+	faulty := (inv.Where != nil && canFault(inv.Where)) || canFault(inv.Check)
+	if inv.Where != nil {
+		loop = append(loop, jen.If(jen.Op("!").Add(sc.expr(inv.Where).at(precUnary))).Block(jen.Continue()))
+	}
+	ok := sc.temp("ok")
+	loop = append(loop, jen.Id(ok).Op(":=").Add(sc.expr(inv.Check).c))
+	if faulty {
+		loop = append(loop, jen.If(jen.Err().Op(":=").Id("s").Dot("takeFault").Call(), jen.Err().Op("!=").Nil()).Block(
+			violation(jen.Err().Dot("Error").Call()), jen.Continue()))
+	}
+	loop = append(loop, jen.If(jen.Op("!").Id(ok)).Block(violation(jen.Lit(oneLine(inv.Policy)))))
+	body = append(body, jen.For(jen.Id(v).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(loop...))
+	body = append(body, jen.Return(jen.Id("out")))
+	f.Add(doc(g.invs[inv]+" checks the invariant "+inv.Name+": every "+inv.Entity.Name+" record it applies to must satisfy its check. The policy reads:", inv.Policy))
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(body...)
+	f.Line()
+}

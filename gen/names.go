@@ -1,0 +1,196 @@
+package gen
+
+import (
+	"encoding/json"
+	"go/token"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// initialisms are the words Go style writes in capitals (Effective Go,
+// "MixedCaps"; the list golint used, trimmed to what business specs say).
+var initialisms = map[string]bool{
+	"api": true, "csv": true, "eta": true, "html": true, "http": true,
+	"id": true, "ip": true, "json": true, "pdf": true, "sku": true,
+	"sla": true, "sms": true, "sql": true, "ssn": true, "url": true,
+	"uri": true, "uuid": true, "vat": true, "vin": true, "xml": true,
+}
+
+// words splits a spec name into words: at underscores, at any rune that
+// cannot appear in a Go identifier, and at lower-to-upper case changes
+// ("creditLimit", "credit_limit" and "credit limit" all give credit, limit).
+func words(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 && i > 0 &&
+			(unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
+				(i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return out
+}
+
+// exported turns a spec name into an exported Go identifier: credit_limit →
+// CreditLimit, customer_id → CustomerID, "in progress" → InProgress. A name
+// with no letters (or starting with a digit) gets the prefix X so the result
+// is always a valid identifier.
+func exported(s string) string {
+	var b strings.Builder
+	for _, w := range words(s) {
+		lw := strings.ToLower(w)
+		if initialisms[lw] {
+			b.WriteString(strings.ToUpper(w))
+			continue
+		}
+		rs := []rune(w)
+		rs[0] = unicode.ToUpper(rs[0])
+		b.WriteString(string(rs))
+	}
+	out := b.String()
+	if out == "" {
+		return "X"
+	}
+	if r := []rune(out)[0]; !unicode.IsLetter(r) || !unicode.IsUpper(r) {
+		out = "X" + out
+	}
+	return out
+}
+
+// unexported turns a spec name into an unexported Go identifier (creditLimit,
+// customerID). Go keywords and predeclared names get a trailing underscore.
+func unexported(s string) string {
+	ws := words(s)
+	var b strings.Builder
+	for i, w := range ws {
+		lw := strings.ToLower(w)
+		switch {
+		case i == 0:
+			b.WriteString(lw)
+		case initialisms[lw]:
+			b.WriteString(strings.ToUpper(w))
+		default:
+			rs := []rune(w)
+			rs[0] = unicode.ToUpper(rs[0])
+			b.WriteString(string(rs))
+		}
+	}
+	out := b.String()
+	if out == "" {
+		out = "x"
+	}
+	if r := []rune(out)[0]; !unicode.IsLetter(r) {
+		out = "x" + out
+	}
+	if token.IsKeyword(out) || predeclared[out] {
+		out += "_"
+	}
+	return out
+}
+
+// predeclared are Go's predeclared identifiers: a local of that name would
+// shadow them, which is legal but makes generated code hard to read and
+// breaks it when the generator itself needs the builtin.
+var predeclared = map[string]bool{
+	"any": true, "append": true, "bool": true, "byte": true, "cap": true,
+	"clear": true, "close": true, "comparable": true, "complex": true,
+	"complex128": true, "complex64": true, "copy": true, "delete": true,
+	"error": true, "false": true, "float32": true, "float64": true,
+	"imag": true, "int": true, "int16": true, "int32": true, "int64": true,
+	"int8": true, "iota": true, "len": true, "make": true, "max": true,
+	"min": true, "new": true, "nil": true, "panic": true, "print": true,
+	"println": true, "real": true, "recover": true, "rune": true,
+	"string": true, "true": true, "uint": true, "uint16": true,
+	"uint32": true, "uint64": true, "uint8": true, "uintptr": true,
+}
+
+// plural is the English plural of an UpperCamelCase entity name, for table
+// names: Customer → Customers, Entry → Entries, Address → Addresses.
+func plural(s string) string {
+	lower := strings.ToLower(s)
+	switch {
+	case strings.HasSuffix(lower, "y") && len(lower) > 1 && !strings.ContainsRune("aeiou", rune(lower[len(lower)-2])):
+		return s[:len(s)-1] + "ies"
+	case strings.HasSuffix(lower, "s"), strings.HasSuffix(lower, "x"), strings.HasSuffix(lower, "z"),
+		strings.HasSuffix(lower, "ch"), strings.HasSuffix(lower, "sh"):
+		return s + "es"
+	}
+	return s + "s"
+}
+
+// snakeCase converts an entity name to lower snake case for new ids, exactly
+// as compiler/eval does (LineItem → line_item, HTTPRequest → http_request,
+// OrderV2 → order_v2): an underscore goes before an upper-case letter that
+// follows a lower-case letter or digit, or that starts a new word after an
+// acronym.
+func snakeCase(name string) string {
+	var sb strings.Builder
+	rs := []rune(name)
+	for i, r := range rs {
+		upper := r >= 'A' && r <= 'Z'
+		if upper && i > 0 {
+			prev := rs[i-1]
+			prevLowerOrDigit := (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9')
+			prevUpper := prev >= 'A' && prev <= 'Z'
+			nextLower := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
+			if prevLowerOrDigit || (prevUpper && nextLower) {
+				sb.WriteByte('_')
+			}
+		}
+		if upper {
+			r += 'a' - 'A'
+		}
+		sb.WriteRune(r)
+	}
+	return sb.String()
+}
+
+// namespace hands out identifiers unique within one scope. Asking twice for
+// the same key gives the same name; a clash with a name already taken gets
+// a numeric suffix (Status, Status2, …), deterministically in the order of
+// the requests.
+type namespace struct {
+	taken map[string]bool
+	given map[any]string
+}
+
+func newNamespace(reserved ...string) *namespace {
+	ns := &namespace{taken: map[string]bool{}, given: map[any]string{}}
+	for _, r := range reserved {
+		ns.taken[r] = true
+	}
+	return ns
+}
+
+// name returns the identifier for key, wanting want.
+func (ns *namespace) name(key any, want string) string {
+	if n, ok := ns.given[key]; ok {
+		return n
+	}
+	n := want
+	for i := 2; ns.taken[n]; i++ {
+		n = want + strconv.Itoa(i)
+	}
+	ns.taken[n] = true
+	ns.given[key] = n
+	return n
+}
+
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -1,0 +1,336 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// fieldNeedsCheck reports whether writes of f must be checked: enum values,
+// finite numbers, bounds and uniqueness (refs are checked where they come
+// in: ref arguments are looked up).
+func (g *generator) fieldNeedsCheck(f *ir.Field) bool {
+	k := f.Type.Kind
+	return f.Unique || len(f.Bounds) > 0 || k == ir.KindEnum || k == ir.KindDecimal || k == ir.KindMoney
+}
+
+func (g *generator) checkFieldName(f *ir.Field) string {
+	ei := g.ents[f.Entity]
+	return "check" + ei.typ + ei.fields[f]
+}
+
+func (g *generator) stateFile(f *jen.File) {
+	fields := []jen.Code{
+		jen.Id("j").Op("*").Qual(rt, "Journal"),
+		jen.Comment("fault is the first error met while evaluating an expression (a"),
+		jen.Comment("missing record behind a ref); statements check it after expressions"),
+		jen.Comment("that can fail."),
+		jen.Id("fault").Error(),
+		jen.Line(),
+	}
+	for _, e := range g.w.Entities {
+		ei := g.ents[e]
+		fields = append(fields, jen.Id(ei.table).Op("*").Qual(rt, "Table").Types(jen.Op("*").Id(ei.typ)).Tag(map[string]string{"json": e.Name}))
+	}
+	f.Comment("State is the state of the world: one table per entity, sharing one")
+	f.Comment("undo journal so that every tool call is atomic. Tables are")
+	f.Comment("copy-on-write: Clone is cheap, whatever the size of the state.")
+	f.Type().Id("State").Struct(fields...)
+	f.Line()
+
+	var inits []jen.Code
+	var clones []jen.Code
+	for _, e := range g.w.Entities {
+		ei := g.ents[e]
+		inits = append(inits, jen.Id("s").Dot(ei.table).Op("=").Qual(rt, "NewTable").Call(jen.Lit(e.Name), jen.Parens(jen.Op("*").Id(ei.typ)).Dot("recordID"), jen.Parens(jen.Op("*").Id(ei.typ)).Dot("clone"), jen.Id("s").Dot("j")))
+		clones = append(clones, jen.Id(ei.table).Op(":").Id("s").Dot(ei.table).Dot("Clone").Call(jen.Id("j")).Op(","))
+	}
+	f.Comment("NewState returns an empty state.")
+	f.Func().Id("NewState").Params().Op("*").Id("State").Block(append(append([]jen.Code{
+		jen.Id("s").Op(":=").Op("&").Id("State").Values(jen.Dict{jen.Id("j"): jen.Qual(rt, "NewJournal").Call()}),
+	}, inits...), jen.Return(jen.Id("s")))...)
+	f.Line()
+	f.Comment("Journal is the undo journal shared by the tables (runtime.Stateful).")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Journal").Params().Op("*").Qual(rt, "Journal").Block(jen.Return(jen.Id("s").Dot("j")))
+	f.Line()
+	f.Comment("Clone returns an independent copy of the state. It costs O(rows changed")
+	f.Comment("since the last Freeze), not O(rows).")
+	cl := []jen.Code{jen.Id("j").Op(":=").Qual(rt, "NewJournal").Call()}
+	dict := jen.Dict{jen.Id("j"): jen.Id("j")}
+	for _, e := range g.w.Entities {
+		ei := g.ents[e]
+		dict[jen.Id(ei.table)] = jen.Id("s").Dot(ei.table).Dot("Clone").Call(jen.Id("j"))
+	}
+	cl = append(cl, jen.Return(jen.Op("&").Id("State").Values(dict)))
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Clone").Params().Op("*").Id("State").Block(cl...)
+	f.Line()
+	f.Comment("Freeze folds every table's changes into its shared base, so that later")
+	f.Comment("clones cost O(1). It costs O(rows).")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Freeze").Params().Block(jen.Id("s").Dot("j").Dot("Freeze").Call())
+	f.Line()
+	f.Comment("Hash is the canonical SHA-256 of the state: equal states (same rows in")
+	f.Comment("the same order, same id sequences) hash the same.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Hash").Params().String().Block(
+		jen.Id("h").Op(":=").Qual(rt, "NewHasher").Call(),
+		jen.Id("s").Dot("j").Dot("HashTo").Call(jen.Id("h")),
+		jen.Return(jen.Id("h").Dot("Sum").Call()))
+	f.Line()
+	f.Comment("Snapshot is the state as JSON: an object keyed by entity name whose")
+	f.Comment("values are the rows in insertion order, each with its id first and then")
+	f.Comment("its fields in declaration order.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Snapshot").Params().Qual("encoding/json", "RawMessage").Block(
+		jen.Return(jen.Id("s").Dot("j").Dot("Snapshot").Call()))
+	f.Line()
+	f.Comment("Call runs a tool by name with JSON arguments, atomically, and returns")
+	f.Comment("its observation. It never panics.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
+		jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("s"), jen.Id("tool"), jen.Id("args"))),
+	)
+	f.Line()
+	f.Comment("takeFault returns and clears the first evaluation fault.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("takeFault").Params().Error().Block(
+		jen.Id("err").Op(":=").Id("s").Dot("fault"),
+		jen.Id("s").Dot("fault").Op("=").Nil(),
+		jen.Return(jen.Id("err")),
+	)
+	f.Line()
+	if g.needMod {
+		f.Comment("mod is a % b on integers; a zero divisor is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("mod").Params(jen.List(jen.Id("a"), jen.Id("b")).Int64()).Int64().Block(
+			jen.If(jen.Id("b").Op("==").Lit(0)).Block(
+				jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(
+					jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("integer modulo by zero"))),
+				jen.Return(jen.Lit(0)),
+			),
+			jen.Return(jen.Id("a").Op("%").Id("b")),
+		)
+		f.Line()
+	}
+	for _, e := range g.w.Entities {
+		g.entityHelpers(f, e)
+	}
+	g.validate(f)
+}
+
+// entityHelpers renders the per-entity helpers the compiled code needs:
+// following refs, id snapshots, constraint checks and delete.
+func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
+	ei := g.ents[e]
+	f.Commentf("find%s is the %s with the id, or a not_found error.", ei.typ, ei.typ)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("find"+ei.typ).Params(jen.Id("id").String()).Parens(jen.List(jen.Op("*").Id(ei.typ), jen.Error())).Block(
+		jen.If(jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id("id")), jen.Id("ok")).Block(jen.Return(jen.Id("r"), jen.Nil())),
+		jen.Return(jen.Nil(), jen.Qual(rt, "NotFound").Call(jen.Lit(e.Name), jen.Id("id"))),
+	)
+	f.Line()
+	if g.needAt[e] {
+		f.Commentf("%s is the %s with the id, for following a ref inside an", g.atName(e), ei.typ)
+		f.Comment("expression. A missing record records a not_found fault and yields an")
+		f.Comment("empty record, so that evaluation can finish; the caller checks the fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.atName(e)).Params(jen.Id("id").String()).Op("*").Id(ei.typ).Block(
+			jen.If(jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id("id")), jen.Id("ok")).Block(jen.Return(jen.Id("r"))),
+			jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "NotFound").Call(jen.Lit(e.Name), jen.Id("id"))),
+			jen.Return(jen.Op("&").Id(ei.typ).Values(jen.Dict{jen.Id("ID"): jen.Id("id")})),
+		)
+		f.Line()
+	}
+	if g.needIDs[e] {
+		f.Commentf("%sIDs is a snapshot of the %s ids in insertion order.", ei.lower, ei.typ)
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ei.lower+"IDs").Params().Index().String().Block(
+			jen.Id("ids").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Id("s").Dot(ei.table).Dot("Len").Call()),
+			jen.For(jen.Id("r").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
+				jen.Id("ids").Op("=").Append(jen.Id("ids"), jen.Id("r").Dot("ID"))),
+			jen.Return(jen.Id("ids")),
+		)
+		f.Line()
+	}
+	// Field checks.
+	var all []jen.Code
+	for _, fl := range e.Fields {
+		if !g.fieldNeedsCheck(fl) {
+			continue
+		}
+		name := g.checkFieldName(fl)
+		all = append(all, jen.If(jen.Err().Op(":=").Id("s").Dot(name).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
+		g.fieldCheck(f, e, fl)
+	}
+	f.Commentf("check%s checks the constraints of every field of a %s about to be", ei.typ, ei.typ)
+	f.Comment("written, in field order.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("check"+ei.typ).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(append(all, jen.Return(jen.Nil()))...)
+	f.Line()
+	g.deleteHelper(f, e)
+}
+
+// fieldCheck renders check<Entity><Field>: finite number, enum value,
+// bounds, uniqueness, with compiler/eval's messages.
+func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
+	ei := g.ents[e]
+	name := e.Name + "." + fl.Name
+	val := jen.Id("r").Dot(ei.fields[fl])
+	var body []jen.Code
+	v := jen.Id("v")
+	if fl.Type.Optional {
+		body = append(body,
+			jen.If(jen.Add(val).Op("==").Nil()).Block(jen.Return(jen.Nil())),
+			jen.Id("v").Op(":=").Op("*").Id("r").Dot(ei.fields[fl]))
+	} else {
+		body = append(body, jen.Id("v").Op(":=").Id("r").Dot(ei.fields[fl]))
+	}
+	k := fl.Type.Kind
+	if k == ir.KindDecimal || k == ir.KindMoney {
+		body = append(body, jen.If(jen.Qual("math", "IsNaN").Call(v).Op("||").Qual("math", "IsInf").Call(v, jen.Lit(0))).Block(
+			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be a finite number, got %v"), jen.Lit(name), v))))
+	}
+	if k == ir.KindEnum {
+		body = append(body, jen.If(jen.Op("!").Id("v").Dot("Valid").Call()).Block(
+			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be one of %s, got %q"), jen.Lit(name), jen.Lit(strings.Join(fl.Type.Enum.Values, ", ")), jen.String().Call(v)))))
+	}
+	base := *fl.Type
+	base.Optional = false
+	sc := g.newScope()
+	for _, b := range fl.Bounds {
+		bound := sc.lit(b.Value, &base)
+		body = append(body, jen.If(jen.Op("!").Parens(jen.Id("v").Op(b.Op).Add(bound.c))).Block(
+			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be %s %s, got %s"), jen.Lit(name), jen.Lit(b.Op), jen.Lit(valueText(b.Value, &base)), jen.Qual(rt, "ValueText").Call(v)))))
+	}
+	if fl.Unique {
+		other := jen.Id("o").Dot(ei.fields[fl])
+		same := jen.Add(other).Op("==").Id("v")
+		if fl.Type.Optional {
+			same = jen.Add(jen.Id("o").Dot(ei.fields[fl])).Op("!=").Nil().Op("&&").Op("*").Id("o").Dot(ei.fields[fl]).Op("==").Id("v")
+		}
+		body = append(body, jen.For(jen.Id("o").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
+			jen.If(jen.Id("o").Dot("ID").Op("!=").Id("r").Dot("ID").Op("&&").Add(same)).Block(
+				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(v), jen.Lit(e.Name), jen.Id("o").Dot("ID"))))))
+	}
+	body = append(body, jen.Return(jen.Nil()))
+	f.Commentf("%s checks %s of a record about to be written.", g.checkFieldName(fl), name)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.checkFieldName(fl)).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(body...)
+	f.Line()
+}
+
+// valueText renders a constant as compiler/eval's messages do (JSON).
+func valueText(v *ir.Value, t *ir.Type) string {
+	switch t.Kind {
+	case ir.KindInt:
+		if v.Kind == ir.KindInt {
+			return fmt.Sprint(v.Int)
+		}
+		return fmt.Sprint(int64(v.Num))
+	case ir.KindDecimal, ir.KindMoney:
+		n := v.Num
+		if v.Kind == ir.KindInt {
+			n = float64(v.Int)
+		}
+		b, _ := jsonMarshal(n)
+		return string(b)
+	}
+	b, _ := jsonMarshal(v.Str)
+	return string(b)
+}
+
+// deleteHelper renders delete<Entity>: refused while another record refers
+// to the record (the first referrer in entity, field and insertion order,
+// as compiler/eval reports it).
+func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
+	ei := g.ents[e]
+	used := false
+	for _, t := range g.w.Tools {
+		if t.Kind == ir.ToolDelete && t.Entity == e {
+			used = true
+		}
+		ir.WalkStmts(t.Body, func(st ir.Stmt) {
+			if d, ok := st.(*ir.Delete); ok && d.Target.Type().Entity == e {
+				used = true
+			}
+		}, nil)
+	}
+	if !used {
+		return
+	}
+	var body []jen.Code
+	for _, other := range g.w.Entities {
+		oi := g.ents[other]
+		for _, fl := range other.Fields {
+			if fl.Type.Kind != ir.KindRef || fl.Type.Entity != e {
+				continue
+			}
+			match := jen.Id("q").Dot(oi.fields[fl]).Op("==").Id("id")
+			if fl.Type.Optional {
+				match = jen.Id("q").Dot(oi.fields[fl]).Op("!=").Nil().Op("&&").Op("*").Id("q").Dot(oi.fields[fl]).Op("==").Id("id")
+			}
+			if other == e {
+				match = jen.Id("q").Dot("ID").Op("!=").Id("id").Op("&&").Add(match)
+			}
+			body = append(body, jen.For(jen.Id("q").Op(":=").Range().Id("s").Dot(oi.table).Dot("All").Call()).Block(
+				jen.If(match).Block(jen.Return(jen.Qual(rt, "ConstraintViolation").Call(
+					jen.Lit("%s %q is still referenced by %s %q (field %s)"), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot("ID"), jen.Lit(fl.Name))))))
+		}
+	}
+	body = append(body, jen.Return(jen.Id("s").Dot(ei.table).Dot("Delete").Call(jen.Id("id"))))
+	f.Commentf("delete%s deletes the %s with the id unless another record refers to it.", ei.typ, ei.typ)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("delete"+ei.typ).Params(jen.Id("id").String()).Error().Block(body...)
+	f.Line()
+}
+
+// validate renders Validate: every record's field constraints and refs,
+// in linear time (uniqueness through a map per unique field).
+func (g *generator) validate(f *jen.File) {
+	var body []jen.Code
+	body = append(body, jen.Var().Id("errs").Index().Error())
+	for _, e := range g.w.Entities {
+		ei := g.ents[e]
+		var pre, loop []jen.Code
+		for _, fl := range e.Fields {
+			fname := ei.fields[fl]
+			if g.fieldNeedsCheck(fl) && !fl.Unique {
+				loop = append(loop, jen.If(jen.Err().Op(":=").Id("s").Dot(g.checkFieldName(fl)).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(
+					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %w"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Err()))))
+			}
+			if fl.Unique {
+				// Bounds and enum first (without the quadratic uniqueness scan).
+				seen := unexported(fname) + "Seen"
+				base := *fl.Type
+				base.Optional = false
+				pre = append(pre, jen.Id(seen).Op(":=").Map(g.baseGoType(&base)).String().Values())
+				val := jen.Id("r").Dot(fname)
+				get := []jen.Code{}
+				if fl.Type.Optional {
+					get = append(get, jen.If(jen.Id("r").Dot(fname).Op("!=").Nil()).Block(
+						jen.If(jen.List(jen.Id("first"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Op("*").Add(val)), jen.Id("dup")).Block(
+							jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Op("*").Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
+						).Else().Block(jen.Id(seen).Index(jen.Op("*").Id("r").Dot(fname)).Op("=").Id("r").Dot("ID"))))
+				} else {
+					get = append(get, jen.If(jen.List(jen.Id("first"), jen.Id("dup")).Op(":=").Id(seen).Index(val), jen.Id("dup")).Block(
+						jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
+					).Else().Block(jen.Id(seen).Index(jen.Id("r").Dot(fname)).Op("=").Id("r").Dot("ID")))
+				}
+				loop = append(loop, get...)
+			}
+			if fl.Type.Kind == ir.KindRef {
+				ri := g.ents[fl.Type.Entity]
+				val := jen.Id("r").Dot(fname)
+				cond := jen.Op("!").Id("s").Dot(ri.table).Dot("Has").Call(val)
+				if fl.Type.Optional {
+					cond = jen.Id("r").Dot(fname).Op("!=").Nil().Op("&&").Op("!").Id("s").Dot(ri.table).Dot("Has").Call(jen.Op("*").Id("r").Dot(fname))
+					val = jen.Op("*").Id("r").Dot(fname)
+				}
+				loop = append(loop, jen.If(cond).Block(
+					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s refers to %s %q, which does not exist"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Lit(fl.Name), jen.Lit(fl.Type.Entity.Name), val))))
+			}
+		}
+		if len(loop) == 0 {
+			continue
+		}
+		body = append(body, jen.Block(append(pre, jen.For(jen.Id("r").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(loop...))...))
+	}
+	body = append(body, jen.Return(jen.Id("errs")))
+	f.Comment("Validate checks every record against its entity's constraints (enum")
+	f.Comment("values, finite numbers, bounds, uniqueness) and every ref against its")
+	f.Comment("table, in time linear in the rows. The seed must validate.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Validate").Params().Index().Error().Block(body...)
+	f.Line()
+}

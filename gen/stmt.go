@@ -1,0 +1,353 @@
+package gen
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// body compiles the statements of one custom tool.
+type body struct {
+	sc      *scope
+	tool    *ir.Tool
+	zero    *jen.Statement // the zero result, nil for a tool returning null
+	usesErr bool           // some statement assigns the function-level err
+	recVars []*ir.Var      // record variables in scope, innermost last
+}
+
+// fail is `return <zero>, err`.
+func (b *body) fail(err jen.Code) *jen.Statement {
+	if b.zero == nil {
+		return jen.Return(err)
+	}
+	return jen.Return(jen.Add(b.zero), err)
+}
+
+// checked returns err-checking code: `if err := call; err != nil { return … }`.
+func (b *body) checked(call *jen.Statement) *jen.Statement {
+	return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err()))
+}
+
+// faultCheck returns the check of s.fault after evaluating an expression
+// that may fault, or nil.
+func (b *body) faultCheck(exprs ...ir.Expr) []jen.Code {
+	for _, e := range exprs {
+		if e != nil && canFault(e) {
+			return []jen.Code{b.checked(jen.Id("s").Dot("takeFault").Call())}
+		}
+	}
+	return nil
+}
+
+// value evaluates e for a destination of type to. When e may fault (or
+// asLocal is set) it is stored in a fresh local first and the fault
+// checked; the returned code reads the local.
+func (b *body) value(e ir.Expr, to *ir.Type, asLocal bool) ([]jen.Code, code) {
+	c := b.sc.valueAs(e, to)
+	if !canFault(e) && !asLocal {
+		return nil, c
+	}
+	v := b.sc.temp("v")
+	out := []jen.Code{jen.Id(v).Op(":=").Add(c.c)}
+	out = append(out, b.faultCheck(e)...)
+	return out, primary(jen.Id(v))
+}
+
+// fieldValue evaluates e for storing in field f: an optional field takes a
+// pointer, so a plain value goes through a local.
+func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
+	if isNull(e) {
+		return nil, primary(jen.Nil())
+	}
+	if f.Type.Optional && !optional(e.Type()) {
+		base := *f.Type
+		base.Optional = false
+		pre, c := b.value(e, &base, true)
+		if len(pre) > 0 {
+			// The local was declared with :=; give it the field's type when
+			// the value is an untyped constant.
+			if l, isLit := e.(*ir.Lit); isLit && l.Value != nil {
+				pre[0] = jen.Var().Add(c.c).Add(b.sc.g.baseGoType(&base)).Op("=").Add(b.sc.valueAs(e, &base).c)
+			}
+		}
+		return pre, primary(jen.Op("&").Add(c.c))
+	}
+	return b.value(e, f.Type, false)
+}
+
+// stmts compiles a statement list.
+func (b *body) stmts(list []ir.Stmt) []jen.Code {
+	var out []jen.Code
+	scopeLen := len(b.recVars)
+	for _, st := range list {
+		out = append(out, b.stmt(st)...)
+	}
+	b.recVars = b.recVars[:scopeLen]
+	return out
+}
+
+func (b *body) stmt(st ir.Stmt) []jen.Code {
+	sc := b.sc
+	g := sc.g
+	switch x := st.(type) {
+	case *ir.Require:
+		fail := b.fail(jen.Qual(rt, "PreconditionFailed").Call(jen.Lit(x.Message)))
+		if !canFault(x.Cond) {
+			return []jen.Code{jen.If(jen.Op("!").Add(sc.expr(x.Cond).at(precUnary))).Block(fail)}
+		}
+		ok := sc.temp("ok")
+		out := []jen.Code{jen.Id(ok).Op(":=").Add(sc.expr(x.Cond).c)}
+		out = append(out, b.faultCheck(x.Cond)...)
+		return append(out, jen.If(jen.Op("!").Id(ok)).Block(fail))
+
+	case *ir.Let:
+		val := sc.valueAs(x.Value, x.Var.Type)
+		name := sc.bind(x.Var)
+		var out []jen.Code
+		if _, isLit := x.Value.(*ir.Lit); isLit {
+			out = append(out, jen.Var().Id(name).Add(g.goType(x.Var.Type)).Op("=").Add(val.c))
+		} else {
+			out = append(out, jen.Id(name).Op(":=").Add(val.c))
+		}
+		out = append(out, b.faultCheck(x.Value)...)
+		if !b.used(x.Var) {
+			out = append(out, jen.Id("_").Op("=").Id(name))
+		}
+		if x.Var.Type.Kind == ir.KindRecord {
+			b.recVars = append(b.recVars, x.Var)
+		}
+		return out
+
+	case *ir.Set:
+		ei := g.ents[x.Field.Entity]
+		var out []jen.Code
+		var target string
+		vr, isVar := x.Target.(*ir.VarRef)
+		if isVar {
+			target = sc.names[vr.Var]
+		} else {
+			target = sc.temp("rec")
+			out = append(out, jen.Id(target).Op(":=").Add(sc.record(x.Target).c))
+			out = append(out, b.faultCheck(x.Target)...)
+		}
+		pre, val := b.fieldValue(x.Value, x.Field)
+		out = append(out, pre...)
+		row := target
+		if !isVar {
+			row = target
+		}
+		b.usesErr = true
+		out = append(out,
+			jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot("ID")), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())),
+			jen.Id(row).Dot(ei.fields[x.Field]).Op("=").Add(val.c),
+		)
+		if g.fieldNeedsCheck(x.Field) {
+			out = append(out, b.checked(jen.Id("s").Dot(g.checkFieldName(x.Field)).Call(jen.Id(row))))
+		}
+		out = append(out, b.refresh(x.Field.Entity, row, vrVar(x.Target))...)
+		return out
+
+	case *ir.Insert:
+		ei := g.ents[x.Entity]
+		var out []jen.Code
+		name := ""
+		if x.Var != nil {
+			name = sc.bind(x.Var)
+		} else {
+			name = sc.temp(ei.lower)
+		}
+		given := map[*ir.Field]code{}
+		for _, fi := range x.Fields {
+			pre, val := b.fieldValue(fi.Value, fi.Field)
+			out = append(out, pre...)
+			given[fi.Field] = val
+		}
+		dict := jen.Dict{jen.Id("ID"): jen.Id("s").Dot(ei.table).Dot("NextID").Call(jen.Lit(ei.snake))}
+		for _, f := range x.Entity.Fields {
+			if v, ok := given[f]; ok {
+				dict[jen.Id(ei.fields[f])] = v.c
+				continue
+			}
+			if f.Default != nil && f.Default.Kind != ir.KindNull {
+				if f.Type.Optional {
+					tmp := sc.temp("def")
+					base := *f.Type
+					base.Optional = false
+					out = append(out, jen.Var().Id(tmp).Add(g.baseGoType(&base)).Op("=").Add(sc.lit(f.Default, &base).c))
+					dict[jen.Id(ei.fields[f])] = jen.Op("&").Id(tmp)
+				} else {
+					dict[jen.Id(ei.fields[f])] = sc.lit(f.Default, f.Type).c
+				}
+			}
+		}
+		out = append(out,
+			jen.Id(name).Op(":=").Op("&").Id(ei.typ).Values(dict),
+			b.checked(jen.Id("s").Dot("check"+ei.typ).Call(jen.Id(name))),
+			b.checked(jen.Id("s").Dot(ei.table).Dot("Insert").Call(jen.Id(name))),
+		)
+		if x.Var != nil {
+			if !b.used(x.Var) {
+				out = append(out, jen.Id("_").Op("=").Id(name))
+			}
+			b.recVars = append(b.recVars, x.Var)
+		}
+		return out
+
+	case *ir.Delete:
+		e := x.Target.Type().Entity
+		var out []jen.Code
+		target := sc.record(x.Target)
+		if canFault(x.Target) {
+			t := sc.temp("rec")
+			out = append(out, jen.Id(t).Op(":=").Add(target.c))
+			out = append(out, b.faultCheck(x.Target)...)
+			target = primary(jen.Id(t))
+		}
+		return append(out, b.checked(jen.Id("s").Dot("delete"+g.ents[e].typ).Call(target.at(precPrimary).Dot("ID"))))
+
+	case *ir.Return:
+		if b.zero == nil {
+			return []jen.Code{jen.Return(jen.Nil())}
+		}
+		ret := b.tool.Returns
+		if x.Value == nil {
+			return []jen.Code{jen.Return(jen.Add(b.zero), jen.Nil())}
+		}
+		var pre []jen.Code
+		var val code
+		if ret.Optional && !optional(x.Value.Type()) && ret.Kind != ir.KindRecord && !isNull(x.Value) {
+			base := *ret
+			base.Optional = false
+			pre, val = b.value(x.Value, &base, true)
+			val = primary(jen.Op("&").Add(val.c))
+		} else {
+			pre, val = b.value(x.Value, ret, false)
+		}
+		return append(pre, jen.Return(val.c, jen.Nil()))
+
+	case *ir.If:
+		var out []jen.Code
+		cond := sc.expr(x.Cond)
+		if canFault(x.Cond) {
+			c := sc.temp("cond")
+			out = append(out, jen.Id(c).Op(":=").Add(cond.c))
+			out = append(out, b.faultCheck(x.Cond)...)
+			cond = primary(jen.Id(c))
+		}
+		st := jen.If(cond.c).Block(b.stmts(x.Then)...)
+		if len(x.Else) == 1 {
+			if elif, ok := x.Else[0].(*ir.If); ok && !canFault(elif.Cond) {
+				return append(out, st.Else().Add(b.stmt(elif)[0]))
+			}
+		}
+		if len(x.Else) > 0 {
+			st.Else().Block(b.stmts(x.Else)...)
+		}
+		return append(out, st)
+
+	case *ir.For:
+		ei := g.ents[x.Entity]
+		g.needIDs[x.Entity] = true
+		id := sc.temp("id")
+		name := sc.bind(x.Var)
+		ok := sc.temp("ok")
+		var inner []jen.Code
+		inner = append(inner,
+			jen.List(jen.Id(name), jen.Id(ok)).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id(id)),
+			jen.If(jen.Op("!").Id(ok)).Block(jen.Comment("deleted by an earlier iteration"), jen.Continue()),
+		)
+		if !mentionsStmts(x, x.Var) {
+			inner = append(inner, jen.Id("_").Op("=").Id(name))
+		}
+		if x.Where != nil {
+			if canFault(x.Where) {
+				c := sc.temp("match")
+				inner = append(inner, jen.Id(c).Op(":=").Add(sc.expr(x.Where).c))
+				inner = append(inner, b.faultCheck(x.Where)...)
+				inner = append(inner, jen.If(jen.Op("!").Id(c)).Block(jen.Continue()))
+			} else {
+				inner = append(inner, jen.If(jen.Op("!").Add(sc.expr(x.Where).at(precUnary))).Block(jen.Continue()))
+			}
+		}
+		b.recVars = append(b.recVars, x.Var)
+		inner = append(inner, b.stmts(x.Body)...)
+		return []jen.Code{
+			jen.Comment("Iterate over a snapshot of the ids: records inserted by the body are not visited."),
+			jen.For(jen.List(jen.Id("_"), jen.Id(id)).Op(":=").Range().Id("s").Dot(ei.lower + "IDs").Call()).Block(inner...),
+		}
+	}
+	panic("gen: unsupported statement")
+}
+
+func vrVar(e ir.Expr) *ir.Var {
+	if v, ok := e.(*ir.VarRef); ok {
+		return v.Var
+	}
+	return nil
+}
+
+// refresh points the other record variables in scope that hold the record
+// just modified (by id) at its new private copy, so that every name of a
+// record reads its current values, as in compiler/eval where records are
+// live.
+func (b *body) refresh(e *ir.Entity, row string, except *ir.Var) []jen.Code {
+	var out []jen.Code
+	seen := map[*ir.Var]bool{}
+	for _, v := range b.recVars {
+		if v == except || seen[v] || v.Type.Entity != e {
+			continue
+		}
+		seen[v] = true
+		name := b.sc.names[v]
+		if name == row {
+			continue
+		}
+		out = append(out, jen.If(jen.Id(name).Op("!=").Nil().Op("&&").Id(name).Dot("ID").Op("==").Id(row).Dot("ID")).Block(
+			jen.Id(name).Op("=").Id(row),
+		))
+	}
+	return out
+}
+
+// used reports whether v is read anywhere in the tool's body.
+func (b *body) used(v *ir.Var) bool {
+	found := false
+	ir.WalkStmts(b.tool.Body, nil, func(e ir.Expr) bool {
+		if r, ok := e.(*ir.VarRef); ok && r.Var == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// mentionsStmts reports whether the loop's where clause or body reads v.
+func mentionsStmts(f *ir.For, v *ir.Var) bool {
+	if f.Where != nil && mentions(f.Where, v) {
+		return true
+	}
+	found := false
+	ir.WalkStmts(f.Body, nil, func(e ir.Expr) bool {
+		if r, ok := e.(*ir.VarRef); ok && r.Var == v {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// terminates reports whether the statement list always ends in a return,
+// by Go's rules for terminating statements (a return, or an if/else whose
+// branches both terminate).
+func terminates(list []ir.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	switch x := list[len(list)-1].(type) {
+	case *ir.Return:
+		return true
+	case *ir.If:
+		return len(x.Else) > 0 && terminates(x.Then) && terminates(x.Else)
+	}
+	return false
+}

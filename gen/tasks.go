@@ -1,0 +1,180 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// tasksFile renders the tasks: descriptions with golden solutions as data,
+// start states built once, and one grader function per rubric assertion.
+func (g *generator) tasksFile(f *jen.File) {
+	f.Comment("assertion is one rubric item: check reports whether it holds on s,")
+	f.Comment("whose task started at the state hash start, and why not.")
+	f.Type().Id("assertion").Struct(
+		jen.Id("kind").String(),
+		jen.Id("text").String(),
+		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").String()).Parens(jen.List(jen.Bool(), jen.String())),
+	)
+	f.Line()
+	f.Comment("task is a task with its start state, built once, and its rubric.")
+	f.Type().Id("task").Struct(
+		jen.Id("info").Qual(rt, "TaskInfo"),
+		jen.Id("start").Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())),
+		jen.Id("rubric").Index().Id("assertion"),
+	)
+	f.Line()
+	var entries []jen.Code
+	for i, t := range g.w.Tasks {
+		var rubric []jen.Code
+		for j, a := range t.Assertions {
+			fn := g.assertionFunc(f, t, i, j, a)
+			rubric = append(rubric, jen.Values(jen.Dict{
+				jen.Id("kind"):  jen.Lit(string(a.Kind)),
+				jen.Id("text"):  jen.Lit(a.Text),
+				jen.Id("check"): fn,
+			}))
+		}
+		entries = append(entries, jen.Values(jen.Dict{
+			jen.Id("info"):   g.taskInfo(t),
+			jen.Id("start"):  jen.Id("taskStart").Call(jen.Lit(t.Name)),
+			jen.Id("rubric"): jen.Index().Id("assertion").Values(rubric...),
+		}))
+	}
+	f.Comment("tasks are the world's tasks in declaration order.")
+	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
+	f.Line()
+	f.Comment("startState is a task's start state, frozen, and its hash.")
+	f.Type().Id("startState").Struct(jen.Id("state").Op("*").Id("State"), jen.Id("hash").String())
+	f.Line()
+	fail := func(err jen.Code) *jen.Statement { return jen.Return(jen.Id("startState").Values(), err) }
+	f.Comment("taskStart returns the start state of a task (the world seed plus the")
+	f.Comment("task's seed records), computed once and frozen.")
+	f.Func().Id("taskStart").Params(jen.Id("name").String()).Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
+		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
+			jen.List(jen.Id("base"), jen.Err()).Op(":=").Id("worldSeed").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
+			jen.List(jen.Id("sd"), jen.Err()).Op(":=").Id("loadSeed").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
+			jen.Id("s").Op(":=").Id("base"),
+			jen.If(jen.List(jen.Id("extra"), jen.Id("ok")).Op(":=").Id("sd").Dot("Tasks").Index(jen.Id("name")), jen.Id("ok")).Block(
+				jen.Id("s").Op("=").Id("base").Dot("Clone").Call(),
+				jen.If(jen.Err().Op(":=").Id("s").Dot("insert").Call(jen.Op("&").Id("extra")), jen.Err().Op("!=").Nil()).Block(
+					fail(jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": task %s seed: %w"), jen.Id("name"), jen.Err()))),
+				jen.Id("s").Dot("Freeze").Call(),
+			),
+			jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil()),
+		))),
+	)
+	f.Line()
+}
+
+func (g *generator) taskInfo(t *ir.Task) *jen.Statement {
+	strs := func(xs []string) *jen.Statement {
+		var c []jen.Code
+		for _, x := range xs {
+			c = append(c, jen.Lit(x))
+		}
+		return jen.Index().String().Values(c...)
+	}
+	d := jen.Dict{
+		jen.Id("ID"):          jen.Lit(t.Name),
+		jen.Id("Persona"):     jen.Lit(t.Persona),
+		jen.Id("Instruction"): jen.Lit(t.Instruction),
+		jen.Id("Tags"): jen.Qual(rt, "TaskTags").Values(jen.Dict{
+			jen.Id("Domain"):       jen.Lit(t.Domain),
+			jen.Id("Capabilities"): strs(t.Capabilities),
+			jen.Id("Difficulty"):   strs(t.Difficulty),
+		}),
+	}
+	if t.Solution != nil {
+		var calls []jen.Code
+		for _, st := range t.Solution {
+			calls = append(calls, g.solutionCall(st))
+		}
+		d[jen.Id("Solution")] = jen.Index().Qual(rt, "Call").Values(calls...)
+	}
+	return jen.Qual(rt, "TaskInfo").Values(d)
+}
+
+// solutionCall renders one golden step as data: the tool, its constant
+// arguments as JSON, and bound arguments resolved at replay time.
+func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	n := 0
+	var uses []jen.Code
+	for _, a := range st.Args {
+		if a.Bound != "" {
+			uses = append(uses, jen.Values(jen.Dict{jen.Id("Arg"): jen.Lit(a.Param.Name), jen.Id("Name"): jen.Lit(a.Bound)}))
+			continue
+		}
+		v, err := valueJSON(a.Value, a.Param.Type)
+		if err != nil {
+			panic(fmt.Sprintf("gen: solution of %s: %v", st.Tool.Name, err))
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		k, _ := json.Marshal(a.Param.Name)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	d := jen.Dict{
+		jen.Id("Tool"): jen.Lit(st.Tool.Name),
+		jen.Id("Args"): jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(b.String())),
+	}
+	if st.Bind != "" {
+		d[jen.Id("Bind")] = jen.Lit(st.Bind)
+	}
+	if len(uses) > 0 {
+		d[jen.Id("Uses")] = jen.Index().Qual(rt, "BoundArg").Values(uses...)
+	}
+	return jen.Values(d)
+}
+
+// assertionFunc renders the grader of one assertion and returns the
+// expression naming it.
+func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Assertion) *jen.Statement {
+	switch a.Kind {
+	case ir.AssertUnchanged:
+		return jen.Id("assertUnchanged")
+	case ir.AssertInvariant:
+		return jen.Id("holds").Call(jen.Parens(jen.Op("*").Id("State")).Dot(g.invs[a.Invariant]))
+	}
+	name := fmt.Sprintf("assert%s%d", exported(t.Name), ai+1)
+	name = g.pkgNames.name(a, lowerFirst(name))
+	sc := g.newScope("start")
+	sc.readOnly = true
+	var keys []indexKey
+	collectIndexes(a.Expr, false, map[indexKey]bool{}, &keys)
+	body := sc.buildIndexes(keys)
+	body = append(body, jen.Id("ok").Op(":=").Add(sc.expr(a.Expr).c))
+	if canFault(a.Expr) {
+		body = append(body, jen.If(jen.Err().Op(":=").Id("s").Dot("takeFault").Call(), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.False(), jen.Err().Dot("Error").Call())))
+	}
+	detail := jen.Lit("")
+	if b, isBin := a.Expr.(*ir.Binary); isBin {
+		switch b.Op {
+		case "==", "!=", "<", "<=", ">", ">=":
+			// The values seen, for the report (evaluated again only on failure).
+			l, r := sc.expr(b.L), sc.expr(b.R)
+			detail = jen.Lit("left side is ").Op("+").Qual(rt, "ValueText").Call(l.c).Op("+").Lit(", right side is ").Op("+").Qual(rt, "ValueText").Call(r.c)
+		}
+	}
+	body = append(body,
+		jen.If(jen.Id("ok")).Block(jen.Return(jen.True(), jen.Lit(""))),
+		jen.Return(jen.False(), detail))
+	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), a.Text))
+	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
+	f.Line()
+	return jen.Id(name)
+}

@@ -1,0 +1,559 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// pageSize is how many records list and search tools return at most
+// (compiler/eval's MaxResults).
+const pageSize = 50
+
+// toolsFile renders the argument structs, the tool methods, their JSON
+// handlers and schemas, and the registry.
+func (g *generator) toolsFile(f *jen.File) {
+	f.Comment("pageSize is the most records a list or search tool returns.")
+	f.Const().Id("pageSize").Op("=").Lit(pageSize)
+	f.Line()
+	for _, t := range g.w.Tools {
+		g.argsType(f, t)
+		g.toolMethod(f, t)
+		g.toolHandler(f, t)
+	}
+	g.registry(f)
+}
+
+func (g *generator) toolDescription(t *ir.Tool) string {
+	if d := oneLine(t.Doc); d != "" {
+		return d
+	}
+	if t.Entity != nil {
+		e := t.Entity.Name
+		switch t.Kind {
+		case ir.ToolGet:
+			return fmt.Sprintf("Get a %s by id.", e)
+		case ir.ToolList:
+			return fmt.Sprintf("List %s records in order, %d at a time from offset.", e, pageSize)
+		case ir.ToolSearch:
+			var by []string
+			for _, f := range t.By {
+				by = append(by, f.Name)
+			}
+			return fmt.Sprintf("Search %s records by %s (at most %d).", e, strings.Join(by, ", "), pageSize)
+		case ir.ToolCreate:
+			return fmt.Sprintf("Create a %s.", e)
+		case ir.ToolUpdate:
+			return fmt.Sprintf("Update fields of a %s; omitted fields are unchanged.", e)
+		case ir.ToolDelete:
+			return fmt.Sprintf("Delete a %s that no other record refers to.", e)
+		}
+	}
+	return sentence(strings.ReplaceAll(t.Name, "_", " "))
+}
+
+func (g *generator) paramDescription(t *ir.Tool, p *ir.Param) string {
+	var parts []string
+	if d := oneLine(p.Doc); d != "" {
+		parts = append(parts, sentence(d))
+	} else if p.Field != nil && oneLine(p.Field.Doc) != "" {
+		parts = append(parts, sentence(p.Field.Doc))
+	}
+	switch p.Type.Kind {
+	case ir.KindRef:
+		s := fmt.Sprintf("The id of a %s record", p.Type.Entity.Name)
+		for _, r := range g.w.Seed {
+			if r.Entity == p.Type.Entity {
+				s += fmt.Sprintf(" (e.g. %q)", r.ID)
+				break
+			}
+		}
+		parts = append(parts, s+".")
+	case ir.KindMoney:
+		if g.w.Currency != "" {
+			parts = append(parts, "Amount in "+oneLine(g.w.Currency)+".")
+		}
+	case ir.KindDate:
+		parts = append(parts, "A date, YYYY-MM-DD.")
+	case ir.KindDateTime:
+		parts = append(parts, "A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).")
+	}
+	switch {
+	case t.Kind == ir.ToolSearch:
+		if p.Type.Kind.Textual() {
+			parts = append(parts, "Matches records containing this text, ignoring case; null for any.")
+		} else {
+			parts = append(parts, "Matches records with this value; null for any.")
+		}
+	case t.Kind == ir.ToolUpdate && p.Field != nil:
+		parts = append(parts, "Null leaves the field unchanged.")
+	case t.Kind == ir.ToolCreate && p.Field != nil && p.Field.Default != nil:
+		parts = append(parts, "Null for the default.")
+	case t.Kind == ir.ToolList && p.Name == "offset":
+		parts = append(parts, "Number of records to skip; null for 0.")
+	case p.Type.Optional:
+		parts = append(parts, "Optional: null when not given.")
+	}
+	return strings.Join(parts, " ")
+}
+
+// argsType renders the tool's argument struct.
+func (g *generator) argsType(f *jen.File, t *ir.Tool) {
+	ti := g.tools[t]
+	f.Commentf("%s are the arguments of the tool %s.", ti.args, t.Name)
+	var fields []jen.Code
+	for _, p := range t.Params {
+		c := jen.Null()
+		if d := g.paramDescription(t, p); d != "" {
+			c = comment(d).Line()
+		}
+		fields = append(fields, c.Id(ti.fields[p]).Add(g.goType(p.Type)).Tag(map[string]string{"json": p.Name}))
+	}
+	f.Type().Id(ti.args).Struct(fields...)
+	f.Line()
+}
+
+// resultType is the Go type a tool method returns besides error, nil for
+// a tool that returns null.
+func (g *generator) resultType(t *ir.Tool) *jen.Statement {
+	switch t.Kind {
+	case ir.ToolGet, ir.ToolCreate, ir.ToolUpdate, ir.ToolDelete:
+		return jen.Op("*").Id(g.ents[t.Entity].typ)
+	case ir.ToolList, ir.ToolSearch:
+		return jen.Index().Op("*").Id(g.ents[t.Entity].typ)
+	}
+	if t.Returns == nil {
+		return nil
+	}
+	return g.goType(t.Returns)
+}
+
+func (g *generator) zeroValue(t *ir.Tool) *jen.Statement {
+	switch t.Kind {
+	case ir.ToolCustom:
+	default:
+		return jen.Nil()
+	}
+	r := t.Returns
+	if r == nil {
+		return nil
+	}
+	if r.Optional || r.Kind == ir.KindRecord || r.Kind == ir.KindList {
+		return jen.Nil()
+	}
+	switch r.Kind {
+	case ir.KindString, ir.KindText, ir.KindRef, ir.KindEnum:
+		return jen.Lit("")
+	case ir.KindBool:
+		return jen.False()
+	}
+	return jen.Lit(0)
+}
+
+// toolMethod renders the tool as a typed method of State.
+func (g *generator) toolMethod(f *jen.File, t *ir.Tool) {
+	ti := g.tools[t]
+	what := g.toolDescription(t)
+	f.Add(doc(fmt.Sprintf("%s implements the tool %s (service %s): %s", ti.method, t.Name, t.Service.Name, lowerFirst(what)), ""))
+	results := jen.Error()
+	if rt := g.resultType(t); rt != nil {
+		results = jen.Parens(jen.List(rt, jen.Error()))
+	}
+	var bodyCode []jen.Code
+	if t.Kind == ir.ToolCustom {
+		bodyCode = g.customBody(t)
+	} else {
+		bodyCode = g.standardBody(t)
+	}
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ti.method).Params(jen.Id("args").Id(ti.args)).Add(results).Block(bodyCode...)
+	f.Line()
+}
+
+// lookupRefs looks up the ref parameters (in order) of a standard tool,
+// as compiler/eval does before anything else: a missing one is not_found.
+func (g *generator) lookupRefs(t *ir.Tool, zero *jen.Statement) []jen.Code {
+	var out []jen.Code
+	for _, p := range t.Params {
+		if p.Type.Kind != ir.KindRef || (p.Field == nil && p.Name == "id") {
+			continue
+		}
+		tableType := g.ents[p.Type.Entity].typ
+		arg := jen.Id("args").Dot(g.tools[t].fields[p])
+		fail := jen.Return(jen.Add(zero), jen.Err())
+		if p.Type.Optional {
+			out = append(out, jen.If(jen.Add(arg).Op("!=").Nil()).Block(
+				jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("find"+tableType).Call(jen.Op("*").Add(jen.Id("args").Dot(g.tools[t].fields[p]))), jen.Err().Op("!=").Nil()).Block(fail),
+			))
+			continue
+		}
+		out = append(out, jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("find"+tableType).Call(arg), jen.Err().Op("!=").Nil()).Block(fail))
+	}
+	return out
+}
+
+func (g *generator) idParam(t *ir.Tool) *ir.Param {
+	for _, p := range t.Params {
+		if p.Field == nil && p.Name == "id" {
+			return p
+		}
+	}
+	return nil
+}
+
+// standardBody implements get/list/search/create/update/delete with
+// compiler/eval's semantics.
+func (g *generator) standardBody(t *ir.Tool) []jen.Code {
+	ti := g.tools[t]
+	ei := g.ents[t.Entity]
+	table := jen.Id("s").Dot(ei.table)
+	argOf := func(p *ir.Param) *jen.Statement { return jen.Id("args").Dot(ti.fields[p]) }
+	var out []jen.Code
+	var idArg *jen.Statement
+	if p := g.idParam(t); p != nil {
+		idArg = argOf(p)
+		out = append(out, jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("s").Dot("find"+ei.typ).Call(idArg),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+	}
+	out = append(out, g.lookupRefs(t, jen.Nil())...)
+	switch t.Kind {
+	case ir.ToolGet:
+		return append(out, jen.Return(jen.Id("r"), jen.Nil()))
+
+	case ir.ToolList:
+		var offset *ir.Param
+		for _, p := range t.Params {
+			if p.Name == "offset" && p.Field == nil {
+				offset = p
+			}
+		}
+		out = append(out, jen.Var().Id("offset").Int64())
+		if offset != nil {
+			out = append(out, jen.If(argOf(offset).Op("!=").Nil()).Block(
+				jen.Id("offset").Op("=").Op("*").Add(argOf(offset)),
+			), jen.If(jen.Id("offset").Op("<").Lit(0)).Block(
+				jen.Return(jen.Nil(), jen.Qual(rt, "InvalidArguments").Call(jen.Lit(`argument "offset": must be >= 0`))),
+			))
+		}
+		return append(out,
+			jen.Id("out").Op(":=").Make(jen.Index().Op("*").Id(ei.typ), jen.Lit(0), jen.Min(jen.Int64().Call(jen.Add(table).Dot("Len").Call()), jen.Lit(pageSize))),
+			jen.Var().Id("i").Int64(),
+			jen.For(jen.Id("r").Op(":=").Range().Add(table).Dot("All").Call()).Block(
+				jen.If(jen.Len(jen.Id("out")).Op("==").Id("pageSize")).Block(jen.Break()),
+				jen.If(jen.Id("i").Op(">=").Id("offset")).Block(jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("r"))),
+				jen.Id("i").Op("++"),
+			),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+
+	case ir.ToolSearch:
+		var conds []jen.Code
+		var pre []jen.Code
+		for _, p := range t.Params {
+			if p.Field == nil {
+				continue
+			}
+			fieldName := ei.fields[p.Field]
+			arg := argOf(p)
+			val := jen.Id("r").Dot(fieldName)
+			if p.Field.Type.Optional {
+				val = jen.Op("*").Id("r").Dot(fieldName)
+			}
+			var miss *jen.Statement
+			if p.Field.Type.Kind.Textual() {
+				q := unexported(p.Name) + "Lower"
+				pre = append(pre, jen.Var().Id(q).String(), jen.If(jen.Add(arg).Op("!=").Nil()).Block(
+					jen.Id(q).Op("=").Qual("strings", "ToLower").Call(jen.Op("*").Add(argOf(p)))))
+				miss = jen.Op("!").Qual(rt, "ContainsLower").Call(val, jen.Id(q))
+			} else {
+				miss = jen.Add(val).Op("!=").Op("*").Add(argOf(p))
+			}
+			if p.Field.Type.Optional {
+				miss = jen.Id("r").Dot(fieldName).Op("==").Nil().Op("||").Add(miss)
+			}
+			conds = append(conds, jen.If(jen.Add(argOf(p)).Op("!=").Nil().Op("&&").Parens(miss)).Block(jen.Continue()))
+		}
+		out = append(out, pre...)
+		loop := append([]jen.Code{jen.If(jen.Len(jen.Id("out")).Op("==").Id("pageSize")).Block(jen.Break())}, conds...)
+		loop = append(loop, jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("r")))
+		return append(out,
+			jen.Id("out").Op(":=").Index().Op("*").Id(ei.typ).Values(),
+			jen.For(jen.Id("r").Op(":=").Range().Add(table).Dot("All").Call()).Block(loop...),
+			jen.Return(jen.Id("out"), jen.Nil()),
+		)
+
+	case ir.ToolCreate:
+		dict := jen.Dict{jen.Id("ID"): jen.Add(table).Dot("NextID").Call(jen.Lit(ei.snake))}
+		var after []jen.Code
+		for _, p := range t.Params {
+			if p.Field == nil {
+				continue
+			}
+			fl := p.Field
+			name := ei.fields[fl]
+			switch {
+			case !p.Type.Optional:
+				dict[jen.Id(name)] = argOf(p)
+			case fl.Type.Optional:
+				dict[jen.Id(name)] = argOf(p)
+				if fl.Default != nil && fl.Default.Kind != ir.KindNull {
+					base := *fl.Type
+					base.Optional = false
+					after = append(after, jen.If(jen.Add(argOf(p)).Op("==").Nil()).Block(
+						jen.Var().Id("def").Add(g.baseGoType(&base)).Op("=").Add(g.newScope().lit(fl.Default, &base).c),
+						jen.Id("r").Dot(name).Op("=").Op("&").Id("def"),
+					))
+				}
+			default: // a defaulted required field
+				if fl.Default != nil {
+					dict[jen.Id(name)] = g.newScope().lit(fl.Default, fl.Type).c
+				}
+				after = append(after, jen.If(jen.Add(argOf(p)).Op("!=").Nil()).Block(
+					jen.Id("r").Dot(name).Op("=").Op("*").Add(argOf(p))))
+			}
+		}
+		out = append(out, jen.Id("r").Op(":=").Op("&").Id(ei.typ).Values(dict))
+		out = append(out, after...)
+		return append(out,
+			jen.If(jen.Err().Op(":=").Id("s").Dot("check"+ei.typ).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op(":=").Add(table).Dot("Insert").Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("r"), jen.Nil()),
+		)
+
+	case ir.ToolUpdate:
+		out = append(out,
+			jen.List(jen.Id("r"), jen.Err()).Op("=").Add(table).Dot("Mut").Call(jen.Id("r").Dot("ID")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+		for _, p := range t.Params {
+			if p.Field == nil {
+				continue
+			}
+			fl := p.Field
+			name := ei.fields[fl]
+			val := jen.Op("*").Add(argOf(p))
+			if fl.Type.Optional {
+				val = argOf(p)
+			}
+			set := []jen.Code{jen.Id("r").Dot(name).Op("=").Add(val)}
+			if g.fieldNeedsCheck(fl) {
+				set = append(set, jen.If(jen.Err().Op(":=").Id("s").Dot(g.checkFieldName(fl)).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
+			}
+			out = append(out, jen.If(jen.Add(argOf(p)).Op("!=").Nil()).Block(set...))
+		}
+		return append(out, jen.Return(jen.Id("r"), jen.Nil()))
+
+	case ir.ToolDelete:
+		return append(out,
+			jen.If(jen.Err().Op(":=").Id("s").Dot("delete"+ei.typ).Call(jen.Id("r").Dot("ID")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("r"), jen.Nil()),
+		)
+	}
+	panic("gen: unknown tool kind " + string(t.Kind))
+}
+
+// customBody compiles a custom tool's statements after binding its
+// parameters: ref parameters are looked up (not_found), the others read
+// from args.
+func (g *generator) customBody(t *ir.Tool) []jen.Code {
+	sc := g.newScope()
+	b := &body{sc: sc, tool: t, zero: g.zeroValue(t)}
+	ti := g.tools[t]
+	var prologue []jen.Code
+	errDeclared := false
+	for _, p := range t.Params {
+		arg := jen.Id("args").Dot(ti.fields[p])
+		field := ti.fields[p]
+		if p.Var == nil {
+			continue
+		}
+		if p.Type.Kind != ir.KindRef {
+			sc.vars[p.Var] = func() *jen.Statement { return jen.Id("args").Dot(field) }
+			continue
+		}
+		tableType := g.ents[p.Type.Entity].typ
+		if !b.used(p.Var) {
+			if p.Type.Optional {
+				prologue = append(prologue, jen.If(jen.Add(arg).Op("!=").Nil()).Block(
+					jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("find"+tableType).Call(jen.Op("*").Add(jen.Id("args").Dot(field))), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err()))))
+			} else {
+				prologue = append(prologue, jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("find"+tableType).Call(arg), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())))
+			}
+			continue
+		}
+		name := sc.bind(p.Var)
+		b.recVars = append(b.recVars, p.Var)
+		if p.Type.Optional {
+			if !errDeclared {
+				prologue = append(prologue, jen.Var().Err().Error())
+				errDeclared = true
+			}
+			prologue = append(prologue,
+				jen.Var().Id(name).Op("*").Id(g.ents[p.Type.Entity].typ),
+				jen.If(jen.Add(arg).Op("!=").Nil()).Block(
+					jen.If(jen.List(jen.Id(name), jen.Err()).Op("=").Id("s").Dot("find"+tableType).Call(jen.Op("*").Add(jen.Id("args").Dot(field))), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err()))))
+			continue
+		}
+		if errDeclared {
+			prologue = append(prologue, jen.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot("find"+tableType).Call(arg))
+		} else {
+			prologue = append(prologue, jen.List(jen.Id(name), jen.Err()).Op(":=").Id("s").Dot("find"+tableType).Call(arg))
+			errDeclared = true
+		}
+		prologue = append(prologue, jen.If(jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())))
+	}
+	stmts := b.stmts(t.Body)
+	if b.usesErr && !errDeclared {
+		prologue = append([]jen.Code{jen.Var().Err().Error()}, prologue...)
+	}
+	out := append(prologue, stmts...)
+	if !terminates(t.Body) {
+		if b.zero == nil {
+			out = append(out, jen.Return(jen.Nil()))
+		} else {
+			out = append(out, jen.Return(b.zero, jen.Nil()))
+		}
+	}
+	return out
+}
+
+// toolHandler renders the JSON entry point of a tool: strict decoding,
+// then the typed method.
+func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
+	ti := g.tools[t]
+	var required []jen.Code
+	required = append(required, jen.Id("raw"), jen.Op("&").Id("args"))
+	for _, p := range t.Params {
+		if p.Required() {
+			required = append(required, jen.Lit(p.Name))
+		}
+	}
+	call := jen.Id("s").Dot(ti.method).Call(jen.Id("args"))
+	ret := jen.Return(call)
+	if g.resultType(t) == nil {
+		ret = jen.Return(jen.Nil(), call)
+	}
+	f.Commentf("call%s decodes the JSON arguments of %s and calls %s.", ti.method, t.Name, ti.method)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call"+ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
+		jen.Var().Id("args").Id(ti.args),
+		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		ret,
+	)
+	f.Line()
+}
+
+// registry renders the tool registry with every tool's schema.
+func (g *generator) registry(f *jen.File) {
+	var regs []jen.Code
+	regs = append(regs, jen.Id("r").Op(":=").Qual(rt, "NewRegistry").Types(jen.Op("*").Id("State")).Call())
+	for _, t := range g.w.Tools {
+		ti := g.tools[t]
+		schema := g.schema(t)
+		regs = append(regs, jen.Id("r").Dot("Register").Call(jen.Qual(rt, "Tool").Types(jen.Op("*").Id("State")).Values(jen.Dict{
+			jen.Id("Name"):        jen.Lit(t.Name),
+			jen.Id("Service"):     jen.Lit(t.Service.Name),
+			jen.Id("Description"): jen.Lit(g.toolDescription(t)),
+			jen.Id("Parameters"):  jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(schema)),
+			jen.Id("Handler"):     jen.Parens(jen.Op("*").Id("State")).Dot("call" + ti.method),
+		})))
+	}
+	regs = append(regs, jen.Return(jen.Id("r")))
+	f.Comment("registry holds the world's tools in declaration order; it is built")
+	f.Comment("once and shared by all episodes.")
+	f.Var().Id("registry").Op("=").Func().Params().Op("*").Qual(rt, "Registry").Types(jen.Op("*").Id("State")).Block(regs...).Call()
+	f.Line()
+}
+
+// ordered is a JSON object that keeps its keys in insertion order.
+type ordered []kv
+
+type kv struct {
+	k string
+	v any
+}
+
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(e.k)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := json.Marshal(e.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// schema is the JSON schema of a tool's arguments, safe for OpenAI strict
+// mode: additionalProperties false, every property required, optional ones
+// nullable.
+func (g *generator) schema(t *ir.Tool) string {
+	props := ordered{}
+	required := []string{}
+	for _, p := range t.Params {
+		props = append(props, kv{p.Name, g.paramSchema(t, p)})
+		required = append(required, p.Name)
+	}
+	s := ordered{
+		{"type", "object"},
+		{"properties", props},
+		{"required", required},
+		{"additionalProperties", false},
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err) // only strings, bools and nested objects
+	}
+	return string(b)
+}
+
+func (g *generator) paramSchema(t *ir.Tool, p *ir.Param) ordered {
+	var typ string
+	var extra ordered
+	switch p.Type.Kind {
+	case ir.KindInt:
+		typ = "integer"
+	case ir.KindDecimal, ir.KindMoney:
+		typ = "number"
+	case ir.KindBool:
+		typ = "boolean"
+	case ir.KindDate:
+		typ = "string"
+		extra = append(extra, kv{"format", "date"})
+	case ir.KindDateTime:
+		typ = "string"
+		extra = append(extra, kv{"format", "date-time"})
+	case ir.KindEnum:
+		typ = "string"
+		vals := []any{}
+		for _, v := range p.Type.Enum.Values {
+			vals = append(vals, v)
+		}
+		if p.Type.Optional {
+			vals = append(vals, nil)
+		}
+		extra = append(extra, kv{"enum", vals})
+	default:
+		typ = "string"
+	}
+	var tv any = typ
+	if p.Type.Optional {
+		tv = []string{typ, "null"}
+	}
+	out := ordered{{"type", tv}}
+	if d := g.paramDescription(t, p); d != "" {
+		out = append(out, kv{"description", d})
+	}
+	return append(out, extra...)
+}

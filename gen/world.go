@@ -1,0 +1,194 @@
+package gen
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/templates"
+)
+
+// policy renders policy.md from templates/policy.md.tmpl.
+func (g *generator) policy() ([]byte, error) {
+	tmpl, err := template.New("policy").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).Parse(templates.Policy)
+	if err != nil {
+		return nil, fmt.Errorf("gen: policy template: %w", err)
+	}
+	var rules []string
+	for _, inv := range g.w.Invariants {
+		// One list item per rule: continuation lines indented under it.
+		rules = append(rules, strings.Join(commentLines(inv.Policy), "\n   "))
+	}
+	title := oneLine(g.w.Title)
+	if title == "" {
+		title = g.w.Name
+	}
+	data := struct {
+		Title, Name, Industry, Country, Currency, Today string
+		Rules                                           []string
+	}{title, g.w.Name, oneLine(g.w.Industry), oneLine(g.w.Country), oneLine(g.w.Currency), g.w.Today, rules}
+	var b bytes.Buffer
+	if err := tmpl.Execute(&b, data); err != nil {
+		return nil, fmt.Errorf("gen: policy template: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// worldFile renders the World and Episode types and the package's entry
+// points.
+func (g *generator) worldFile(f *jen.File) {
+	w := g.w
+	today, err := runtime.ParseDate(w.Today)
+	if err != nil {
+		panic(fmt.Sprintf("gen: world %s: today: %v", w.Name, err))
+	}
+	f.Anon("embed")
+	f.Commentf("today is the world's date: %s.", today)
+	f.Const().Id("today").Qual(rt, "Date").Op("=").Lit(int(today))
+	f.Line()
+	f.Comment("policyText is the visible policy document.")
+	f.Comment("")
+	f.Comment("//go:embed policy.md")
+	f.Var().Id("policyText").String()
+	f.Line()
+	f.Comment("World is the world; its zero value is ready to use and safe for")
+	f.Comment("concurrent use. It implements runtime.World.")
+	f.Type().Id("World").Struct()
+	f.Line()
+	f.Var().Id("_").Qual(rt, "World").Op("=").Id("World").Values()
+	f.Line()
+	f.Comment("New returns the world as a runtime.World.")
+	f.Func().Id("New").Params().Qual(rt, "World").Block(jen.Return(jen.Id("World").Values()))
+	f.Line()
+	f.Comment("Info describes the world.")
+	f.Func().Id("Info").Params().Qual(rt, "WorldInfo").Block(jen.Return(jen.Qual(rt, "WorldInfo").Values(jen.Dict{
+		jen.Id("Name"):     jen.Lit(w.Name),
+		jen.Id("Title"):    jen.Lit(w.Title),
+		jen.Id("Industry"): jen.Lit(w.Industry),
+		jen.Id("Country"):  jen.Lit(w.Country),
+		jen.Id("Currency"): jen.Lit(w.Currency),
+		jen.Id("Today"):    jen.Id("today"),
+	})))
+	f.Line()
+	f.Comment("Tools describes the tools in declaration order, with their JSON schemas.")
+	f.Func().Id("Tools").Params().Index().Qual(rt, "ToolInfo").Block(jen.Return(jen.Id("registry").Dot("Tools").Call()))
+	f.Line()
+	f.Comment("Tasks lists the tasks in declaration order.")
+	f.Func().Id("Tasks").Params().Index().Qual(rt, "TaskInfo").Block(
+		jen.Id("out").Op(":=").Make(jen.Index().Qual(rt, "TaskInfo"), jen.Len(jen.Id("tasks"))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
+			jen.Id("out").Index(jen.Id("i")).Op("=").Id("t").Dot("info"),
+			jen.Id("out").Index(jen.Id("i")).Dot("Solution").Op("=").Qual("slices", "Clone").Call(jen.Id("t").Dot("info").Dot("Solution")),
+		),
+		jen.Return(jen.Id("out")),
+	)
+	f.Line()
+	f.Comment("Policy is the visible policy document (markdown) shown to agents.")
+	f.Func().Id("Policy").Params().String().Block(jen.Return(jen.Id("policyText")))
+	f.Line()
+	for _, m := range []string{"Info", "Tools", "Tasks", "Policy"} {
+		var res jen.Code
+		switch m {
+		case "Info":
+			res = jen.Qual(rt, "WorldInfo")
+		case "Tools":
+			res = jen.Index().Qual(rt, "ToolInfo")
+		case "Tasks":
+			res = jen.Index().Qual(rt, "TaskInfo")
+		case "Policy":
+			res = jen.String()
+		}
+		f.Commentf("%s is the package-level %s.", m, m)
+		f.Func().Params(jen.Id("World")).Id(m).Params().Add(res).Block(jen.Return(jen.Id(m).Call()))
+		f.Line()
+	}
+	f.Comment("NewEpisode starts an episode in a fresh copy of the task's start state")
+	f.Comment("(the world seed for task \"\").")
+	f.Func().Params(jen.Id("World")).Id("NewEpisode").Params(jen.Id("task").String()).Parens(jen.List(jen.Qual(rt, "Episode"), jen.Error())).Block(
+		jen.List(jen.Id("e"), jen.Err()).Op(":=").Id("NewEpisode").Call(jen.Id("task")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.Return(jen.Id("e"), jen.Nil()),
+	)
+	f.Line()
+	f.Comment("Episode is one agent's run: a private state, and the task it grades.")
+	f.Comment("It implements runtime.Episode; it is not safe for concurrent use.")
+	f.Type().Id("Episode").Struct(
+		jen.Id("state").Op("*").Id("State"),
+		jen.Id("task").Op("*").Id("task"),
+		jen.Id("start").String(),
+	)
+	f.Line()
+	f.Comment("NewEpisode starts an episode of the task (\"\": the world seed alone).")
+	f.Func().Id("NewEpisode").Params(jen.Id("task").String()).Parens(jen.List(jen.Op("*").Id("Episode"), jen.Error())).Block(
+		jen.If(jen.Id("task").Op("==").Lit("")).Block(
+			jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("s").Dot("Clone").Call()}), jen.Nil()),
+		),
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
+			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(
+				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st").Dot("hash")}), jen.Nil()),
+			),
+		),
+		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": unknown task %q"), jen.Id("task"))),
+	)
+	f.Line()
+	recv := jen.Id("e").Op("*").Id("Episode")
+	f.Comment("State is the episode's state, for typed access.")
+	f.Func().Params(recv.Clone()).Id("State").Params().Op("*").Id("State").Block(jen.Return(jen.Id("e").Dot("state")))
+	f.Line()
+	f.Comment("Call runs a tool atomically and returns its observation.")
+	f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
+		jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args"))))
+	f.Line()
+	f.Comment("StateHash is the canonical hash of the current state.")
+	f.Func().Params(recv.Clone()).Id("StateHash").Params().String().Block(jen.Return(jen.Id("e").Dot("state").Dot("Hash").Call()))
+	f.Line()
+	f.Comment("Violations runs the hidden invariant checks.")
+	f.Func().Params(recv.Clone()).Id("Violations").Params().Index().Qual(rt, "Violation").Block(jen.Return(jen.Id("e").Dot("state").Dot("CheckInvariants").Call()))
+	f.Line()
+	f.Comment("Snapshot is the full state as JSON.")
+	f.Func().Params(recv.Clone()).Id("Snapshot").Params().Qual("encoding/json", "RawMessage").Block(jen.Return(jen.Id("e").Dot("state").Dot("Snapshot").Call()))
+	f.Line()
+	f.Comment("Grade grades the current state against the task's rubric, with the")
+	f.Comment("invariant violations beside it.")
+	f.Func().Params(recv.Clone()).Id("Grade").Params().Qual(rt, "Grade").Block(
+		jen.Var().Id("results").Index().Qual(rt, "AssertionResult"),
+		jen.If(jen.Id("e").Dot("task").Op("!=").Nil()).Block(
+			jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("e").Dot("task").Dot("rubric")).Block(
+				jen.List(jen.Id("ok"), jen.Id("detail")).Op(":=").Id("a").Dot("check").Call(jen.Id("e").Dot("state"), jen.Id("e").Dot("start")),
+				jen.Id("results").Op("=").Append(jen.Id("results"), jen.Qual(rt, "AssertionResult").Values(jen.Dict{
+					jen.Id("Kind"): jen.Id("a").Dot("kind"), jen.Id("Text"): jen.Id("a").Dot("text"), jen.Id("Passed"): jen.Id("ok"), jen.Id("Detail"): jen.Id("detail"),
+				})),
+			),
+		),
+		jen.Return(jen.Qual(rt, "NewGrade").Call(jen.Id("results"), jen.Id("e").Dot("state").Dot("CheckInvariants").Call())),
+	)
+	f.Line()
+	f.Comment("assertUnchanged grades `unchanged`: the state equals the task's start state.")
+	f.Func().Id("assertUnchanged").Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+		jen.If(jen.Id("s").Dot("Hash").Call().Op("==").Id("start")).Block(jen.Return(jen.True(), jen.Lit(""))),
+		jen.Return(jen.False(), jen.Lit("the state differs from the task's start state")),
+	)
+	f.Line()
+	f.Comment("holds grades `invariant NAME` with the invariant's checker.")
+	f.Func().Id("holds").Params(jen.Id("check").Func().Params(jen.Op("*").Id("State")).Index().Qual(rt, "Violation")).Func().Params(jen.Op("*").Id("State"), jen.String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+			jen.Id("vs").Op(":=").Id("check").Call(jen.Id("s")),
+			jen.If(jen.Len(jen.Id("vs")).Op("==").Lit(0)).Block(jen.Return(jen.True(), jen.Lit(""))),
+			jen.Id("msgs").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Lit(3)),
+			jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("vs")).Block(
+				jen.If(jen.Len(jen.Id("msgs")).Op("==").Lit(3)).Block(jen.Id("msgs").Op("=").Append(jen.Id("msgs"), jen.Qual("fmt", "Sprintf").Call(jen.Lit("and %d more"), jen.Len(jen.Id("vs")).Op("-").Lit(3))), jen.Break()),
+				jen.Id("msgs").Op("=").Append(jen.Id("msgs"), jen.Id("v").Dot("String").Call()),
+			),
+			jen.Return(jen.False(), jen.Qual("strings", "Join").Call(jen.Id("msgs"), jen.Lit("; "))),
+		)),
+	)
+	f.Line()
+}
