@@ -42,8 +42,8 @@ func (c code) at(min int) *jen.Statement {
 // scope compiles expressions and statements of one Go function: it knows the
 // Go expression of every variable in scope and hands out local names.
 type scope struct {
-	g    *generator
-	ns   *namespace
+	g     *generator
+	ns    *namespace
 	vars  map[*ir.Var]func() *jen.Statement
 	names map[*ir.Var]string // local Go names of bound variables
 	// readOnly is set in invariant checks and rubric graders: nothing is

@@ -192,5 +192,4 @@ func (ns *namespace) name(key any, want string) string {
 	return n
 }
 
-
 func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

@@ -159,7 +159,7 @@ func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
 	}
 	f.Commentf("check%s checks the constraints of every field of a %s about to be", ei.typ, ei.typ)
 	f.Comment("written, in field order.")
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("check"+ei.typ).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(append(all, jen.Return(jen.Nil()))...)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("check" + ei.typ).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(append(all, jen.Return(jen.Nil()))...)
 	f.Line()
 	g.deleteHelper(f, e)
 }
@@ -272,7 +272,7 @@ func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
 	}
 	body = append(body, jen.Return(jen.Id("s").Dot(ei.table).Dot("Delete").Call(jen.Id("id"))))
 	f.Commentf("delete%s deletes the %s with the id unless another record refers to it.", ei.typ, ei.typ)
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("delete"+ei.typ).Params(jen.Id("id").String()).Error().Block(body...)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("delete" + ei.typ).Params(jen.Id("id").String()).Error().Block(body...)
 	f.Line()
 }
 
