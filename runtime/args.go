@@ -75,6 +75,14 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 	}
 
 	var problems []string
+	more := 0 // problems beyond maxProblems, counted but not described
+	problem := func(msg string) {
+		if len(problems) < maxProblems {
+			problems = append(problems, msg)
+		} else {
+			more++
+		}
+	}
 	unknown := false
 	if data != nil {
 		eachMember(data, func(rawKey, val []byte) {
@@ -95,18 +103,22 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 				}
 			}
 			if fi < 0 {
+				unknown = true
+				if len(problems) >= maxProblems {
+					more++
+					return
+				}
 				key := unquoteKey(rawKey)
-				msg := fmt.Sprintf("unknown argument %q", key)
+				msg := "unknown argument " + quoteTrunc(key)
 				if s := suggest(key, fieldNames(fields)); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 				problems = append(problems, msg)
-				unknown = true
 				return
 			}
 			f := &fields[fi]
 			if state[fi] != 0 {
-				problems = append(problems, fmt.Sprintf("argument %q given more than once", f.name))
+				problem(fmt.Sprintf("argument %q given more than once", f.name))
 				return
 			}
 			if string(val) == "null" {
@@ -115,7 +127,7 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 			}
 			state[fi] = 2
 			if msg := decodeInto(sv.FieldByIndex(f.index), val); msg != "" {
-				problems = append(problems, fmt.Sprintf("argument %q: %s", f.name, msg))
+				problem(fmt.Sprintf("argument %q: %s", f.name, msg))
 			}
 		})
 	}
@@ -126,13 +138,16 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 		}
 		switch state[fi] {
 		case 0:
-			problems = append(problems, fmt.Sprintf("missing required argument %q", r))
+			problem(fmt.Sprintf("missing required argument %q", r))
 		case 1:
-			problems = append(problems, fmt.Sprintf("required argument %q must not be null", r))
+			problem(fmt.Sprintf("required argument %q must not be null", r))
 		}
 	}
 	if len(problems) == 0 {
 		return nil
+	}
+	if more > 0 {
+		problems = append(problems, fmt.Sprintf("and %d more problems", more))
 	}
 	if unknown {
 		names := fieldNames(fields)
@@ -191,6 +206,10 @@ func quoteList(xs []string) string {
 	}
 	return strings.Join(q, ", ")
 }
+
+// maxProblems bounds the problems DecodeArgs describes (and so its work and
+// message size on hostile input).
+const maxProblems = 8
 
 type argField struct {
 	name  string
@@ -347,11 +366,11 @@ func errText(err error) string {
 	}
 	var ute *json.UnmarshalTypeError
 	if errors.As(err, &ute) {
-		at := ""
+		msg := fmt.Sprintf("expected %s, got %s", describeType(ute.Type), ute.Value)
 		if ute.Field != "" {
-			at = fmt.Sprintf(" at %q", ute.Field)
+			msg = fmt.Sprintf("field %q: %s", ute.Field, msg)
 		}
-		return fmt.Sprintf("expected %s%s, got %s", describeType(ute.Type), at, ute.Value)
+		return msg
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }

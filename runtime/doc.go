@@ -24,7 +24,7 @@
 // the state-wide work that needs no row type: [Journal.Freeze],
 // [Journal.HashTo] and [Journal.Snapshot].
 //
-// The generic surface is deliberately small: [Table] (ten thin methods),
+// The generic surface is deliberately small: [Table] (eleven thin methods),
 // [Registry] and [Tool]. Every method of a generic type is compiled as a
 // small wrapper per type argument in every package that uses it, and the
 // executability gate compiles thousands of generated packages.

@@ -21,33 +21,43 @@ import (
 // shared by all its clones, so hashing a state costs one small write per
 // row plus one encoding per row changed since the base.
 type Hasher struct {
-	h       hash.Hash
-	enc     rowEncoder
-	sbuf    []byte
-	scratch [binary.MaxVarintLen64 + 1]byte
+	h   hash.Hash
+	enc rowEncoder
+	buf []byte // pending input of h, written in chunks
 }
 
 // NewHasher returns an empty Hasher.
-func NewHasher() *Hasher { return &Hasher{h: sha256.New()} }
+func NewHasher() *Hasher { return &Hasher{h: sha256.New(), buf: make([]byte, 0, 256)} }
 
-func (h *Hasher) tag(b byte) {
-	h.scratch[0] = b
-	h.h.Write(h.scratch[:1])
+const hashChunk = 16 << 10
+
+func (h *Hasher) flushIfFull() {
+	if len(h.buf) >= hashChunk {
+		h.h.Write(h.buf)
+		h.buf = h.buf[:0]
+	}
+}
+
+func (h *Hasher) tag(b byte) { h.buf = append(h.buf, b) }
+
+func (h *Hasher) digest(d *[32]byte) {
+	h.buf = append(h.buf, d[:]...)
+	h.flushIfFull()
 }
 
 // WriteString adds a string.
 func (h *Hasher) WriteString(s string) {
-	n := binary.PutUvarint(h.scratch[1:], uint64(len(s)))
-	h.scratch[0] = 's'
-	h.sbuf = append(append(h.sbuf[:0], h.scratch[:n+1]...), s...)
-	h.h.Write(h.sbuf)
+	h.buf = append(h.buf, 's')
+	h.buf = binary.AppendUvarint(h.buf, uint64(len(s)))
+	h.buf = append(h.buf, s...)
+	h.flushIfFull()
 }
 
 // WriteInt adds an integer.
 func (h *Hasher) WriteInt(v int64) {
-	n := binary.PutVarint(h.scratch[1:], v)
-	h.scratch[0] = 'i'
-	h.h.Write(h.scratch[:n+1])
+	h.buf = append(h.buf, 'i')
+	h.buf = binary.AppendVarint(h.buf, v)
+	h.flushIfFull()
 }
 
 // WriteValue adds the canonical encoding of v (as for a row), for state that
@@ -55,7 +65,7 @@ func (h *Hasher) WriteInt(v int64) {
 func (h *Hasher) WriteValue(v any) {
 	d := h.enc.digest(v)
 	h.tag('V')
-	h.h.Write(d[:])
+	h.digest(&d)
 }
 
 // WriteRow adds one row: its ID and canonical encoding. [Journal.HashTo]
@@ -64,11 +74,13 @@ func (h *Hasher) WriteRow(id string, row any) {
 	d := h.enc.digest(row)
 	h.tag('R')
 	h.WriteString(id)
-	h.h.Write(d[:])
+	h.digest(&d)
 }
 
 // Sum returns the hex SHA-256 of everything written so far.
 func (h *Hasher) Sum() string {
+	h.h.Write(h.buf)
+	h.buf = h.buf[:0]
 	var b [sha256.Size]byte
 	return hex.EncodeToString(h.h.Sum(b[:0]))
 }

@@ -48,7 +48,7 @@ func (e *ToolError) Error() string {
 // closest known name and listing them all.
 func UnknownTool(name string, known []string) *ToolError {
 	var b strings.Builder
-	fmt.Fprintf(&b, "unknown tool %q", name)
+	b.WriteString("unknown tool " + quoteTrunc(name))
 	if s := suggest(name, known); s != "" {
 		fmt.Fprintf(&b, " (did you mean %q?)", s)
 	}
@@ -247,6 +247,9 @@ func valueEqual(a, b any) bool {
 // suggest returns the element of known closest to name by edit distance,
 // if it is close enough to be a plausible typo, else "".
 func suggest(name string, known []string) string {
+	if len(name) > 64 {
+		return ""
+	}
 	best, bestD := "", -1
 	for _, k := range known {
 		d := editDistance(strings.ToLower(name), strings.ToLower(k))

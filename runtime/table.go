@@ -19,7 +19,7 @@ import (
 // A table is an immutable base shared with its clones plus a private
 // overlay of the rows inserted, replaced, modified or deleted since.
 // [Table.Clone] costs O(overlay), [Journal.Freeze] O(rows). Rows obtained
-// from Get and All may be shared with other states and must be treated as
+// from Get, Lookup and All may be shared with other states and must be treated as
 // read-only; [Table.Mut] returns a private copy that may be modified in
 // place until the next transaction boundary, Clone or Freeze.
 //
@@ -110,6 +110,17 @@ func (t *Table[T]) Get(id string) (T, bool) {
 		return zero, false
 	}
 	return r.(T), true
+}
+
+// Lookup is Get with a not_found [ToolError] naming the entity and ID
+// (`Invoice "inv_9" not found`) when there is no such row.
+func (t *Table[T]) Lookup(id string) (T, error) {
+	r, ok := t.c.get(id)
+	if !ok {
+		var zero T
+		return zero, NotFound(t.c.schema.name, id)
+	}
+	return r.(T), nil
 }
 
 // Mut returns a private, modifiable copy of the row with the ID, copying it
@@ -439,14 +450,13 @@ func (c *tableCore) hashTo(h *Hasher) {
 		if !ok {
 			return
 		}
-		var d [32]byte
-		if pos >= 0 {
-			d = digests[pos]
-		} else {
-			d = h.enc.digest(r)
-		}
 		h.tag('R')
 		h.WriteString(id)
-		h.h.Write(d[:])
+		if pos >= 0 {
+			h.digest(&digests[pos])
+		} else {
+			d := h.enc.digest(r)
+			h.digest(&d)
+		}
 	}
 }

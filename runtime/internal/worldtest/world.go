@@ -179,11 +179,7 @@ func getInvoice(s *State, raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &a, "id"); err != nil {
 		return nil, err
 	}
-	inv, ok := s.Invoices.Get(a.ID)
-	if !ok {
-		return nil, runtime.NotFound("Invoice", a.ID)
-	}
-	return inv, nil
+	return s.Invoices.Lookup(a.ID)
 }
 
 // FindInvoicesArgs are the arguments of find_invoices.
