@@ -129,7 +129,7 @@ func corpus(t testing.TB) map[string][]byte {
 	files := map[string][]byte{}
 	for _, pattern := range []string{
 		"testdata/format/*.input",
-		"testdata/parse/*.world",
+		"testdata/*.world",
 		"../testdata/worlds/*.world",
 	} {
 		paths, err := filepath.Glob(pattern)

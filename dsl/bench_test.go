@@ -1,0 +1,39 @@
+package dsl
+
+import (
+	"os"
+	"testing"
+)
+
+// benchSpec is a representative spec: a copy of an example world (five
+// services, invariants, a seed and tasks; about 500 lines).
+func benchSpec(b *testing.B) []byte {
+	src, err := os.ReadFile("testdata/bench.world")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	return src
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := benchSpec(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Parse("bench.world", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFormat(b *testing.B) {
+	src := benchSpec(b)
+	f, err := Parse("bench.world", src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Format(f)
+	}
+}
