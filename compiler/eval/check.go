@@ -66,7 +66,7 @@ func (ev *evaluator) holds(inv *ir.Invariant, r *row) (detail string, ok bool) {
 		}
 	}()
 	ev.depth = 0
-	ev.vars[inv.Var] = r
+	ev.vars = append(ev.vars[:0], binding{inv.Var, r})
 	if inv.Where != nil {
 		trig, err := ev.cond(inv.Where)
 		if err != nil {

@@ -32,14 +32,41 @@ func notFound(e *ir.Entity, id string) *evalError {
 
 // evaluator evaluates expressions and statements against a state.
 type evaluator struct {
-	s     *State
-	vars  map[*ir.Var]value
+	s *State
+	// vars are the bound variables, innermost last. A loop pushes its
+	// variable and pops it (and the lets of its body) when it ends; a let
+	// executed again (in a loop body) rebinds its slot.
+	vars  []binding
 	depth int
 	steps int64
 }
 
-func (s *State) evaluator() *evaluator {
-	return &evaluator{s: s, vars: map[*ir.Var]value{}}
+type binding struct {
+	v   *ir.Var
+	val value
+}
+
+func (s *State) evaluator() *evaluator { return &evaluator{s: s} }
+
+// bind binds v, rebinding it when it is bound already.
+func (ev *evaluator) bind(v *ir.Var, val value) {
+	for i := len(ev.vars) - 1; i >= 0; i-- {
+		if ev.vars[i].v == v {
+			ev.vars[i].val = val
+			return
+		}
+	}
+	ev.vars = append(ev.vars, binding{v, val})
+}
+
+// lookup reads v.
+func (ev *evaluator) lookup(v *ir.Var) (value, bool) {
+	for i := len(ev.vars) - 1; i >= 0; i-- {
+		if ev.vars[i].v == v {
+			return ev.vars[i].val, true
+		}
+	}
+	return nil, false
 }
 
 // enter accounts for one node of work and one level of nesting; the caller
@@ -87,7 +114,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		}
 		return v, nil
 	case *ir.VarRef:
-		v, ok := ev.vars[x.Var]
+		v, ok := ev.lookup(x.Var)
 		if !ok {
 			return nil, errorf(CodeInternal, "variable %s is not bound", varName(x.Var))
 		}
@@ -273,14 +300,10 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 		return nil, err
 	}
 	switch x.Op {
-	case "==":
-		return equal(l, r), nil
-	case "!=":
-		return !equal(l, r), nil
-	case "<", "<=", ">", ">=":
-		res, ok := order(x.Op, l, r)
-		if !ok {
-			return nil, errorf(CodeInternal, "cannot compare %s %s %s", typeName(l), x.Op, typeName(r))
+	case "==", "!=", "<", "<=", ">", ">=":
+		res, err := compare(x.Op, l, r)
+		if err != nil {
+			return nil, err
 		}
 		return res, nil
 	case "+", "-", "*", "/", "%":
@@ -291,6 +314,22 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 		return coerce(v, x.T), nil
 	}
 	return nil, errorf(CodeInternal, "unknown operator %q", x.Op)
+}
+
+// compare applies a comparison operator: == != by equal, the others by
+// order.
+func compare(op string, l, r value) (bool, *evalError) {
+	switch op {
+	case "==":
+		return equal(l, r), nil
+	case "!=":
+		return !equal(l, r), nil
+	}
+	res, ok := order(op, l, r)
+	if !ok {
+		return false, errorf(CodeInternal, "cannot compare %s %s %s", typeName(l), op, typeName(r))
+	}
+	return res, nil
 }
 
 // member reports whether l equals an element of the list r, evaluating the
@@ -677,17 +716,17 @@ func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
 	if err != nil {
 		return nil, err
 	}
-	saved, had := ev.vars[x.Var]
-	v, err := ev.aggregateRows(x, rows)
-	if had {
-		ev.vars[x.Var] = saved
-	} else {
-		delete(ev.vars, x.Var)
-	}
+	n := len(ev.vars)
+	ev.vars = append(ev.vars, binding{v: x.Var})
+	v, err := ev.aggregateRows(x, n, rows)
+	ev.vars = ev.vars[:n]
 	return v, err
 }
 
-func (ev *evaluator) aggregateRows(x *ir.Aggregate, rows []*row) (value, *evalError) {
+// aggregateRows runs the aggregate, binding each record in turn to the
+// loop variable in ev.vars[slot]. (An index, not a pointer: nested
+// aggregates append to ev.vars and may move it.)
+func (ev *evaluator) aggregateRows(x *ir.Aggregate, slot int, rows []*row) (value, *evalError) {
 	var (
 		count   int64
 		isum    int64
@@ -700,7 +739,7 @@ func (ev *evaluator) aggregateRows(x *ir.Aggregate, rows []*row) (value, *evalEr
 		if err := ev.tick(); err != nil {
 			return nil, err
 		}
-		ev.vars[x.Var] = r
+		ev.vars[slot].val = r
 		if x.Where != nil {
 			ok, err := ev.cond(x.Where)
 			if err != nil {

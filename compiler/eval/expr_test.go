@@ -226,6 +226,17 @@ func TestExpressions(t *testing.T) {
 			}), nil
 		}), "2"},
 
+		{"nested aggregate sees each outer record", agg("count", x.Customer, tInt, func(c ir.Expr) (ir.Expr, ir.Expr) {
+			return agg("exists", x.Invoice, tBool, func(i ir.Expr) (ir.Expr, ir.Expr) {
+				return and(eq(fld(i, x.iCustomer), recID(c)), bin("<", fld(i, x.iAmount), conv(iLit(100), tMoney))), nil
+			}), nil
+		}), "1"},
+		{"aggregate inside aggregate value", agg("sum", x.Customer, tInt, func(c ir.Expr) (ir.Expr, ir.Expr) {
+			return nil, agg("count", x.Invoice, tInt, func(i ir.Expr) (ir.Expr, ir.Expr) {
+				return eq(fld(i, x.iCustomer), recID(c)), nil
+			})
+		}), "2"},
+
 		// Lists.
 		{"list", list(tInt, iLit(1), iLit(2)), "[1,2]"},
 		{"list of records", list(tRec(x.Customer), acme), `[{"id":"acme","name":"Acme AG","email":"ap@acme.example","tier":"silver","credit_limit":50000,"active":true,"parent":null,"note":null}]`},

@@ -135,18 +135,9 @@ func (s *State) evalAssertion(x ir.Expr) (passed bool, detail string) {
 		if err != nil {
 			return false, err.msg
 		}
-		var res bool
-		switch b.Op {
-		case "==":
-			res = equal(l, r)
-		case "!=":
-			res = !equal(l, r)
-		default:
-			var comparable bool
-			res, comparable = order(b.Op, l, r)
-			if !comparable {
-				return false, fmt.Sprintf("cannot compare %s %s %s", typeName(l), b.Op, typeName(r))
-			}
+		res, err := compare(b.Op, l, r)
+		if err != nil {
+			return false, err.msg
 		}
 		if res {
 			return true, ""

@@ -161,7 +161,7 @@ func withBound(f *ir.Field, op string, v *ir.Value) *ir.Field {
 // stdTool builds a standard tool with the parameters the checker gives it.
 func stdTool(s *ir.Service, name string, kind ir.ToolKind, e *ir.Entity, by ...*ir.Field) *ir.Tool {
 	t := &ir.Tool{Name: name, Service: s, Kind: kind, Entity: e, By: by}
-	idParam := &ir.Param{Name: "id", Type: tString}
+	idParam := &ir.Param{Name: "id", Type: tRef(e)} // as the checker builds it
 	switch kind {
 	case ir.ToolGet, ir.ToolDelete:
 		t.Params = []*ir.Param{idParam}

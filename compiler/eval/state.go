@@ -14,8 +14,9 @@ import (
 // and what invariants and rubrics are evaluated on. A State is not safe for
 // concurrent use; Clone gives an independent copy.
 type State struct {
-	// Limits bounds the work of one operation (a tool call, an invariant
-	// check, a grade). NewState sets DefaultLimits.
+	// Limits bounds the work of one operation: a tool call, an invariant
+	// checked on one record, a rubric assertion. NewState sets
+	// DefaultLimits; Clone copies them.
 	Limits Limits
 
 	w      *ir.World
@@ -23,7 +24,6 @@ type State struct {
 	tables []*table
 	index  map[*ir.Entity]int // entity → position in tables
 	log    []undo             // the running call's writes, for rollback
-	inCall bool
 }
 
 // Limits bounds evaluation. Generated code has no such limits: they exist so

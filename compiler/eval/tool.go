@@ -399,7 +399,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			if r, ok := v.(*row); ok && (p.Var.Type == nil || p.Var.Type.Kind != ir.KindRecord) {
 				v = r.id
 			}
-			ev.vars[p.Var] = v
+			ev.bind(p.Var, v)
 		}
 		ret, _, err := ev.exec(tool.Body)
 		return ret, err
@@ -576,7 +576,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 			if err != nil {
 				return nil, false, err
 			}
-			ev.vars[st.Var] = v
+			ev.bind(st.Var, v)
 		case *ir.Set:
 			r, err := ev.target(st.Target, st.Field)
 			if err != nil {
@@ -617,7 +617,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 				return nil, false, err
 			}
 			if st.Var != nil {
-				ev.vars[st.Var] = r
+				ev.bind(st.Var, r)
 			}
 		case *ir.Delete:
 			r, err := ev.target(st.Target, nil)
@@ -656,30 +656,42 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 			// Iterate a snapshot of the table taken before the loop: records
 			// the body inserts are not visited; records deleted before
 			// their turn are skipped.
-			rows = slices.Clone(rows)
-			for _, r := range rows {
-				if r.deleted {
-					continue
-				}
-				if err := ev.tick(); err != nil {
-					return nil, false, err
-				}
-				ev.vars[st.Var] = r
-				if st.Where != nil {
-					ok, err := ev.cond(st.Where)
-					if err != nil {
-						return nil, false, err
-					}
-					if !ok {
-						continue
-					}
-				}
-				if ret, done, err := ev.exec(st.Body); err != nil || done {
-					return ret, done, err
-				}
+			n := len(ev.vars)
+			ret, done, err := ev.loop(st, slices.Clone(rows))
+			ev.vars = ev.vars[:n]
+			if err != nil || done {
+				return ret, done, err
 			}
 		default:
 			return nil, false, errorf(CodeInternal, "unsupported statement %T", st)
+		}
+	}
+	return nil, false, nil
+}
+
+// loop runs a for statement over rows, a snapshot of the table.
+func (ev *evaluator) loop(st *ir.For, rows []*row) (ret value, done bool, err *evalError) {
+	n := len(ev.vars)
+	ev.vars = append(ev.vars, binding{v: st.Var})
+	for _, r := range rows {
+		if r.deleted {
+			continue
+		}
+		if err := ev.tick(); err != nil {
+			return nil, false, err
+		}
+		ev.vars[n].val = r
+		if st.Where != nil {
+			ok, err := ev.cond(st.Where)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if ret, done, err := ev.exec(st.Body); err != nil || done {
+			return ret, done, err
 		}
 	}
 	return nil, false, nil
