@@ -1,0 +1,152 @@
+package gate
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// A Locator maps a position in a generated Go file ("file.go:12:3",
+// relative to VetOptions.Dir or absolute) to the spec position of the
+// declaration it was generated from, or "" when it cannot tell.
+type Locator func(goPos string) string
+
+// specDecl is a spec declaration a generated Go declaration may come from.
+type specDecl struct {
+	goName string // the CamelCase stem the generator derives from its name
+	what   string // "tool set_tier"
+	pos    ir.Pos
+}
+
+// NewLocator returns a Locator for the package generated from w, whose Go
+// positions are relative to dir. It finds the top-level Go declaration
+// around the position (a function, method or type) and matches its name
+// against the Go names of the world's tools, entities, invariants and
+// tasks: the generator names each Go declaration after the spec element it
+// implements (SetTier, SetTierArgs, Customer, ...). It is a heuristic: it
+// names the spec element, not the exact expression.
+func NewLocator(w *ir.World, dir string) Locator {
+	var decls []specDecl
+	for _, t := range w.Tools {
+		decls = append(decls, specDecl{ir.GoName(t.Name), "tool " + t.Name, t.Pos})
+	}
+	for _, e := range w.Entities {
+		decls = append(decls, specDecl{ir.GoName(e.Name), "entity " + e.Name, e.Pos})
+		for _, f := range e.Fields {
+			decls = append(decls, specDecl{ir.GoName(e.Name) + ir.GoName(f.Name), "field " + e.Name + "." + f.Name, f.Pos})
+		}
+	}
+	for _, inv := range w.Invariants {
+		decls = append(decls, specDecl{ir.GoName(inv.Name), "invariant " + inv.Name, inv.Pos})
+	}
+	for _, t := range w.Tasks {
+		decls = append(decls, specDecl{ir.GoName(t.Name), "task " + t.Name, t.Pos})
+	}
+	return func(goPos string) string {
+		file, line, ok := splitPos(goPos)
+		if !ok {
+			return ""
+		}
+		if !filepath.IsAbs(file) && dir != "" {
+			file = filepath.Join(dir, file)
+		}
+		name := enclosingDecl(file, line)
+		if name == "" {
+			return ""
+		}
+		best := -1
+		for i, d := range decls {
+			if d.goName == "" || !strings.Contains(name, d.goName) {
+				continue
+			}
+			// The longest match wins (CustomerTier over Customer); an
+			// exact match wins outright.
+			if name == d.goName || best < 0 || len(d.goName) > len(decls[best].goName) {
+				best = i
+			}
+			if name == d.goName {
+				break
+			}
+		}
+		if best < 0 {
+			return ""
+		}
+		d := decls[best]
+		return fmt.Sprintf("%s:%d:%d, %s", d.pos.Filename, d.pos.Line, d.pos.Column, d.what)
+	}
+}
+
+// splitPos splits "file:line[:col]".
+func splitPos(pos string) (file string, line int, ok bool) {
+	parts := strings.Split(pos, ":")
+	if len(parts) < 2 {
+		return "", 0, false
+	}
+	n := len(parts) - 1
+	if len(parts) >= 3 && isDigits(parts[n]) && isDigits(parts[n-1]) {
+		n--
+	}
+	line, err := strconv.Atoi(parts[n])
+	if err != nil {
+		return "", 0, false
+	}
+	return strings.Join(parts[:n], ":"), line, true
+}
+
+// enclosingDecl returns the name of the top-level declaration of a Go file
+// that spans line: a function's name, a method's receiver type and name
+// joined ("StateSetTier"), or a type's name.
+func enclosingDecl(file string, line int) string {
+	fset := token.NewFileSet()
+	// A file with syntax errors still yields the declarations before them.
+	f, _ := parser.ParseFile(fset, file, nil, parser.SkipObjectResolution)
+	if f == nil {
+		return ""
+	}
+	for _, d := range f.Decls {
+		start, end := fset.Position(d.Pos()).Line, fset.Position(d.End()).Line
+		if line < start || line > end {
+			continue
+		}
+		switch d := d.(type) {
+		case *ast.FuncDecl:
+			name := d.Name.Name
+			if d.Recv != nil && len(d.Recv.List) > 0 {
+				name = recvName(d.Recv.List[0].Type) + name
+			}
+			return name
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				if fset.Position(s.Pos()).Line <= line && line <= fset.Position(s.End()).Line {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						return s.Name.Name
+					case *ast.ValueSpec:
+						if len(s.Names) > 0 {
+							return s.Names[0].Name
+						}
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func recvName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return recvName(e.X)
+	case *ast.Ident:
+		return e.Name
+	case *ast.IndexExpr:
+		return recvName(e.X)
+	}
+	return ""
+}

@@ -1,0 +1,135 @@
+package gate
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeModule writes a module example.com/worlds with the given files.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/worlds\n\ngo 1.26\n"
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func needGo(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+}
+
+// One verdict per package: a type error, a failing test, a panic and an
+// unused variable fail at the right stage with the right reason, and the
+// others pass.
+func TestVet(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"w/good/good.go":           "package good\n\nfunc F() int { return 1 }\n",
+		"w/good/good_test.go":      "package good\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tif F() != 1 {\n\t\tt.Fatal(\"no\")\n\t}\n}\n",
+		"w/xtest/x.go":             "package xtest\n\nfunc F() int { return 1 }\n",
+		"w/xtest/x_test.go":        "package xtest_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/worlds/w/xtest\"\n)\n\nfunc TestF(t *testing.T) { _ = xtest.F() }\n",
+		"w/typeerr/t.go":           "package typeerr\n\nfunc F() int { return \"x\" }\n",
+		"w/unused/u.go":            "package unused\n\nfunc F() { x := 1 }\n",
+		"w/badtest/b.go":           "package badtest\n",
+		"w/badtest/b_test.go":      "package badtest\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) { undefinedThing() }\n",
+		"w/failing/f.go":           "package failing\n",
+		"w/failing/f_test.go":      "package failing\n\nimport \"testing\"\n\nfunc TestF(t *testing.T) {\n\tt.Errorf(\"world %q: task %q: first\\nsecond line\", \"failing\", \"t1\")\n\tt.Error(\"another\")\n}\n",
+		"w/panics/p.go":            "package panics\n",
+		"w/panics/p_test.go":       "package panics\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) { var m map[string]int; m[\"x\"] = 1 }\n",
+		"w/vetfail/v.go":           "package vetfail\n\nimport \"fmt\"\n\nfunc F() string { return fmt.Sprintf(\"%d\", \"x\") }\n",
+		"w/vetfail/v_test.go":      "package vetfail\n\nimport \"testing\"\n\nfunc TestV(t *testing.T) { _ = F() }\n",
+		"w/notests/n.go":           "package notests\n\nfunc F() {}\n",
+		"elsewhere/ignored/i.go":   "package ignored\n\nfunc F() int { return \"ignored: not matched\" }\n",
+		"w/typeerr/t_test.go":      "package typeerr\n",
+		"w/good/testdata/README":   "not a package\n",
+		"w/panics/testdata/x.json": "{}\n",
+	})
+	var progressed []string
+	total := 0
+	report, err := Vet(context.Background(), []string{"./w/..."}, VetOptions{
+		Dir:      dir,
+		NoCache:  true,
+		Progress: func(r WorldResult) { progressed = append(progressed, r.World) },
+		Total:    func(n int) { total = n },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type want struct {
+		ok     bool
+		stage  Stage
+		reason string // a substring
+	}
+	wants := map[string]want{
+		"badtest": {false, StageTypecheck, "b_test.go:5:28: undefined: undefinedThing"},
+		"failing": {false, StageTest, `world "failing": task "t1": first second line (and 1 more)`},
+		"good":    {true, "", ""},
+		"notests": {true, "", ""},
+		"panics":  {false, StageTest, "panic: assignment to entry in nil map"},
+		"typeerr": {false, StageTypecheck, "w/typeerr/t.go:3:23: cannot use \"x\""},
+		"unused":  {false, StageTypecheck, "declared and not used: x"},
+		"vetfail": {false, StageBuild, "fmt.Sprintf format %d has arg \"x\" of wrong type string"},
+		"xtest":   {true, "", ""},
+	}
+	if len(report.Worlds) != len(wants) || total != len(wants) || len(progressed) != len(wants) {
+		t.Errorf("%d verdicts, total %d, %d progress calls; want %d each", len(report.Worlds), total, len(progressed), len(wants))
+	}
+	for _, r := range report.Worlds {
+		w, ok := wants[r.World]
+		if !ok {
+			t.Errorf("unexpected world %s", r.World)
+			continue
+		}
+		if r.OK != w.ok || r.Stage != w.stage || !strings.Contains(r.Reason, w.reason) {
+			t.Errorf("%s: ok=%v stage=%q reason=%q\nwant ok=%v stage=%q reason containing %q", r.World, r.OK, r.Stage, r.Reason, w.ok, w.stage, w.reason)
+		}
+		if r.Package != "example.com/worlds/w/"+r.World {
+			t.Errorf("%s: package %q", r.World, r.Package)
+		}
+	}
+	if report.Passed != 3 || report.Failed != 6 || report.OK() {
+		t.Errorf("passed %d, failed %d, want 3 and 6", report.Passed, report.Failed)
+	}
+}
+
+func TestVetNoPackages(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{"README": "empty\n"})
+	if _, err := Vet(context.Background(), []string{"./..."}, VetOptions{Dir: dir}); err == nil {
+		t.Fatal("no error for a pattern matching no packages")
+	}
+}
+
+func TestCommonPattern(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"a/b/c"}, "a/b/c"},
+		{[]string{"a/b/c", "a/b/d"}, "a/b/..."},
+		{[]string{"a/b/c", "a/bc/d"}, "a/..."},
+		{[]string{"a/b", "x/y"}, ""},
+	} {
+		if got := commonPattern(tt.in); got != tt.want {
+			t.Errorf("commonPattern(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
