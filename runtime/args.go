@@ -253,20 +253,14 @@ func fieldNames(fields []argField) []string {
 	return names
 }
 
-var (
-	jsonUnmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
-)
-
 // decodeInto decodes the valid, non-null JSON value val into fv and returns
 // "" or what is wrong, phrased for the agent.
 func decodeInto(fv reflect.Value, val []byte) string {
 	t := fv.Type()
-	pt := reflect.PointerTo(t)
-	if pt.Implements(jsonUnmarshalerType) {
-		return errText(fv.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(val))
-	}
-	if pt.Implements(textUnmarshalerType) {
+	switch u := fv.Addr().Interface().(type) {
+	case json.Unmarshaler:
+		return errText(u.UnmarshalJSON(val))
+	case encoding.TextUnmarshaler:
 		return decodeFallback(fv, val)
 	}
 	switch t.Kind() {

@@ -11,14 +11,16 @@ import (
 // A ConformanceError is one failed conformance check. Its message names the
 // world, and where they apply the task, step, tool and assertion.
 type ConformanceError struct {
-	World string
+	World string // the world's name
 	Check string // "tools", "tasks", "solutions", "determinism", "isolation", "bad-arguments"
 	Task  string // "" when not about a task
 	Step  int    // 1-based solution step; 0 when not about a step
 	Tool  string // "" when not about a tool
-	Msg   string
+	Msg   string // what is wrong, naming the assertion or argument involved
 }
 
+// Error reads `world "w": task "t": step 2: tool "x": check: message`,
+// leaving out the parts that do not apply.
 func (e *ConformanceError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "world %q", e.World)

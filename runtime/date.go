@@ -23,7 +23,7 @@ type DateTime int64
 // A Clock is the world's clock. There is no wall-clock time anywhere in a
 // world: "today" is the world's date, fixed by its spec.
 type Clock struct {
-	Today Date `json:"today"`
+	Today Date `json:"today"` // the world's date
 }
 
 // Now is the start of Today, 00:00:00 UTC: the world's clock does not tick.
@@ -230,7 +230,8 @@ func (d Date) appendTo(b []byte) []byte {
 	return append(b, '-', byte('0'+m/10), byte('0'+m%10), '-', byte('0'+day/10), byte('0'+day%10))
 }
 
-// MarshalText implements encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler; encoding/json uses it to
+// write the date as a JSON string.
 func (d Date) MarshalText() ([]byte, error) { return d.appendTo(make([]byte, 0, 10)), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
@@ -241,14 +242,6 @@ func (d *Date) UnmarshalText(b []byte) error {
 	}
 	*d = v
 	return nil
-}
-
-// MarshalJSON encodes the date as "YYYY-MM-DD".
-func (d Date) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 12)
-	b = append(b, '"')
-	b = d.appendTo(b)
-	return append(b, '"'), nil
 }
 
 // UnmarshalJSON decodes "YYYY-MM-DD"; null leaves d unchanged.
@@ -416,7 +409,8 @@ func (t DateTime) appendTo(b []byte) []byte {
 		':', byte('0'+s/10), byte('0'+s%10), 'Z')
 }
 
-// MarshalText implements encoding.TextMarshaler.
+// MarshalText implements encoding.TextMarshaler; encoding/json uses it to
+// write the instant as a JSON string.
 func (t DateTime) MarshalText() ([]byte, error) { return t.appendTo(make([]byte, 0, 20)), nil }
 
 // UnmarshalText implements encoding.TextUnmarshaler.
@@ -427,14 +421,6 @@ func (t *DateTime) UnmarshalText(b []byte) error {
 	}
 	*t = v
 	return nil
-}
-
-// MarshalJSON encodes the instant as "YYYY-MM-DDThh:mm:ssZ".
-func (t DateTime) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 22)
-	b = append(b, '"')
-	b = t.appendTo(b)
-	return append(b, '"'), nil
 }
 
 // UnmarshalJSON decodes an RFC 3339 string (see ParseDateTime); null

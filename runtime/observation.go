@@ -32,8 +32,8 @@ const (
 
 // A ToolError is the error of a failed tool call, as the agent sees it.
 type ToolError struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
+	Code    string `json:"code"`    // one of the Code constants
+	Message string `json:"message"` // what went wrong, for the agent to act on
 }
 
 // Error returns "code: message".
@@ -108,9 +108,9 @@ func AsToolError(err error) *ToolError {
 // {"ok":true,"data":…} (data is null when the tool returns nothing) or
 // {"ok":false,"error":{"code":…,"message":…}}.
 type Observation struct {
-	OK    bool            `json:"ok"`
-	Data  json.RawMessage `json:"data,omitempty"`
-	Error *ToolError      `json:"error,omitempty"`
+	OK    bool            `json:"ok"`              // the call succeeded
+	Data  json.RawMessage `json:"data,omitempty"`  // the result when OK (compact JSON; nil means null)
+	Error *ToolError      `json:"error,omitempty"` // the error when not OK
 }
 
 // OKObservation is a successful observation; nil data means null.

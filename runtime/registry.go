@@ -27,10 +27,10 @@ type Tool[S any] struct {
 
 // ToolInfo describes a tool to agents and servers.
 type ToolInfo struct {
-	Name        string          `json:"name"`
-	Service     string          `json:"service"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
+	Name        string          `json:"name"`        // unique in the world
+	Service     string          `json:"service"`     // the service that owns the tool
+	Description string          `json:"description"` // shown to the agent
+	Parameters  json.RawMessage `json:"parameters"`  // JSON schema of the arguments object
 }
 
 // OpenAI returns the tool in the OpenAI function-tool format with strict

@@ -222,3 +222,38 @@ func FuzzRegistryCall(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentEpisodes: episodes cloned from one frozen seed run in
+// parallel (run with -race).
+func TestConcurrentEpisodes(t *testing.T) {
+	sol := solution(t)
+	want := ""
+	{
+		ep := newEp(t, "settle_acme")
+		if _, err := runtime.Run(ep, sol); err != nil {
+			t.Fatal(err)
+		}
+		want = ep.StateHash()
+	}
+	done := make(chan string)
+	for range 8 {
+		go func() {
+			ep, err := worldtest.World.NewEpisode("settle_acme")
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			_ = ep.StateHash() // shares the base's cached row digests
+			if _, err := runtime.Run(ep, sol); err != nil {
+				done <- err.Error()
+				return
+			}
+			done <- ep.StateHash()
+		}()
+	}
+	for range 8 {
+		if got := <-done; got != want {
+			t.Errorf("got %s, want %s", got, want)
+		}
+	}
+}

@@ -19,9 +19,9 @@ import (
 // A table is an immutable base shared with its clones plus a private
 // overlay of the rows inserted, replaced, modified or deleted since.
 // [Table.Clone] costs O(overlay), [Journal.Freeze] O(rows). Rows obtained
-// from Get, Lookup and All may be shared with other states and must be treated as
-// read-only; [Table.Mut] returns a private copy that may be modified in
-// place until the next transaction boundary, Clone or Freeze.
+// from Get, Lookup and All may be shared with other states and must be
+// treated as read-only; [Table.Mut] returns a private copy that may be
+// modified in place until the next transaction boundary, Clone or Freeze.
 //
 // Every write is recorded in the state's [Journal] when a transaction is
 // open, so a failed tool call can be rolled back. A Table is not safe for
@@ -60,7 +60,7 @@ type slot struct {
 type tableCore struct {
 	schema *tableSchema
 	j      *Journal
-	slot   int // position among the journal's tables
+	at     int // position among the journal's tables
 	base   *tableBase
 	over   map[string]slot
 	// ovPos lists, sorted, the base positions whose ID has (or had: entries
@@ -91,7 +91,7 @@ func NewTable[T any](name string, id func(T) string, copyRow func(T) T, j *Journ
 		copy: func(r any) any { return copyRow(r.(T)) },
 	}
 	t := &Table[T]{c: tableCore{schema: s, j: j, base: &tableBase{}}}
-	t.c.slot = j.attach(&t.c, len(j.tables))
+	t.c.at = j.attach(&t.c, len(j.tables))
 	return t
 }
 
@@ -178,7 +178,7 @@ func (t *Table[T]) All() iter.Seq[T] {
 // does not modify t, so a frozen state may be cloned concurrently.
 func (t *Table[T]) Clone(j *Journal) *Table[T] {
 	n := &Table[T]{c: t.c.clone(j)}
-	j.attach(&n.c, t.c.slot)
+	j.attach(&n.c, t.c.at)
 	return n
 }
 
@@ -365,7 +365,7 @@ func (c *tableCore) clone(j *Journal) tableCore {
 	if j == nil {
 		panic("runtime: Table.Clone with a nil journal")
 	}
-	n := tableCore{schema: c.schema, j: j, slot: c.slot, base: c.base, n: c.n, seq: c.seq}
+	n := tableCore{schema: c.schema, j: j, at: c.at, base: c.base, n: c.n, seq: c.seq}
 	if len(c.over) > 0 {
 		n.over = make(map[string]slot, len(c.over))
 		gen := c.j.gen

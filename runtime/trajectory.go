@@ -16,9 +16,9 @@ import (
 //
 //	{"tool":"mark_paid","args":{"invoice":"inv1"},"observation":{"ok":true,"data":{…}},"state_hash":"3f…"}
 type Step struct {
-	Tool        string          `json:"tool"`
-	Args        json.RawMessage `json:"args"`
-	Observation Observation     `json:"observation"`
+	Tool        string          `json:"tool"`                 // the tool called
+	Args        json.RawMessage `json:"args"`                 // its JSON arguments, as sent
+	Observation Observation     `json:"observation"`          // what the agent saw
 	StateHash   string          `json:"state_hash,omitempty"` // "" when not recorded: Replay does not compare it
 }
 
@@ -91,6 +91,8 @@ type ReplayError struct {
 	Got  string // as replayed
 }
 
+// Error reads "replay step N (tool): observation differs:" followed by the
+// recorded and replayed values.
 func (e *ReplayError) Error() string {
 	return fmt.Sprintf("replay step %d (%s): %s differs:\n  recorded: %s\n  replayed: %s", e.Step, e.Tool, e.What, e.Want, e.Got)
 }

@@ -45,9 +45,9 @@ type Episode interface {
 
 // WorldInfo identifies a world.
 type WorldInfo struct {
-	Name     string `json:"name"` // lower snake case; the Go package name
-	Title    string `json:"title"`
-	Industry string `json:"industry"`
+	Name     string `json:"name"`     // lower snake case; the Go package name
+	Title    string `json:"title"`    // e.g. "Northwind Logistics GmbH"
+	Industry string `json:"industry"` // e.g. "logistics"
 	Country  string `json:"country"`  // ISO 3166 alpha-2
 	Currency string `json:"currency"` // ISO 4217
 	Today    Date   `json:"today"`    // the world's clock
@@ -55,9 +55,9 @@ type WorldInfo struct {
 
 // TaskInfo describes a task.
 type TaskInfo struct {
-	ID          string   `json:"id"`
-	Persona     string   `json:"persona"`
-	Instruction string   `json:"instruction"`
+	ID          string   `json:"id"`          // unique in the world; NewEpisode's argument
+	Persona     string   `json:"persona"`     // who the agent acts for
+	Instruction string   `json:"instruction"` // the request, as the user would say it
 	Tags        TaskTags `json:"tags"`
 	// Solution is the golden trace, nil when the task has none.
 	Solution []Call `json:"solution,omitempty"`
@@ -65,9 +65,9 @@ type TaskInfo struct {
 
 // TaskTags classify a task.
 type TaskTags struct {
-	Domain       string   `json:"domain"`
-	Capabilities []string `json:"capabilities"`
-	Difficulty   []string `json:"difficulty"`
+	Domain       string   `json:"domain"`       // e.g. "ToB/finance/billing"
+	Capabilities []string `json:"capabilities"` // e.g. tool_use, state_management
+	Difficulty   []string `json:"difficulty"`   // e.g. cross_service, multi_step
 }
 
 // A Call is one step of a golden solution: a tool and its arguments.
@@ -78,16 +78,16 @@ type TaskTags struct {
 // to records created at run time: `o = create_order(customer: acme)` then
 // `add_line(order: o)`.
 type Call struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args"`
-	Bind string          `json:"bind,omitempty"`
-	Uses []BoundArg      `json:"uses,omitempty"`
+	Tool string          `json:"tool"`           // the tool to call
+	Args json.RawMessage `json:"args"`           // its constant arguments (a JSON object)
+	Bind string          `json:"bind,omitempty"` // "" or a name for the id of the record returned
+	Uses []BoundArg      `json:"uses,omitempty"` // arguments taken from earlier bindings
 }
 
 // BoundArg passes the ID bound to Name as the argument Arg.
 type BoundArg struct {
-	Arg  string `json:"arg"`
-	Name string `json:"name"`
+	Arg  string `json:"arg"`  // the argument to set
+	Name string `json:"name"` // the binding whose id it takes
 }
 
 // An AssertionResult is the outcome of one rubric assertion.
@@ -95,8 +95,8 @@ type AssertionResult struct {
 	// Kind is "expr" (a boolean expression), "invariant" (an invariant must
 	// hold) or "unchanged" (the state equals the task's start state).
 	Kind   string `json:"kind"`
-	Text   string `json:"text"` // the assertion as written in the spec
-	Passed bool   `json:"passed"`
+	Text   string `json:"text"`             // the assertion as written in the spec
+	Passed bool   `json:"passed"`           // the assertion holds
 	Detail string `json:"detail,omitempty"` // why it failed, with the values seen
 }
 
@@ -109,10 +109,10 @@ const (
 
 // A Violation is one record breaking one invariant.
 type Violation struct {
-	Invariant string `json:"invariant"`
-	Entity    string `json:"entity"`
-	ID        string `json:"id"`
-	Message   string `json:"message"`
+	Invariant string `json:"invariant"` // the invariant's name
+	Entity    string `json:"entity"`    // the entity of the offending record
+	ID        string `json:"id"`        // the offending record's id
+	Message   string `json:"message"`   // what is wrong, with the values involved
 }
 
 // String reads `paid_invoices_are_posted: Invoice "inv1": message`.
@@ -128,9 +128,9 @@ func (v Violation) String() string {
 // invariants are reported beside the reward and do not change it (a rubric
 // that cares says `invariant NAME`).
 type Grade struct {
-	Reward     float64           `json:"reward"`
-	Assertions []AssertionResult `json:"assertions"`
-	Violations []Violation       `json:"violations"`
+	Reward     float64           `json:"reward"`     // fraction of assertions passed, in [0, 1]
+	Assertions []AssertionResult `json:"assertions"` // every rubric assertion, in rubric order
+	Violations []Violation       `json:"violations"` // hidden invariant violations, beside the reward
 }
 
 // NewGrade computes the reward of the assertions.

@@ -182,7 +182,8 @@ func getInvoice(s *State, raw json.RawMessage) (any, error) {
 	return s.Invoices.Lookup(a.ID)
 }
 
-// FindInvoicesArgs are the arguments of find_invoices.
+// FindInvoicesArgs are the arguments of find_invoices (customer matches by
+// substring).
 type FindInvoicesArgs struct {
 	Customer *string        `json:"customer"`
 	Status   *InvoiceStatus `json:"status"`
@@ -195,7 +196,7 @@ func findInvoices(s *State, raw json.RawMessage) (any, error) {
 	}
 	out := []*Invoice{}
 	for r := range s.Invoices.All() {
-		if a.Customer != nil && !strings.Contains(strings.ToLower(r.Customer), strings.ToLower(*a.Customer)) {
+		if a.Customer != nil && !strings.Contains(r.Customer, *a.Customer) {
 			continue
 		}
 		if a.Status != nil && r.Status != *a.Status {
