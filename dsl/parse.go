@@ -41,7 +41,9 @@ var tokenRules = []lexer.SimpleRule{
 }
 
 // parser is built once; participle parsers are safe for concurrent use.
-var parser = participle.MustBuild[File](
+var parser = participle.MustBuild[File](parserOptions...)
+
+var parserOptions = []participle.Option{
 	participle.Lexer(specLexer),
 	participle.Elide("Comment", "Whitespace"),
 	// Not participle.Unquote: it builds the value by repeated string
@@ -49,6 +51,15 @@ var parser = participle.MustBuild[File](
 	// instead of a byte.
 	participle.Map(unquoteString, "String"),
 	participle.UseLookahead(4),
+}
+
+// Parsers of one member or one statement, used only to explain an error:
+// when a member or a statement fails within the parser's lookahead, the
+// parser backtracks and blames the token that starts it ("expected }");
+// parsing that construct alone finds the real mistake.
+var (
+	memberParser = participle.MustBuild[Member](parserOptions...)
+	stmtParser   = participle.MustBuild[Stmt](parserOptions...)
 )
 
 // Error is a syntax error at a position.
@@ -237,10 +248,54 @@ func toError(filename string, err error, tokens []tokenPos, src []byte) error {
 			pos.Filename = filename
 		}
 		e := &Error{Pos: pos, Msg: cleanMessage(perr.Message())}
+		for range MaxNesting {
+			deeper := explain(e, tokens, src)
+			if deeper == nil {
+				break
+			}
+			e = deeper
+		}
 		hint(e, tokens, src)
 		return e
 	}
 	return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: err.Error()}
+}
+
+// explain re-parses, alone, the member or statement that starts where e
+// blames a token that "should be }", and returns the error found inside it,
+// or nil when there is none.
+func explain(e *Error, tokens []tokenPos, src []byte) *Error {
+	if tokens == nil || !strings.HasPrefix(e.Msg, "unexpected token ") || !strings.HasSuffix(e.Msg, `(expected "}")`) ||
+		tokenIndex(tokens, e.Pos.Offset) < 0 {
+		return nil
+	}
+	off := e.Pos.Offset
+	end := off
+	for end < len(src) && isIdentPart(src[end]) {
+		end++
+	}
+	var err error
+	// Blank out what comes before, keeping byte offsets and lines.
+	padded := make([]byte, len(src))
+	for i, c := range src {
+		if i < off && c != '\n' {
+			c = ' '
+		}
+		padded[i] = c
+	}
+	switch string(src[off:end]) {
+	case "entity", "tool":
+		_, err = memberParser.ParseBytes(e.Pos.Filename, padded, participle.AllowTrailing(true))
+	case "require", "let", "set", "insert", "delete", "return", "if", "for":
+		_, err = stmtParser.ParseBytes(e.Pos.Filename, padded, participle.AllowTrailing(true))
+	default:
+		return nil
+	}
+	var perr participle.Error
+	if !errors.As(err, &perr) || perr.Position().Offset <= off {
+		return nil
+	}
+	return &Error{Pos: posAt(e.Pos.Filename, src, perr.Position().Offset), Msg: cleanMessage(perr.Message())}
 }
 
 // cleanMessage rewrites participle's wording where it would confuse a spec
