@@ -13,6 +13,7 @@
 //
 //	st, err := eval.NewState(world, task) // world seed + task seed (task may be nil)
 //	data, terr := st.Call(tool, args)     // or st.CallJSON(name, []byte(`{...}`))
+//	eval.ObservationJSON(data, terr)      // {"ok":…} as the runtime renders it
 //	st.Violations()                       // invariants
 //	st.CheckConstraints()                 // required, type, enum, bounds, unique, refs
 //	st.Grade(task, start)                 // rubric

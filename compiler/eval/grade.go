@@ -178,6 +178,10 @@ type StepResult struct {
 	Hash string     // the state hash after the step
 }
 
+// Observation is the step's outcome in the runtime's observation protocol
+// (see ObservationJSON).
+func (r StepResult) Observation() []byte { return ObservationJSON(r.Data, r.Err) }
+
 // SolutionResult is the outcome of replaying a task's golden solution.
 type SolutionResult struct {
 	// Steps holds the steps run: all of them, or up to and including the

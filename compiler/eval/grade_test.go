@@ -115,6 +115,9 @@ func TestRunSolution(t *testing.T) {
 	if got := res.Steps[1].Data.String(); got != `{"id":"entry_1","invoice":"inv1","amount":1200,"posted_on":"2026-03-14","lines":1,"booked_at":null}` {
 		t.Errorf("post_entry observation: %s", got)
 	}
+	if got := string(res.Steps[0].Observation()); !strings.HasPrefix(got, `{"ok":true,"data":{"id":"inv1",`) {
+		t.Errorf("observation: %s", got)
+	}
 	// Replay is deterministic.
 	again, _ := RunSolution(x.w, x.settle)
 	if again.FinalHash != res.FinalHash || again.Steps[0].Hash != res.Steps[0].Hash {
@@ -157,6 +160,9 @@ func TestRunSolution(t *testing.T) {
 	res, _ = RunSolution(x.w, x.settle)
 	if res.Failed != 0 || len(res.Steps) != 1 || res.Steps[0].Err.Error() != `not_found: Invoice "ghost" not found` {
 		t.Errorf("first step fails: %+v", res.Steps)
+	}
+	if got := string(res.Steps[0].Observation()); got != `{"ok":false,"error":{"code":"not_found","message":"Invoice \"ghost\" not found"}}` {
+		t.Errorf("failed observation: %s", got)
 	}
 
 	// A name bound to no record.

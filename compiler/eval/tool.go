@@ -78,6 +78,21 @@ func (d Data) ID() string {
 	return ""
 }
 
+// ObservationJSON renders a call's outcome as the runtime's observation
+// protocol does (runtime.Observation.MarshalJSON): {"ok":true,"data":…}, or
+// {"ok":false,"error":{"code":…,"message":…}} when err is not nil.
+func ObservationJSON(d Data, err *ToolError) []byte {
+	if err == nil {
+		b := append([]byte(`{"ok":true,"data":`), d.JSON()...)
+		return append(b, '}')
+	}
+	b := []byte(`{"ok":false,"error":{"code":`)
+	b = appendString(b, err.Code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, err.Message)
+	return append(b, '}', '}')
+}
+
 // snapshot copies records out of the live state.
 func snapshot(v value) value {
 	switch x := v.(type) {
