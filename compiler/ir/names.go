@@ -58,7 +58,7 @@ func IsGoKeyword(name string) bool { return token.IsKeyword(name) }
 // no entity, enum or tool may map onto them.
 var ReservedGoNames = []string{
 	"State", "World", "Episode", "Seed", "Tasks", "Tools", "Policy",
-	"Conformance", "New", "NewState", "NewEpisode", "Info",
+	"Conformance", "Checks", "New", "NewState", "NewEpisode", "Info",
 }
 
 // ReservedStateMethods are methods of the generated State; tools become
