@@ -137,8 +137,10 @@
 // that moment (not at the end of the call), failing the call with
 // constraint_violation. For each field, in this order: required — null in a
 // non-optional field (`<E>.<f> is required`); finite — NaN or ±Inf
-// (`<E>.<f> must be a finite number, got NaN`); enum — (`<E>.<f> must be one
-// of a, b, got "x"`); bounds in declaration order (`<E>.<f> must be >= 0,
+// (`<E>.<f> must be a finite number, got NaN`); type — a value of another
+// type, which only malformed IR can produce (`<E>.<f> must be int, got
+// string`); enum — (`<E>.<f> must be one of a, b, got "x"`); bounds in
+// declaration order (`<E>.<f> must be >= 0,
 // got -5`); unique — another record with an equal non-null value (`<E>.<f>
 // must be unique: "x" is already used by <E> "<id>"`). `insert` (and
 // create) checks every field in declaration order. Values in messages are
@@ -202,8 +204,10 @@
 // error fails it), when its invariant has no violation, or — `unchanged` —
 // when the state equals the task's start state (same records in the same
 // order with equal values, and the same id sequences: the generated code
-// compares state hashes, which include them). The reward is passed/total, 1 for an empty
-// rubric; every invariant's violations are reported beside it.
+// compares state hashes, which include them). The reward is passed/total,
+// 1 for an empty rubric; every invariant's violations are reported beside
+// it. Details of failed assertions are for people and need not agree with
+// the generated code's.
 //
 // A golden solution is replayed from the task's start state; an argument
 // bound to an earlier step's name passes the id of the record that step
