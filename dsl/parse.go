@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,14 +54,28 @@ var parserOptions = []participle.Option{
 	participle.UseLookahead(4),
 }
 
-// Parsers of one member or one statement, used only to explain an error:
-// when a member or a statement fails within the parser's lookahead, the
-// parser backtracks and blames the token that starts it ("expected }");
-// parsing that construct alone finds the real mistake.
+// Parsers of one line-level construct, used only to explain an error: when
+// a member, statement, field, seed record, assertion or solution call fails
+// within the parser's lookahead, the parser backtracks and blames the token
+// that starts it ("expected }"); parsing that construct alone finds the
+// real mistake.
 var (
-	memberParser = participle.MustBuild[Member](parserOptions...)
-	stmtParser   = participle.MustBuild[Stmt](parserOptions...)
+	parseMember    = partParser[Member]()
+	parseStmt      = partParser[Stmt]()
+	parseField     = partParser[Field]()
+	parseProp      = partParser[Prop]()
+	parseRecord    = partParser[Record]()
+	parseAssertion = partParser[Assertion]()
+	parseCallStep  = partParser[CallStep]()
 )
+
+func partParser[T any]() func(filename string, src []byte) error {
+	p := participle.MustBuild[T](parserOptions...)
+	return func(filename string, src []byte) error {
+		_, err := p.ParseBytes(filename, src, participle.AllowTrailing(true))
+		return err
+	}
+}
 
 // Error is a syntax error at a position.
 type Error struct {
@@ -68,6 +83,7 @@ type Error struct {
 	Msg string
 }
 
+// Error formats the error as `file:line:col: message`.
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.Pos, e.Msg)
 }
@@ -261,41 +277,79 @@ func toError(filename string, err error, tokens []tokenPos, src []byte) error {
 	return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: err.Error()}
 }
 
-// explain re-parses, alone, the member or statement that starts where e
+// explain re-parses, alone, the line-level construct that starts where e
 // blames a token that "should be }", and returns the error found inside it,
 // or nil when there is none.
 func explain(e *Error, tokens []tokenPos, src []byte) *Error {
-	if tokens == nil || !strings.HasPrefix(e.Msg, "unexpected token ") || !strings.HasSuffix(e.Msg, `(expected "}")`) ||
-		tokenIndex(tokens, e.Pos.Offset) < 0 {
+	off := e.Pos.Offset
+	i := tokenIndex(tokens, off)
+	if i < 0 || !strings.HasPrefix(e.Msg, "unexpected token ") || !strings.HasSuffix(e.Msg, `(expected "}")`) {
 		return nil
 	}
-	off := e.Pos.Offset
-	end := off
-	for end < len(src) && isIdentPart(src[end]) {
-		end++
+	var parse func(string, []byte) error
+	switch identAt(src, off) {
+	case "":
+		return nil
+	case "entity", "tool":
+		parse = parseMember
+	case "require", "let", "set", "insert", "delete", "return", "if", "for":
+		parse = parseStmt
+	default:
+		parse = map[string]func(string, []byte) error{
+			"entity": parseField, "world": parseProp, "seed": parseRecord,
+			"expect": parseAssertion, "solution": parseCallStep,
+		}[enclosingBlock(tokens, src, i)]
 	}
-	var err error
+	if parse == nil {
+		return nil
+	}
 	// Blank out what comes before, keeping byte offsets and lines.
 	padded := make([]byte, len(src))
-	for i, c := range src {
-		if i < off && c != '\n' {
+	for j, c := range src {
+		if j < off && c != '\n' {
 			c = ' '
 		}
-		padded[i] = c
-	}
-	switch string(src[off:end]) {
-	case "entity", "tool":
-		_, err = memberParser.ParseBytes(e.Pos.Filename, padded, participle.AllowTrailing(true))
-	case "require", "let", "set", "insert", "delete", "return", "if", "for":
-		_, err = stmtParser.ParseBytes(e.Pos.Filename, padded, participle.AllowTrailing(true))
-	default:
-		return nil
+		padded[j] = c
 	}
 	var perr participle.Error
-	if !errors.As(err, &perr) || perr.Position().Offset <= off {
+	if err := parse(e.Pos.Filename, padded); !errors.As(err, &perr) || perr.Position().Offset <= off {
 		return nil
 	}
 	return &Error{Pos: posAt(e.Pos.Filename, src, perr.Position().Offset), Msg: cleanMessage(perr.Message())}
+}
+
+// identAt is the identifier that starts at offset off, or "".
+func identAt(src []byte, off int) string {
+	end := off
+	for end < len(src) && (isIdentStart(src[end]) || end > off && '0' <= src[end] && src[end] <= '9') {
+		end++
+	}
+	return string(src[off:end])
+}
+
+// enclosingBlock names the block around token i by the keyword of its
+// header: "entity" for `entity Name "doc" {`, "world", "seed", "expect" or
+// "solution"; "" for any other block.
+func enclosingBlock(tokens []tokenPos, src []byte, i int) string {
+	depth := 0
+	for k := i - 1; k >= 0; k-- {
+		switch src[tokens[k].offset] {
+		case '}':
+			depth++
+		case '{':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			for back, words := range [][]string{{"seed", "expect", "solution"}, {"world", "entity"}, {"entity"}} {
+				if k-1-back >= 0 && slices.Contains(words, identAt(src, tokens[k-1-back].offset)) {
+					return identAt(src, tokens[k-1-back].offset)
+				}
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // cleanMessage rewrites participle's wording where it would confuse a spec
