@@ -295,9 +295,11 @@ func newFixture(t testing.TB) *fixture {
 	x.renameAll = customTool(x.crm, "rename_all", []*ir.Param{param("suffix", tString)},
 		func(p map[string]ir.Expr) []ir.Stmt {
 			c := &ir.Var{Name: "c", Type: tRec(x.Customer)}
+			n := &ir.Var{Name: "n", Type: tString} // a let run once per record
 			return []ir.Stmt{
 				&ir.For{Var: c, Entity: x.Customer, Body: []ir.Stmt{
-					&ir.Set{Target: vr(c), Field: x.cName, Value: bin("+", fld(vr(c), x.cName), p["suffix"])},
+					&ir.Let{Var: n, Value: bin("+", fld(vr(c), x.cName), p["suffix"])},
+					&ir.Set{Target: vr(c), Field: x.cName, Value: vr(n)},
 				}},
 				&ir.Return{Value: agg("count", x.Customer, tInt, func(ir.Expr) (ir.Expr, ir.Expr) { return nil, nil })},
 			}

@@ -123,8 +123,10 @@ func TestStatements(t *testing.T) {
 	if got := mustCall(t, s, "rename_all", `{"suffix":"!"}`); got != "2" {
 		t.Errorf("rename_all = %s", got)
 	}
-	if d, _ := s.RecordJSON(x.Customer, "bolt"); !strings.Contains(string(d), `"name":"Bolt GmbH!"`) {
-		t.Errorf("rename_all: %s", d)
+	for id, name := range map[string]string{"acme": "Acme AG!", "bolt": "Bolt GmbH!"} {
+		if d, _ := s.RecordJSON(x.Customer, id); !strings.Contains(string(d), `"name":"`+name+`"`) {
+			t.Errorf("rename_all: %s", d)
+		}
 	}
 
 	// for inserting into the table it iterates visits only the snapshot.
