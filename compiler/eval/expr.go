@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // evalError is an error raised while evaluating: a missing record
@@ -498,28 +499,15 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 
 // toKind converts a numeric result to the call's declared type: an int
 // result where decimal is declared becomes float64; a float result where int
-// is declared becomes int64 by floatToInt.
+// is declared becomes int64 by runtime.FloatToInt.
 func toKind(v value, t *ir.Type) value {
 	if t == nil {
 		return v
 	}
 	if f, ok := v.(float64); ok && t.Kind == ir.KindInt {
-		return floatToInt(f)
+		return runtime.FloatToInt(f)
 	}
 	return coerce(v, t)
-}
-
-// floatToInt truncates toward zero, saturating at the int64 range; NaN is 0.
-func floatToInt(f float64) int64 {
-	switch {
-	case f != f:
-		return 0
-	case f >= math.MaxInt64:
-		return math.MaxInt64
-	case f <= math.MinInt64:
-		return math.MinInt64
-	}
-	return int64(f)
 }
 
 func builtin(name string, args []value) (value, *evalError) {
@@ -621,7 +609,7 @@ func builtin(name string, args []value) (value, *evalError) {
 		default:
 			return bad()
 		}
-		return roundDigits(x, digits), nil
+		return runtime.RoundDigits(x, digits), nil
 	case "min_of", "max_of":
 		if err := want(2); err != nil {
 			return nil, err
@@ -639,14 +627,6 @@ func builtin(name string, args []value) (value, *evalError) {
 		return int64(b - a), nil
 	}
 	return nil, errorf(CodeInternal, "unknown function %s", name)
-}
-
-// roundDigits is math.Round(x*10^d)/10^d (half away from zero), with d
-// clamped to [-400, 400] (beyond, 10^d is 0 or +Inf in float64 anyway).
-func roundDigits(x float64, d int64) float64 {
-	d = max(-400, min(400, d))
-	p := math.Pow10(int(d))
-	return math.Round(x*p) / p
 }
 
 // minMax is Go's built-in min or max on two numbers (NaN if either is NaN),

@@ -110,8 +110,8 @@ func maxSuffix(rows []*row) int64 {
 		if u < 0 || u == len(r.id)-1 || len(r.id)-u > 10 {
 			continue
 		}
-		if n, ok := digits(r.id[u+1:]); ok && int64(n) > m {
-			m = int64(n)
+		if n, ok := digits(r.id[u+1:]); ok && n > m {
+			m = n
 		}
 	}
 	return m
@@ -304,6 +304,19 @@ func sameValue(a, b value) bool {
 		}
 	}
 	return equal(a, b)
+}
+
+// digits parses a non-empty string of ASCII digits.
+func digits(s string) (int64, bool) {
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, s != ""
 }
 
 // undo is one write of the running call, for rollback.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // The error codes of failed tool calls.
@@ -18,21 +19,21 @@ const (
 	// CodeInvalidArguments: an unknown argument, a missing required one, a
 	// value of the wrong JSON type, an unknown enum value, a malformed date,
 	// a non-finite number, a negative list offset.
-	CodeInvalidArguments = "invalid_arguments"
+	CodeInvalidArguments = runtime.CodeInvalidArguments
 	// CodeNotFound: a ref argument, an id or a followed ref names no record.
-	CodeNotFound = "not_found"
+	CodeNotFound = runtime.CodeNotFound
 	// CodePreconditionFailed: a require statement did not hold.
-	CodePreconditionFailed = "precondition_failed"
+	CodePreconditionFailed = runtime.CodePreconditionFailed
 	// CodeConstraintViolation: a write broke a field constraint, or a
 	// delete was refused because another record refers to the record.
-	CodeConstraintViolation = "constraint_violation"
+	CodeConstraintViolation = runtime.CodeConstraintViolation
 	// CodeUnknownTool: CallJSON was given a name that is no tool.
-	CodeUnknownTool = "unknown_tool"
+	CodeUnknownTool = runtime.CodeUnknownTool
 	// CodeInternal: the world's fault, not the agent's: an expression that
 	// cannot be evaluated (integer modulo by zero, a null where a value is
 	// needed, the evaluator's limits), data that cannot be encoded as JSON
 	// (a returned NaN or infinity), or a recovered panic.
-	CodeInternal = "internal"
+	CodeInternal = runtime.CodeInternal
 )
 
 // MaxResults is the number of records list and search tools return at most.
@@ -524,7 +525,7 @@ func matches(r *row, params []*ir.Param, bound map[*ir.Param]value) bool {
 		if p.Field.Type.Kind.Textual() {
 			vs, ok1 := v.(string)
 			qs, ok2 := q.(string)
-			if !ok1 || !ok2 || !strings.Contains(strings.ToLower(vs), strings.ToLower(qs)) {
+			if !ok1 || !ok2 || !runtime.ContainsLower(vs, strings.ToLower(qs)) {
 				return false
 			}
 			continue
