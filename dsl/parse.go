@@ -94,7 +94,10 @@ type tokenPos struct {
 }
 
 // Parse parses one spec file. filename is used in positions only. On a
-// syntax error it returns a nil file and an *Error.
+// syntax error it returns a nil file and an *Error. Input that is not UTF-8
+// text, or exceeds MaxFileSize, MaxTokens or MaxNesting, is rejected with an
+// *Error before the parser runs, so no input can panic, exhaust the stack
+// or take more than linear time.
 func Parse(filename string, src []byte) (*File, error) {
 	if len(src) > MaxFileSize {
 		return nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
