@@ -16,6 +16,7 @@ type Violation struct {
 	Detail string
 }
 
+// String renders the violation for a report: `invariant N violated by E "id": detail`.
 func (v Violation) String() string {
 	s := fmt.Sprintf("invariant %s violated by %s %q", v.Invariant, v.Entity, v.ID)
 	if v.Detail != "" {
@@ -94,6 +95,7 @@ type Problem struct {
 	Message string
 }
 
+// String renders the problem for a report: `E "id": message`.
 func (p Problem) String() string { return fmt.Sprintf("%s %q: %s", p.Entity, p.ID, p.Message) }
 
 // CheckConstraints checks every record (entity order, insertion order, field

@@ -46,6 +46,7 @@ type ToolError struct {
 	Message string
 }
 
+// Error renders the error as "code: message".
 func (e *ToolError) Error() string { return e.Code + ": " + e.Message }
 
 // Data is the data of a successful tool call's observation: null, a scalar,
