@@ -3,24 +3,43 @@ package runtime_test
 import (
 	"encoding/json"
 	"fmt"
+	goruntime "runtime"
 	"testing"
 
 	"github.com/worldc/worldc/runtime"
 	"github.com/worldc/worldc/runtime/internal/worldtest"
 )
 
+// loop runs f b.N times and, where the OS can say, also reports the CPU
+// time of the benchmark's own thread per op ("cpu-ns/op"): on a shared,
+// loaded machine ns/op is wall time and includes waiting for a CPU.
+func loop(b *testing.B, f func()) {
+	b.Helper()
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	b.ReportAllocs()
+	c0 := threadCPU()
+	n := 0
+	for b.Loop() {
+		f()
+		n++
+	}
+	if c1 := threadCPU(); c0 >= 0 && c1 >= 0 && n > 0 {
+		b.ReportMetric(float64(c1-c0)/float64(n), "cpu-ns/op")
+	}
+}
+
 // BenchmarkCallGet: a get tool on a table of 1,000 rows, JSON arguments in,
 // observation JSON out.
 func BenchmarkCallGet(b *testing.B) {
 	s := worldtest.BigState(1000).Clone()
 	args := json.RawMessage(`{"id":"invoice_500"}`)
-	b.ReportAllocs()
-	for b.Loop() {
+	loop(b, func() {
 		obs := worldtest.Registry.Call(s, "get_invoice", args)
 		if _, err := obs.MarshalJSON(); err != nil || !obs.OK {
 			b.Fatal(obs, err)
 		}
-	}
+	})
 }
 
 // BenchmarkCallSearch: a search tool scanning all 1,000 rows (11 match).
@@ -32,44 +51,55 @@ func BenchmarkCallSearch(b *testing.B) {
 	if err := json.Unmarshal(obs.Data, &out); err != nil || len(out) != 11 {
 		b.Fatalf("%d matches, %v", len(out), err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
+	loop(b, func() {
 		obs := worldtest.Registry.Call(s, "find_invoices", args)
 		if _, err := obs.MarshalJSON(); err != nil || !obs.OK {
 			b.Fatal(obs, err)
 		}
-	}
+	})
 }
 
-// BenchmarkCallWrite: a custom tool that modifies one row (copy-on-write,
-// journaled) and commits; the state is reset every 1,000 calls.
+// BenchmarkCallWrite: a tool that inserts a row (sequence ID, journaled)
+// and commits; the state is reset to the seed every 1,000 calls.
 func BenchmarkCallWrite(b *testing.B) {
 	seed := worldtest.BigState(1000)
 	s := seed.Clone()
-	args := json.RawMessage(`{"invoice":"invoice_1"}`) // invoice_1 is issued
-	b.ReportAllocs()
+	args := json.RawMessage(`{"customer":"customer_7","amount":120.5,"issued_on":"2026-03-01"}`)
 	i := 0
-	for b.Loop() {
-		if i%1000 == 0 {
+	loop(b, func() {
+		if i++; i%1000 == 0 {
 			s = seed.Clone()
 		}
-		i++
-		if obs := worldtest.Registry.Call(s, "mark_paid", args); !obs.OK && i%1000 == 1 {
+		if obs := worldtest.Registry.Call(s, "create_invoice", args); !obs.OK {
 			b.Fatal(obs.Error)
 		}
+	})
+}
+
+// BenchmarkCallFail: a tool that copies a row for writing, then fails its
+// precondition: the call is rolled back.
+func BenchmarkCallFail(b *testing.B) {
+	s := worldtest.BigState(1000).Clone()
+	args := json.RawMessage(`{"invoice":"invoice_3"}`) // paid already
+	loop(b, func() {
+		if obs := worldtest.Registry.Call(s, "mark_paid", args); obs.OK || obs.Error.Code != runtime.CodePreconditionFailed {
+			b.Fatal(obs)
+		}
+	})
+	if s.Invoices.Len() != 1000 || s.Journal().Pending() != 0 {
+		b.Fatal("state changed")
 	}
 }
 
 // BenchmarkDecodeArgs: strict decoding of a three-argument call.
 func BenchmarkDecodeArgs(b *testing.B) {
 	raw := json.RawMessage(`{"customer":"acme","amount":1200.5,"issued_on":"2026-03-01"}`)
-	b.ReportAllocs()
-	for b.Loop() {
+	loop(b, func() {
 		var a worldtest.CreateInvoiceArgs
 		if err := runtime.DecodeArgs(raw, &a, "customer", "amount"); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 // BenchmarkClone: resetting an episode to a frozen seed must not depend on
@@ -78,15 +108,11 @@ func BenchmarkClone(b *testing.B) {
 	for _, rows := range []int{100, 100_000} {
 		seed := worldtest.BigState(rows / 2) // two tables of rows/2
 		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = seed.Clone()
-			}
+			loop(b, func() { _ = seed.Clone() })
 		})
 	}
 	for _, rows := range []int{100, 100_000} {
-		st := worldtest.BigState(rows / 2)
-		s := st.Clone()
+		s := worldtest.BigState(rows / 2).Clone()
 		for i := 1; i <= 50; i++ { // 50 committed writes
 			s.Journal().Begin()
 			inv, err := s.Invoices.Mut(fmt.Sprintf("invoice_%d", i))
@@ -97,10 +123,7 @@ func BenchmarkClone(b *testing.B) {
 			s.Journal().Commit()
 		}
 		b.Run(fmt.Sprintf("rows=%d/after-50-writes", rows), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				_ = s.Clone()
-			}
+			loop(b, func() { _ = s.Clone() })
 		})
 	}
 }
@@ -111,22 +134,31 @@ func BenchmarkClone(b *testing.B) {
 // also encodes 50 changed rows.
 func BenchmarkStateHash(b *testing.B) {
 	b.Run("rows=10000/cold", func(b *testing.B) {
+		goruntime.LockOSThread()
+		defer goruntime.UnlockOSThread()
 		b.ReportAllocs()
+		var cpu int64
+		n := 0
 		for b.Loop() {
 			b.StopTimer()
 			s := worldtest.BigState(5000)
 			b.StartTimer()
+			c0 := threadCPU()
 			_ = s.Hash()
+			if c0 >= 0 {
+				cpu += threadCPU() - c0
+				n++
+			}
+		}
+		if n > 0 {
+			b.ReportMetric(float64(cpu)/float64(n), "cpu-ns/op")
 		}
 	})
 	seed := worldtest.BigState(5000)
 	_ = seed.Hash()
 	b.Run("rows=10000/warm", func(b *testing.B) {
 		s := seed.Clone()
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = s.Hash()
-		}
+		loop(b, func() { _ = s.Hash() })
 	})
 	b.Run("rows=10000/warm+50", func(b *testing.B) {
 		s := seed.Clone()
@@ -134,10 +166,7 @@ func BenchmarkStateHash(b *testing.B) {
 			inv, _ := s.Invoices.Mut(fmt.Sprintf("invoice_%d", i*7))
 			inv.Amount++
 		}
-		b.ReportAllocs()
-		for b.Loop() {
-			_ = s.Hash()
-		}
+		loop(b, func() { _ = s.Hash() })
 	})
 }
 
@@ -151,8 +180,7 @@ func BenchmarkAll(b *testing.B) {
 			inv.Amount++
 		}
 		b.Run(fmt.Sprintf("rows=1000/overlay=%d", writes), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
+			loop(b, func() {
 				n := 0
 				for r := range s.Invoices.All() {
 					if r.Amount > 100 {
@@ -162,7 +190,7 @@ func BenchmarkAll(b *testing.B) {
 				if n == 0 {
 					b.Fatal(n)
 				}
-			}
+			})
 		})
 	}
 }

@@ -39,6 +39,27 @@
 // [ToolError] values with stable codes (see [CodeUnknownTool] and
 // following).
 //
+// A handler in generated code reads:
+//
+//	func markPaid(s *State, raw json.RawMessage) (any, error) {
+//		var a MarkPaidArgs // Invoice string `json:"invoice"`
+//		if err := runtime.DecodeArgs(raw, &a, "invoice"); err != nil {
+//			return nil, err
+//		}
+//		inv, err := s.Invoices.Mut(a.Invoice) // not_found if missing
+//		if err != nil {
+//			return nil, err
+//		}
+//		if inv.Status != InvoiceStatusIssued {
+//			return nil, runtime.PreconditionFailed("only issued invoices can be paid")
+//		}
+//		inv.Status = InvoiceStatusPaid
+//		return inv, nil
+//	}
+//
+// Package internal/worldtest is a complete hand-written world in that
+// shape.
+//
 // Every generated world implements [World], and its episodes implement
 // [Episode], so servers and trainers drive all worlds the same way. The
 // conformance checks ([Conformance], [CheckSolutions], [CheckDeterminism],
@@ -57,6 +78,7 @@
 //
 // A state and its episode are not safe for concurrent use: calls within an
 // episode are serialised by the caller. Distinct states may be used
-// concurrently even when they were cloned from one frozen seed: the shared
-// base is never written (a clone only reads its source).
+// concurrently even when they were cloned from one frozen seed: a clone
+// only reads its source, and the shared base is never written (its row
+// digests for hashing are computed once, under a sync.Once).
 package runtime

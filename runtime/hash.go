@@ -29,7 +29,7 @@ type Hasher struct {
 // NewHasher returns an empty Hasher.
 func NewHasher() *Hasher { return &Hasher{h: sha256.New(), buf: make([]byte, 0, 256)} }
 
-const hashChunk = 16 << 10
+const hashChunk = 4 << 10
 
 func (h *Hasher) flushIfFull() {
 	if len(h.buf) >= hashChunk {

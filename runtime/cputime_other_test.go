@@ -1,0 +1,5 @@
+//go:build !linux
+
+package runtime_test
+
+func threadCPU() int64 { return -1 }
