@@ -318,7 +318,19 @@ func (sc *scope) valueAs(e ir.Expr, to *ir.Type) code {
 		return primary(jen.Nil())
 	}
 	if from.Kind == ir.KindRecord && to.Kind == ir.KindRef {
-		return primary(sc.expr(e).at(precPrimary).Dot("ID"))
+		rec := sc.expr(e)
+		if from.Optional || to.Optional {
+			// An optional record (a ref parameter left out) is null: its id
+			// is a *string.
+			r, v := sc.temp("r"), sc.temp("id")
+			return primary(jen.Func().Params().Op("*").String().Block(
+				jen.Id(r).Op(":=").Add(rec.c),
+				jen.If(jen.Id(r).Op("==").Nil()).Block(jen.Return(jen.Nil())),
+				jen.Id(v).Op(":=").Id(r).Dot("ID"),
+				jen.Return(jen.Op("&").Id(v)),
+			).Call())
+		}
+		return primary(rec.at(precPrimary).Dot("ID"))
 	}
 	c := sc.expr(e)
 	if from.Kind == ir.KindEnum && to.Kind != ir.KindEnum {

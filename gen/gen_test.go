@@ -78,12 +78,17 @@ func goCmd(t testing.TB, args ...string) (string, bool) {
 	return string(out), err == nil
 }
 
-// vetAndTest runs go vet and go test on the packages in dirs.
+// vetAndTest runs go vet and go test on the packages in dirs (arguments
+// starting with "-" are flags for go test).
 func vetAndTest(t *testing.T, dirs ...string) {
 	t.Helper()
 	root := moduleRoot(t)
-	var pkgs []string
+	var pkgs, flags []string
 	for _, d := range dirs {
+		if strings.HasPrefix(d, "-") {
+			flags = append(flags, d)
+			continue
+		}
 		rel, err := filepath.Rel(root, d)
 		if err != nil {
 			t.Fatal(err)
@@ -93,7 +98,7 @@ func vetAndTest(t *testing.T, dirs ...string) {
 	if out, ok := goCmd(t, append([]string{"vet"}, pkgs...)...); !ok {
 		t.Fatalf("go vet: %s", out)
 	}
-	if out, ok := goCmd(t, append([]string{"test", "-count=1"}, pkgs...)...); !ok {
+	if out, ok := goCmd(t, append(append([]string{"test", "-count=1"}, flags...), pkgs...)...); !ok {
 		t.Fatalf("go test: %s", out)
 	}
 }

@@ -59,6 +59,14 @@ func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
 	if isNull(e) {
 		return nil, primary(jen.Nil())
 	}
+	if id, ok := e.(*ir.IDOf); ok && f.Type.Optional && b.nullable(id.X) {
+		e = id.X // the id of a record that may be null: a *string
+	}
+	if f.Type.Optional && e.Type().Kind == ir.KindRecord {
+		t := *e.Type()
+		t.Optional = true
+		return b.value(&ir.VarRef{ExprBase: ir.ExprBase{T: &t}, Var: vrVar(e)}, f.Type, false)
+	}
 	if f.Type.Optional && !optional(e.Type()) {
 		base := *f.Type
 		base.Optional = false
@@ -73,6 +81,24 @@ func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
 		return pre, primary(jen.Op("&").Add(c.c))
 	}
 	return b.value(e, f.Type, false)
+}
+
+// nullable reports whether e is a record that may be null: an optional
+// ref parameter left out.
+func (b *body) nullable(e ir.Expr) bool {
+	if optional(e.Type()) {
+		return true
+	}
+	v := vrVar(e)
+	if v == nil {
+		return false
+	}
+	for _, p := range b.tool.Params {
+		if p.Var == v && p.Type.Optional {
+			return true
+		}
+	}
+	return false
 }
 
 // stmts compiles a statement list.

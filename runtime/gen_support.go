@@ -181,88 +181,208 @@ func (tp ToolProbe) score(o Observation) int {
 // ProbeResult is what FindValidArgs learnt about a tool.
 type ProbeResult struct {
 	Args         json.RawMessage // arguments that succeeded (nil if none)
-	Last         Observation     // the last failed observation
+	Start        string          // the task whose start state they succeeded in ("" for the world seed)
+	Best         Observation     // the failure that got furthest
 	Precondition *ToolError      // a precondition_failed seen on the way, if any
 	Tries        int
+
+	from  *Start // the start the arguments succeeded in
+	setup *Start // for ProbeTools: the setup the arguments need
 }
 
+// maxExhaustive bounds the argument combinations tried one by one before
+// FindValidArgs falls back to improving one parameter at a time.
+const maxExhaustive = 4096
+
 // FindValidArgs searches the candidates for arguments on which the tool
-// succeeds, each try on a fresh episode from fresh(). It starts with every
-// parameter's first candidate and improves one parameter at a time,
-// keeping a change when the call gets further (a later require fails, or a
-// constraint instead of a require), for a few rounds. Deterministic.
-func FindValidArgs(fresh func() (Episode, error), tp ToolProbe) (ProbeResult, error) {
+// succeeds, each try in a fresh episode of one of starts (task ids, ""
+// for the world seed), in order. Small candidate spaces are tried
+// exhaustively; larger ones start with every parameter's first candidate
+// and improve one parameter at a time, keeping a change when the call gets
+// further (a later require fails, or a constraint instead of a require).
+// Deterministic.
+func FindValidArgs(starts []Start, tp ToolProbe, exhaustive int) (ProbeResult, error) {
 	var res ProbeResult
-	try := func(pick []int) (Observation, error) {
-		ep, err := fresh()
+	best := -1
+	try := func(start Start, pick []int) (Observation, error) {
+		ep, err := start.New()
 		if err != nil {
 			return Observation{}, err
 		}
 		res.Tries++
 		o := ep.Call(tp.Tool, tp.args(pick))
 		if !o.OK {
-			res.Last = o
+			if s := tp.score(o); s > best {
+				best, res.Best = s, o
+			}
 			if o.Error != nil && o.Error.Code == CodePreconditionFailed && res.Precondition == nil {
 				res.Precondition = o.Error
 			}
 		}
 		return o, nil
 	}
-	cur := make([]int, len(tp.Params))
-	o, err := try(cur)
-	if err != nil {
-		return res, err
+	size := 1
+	for _, p := range tp.Params {
+		if n := len(p.Candidates); n > 0 {
+			size *= n
+			if size > exhaustive {
+				break
+			}
+		}
 	}
-	if o.OK {
-		res.Args = tp.args(cur)
-		return res, nil
-	}
-	best := tp.score(o)
-	for round := 0; round < 4; round++ {
-		improved := false
-		for pi, p := range tp.Params {
-			for vi := range p.Candidates {
-				if vi == cur[pi] {
-					continue
+	for _, start := range starts {
+		if size <= exhaustive {
+			pick := make([]int, len(tp.Params))
+			for k := 0; k < size; k++ {
+				rest := k
+				for i := len(tp.Params) - 1; i >= 0; i-- {
+					if n := len(tp.Params[i].Candidates); n > 0 {
+						pick[i] = rest % n
+						rest /= n
+					}
 				}
-				cand := append([]int(nil), cur...)
-				cand[pi] = vi
-				o, err := try(cand)
+				o, err := try(start, pick)
 				if err != nil {
 					return res, err
 				}
 				if o.OK {
-					res.Args = tp.args(cand)
+					res.Args, res.Start, res.from = tp.args(pick), start.Name, &start
 					return res, nil
 				}
-				if s := tp.score(o); s > best {
-					best, cur, improved = s, cand, true
+			}
+			continue
+		}
+		cur := make([]int, len(tp.Params))
+		o, err := try(start, cur)
+		if err != nil {
+			return res, err
+		}
+		if o.OK {
+			res.Args, res.Start, res.from = tp.args(cur), start.Name, &start
+			return res, nil
+		}
+		curScore := tp.score(o)
+		for round := 0; round < 4; round++ {
+			improved := false
+			for pi, p := range tp.Params {
+				for vi := range p.Candidates {
+					if vi == cur[pi] {
+						continue
+					}
+					cand := append([]int(nil), cur...)
+					cand[pi] = vi
+					o, err := try(start, cand)
+					if err != nil {
+						return res, err
+					}
+					if o.OK {
+						res.Args, res.Start, res.from = tp.args(cand), start.Name, &start
+						return res, nil
+					}
+					if s := tp.score(o); s > curScore {
+						curScore, cur, improved = s, cand, true
+					}
 				}
 			}
-		}
-		if !improved {
-			break
+			if !improved {
+				break
+			}
 		}
 	}
 	return res, nil
 }
 
-// CheckToolSucceeds checks that the tool succeeds on some of its candidate
-// arguments (see FindValidArgs), and that any precondition_failed met on the
-// way carries one of the tool's require messages. The error names the tool
-// and the last error.
-func CheckToolSucceeds(fresh func() (Episode, error), tp ToolProbe) error {
-	res, err := FindValidArgs(fresh, tp)
-	if err != nil {
-		return err
+// A Start makes the episodes a tool is probed in.
+type Start struct {
+	Name string // for reports: a task id, "" for the world seed, or "after tool …"
+	New  func() (Episode, error)
+}
+
+// ProbeTools looks for arguments each tool succeeds on: in the world seed
+// and each task's start state (starts), and, for the tools still failing,
+// in the states reached by one successful call of another tool (a return
+// must be received before it can be restocked). It returns one error per
+// probe, nil for a tool that succeeded: the error names the tool and the
+// failure that got furthest; a precondition_failed whose message is none
+// of the tool's require messages is an error too.
+func ProbeTools(w World, starts []string, probes []ToolProbe) []error {
+	var base []Start
+	for _, id := range starts {
+		base = append(base, Start{Name: id, New: func() (Episode, error) { return w.NewEpisode(id) }})
 	}
-	if res.Args == nil {
-		return fmt.Errorf("tool %s: no candidate arguments succeeded in %d tries; last error: %v", tp.Tool, res.Tries, res.Last.Err())
+	results := make([]ProbeResult, len(probes))
+	errs := make([]error, len(probes))
+	for i, tp := range probes {
+		res, err := FindValidArgs(base, tp, maxExhaustive)
+		if err != nil {
+			errs[i] = err
+		}
+		results[i] = res
 	}
-	if res.Precondition != nil && !slices.Contains(tp.Requires, res.Precondition.Message) {
-		return fmt.Errorf("tool %s: precondition_failed with %q, which is none of its require messages", tp.Tool, res.Precondition.Message)
+	// Up to two rounds of setup: the states after one, then after two,
+	// successful calls of other tools.
+	var done []bool
+	for i := range results {
+		done = append(done, results[i].Args != nil)
 	}
-	return nil
+	var after []Start
+	for round := 0; round < 2; round++ {
+		for i, res := range results {
+			if res.Args == nil || !done[i] {
+				continue
+			}
+			done[i] = false // added as a setup once
+			prev, tool, args := res.setup, probes[i].Tool, res.Args
+			start := res.Start
+			after = append(after, Start{Name: "after " + tool, New: func() (Episode, error) {
+				var ep Episode
+				var err error
+				if prev != nil {
+					ep, err = prev.New()
+				} else {
+					ep, err = w.NewEpisode(start)
+				}
+				if err != nil {
+					return nil, err
+				}
+				if o := ep.Call(tool, args); !o.OK {
+					return nil, fmt.Errorf("setup call %s %s: %v", tool, args, o.Err())
+				}
+				return ep, nil
+			}})
+		}
+		for i, tp := range probes {
+			if errs[i] != nil || results[i].Args != nil {
+				continue
+			}
+			res, err := FindValidArgs(after, tp, 256)
+			if err != nil {
+				errs[i] = err
+				continue
+			}
+			if res.Args != nil {
+				results[i].Args, results[i].setup = res.Args, res.from
+				done[i] = true
+			} else if results[i].Best.OK || tp.score(res.Best) > tp.score(results[i].Best) {
+				results[i].Best = res.Best
+			}
+			results[i].Tries += res.Tries
+			if results[i].Precondition == nil {
+				results[i].Precondition = res.Precondition
+			}
+		}
+	}
+	for i, tp := range probes {
+		res := results[i]
+		switch {
+		case errs[i] != nil:
+		case res.Args == nil:
+			errs[i] = fmt.Errorf("tool %s: no candidate arguments succeeded in %d tries; the furthest got: %v", tp.Tool, res.Tries, res.Best.Err())
+		case res.Precondition != nil && !slices.Contains(tp.Requires, res.Precondition.Message):
+			errs[i] = fmt.Errorf("tool %s: precondition_failed with %q, which is none of its require messages", tp.Tool, res.Precondition.Message)
+		}
+	}
+	return errs
 }
 
 // Join turns a list of errors into one (nil for none).

@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/worldc/worldc/runtime"
+	"sync"
 )
 
 // toolProbes say where to look for arguments each tool accepts: candidate
 // values per parameter taken from the seed, enums and simple defaults.
 var toolProbes = []runtime.ToolProbe{{
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"conformance find_customers name\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"Initech\""), json.RawMessage("\"Acme AH\""), json.RawMessage("\"Globey\""), json.RawMessage("\"Initeci\""), json.RawMessage("\"conformance find_customers name\""), json.RawMessage("\"test\"")},
 		Name:       "name",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
@@ -21,22 +22,22 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_customers",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "id",
 	}},
 	Tool: "get_customer",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"conformance create_customer name\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"Initech\""), json.RawMessage("\"Acme AH\""), json.RawMessage("\"Globey\""), json.RawMessage("\"Initeci\""), json.RawMessage("\"conformance create_customer name\""), json.RawMessage("\"test\"")},
 		Name:       "name",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"conformance create_customer email\""), json.RawMessage("\"ap@acme.example\""), json.RawMessage("\"billing@globex.example\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"conformance create_customer email\""), json.RawMessage("\"ap@acme.example\""), json.RawMessage("\"billing@globex.example\""), json.RawMessage("\"ap@initech.example\""), json.RawMessage("\"ap@acme.examplf\""), json.RawMessage("\"billing@globex.examplf\""), json.RawMessage("\"ap@initech.examplf\""), json.RawMessage("\"test\"")},
 		Name:       "email",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
 		Name:       "tier",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
+		Candidates: []json.RawMessage{json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
 		Name:       "credit_limit",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("true"), json.RawMessage("false")},
@@ -45,7 +46,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
 		Name:       "seats",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Pays late.\\nCall first.\""), json.RawMessage("\"conformance create_customer notes\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Pays late.\\nCall first.\""), json.RawMessage("\"Pays late.\\nCall firsu.\""), json.RawMessage("\"conformance create_customer notes\""), json.RawMessage("\"test\"")},
 		Name:       "notes",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-03-01T09:30:00Z\""), json.RawMessage("\"2026-03-14T00:00:00Z\"")},
@@ -57,19 +58,19 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "create_customer",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "id",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"conformance update_customer name\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"Initech\""), json.RawMessage("\"Acme AH\""), json.RawMessage("\"Globey\""), json.RawMessage("\"Initeci\""), json.RawMessage("\"conformance update_customer name\""), json.RawMessage("\"test\"")},
 		Name:       "name",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance update_customer email\""), json.RawMessage("\"ap@acme.example\""), json.RawMessage("\"billing@globex.example\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance update_customer email\""), json.RawMessage("\"ap@acme.example\""), json.RawMessage("\"billing@globex.example\""), json.RawMessage("\"ap@initech.example\""), json.RawMessage("\"ap@acme.examplf\""), json.RawMessage("\"billing@globex.examplf\""), json.RawMessage("\"ap@initech.examplf\""), json.RawMessage("\"test\"")},
 		Name:       "email",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
 		Name:       "tier",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
 		Name:       "credit_limit",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("true"), json.RawMessage("false")},
@@ -78,7 +79,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
 		Name:       "seats",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Pays late.\\nCall first.\""), json.RawMessage("\"conformance update_customer notes\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Pays late.\\nCall first.\""), json.RawMessage("\"Pays late.\\nCall firsu.\""), json.RawMessage("\"conformance update_customer notes\""), json.RawMessage("\"test\"")},
 		Name:       "notes",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-03-01T09:30:00Z\""), json.RawMessage("\"2026-03-14T00:00:00Z\"")},
@@ -90,7 +91,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "update_customer",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "customer",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
@@ -106,10 +107,10 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "get_invoice",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "customer",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
+		Candidates: []json.RawMessage{json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
 		Name:       "amount",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"draft\""), json.RawMessage("\"issued\""), json.RawMessage("\"paid\""), json.RawMessage("\"void\"")},
@@ -137,21 +138,21 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
 		Name:       "due_in",
 	}},
 	Requires: []string{"only drafts can be issued", "the customer is inactive", "payment terms over 90 days need approval"},
 	Tool:     "issue_invoice",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "customer",
 	}},
 	Requires: []string{"the customer has no draft invoices"},
 	Tool:     "void_drafts",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
 		Name:       "offset",
 	}},
 	Tool: "list_entries",
@@ -160,7 +161,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
+		Candidates: []json.RawMessage{json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
 		Name:       "amount",
 	}},
 	Requires: []string{"amount must be positive"},
@@ -202,18 +203,22 @@ func checkSeed() error {
 // Checks are the world's conformance checks, each named for the report.
 func Checks() []runtime.Check {
 	w := World{}
-	fresh := func() (runtime.Episode, error) {
-		return w.NewEpisode("")
+	starts := []string{""}
+	for _, t := range tasks {
+		starts = append(starts, t.info.ID)
 	}
 	checks := []runtime.Check{{
 		Name: "seed",
 		Run:  checkSeed,
 	}}
-	for _, p := range toolProbes {
+	probe := sync.OnceValue(func() []error {
+		return runtime.ProbeTools(w, starts, toolProbes)
+	})
+	for i, p := range toolProbes {
 		checks = append(checks, runtime.Check{
 			Name: "tool/" + p.Tool,
 			Run: func() error {
-				return runtime.CheckToolSucceeds(fresh, p)
+				return probe()[i]
 			},
 		})
 	}
