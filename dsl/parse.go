@@ -452,9 +452,13 @@ func hint(e *Error, tokens []tokenPos, src []byte) {
 		return
 	}
 	// `=` is never valid inside parentheses; the parser may have given up
-	// on the enclosing construct before reaching it.
+	// on the enclosing construct before reaching it. Only the declaration
+	// that holds the error is searched, so that errors stay in order.
 	var open []byte
 	for j, t := range tokens {
+		if t.offset > e.Pos.Offset && len(open) == 0 {
+			return // past the declaration that holds the error
+		}
 		switch c := src[t.offset]; c {
 		case '(', '[', '{':
 			open = append(open, c)
