@@ -59,7 +59,14 @@ var comparisons = map[string]bool{"==": true, "!=": true, "<": true, "<=": true,
 // fails it. An invariant assertion passes when the invariant has no
 // violation. Every assertion is evaluated on its own, with fresh limits.
 func (s *State) Grade(task *ir.Task, start *State) Grade {
-	g := Grade{Reward: 1, Violations: s.Violations()}
+	g := Grade{Reward: 1}
+	// Each invariant is checked once, for the report and its assertions.
+	byInv := map[*ir.Invariant][]Violation{}
+	for _, inv := range s.w.Invariants {
+		vs := s.InvariantViolations(inv)
+		byInv[inv] = vs
+		g.Violations = append(g.Violations, vs...)
+	}
 	if task == nil {
 		return g
 	}
@@ -67,7 +74,7 @@ func (s *State) Grade(task *ir.Task, start *State) Grade {
 		if a == nil {
 			continue
 		}
-		res := s.assert(a, task, &start)
+		res := s.assert(a, task, &start, byInv)
 		g.Results = append(g.Results, res)
 		g.Total++
 		if res.Passed {
@@ -80,7 +87,7 @@ func (s *State) Grade(task *ir.Task, start *State) Grade {
 	return g
 }
 
-func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State) (res AssertionResult) {
+func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[*ir.Invariant][]Violation) (res AssertionResult) {
 	res = AssertionResult{Kind: a.Kind, Text: a.Text}
 	defer func() {
 		if p := recover(); p != nil {
@@ -95,7 +102,10 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State) (res Asser
 			res.Detail = "no invariant"
 			return res
 		}
-		vs := s.InvariantViolations(a.Invariant)
+		vs, ok := byInv[a.Invariant]
+		if !ok {
+			vs = s.InvariantViolations(a.Invariant)
+		}
 		res.Passed = len(vs) == 0
 		if len(vs) > 0 {
 			res.Detail = vs[0].String()
