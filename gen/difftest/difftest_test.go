@@ -1,0 +1,230 @@
+package difftest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/eval"
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
+)
+
+// specs checks every example world.
+func specs(t *testing.T) []*ir.World {
+	t.Helper()
+	files, _ := filepath.Glob("../../testdata/worlds/*.world")
+	if len(files) == 0 {
+		t.Fatal("no example worlds")
+	}
+	var out []*ir.World
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, ds := compiler.CheckSource(f, src)
+		if w == nil {
+			t.Fatalf("%s does not check:\n%s", f, ds.Text())
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+func TestCorpusIsCovered(t *testing.T) {
+	for _, w := range specs(t) {
+		if compiled[w.Name] == nil {
+			t.Errorf("world %s is not in the differential test: add its generated package to worlds_test.go", w.Name)
+		}
+	}
+}
+
+// TestDifferential compares compile-time and run-time semantics.
+func TestDifferential(t *testing.T) {
+	for _, w := range specs(t) {
+		gw := compiled[w.Name]
+		if gw == nil {
+			continue
+		}
+		t.Run(w.Name, func(t *testing.T) {
+			tasks := append([]*ir.Task{nil}, w.Tasks...)
+			for _, task := range tasks {
+				name := "seed"
+				if task != nil {
+					name = task.Name
+				}
+				t.Run(name, func(t *testing.T) { compareTask(t, w, gw, task) })
+			}
+		})
+	}
+}
+
+func compareTask(t *testing.T, w *ir.World, gw runtime.World, task *ir.Task) {
+	st, err := eval.NewState(w, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	taskID := ""
+	if task != nil {
+		taskID = task.Name
+	}
+	ep, err := gw.NewEpisode(taskID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := st.Clone()
+	compareStates(t, "start", w, task, st, start, ep)
+	if task == nil || task.Solution == nil {
+		return
+	}
+	res, err := eval.RunSolution(w, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info runtime.TaskInfo
+	for _, ti := range gw.Tasks() {
+		if ti.ID == task.Name {
+			info = ti
+		}
+	}
+	if len(info.Solution) != len(task.Solution) {
+		t.Fatalf("solution has %d calls in the spec, %d in the generated package", len(task.Solution), len(info.Solution))
+	}
+	bound := map[string]string{}
+	for i, step := range res.Steps {
+		label := fmt.Sprintf("after step %d (%s)", i+1, step.Step.Tool.Name)
+		data, terr := st.Call(step.Step.Tool, step.Args)
+		want := eval.ObservationJSON(data, terr)
+		if !bytes.Equal(want, step.Observation()) {
+			t.Fatalf("%s: the evaluator is not deterministic: %s vs %s", label, want, step.Observation())
+		}
+		call := info.Solution[i]
+		args, err := bindArgs(call, bound)
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		obs := ep.Call(call.Tool, args)
+		got, err := json.Marshal(obs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !jsonEqual(want, got) {
+			t.Errorf("%s: observations differ\ncompile time: %s\nrun time:     %s", label, want, got)
+		}
+		if call.Bind != "" && obs.OK {
+			var rec struct{ ID string }
+			if err := json.Unmarshal(obs.Data, &rec); err == nil {
+				bound[call.Bind] = rec.ID
+			}
+		}
+		compareStates(t, label, w, task, st, start, ep)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// bindArgs returns a call's arguments with bound ids filled in.
+func bindArgs(call runtime.Call, bound map[string]string) (json.RawMessage, error) {
+	if len(call.Uses) == 0 {
+		return call.Args, nil
+	}
+	args := map[string]json.RawMessage{}
+	if err := json.Unmarshal(call.Args, &args); err != nil {
+		return nil, err
+	}
+	for _, u := range call.Uses {
+		id, ok := bound[u.Name]
+		if !ok {
+			return nil, fmt.Errorf("%s is not bound", u.Name)
+		}
+		args[u.Arg], _ = json.Marshal(id)
+	}
+	return json.Marshal(args)
+}
+
+// compareStates compares the whole state, the invariant verdicts and the
+// rubric on both sides.
+func compareStates(t *testing.T, label string, w *ir.World, task *ir.Task, st, start *eval.State, ep runtime.Episode) {
+	t.Helper()
+	if !jsonEqual(st.JSON(), ep.Snapshot()) {
+		t.Errorf("%s: states differ\ncompile time: %s\nrun time:     %s", label, clip(st.JSON()), clip(ep.Snapshot()))
+	}
+	var want, got []string
+	for _, v := range st.Violations() {
+		want = append(want, v.Invariant+" "+v.Entity+" "+v.ID)
+	}
+	for _, v := range ep.Violations() {
+		got = append(got, v.Invariant+" "+v.Entity+" "+v.ID)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if !slices.Equal(want, got) {
+		t.Errorf("%s: invariant verdicts differ\ncompile time: %v\nrun time:     %v", label, want, got)
+	}
+	if task == nil {
+		return
+	}
+	eg, rg := st.Grade(task, start), ep.Grade()
+	if len(eg.Results) != len(rg.Assertions) {
+		t.Fatalf("%s: %d assertions at compile time, %d at run time", label, len(eg.Results), len(rg.Assertions))
+	}
+	for i, a := range eg.Results {
+		if a.Passed != rg.Assertions[i].Passed {
+			t.Errorf("%s: assertion %q: %v at compile time (%s), %v at run time (%s)", label, a.Text, a.Passed, a.Detail, rg.Assertions[i].Passed, rg.Assertions[i].Detail)
+		}
+	}
+	if eg.Reward != rg.Reward {
+		t.Errorf("%s: reward %v at compile time, %v at run time", label, eg.Reward, rg.Reward)
+	}
+}
+
+// jsonEqual compares two JSON documents as values: numbers by value, keys
+// in any order.
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if da.Decode(&x) != nil || db.Decode(&y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(normalize(x), normalize(y))
+}
+
+// normalize turns json.Numbers into float64 so 1 and 1.0 compare equal.
+func normalize(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		f, err := v.Float64()
+		if err != nil {
+			return v.String()
+		}
+		return f
+	case map[string]any:
+		for k, x := range v {
+			v[k] = normalize(x)
+		}
+	case []any:
+		for i, x := range v {
+			v[i] = normalize(x)
+		}
+	}
+	return v
+}
+
+func clip(b []byte) string {
+	s := string(b)
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,96 @@
+package gen
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// hostile is text an LLM-written spec may hold: comment terminators,
+// backticks, quotes, line breaks, directives and a byte order mark.
+const hostile = "ends */ here /* opens `raw` \"quoted\" \\ back\nslash\r\n//go:generate rm -rf / \u2028 \ufeff tab\t end"
+
+// TestHostileStrings generates a world whose every spec string is hostile
+// and requires the package to build, vet and pass its own tests.
+func TestHostileStrings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	w := northwind()
+	w.Title, w.Industry = hostile, hostile
+	for _, s := range w.Services {
+		s.Doc = hostile
+	}
+	for _, e := range w.Entities {
+		e.Doc = hostile
+		for _, f := range e.Fields {
+			f.Doc = hostile
+		}
+	}
+	for _, tl := range w.Tools {
+		tl.Doc = hostile
+		for _, p := range tl.Params {
+			p.Doc = hostile
+		}
+		ir.WalkStmts(tl.Body, func(st ir.Stmt) {
+			if r, ok := st.(*ir.Require); ok {
+				r.Message += " " + hostile
+			}
+		}, nil)
+	}
+	for _, inv := range w.Invariants {
+		inv.Policy = hostile
+	}
+	for _, tk := range w.Tasks {
+		tk.Persona, tk.Instruction, tk.Domain = hostile, hostile, hostile
+		for _, a := range tk.Assertions {
+			a.Text += " " + hostile
+		}
+	}
+	// An enum value with a space, quotes and a backtick, used by the seed.
+	tier := w.customer.Field("tier")
+	odd := "pla`ti\"num */ x"
+	tier.Type.Enum.Values = append(tier.Type.Enum.Values, odd)
+	w.Seed[0].Values[2] = vEnum(odd)
+	w.Seed[0].Values[0] = vStr(hostile)
+
+	files := mustGenerate(t, w.World)
+	for name, content := range files {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		for _, line := range strings.Split(string(content), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//go:generate") {
+				t.Errorf("%s: spec text became a directive: %s", name, line)
+			}
+		}
+	}
+	dir := filepath.Join(scratch(t), w.Name)
+	writeFiles(t, dir, files)
+	vetAndTest(t, dir)
+}
+
+// TestBrokenSolutionFails breaks a golden solution on purpose: the
+// generated tests must fail, naming the task and the assertion.
+func TestBrokenSolutionFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	w := northwind()
+	task := w.Tasks[0]
+	task.Solution = task.Solution[:1] // mark_paid without post_entry
+	dir := filepath.Join(scratch(t), w.Name)
+	writeFiles(t, dir, mustGenerate(t, w.World))
+	rel, _ := filepath.Rel(moduleRoot(t), dir)
+	out, ok := goCmd(t, "test", "-count=1", "./"+filepath.ToSlash(rel))
+	if ok {
+		t.Fatalf("go test passed on a broken solution:\n%s", out)
+	}
+	for _, want := range []string{task.Name, task.Assertions[1].Text, "TestConformance/solutions"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the failure does not mention %q:\n%s", want, out)
+		}
+	}
+}
