@@ -7,16 +7,26 @@ WORLDS   := testdata/worlds
 FUZZTIME ?= 30s
 BENCH    ?= .
 
-.PHONY: all build demo test vet fmt-check fmt bench fuzz clean
+.PHONY: all build demo generate gen-check test vet fmt-check fmt bench fuzz clean
 
 all: build
 
 build:
 	$(GO) build -o $(WORLDC) ./cmd/worldc
 
-# The main job on the bundled example worlds.
+# The main job on the bundled example worlds: check, generate into
+# generated/, and vet (type-check and go test) every world.
 demo: build
-	$(WORLDC) check $(WORLDS)
+	$(WORLDC) build $(WORLDS)
+
+# Regenerate generated/ from the example worlds.
+generate: build
+	$(WORLDC) gen $(WORLDS)
+
+# Fails listing the files of generated/ that differ from what the example
+# worlds generate.
+gen-check: build
+	$(WORLDC) gen --check $(WORLDS)
 
 # Everything CI checks: vet, gofmt, the canonical layout of the example
 # worlds, and every test.

@@ -45,6 +45,9 @@ func isTerminal(f *os.File) bool {
 type cli struct {
 	Check      checkCmd      `cmd:"" help:"Check world specs and report every diagnostic."`
 	Fmt        fmtCmd        `cmd:"" help:"Format world specs canonically (like gofmt)."`
+	Gen        genCmd        `cmd:"" help:"Check specs and generate their Go packages into DIR/<world>/."`
+	Vet        vetCmd        `cmd:"" help:"The executability gate: type-check and go test generated world packages."`
+	Build      buildCmd      `cmd:"" help:"Check, generate and vet: the main job."`
 	Explain    explainCmd    `cmd:"" help:"Explain a diagnostic code: its validator, hint and a failing example."`
 	Validators validatorsCmd `cmd:"" help:"List the structural validators."`
 	Grammar    grammarCmd    `cmd:"" help:"Print the grammar of the world language in EBNF."`
@@ -120,8 +123,12 @@ func parseErrorLine(err error) string {
 	}
 	msg := strings.ReplaceAll(err.Error(), "\n", " ")
 	if command == "worldc" {
-		if rest, ok := strings.CutPrefix(msg, "expected one of "); ok {
-			msg = "missing command: one of " + rest
+		if strings.HasPrefix(msg, "expected one of ") && pe != nil && pe.Context != nil {
+			var names []string
+			for _, n := range pe.Context.Model.Children {
+				names = append(names, n.Name)
+			}
+			msg = "missing command: one of " + strings.Join(names, ", ")
 		} else if rest, ok := strings.CutPrefix(msg, "unexpected argument "); ok {
 			msg = fmt.Sprintf("unknown command %q", rest)
 		}

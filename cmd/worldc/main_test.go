@@ -1,9 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,6 +25,9 @@ func TestMain(m *testing.M) {
 // Each script runs in a fresh directory; $REPO is the repository root, for
 // scripts that run on the example corpus. With -update, a failing
 // `cmp stdout|stderr FILE` rewrites FILE inside the script.
+//
+// Scripts may run the go command (worldc vet does): they share this
+// process's build and module caches, and never touch the network.
 func TestScript(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -32,12 +40,71 @@ func TestScript(t *testing.T) {
 		RequireUniqueNames:  true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("REPO", repo)
-			for _, k := range []string{"GOPATH", "GOCACHE", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"} {
-				if v, ok := os.LookupEnv(k); ok {
-					env.Setenv(k, v)
-				}
+			goEnv, err := goEnvironment()
+			if err != nil {
+				return err
 			}
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
+			env.Setenv("GOPROXY", "off")
+			env.Setenv("GOSUMDB", "off")
+			env.Setenv("GOTOOLCHAIN", "local")
+			env.Setenv("GOFLAGS", "-mod=mod")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"worldmod": cmdWorldmod,
+		},
+		Condition: func(cond string) (bool, error) {
+			if cond == "short" {
+				return testing.Short(), nil
+			}
+			return false, fmt.Errorf("unknown condition %q", cond)
+		},
 	})
+}
+
+var (
+	goEnvOnce sync.Once
+	goEnvVals map[string]string
+	goEnvErr  error
+)
+
+// goEnvironment is what the go command needs to find its caches inside a
+// script (testscript sets HOME to a directory that does not exist).
+func goEnvironment() (map[string]string, error) {
+	goEnvOnce.Do(func() {
+		keys := []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"}
+		out, err := exec.Command("go", append([]string{"env"}, keys...)...).Output()
+		if err != nil {
+			goEnvErr = fmt.Errorf("go env: %v", err)
+			return
+		}
+		lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
+		if len(lines) != len(keys) {
+			goEnvErr = fmt.Errorf("go env: unexpected output %q", out)
+			return
+		}
+		goEnvVals = map[string]string{}
+		for i, k := range keys {
+			goEnvVals[k] = lines[i]
+		}
+	})
+	return goEnvVals, goEnvErr
+}
+
+// cmdWorldmod writes go.mod and go.sum for a module example.com/worlds in
+// the script's working directory that uses worldc (its runtime) from
+// $REPO, so that generated worlds build and test there offline.
+func cmdWorldmod(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: worldmod")
+	}
+	repo := ts.Getenv("REPO")
+	mod := fmt.Sprintf("module example.com/worlds\n\ngo 1.26.0\n\nrequire github.com/worldc/worldc v0.0.0\n\nreplace github.com/worldc/worldc => %s\n", repo)
+	ts.Check(os.WriteFile(ts.MkAbs("go.mod"), []byte(mod), 0o644))
+	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs("go.sum"), bytes.Clone(sum), 0o644))
 }

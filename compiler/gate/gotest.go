@@ -208,7 +208,8 @@ func testErrors(lines []string) []Error {
 			strings.HasPrefix(trimmed, "exit status "):
 			continue
 		case strings.HasPrefix(trimmed, "panic: "):
-			out = append(out, Error{Message: trimmed})
+			msg, _, _ := strings.Cut(trimmed, " [recovered")
+			out = append(out, Error{Message: msg})
 			return out // the goroutine dump that follows is noise here
 		}
 		if m := goPosLine.FindStringSubmatch(trimmed); m != nil && strings.HasPrefix(l, "    ") {

@@ -15,6 +15,7 @@ type Stage string
 // The stages of the gate, in order.
 const (
 	StageCheck     Stage = "check"     // the spec has errors (set by callers that check specs)
+	StageGenerate  Stage = "generate"  // the code generator failed (set by callers that generate)
 	StageLoad      Stage = "load"      // the package could not be found or listed
 	StageTypecheck Stage = "typecheck" // go/packages found type errors
 	StageBuild     Stage = "build"     // go test could not build it (compile, link or vet)
@@ -92,8 +93,9 @@ type VetOptions struct {
 	Locate map[string]Locator
 	// Progress, when set, is called once per world as its verdict is known.
 	Progress func(r WorldResult)
-	// Total, when set, is called once the number of worlds is known.
-	Total func(n int)
+	// Start, when set, is called once the worlds are known, before any
+	// Progress call, with their names in the order of the report.
+	Start func(worlds []string)
 }
 
 func (o *VetOptions) workers() int {
@@ -117,8 +119,12 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages match %s", strings.Join(patterns, " "))
 	}
-	if opts.Total != nil {
-		opts.Total(len(pkgs))
+	if opts.Start != nil {
+		names := make([]string, len(pkgs))
+		for i, p := range pkgs {
+			names[i] = p.Name
+		}
+		opts.Start(names)
 	}
 	report := &Report{}
 	results := map[string]*WorldResult{}

@@ -68,7 +68,7 @@ func TestVet(t *testing.T) {
 		Dir:      dir,
 		NoCache:  true,
 		Progress: func(r WorldResult) { progressed = append(progressed, r.World) },
-		Total:    func(n int) { total = n },
+		Start:    func(worlds []string) { total = len(worlds) },
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/worldc/worldc/compiler/gate"
+)
+
+// gateFlags are the flags vet and build share.
+type gateFlags struct {
+	JSON          bool `help:"Print the report as JSON on stdout instead of verdict lines."`
+	Workers       int  `short:"j" default:"0" placeholder:"N" help:"Packages type-checked, built and tested at once (default GOMAXPROCS)."`
+	Optimize      bool `help:"Build the world packages with optimisations (by default the gate builds them with -N -l: faster)."`
+	NoCache       bool `name:"no-cache" help:"Run the tests even when go test has a cached result."`
+	TypecheckOnly bool `name:"typecheck-only" help:"Stop after the type-check."`
+}
+
+func (f *gateFlags) options(sys *stdio) gate.VetOptions {
+	return gate.VetOptions{
+		Dir:           sys.cwd,
+		Workers:       f.Workers,
+		Optimize:      f.Optimize,
+		NoCache:       f.NoCache,
+		TypecheckOnly: f.TypecheckOnly,
+	}
+}
+
+type vetCmd struct {
+	gateFlags
+	Paths []string `arg:"" optional:"" name:"dir|pattern" help:"Directories of generated worlds (every package below) or go package patterns; default generated."`
+}
+
+// Run type-checks and tests the generated world packages and prints one
+// verdict per world and a summary.
+func (c *vetCmd) Run(sys *stdio) error {
+	if c.Workers < 0 {
+		return usagef("--workers must be positive")
+	}
+	paths := c.Paths
+	if len(paths) == 0 {
+		paths = []string{"generated"}
+	}
+	patterns, err := packagePatterns(sys.cwd, paths)
+	if err != nil {
+		return err
+	}
+	return runGate(sys, patterns, c.gateFlags, c.options(sys), nil)
+}
+
+// packagePatterns turns vet arguments into go package patterns: a
+// directory means every package below it (./dir/...); dir/... and import
+// path patterns pass through.
+func packagePatterns(cwd string, args []string) ([]string, error) {
+	var out []string
+	for _, arg := range args {
+		root, recursive := strings.CutSuffix(arg, "/...")
+		if arg == "..." {
+			root, recursive = ".", true
+		}
+		local := filepath.IsAbs(root) || root == "." || root == ".." || strings.HasPrefix(root, "./") || strings.HasPrefix(root, "../")
+		abs := root
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(cwd, abs)
+		}
+		info, err := os.Stat(abs)
+		switch {
+		case err == nil && info.IsDir():
+			rel, err := filepath.Rel(cwd, abs)
+			if err != nil {
+				return nil, err
+			}
+			switch {
+			case rel == ".":
+				out = append(out, "./...")
+			case filepath.IsLocal(rel):
+				out = append(out, "./"+filepath.ToSlash(rel)+"/...")
+			default:
+				out = append(out, filepath.ToSlash(abs)+"/...")
+			}
+		case err == nil:
+			return nil, usagef("%s: not a directory", arg)
+		case local || !recursive && !strings.Contains(root, "."):
+			return nil, usagef("%s: no such directory", arg)
+		default:
+			// An import path pattern (example.com/worlds/...): go resolves it.
+			out = append(out, arg)
+		}
+	}
+	return out, nil
+}
+
+// runGate runs gate.Vet and reports: a verdict line per world as it is
+// known (and a progress bar on a terminal), then the summary; or, with
+// --json, the report. failed are worlds that failed before the gate (their
+// specs have errors); they are reported first.
+func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOptions, failed []gate.WorldResult) error {
+	start := time.Now()
+	p := &verdictPrinter{w: sys.stdout, quiet: flags.JSON, typecheckOnly: flags.TypecheckOnly}
+	if sys.terminal && !flags.JSON {
+		p.barOut = sys.stderr
+	}
+	opts.Start = func(worlds []string) {
+		names := worlds
+		for _, r := range failed {
+			names = append(names, r.World)
+		}
+		p.start(len(worlds), names)
+		for _, r := range failed {
+			p.verdict(r, false)
+		}
+	}
+	opts.Progress = func(r gate.WorldResult) { p.verdict(r, true) }
+	var report *gate.Report
+	if len(patterns) > 0 {
+		var err error
+		report, err = gate.Vet(context.Background(), patterns, opts)
+		p.finish()
+		if err != nil {
+			return err
+		}
+	} else {
+		opts.Start(nil)
+		report = &gate.Report{}
+	}
+	report.Worlds = append(report.Worlds, failed...)
+	report.Failed += len(failed)
+	slices.SortStableFunc(report.Worlds, func(a, b gate.WorldResult) int { return strings.Compare(a.World, b.World) })
+	report.Seconds = time.Since(start).Seconds()
+	if flags.JSON {
+		out, err := json.MarshalIndent(report, "", "  ")
+		if err != nil {
+			return err
+		}
+		sys.stdout.Write(append(out, '\n'))
+	} else {
+		fmt.Fprintln(sys.stdout, gateSummary(report))
+	}
+	if !report.OK() {
+		return exitError(exitFailure)
+	}
+	return nil
+}
+
+// gateSummary is the closing line: "8 worlds, 7 passed, 1 failed in 12.3s
+// (type-check 0.9s, go test 11.2s)".
+func gateSummary(r *gate.Report) string {
+	s := fmt.Sprintf("%s, %d passed, %d failed in %.1fs", plural(len(r.Worlds), "world"), r.Passed, r.Failed, r.Seconds)
+	if r.TypecheckSeconds > 0 {
+		s += fmt.Sprintf(" (type-check %.1fs, go test %.1fs)", r.TypecheckSeconds, r.TestSeconds)
+	}
+	return s
+}
+
+// verdictPrinter prints verdict lines as they arrive, with a progress bar
+// below them on a terminal.
+type verdictPrinter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	quiet  bool      // --json: no lines
+	barOut io.Writer // where the bar goes; nil for none
+	bar    *progressbar.ProgressBar
+	width  int
+	// typecheckOnly: a world that passed was type-checked, not tested.
+	typecheckOnly bool
+}
+
+func (p *verdictPrinter) start(total int, names []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, n := range names {
+		p.width = max(p.width, len(n))
+	}
+	if p.barOut != nil && total > 0 {
+		p.bar = progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(p.barOut),
+			progressbar.OptionSetDescription("vet"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+		)
+	}
+}
+
+// verdict prints one world's line; counted says whether it advances the
+// bar (worlds that failed before the gate do not).
+func (p *verdictPrinter) verdict(r gate.WorldResult, counted bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.quiet {
+		return
+	}
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+	fmt.Fprintln(p.w, verdictLine(r, p.width, p.typecheckOnly))
+	if p.bar != nil && counted {
+		p.bar.Add(1)
+	}
+}
+
+func (p *verdictPrinter) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar.Clear()
+	}
+}
+
+// verdictLine is `ok    world  0.41s` or `FAIL  world  reason`.
+func verdictLine(r gate.WorldResult, width int, typecheckOnly bool) string {
+	if r.OK {
+		timing := fmt.Sprintf("%.2fs", r.Seconds)
+		switch {
+		case typecheckOnly:
+			timing = "type-checked"
+		case r.Cached:
+			timing = "(cached)"
+		}
+		return fmt.Sprintf("ok    %-*s  %s", width, r.World, timing)
+	}
+	return fmt.Sprintf("FAIL  %-*s  %s", width, r.World, r.Reason)
+}
