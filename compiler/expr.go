@@ -133,9 +133,9 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	case (got.Kind == ir.KindDecimal || got.Kind == ir.KindMoney) && (want.Kind == ir.KindDecimal || want.Kind == ir.KindMoney):
 		return e
 	case got.Kind == ir.KindRecord && want.Kind == ir.KindRef && got.Entity == want.Entity:
-		return &ir.IDOf{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: got.Entity}, pos), X: e}
+		return &ir.IDOf{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
 	case got.Kind == ir.KindRef && want.Kind == ir.KindRecord && got.Entity == want.Entity:
-		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity}, pos), X: e}
+		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
 	}
 	c.errorf("W004", pos, end, "%s: expected %s, got %s", what, want, got)
 	return invalid(pos)

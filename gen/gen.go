@@ -106,7 +106,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 	for _, e := range w.Entities {
 		ei := &entityInfo{e: e, fields: map[*ir.Field]string{}}
 		ei.typ = g.pkgNames.name(e, exported(e.Name))
-		ei.snake = snakeCase(e.Name)
+		ei.snake = ir.SnakeName(e.Name)
 		ei.lower = unexported(e.Name)
 		ei.table = g.stateNames.name(e, plural(ei.typ))
 		fns := newNamespace("ID")

@@ -134,32 +134,6 @@ func plural(s string) string {
 	return s + "s"
 }
 
-// snakeCase converts an entity name to lower snake case for new ids, exactly
-// as compiler/eval does (LineItem → line_item, HTTPRequest → http_request,
-// OrderV2 → order_v2): an underscore goes before an upper-case letter that
-// follows a lower-case letter or digit, or that starts a new word after an
-// acronym.
-func snakeCase(name string) string {
-	var sb strings.Builder
-	rs := []rune(name)
-	for i, r := range rs {
-		upper := r >= 'A' && r <= 'Z'
-		if upper && i > 0 {
-			prev := rs[i-1]
-			prevLowerOrDigit := (prev >= 'a' && prev <= 'z') || (prev >= '0' && prev <= '9')
-			prevUpper := prev >= 'A' && prev <= 'Z'
-			nextLower := i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z'
-			if prevLowerOrDigit || (prevUpper && nextLower) {
-				sb.WriteByte('_')
-			}
-		}
-		if upper {
-			r += 'a' - 'A'
-		}
-		sb.WriteRune(r)
-	}
-	return sb.String()
-}
 
 // namespace hands out identifiers unique within one scope. Asking twice for
 // the same key gives the same name; a clash with a name already taken gets

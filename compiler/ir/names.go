@@ -34,17 +34,25 @@ var initialisms = map[string]bool{
 }
 
 // SnakeName converts a CamelCase name to lower snake case: `PurchaseOrder`
-// → `purchase_order`. Used for generated record ids (`purchase_order_3`).
+// → `purchase_order`, `HTTPRequest` → `http_request`, `OrderV2` →
+// `order_v2`. An underscore goes before an upper-case letter that follows a
+// lower-case letter or a digit, or that follows an upper-case letter and
+// precedes a lower-case one. It names generated record ids
+// (`purchase_order_3`), identically at compile time and at run time.
 func SnakeName(name string) string {
 	var b strings.Builder
 	r := []rune(name)
 	for i, c := range r {
-		if unicode.IsUpper(c) {
-			if i > 0 && r[i-1] != '_' && (unicode.IsLower(r[i-1]) || (i+1 < len(r) && unicode.IsLower(r[i+1]))) {
-				b.WriteByte('_')
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 {
+				prev := r[i-1]
+				lowerOrDigit := ('a' <= prev && prev <= 'z') || ('0' <= prev && prev <= '9')
+				upperBeforeLower := 'A' <= prev && prev <= 'Z' && i+1 < len(r) && 'a' <= r[i+1] && r[i+1] <= 'z'
+				if lowerOrDigit || upperBeforeLower {
+					b.WriteByte('_')
+				}
 			}
-			b.WriteRune(unicode.ToLower(c))
-			continue
+			c += 'a' - 'A'
 		}
 		b.WriteRune(c)
 	}
