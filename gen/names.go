@@ -134,7 +134,6 @@ func plural(s string) string {
 	return s + "s"
 }
 
-
 // namespace hands out identifiers unique within one scope. Asking twice for
 // the same key gives the same name; a clash with a name already taken gets
 // a numeric suffix (Status, Status2, …), deterministically in the order of
