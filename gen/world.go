@@ -64,8 +64,11 @@ func (g *generator) worldFile(f *jen.File) {
 	f.Comment("New returns the world as a runtime.World.")
 	f.Func().Id("New").Params().Qual(rt, "World").Block(jen.Return(jen.Id("World").Values()))
 	f.Line()
+	// The world's descriptions are methods of World only: package-level
+	// functions would take names (Policy, Tools, …) that specs want for
+	// entities.
 	f.Comment("Info describes the world.")
-	f.Func().Id("Info").Params().Qual(rt, "WorldInfo").Block(jen.Return(jen.Qual(rt, "WorldInfo").Values(jen.Dict{
+	f.Func().Params(jen.Id("World")).Id("Info").Params().Qual(rt, "WorldInfo").Block(jen.Return(jen.Qual(rt, "WorldInfo").Values(jen.Dict{
 		jen.Id("Name"):     jen.Lit(w.Name),
 		jen.Id("Title"):    jen.Lit(w.Title),
 		jen.Id("Industry"): jen.Lit(w.Industry),
@@ -75,10 +78,10 @@ func (g *generator) worldFile(f *jen.File) {
 	})))
 	f.Line()
 	f.Comment("Tools describes the tools in declaration order, with their JSON schemas.")
-	f.Func().Id("Tools").Params().Index().Qual(rt, "ToolInfo").Block(jen.Return(jen.Id("registry").Dot("Tools").Call()))
+	f.Func().Params(jen.Id("World")).Id("Tools").Params().Index().Qual(rt, "ToolInfo").Block(jen.Return(jen.Id("registry").Dot("Tools").Call()))
 	f.Line()
 	f.Comment("Tasks lists the tasks in declaration order.")
-	f.Func().Id("Tasks").Params().Index().Qual(rt, "TaskInfo").Block(
+	f.Func().Params(jen.Id("World")).Id("Tasks").Params().Index().Qual(rt, "TaskInfo").Block(
 		jen.Id("out").Op(":=").Make(jen.Index().Qual(rt, "TaskInfo"), jen.Len(jen.Id("tasks"))),
 		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
 			jen.Id("out").Index(jen.Id("i")).Op("=").Id("t").Dot("info"),
@@ -88,24 +91,8 @@ func (g *generator) worldFile(f *jen.File) {
 	)
 	f.Line()
 	f.Comment("Policy is the visible policy document (markdown) shown to agents.")
-	f.Func().Id("Policy").Params().String().Block(jen.Return(jen.Id("policyText")))
+	f.Func().Params(jen.Id("World")).Id("Policy").Params().String().Block(jen.Return(jen.Id("policyText")))
 	f.Line()
-	for _, m := range []string{"Info", "Tools", "Tasks", "Policy"} {
-		var res jen.Code
-		switch m {
-		case "Info":
-			res = jen.Qual(rt, "WorldInfo")
-		case "Tools":
-			res = jen.Index().Qual(rt, "ToolInfo")
-		case "Tasks":
-			res = jen.Index().Qual(rt, "TaskInfo")
-		case "Policy":
-			res = jen.String()
-		}
-		f.Commentf("%s is the package-level %s.", m, m)
-		f.Func().Params(jen.Id("World")).Id(m).Params().Add(res).Block(jen.Return(jen.Id(m).Call()))
-		f.Line()
-	}
 	f.Comment("NewEpisode starts an episode in a fresh copy of the task's start state")
 	f.Comment("(the world seed for task \"\").")
 	f.Func().Params(jen.Id("World")).Id("NewEpisode").Params(jen.Id("task").String()).Parens(jen.List(jen.Qual(rt, "Episode"), jen.Error())).Block(

@@ -65,8 +65,8 @@ func IsGoKeyword(name string) bool { return token.IsKeyword(name) }
 // ReservedGoNames are package-level names of every generated world package;
 // no entity, enum or tool may map onto them.
 var ReservedGoNames = []string{
-	"State", "World", "Episode", "Seed", "Tasks", "Tools", "Policy",
-	"Conformance", "Checks", "New", "NewState", "NewEpisode", "Info",
+	"State", "World", "Episode", "Seed", "Conformance", "Checks", "New",
+	"NewState", "NewEpisode",
 }
 
 // ReservedStateMethods are methods of the generated State; tools become

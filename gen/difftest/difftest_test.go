@@ -156,7 +156,7 @@ func bindArgs(call runtime.Call, bound map[string]string) (json.RawMessage, erro
 func compareStates(t *testing.T, label string, w *ir.World, task *ir.Task, st, start *eval.State, ep runtime.Episode) {
 	t.Helper()
 	if !jsonEqual(st.JSON(), ep.Snapshot()) {
-		t.Errorf("%s: states differ\ncompile time: %s\nrun time:     %s", label, clip(st.JSON()), clip(ep.Snapshot()))
+		t.Errorf("%s: states differ at %s", label, firstDiff(st.JSON(), ep.Snapshot()))
 	}
 	var want, got []string
 	for _, v := range st.Violations() {
@@ -221,10 +221,61 @@ func normalize(v any) any {
 	return v
 }
 
-func clip(b []byte) string {
+// firstDiff names the first place where two JSON documents differ, with
+// both values there.
+func firstDiff(a, b []byte) string {
+	var x, y any
+	json.Unmarshal(a, &x)
+	json.Unmarshal(b, &y)
+	path, l, r := diffAt("$", x, y)
+	return fmt.Sprintf("%s\ncompile time: %s\nrun time:     %s", path, show(l), show(r))
+}
+
+func diffAt(path string, x, y any) (string, any, any) {
+	switch xv := x.(type) {
+	case map[string]any:
+		yv, ok := y.(map[string]any)
+		if !ok {
+			return path, x, y
+		}
+		keys := make([]string, 0, len(xv)+len(yv))
+		for k := range xv {
+			keys = append(keys, k)
+		}
+		for k := range yv {
+			if _, dup := xv[k]; !dup {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if !reflect.DeepEqual(xv[k], yv[k]) {
+				return diffAt(path+"."+k, xv[k], yv[k])
+			}
+		}
+	case []any:
+		yv, ok := y.([]any)
+		if !ok {
+			return path, x, y
+		}
+		for i := range min(len(xv), len(yv)) {
+			if !reflect.DeepEqual(xv[i], yv[i]) {
+				return diffAt(fmt.Sprintf("%s[%d]", path, i), xv[i], yv[i])
+			}
+		}
+		if len(xv) > len(yv) {
+			return fmt.Sprintf("%s[%d] (only at compile time)", path, len(yv)), xv[len(yv)], nil
+		}
+		return fmt.Sprintf("%s[%d] (only at run time)", path, len(xv)), nil, yv[len(xv)]
+	}
+	return path, x, y
+}
+
+func show(v any) string {
+	b, _ := json.Marshal(v)
 	s := string(b)
-	if len(s) > 2000 {
-		s = s[:2000] + "…"
+	if len(s) > 500 {
+		s = s[:500] + "…"
 	}
 	return strings.TrimSpace(s)
 }
