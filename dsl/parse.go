@@ -114,6 +114,7 @@ func Parse(filename string, src []byte) (*File, error) {
 	if err != nil {
 		return nil, toError(filename, err, tokens, src)
 	}
+	repairLeakedOperators(f)
 	f.Comments = comments
 	f.tokens = tokens
 	return f, nil

@@ -568,3 +568,23 @@ func TestParseEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestParseNoLeakedOperator: `a in` inside a rubric is the assertions `a`
+// and `in` (participle used to leave Op "in" on the first; see
+// repairLeakedOperators).
+func TestParseNoLeakedOperator(t *testing.T) {
+	for _, tt := range []struct{ rubric, want string }{
+		{"a in", "a|in"},
+		{"a not in", "a|(not in)"},
+		{"x.y == 1 a in", "(== (. x y) 1)|a|in"},
+	} {
+		task := decl(t, `task t { persona "p" instruction "i" expect { `+tt.rubric+` } }`).Task
+		var got []string
+		for _, a := range task.Expect.Assertions {
+			got = append(got, sx(a.Expr))
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("%s: got %s, want %s", tt.rubric, strings.Join(got, "|"), tt.want)
+		}
+	}
+}
