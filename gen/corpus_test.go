@@ -3,23 +3,10 @@ package gen
 import (
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/worldc/worldc/compiler"
 )
-
-// unreachable lists tools of the example worlds for which the conformance
-// search finds no arguments that succeed, with why: the state the tool
-// needs is reachable only through calls the one- and two-step setup search
-// does not try. They are skipped here (and reported to the worlds'
-// authors), not silenced in the generated tests.
-var unreachable = map[string]string{
-	"record_attendance": "hospital_scheduling: no booked appointment of a past clinic in any seed",
-	"dispatch_shipment": "freight_billing: needs rate_shipment on a booked shipment first, then dispatch of that one",
-	"credit_return":     "ecommerce_returns: needs a return authorized for store credit and received",
-}
 
 // TestCorpus is the real test: every example world under testdata/worlds
 // is checked, generated, vetted and its generated tests run.
@@ -48,11 +35,6 @@ func TestCorpus(t *testing.T) {
 		dirs = append(dirs, dir)
 	}
 	if len(dirs) > 0 {
-		var skip []string
-		for tool := range unreachable {
-			skip = append(skip, "TestConformance/tool/"+tool+"$")
-		}
-		sort.Strings(skip)
-		vetAndTest(t, append(dirs, "-skip="+strings.Join(skip, "|"))...)
+		vetAndTest(t, dirs...)
 	}
 }

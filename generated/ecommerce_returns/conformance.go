@@ -37,13 +37,13 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"receipt\""), json.RawMessage("\"return_restock\""), json.RawMessage("\"adjustment\""), json.RawMessage("\"write_off\"")},
 		Name:       "kind",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Tool: "find_stock_movements",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"the item has not been received back yet", "only unopened items or items in good condition are restocked; damaged items are written off", "this return has already been restocked"},
@@ -56,7 +56,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("30"), json.RawMessage("12"), json.RawMessage("40"), json.RawMessage("18"), json.RawMessage("85"), json.RawMessage("22"), json.RawMessage("15"), json.RawMessage("14"), json.RawMessage("0"), json.RawMessage("26"), json.RawMessage("60"), json.RawMessage("50"), json.RawMessage("9"), json.RawMessage("1"), json.RawMessage("3"), json.RawMessage("-1")},
 		Name:       "delta",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance adjust_stock note\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stained\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stainee\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance adjust_stock note\""), json.RawMessage("\"test\"")},
 		Name:       "note",
 	}},
 	Requires: []string{"the adjustment is zero", "stock on hand cannot go below zero", "explain the adjustment"},
@@ -81,7 +81,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "get_customer",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_orders order_number\""), json.RawMessage("\"W1002874\""), json.RawMessage("\"W1003301\""), json.RawMessage("\"W1003550\""), json.RawMessage("\"W1003987\""), json.RawMessage("\"W1004101\""), json.RawMessage("\"W1004220\""), json.RawMessage("\"W1004512\""), json.RawMessage("\"W1004630\""), json.RawMessage("\"W1002875\""), json.RawMessage("\"W1003302\""), json.RawMessage("\"W1003551\""), json.RawMessage("\"W1003988\""), json.RawMessage("\"W1004102\""), json.RawMessage("\"W1004221\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_orders order_number\""), json.RawMessage("\"W1002874\""), json.RawMessage("\"W1003301\""), json.RawMessage("\"W1003550\""), json.RawMessage("\"W1003987\""), json.RawMessage("\"W1004101\""), json.RawMessage("\"W1004175\""), json.RawMessage("\"W1004220\""), json.RawMessage("\"W1004512\""), json.RawMessage("\"W1004630\""), json.RawMessage("\"W1002875\""), json.RawMessage("\"W1003302\""), json.RawMessage("\"W1003551\""), json.RawMessage("\"W1003988\""), json.RawMessage("\"W1004102\"")},
 		Name:       "order_number",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"moreno\""), json.RawMessage("\"kowalczyk\""), json.RawMessage("\"thompson\""), json.RawMessage("\"nguyen\""), json.RawMessage("\"sorensen\""), json.RawMessage("\"bell\""), json.RawMessage("\"goldberg\"")},
@@ -93,13 +93,13 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_orders",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "id",
 	}},
 	Tool: "get_order",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"p_espresso\""), json.RawMessage("\"p_blender\""), json.RawMessage("\"p_knives\""), json.RawMessage("\"p_pillow\""), json.RawMessage("\"p_duvet\""), json.RawMessage("\"p_headphones\""), json.RawMessage("\"p_tablet\""), json.RawMessage("\"p_swimsuit\""), json.RawMessage("\"p_jacket\""), json.RawMessage("\"p_tent\"")},
@@ -108,7 +108,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_order_lines",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Order cancelled before shipment\""), json.RawMessage("\"Return of Trailmark Packable Rain Jacket, L\""), json.RawMessage("\"Order cancelled before shipmenu\""), json.RawMessage("\"Return of Trailmark Packable Rain Jacket, M\""), json.RawMessage("\"conformance cancel_order reason\""), json.RawMessage("\"test\"")},
@@ -118,7 +118,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "cancel_order",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"2026-04-15\""), json.RawMessage("\"2026-05-02\""), json.RawMessage("\"2026-05-26\""), json.RawMessage("\"2026-06-04\""), json.RawMessage("\"2026-06-02\""), json.RawMessage("\"2026-06-15\""), json.RawMessage("\"2026-06-16\""), json.RawMessage("\"2026-06-14\""), json.RawMessage("\"2026-07-15\"")},
@@ -128,10 +128,10 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "mark_order_delivered",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ol_w1002874_pillow\""), json.RawMessage("\"ol_w1003301_blender\""), json.RawMessage("\"ol_w1003550_tent\""), json.RawMessage("\"ol_w1003550_jacket\""), json.RawMessage("\"ol_w1003987_pillow\""), json.RawMessage("\"ol_w1003987_duvet\""), json.RawMessage("\"ol_w1004101_headphones\""), json.RawMessage("\"ol_w1004101_swimsuit\""), json.RawMessage("\"ol_w1004220_tablet\""), json.RawMessage("\"ol_w1004512_espresso\""), json.RawMessage("\"ol_w1004630_knives\""), json.RawMessage("\"ol_w1004630_blender\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ol_w1002874_pillow\""), json.RawMessage("\"ol_w1003301_blender\""), json.RawMessage("\"ol_w1003550_tent\""), json.RawMessage("\"ol_w1003550_jacket\""), json.RawMessage("\"ol_w1003987_pillow\""), json.RawMessage("\"ol_w1003987_duvet\""), json.RawMessage("\"ol_w1004101_headphones\""), json.RawMessage("\"ol_w1004101_swimsuit\""), json.RawMessage("\"ol_w1004175_duvet\""), json.RawMessage("\"ol_w1004220_tablet\""), json.RawMessage("\"ol_w1004512_espresso\""), json.RawMessage("\"ol_w1004630_knives\""), json.RawMessage("\"ol_w1004630_blender\"")},
 		Name:       "line",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"authorized\""), json.RawMessage("\"received\""), json.RawMessage("\"completed\""), json.RawMessage("\"rejected\""), json.RawMessage("\"cancelled\"")},
@@ -140,13 +140,13 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_returns",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "id",
 	}},
 	Tool: "get_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ol_w1002874_pillow\""), json.RawMessage("\"ol_w1003301_blender\""), json.RawMessage("\"ol_w1003550_tent\""), json.RawMessage("\"ol_w1003550_jacket\""), json.RawMessage("\"ol_w1003987_pillow\""), json.RawMessage("\"ol_w1003987_duvet\""), json.RawMessage("\"ol_w1004101_headphones\""), json.RawMessage("\"ol_w1004101_swimsuit\""), json.RawMessage("\"ol_w1004220_tablet\""), json.RawMessage("\"ol_w1004512_espresso\""), json.RawMessage("\"ol_w1004630_knives\""), json.RawMessage("\"ol_w1004630_blender\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ol_w1002874_pillow\""), json.RawMessage("\"ol_w1003301_blender\""), json.RawMessage("\"ol_w1003550_tent\""), json.RawMessage("\"ol_w1003550_jacket\""), json.RawMessage("\"ol_w1003987_pillow\""), json.RawMessage("\"ol_w1003987_duvet\""), json.RawMessage("\"ol_w1004101_headphones\""), json.RawMessage("\"ol_w1004101_swimsuit\""), json.RawMessage("\"ol_w1004175_duvet\""), json.RawMessage("\"ol_w1004220_tablet\""), json.RawMessage("\"ol_w1004512_espresso\""), json.RawMessage("\"ol_w1004630_knives\""), json.RawMessage("\"ol_w1004630_blender\"")},
 		Name:       "line",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("1"), json.RawMessage("3"), json.RawMessage("60"), json.RawMessage("-1"), json.RawMessage("30"), json.RawMessage("12"), json.RawMessage("40"), json.RawMessage("18"), json.RawMessage("85"), json.RawMessage("22"), json.RawMessage("15"), json.RawMessage("14"), json.RawMessage("0"), json.RawMessage("26"), json.RawMessage("50"), json.RawMessage("9")},
@@ -162,7 +162,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "authorize_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"pending_inspection\""), json.RawMessage("\"unopened\""), json.RawMessage("\"good\""), json.RawMessage("\"damaged\"")},
@@ -172,34 +172,34 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "receive_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance reject_return note\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stained\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stainee\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance reject_return note\""), json.RawMessage("\"test\"")},
 		Name:       "note",
 	}},
 	Requires: []string{"the return is already closed", "explain the rejection"},
 	Tool:     "reject_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"only returns not yet received can be withdrawn"},
 	Tool:     "cancel_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"only received returns can be completed", "the return has no credit amount"},
 	Tool:     "complete_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Tool: "find_refunds",
@@ -223,20 +223,20 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"return_credit\""), json.RawMessage("\"goodwill\""), json.RawMessage("\"redemption\"")},
 		Name:       "kind",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Tool: "find_store_credit_transactions",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"refunds are issued once the warehouse has received the items", "this return was authorized for store credit", "the return has no credit amount", "orders paid by gift card are paid back as store credit", "this return has already been refunded", "the refunds would exceed what the customer paid for the order"},
 	Tool:     "refund_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"sca_goldberg\""), json.RawMessage("\"sca_thompson\"")},
@@ -253,7 +253,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "open_store_credit_account",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}},
 	Requires: []string{"only cancelled orders are refunded in full", "the order already has a refund"},
@@ -266,7 +266,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("43.34"), json.RawMessage("96.13"), json.RawMessage("133.76"), json.RawMessage("-100"), json.RawMessage("20"), json.RawMessage("349.99"), json.RawMessage("129.99"), json.RawMessage("189"), json.RawMessage("34.5"), json.RawMessage("119"), json.RawMessage("199.99"), json.RawMessage("279"), json.RawMessage("68"), json.RawMessage("89.95"), json.RawMessage("249"), json.RawMessage("5.99")},
 		Name:       "amount",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance grant_goodwill_credit note\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stained\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stainee\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance grant_goodwill_credit note\""), json.RawMessage("\"test\"")},
 		Name:       "note",
 	}},
 	Requires: []string{"the amount must be positive", "goodwill credit above 50 USD needs a supervisor", "say why the credit is given"},

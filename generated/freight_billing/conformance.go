@@ -16,10 +16,10 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"brenner\""), json.RawMessage("\"kuehne\""), json.RawMessage("\"rheinland\""), json.RawMessage("\"nordlicht\""), json.RawMessage("\"alpen\"")},
 		Name:       "customer",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"BM-44588\""), json.RawMessage("\"BM-44702\""), json.RawMessage("\"BM-44731\""), json.RawMessage("\"BM-44790\""), json.RawMessage("\"BM-44817\""), json.RawMessage("\"KF-2026-0219\""), json.RawMessage("\"KF-2026-0224\""), json.RawMessage("\"RC-77120\""), json.RawMessage("\"RC-77134\""), json.RawMessage("\"RC-77305\""), json.RawMessage("\"NT-2026-004\""), json.RawMessage("\"NT-2026-029\""), json.RawMessage("\"NT-2026-031\""), json.RawMessage("\"AMB-1187\""), json.RawMessage("\"BM-44589\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"BM-44588\""), json.RawMessage("\"BM-44702\""), json.RawMessage("\"BM-44731\""), json.RawMessage("\"BM-44790\""), json.RawMessage("\"BM-44817\""), json.RawMessage("\"KF-2026-0219\""), json.RawMessage("\"KF-2026-0224\""), json.RawMessage("\"KF-2026-0311\""), json.RawMessage("\"RC-77120\""), json.RawMessage("\"RC-77134\""), json.RawMessage("\"RC-77305\""), json.RawMessage("\"NT-2026-004\""), json.RawMessage("\"NT-2026-029\""), json.RawMessage("\"NT-2026-031\""), json.RawMessage("\"AMB-1187\"")},
 		Name:       "customer_ref",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Karlsruhe\""), json.RawMessage("\"München\""), json.RawMessage("\"Lyon\""), json.RawMessage("\"Nürnberg\""), json.RawMessage("\"Berlin\""), json.RawMessage("\"København\""), json.RawMessage("\"Basel\""), json.RawMessage("\"Hannover\""), json.RawMessage("\"Frankfurt am Main\""), json.RawMessage("\"Kassel\""), json.RawMessage("\"Hamburg\""), json.RawMessage("\"Poznań\""), json.RawMessage("\"Salzburg\""), json.RawMessage("\"Karlsruhf\""), json.RawMessage("\"Müncheo\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Karlsruhe\""), json.RawMessage("\"München\""), json.RawMessage("\"Lyon\""), json.RawMessage("\"Nürnberg\""), json.RawMessage("\"Berlin\""), json.RawMessage("\"København\""), json.RawMessage("\"Hannover\""), json.RawMessage("\"Basel\""), json.RawMessage("\"Frankfurt am Main\""), json.RawMessage("\"Kassel\""), json.RawMessage("\"Hamburg\""), json.RawMessage("\"Poznań\""), json.RawMessage("\"Salzburg\""), json.RawMessage("\"Karlsruhf\""), json.RawMessage("\"Müncheo\"")},
 		Name:       "destination_city",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"booked\""), json.RawMessage("\"in_transit\""), json.RawMessage("\"delivered\""), json.RawMessage("\"cancelled\"")},
@@ -28,13 +28,13 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_shipments",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "id",
 	}},
 	Tool: "get_shipment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("30"), json.RawMessage("14"), json.RawMessage("45"), json.RawMessage("1"), json.RawMessage("6"), json.RawMessage("8"), json.RawMessage("2"), json.RawMessage("5"), json.RawMessage("13"), json.RawMessage("24"), json.RawMessage("26"), json.RawMessage("16"), json.RawMessage("10"), json.RawMessage("3"), json.RawMessage("4")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("30"), json.RawMessage("14"), json.RawMessage("45"), json.RawMessage("1"), json.RawMessage("6"), json.RawMessage("8"), json.RawMessage("2"), json.RawMessage("5"), json.RawMessage("13"), json.RawMessage("24"), json.RawMessage("4"), json.RawMessage("26"), json.RawMessage("16"), json.RawMessage("10"), json.RawMessage("3")},
 		Name:       "offset",
 	}},
 	Tool: "list_carriers",
@@ -52,32 +52,32 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"weber\""), json.RawMessage("\"elbe\""), json.RawMessage("\"transalpin\""), json.RawMessage("\"baltic\"")},
 		Name:       "carrier",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"BM-44588\""), json.RawMessage("\"BM-44702\""), json.RawMessage("\"BM-44731\""), json.RawMessage("\"BM-44790\""), json.RawMessage("\"BM-44817\""), json.RawMessage("\"KF-2026-0219\""), json.RawMessage("\"KF-2026-0224\""), json.RawMessage("\"RC-77120\""), json.RawMessage("\"RC-77134\""), json.RawMessage("\"RC-77305\""), json.RawMessage("\"NT-2026-004\""), json.RawMessage("\"NT-2026-029\""), json.RawMessage("\"NT-2026-031\""), json.RawMessage("\"AMB-1187\""), json.RawMessage("\"BM-44589\""), json.RawMessage("\"BM-44703\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"BM-44588\""), json.RawMessage("\"BM-44702\""), json.RawMessage("\"BM-44731\""), json.RawMessage("\"BM-44790\""), json.RawMessage("\"BM-44817\""), json.RawMessage("\"KF-2026-0219\""), json.RawMessage("\"KF-2026-0224\""), json.RawMessage("\"KF-2026-0311\""), json.RawMessage("\"RC-77120\""), json.RawMessage("\"RC-77134\""), json.RawMessage("\"RC-77305\""), json.RawMessage("\"NT-2026-004\""), json.RawMessage("\"NT-2026-029\""), json.RawMessage("\"NT-2026-031\""), json.RawMessage("\"AMB-1187\""), json.RawMessage("\"BM-44589\"")},
 		Name:       "customer_ref",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Stuttgart\""), json.RawMessage("\"Hamburg\""), json.RawMessage("\"Leverkusen\""), json.RawMessage("\"Bremen\""), json.RawMessage("\"Rosenheim\""), json.RawMessage("\"Stuttgaru\""), json.RawMessage("\"Hamburh\""), json.RawMessage("\"Leverkuseo\""), json.RawMessage("\"Bremeo\""), json.RawMessage("\"Rosenhein\""), json.RawMessage("\"conformance book_shipment origin_city\""), json.RawMessage("\"test\"")},
 		Name:       "origin_city",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"Karlsruhe\""), json.RawMessage("\"München\""), json.RawMessage("\"Lyon\""), json.RawMessage("\"Nürnberg\""), json.RawMessage("\"Berlin\""), json.RawMessage("\"København\""), json.RawMessage("\"Basel\""), json.RawMessage("\"Hannover\""), json.RawMessage("\"Frankfurt am Main\""), json.RawMessage("\"Kassel\""), json.RawMessage("\"Hamburg\""), json.RawMessage("\"Poznań\""), json.RawMessage("\"Salzburg\""), json.RawMessage("\"Karlsruhf\""), json.RawMessage("\"Müncheo\""), json.RawMessage("\"Lyoo\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"Karlsruhe\""), json.RawMessage("\"München\""), json.RawMessage("\"Lyon\""), json.RawMessage("\"Nürnberg\""), json.RawMessage("\"Berlin\""), json.RawMessage("\"København\""), json.RawMessage("\"Hannover\""), json.RawMessage("\"Basel\""), json.RawMessage("\"Frankfurt am Main\""), json.RawMessage("\"Kassel\""), json.RawMessage("\"Hamburg\""), json.RawMessage("\"Poznań\""), json.RawMessage("\"Salzburg\""), json.RawMessage("\"Karlsruhf\""), json.RawMessage("\"Müncheo\""), json.RawMessage("\"Lyoo\"")},
 		Name:       "destination_city",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"DE\""), json.RawMessage("\"FR\""), json.RawMessage("\"DK\""), json.RawMessage("\"CH\""), json.RawMessage("\"PL\""), json.RawMessage("\"AT\""), json.RawMessage("\"DF\""), json.RawMessage("\"FS\""), json.RawMessage("\"DL\""), json.RawMessage("\"CI\""), json.RawMessage("\"PM\""), json.RawMessage("\"AU\""), json.RawMessage("\"conformance book_shipment destination_country\""), json.RawMessage("\"test\"")},
 		Name:       "destination_country",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("300"), json.RawMessage("2400"), json.RawMessage("3200"), json.RawMessage("800"), json.RawMessage("1850"), json.RawMessage("5200"), json.RawMessage("9800"), json.RawMessage("12000"), json.RawMessage("6500"), json.RawMessage("4000"), json.RawMessage("3000"), json.RawMessage("900"), json.RawMessage("2100"), json.RawMessage("1400"), json.RawMessage("12.5"), json.RawMessage("11")},
+		Candidates: []json.RawMessage{json.RawMessage("300"), json.RawMessage("2400"), json.RawMessage("3200"), json.RawMessage("800"), json.RawMessage("1850"), json.RawMessage("5200"), json.RawMessage("9800"), json.RawMessage("1200"), json.RawMessage("12000"), json.RawMessage("6500"), json.RawMessage("4000"), json.RawMessage("3000"), json.RawMessage("900"), json.RawMessage("2100"), json.RawMessage("1400"), json.RawMessage("12.5")},
 		Name:       "weight_kg",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("1"), json.RawMessage("6"), json.RawMessage("8"), json.RawMessage("2"), json.RawMessage("5"), json.RawMessage("13"), json.RawMessage("24"), json.RawMessage("26"), json.RawMessage("16"), json.RawMessage("10"), json.RawMessage("3"), json.RawMessage("4"), json.RawMessage("30"), json.RawMessage("14"), json.RawMessage("45"), json.RawMessage("0")},
+		Candidates: []json.RawMessage{json.RawMessage("1"), json.RawMessage("6"), json.RawMessage("8"), json.RawMessage("2"), json.RawMessage("5"), json.RawMessage("13"), json.RawMessage("24"), json.RawMessage("4"), json.RawMessage("26"), json.RawMessage("16"), json.RawMessage("10"), json.RawMessage("3"), json.RawMessage("30"), json.RawMessage("14"), json.RawMessage("45"), json.RawMessage("0")},
 		Name:       "pallets",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"2026-01-08\""), json.RawMessage("\"2026-02-16\""), json.RawMessage("\"2026-02-23\""), json.RawMessage("\"2026-03-05\""), json.RawMessage("\"2026-03-11\""), json.RawMessage("\"2026-02-09\""), json.RawMessage("\"2026-02-12\""), json.RawMessage("\"2026-01-20\""), json.RawMessage("\"2026-01-26\""), json.RawMessage("\"2026-03-16\""), json.RawMessage("\"2026-01-14\""), json.RawMessage("\"2026-02-26\""), json.RawMessage("\"2026-03-02\""), json.RawMessage("\"2026-01-12\""), json.RawMessage("\"2026-03-14\""), json.RawMessage("\"2026-03-15\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"2026-01-08\""), json.RawMessage("\"2026-02-16\""), json.RawMessage("\"2026-02-23\""), json.RawMessage("\"2026-03-05\""), json.RawMessage("\"2026-03-11\""), json.RawMessage("\"2026-02-09\""), json.RawMessage("\"2026-02-12\""), json.RawMessage("\"2026-03-13\""), json.RawMessage("\"2026-01-20\""), json.RawMessage("\"2026-01-26\""), json.RawMessage("\"2026-03-16\""), json.RawMessage("\"2026-01-14\""), json.RawMessage("\"2026-02-26\""), json.RawMessage("\"2026-03-02\""), json.RawMessage("\"2026-01-12\""), json.RawMessage("\"2026-03-14\"")},
 		Name:       "pickup_date",
 	}},
 	Requires: []string{"the customer is on credit hold: no new bookings until accounts receivable releases the hold", "the carrier is not active", "carriers on probation may only take loads up to 5,000 kg", "the weight must be positive", "the pickup date is in the past"},
 	Tool:     "book_shipment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"rc_web_dom_2025\""), json.RawMessage("\"rc_web_dom_2026\""), json.RawMessage("\"rc_web_eu_2026\""), json.RawMessage("\"rc_elb_dom_2026\""), json.RawMessage("\"rc_elb_eu_2026\""), json.RawMessage("\"rc_taf_noneu_2026\""), json.RawMessage("\"rc_brl_eu_2025\""), json.RawMessage("\"rc_brl_eu_2026\"")},
@@ -87,14 +87,14 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "rate_shipment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}},
 	Requires: []string{"only booked shipments can be dispatched", "rate the shipment before dispatching it", "the shipment cannot leave before its pickup date"},
 	Tool:     "dispatch_shipment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"2026-01-09\""), json.RawMessage("\"2026-02-17\""), json.RawMessage("\"2026-02-25\""), json.RawMessage("\"2026-03-06\""), json.RawMessage("\"2026-02-10\""), json.RawMessage("\"2026-02-14\""), json.RawMessage("\"2026-01-22\""), json.RawMessage("\"2026-01-27\""), json.RawMessage("\"2026-01-15\""), json.RawMessage("\"2026-03-04\""), json.RawMessage("\"2026-01-13\""), json.RawMessage("\"2026-03-14\""), json.RawMessage("\"2026-03-15\""), json.RawMessage("\"2026-03-13\""), json.RawMessage("\"2026-04-13\"")},
@@ -104,7 +104,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "confirm_delivery",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}},
 	Requires: []string{"only shipments not yet handed to the carrier can be cancelled"},
@@ -141,7 +141,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("95"), json.RawMessage("99"), json.RawMessage("140"), json.RawMessage("89"), json.RawMessage("129"), json.RawMessage("180"), json.RawMessage("105"), json.RawMessage("110"), json.RawMessage("60000"), json.RawMessage("25000"), json.RawMessage("150000"), json.RawMessage("20000"), json.RawMessage("10000"), json.RawMessage("0.18"), json.RawMessage("0.19"), json.RawMessage("0.27")},
 		Name:       "min_charge",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("12.5"), json.RawMessage("11"), json.RawMessage("13"), json.RawMessage("9.5"), json.RawMessage("15"), json.RawMessage("14"), json.RawMessage("300"), json.RawMessage("2400"), json.RawMessage("3200"), json.RawMessage("800"), json.RawMessage("1850"), json.RawMessage("5200"), json.RawMessage("9800"), json.RawMessage("12000"), json.RawMessage("6500"), json.RawMessage("4000")},
+		Candidates: []json.RawMessage{json.RawMessage("12.5"), json.RawMessage("11"), json.RawMessage("13"), json.RawMessage("9.5"), json.RawMessage("15"), json.RawMessage("14"), json.RawMessage("300"), json.RawMessage("2400"), json.RawMessage("3200"), json.RawMessage("800"), json.RawMessage("1850"), json.RawMessage("5200"), json.RawMessage("9800"), json.RawMessage("1200"), json.RawMessage("12000"), json.RawMessage("6500")},
 		Name:       "fuel_surcharge_pct",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"2025-01-01\""), json.RawMessage("\"2026-01-01\""), json.RawMessage("\"2026-03-14\""), json.RawMessage("\"2026-03-15\""), json.RawMessage("\"2026-03-13\""), json.RawMessage("\"2026-04-13\"")},
@@ -200,7 +200,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}},
 	Tool: "find_invoice_lines",
@@ -235,7 +235,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}},
 	Requires: []string{"only draft invoices can be changed", "the shipment belongs to another customer", "only delivered shipments are billed", "the shipment has not been rated", "the shipment is already billed"},
@@ -245,7 +245,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}},
 	Requires: []string{"only draft invoices can be changed: use a credit note for issued invoices", "the shipment is not on this invoice"},
@@ -255,7 +255,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
 	}},
 	Requires: []string{"only draft invoices can be changed", "the shipment is not on this invoice"},
@@ -311,7 +311,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("2"), json.RawMessage("30"), json.RawMessage("14"), json.RawMessage("45"), json.RawMessage("6"), json.RawMessage("8"), json.RawMessage("5"), json.RawMessage("13"), json.RawMessage("24"), json.RawMessage("26"), json.RawMessage("16"), json.RawMessage("10"), json.RawMessage("3"), json.RawMessage("4")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("2"), json.RawMessage("30"), json.RawMessage("14"), json.RawMessage("45"), json.RawMessage("6"), json.RawMessage("8"), json.RawMessage("5"), json.RawMessage("13"), json.RawMessage("24"), json.RawMessage("4"), json.RawMessage("26"), json.RawMessage("16"), json.RawMessage("10"), json.RawMessage("3")},
 		Name:       "level",
 	}},
 	Tool: "find_dunning_letters",

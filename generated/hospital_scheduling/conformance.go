@@ -13,41 +13,41 @@ import (
 // values per parameter taken from the seed, enums and simple defaults.
 var toolProbes = []runtime.ToolProbe{{
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_patients nhs_number\""), json.RawMessage("\"186 091 3903\""), json.RawMessage("\"996 030 8243\""), json.RawMessage("\"628 194 8211\""), json.RawMessage("\"993 518 1901\""), json.RawMessage("\"937 865 7974\""), json.RawMessage("\"543 231 9489\""), json.RawMessage("\"252 760 1898\""), json.RawMessage("\"555 979 7111\""), json.RawMessage("\"507 529 1708\""), json.RawMessage("\"342 366 7125\""), json.RawMessage("\"768 426 8465\""), json.RawMessage("\"563 212 2336\""), json.RawMessage("\"186 091 3904\""), json.RawMessage("\"996 030 8244\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_patients nhs_number\""), json.RawMessage("\"186 091 3903\""), json.RawMessage("\"996 030 8243\""), json.RawMessage("\"628 194 8211\""), json.RawMessage("\"993 518 1901\""), json.RawMessage("\"937 865 7974\""), json.RawMessage("\"543 231 9489\""), json.RawMessage("\"252 760 1898\""), json.RawMessage("\"555 979 7111\""), json.RawMessage("\"507 529 1708\""), json.RawMessage("\"342 366 7125\""), json.RawMessage("\"768 426 8465\""), json.RawMessage("\"563 212 2336\""), json.RawMessage("\"401 023 2137\""), json.RawMessage("\"186 091 3904\"")},
 		Name:       "nhs_number",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Dr Anjali Rao\""), json.RawMessage("\"Dr Thomas Whitfield\""), json.RawMessage("\"Claire Dunn\""), json.RawMessage("\"Dr Kwame Mensah\""), json.RawMessage("\"Dr Fiona McLeod\""), json.RawMessage("\"Dr Samuel Okoro\""), json.RawMessage("\"Mr James Hartley\""), json.RawMessage("\"Ms Priya Nair\""), json.RawMessage("\"Margaret Ellis\""), json.RawMessage("\"Harold Jenkins\""), json.RawMessage("\"Daniel Price\""), json.RawMessage("\"Yasmin Ahmed\""), json.RawMessage("\"Piotr Kowalski\""), json.RawMessage("\"Eileen Brown\""), json.RawMessage("\"Kofi Osei\"")},
 		Name:       "full_name",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"BA2 4QT\""), json.RawMessage("\"BA1 6HB\""), json.RawMessage("\"SN14 0QD\""), json.RawMessage("\"BA2 3DQ\""), json.RawMessage("\"SN10 1LT\""), json.RawMessage("\"BA14 8PE\""), json.RawMessage("\"BA1 2QJ\""), json.RawMessage("\"BA2 7AY\""), json.RawMessage("\"SN12 6QU\""), json.RawMessage("\"BA2 2SH\""), json.RawMessage("\"BA15 1EE\""), json.RawMessage("\"BA1 5BS\""), json.RawMessage("\"BA2 4QU\""), json.RawMessage("\"BA1 6HC\""), json.RawMessage("\"SN14 0QE\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"BA2 4QT\""), json.RawMessage("\"BA1 6HB\""), json.RawMessage("\"SN14 0QD\""), json.RawMessage("\"BA2 3DQ\""), json.RawMessage("\"SN10 1LT\""), json.RawMessage("\"BA14 8PE\""), json.RawMessage("\"BA1 2QJ\""), json.RawMessage("\"BA2 7AY\""), json.RawMessage("\"SN12 6QU\""), json.RawMessage("\"BA2 2SH\""), json.RawMessage("\"BA15 1EE\""), json.RawMessage("\"BA1 5BS\""), json.RawMessage("\"SN10 2AT\""), json.RawMessage("\"BA2 4QU\""), json.RawMessage("\"BA1 6HC\"")},
 		Name:       "postcode",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"1958-09-02\""), json.RawMessage("\"1941-02-03\""), json.RawMessage("\"1979-11-23\""), json.RawMessage("\"1990-05-14\""), json.RawMessage("\"1968-03-30\""), json.RawMessage("\"1950-07-08\""), json.RawMessage("\"1985-12-01\""), json.RawMessage("\"2001-06-19\""), json.RawMessage("\"1963-10-10\""), json.RawMessage("\"1972-01-25\""), json.RawMessage("\"1947-04-04\""), json.RawMessage("\"1995-08-12\""), json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-21\""), json.RawMessage("\"2026-04-19\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"1958-09-02\""), json.RawMessage("\"1941-02-03\""), json.RawMessage("\"1979-11-23\""), json.RawMessage("\"1990-05-14\""), json.RawMessage("\"1968-03-30\""), json.RawMessage("\"1950-07-08\""), json.RawMessage("\"1985-12-01\""), json.RawMessage("\"2001-06-19\""), json.RawMessage("\"1963-10-10\""), json.RawMessage("\"1972-01-25\""), json.RawMessage("\"1947-04-04\""), json.RawMessage("\"1995-08-12\""), json.RawMessage("\"1956-11-02\""), json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-21\"")},
 		Name:       "date_of_birth",
 	}},
 	Tool: "find_patients",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "id",
 	}},
 	Tool: "get_patient",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"07700 900412\""), json.RawMessage("\"01225 496031\""), json.RawMessage("\"07700 900735\""), json.RawMessage("\"07700 900158\""), json.RawMessage("\"07700 900864\""), json.RawMessage("\"01225 760388\""), json.RawMessage("\"07700 900291\""), json.RawMessage("\"07700 900547\""), json.RawMessage("\"07700 900623\""), json.RawMessage("\"07700 900089\""), json.RawMessage("\"01225 864412\""), json.RawMessage("\"07700 900970\""), json.RawMessage("\"07700 900413\""), json.RawMessage("\"01225 496032\""), json.RawMessage("\"07700 900736\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"07700 900412\""), json.RawMessage("\"01225 496031\""), json.RawMessage("\"07700 900735\""), json.RawMessage("\"07700 900158\""), json.RawMessage("\"07700 900864\""), json.RawMessage("\"01225 760388\""), json.RawMessage("\"07700 900291\""), json.RawMessage("\"07700 900547\""), json.RawMessage("\"07700 900623\""), json.RawMessage("\"07700 900089\""), json.RawMessage("\"01225 864412\""), json.RawMessage("\"07700 900970\""), json.RawMessage("\"01380 721905\""), json.RawMessage("\"07700 900413\""), json.RawMessage("\"01225 496032\"")},
 		Name:       "phone",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"BA2 4QT\""), json.RawMessage("\"BA1 6HB\""), json.RawMessage("\"SN14 0QD\""), json.RawMessage("\"BA2 3DQ\""), json.RawMessage("\"SN10 1LT\""), json.RawMessage("\"BA14 8PE\""), json.RawMessage("\"BA1 2QJ\""), json.RawMessage("\"BA2 7AY\""), json.RawMessage("\"SN12 6QU\""), json.RawMessage("\"BA2 2SH\""), json.RawMessage("\"BA15 1EE\""), json.RawMessage("\"BA1 5BS\""), json.RawMessage("\"BA2 4QU\""), json.RawMessage("\"BA1 6HC\""), json.RawMessage("\"SN14 0QE\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"BA2 4QT\""), json.RawMessage("\"BA1 6HB\""), json.RawMessage("\"SN14 0QD\""), json.RawMessage("\"BA2 3DQ\""), json.RawMessage("\"SN10 1LT\""), json.RawMessage("\"BA14 8PE\""), json.RawMessage("\"BA1 2QJ\""), json.RawMessage("\"BA2 7AY\""), json.RawMessage("\"SN12 6QU\""), json.RawMessage("\"BA2 2SH\""), json.RawMessage("\"BA15 1EE\""), json.RawMessage("\"BA1 5BS\""), json.RawMessage("\"SN10 2AT\""), json.RawMessage("\"BA2 4QU\""), json.RawMessage("\"BA1 6HC\"")},
 		Name:       "postcode",
 	}},
 	Requires: []string{"the patient is recorded as deceased", "give a new phone number or postcode"},
 	Tool:     "update_contact_details",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-21\""), json.RawMessage("\"2026-04-19\""), json.RawMessage("\"2026-05-20\"")},
@@ -134,7 +134,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rao\""), json.RawMessage("\"whitfield\""), json.RawMessage("\"dunn\""), json.RawMessage("\"mensah\""), json.RawMessage("\"mcleod\""), json.RawMessage("\"okoro\""), json.RawMessage("\"hartley\""), json.RawMessage("\"nair\"")},
 		Name:       "clinician",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-04-14\""), json.RawMessage("\"2026-04-16\""), json.RawMessage("\"2026-04-21\""), json.RawMessage("\"2026-04-22\""), json.RawMessage("\"2026-04-23\""), json.RawMessage("\"2026-04-28\""), json.RawMessage("\"2026-04-29\""), json.RawMessage("\"2026-04-30\""), json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-19\""), json.RawMessage("\"2026-05-20\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-04-14\""), json.RawMessage("\"2026-04-16\""), json.RawMessage("\"2026-04-17\""), json.RawMessage("\"2026-04-21\""), json.RawMessage("\"2026-04-22\""), json.RawMessage("\"2026-04-23\""), json.RawMessage("\"2026-04-28\""), json.RawMessage("\"2026-04-29\""), json.RawMessage("\"2026-04-30\""), json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-19\""), json.RawMessage("\"2026-05-20\"")},
 		Name:       "session_date",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"scheduled\""), json.RawMessage("\"cancelled\"")},
@@ -143,16 +143,16 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_sessions",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "id",
 	}},
 	Tool: "get_session",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ref_ellis_derm\""), json.RawMessage("\"ref_ahmed_derm\""), json.RawMessage("\"ref_brown_derm\""), json.RawMessage("\"ref_taylor_derm\""), json.RawMessage("\"ref_hughes_derm\""), json.RawMessage("\"ref_clarke_derm\""), json.RawMessage("\"ref_osei_derm\""), json.RawMessage("\"ref_murphy_derm\""), json.RawMessage("\"ref_jenkins_card\""), json.RawMessage("\"ref_patel_card\""), json.RawMessage("\"ref_kowalski_card\""), json.RawMessage("\"ref_osei_card\""), json.RawMessage("\"ref_jenkins_ortho\""), json.RawMessage("\"ref_price_ortho\""), json.RawMessage("\"ref_murphy_ortho\"")},
@@ -164,7 +164,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_appointments",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "id",
 	}},
 	Tool: "get_appointment",
@@ -179,7 +179,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"opd_a1\""), json.RawMessage("\"opd_a2\""), json.RawMessage("\"opd_b1\""), json.RawMessage("\"minor_ops_b3\""), json.RawMessage("\"kennet_c1\"")},
 		Name:       "room",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"2026-04-14\""), json.RawMessage("\"2026-04-16\""), json.RawMessage("\"2026-04-21\""), json.RawMessage("\"2026-04-22\""), json.RawMessage("\"2026-04-23\""), json.RawMessage("\"2026-04-28\""), json.RawMessage("\"2026-04-29\""), json.RawMessage("\"2026-04-30\""), json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-19\""), json.RawMessage("\"2026-05-20\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"2026-04-14\""), json.RawMessage("\"2026-04-16\""), json.RawMessage("\"2026-04-17\""), json.RawMessage("\"2026-04-21\""), json.RawMessage("\"2026-04-22\""), json.RawMessage("\"2026-04-23\""), json.RawMessage("\"2026-04-28\""), json.RawMessage("\"2026-04-29\""), json.RawMessage("\"2026-04-30\""), json.RawMessage("\"2026-04-20\""), json.RawMessage("\"2026-04-19\""), json.RawMessage("\"2026-05-20\"")},
 		Name:       "session_date",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"am\""), json.RawMessage("\"pm\"")},
@@ -192,7 +192,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "schedule_session",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"rao\""), json.RawMessage("\"whitfield\""), json.RawMessage("\"dunn\""), json.RawMessage("\"mensah\""), json.RawMessage("\"mcleod\""), json.RawMessage("\"okoro\""), json.RawMessage("\"hartley\""), json.RawMessage("\"nair\"")},
@@ -202,14 +202,14 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "reassign_session_clinician",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
 	}},
 	Requires: []string{"the clinic is already cancelled", "past clinics cannot be cancelled", "the clinic still has booked patients: move or cancel their appointments first"},
 	Tool:     "cancel_session",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"ref_ellis_derm\""), json.RawMessage("\"ref_ahmed_derm\""), json.RawMessage("\"ref_brown_derm\""), json.RawMessage("\"ref_taylor_derm\""), json.RawMessage("\"ref_hughes_derm\""), json.RawMessage("\"ref_clarke_derm\""), json.RawMessage("\"ref_osei_derm\""), json.RawMessage("\"ref_murphy_derm\""), json.RawMessage("\"ref_jenkins_card\""), json.RawMessage("\"ref_patel_card\""), json.RawMessage("\"ref_kowalski_card\""), json.RawMessage("\"ref_osei_card\""), json.RawMessage("\"ref_jenkins_ortho\""), json.RawMessage("\"ref_price_ortho\""), json.RawMessage("\"ref_murphy_ortho\""), json.RawMessage("\"ref_kowalski_ortho\"")},
@@ -222,17 +222,17 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "book_appointment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "appointment",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
 	}},
 	Requires: []string{"only booked appointments can be moved", "the appointment is already in that clinic", "the new clinic is cancelled", "the new clinic is in the past", "the new clinic is for another specialty", "the new clinic is full"},
 	Tool:     "reschedule_appointment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "appointment",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"conformance cancel_appointment reason\""), json.RawMessage("\"test\"")},
@@ -242,7 +242,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "cancel_appointment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "appointment",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("true"), json.RawMessage("false")},
@@ -252,7 +252,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "record_attendance",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"derm\""), json.RawMessage("\"cardio\""), json.RawMessage("\"ortho\"")},
