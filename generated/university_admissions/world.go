@@ -31,7 +31,7 @@ func New() runtime.World {
 }
 
 // Info describes the world.
-func Info() runtime.WorldInfo {
+func (World) Info() runtime.WorldInfo {
 	return runtime.WorldInfo{
 		Country:  "CA",
 		Currency: "CAD",
@@ -43,12 +43,12 @@ func Info() runtime.WorldInfo {
 }
 
 // Tools describes the tools in declaration order, with their JSON schemas.
-func Tools() []runtime.ToolInfo {
+func (World) Tools() []runtime.ToolInfo {
 	return registry.Tools()
 }
 
 // Tasks lists the tasks in declaration order.
-func Tasks() []runtime.TaskInfo {
+func (World) Tasks() []runtime.TaskInfo {
 	out := make([]runtime.TaskInfo, len(tasks))
 	for i, t := range tasks {
 		out[i] = t.info
@@ -58,28 +58,8 @@ func Tasks() []runtime.TaskInfo {
 }
 
 // Policy is the visible policy document (markdown) shown to agents.
-func Policy() string {
-	return policyText
-}
-
-// Info is the package-level Info.
-func (World) Info() runtime.WorldInfo {
-	return Info()
-}
-
-// Tools is the package-level Tools.
-func (World) Tools() []runtime.ToolInfo {
-	return Tools()
-}
-
-// Tasks is the package-level Tasks.
-func (World) Tasks() []runtime.TaskInfo {
-	return Tasks()
-}
-
-// Policy is the package-level Policy.
 func (World) Policy() string {
-	return Policy()
+	return policyText
 }
 
 // NewEpisode starts an episode in a fresh copy of the task's start state
