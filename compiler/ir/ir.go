@@ -25,8 +25,9 @@ type World struct {
 	Pos      Pos
 
 	Services   []*Service
-	Entities   []*Entity // all entities, in declaration order
-	Tools      []*Tool   // all tools, in declaration order
+	Structs    []*StructDef // value record types, in declaration order
+	Entities   []*Entity    // all entities, in declaration order
+	Tools      []*Tool      // all tools, in declaration order
 	Invariants []*Invariant
 	Seed       []*Record
 	Tasks      []*Task
@@ -47,7 +48,18 @@ type Entity struct {
 	Doc     string
 	Service *Service
 	Fields  []*Field // declared fields; the implicit id is not listed
-	Pos     Pos
+	// Key is the string field that is the record's id (`entity Order key
+	// order_id`); nil when the entity has the implicit field `id`.
+	Key *Field
+	Pos Pos
+}
+
+// IDName is the JSON name of the record's id: the key field or "id".
+func (e *Entity) IDName() string {
+	if e.Key != nil {
+		return e.Key.Name
+	}
+	return "id"
 }
 
 // Field looks up a declared field by name.
@@ -64,7 +76,9 @@ func (e *Entity) Field(name string) *Field {
 type Field struct {
 	Name    string // snake case as written
 	Doc     string
-	Entity  *Entity
+	Entity  *Entity    // the owner, for an entity field
+	Struct  *StructDef // the owner, for a field of a value record
+	Case    *Case      // the variant case that holds the field, if any
 	Type    *Type
 	Unique  bool
 	Default *Value // nil when there is none
@@ -103,9 +117,11 @@ const (
 	KindSet    // all records of Entity
 	KindList   // a list literal of Elem
 	KindNull   // the type of the literal null
+	KindStruct // a value record (Type.Struct), stored inside entities
+	KindMap    // map<string, Elem>
 )
 
-var kindNames = [...]string{"invalid", "string", "text", "int", "decimal", "money", "bool", "date", "datetime", "enum", "ref", "record", "set", "list", "null"}
+var kindNames = [...]string{"invalid", "string", "text", "int", "decimal", "money", "bool", "date", "datetime", "enum", "ref", "record", "set", "list", "null", "struct", "map"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -118,9 +134,10 @@ func (k Kind) String() string {
 type Type struct {
 	Kind     Kind
 	Optional bool
-	Enum     *EnumDef // Kind == KindEnum
-	Entity   *Entity  // Kind == KindRef, KindRecord, KindSet
-	Elem     *Type    // Kind == KindList
+	Enum     *EnumDef   // Kind == KindEnum
+	Entity   *Entity    // Kind == KindRef, KindRecord, KindSet
+	Elem     *Type      // Kind == KindList, KindMap (the values)
+	Struct   *StructDef // Kind == KindStruct
 }
 
 // EnumDef is an enum type, declared inline on a field.
@@ -137,6 +154,51 @@ func (e *EnumDef) Has(v string) bool {
 		}
 	}
 	return false
+}
+
+// StructDef is a value record type (`record Address { … }`), possibly a
+// variant (`record PaymentMethod by source { … case gift_card { … } }`).
+type StructDef struct {
+	Name   string
+	Doc    string
+	Fields []*Field // common fields, in declaration order (the tag not included)
+	// Tag is a variant's discriminator: an enum field whose values are the
+	// case names, in order. nil for a plain record.
+	Tag   *Field
+	Cases []*Case
+	Pos   Pos
+}
+
+// Case is one case of a variant record.
+type Case struct {
+	Name   string
+	Fields []*Field
+	Pos    Pos
+}
+
+// AllFields lists every field of the record in its canonical order: the
+// tag, the common fields, then each case's fields in case order. Record
+// values (Value.Fields) hold one value per field in this order.
+func (s *StructDef) AllFields() []*Field {
+	var out []*Field
+	if s.Tag != nil {
+		out = append(out, s.Tag)
+	}
+	out = append(out, s.Fields...)
+	for _, c := range s.Cases {
+		out = append(out, c.Fields...)
+	}
+	return out
+}
+
+// Field looks up a field of the record (any case) by name.
+func (s *StructDef) Field(name string) *Field {
+	for _, f := range s.AllFields() {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // String renders the type as the spec would write it.
@@ -159,7 +221,11 @@ func (t *Type) String() string {
 	case KindSet:
 		s = "set of " + t.Entity.Name
 	case KindList:
-		s = "list of " + t.Elem.String()
+		s = "list<" + t.Elem.String() + ">"
+	case KindMap:
+		s = "map<string, " + t.Elem.String() + ">"
+	case KindStruct:
+		s = t.Struct.Name
 	default:
 		s = t.Kind.String()
 	}
@@ -182,6 +248,16 @@ type Value struct {
 	Int  int64   // Int
 	Num  float64 // Decimal, Money
 	Bool bool    // Bool
+
+	List    []*Value   // List
+	Entries []MapEntry // Map, sorted by key
+	Fields  []*Value   // Struct: one per StructDef.AllFields(), Null for another case's fields
+}
+
+// MapEntry is one key and value of a map constant.
+type MapEntry struct {
+	Key   string
+	Value *Value
 }
 
 // ToolKind is a standard tool kind or Custom.
@@ -236,11 +312,48 @@ type Var struct {
 // Stmt is a statement of a custom tool body.
 type Stmt interface{ stmt() }
 
-// Require fails the call with Message unless Cond holds.
+// Require fails the call with Message unless Cond holds. When the message
+// is built from values (`else "Order " + id + " not found"`), MessageExpr
+// holds it and Message is empty.
 type Require struct {
-	Cond    Expr
-	Message string
-	Pos     Pos
+	Cond        Expr
+	Message     string
+	MessageExpr Expr
+	Pos         Pos
+}
+
+// Fail fails the call with a precondition_failed error: `fail "message"`.
+type Fail struct {
+	Message     string
+	MessageExpr Expr // non-nil when the message is built from values
+	Pos         Pos
+}
+
+// VarDecl declares a mutable local: `var total = 0.0`.
+type VarDecl struct {
+	Var   *Var
+	Value Expr
+	Pos   Pos
+}
+
+// Assign writes through a path: `set total = total + x` (Root a VarRef to
+// a `var` local, no Path), `set order.items[i].item_id = id`,
+// `set user.payment_methods[pm].balance = b`. Root is a record of the
+// tool's own service or a local; each step selects a field of a record or
+// value record, or an element of a list or map. A plain `set rec.field = v`
+// is a Set, not an Assign.
+type Assign struct {
+	Root  Expr
+	Path  []PathStep
+	Value Expr
+	Pos   Pos
+}
+
+// PathStep is one step of an Assign path: exactly one of Field and Index
+// is set.
+type PathStep struct {
+	Field *Field
+	Index Expr // an int for a list, a string for a map
 }
 
 // Let binds Var to Value.
@@ -293,16 +406,24 @@ type If struct {
 }
 
 // For runs Body for each record of Entity (insertion order) satisfying
-// Where (nil: all).
+// Where (nil: all), or, when Source is set, for each element of a list
+// (in order; Key is the int index) or value of a map (in key order; Key is
+// the string key). Key may be nil. The elements are a snapshot taken when
+// the loop starts.
 type For struct {
 	Var    *Var
+	Key    *Var
 	Entity *Entity
+	Source Expr // a list or map; nil when iterating an entity
 	Where  Expr
 	Body   []Stmt
 	Pos    Pos
 }
 
 func (*Require) stmt() {}
+func (*Fail) stmt()    {}
+func (*VarDecl) stmt() {}
+func (*Assign) stmt()  {}
 func (*Let) stmt()     {}
 func (*Set) stmt()     {}
 func (*Insert) stmt()  {}
@@ -406,15 +527,48 @@ type Aggregate struct {
 	ExprBase
 	Op     string // count exists forall sum min max
 	Var    *Var
-	Entity *Entity
-	Where  Expr // nil: all records
-	Value  Expr // sum/min/max: the value; forall: the condition; nil otherwise
+	Entity *Entity // the records ranged over; nil when Source is set
+	Source Expr    // a list (its elements) or a map (its values, in key order)
+	Where  Expr    // nil: all records
+	Value  Expr    // sum/min/max: the value; forall: the condition; nil otherwise
 }
 
-// ListLit is `[a, b]`.
+// ListLit is `[a, b]`, typed by its context (T.Elem).
 type ListLit struct {
 	ExprBase
 	Elems []Expr
+}
+
+// Index is `X[Key]`: an element of a list (Key an int, 0-based) or the
+// value at a key of a map (Key a string). Out of range or a missing key is
+// an error.
+type Index struct {
+	ExprBase
+	X   Expr
+	Key Expr
+}
+
+// StructLit is a value record: `Address { city: "Paris", … }`. For a
+// variant, Case is the case whose fields may be given (the tag is set to
+// it). Fields lists the given fields in AllFields order; absent optional
+// fields are null.
+type StructLit struct {
+	ExprBase
+	Struct *StructDef
+	Case   *Case
+	Fields []*FieldInit
+}
+
+// MapLit is `{ "key": value, … }`, typed by its context; keys are sorted.
+type MapLit struct {
+	ExprBase
+	Entries []MapLitEntry
+}
+
+// MapLitEntry is one entry of a MapLit.
+type MapLitEntry struct {
+	Key   string
+	Value Expr
 }
 
 // Handle names a seed record in a rubric or an argument: its value is the
@@ -434,7 +588,11 @@ type Invariant struct {
 	Entity *Entity
 	Where  Expr // nil: every record
 	Check  Expr
-	Pos    Pos
+	// Local marks a rule written `local invariant`: its trigger and target
+	// may be in one service (W011 does not apply), for domains whose rules
+	// are not split along service lines.
+	Local bool
+	Pos   Pos
 }
 
 // Record is a seed record. Values holds every field of the entity in field
@@ -476,7 +634,10 @@ type Assertion struct {
 	Text      string // the assertion as written (canonical form), for reports
 	Expr      Expr   // AssertExpr: a bool expression
 	Invariant *Invariant
-	Pos       Pos
+	// Except lists, for `unchanged except E[k], …`, the records that may
+	// change; every other record must equal the task's start state.
+	Except []*Lookup
+	Pos    Pos
 }
 
 // Step is one step of a golden solution.
@@ -484,7 +645,10 @@ type Step struct {
 	Bind string // "" when unbound
 	Tool *Tool
 	Args []*Arg // in the tool's parameter order; omitted optionals not listed
-	Pos  Pos
+	// Fails, when non-nil, says the call is expected to fail with this
+	// message (`call(…) fails "msg"`); the replay goes on after it.
+	Fails *string
+	Pos   Pos
 }
 
 // Arg is one argument of a solution call.

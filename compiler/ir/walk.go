@@ -27,11 +27,23 @@ func WalkExpr(e Expr, fn func(Expr) bool) {
 			WalkExpr(a, fn)
 		}
 	case *Aggregate:
+		WalkExpr(x.Source, fn)
 		WalkExpr(x.Where, fn)
 		WalkExpr(x.Value, fn)
 	case *ListLit:
 		for _, a := range x.Elems {
 			WalkExpr(a, fn)
+		}
+	case *Index:
+		WalkExpr(x.X, fn)
+		WalkExpr(x.Key, fn)
+	case *StructLit:
+		for _, f := range x.Fields {
+			WalkExpr(f.Value, fn)
+		}
+	case *MapLit:
+		for _, e := range x.Entries {
+			WalkExpr(e.Value, fn)
 		}
 	}
 }
@@ -51,6 +63,17 @@ func WalkStmts(stmts []Stmt, stmt func(Stmt), expr func(Expr) bool) {
 		switch x := s.(type) {
 		case *Require:
 			walk(x.Cond)
+			walk(x.MessageExpr)
+		case *Fail:
+			walk(x.MessageExpr)
+		case *VarDecl:
+			walk(x.Value)
+		case *Assign:
+			walk(x.Root)
+			for _, st := range x.Path {
+				walk(st.Index)
+			}
+			walk(x.Value)
 		case *Let:
 			walk(x.Value)
 		case *Set:
@@ -69,6 +92,7 @@ func WalkStmts(stmts []Stmt, stmt func(Stmt), expr func(Expr) bool) {
 			WalkStmts(x.Then, stmt, expr)
 			WalkStmts(x.Else, stmt, expr)
 		case *For:
+			walk(x.Source)
 			walk(x.Where)
 			WalkStmts(x.Body, stmt, expr)
 		}
