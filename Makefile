@@ -29,8 +29,9 @@ gen-check: build
 	$(WORLDC) gen --check $(WORLDS)
 
 # Everything CI checks: vet, gofmt, the canonical layout of the example
-# worlds, and every test.
-test: build vet fmt-check
+# worlds, generated/ up to date with them, and every test (the generated
+# packages' own included: go test ./... covers ./generated/...).
+test: build vet fmt-check gen-check
 	$(GO) test ./...
 
 vet:

@@ -10,7 +10,7 @@ import (
 )
 
 type buildCmd struct {
-	Out string `short:"o" default:"generated" placeholder:"DIR" help:"Output directory: world W goes to DIR/W/."`
+	Out string `short:"o" default:"generated" placeholder:"DIR" help:"Output directory (default ${default}): world W goes to DIR/W/."`
 	gateFlags
 	Paths []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns."`
 }
@@ -28,6 +28,9 @@ func (c *buildCmd) Run(sys *stdio) error {
 		return err
 	}
 	results := checkFiles(sys, files)
+	if err := checkDuplicateWorlds(results); err != nil {
+		return err
+	}
 	var failed []gate.WorldResult
 	var outs []gate.Output
 	var built []checkResult

@@ -9,7 +9,7 @@ import (
 )
 
 type genCmd struct {
-	Out   string   `short:"o" default:"generated" placeholder:"DIR" help:"Output directory: world W goes to DIR/W/."`
+	Out   string   `short:"o" default:"generated" placeholder:"DIR" help:"Output directory (default ${default}): world W goes to DIR/W/."`
 	Check bool     `help:"Write nothing; list the files that are missing, out of date or stale, and exit 1 if any."`
 	Paths []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns."`
 }
@@ -26,6 +26,9 @@ func (c *genCmd) Run(sys *stdio) error {
 	if failed := printCheckFailures(sys, results); failed > 0 {
 		fmt.Fprintf(sys.stderr, "%s checked, %d with errors: nothing generated\n", plural(len(results), "world"), failed)
 		return exitError(exitFailure)
+	}
+	if err := checkDuplicateWorlds(results); err != nil {
+		return err
 	}
 	outs, err := generate(results)
 	if err != nil {
@@ -65,6 +68,22 @@ func printCheckFailures(sys *stdio, results []checkResult) int {
 		}
 	}
 	return failed
+}
+
+// checkDuplicateWorlds fails when two specs define the same world: they
+// would be generated into the same directory.
+func checkDuplicateWorlds(results []checkResult) error {
+	first := map[string]string{}
+	for _, r := range results {
+		if r.world == nil {
+			continue
+		}
+		if f, ok := first[r.world.Name]; ok {
+			return fmt.Errorf("%s and %s both define world %s", f, r.file.name, r.world.Name)
+		}
+		first[r.world.Name] = r.file.name
+	}
+	return nil
 }
 
 // generate runs the code generator on every checked world.

@@ -1,0 +1,265 @@
+// Command scale measures the executability gate on many worlds: it makes N
+// renamed copies of the example corpus (testdata/worlds), generates them
+// into a scratch module that uses this repository's runtime, and times the
+// gate's stages cold and warm. Cold means the world packages were never
+// built: every measured set gets world names of its own, so nothing of
+// theirs is in the build cache, while the standard library and the runtime
+// are (as on any machine that ran the gate once).
+//
+//	go run ./compiler/gate/testdata/scale -copies 25     # 200 worlds
+//
+// It lives under testdata so that `go test ./...` and `go vet ./...` leave
+// it alone: it is a measurement, not a test.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/gen"
+)
+
+func main() {
+	copies := flag.Int("copies", 1, "copies of the example corpus")
+	repo := flag.String("repo", ".", "the worldc repository")
+	keep := flag.Bool("keep", false, "keep the scratch module")
+	stages := flag.String("stages", "typecheck,gate,warm,rerun,optimized,compile", "what to measure, comma-separated")
+	workers := flag.Int("j", 0, "packages built at once (default GOMAXPROCS)")
+	flag.Parse()
+	m := &measure{copies: *copies, workers: *workers}
+	if err := m.run(*repo, *keep, strings.Split(*stages, ",")); err != nil {
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+}
+
+type measure struct {
+	copies, workers int
+	repo, scratch   string
+	specs           map[string][]byte // file → source
+	worlds          int               // per set
+	lines           int               // generated Go lines per set
+}
+
+var worldHeader = regexp.MustCompile(`(?m)^world\s+([a-z][a-z0-9_]*)`)
+
+func (m *measure) run(repo string, keep bool, stages []string) error {
+	var err error
+	if m.repo, err = filepath.Abs(repo); err != nil {
+		return err
+	}
+	files, _ := filepath.Glob(filepath.Join(m.repo, "testdata", "worlds", "*.world"))
+	if len(files) == 0 {
+		return fmt.Errorf("no worlds in %s/testdata/worlds", m.repo)
+	}
+	m.specs = map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		m.specs[f] = b
+	}
+	if m.scratch, err = os.MkdirTemp("", "worldc-scale-"); err != nil {
+		return err
+	}
+	if keep {
+		fmt.Println("scratch module:", m.scratch)
+	} else {
+		defer os.RemoveAll(m.scratch)
+	}
+	mod := fmt.Sprintf("module example.com/scale\n\ngo 1.26.0\n\nrequire github.com/worldc/worldc v0.0.0\n\nreplace github.com/worldc/worldc => %s\n", m.repo)
+	if err := os.WriteFile(filepath.Join(m.scratch, "go.mod"), []byte(mod), 0o644); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(filepath.Join(m.repo, "go.sum"))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(m.scratch, "go.sum"), sum, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadavg())
+	// Warm the runtime and the standard library once, as any machine that
+	// ran the gate before has them.
+	if err := m.goCmd("build", "github.com/worldc/worldc/runtime", "testing"); err != nil {
+		return err
+	}
+	tag := fmt.Sprintf("%04x", time.Now().UnixNano()&0xffff)
+	set := func(name string) (string, error) {
+		start := time.Now()
+		dir, err := m.makeSet(name + tag)
+		if err != nil {
+			return "", err
+		}
+		fmt.Printf("generated set %s: %d worlds, %d Go lines each on average, check+gen %.2fs (%.3fs/world)\n",
+			name, m.worlds, m.lines/m.worlds, time.Since(start).Seconds(), time.Since(start).Seconds()/float64(m.worlds))
+		return dir, nil
+	}
+	has := func(s string) bool { return slices.Contains(stages, s) }
+	if has("typecheck") || has("gate") || has("warm") || has("rerun") {
+		dir, err := set("g")
+		if err != nil {
+			return err
+		}
+		pattern := "./" + filepath.Base(dir) + "/..."
+		if has("typecheck") {
+			r, err := m.vet(pattern, gate.VetOptions{TypecheckOnly: true})
+			if err != nil {
+				return err
+			}
+			m.print("type-check only", r, r.Seconds)
+		}
+		if has("gate") {
+			r, err := m.vet(pattern, gate.VetOptions{})
+			if err != nil {
+				return err
+			}
+			m.print("cold gate (-N -l)", r, r.Seconds)
+			fmt.Printf("  of which type-check %.1fs, go test %.1fs\n", r.TypecheckSeconds, r.TestSeconds)
+			run := 0.0
+			for _, w := range r.Worlds {
+				run += w.Seconds
+			}
+			fmt.Printf("  tests' own run time, summed: %.1fs (%.3fs/world)\n", run, run/float64(len(r.Worlds)))
+		}
+		if has("warm") {
+			r, err := m.vet(pattern, gate.VetOptions{})
+			if err != nil {
+				return err
+			}
+			m.print("warm gate (cached results)", r, r.Seconds)
+		}
+		if has("rerun") {
+			r, err := m.vet(pattern, gate.VetOptions{NoCache: true})
+			if err != nil {
+				return err
+			}
+			m.print("re-run (-count=1: packages built, tests relinked and run)", r, r.Seconds)
+		}
+	}
+	if has("optimized") {
+		dir, err := set("o")
+		if err != nil {
+			return err
+		}
+		r, err := m.vet("./"+filepath.Base(dir)+"/...", gate.VetOptions{Optimize: true})
+		if err != nil {
+			return err
+		}
+		m.print("cold gate (optimized)", r, r.Seconds)
+	}
+	if has("compile") {
+		dir, err := set("c")
+		if err != nil {
+			return err
+		}
+		pattern := "./" + filepath.Base(dir) + "/..."
+		start := time.Now()
+		if err := m.goCmd("build", "-gcflags="+pattern+"=-N -l", pattern); err != nil {
+			return err
+		}
+		s := time.Since(start).Seconds()
+		fmt.Printf("%-58s %7.1fs  %.3fs/world\n", "compile only (go build -N -l, cold)", s, s/float64(m.worlds))
+		start = time.Now()
+		if err := m.goCmd("vet", pattern); err != nil {
+			fmt.Println("  go vet:", err)
+		}
+		s = time.Since(start).Seconds()
+		fmt.Printf("%-58s %7.1fs  %.3fs/world\n", "go vet (packages compiled, tests not)", s, s/float64(m.worlds))
+	}
+	return nil
+}
+
+// makeSet writes m.copies renamed copies of every example world below
+// scratch/<name>/ and returns that directory.
+func (m *measure) makeSet(name string) (string, error) {
+	dir := filepath.Join(m.scratch, name)
+	m.worlds, m.lines = 0, 0
+	files := make([]string, 0, len(m.specs))
+	for f := range m.specs {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	for i := range m.copies {
+		var outs []gate.Output
+		for _, f := range files {
+			src := worldHeader.ReplaceAll(m.specs[f], []byte(fmt.Sprintf("world ${1}_%s_%d", name, i)))
+			w, diags := compiler.CheckSource(f, src)
+			if w == nil {
+				return "", fmt.Errorf("%s does not check:\n%s", f, diags.Text())
+			}
+			out, err := gen.Generate(w)
+			if err != nil {
+				return "", err
+			}
+			for n, b := range out {
+				if strings.HasSuffix(n, ".go") {
+					m.lines += bytes.Count(b, []byte("\n"))
+				}
+			}
+			outs = append(outs, gate.Output{World: w.Name, Files: out})
+			m.worlds++
+		}
+		changes, err := gate.Plan(dir, outs)
+		if err != nil {
+			return "", err
+		}
+		if err := gate.Apply(dir, outs, changes); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+func (m *measure) vet(pattern string, opts gate.VetOptions) (*gate.Report, error) {
+	opts.Dir = m.scratch
+	opts.Workers = m.workers
+	return gate.Vet(context.Background(), []string{pattern}, opts)
+}
+
+func (m *measure) print(what string, r *gate.Report, seconds float64) {
+	fmt.Printf("%-58s %7.1fs  %.3fs/world  (%d passed, %d failed)\n", what, seconds, seconds/float64(len(r.Worlds)), r.Passed, r.Failed)
+}
+
+func (m *measure) goCmd(args ...string) error {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = m.scratch
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, firstLines(string(out), 10))
+	}
+	return nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "load unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "load unknown"
+	}
+	return "load average " + strings.Join(f[:3], " ")
+}
