@@ -20,8 +20,8 @@ type buildCmd struct {
 // verdict with the reason, and the others go on (unlike gen, which writes
 // nothing unless every spec is clean).
 func (c *buildCmd) Run(sys *stdio) error {
-	if c.Workers < 0 {
-		return usagef("--workers must be positive")
+	if err := c.validate(); err != nil {
+		return err
 	}
 	files, err := expandPaths(sys.cwd, c.Paths)
 	if err != nil {

@@ -24,6 +24,17 @@ type gateFlags struct {
 	Optimize      bool `help:"Build the world packages with optimisations (by default the gate builds them with -N -l: faster)."`
 	NoCache       bool `name:"no-cache" help:"Run the tests even when go test has a cached result."`
 	TypecheckOnly bool `name:"typecheck-only" help:"Stop after the type-check."`
+	Link          int  `default:"0" placeholder:"N" help:"Link the conformance checks of up to N worlds into one test binary instead of testing each package: far fewer links for many worlds (the packages' own _test.go files and go vet are skipped)."`
+}
+
+func (f *gateFlags) validate() error {
+	if f.Workers < 0 {
+		return usagef("--workers must be positive")
+	}
+	if f.Link < 0 {
+		return usagef("--link must be positive")
+	}
+	return nil
 }
 
 func (f *gateFlags) options(sys *stdio) gate.VetOptions {
@@ -33,6 +44,7 @@ func (f *gateFlags) options(sys *stdio) gate.VetOptions {
 		Optimize:      f.Optimize,
 		NoCache:       f.NoCache,
 		TypecheckOnly: f.TypecheckOnly,
+		LinkBatch:     f.Link,
 	}
 }
 
@@ -44,8 +56,8 @@ type vetCmd struct {
 // Run type-checks and tests the generated world packages and prints one
 // verdict per world and a summary.
 func (c *vetCmd) Run(sys *stdio) error {
-	if c.Workers < 0 {
-		return usagef("--workers must be positive")
+	if err := c.validate(); err != nil {
+		return err
 	}
 	paths := c.Paths
 	if len(paths) == 0 {

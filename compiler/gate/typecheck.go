@@ -21,6 +21,11 @@ type checkedPackage struct {
 	Path, Name, Dir string
 	Stage           Stage // of the errors: load or typecheck
 	Errors          []Error
+	// ModulePath and ModuleDir are the module that holds the package.
+	ModulePath, ModuleDir string
+	// Entry reports whether the package exports the conformance entry point
+	// `func Conformance() []error` that linked testing calls.
+	Entry bool
 }
 
 // typeCheck lists the packages matching patterns and type-checks each from
@@ -139,6 +144,9 @@ func checkWorld(path string, plain, withTests, xtest *packages.Package, imported
 	if len(main.GoFiles) > 0 {
 		cp.Dir = filepath.Dir(main.GoFiles[0])
 	}
+	if main.Module != nil {
+		cp.ModulePath, cp.ModuleDir = main.Module.Path, main.Module.Dir
+	}
 	seen := map[string]bool{}
 	addErr := func(stage Stage, pos, msg string) {
 		key := pos + "\x00" + msg
@@ -212,7 +220,22 @@ func checkWorld(path string, plain, withTests, xtest *packages.Package, imported
 	if xtest != nil && xtest != main {
 		check(xtest, self)
 	}
+	cp.Entry = self != nil && len(cp.Errors) == 0 && hasEntryPoint(self)
 	return cp
+}
+
+// hasEntryPoint reports whether pkg declares func Conformance() []error.
+func hasEntryPoint(pkg *types.Package) bool {
+	fn, ok := pkg.Scope().Lookup(EntryPoint).(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := fn.Signature()
+	if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+		return false
+	}
+	slice, ok := sig.Results().At(0).Type().(*types.Slice)
+	return ok && types.Identical(slice.Elem(), types.Universe.Lookup("error").Type())
 }
 
 type importerFunc func(path string) (*types.Package, error)

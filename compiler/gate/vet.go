@@ -87,6 +87,13 @@ type VetOptions struct {
 	TypecheckOnly bool
 	// NoCache runs the tests even when go test has a cached result.
 	NoCache bool
+	// LinkBatch, when positive, links the conformance checks of up to that
+	// many worlds into one test binary (see EntryPoint) instead of running
+	// go test on each package: far fewer links for large corpora. The
+	// packages' own _test.go files and go vet are not run that way. Worlds
+	// without the entry point, or whose batch fails to build, are tested
+	// one package at a time.
+	LinkBatch int
 	// Locate maps a Go position in a world package to the spec position it
 	// comes from (see NewLocator); keyed by the package's absolute
 	// directory. Optional.
@@ -129,6 +136,7 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 	report := &Report{}
 	results := map[string]*WorldResult{}
 	var toTest []string
+	var toLink []*checkedPackage
 	for _, p := range pkgs {
 		r := &WorldResult{World: p.Name, Package: p.Path}
 		results[p.Path] = r
@@ -145,13 +153,36 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 			if opts.Progress != nil {
 				opts.Progress(*r)
 			}
+		case opts.LinkBatch > 0 && p.Entry:
+			toLink = append(toLink, p)
 		default:
 			toTest = append(toTest, p.Path)
 		}
 	}
 	report.TypecheckSeconds = time.Since(start).Seconds()
+	testStart := time.Now()
+	if len(toLink) > 0 {
+		rest, err := linkedTest(ctx, toLink, &opts, func(path string, o testOutcome) {
+			r := results[path]
+			r.Seconds = o.Elapsed
+			if o.OK {
+				r.OK = true
+			} else {
+				r.Stage, r.Errors, r.Reason = o.Stage, o.Errors, summarize(o.Stage, o.Errors)
+			}
+			if opts.Progress != nil {
+				opts.Progress(*r)
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range rest {
+			toTest = append(toTest, p.Path)
+		}
+		slices.Sort(toTest)
+	}
 	if len(toTest) > 0 {
-		testStart := time.Now()
 		err := goTest(ctx, toTest, &opts, func(path string, o testOutcome) {
 			r := results[path]
 			if r == nil {
@@ -173,6 +204,8 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 		if err != nil {
 			return nil, err
 		}
+	}
+	if len(toTest)+len(toLink) > 0 {
 		report.TestSeconds = time.Since(testStart).Seconds()
 	}
 	for _, p := range pkgs {

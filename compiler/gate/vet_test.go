@@ -133,3 +133,56 @@ func TestCommonPattern(t *testing.T) {
 		}
 	}
 }
+
+// Linked testing: worlds with the entry point run in one test binary; a
+// world that crashes it, and worlds without the entry point, are tested one
+// package at a time; every world still gets its own verdict.
+func TestVetLinked(t *testing.T) {
+	needGo(t)
+	world := func(name, body string) map[string]string {
+		return map[string]string{
+			"w/" + name + "/w.go":       "package " + name + "\n\nimport \"errors\"\n\nvar _ = errors.New\n\nfunc Conformance() []error {\n" + body + "\n}\n",
+			"w/" + name + "/w_test.go": "package " + name + "\n\nimport \"testing\"\n\nfunc TestConformance(t *testing.T) {\n\tfor _, err := range Conformance() {\n\t\tt.Error(err)\n\t}\n}\n",
+		}
+	}
+	files := map[string]string{
+		"w/noentry/n.go":      "package noentry\n\nfunc Score() int { return 1 }\n",
+		"w/noentry/n_test.go": "package noentry\n\nimport \"testing\"\n\nfunc TestScore(t *testing.T) { _ = Score() }\n",
+	}
+	for name, body := range map[string]string{
+		"alpha": "\treturn nil",
+		"bad":   "\treturn []error{errors.New(`world \"bad\": task \"t\": scores 0.5`), errors.New(\"second\")}",
+		"crash": "\tvar m map[string]int\n\tm[\"x\"] = 1\n\treturn nil",
+		"omega": "\treturn nil",
+	} {
+		for k, v := range world(name, body) {
+			files[k] = v
+		}
+	}
+	dir := writeModule(t, files)
+	report, err := Vet(context.Background(), []string{"./w/..."}, VetOptions{Dir: dir, NoCache: true, LinkBatch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]WorldResult{}
+	for _, r := range report.Worlds {
+		got[r.World] = r
+	}
+	for _, name := range []string{"alpha", "omega", "noentry"} {
+		if r := got[name]; !r.OK {
+			t.Errorf("%s: %+v, want ok", name, r)
+		}
+	}
+	if r := got["bad"]; r.OK || r.Stage != StageTest || !strings.Contains(r.Reason, `world "bad": task "t": scores 0.5 (and 1 more)`) {
+		t.Errorf("bad: %+v", r)
+	}
+	if r := got["crash"]; r.OK || !strings.Contains(r.Reason, "panic: assignment to entry in nil map") {
+		t.Errorf("crash: %+v", r)
+	}
+	if len(report.Worlds) != 5 || report.Passed != 3 {
+		t.Errorf("%d worlds, %d passed; want 5 and 3", len(report.Worlds), report.Passed)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "_worldc_gate_*")); len(left) > 0 {
+		t.Errorf("the aggregating packages were left behind: %v", left)
+	}
+}

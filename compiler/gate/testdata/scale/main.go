@@ -35,10 +35,11 @@ func main() {
 	copies := flag.Int("copies", 1, "copies of the example corpus")
 	repo := flag.String("repo", ".", "the worldc repository")
 	keep := flag.Bool("keep", false, "keep the scratch module")
-	stages := flag.String("stages", "typecheck,gate,warm,rerun,optimized,compile", "what to measure, comma-separated")
+	stages := flag.String("stages", "typecheck,gate,warm,rerun,optimized,compile,linked", "what to measure, comma-separated")
+	link := flag.Int("link", 200, "worlds per test binary for the linked stage")
 	workers := flag.Int("j", 0, "packages built at once (default GOMAXPROCS)")
 	flag.Parse()
-	m := &measure{copies: *copies, workers: *workers}
+	m := &measure{copies: *copies, workers: *workers, link: *link}
 	if err := m.run(*repo, *keep, strings.Split(*stages, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
@@ -47,6 +48,7 @@ func main() {
 
 type measure struct {
 	copies, workers int
+	link            int
 	repo, scratch   string
 	specs           map[string][]byte // file → source
 	worlds          int               // per set
@@ -160,6 +162,23 @@ func (m *measure) run(repo string, keep bool, stages []string) error {
 			return err
 		}
 		m.print("cold gate (optimized)", r, r.Seconds)
+	}
+	if has("linked") {
+		dir, err := set("l")
+		if err != nil {
+			return err
+		}
+		pattern := "./" + filepath.Base(dir) + "/..."
+		r, err := m.vet(pattern, gate.VetOptions{LinkBatch: m.link})
+		if err != nil {
+			return err
+		}
+		m.print(fmt.Sprintf("cold linked gate (-N -l, %d worlds per binary)", m.link), r, r.Seconds)
+		r, err = m.vet(pattern, gate.VetOptions{LinkBatch: m.link, NoCache: true})
+		if err != nil {
+			return err
+		}
+		m.print("re-run linked (-count=1)", r, r.Seconds)
 	}
 	if has("compile") {
 		dir, err := set("c")
