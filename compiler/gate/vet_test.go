@@ -141,7 +141,7 @@ func TestVetLinked(t *testing.T) {
 	needGo(t)
 	world := func(name, body string) map[string]string {
 		return map[string]string{
-			"w/" + name + "/w.go":       "package " + name + "\n\nimport \"errors\"\n\nvar _ = errors.New\n\nfunc Conformance() []error {\n" + body + "\n}\n",
+			"w/" + name + "/w.go":      "package " + name + "\n\nimport \"errors\"\n\nvar _ = errors.New\n\nfunc Conformance() []error {\n" + body + "\n}\n",
 			"w/" + name + "/w_test.go": "package " + name + "\n\nimport \"testing\"\n\nfunc TestConformance(t *testing.T) {\n\tfor _, err := range Conformance() {\n\t\tt.Error(err)\n\t}\n}\n",
 		}
 	}
