@@ -199,6 +199,7 @@ func (p *verdictPrinter) start(total int, names []string) {
 			progressbar.OptionSetDescription("vet"),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionSetRenderBlankState(true),
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionThrottle(100*time.Millisecond),
 		)
