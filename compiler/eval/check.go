@@ -100,10 +100,12 @@ func (p Problem) String() string { return fmt.Sprintf("%s %q: %s", p.Entity, p.I
 
 // CheckConstraints checks every record (entity order, insertion order, field
 // order) against its fields' constraints, as a write would: a value for
-// every required field, the field's type and enum values, bounds, unique
-// values (of two records sharing a value, the later one is reported), and
-// refs that name an existing record. At most one problem per field of a
-// record.
+// every required field, the field's type and enum values, bounds, the
+// content of composite values (elements, map values, the fields of value
+// records and their case), unique values (of two records sharing a value,
+// the later one is reported), and refs, at any depth, that name an existing
+// record. At most one problem per field of a record: the first in the
+// order of valueProblem, then the first dangling ref in JSON order.
 func (s *State) CheckConstraints() []Problem {
 	var out []Problem
 	for _, t := range s.tables {
@@ -114,13 +116,8 @@ func (s *State) CheckConstraints() []Problem {
 					out = append(out, Problem{Entity: t.ent.Name, ID: r.id, Field: f.Name, Kind: kind, Message: msg})
 					continue
 				}
-				if f.Type.Kind != ir.KindRef || v == nil {
-					continue
-				}
-				id, _ := v.(string)
-				if rt := s.table(f.Type.Entity); rt == nil || rt.byID[id] == nil {
-					out = append(out, Problem{Entity: t.ent.Name, ID: r.id, Field: f.Name, Kind: ProblemRef,
-						Message: fmt.Sprintf("%s.%s refers to %s, which does not exist", t.ent.Name, f.Name, refName(f.Type.Entity, id))})
+				if msg := s.refProblem(t.ent.Name+"."+f.Name, f.Type, v); msg != "" {
+					out = append(out, Problem{Entity: t.ent.Name, ID: r.id, Field: f.Name, Kind: ProblemRef, Message: msg})
 				}
 			}
 		}

@@ -35,6 +35,25 @@
 // record deleted earlier in the call keeps its last values for reading, but
 // `set` or `delete` on it fails with not_found.
 //
+// Composite values (issue 4) are values, never handles:
+//
+//   - a list<T> is a sequence of T (never null itself unless its type is
+//     optional; an empty list is [], not null);
+//   - a map<string, T> is a set of distinct string keys, each with a T,
+//     always kept and visited in Go byte-wise key order (sort.Strings);
+//   - a value record (ir.StructDef) holds one value per field in
+//     StructDef.AllFields() order: the tag of a variant, the common fields,
+//     then every case's fields in case order. The fields of a case other
+//     than the one the tag names are null.
+//
+// Nothing aliases: binding a composite value (let, var, a loop variable,
+// an argument), storing it in a field, returning it or appending it copies
+// it, as far as anyone can observe. After `let a = order.items` and `set
+// order.items[0].price = 1`, a[0].price is the old price; so is the price
+// in an observation returned before, in a clone of the state and in the
+// start state. (The evaluator gets this by never changing a composite
+// value in place: every write builds new values along its path.)
+//
 // # Tables and ids
 //
 // A table keeps records in insertion order (the world seed in order, then
@@ -53,18 +72,45 @@
 // none): a seed holding invoice_7 continues at invoice_8. A failed call
 // restores the sequence.
 //
+// An entity with a key field (`entity Order key order_id`, ir.Entity.Key)
+// has no generated ids: a record's id is the value of its key field (a
+// string), `r.id` and IDOf read it, E[k] and handles look it up, and the
+// table's id sequence is never advanced (it stays what NewState computed,
+// by the rule above, from the keys). A seed record's key field must hold
+// its ir.Record.ID, else NewState fails (`eval: seed record Order "#W1":
+// its key order_id is "#W2"`). Inserting takes the id from the key field,
+// which is checked as a required, unique field (`Order.order_id must be
+// unique: "#W1" is already used by Order "#W1"`). Writing the key field
+// with a value not equal to the current one fails with
+// constraint_violation `Order.order_id cannot be changed: it is the key of
+// Order "#W1"`, checked before the field's other constraints; writing the
+// same value is allowed. The standard get, update and delete tools name
+// the record by their parameter "id" (or one named after the key field)
+// that sets no field, else by the parameter of the key field; update does
+// not write that parameter's field.
+//
 // # Expressions
 //
 //   - Operands are evaluated left to right. `and` and `or` short-circuit.
 //   - `==` and `!=`: records and refs compare by id (a record equals its id);
 //     an enum equals its value name as a string; int against decimal
 //     numerically; floats as IEEE (NaN unequal to everything); null equals
-//     only null.
+//     only null. Lists are equal when they have the same length and equal
+//     elements in order; maps when they have the same keys with equal
+//     values; value records when they are of the same record type with
+//     equal fields (all of AllFields, so the tags agree). A list never
+//     equals a map or a record.
 //   - `<`, `<=`, `>`, `>=` on numbers (IEEE), days, instants and strings (Go
-//     byte-wise order). Any ordering with a null operand is false.
+//     byte-wise order). Any ordering with a null operand is false. Ordering
+//     composite values is an evaluation error ("cannot compare list <
+//     list").
 //   - `x in [a, b, …]` evaluates x, then the elements left to right, and is
 //     true at the first element equal to x (the remaining elements are not
-//     evaluated); `not in` is its negation.
+//     evaluated); `not in` is its negation. `x in xs` for any other list
+//     expression evaluates xs and compares the same way; `k in m` for a map
+//     is true when k is one of its keys (a non-string k, null included, is
+//     in no map). A null list or map is an evaluation error ("in: null is
+//     not a list or a map").
 //   - int op int stays int for + - * %; `/` always converts both sides to
 //     float64 and divides (IEEE: x/0 is ±Inf, 0/0 is NaN). `%` on ints is
 //     Go's (truncated toward zero, the sign of the dividend); `x % 0` is an
@@ -75,6 +121,28 @@
 //     the sum wraps, as runtime.Date arithmetic does.
 //   - `E[key]` and following a ref (Deref) look the record up; a missing id
 //     is an error "<Entity> "<id>" not found" (code not_found in a tool).
+//   - `xs[i]` (ir.Index on a list) is element i, 0-based; i outside [0,
+//     len) (negative indexes included: there is no counting from the end)
+//     is an evaluation error "list index 5 out of range (length 2)". `m[k]`
+//     on a map is the value at k; a missing key is an evaluation error
+//     `map has no key "k"` (Go %q). Indexing null is "cannot index null".
+//     These are code internal in a tool: an index or key is the spec's
+//     responsibility, so a tool that takes one from the agent checks it
+//     first (`require k in m else "…"`, `require i < len(xs) else "…"`),
+//     which is the failure the agent should see.
+//   - `v.f` on a value record reads field f; a field of a case other than
+//     the value's reads as null. `v.f` on a null value record is an
+//     evaluation error "cannot read field f of null".
+//   - A record literal `D { f: x, … }` (ir.StructLit): the tag is set to
+//     the literal's case, then the given fields are evaluated in the order
+//     listed (AllFields order) and converted to their field types (an int
+//     to decimal, a record to its id for a ref), then every field not
+//     given that belongs in the value's case (common fields and its own
+//     case's) takes its default; all other fields are null. No constraint
+//     is checked until the value is stored in a record.
+//   - A list literal `[a, b]` (ir.ListLit) evaluates its elements left to
+//     right and converts them to its element type; a map literal (ir.MapLit)
+//     evaluates its values in key order, converting them likewise.
 //   - Unary `-` negates (int wraps); `not` negates a bool.
 //
 // Functions: lower, upper (strings.ToLower/ToUpper); trim
@@ -85,18 +153,34 @@
 // an int x with d >= 0 is returned unchanged; d is clamped to [-400, 400]);
 // floor, ceil (math.Floor/Ceil); min_of, max_of (Go's built-in min and max:
 // NaN if either side is NaN); days_between(d1, d2) = d2 - d1; coalesce(x, y)
-// is x unless x is null. A float result where the checker typed the call as
-// int (e.g. floor of a decimal typed int) truncates toward zero, saturating
-// at the int64 range, NaN giving 0. A null argument to any function but
-// coalesce is an evaluation error.
+// is x unless x is null (any types, composite ones included). A float
+// result where the checker typed the call as int (e.g. floor of a decimal
+// typed int) truncates toward zero, saturating at the int64 range, NaN
+// giving 0. A null argument to any function but coalesce is an evaluation
+// error, except append's second.
 //
-// Aggregates run over the records of the entity in insertion order, with
-// the optional where: count is an int; exists stops at the first match;
-// forall stops at the first record whose where holds and whose condition
-// does not; sum adds in insertion order, as int64 when every value is an int
-// (converted to float64 at the end when the aggregate is typed decimal or
-// money), else as float64; min and max use min_of/max_of's rules; sum, min
-// and max are 0 over no records; null values are skipped.
+// On lists and maps: len(xs) and len(m) are the number of elements and
+// keys; keys(m) is a new list<string> of the keys in sorted order;
+// append(xs, x) is a new list, xs followed by x converted to the element
+// type (x may be null); sorted(xs) is a new list in ascending order,
+// stable, as slices.SortStableFunc with cmp.Compare: strings byte-wise,
+// numbers numerically (an int against a decimal as float64; NaN before
+// every other number; 0 and -0 are equal and keep their order), dates,
+// date-times. sorted of a list holding null ("sorted: the list holds
+// null") or values of other kinds ("sorted: cannot order bool values") is
+// an evaluation error.
+//
+// Aggregates run over the records of the entity in insertion order, or,
+// with a source (ir.Aggregate.Source), over the elements of a list in
+// order or the values of a map in key order (the source is evaluated once,
+// first; null is an evaluation error "cannot iterate over null"), with the
+// optional where: count is an int; exists stops at the first match; forall
+// stops at the first item whose where holds and whose condition does not;
+// sum adds from left to right starting at 0, as int64 when every value is
+// an int (converted to float64 at the end when the aggregate is typed
+// decimal or money), else as float64 (0 + v1 + v2 + … in IEEE arithmetic,
+// as Python's sum()); min and max use min_of/max_of's rules; sum, min and
+// max are 0 over no items; null values are skipped.
 //
 // # Tool calls
 //
@@ -112,26 +196,78 @@
 // (runtime.ParseDateTime). An absent argument and a null argument are the
 // same: not given. A name given twice is invalid.
 //
+// Composite parameters: a list<T> takes a JSON array whose elements are
+// decoded as T (null only when T is optional); a map<string, T> takes a
+// JSON object whose member values are decoded as T; a value record takes a
+// JSON object whose member names are its field names, matched exactly (no
+// case folding). Inside an argument, of a member name given twice the last
+// wins (as encoding/json decides); only a top-level argument name given
+// twice is invalid. A value record's members are checked in this order:
+// an unknown member (the first in key order); the tag of a variant
+// (missing, or not a case name); then each field in AllFields order: a
+// non-null member for a field of another case, a missing or null required
+// field (one that is not optional and has no default), the member's value
+// decoded as the field's type. Absent and null members take the field's
+// default, or null. Solution steps may pass record constants
+// (ir.Value.Fields, in AllFields order) and list and map constants.
+//
 // Argument problems fail the call with invalid_arguments, checked in this
 // order: an unknown argument name (the first in sorted order) — `unknown
 // argument "x"`; then each parameter in declaration order: `missing required
 // argument "x"`, `argument "x": expected T, got J`, `argument "x": "v" is not
 // one of a, b, c`, `argument "x": expected a date "YYYY-MM-DD", got …`,
-// `argument "x": must be a finite number`; then each ref parameter in
-// declaration order is looked up: `<Entity> "<id>" not found` (not_found).
+// `argument "x": must be a finite number`; inside a composite argument the
+// same messages carry the path to the value after the name, and value
+// records add three: `argument "items": [0].price: expected decimal, got
+// string`, `argument "tags": [1]: expected enum, got null`, `argument
+// "opts": ["k"]: expected string, got int`, `argument "address": unknown
+// field "zipp"`, `argument "address": missing required field "zip"`,
+// `argument "pm": field "balance" belongs to case gift_card, not paypal`
+// (J is one of string, int, decimal, bool, array, object, null); then each
+// parameter in declaration order is looked up: a ref parameter's record,
+// and every ref inside a composite parameter, depth first in JSON order:
+// `<Entity> "<id>" not found` (not_found).
 // This holds for every tool kind, standard tools included (a search filter
 // naming a missing record is not_found, not an empty result). Only the
 // codes are meant to agree with the generated code here: runtime.DecodeArgs
 // words invalid_arguments differently and reports all problems at once.
 //
 // A custom tool runs its body: `require` failing gives precondition_failed
-// with the spec's message; `let` binds; `set`, `insert` and `delete` write;
-// `return` ends the call with the observation data (a tool that ends without
-// return answers null); `if` picks a branch; `for x in E where c` visits a
-// snapshot of E's records taken when the loop starts, in insertion order —
-// records the body inserts are not visited, records deleted before their
-// turn are skipped, and where is evaluated on each record when its turn
-// comes.
+// with the spec's message, or with the value of its message expression
+// (ir.Require.MessageExpr, a string evaluated only when the condition is
+// false); `fail` always gives precondition_failed with its message or
+// message expression; an error while evaluating a message is that error;
+// `let` binds; `var` (ir.VarDecl) binds a mutable local, its value
+// converted to the local's type; `set`, `insert` and `delete` write;
+// `return` ends the call with the observation data (a tool that ends
+// without return answers null); `if` picks a branch; `for x in E where c`
+// visits a snapshot of E's records taken when the loop starts, in
+// insertion order — records the body inserts are not visited, records
+// deleted before their turn are skipped, and where is evaluated on each
+// record when its turn comes. `for x in xs` and `for i, x in xs` visit the
+// elements of the list xs in order, i being the int index; `for k, v in m`
+// the map's values in key order, k being the key. The list or map is
+// evaluated once, when the loop starts, and the loop visits that value
+// (a snapshot): writes of the body, to the field it came from included,
+// do not change what is visited, while expressions in the body read the
+// current state, earlier writes of the same call included. A null source
+// is an evaluation error "cannot iterate over null". A let or var in a
+// loop body is bound afresh in each iteration.
+//
+// `set` through a path (ir.Assign) evaluates the root, then the path's
+// index expressions left to right, then the value, then follows the path
+// and writes. A root that is a local (a variable not of a record or ref
+// type, or any variable with an empty path) rebinds the local to its value
+// with the path replaced; the locals are not checked against constraints.
+// Otherwise the root is a record and the path starts with one of its
+// fields: the field's new value is its old one with the path replaced, and
+// it is written like `set r.f = v` (constraints below). Each step reads a
+// field of a value record, an element of a list (an index out of range is
+// "list index 5 out of range (length 2)"), or a map's value; a missing map
+// key is `map has no key "k"` except at the last step, where it inserts
+// the key (`set m[k] = v` adds or replaces). A null along the path is
+// "cannot index null" / "cannot read field f of null". These are code
+// internal. The value is converted to the type at the end of the path.
 //
 // Every write checks the written field's constraints against the state at
 // that moment (not at the end of the call), failing the call with
@@ -141,19 +277,38 @@
 // type, which only malformed IR can produce (`<E>.<f> must be int, got
 // string`); enum — (`<E>.<f> must be one of a, b, got "x"`); bounds in
 // declaration order (`<E>.<f> must be >= 0,
-// got -5`); unique — another record with an equal non-null value (`<E>.<f>
-// must be unique: "x" is already used by <E> "<id>"`). `insert` (and
-// create) checks every field in declaration order. Values in messages are
-// rendered as JSON.
+// got -5`); content — the inside of a composite value, below; unique —
+// another record with an equal non-null value (`<E>.<f> must be unique:
+// "x" is already used by <E> "<id>"`; composite values compare with ==).
+// `insert` (and create) checks every field in declaration order. Values in
+// messages are rendered as JSON.
+//
+// A composite field is checked as a whole on every write to it, also when
+// a path changed only part of it: the elements of a list in order, the
+// values of a map in key order, and the fields of a value record in
+// AllFields order, recursively, each with the same checks (required,
+// finite, type, enum, then a record field's bounds, then its own content).
+// A variant's tag is checked first (an enum of the case names); then a
+// field of another case must be null — `<path> belongs to case gift_card,
+// not paypal` — and the value's own fields are checked as above (so
+// changing the tag fails unless the fields fit the new case). Messages name
+// the value by its path from the entity field: `Order.items[0].price must
+// be >= 0, got -1`, `User.methods["gc_1"].balance is required` (map keys
+// quoted as Go's %q).
 //
 // `delete` is refused while another record (not the record itself) has a
-// ref field holding its id: constraint_violation `<E> "<id>" is still
-// referenced by <E2> "<id2>" (field <f>)`, naming the first such record in
-// entity order, then field order, then insertion order.
+// ref field holding its id, or a ref holding it anywhere inside a
+// composite field: constraint_violation `<E> "<id>" is still referenced by
+// <E2> "<id2>" (field <f>)`, naming the first such record in entity order,
+// then field order, then insertion order, and the entity field (not the
+// path) that holds the ref. Writes do not look refs up (neither at the top
+// level nor inside composite values); CheckConstraints reports dangling
+// ones.
 //
 // Evaluation errors in a tool that are not one of the above (integer modulo
-// by zero, a null where a value is needed, the evaluator's limits) fail the
-// call with code internal (runtime.CodeInternal: the world's fault, not the
+// by zero, a null where a value is needed, an index out of range, a
+// missing map key, the evaluator's limits) fail the call with code
+// internal (runtime.CodeInternal: the world's fault, not the
 // agent's). So does a successful body whose returned data holds a NaN or
 // an infinity, which JSON cannot carry: `tool "<name>" returned data that
 // cannot be encoded as JSON: json: unsupported value: NaN`, with the state
@@ -182,7 +337,13 @@
 // # Observation data and snapshots
 //
 // Data.JSON and State.JSON render records as objects with "id" first and
-// then every field in declaration order; lists as arrays; dates as
+// then every field in declaration order — a record of an entity with a
+// key field has no "id" member, its key field (at its place among the
+// fields) being its id; lists as arrays; maps as objects with their keys
+// in sorted order; value records as objects of the tag, the common fields
+// and the fields of the value's own case, in AllFields order, leaving out
+// the fields of the other cases (an unset optional field of the own case
+// is null, not absent); dates as
 // "YYYY-MM-DD" (a year outside 0000-9999, reachable only by day arithmetic,
 // in full with its sign, as runtime.Date); date-times as
 // "YYYY-MM-DDThh:mm:ssZ"; enums by value name; refs by id; unset optionals
@@ -204,14 +365,32 @@
 // error fails it), when its invariant has no violation, or — `unchanged` —
 // when the state equals the task's start state (same records in the same
 // order with equal values, and the same id sequences: the generated code
-// compares state hashes, which include them). The reward is passed/total,
-// 1 for an empty rubric; every invariant's violations are reported beside
-// it. Details of failed assertions are for people and need not agree with
-// the generated code's.
+// compares state hashes, which include them). `unchanged except E[k], …`
+// (ir.Assertion.Except) evaluates each key (a record need not exist) and
+// then compares, table by table, the records whose id is not excepted:
+// the same ids in the same relative order with equal values on both
+// sides; excepted records may change, be deleted or be inserted; a table
+// none of whose records is excepted must also keep its id sequence (so a
+// plain `unchanged` is `unchanged except` nothing). The reward is
+// passed/total, 1 for an empty rubric; every invariant's violations are
+// reported beside it. Details of failed assertions are for people and
+// need not agree with the generated code's.
+//
+// A local invariant (ir.Invariant.Local) is checked like any other.
+// CheckConstraints applies the write checks above to every field of every
+// record, composite contents included, and reports refs, at any depth,
+// that name no record (`Order.items[0].product refers to Product "p9",
+// which does not exist`): at most one problem per field of a record.
 //
 // A golden solution is replayed from the task's start state; an argument
 // bound to an earlier step's name passes the id of the record that step
-// returned. Replay stops at the first failing step.
+// returned. A step written `call(…) fails "msg"` (ir.Step.Fails) must fail
+// with exactly that message (any code); it then leaves the state unchanged
+// and the replay goes on, and its name, if bound, stays unbound. Replay
+// stops at the first step that does not do what the solution says: a
+// failure of a step not expected to fail, or an expected failure that
+// succeeds or fails with another message (the solution is then not
+// golden).
 //
 // # Limits
 //

@@ -62,12 +62,20 @@ func (ev *evaluator) bind(v *ir.Var, val value) {
 
 // lookup reads v.
 func (ev *evaluator) lookup(v *ir.Var) (value, bool) {
-	for i := len(ev.vars) - 1; i >= 0; i-- {
-		if ev.vars[i].v == v {
-			return ev.vars[i].val, true
-		}
+	if i := ev.slot(v); i >= 0 {
+		return ev.vars[i].val, true
 	}
 	return nil, false
+}
+
+// slot is the position of v's innermost binding in ev.vars, or -1.
+func (ev *evaluator) slot(v *ir.Var) int {
+	for i := len(ev.vars) - 1; i >= 0; i-- {
+		if ev.vars[i].v == v {
+			return i
+		}
+	}
+	return -1
 }
 
 // enter accounts for one node of work and one level of nesting; the caller
@@ -172,17 +180,102 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 	case *ir.Aggregate:
 		return ev.aggregate(x)
 	case *ir.ListLit:
+		var elem *ir.Type
+		if x.T != nil && x.T.Kind == ir.KindList {
+			elem = x.T.Elem
+		}
 		out := make([]value, 0, len(x.Elems))
 		for _, e := range x.Elems {
 			v, err := ev.eval(e)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, v)
+			out = append(out, conform(elem, v))
 		}
 		return out, nil
+	case *ir.Index:
+		c, err := ev.eval(x.X)
+		if err != nil {
+			return nil, err
+		}
+		k, err := ev.eval(x.Key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := indexValue(c, k)
+		if err != nil {
+			return nil, err
+		}
+		return coerce(v, x.T), nil
+	case *ir.StructLit:
+		return ev.structLit(x)
+	case *ir.MapLit:
+		var elem *ir.Type
+		if x.T != nil && x.T.Kind == ir.KindMap {
+			elem = x.T.Elem
+		}
+		keys := make([]string, len(x.Entries))
+		vals := make([]value, len(x.Entries))
+		for i, e := range x.Entries {
+			v, err := ev.eval(e.Value)
+			if err != nil {
+				return nil, err
+			}
+			keys[i], vals[i] = e.Key, conform(elem, v)
+		}
+		return newMap(keys, vals), nil
 	}
 	return nil, errorf(CodeInternal, "unsupported expression %T", x)
+}
+
+// structLit builds a value record: the tag set to the literal's case, then
+// the given fields evaluated in the order listed (AllFields order) and
+// conformed to their types, then the default of every field not given that
+// belongs in the record's case (common fields and the case's own); every
+// other field is null.
+func (ev *evaluator) structLit(x *ir.StructLit) (value, *evalError) {
+	d := x.Struct
+	if d == nil {
+		return nil, errorf(CodeInternal, "record literal without its record type")
+	}
+	vals := make([]value, numFields(d))
+	given := make([]bool, len(vals))
+	if d.Tag != nil && x.Case != nil {
+		vals[0] = x.Case.Name
+	}
+	for _, fi := range x.Fields {
+		if fi == nil || fi.Field == nil {
+			return nil, errorf(CodeInternal, "%s literal: malformed field", d.Name)
+		}
+		i := structFieldIndex(d, fi.Field)
+		if i < 0 {
+			return nil, errorf(CodeInternal, "%s has no field %s", d.Name, fi.Field.Name)
+		}
+		v, err := ev.eval(fi.Value)
+		if err != nil {
+			return nil, err
+		}
+		vals[i], given[i] = conform(fi.Field.Type, v), true
+	}
+	sv := &structValue{def: d, vals: vals}
+	c := sv.caseOf()
+	var err *evalError
+	eachField(d, func(i int, f *ir.Field) bool {
+		if given[i] || f.Default == nil || f == d.Tag || !inCase(d, f, c) {
+			return true
+		}
+		v, ferr := fromIR(f.Default, f.Type)
+		if ferr != nil {
+			err = errorf(CodeInternal, "%s.%s: default: %v", d.Name, f.Name, ferr)
+			return false
+		}
+		vals[i] = v
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sv, nil
 }
 
 func varName(v *ir.Var) string {
@@ -218,6 +311,15 @@ func (ev *evaluator) field(x *ir.FieldRef) (value, *evalError) {
 	v, err := ev.eval(x.X)
 	if err != nil {
 		return nil, err
+	}
+	if sv, ok := v.(*structValue); ok {
+		if x.Field == nil {
+			return nil, errorf(CodeInternal, "a %s value has no id", sv.def.Name)
+		}
+		return readField(sv, x.Field)
+	}
+	if v == nil && x.Field != nil && x.Field.Entity == nil {
+		return nil, errorf(CodeInternal, "cannot read field %s of null", x.Field.Name)
 	}
 	var e *ir.Entity
 	if t := x.X.Type(); t != nil {
@@ -335,7 +437,7 @@ func compare(op string, l, r value) (bool, *evalError) {
 
 // member reports whether l equals an element of the list r, evaluating the
 // elements of a list literal left to right and stopping at the first equal
-// one.
+// one, or, when r is a map, whether l is one of its keys.
 func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 	if lit, ok := r.(*ir.ListLit); ok {
 		for _, e := range lit.Elems {
@@ -353,9 +455,17 @@ func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 	if err != nil {
 		return false, err
 	}
+	if m, ok := v.(*mapValue); ok {
+		k, ok := l.(string)
+		if !ok {
+			return false, nil
+		}
+		_, found := m.get(k)
+		return found, nil
+	}
 	list, ok := v.([]value)
 	if !ok {
-		return false, errorf(CodeInternal, "in: %s is not a list", typeName(v))
+		return false, errorf(CodeInternal, "in: %s is not a list or a map", typeName(v))
 	}
 	for _, e := range list {
 		if equal(l, e) {
@@ -486,9 +596,25 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 		return coerce(args[1], x.T), nil
 	}
 	for i, a := range args {
-		if a == nil {
+		if a == nil && (x.Func != "append" || i != 1) {
 			return nil, errorf(CodeInternal, "%s: argument %d is null", x.Func, i+1)
 		}
+	}
+	if x.Func == "append" {
+		if len(args) != 2 {
+			return nil, errorf(CodeInternal, "append takes 2 arguments, got %d", len(args))
+		}
+		xs, ok := args[0].([]value)
+		if !ok {
+			return nil, errorf(CodeInternal, "append(%s, %s): unsupported argument types", typeName(args[0]), typeName(args[1]))
+		}
+		var elem *ir.Type
+		if x.T != nil && x.T.Kind == ir.KindList {
+			elem = x.T.Elem
+		}
+		out := make([]value, len(xs), len(xs)+1)
+		copy(out, xs)
+		return append(out, conform(elem, args[1])), nil
 	}
 	v, err := builtin(x.Func, args)
 	if err != nil {
@@ -532,7 +658,36 @@ func builtin(name string, args []value) (value, *evalError) {
 		return nil, errorf(CodeInternal, "%s(%s): unsupported argument types", name, strings.Join(types, ", "))
 	}
 	switch name {
-	case "lower", "upper", "trim", "len":
+	case "len", "keys", "sorted":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		switch c := args[0].(type) {
+		case []value:
+			switch name {
+			case "len":
+				return int64(len(c)), nil
+			case "sorted":
+				return sortedList(c)
+			}
+		case *mapValue:
+			switch name {
+			case "len":
+				return int64(len(c.keys)), nil
+			case "keys":
+				out := make([]value, len(c.keys))
+				for i, k := range c.keys {
+					out[i] = k
+				}
+				return out, nil
+			}
+		case string:
+			if name == "len" {
+				return int64(utf8.RuneCountInString(c)), nil
+			}
+		}
+		return bad()
+	case "lower", "upper", "trim":
 		if err := want(1); err != nil {
 			return nil, err
 		}
@@ -545,10 +700,8 @@ func builtin(name string, args []value) (value, *evalError) {
 			return strings.ToLower(s), nil
 		case "upper":
 			return strings.ToUpper(s), nil
-		case "trim":
-			return strings.TrimSpace(s), nil
 		}
-		return int64(utf8.RuneCountInString(s)), nil
+		return strings.TrimSpace(s), nil
 	case "contains", "starts_with", "ends_with":
 		if err := want(2); err != nil {
 			return nil, err
@@ -692,21 +845,36 @@ func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
 }
 
 func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
+	if x.Source != nil {
+		src, err := ev.eval(x.Source)
+		if err != nil {
+			return nil, err
+		}
+		_, elems, err := elements(src)
+		if err != nil {
+			return nil, err
+		}
+		n := len(ev.vars)
+		ev.vars = append(ev.vars, binding{v: x.Var})
+		v, err := aggregateItems(ev, x, n, elems)
+		ev.vars = ev.vars[:n]
+		return v, err
+	}
 	rows, err := ev.rows(x.Entity)
 	if err != nil {
 		return nil, err
 	}
 	n := len(ev.vars)
 	ev.vars = append(ev.vars, binding{v: x.Var})
-	v, err := ev.aggregateRows(x, n, rows)
+	v, err := aggregateItems(ev, x, n, rows)
 	ev.vars = ev.vars[:n]
 	return v, err
 }
 
-// aggregateRows runs the aggregate, binding each record in turn to the
-// loop variable in ev.vars[slot]. (An index, not a pointer: nested
+// aggregateItems runs the aggregate, binding each record or element in turn
+// to the loop variable in ev.vars[slot]. (An index, not a pointer: nested
 // aggregates append to ev.vars and may move it.)
-func (ev *evaluator) aggregateRows(x *ir.Aggregate, slot int, rows []*row) (value, *evalError) {
+func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (value, *evalError) {
 	var (
 		count   int64
 		isum    int64
@@ -719,7 +887,7 @@ func (ev *evaluator) aggregateRows(x *ir.Aggregate, slot int, rows []*row) (valu
 		if err := ev.tick(); err != nil {
 			return nil, err
 		}
-		ev.vars[slot].val = r
+		ev.vars[slot].val = any(r)
 		if x.Where != nil {
 			ok, err := ev.cond(x.Where)
 			if err != nil {

@@ -122,9 +122,14 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[
 			}
 			*start = st
 		}
-		res.Passed = s.Equal(*start)
+		except, err := s.exceptions(a.Except)
+		if err != nil {
+			res.Detail = err.msg
+			return res
+		}
+		res.Passed = s.EqualExcept(*start, except)
 		if !res.Passed {
-			res.Detail = "changed: " + strings.Join(s.changedTables(*start), ", ")
+			res.Detail = "changed: " + strings.Join(s.changedTables(*start, except), ", ")
 		}
 	default:
 		res.Detail = fmt.Sprintf("unknown assertion kind %q", a.Kind)
@@ -161,16 +166,46 @@ func (s *State) evalAssertion(x ir.Expr) (passed bool, detail string) {
 	return ok, ""
 }
 
-// changedTables names the entities whose tables differ between s and o.
-func (s *State) changedTables(o *State) []string {
+// exceptions evaluates the records of `unchanged except …`: each lookup's
+// key (the record need not exist) by entity.
+func (s *State) exceptions(recs []*ir.Lookup) (map[*ir.Entity]map[string]bool, *evalError) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	out := map[*ir.Entity]map[string]bool{}
+	ev := s.evaluator()
+	for _, l := range recs {
+		if l == nil {
+			return nil, errorf(CodeInternal, "malformed except")
+		}
+		k, err := ev.eval(l.Key)
+		if err != nil {
+			return nil, err
+		}
+		if r, ok := k.(*row); ok {
+			k = r.id
+		}
+		id, ok := k.(string)
+		if !ok {
+			return nil, errorf(CodeInternal, "except: the key of %s is %s, not a string", l.Entity.Name, typeName(k))
+		}
+		if out[l.Entity] == nil {
+			out[l.Entity] = map[string]bool{}
+		}
+		out[l.Entity][id] = true
+	}
+	return out, nil
+}
+
+// changedTables names the entities whose tables differ between s and o,
+// ignoring the excepted records.
+func (s *State) changedTables(o *State, except map[*ir.Entity]map[string]bool) []string {
 	var out []string
 	for i, t := range s.tables {
 		if i >= len(o.tables) {
 			break
 		}
-		a := &State{tables: []*table{t}}
-		b := &State{tables: []*table{o.tables[i]}}
-		if !a.Equal(b) {
+		if !t.equalExcept(o.tables[i], except[t.ent]) {
 			out = append(out, t.ent.Name)
 		}
 	}
@@ -188,6 +223,16 @@ type StepResult struct {
 	Hash string     // the state hash after the step
 }
 
+// AsExpected reports whether the step did what the solution says: it
+// succeeded, or, for a step written `… fails "msg"` (Step.Fails), it failed
+// with exactly that message (any code).
+func (r StepResult) AsExpected() bool {
+	if r.Step != nil && r.Step.Fails != nil {
+		return r.Err != nil && r.Err.Message == *r.Step.Fails
+	}
+	return r.Err == nil
+}
+
 // Observation is the step's outcome in the runtime's observation protocol
 // (see ObservationJSON).
 func (r StepResult) Observation() []byte { return ObservationJSON(r.Data, r.Err) }
@@ -195,9 +240,9 @@ func (r StepResult) Observation() []byte { return ObservationJSON(r.Data, r.Err)
 // SolutionResult is the outcome of replaying a task's golden solution.
 type SolutionResult struct {
 	// Steps holds the steps run: all of them, or up to and including the
-	// first that failed.
+	// first that did not do what the solution says (see AsExpected).
 	Steps []StepResult
-	// Failed is the index in Steps of the failed step, or -1.
+	// Failed is the index in Steps of that step, or -1.
 	Failed    int
 	Grade     Grade // the rubric on the final state, violations included
 	StartHash string
@@ -205,8 +250,9 @@ type SolutionResult struct {
 	Final     *State // the state after the last step run
 }
 
-// OK reports whether the solution is golden: every step succeeded, the
-// reward is 1 and no invariant is violated.
+// OK reports whether the solution is golden: every step succeeded (or
+// failed as expected, with its message), the reward is 1 and no invariant
+// is violated.
 func (r *SolutionResult) OK() bool {
 	return r.Failed < 0 && r.Grade.Reward == 1 && len(r.Grade.Violations) == 0
 }
@@ -220,7 +266,14 @@ func (r *SolutionResult) Problem() string {
 		if st.Step != nil && st.Step.Tool != nil {
 			name = st.Step.Tool.Name
 		}
-		parts = append(parts, fmt.Sprintf("step %d (%s) failed: %s", r.Failed+1, name, st.Err))
+		switch {
+		case st.Step == nil || st.Step.Fails == nil:
+			parts = append(parts, fmt.Sprintf("step %d (%s) failed: %s", r.Failed+1, name, st.Err))
+		case st.Err == nil:
+			parts = append(parts, fmt.Sprintf("step %d (%s) should fail with %q but succeeded", r.Failed+1, name, *st.Step.Fails))
+		default:
+			parts = append(parts, fmt.Sprintf("step %d (%s) should fail with %q but failed with %s", r.Failed+1, name, *st.Step.Fails, st.Err))
+		}
 	}
 	if r.Grade.Reward < 1 {
 		parts = append(parts, fmt.Sprintf("reward %d/%d; failed: %s", r.Grade.Passed, r.Grade.Total,
@@ -233,11 +286,15 @@ func (r *SolutionResult) Problem() string {
 }
 
 // RunSolution replays task's golden solution from the task's start state
-// (see NewState) and grades the state it reaches. Replay stops at the first
-// failing step; the grade is then of the state before that step. An
-// argument bound to an earlier step's name passes the id of the record
-// that step returned. The error is for a task without a solution or a start
-// state that cannot be built.
+// (see NewState) and grades the state it reaches. A step written `… fails
+// "msg"` must fail with exactly that message, and the replay goes on after
+// it (the failed call left the state unchanged). Replay stops at the first
+// step that does not do what the solution says (an unexpected failure, an
+// expected failure that succeeded or failed with another message); the
+// grade is then of the state after that step (unchanged when it failed).
+// An argument bound to an earlier step's name passes the id of the record
+// that step returned. The error is for a task without a solution or a
+// start state that cannot be built.
 func RunSolution(w *ir.World, task *ir.Task) (*SolutionResult, error) {
 	if task == nil {
 		return nil, fmt.Errorf("eval: nil task")
@@ -255,11 +312,11 @@ func RunSolution(w *ir.World, task *ir.Task) (*SolutionResult, error) {
 	for i, step := range task.Solution {
 		sr := s.runStep(step, bound)
 		res.Steps = append(res.Steps, sr)
-		if sr.Err != nil {
+		if !sr.AsExpected() {
 			res.Failed = i
 			break
 		}
-		if step.Bind != "" {
+		if sr.Err == nil && step.Bind != "" {
 			bound[step.Bind] = sr.Data
 		}
 	}

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -495,3 +497,130 @@ func callErr(t testing.TB, s *State, tool, args string) *ToolError {
 	}
 	return err
 }
+
+// Composite types, values and expressions (issue 4).
+
+func tMap(el *ir.Type) *ir.Type        { return &ir.Type{Kind: ir.KindMap, Elem: el} }
+func tStruct(d *ir.StructDef) *ir.Type { return &ir.Type{Kind: ir.KindStruct, Struct: d} }
+
+func vList(vs ...*ir.Value) *ir.Value { return &ir.Value{Kind: ir.KindList, List: vs} }
+
+// vMap builds a map constant from key/value pairs (sorted here, as the
+// checker sorts them).
+func vMap(kv ...any) *ir.Value {
+	out := &ir.Value{Kind: ir.KindMap}
+	for i := 0; i < len(kv); i += 2 {
+		out.Entries = append(out.Entries, ir.MapEntry{Key: kv[i].(string), Value: kv[i+1].(*ir.Value)})
+	}
+	slices.SortFunc(out.Entries, func(a, b ir.MapEntry) int { return strings.Compare(a.Key, b.Key) })
+	return out
+}
+
+// vStruct builds a record constant: one value per AllFields field, nil
+// standing for null.
+func vStruct(vs ...*ir.Value) *ir.Value {
+	for i, v := range vs {
+		if v == nil {
+			vs[i] = vNull()
+		}
+	}
+	return &ir.Value{Kind: ir.KindStruct, Fields: vs}
+}
+
+// newStruct declares a plain value record.
+func newStruct(w *[]*ir.StructDef, name string, fields ...*ir.Field) *ir.StructDef {
+	d := &ir.StructDef{Name: name, Fields: fields}
+	for _, f := range fields {
+		f.Struct = d
+		if f.Type != nil && f.Type.Kind == ir.KindEnum {
+			f.Type.Enum.Field = f
+		}
+	}
+	*w = append(*w, d)
+	return d
+}
+
+// newVariant declares a variant record `record name by tag { common… case
+// … }`; cases are built with newCase.
+func newVariant(w *[]*ir.StructDef, name, tag string, common []*ir.Field, cases ...*ir.Case) *ir.StructDef {
+	d := newStruct(w, name, common...)
+	var names []string
+	for _, c := range cases {
+		names = append(names, c.Name)
+		for _, f := range c.Fields {
+			f.Struct, f.Case = d, c
+			if f.Type != nil && f.Type.Kind == ir.KindEnum {
+				f.Type.Enum.Field = f
+			}
+		}
+	}
+	d.Cases = cases
+	d.Tag = &ir.Field{Name: tag, Struct: d, Type: enumType(names...)}
+	d.Tag.Type.Enum.Field = d.Tag
+	return d
+}
+
+func newCase(name string, fields ...*ir.Field) *ir.Case { return &ir.Case{Name: name, Fields: fields} }
+
+func index(x, key ir.Expr) ir.Expr {
+	var t *ir.Type
+	if xt := x.Type(); xt != nil {
+		t = xt.Elem
+	}
+	return &ir.Index{ExprBase: base(t), X: x, Key: key}
+}
+
+// structLit builds `D { f: v, … }` (case c for a variant); fields are
+// field/value pairs in any order (sorted into AllFields order here).
+func structLit(d *ir.StructDef, c *ir.Case, fv ...any) ir.Expr {
+	x := &ir.StructLit{ExprBase: base(tStruct(d)), Struct: d, Case: c}
+	for i := 0; i < len(fv); i += 2 {
+		x.Fields = append(x.Fields, &ir.FieldInit{Field: fv[i].(*ir.Field), Value: fv[i+1].(ir.Expr)})
+	}
+	slices.SortFunc(x.Fields, func(a, b *ir.FieldInit) int {
+		return structFieldIndex(d, a.Field) - structFieldIndex(d, b.Field)
+	})
+	return x
+}
+
+// mapLit builds `{ "k": v, … }` of type map<string, el>.
+func mapLit(el *ir.Type, kv ...any) ir.Expr {
+	x := &ir.MapLit{ExprBase: base(tMap(el))}
+	for i := 0; i < len(kv); i += 2 {
+		x.Entries = append(x.Entries, ir.MapLitEntry{Key: kv[i].(string), Value: kv[i+1].(ir.Expr)})
+	}
+	slices.SortFunc(x.Entries, func(a, b ir.MapLitEntry) int { return strings.Compare(a.Key, b.Key) })
+	return x
+}
+
+// pf and pi are path steps: a field, an index or key.
+func pf(f *ir.Field) ir.PathStep { return ir.PathStep{Field: f} }
+func pi(x ir.Expr) ir.PathStep   { return ir.PathStep{Index: x} }
+func assign(root ir.Expr, value ir.Expr, path ...ir.PathStep) ir.Stmt {
+	return &ir.Assign{Root: root, Path: path, Value: value}
+}
+
+// forIn is `for [k,] v in src where … { body }`; body gets the variables.
+func forIn(src ir.Expr, withKey bool, body func(k, v ir.Expr) (where ir.Expr, stmts []ir.Stmt)) ir.Stmt {
+	st := &ir.For{Source: src, Var: &ir.Var{Name: "v", Type: src.Type().Elem}}
+	var k ir.Expr
+	if withKey {
+		kt := tInt
+		if src.Type().Kind == ir.KindMap {
+			kt = tString
+		}
+		st.Key = &ir.Var{Name: "k", Type: kt}
+		k = vr(st.Key)
+	}
+	st.Where, st.Body = body(k, vr(st.Var))
+	return st
+}
+
+// aggIn is an aggregate over a list or map.
+func aggIn(op string, src ir.Expr, t *ir.Type, body func(x ir.Expr) (where, val ir.Expr)) ir.Expr {
+	v := &ir.Var{Name: "x", Type: src.Type().Elem}
+	where, val := body(vr(v))
+	return &ir.Aggregate{ExprBase: base(t), Op: op, Var: v, Source: src, Where: where, Value: val}
+}
+
+func varDecl(v *ir.Var, x ir.Expr) ir.Stmt { return &ir.VarDecl{Var: v, Value: x} }

@@ -140,6 +140,15 @@ func (s *State) addRecord(r *ir.Record) error {
 		}
 		vals[i] = x
 	}
+	if k := t.ent.Key; k != nil {
+		i := fieldIndex(t.ent, k)
+		if i < 0 {
+			return fmt.Errorf("eval: entity %s: key %s is not one of its fields", t.ent.Name, k.Name)
+		}
+		if key, ok := vals[i].(string); !ok || key != r.ID {
+			return fmt.Errorf("eval: seed record %s %q: its key %s is %s", t.ent.Name, r.ID, k.Name, text(vals[i]))
+		}
+	}
 	t.append(&row{ent: t.ent, id: r.ID, vals: vals})
 	return nil
 }
@@ -229,10 +238,12 @@ func (s *State) RecordJSON(e *ir.Entity, id string) (data []byte, ok bool) {
 
 // JSON is a snapshot of the state: an object keyed by entity name, in the
 // world's entity order, each an array of records in insertion order; a
-// record is an object with "id" first and then every field in declaration
-// order (dates "YYYY-MM-DD", date-times RFC 3339 UTC, enums by value name,
-// refs by id, null for unset optionals). Compact, with encoding/json's
-// number and string encoding.
+// record is an object with "id" first (none for an entity with a key
+// field) and then every field in declaration order (dates "YYYY-MM-DD",
+// date-times RFC 3339 UTC, enums by value name, refs by id, null for unset
+// optionals, lists as arrays, maps as objects in key order, value records
+// as objects of their case's fields). Compact, with encoding/json's number
+// and string encoding.
 func (s *State) JSON() []byte {
 	b := []byte{'{'}
 	for i, t := range s.tables {
@@ -271,40 +282,77 @@ func (s *State) Hash() string {
 
 // Equal reports whether two states hold the same records in the same order
 // with equal values, and the same id sequences: what `unchanged` asks.
-func (s *State) Equal(o *State) bool {
+func (s *State) Equal(o *State) bool { return s.EqualExcept(o, nil) }
+
+// EqualExcept is Equal ignoring the records named in except (entity → ids):
+// in every table, the records whose id is not excepted must be the same
+// in the same order with equal values on both sides, and a table with no
+// excepted id must also have the same id sequence. What `unchanged except
+// R, …` asks.
+func (s *State) EqualExcept(o *State, except map[*ir.Entity]map[string]bool) bool {
 	if len(s.tables) != len(o.tables) {
 		return false
 	}
 	for i, t := range s.tables {
-		u := o.tables[i]
-		if t.ent != u.ent || len(t.rows) != len(u.rows) || t.seq != u.seq {
+		if !t.equalExcept(o.tables[i], except[t.ent]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (t *table) equalExcept(u *table, skip map[string]bool) bool {
+	if t.ent != u.ent {
+		return false
+	}
+	if len(skip) == 0 {
+		if len(t.rows) != len(u.rows) || t.seq != u.seq {
 			return false
 		}
 		for j, r := range t.rows {
-			q := u.rows[j]
-			if r.id != q.id || len(r.vals) != len(q.vals) {
+			if !sameRow(r, u.rows[j]) {
 				return false
 			}
-			for k := range r.vals {
-				if !sameValue(r.vals[k], q.vals[k]) {
-					return false
-				}
-			}
+		}
+		return true
+	}
+	j := 0
+	for _, r := range t.rows {
+		if skip[r.id] {
+			continue
+		}
+		for j < len(u.rows) && skip[u.rows[j].id] {
+			j++
+		}
+		if j == len(u.rows) || !sameRow(r, u.rows[j]) {
+			return false
+		}
+		j++
+	}
+	for ; j < len(u.rows); j++ {
+		if !skip[u.rows[j].id] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameRow(r, q *row) bool {
+	if r.id != q.id || len(r.vals) != len(q.vals) {
+		return false
+	}
+	for k := range r.vals {
+		if !sameValue(r.vals[k], q.vals[k]) {
+			return false
 		}
 	}
 	return true
 }
 
 // sameValue is equality for stored values, where NaN equals NaN (a stored
-// value is never NaN, but Equal must stay reflexive).
-func sameValue(a, b value) bool {
-	if x, ok := a.(float64); ok {
-		if y, ok := b.(float64); ok && x != x && y != y {
-			return true
-		}
-	}
-	return equal(a, b)
-}
+// value is never NaN, but Equal must stay reflexive), deeply inside
+// composite values.
+func sameValue(a, b value) bool { return deepEqual(a, b, true) }
 
 // digits parses a non-empty string of ASCII digits.
 func digits(s string) (int64, bool) {

@@ -50,7 +50,8 @@ type ToolError struct {
 func (e *ToolError) Error() string { return e.Code + ": " + e.Message }
 
 // Data is the data of a successful tool call's observation: null, a scalar,
-// a record or a list. It is a snapshot: later calls do not change it.
+// a record, a list, a map or a value record. It is a snapshot: later calls
+// do not change it.
 type Data struct{ v value }
 
 // recordData is a snapshot of a record.
@@ -95,19 +96,41 @@ func ObservationJSON(d Data, err *ToolError) []byte {
 	return append(b, '}', '}')
 }
 
-// snapshot copies records out of the live state.
+// snapshot copies records out of the live state. Composite values are
+// immutable and need no copy, except to snapshot the records they hold.
 func snapshot(v value) value {
+	out, _ := snapshotted(v)
+	return out
+}
+
+func snapshotted(v value) (value, bool) {
 	switch x := v.(type) {
 	case *row:
-		return &recordData{ent: x.ent, id: x.id, vals: slices.Clone(x.vals)}
+		return &recordData{ent: x.ent, id: x.id, vals: slices.Clone(x.vals)}, true
 	case []value:
-		out := make([]value, len(x))
+		var out []value
 		for i, e := range x {
-			out[i] = snapshot(e)
+			c, changed := snapshotted(e)
+			if changed && out == nil {
+				out = slices.Clone(x)
+			}
+			if out != nil {
+				out[i] = c
+			}
 		}
-		return out
+		if out != nil {
+			return out, true
+		}
+	case *mapValue:
+		if vals, changed := snapshotted(x.vals); changed {
+			return &mapValue{keys: x.keys, vals: vals.([]value)}, true
+		}
+	case *structValue:
+		if vals, changed := snapshotted(x.vals); changed {
+			return &structValue{def: x.def, vals: vals.([]value)}, true
+		}
 	}
-	return v
+	return v, false
 }
 
 // Call runs tool on the state with the given arguments (by parameter name;
@@ -140,17 +163,23 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 	return Data{snapshot(v)}, nil
 }
 
-// nonFinite finds a NaN or infinite number in returned data (records never
-// hold one: writes reject them).
+// nonFinite finds a NaN or infinite number in returned data, depth first
+// in JSON order (records never hold one: writes reject them).
 func nonFinite(v value) (float64, bool) {
+	var list []value
 	switch x := v.(type) {
 	case float64:
 		return x, math.IsNaN(x) || math.IsInf(x, 0)
 	case []value:
-		for _, e := range x {
-			if f, ok := nonFinite(e); ok {
-				return f, true
-			}
+		list = x
+	case *mapValue:
+		list = x.vals
+	case *structValue:
+		list = x.vals
+	}
+	for _, e := range list {
+		if f, ok := nonFinite(e); ok {
+			return f, true
 		}
 	}
 	return 0, false
@@ -182,10 +211,12 @@ func (s *State) CallJSON(name string, args []byte) (Data, *ToolError) {
 // becomes a String value, true/false a Bool, null a Null; a number written
 // without fraction or exponent that fits int64 becomes an Int and any other
 // number a Decimal (exactly what encoding/json accepts for int64 and float64
-// fields). Arrays and objects become values of kind List and Record without
-// content, which every parameter rejects as the wrong type. Empty input and
-// null decode to no arguments; a name given twice, invalid JSON, trailing
-// data and anything but an object are errors.
+// fields). An array becomes a List of its elements; an object inside an
+// argument becomes a Map of its members (sorted by key; of a key given
+// twice the last wins, as encoding/json does), which a map parameter takes
+// as a map and a value-record parameter as the record's fields. Empty input
+// and null decode to no arguments; an argument name given twice, invalid
+// JSON, trailing data and anything but an object are errors.
 func ArgsFromJSON(data []byte) (map[string]*ir.Value, error) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || string(data) == "null" {
@@ -248,9 +279,30 @@ func jsonValue(v any) (*ir.Value, error) {
 		}
 		return &ir.Value{Kind: ir.KindDecimal, Num: f}, nil
 	case []any:
-		return &ir.Value{Kind: ir.KindList}, nil
+		out := &ir.Value{Kind: ir.KindList, List: make([]*ir.Value, len(x))}
+		for i, e := range x {
+			v, err := jsonValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out.List[i] = v
+		}
+		return out, nil
 	case map[string]any:
-		return &ir.Value{Kind: ir.KindRecord}, nil
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := &ir.Value{Kind: ir.KindMap, Entries: make([]ir.MapEntry, len(keys))}
+		for i, k := range keys {
+			v, err := jsonValue(x[k])
+			if err != nil {
+				return nil, err
+			}
+			out.Entries[i] = ir.MapEntry{Key: k, Value: v}
+		}
+		return out, nil
 	}
 	return nil, fmt.Errorf("unsupported JSON value")
 }
@@ -268,7 +320,7 @@ func jsonKind(v *ir.Value) string {
 		return "bool"
 	case ir.KindList:
 		return "array"
-	case ir.KindRecord:
+	case ir.KindRecord, ir.KindMap, ir.KindStruct:
 		return "object"
 	}
 	return v.Kind.String()
@@ -280,12 +332,24 @@ func invalidArg(name, format string, args ...any) *evalError {
 
 // decodeArg checks one argument against its parameter type and converts it.
 // Arguments are JSON values: every string-like kind is a JSON string, int a
-// JSON integer, decimal any JSON number.
+// JSON integer, decimal any JSON number, a list an array, a map or a value
+// record an object.
 func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
-	t := p.Type
+	return decodeValue(p.Name, "", p.Type, a)
+}
+
+// decodeValue decodes a (not null) as a value of type t, at path inside
+// argument name (for messages: "", "[2]", ".zip", "[\"k\"].price").
+func decodeValue(name, path string, t *ir.Type, a *ir.Value) (value, *evalError) {
+	bad := func(format string, args ...any) *evalError {
+		if path != "" {
+			format = path + ": " + format
+		}
+		return invalidArg(name, format, args...)
+	}
 	str, isStr := a.Str, jsonKind(a) == "string"
 	mismatch := func() (value, *evalError) {
-		return nil, invalidArg(p.Name, "expected %s, got %s", baseType(t), jsonKind(a))
+		return nil, bad("expected %s, got %s", baseType(t), jsonKind(a))
 	}
 	switch t.Kind {
 	case ir.KindString, ir.KindText, ir.KindRef:
@@ -298,7 +362,7 @@ func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
 			return mismatch()
 		}
 		if t.Enum != nil && !t.Enum.Has(str) {
-			return nil, invalidArg(p.Name, "%q is not one of %s", str, strings.Join(t.Enum.Values, ", "))
+			return nil, bad("%q is not one of %s", str, strings.Join(t.Enum.Values, ", "))
 		}
 		return str, nil
 	case ir.KindDate:
@@ -307,7 +371,7 @@ func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
 		}
 		d, err := parseDate(str)
 		if err != nil {
-			return nil, invalidArg(p.Name, "%v", err)
+			return nil, bad("%v", err)
 		}
 		return d, nil
 	case ir.KindDateTime:
@@ -316,7 +380,7 @@ func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
 		}
 		d, err := parseDateTime(str)
 		if err != nil {
-			return nil, invalidArg(p.Name, "%v", err)
+			return nil, bad("%v", err)
 		}
 		return d, nil
 	case ir.KindInt:
@@ -335,7 +399,7 @@ func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
 			return mismatch()
 		}
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, invalidArg(p.Name, "must be a finite number")
+			return nil, bad("must be a finite number")
 		}
 		return f, nil
 	case ir.KindBool:
@@ -343,15 +407,148 @@ func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
 			return mismatch()
 		}
 		return a.Bool, nil
+	case ir.KindList:
+		if a.Kind != ir.KindList {
+			return mismatch()
+		}
+		out := make([]value, len(a.List))
+		for i, e := range a.List {
+			v, err := decodeElem(name, path+"["+strconv.Itoa(i)+"]", t.Elem, e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	case ir.KindMap:
+		if a.Kind != ir.KindMap {
+			return mismatch()
+		}
+		keys := make([]string, len(a.Entries))
+		vals := make([]value, len(a.Entries))
+		for i, e := range a.Entries {
+			v, err := decodeElem(name, path+"["+strconv.Quote(e.Key)+"]", t.Elem, e.Value)
+			if err != nil {
+				return nil, err
+			}
+			keys[i], vals[i] = e.Key, v
+		}
+		return newMap(keys, vals), nil
+	case ir.KindStruct:
+		if t.Struct == nil {
+			break
+		}
+		return decodeStruct(name, path, t.Struct, a, bad, mismatch)
 	}
-	return nil, invalidArg(p.Name, "parameters of type %s are not supported", baseType(t))
+	return nil, bad("parameters of type %s are not supported", baseType(t))
 }
 
-// baseType is t without its optional mark.
-func baseType(t *ir.Type) string {
-	c := *t
-	c.Optional = false
-	return c.String()
+// decodeElem decodes a list element or map value: null only when the
+// element type is optional.
+func decodeElem(name, path string, t *ir.Type, a *ir.Value) (value, *evalError) {
+	if t == nil {
+		return nil, invalidArg(name, "%s: no element type", path)
+	}
+	if a == nil || a.Kind == ir.KindNull {
+		if t.Optional {
+			return nil, nil
+		}
+		return nil, invalidArg(name, "%s: expected %s, got null", path, baseType(t))
+	}
+	return decodeValue(name, path, t, a)
+}
+
+// decodeStruct decodes a value record from a JSON object (a Map value: its
+// members by field name) or from a record constant (a Struct value, its
+// fields in AllFields order). Problems, in order: an unknown member (the
+// first in key order), then each field in AllFields order: the tag (a
+// variant's case: missing, or not a case name), a member given for a field
+// of another case (not null), a missing or null required field of the
+// record's case, a field value of the wrong type. Absent fields take their
+// default, or null.
+func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(string, ...any) *evalError, mismatch func() (value, *evalError)) (value, *evalError) {
+	n := numFields(d)
+	given := make([]*ir.Value, n)
+	switch a.Kind {
+	case ir.KindMap:
+		for _, e := range a.Entries {
+			at := -1
+			eachField(d, func(i int, f *ir.Field) bool {
+				if f.Name == e.Key {
+					at = i
+					return false
+				}
+				return true
+			})
+			if at < 0 {
+				return nil, bad("unknown field %q", e.Key)
+			}
+			given[at] = e.Value
+		}
+	case ir.KindStruct:
+		if len(a.Fields) != n {
+			return mismatch()
+		}
+		copy(given, a.Fields)
+	default:
+		return mismatch()
+	}
+	isNull := func(v *ir.Value) bool { return v == nil || v.Kind == ir.KindNull }
+	vals := make([]value, n)
+	sv := &structValue{def: d, vals: vals}
+	var c *ir.Case
+	if d.Tag != nil {
+		if isNull(given[0]) {
+			return nil, bad("missing required field %q", d.Tag.Name)
+		}
+		v, err := decodeValue(name, path+"."+d.Tag.Name, d.Tag.Type, given[0])
+		if err != nil {
+			return nil, err
+		}
+		vals[0] = v
+		if c = sv.caseOf(); c == nil {
+			return nil, bad(".%s: %s is not a case of %s", d.Tag.Name, text(v), d.Name)
+		}
+	}
+	var err *evalError
+	eachField(d, func(i int, f *ir.Field) bool {
+		if f == d.Tag {
+			return true
+		}
+		g := given[i]
+		if !inCase(d, f, c) {
+			if !isNull(g) {
+				cname := "<none>"
+				if c != nil {
+					cname = c.Name
+				}
+				err = bad("field %q belongs to case %s, not %s", f.Name, fieldCase(d, f).Name, cname)
+				return false
+			}
+			return true
+		}
+		if isNull(g) {
+			switch {
+			case f.Default != nil:
+				v, ferr := fromIR(f.Default, f.Type)
+				if ferr != nil {
+					err = errorf(CodeInternal, "%s.%s: default: %v", d.Name, f.Name, ferr)
+					return false
+				}
+				vals[i] = v
+			case !f.Type.Optional:
+				err = bad("missing required field %q", f.Name)
+				return false
+			}
+			return true
+		}
+		vals[i], err = decodeValue(name, path+"."+f.Name, f.Type, g)
+		return err == nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return sv, nil
 }
 
 // bindArgs checks and converts the arguments. Problems are reported in this
@@ -390,7 +587,13 @@ func (ev *evaluator) bindArgs(tool *ir.Tool, args map[string]*ir.Value) (map[*ir
 		out[p] = v
 	}
 	for _, p := range tool.Params {
-		if p.Type.Kind != ir.KindRef || out[p] == nil {
+		if out[p] == nil {
+			continue
+		}
+		if p.Type.Kind != ir.KindRef {
+			if err := ev.lookupRefs(p.Type, out[p]); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		r, err := ev.record(out[p], p.Type.Entity)
@@ -400,6 +603,40 @@ func (ev *evaluator) bindArgs(tool *ir.Tool, args map[string]*ir.Value) (map[*ir
 		out[p] = r
 	}
 	return out, nil
+}
+
+// lookupRefs looks up every ref inside an argument of a composite type, in
+// JSON order: the first that names no record is a not_found error.
+func (ev *evaluator) lookupRefs(t *ir.Type, v value) *evalError {
+	if t == nil || v == nil {
+		return nil
+	}
+	var list []value
+	switch x := v.(type) {
+	case string:
+		if t.Kind == ir.KindRef {
+			_, err := ev.record(x, t.Entity)
+			return err
+		}
+		return nil
+	case []value:
+		list = x
+	case *mapValue:
+		list = x.vals
+	case *structValue:
+		var err *evalError
+		eachField(x.def, func(i int, f *ir.Field) bool {
+			err = ev.lookupRefs(f.Type, x.vals[i])
+			return err == nil
+		})
+		return err
+	}
+	for _, e := range list {
+		if err := ev.lookupRefs(t.Elem, e); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *evalError) {
@@ -425,14 +662,29 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 	if t == nil {
 		return nil, errorf(CodeInternal, "tool %s: no entity", tool.Name)
 	}
-	// byID is the record named by the id parameter.
-	byID := func() (*row, *evalError) {
+	// idParam names the record: the parameter "id" (or, for an entity with
+	// a key field, the parameter named after it) that sets no field, else
+	// the parameter of the key field itself.
+	var idParam *ir.Param
+	for _, p := range tool.Params {
+		if p.Field == nil && (p.Name == "id" || p.Name == t.ent.IDName()) {
+			idParam = p
+			break
+		}
+	}
+	if idParam == nil && t.ent.Key != nil {
 		for _, p := range tool.Params {
-			if p.Field == nil && p.Name == "id" {
-				return ev.record(bound[p], t.ent)
+			if p.Field == t.ent.Key {
+				idParam = p
+				break
 			}
 		}
-		return nil, errorf(CodeInternal, "tool %s: no id parameter", tool.Name)
+	}
+	byID := func() (*row, *evalError) {
+		if idParam == nil {
+			return nil, errorf(CodeInternal, "tool %s: no id parameter", tool.Name)
+		}
+		return ev.record(bound[idParam], t.ent)
 	}
 	switch tool.Kind {
 	case ir.ToolGet:
@@ -490,7 +742,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			return nil, err
 		}
 		for _, p := range tool.Params {
-			if p.Field == nil || bound[p] == nil {
+			if p.Field == nil || p == idParam || bound[p] == nil {
 				continue
 			}
 			if err := ev.set(r, p.Field, bound[p]); err != nil {
@@ -556,12 +808,13 @@ func defaults(e *ir.Entity) ([]value, *evalError) {
 }
 
 // stored converts a value for storing in field f: a record becomes its id,
-// an int in a decimal field a float64.
+// an int in a decimal field a float64, deeply inside composite values
+// (conform).
 func stored(f *ir.Field, v value) value {
 	if r, ok := v.(*row); ok {
 		return r.id
 	}
-	return coerce(v, f.Type)
+	return conform(f.Type, v)
 }
 
 // exec runs statements; done reports that a return ended the call.
@@ -586,14 +839,29 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 				return nil, false, err
 			}
 			if !ok {
-				return nil, false, &evalError{code: CodePreconditionFailed, msg: st.Message}
+				return nil, false, ev.failure(st.Message, st.MessageExpr)
 			}
+		case *ir.Fail:
+			return nil, false, ev.failure(st.Message, st.MessageExpr)
 		case *ir.Let:
 			v, err := ev.eval(st.Value)
 			if err != nil {
 				return nil, false, err
 			}
 			ev.bind(st.Var, v)
+		case *ir.VarDecl:
+			if st.Var == nil {
+				return nil, false, errorf(CodeInternal, "var without a variable")
+			}
+			v, err := ev.eval(st.Value)
+			if err != nil {
+				return nil, false, err
+			}
+			ev.bind(st.Var, conform(st.Var.Type, v))
+		case *ir.Assign:
+			if err := ev.assign(st); err != nil {
+				return nil, false, err
+			}
 		case *ir.Set:
 			r, err := ev.target(st.Target, st.Field)
 			if err != nil {
@@ -666,6 +934,25 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 				return ret, done, err
 			}
 		case *ir.For:
+			if st.Source != nil {
+				src, err := ev.eval(st.Source)
+				if err != nil {
+					return nil, false, err
+				}
+				keys, elems, err := elements(src)
+				if err != nil {
+					return nil, false, err
+				}
+				// The list or map is immutable: iterating it is iterating
+				// a snapshot taken when the loop starts.
+				n := len(ev.vars)
+				ret, done, err := ev.loopValues(st, keys, elems)
+				ev.vars = ev.vars[:n]
+				if err != nil || done {
+					return ret, done, err
+				}
+				continue
+			}
 			rows, err := ev.rows(st.Entity)
 			if err != nil {
 				return nil, false, err
@@ -714,6 +1001,145 @@ func (ev *evaluator) loop(st *ir.For, rows []*row) (ret value, done bool, err *e
 	return nil, false, nil
 }
 
+// loopValues runs a for statement over the elements of a list or the
+// values of a map (keys gives each one's index or key, bound to st.Key).
+func (ev *evaluator) loopValues(st *ir.For, keys func(int) value, elems []value) (ret value, done bool, err *evalError) {
+	n := len(ev.vars)
+	ev.vars = append(ev.vars, binding{v: st.Var})
+	if st.Key != nil {
+		ev.vars = append(ev.vars, binding{v: st.Key})
+	}
+	for i, e := range elems {
+		if err := ev.tick(); err != nil {
+			return nil, false, err
+		}
+		ev.vars[n].val = e
+		if st.Key != nil {
+			ev.vars[n+1].val = keys(i)
+		}
+		if st.Where != nil {
+			ok, err := ev.cond(st.Where)
+			if err != nil {
+				return nil, false, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if ret, done, err := ev.exec(st.Body); err != nil || done {
+			return ret, done, err
+		}
+	}
+	return nil, false, nil
+}
+
+// failure is the precondition_failed error of a require or fail: the
+// static message, or the message expression's value (a string).
+func (ev *evaluator) failure(msg string, x ir.Expr) *evalError {
+	if x == nil {
+		return &evalError{code: CodePreconditionFailed, msg: msg}
+	}
+	v, err := ev.eval(x)
+	if err != nil {
+		return err
+	}
+	s, ok := v.(string)
+	if !ok {
+		return errorf(CodeInternal, "the failure message is %s, not a string", typeName(v))
+	}
+	return &evalError{code: CodePreconditionFailed, msg: s}
+}
+
+// assign runs `set root.path = value`. When the root is a local (a
+// variable that is not a record, or any variable with an empty path) the
+// local is rebound to its value with the path replaced; otherwise the root
+// is a record and the path starts with one of its fields, which is written
+// (with its constraints checked) with the path replaced inside it. Order:
+// the root, then the path's index expressions left to right, then the
+// value, then the path is followed (see replaceAt) and the write made.
+func (ev *evaluator) assign(st *ir.Assign) *evalError {
+	var local *ir.Var
+	if vr, ok := st.Root.(*ir.VarRef); ok && vr.Var != nil {
+		if k := varKind(vr.Var); len(st.Path) == 0 || (k != ir.KindRecord && k != ir.KindRef) {
+			local = vr.Var
+		}
+	}
+	var root value
+	if local == nil {
+		v, err := ev.eval(st.Root)
+		if err != nil {
+			return err
+		}
+		root = v
+	}
+	keys := make([]value, len(st.Path))
+	for i, p := range st.Path {
+		if (p.Field == nil) == (p.Index == nil) {
+			return errorf(CodeInternal, "malformed path step %d", i+1)
+		}
+		if p.Index != nil {
+			k, err := ev.eval(p.Index)
+			if err != nil {
+				return err
+			}
+			keys[i] = k
+		}
+	}
+	v, err := ev.eval(st.Value)
+	if err != nil {
+		return err
+	}
+	if local != nil {
+		i := ev.slot(local)
+		if i < 0 {
+			return errorf(CodeInternal, "variable %s is not bound", varName(local))
+		}
+		nv, err := replaceAt(ev.vars[i].val, local.Type, st.Path, keys, v)
+		if err != nil {
+			return err
+		}
+		ev.vars[i].val = nv
+		return nil
+	}
+	if len(st.Path) == 0 || st.Path[0].Field == nil {
+		return errorf(CodeInternal, "set: a record's path must start with a field")
+	}
+	f := st.Path[0].Field
+	var e *ir.Entity
+	if t := st.Root.Type(); t != nil {
+		e = t.Entity
+	}
+	if e == nil {
+		e = f.Entity
+	}
+	r, err := ev.record(root, e)
+	if err != nil {
+		return err
+	}
+	if len(st.Path) == 1 {
+		return ev.set(r, f, v)
+	}
+	if r.deleted {
+		return notFound(r.ent, r.id)
+	}
+	i := fieldIndex(r.ent, f)
+	if i < 0 {
+		return errorf(CodeInternal, "set: %s is not a field of %s", f.Name, r.ent.Name)
+	}
+	nv, err := replaceAt(r.vals[i], f.Type, st.Path[1:], keys[1:], v)
+	if err != nil {
+		return err
+	}
+	return ev.set(r, f, nv)
+}
+
+func varKind(v *ir.Var) ir.Kind {
+	if v.Type == nil {
+		return ir.KindInvalid
+	}
+	return v.Type.Kind
+}
+
 // target evaluates the record a set or delete writes. A record deleted
 // earlier in the call is not found.
 func (ev *evaluator) target(x ir.Expr, f *ir.Field) (*row, *evalError) {
@@ -744,6 +1170,9 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 		return errorf(CodeInternal, "set: %s is not a field of %s", f.Name, r.ent.Name)
 	}
 	v = stored(f, v)
+	if f == r.ent.Key && !equal(v, r.vals[i]) {
+		return errorf(CodeConstraintViolation, "%s.%s cannot be changed: it is the key of %s %q", r.ent.Name, f.Name, r.ent.Name, r.id)
+	}
 	t := ev.s.table(r.ent)
 	if err := ev.checkField(t, r, i, v); err != nil {
 		return err
@@ -753,11 +1182,20 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	return nil
 }
 
-// insert appends a record with the next id after checking every field's
-// constraints in field order.
+// insert appends a record after checking every field's constraints in
+// field order. Its id is the table's next id, or for an entity with a key
+// field the key's value (checked as a required, unique field).
 func (ev *evaluator) insert(t *table, vals []value) (*row, *evalError) {
-	ev.s.log = append(ev.s.log, undo{op: 'q', t: t, seq: t.seq})
-	r := &row{ent: t.ent, id: t.newID(), vals: vals}
+	var id string
+	if k := t.ent.Key; k != nil {
+		if i := fieldIndex(t.ent, k); i >= 0 {
+			id, _ = vals[i].(string)
+		}
+	} else {
+		ev.s.log = append(ev.s.log, undo{op: 'q', t: t, seq: t.seq})
+		id = t.newID()
+	}
+	r := &row{ent: t.ent, id: id, vals: vals}
 	for i := range vals {
 		if err := ev.checkField(t, r, i, vals[i]); err != nil {
 			return nil, err
@@ -783,16 +1221,31 @@ func (ev *evaluator) delete(r *row) *evalError {
 	return nil
 }
 
-// referrer finds the first record (entity order, then insertion order, then
-// field order) other than r with a ref field holding r's id.
+// referrer finds the first record (entity order, then field order, then
+// insertion order) other than r with a field holding r's id: a ref field,
+// or a ref anywhere inside a composite field.
 func (s *State) referrer(r *row) (*row, *ir.Field) {
 	for _, t := range s.tables {
 		for i, f := range t.ent.Fields {
-			if f.Type == nil || f.Type.Kind != ir.KindRef || f.Type.Entity != r.ent {
+			if f.Type == nil {
+				continue
+			}
+			if f.Type.Kind == ir.KindRef {
+				if f.Type.Entity != r.ent {
+					continue
+				}
+				for _, q := range t.rows {
+					if q != r && q.vals[i] == any(r.id) {
+						return q, f
+					}
+				}
+				continue
+			}
+			if !mentions(f.Type, r.ent, map[*ir.StructDef]bool{}) {
 				continue
 			}
 			for _, q := range t.rows {
-				if q != r && q.vals[i] == any(r.id) {
+				if q != r && holdsRef(f.Type, q.vals[i], r.ent, r.id) {
 					return q, f
 				}
 			}
@@ -821,39 +1274,17 @@ const (
 
 // fieldProblem checks value v for field i of record r of entity e against,
 // in this order: required, finite number, type, enum value, bounds (in
-// declaration order), unique among others (r itself excluded). It returns
-// the kind of the first problem and its message, or "" and "".
+// declaration order), the content of a composite value (valueProblem),
+// unique among others (r itself excluded; an entity's key field is
+// unique). It returns the kind of the first problem and its message, or ""
+// and "".
 func fieldProblem(e *ir.Entity, others []*row, r *row, i int, v value) (kind, msg string) {
 	f := e.Fields[i]
+	if kind, msg := valueProblem(e.Name+"."+f.Name, f, f.Type, v); msg != "" || v == nil {
+		return kind, msg
+	}
 	name := e.Name + "." + f.Name
-	if f.Type == nil {
-		return ProblemType, name + " has no type"
-	}
-	if v == nil {
-		if !f.Type.Optional {
-			return ProblemRequired, name + " is required"
-		}
-		return "", ""
-	}
-	if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
-		return ProblemType, fmt.Sprintf("%s must be a finite number, got %s", name, text(v))
-	}
-	if !kindHolds(f.Type.Kind, v) {
-		return ProblemType, fmt.Sprintf("%s must be %s, got %s", name, baseType(f.Type), typeName(v))
-	}
-	if f.Type.Kind == ir.KindEnum && f.Type.Enum != nil && !f.Type.Enum.Has(v.(string)) {
-		return ProblemEnum, fmt.Sprintf("%s must be one of %s, got %s", name, strings.Join(f.Type.Enum.Values, ", "), text(v))
-	}
-	for _, b := range f.Bounds {
-		bv, err := fromIR(b.Value, f.Type)
-		if err != nil {
-			return ProblemBound, fmt.Sprintf("%s: bound %s: %v", name, b.Op, err)
-		}
-		if ok, comparable := order(b.Op, v, bv); !ok || !comparable {
-			return ProblemBound, fmt.Sprintf("%s must be %s %s, got %s", name, b.Op, text(bv), text(v))
-		}
-	}
-	if f.Unique {
+	if f.Unique || f == e.Key {
 		for _, q := range others {
 			if q != r && equal(q.vals[i], v) {
 				return ProblemUnique, fmt.Sprintf("%s must be unique: %s is already used by %s %q", name, text(v), e.Name, q.id)

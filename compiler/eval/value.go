@@ -21,7 +21,9 @@ import (
 //	date       date
 //	dateTime   datetime
 //	*row       a record (live: reads see later writes of the same call)
-//	[]value    a list literal
+//	[]value    a list (immutable, see composite.go)
+//	*mapValue  a map<string, T> (immutable)
+//	*structValue a value record (immutable)
 type value = any
 
 // date is a day, runtime.Date itself: an int32 number of days since
@@ -71,6 +73,58 @@ func fromIR(v *ir.Value, want *ir.Type) (value, error) {
 			return nil, err
 		}
 		out = d
+	case ir.KindList:
+		var elem *ir.Type
+		if want != nil && want.Kind == ir.KindList {
+			elem = want.Elem
+		}
+		list := make([]value, len(v.List))
+		for i, e := range v.List {
+			x, err := fromIR(e, elem)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %v", i, err)
+			}
+			list[i] = x
+		}
+		return list, nil
+	case ir.KindMap:
+		var elem *ir.Type
+		if want != nil && want.Kind == ir.KindMap {
+			elem = want.Elem
+		}
+		keys := make([]string, len(v.Entries))
+		vals := make([]value, len(v.Entries))
+		for i, e := range v.Entries {
+			x, err := fromIR(e.Value, elem)
+			if err != nil {
+				return nil, fmt.Errorf("[%q]: %v", e.Key, err)
+			}
+			keys[i], vals[i] = e.Key, x
+		}
+		return newMap(keys, vals), nil
+	case ir.KindStruct:
+		if want == nil || want.Kind != ir.KindStruct || want.Struct == nil {
+			return nil, fmt.Errorf("a record constant without its record type")
+		}
+		d := want.Struct
+		if len(v.Fields) != numFields(d) {
+			return nil, fmt.Errorf("%s constant with %d fields, want %d", d.Name, len(v.Fields), numFields(d))
+		}
+		vals := make([]value, len(v.Fields))
+		var ferr error
+		eachField(d, func(i int, f *ir.Field) bool {
+			x, err := fromIR(v.Fields[i], f.Type)
+			if err != nil {
+				ferr = fmt.Errorf(".%s: %v", f.Name, err)
+				return false
+			}
+			vals[i] = x
+			return true
+		})
+		if ferr != nil {
+			return nil, ferr
+		}
+		return &structValue{def: d, vals: vals}, nil
 	default:
 		return nil, fmt.Errorf("constant of kind %s", v.Kind)
 	}
@@ -88,7 +142,9 @@ func coerce(v value, t *ir.Type) value {
 
 // equal is the language's ==: records and refs by id, an enum against a
 // string by value name, null equal only to null, int against decimal
-// numerically, floats as IEEE (NaN is unequal to everything).
+// numerically, floats as IEEE (NaN is unequal to everything); lists element
+// by element, maps by keys and values, value records of the same record
+// type field by field.
 func equal(a, b value) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
@@ -126,17 +182,8 @@ func equal(a, b value) bool {
 	case dateTime:
 		y, ok := b.(dateTime)
 		return ok && x == y
-	case []value:
-		y, ok := b.([]value)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !equal(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
+	case []value, *mapValue, *structValue:
+		return deepEqual(a, b, false)
 	}
 	return false
 }
@@ -196,7 +243,7 @@ func cmpOp[T int64 | float64 | string | date | dateTime](op string, x, y T) bool
 
 // typeName names a value's dynamic type for messages.
 func typeName(v value) string {
-	switch v.(type) {
+	switch x := v.(type) {
 	case nil:
 		return "null"
 	case string:
@@ -215,13 +262,19 @@ func typeName(v value) string {
 		return "record"
 	case []value:
 		return "list"
+	case *mapValue:
+		return "map"
+	case *structValue:
+		return x.def.Name
 	}
 	return fmt.Sprintf("%T", v)
 }
 
 // appendJSON renders v as JSON with the package's rules: a record is an
-// object with "id" first and then its fields in declaration order; a list
-// is an array; dates are "YYYY-MM-DD", date-times "YYYY-MM-DDThh:mm:ssZ";
+// object with "id" first (none for a keyed entity) and then its fields in
+// declaration order; a list is an array; a map an object in key order; a
+// value record an object of its fields in AllFields order, leaving out the
+// fields of a variant's other cases; dates are "YYYY-MM-DD", date-times "YYYY-MM-DDThh:mm:ssZ";
 // numbers as encoding/json writes them, except that NaN and ±Inf (which
 // JSON cannot carry, and which Call never returns) render as null; strings
 // as encoding/json writes them without HTML escaping.
@@ -258,15 +311,56 @@ func appendJSON(b []byte, v value) []byte {
 			b = appendJSON(b, e)
 		}
 		return append(b, ']')
+	case *mapValue:
+		b = append(b, '{')
+		for i, k := range x.keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, k)
+			b = append(b, ':')
+			b = appendJSON(b, x.vals[i])
+		}
+		return append(b, '}')
+	case *structValue:
+		b = append(b, '{')
+		c := x.caseOf()
+		first := true
+		eachField(x.def, func(i int, f *ir.Field) bool {
+			if f != x.def.Tag && !inCase(x.def, f, c) {
+				return true
+			}
+			if !first {
+				b = append(b, ',')
+			}
+			first = false
+			b = appendString(b, f.Name)
+			b = append(b, ':')
+			if i < len(x.vals) {
+				b = appendJSON(b, x.vals[i])
+			} else {
+				b = append(b, "null"...)
+			}
+			return true
+		})
+		return append(b, '}')
 	}
 	return appendString(b, fmt.Sprint(v))
 }
 
+// appendRecord renders a record: "id" first and then every field in
+// declaration order; for an entity with a key field, no "id" (the key
+// field, at its place among the fields, is the id).
 func appendRecord(b []byte, e *ir.Entity, id string, vals []value) []byte {
-	b = append(b, `{"id":`...)
-	b = appendString(b, id)
+	b = append(b, '{')
+	if e.Key == nil {
+		b = append(b, `"id":`...)
+		b = appendString(b, id)
+	}
 	for i, f := range e.Fields {
-		b = append(b, ',')
+		if i > 0 || e.Key == nil {
+			b = append(b, ',')
+		}
 		b = appendString(b, f.Name)
 		b = append(b, ':')
 		if i < len(vals) {
