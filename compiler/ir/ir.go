@@ -86,6 +86,17 @@ type Field struct {
 	Pos     Pos
 }
 
+// OwnerName is the name of the entity or value record that declares f.
+func (f *Field) OwnerName() string {
+	switch {
+	case f.Entity != nil:
+		return f.Entity.Name
+	case f.Struct != nil:
+		return f.Struct.Name
+	}
+	return "?"
+}
+
 // Required reports whether a value must be given when a record is created.
 func (f *Field) Required() bool { return !f.Type.Optional && f.Default == nil }
 
@@ -210,7 +221,7 @@ func (t *Type) String() string {
 	switch t.Kind {
 	case KindEnum:
 		if t.Enum != nil && t.Enum.Field != nil {
-			s = t.Enum.Field.Entity.Name + "." + t.Enum.Field.Name
+			s = t.Enum.Field.OwnerName() + "." + t.Enum.Field.Name
 		} else {
 			s = "enum"
 		}
