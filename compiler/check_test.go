@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -145,5 +146,23 @@ func TestExampleWorlds(t *testing.T) {
 				t.Fatalf("diagnostics:\n%s", ds.Text())
 			}
 		})
+	}
+}
+
+// TestSeveralMistakesInOrder feeds a spec with independent mistakes in
+// every part of the language and expects all of them, in source order.
+func TestSeveralMistakesInOrder(t *testing.T) {
+	src, err := os.ReadFile("testdata/check/many_mistakes.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ds := CheckSource("many_mistakes.world", src)
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%d:%s", d.Line, d.Code))
+	}
+	want := []string{"5:W020", "11:W005", "16:W004", "18:W003", "24:W003", "29:W010", "34:W008", "35:W002"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("diagnostics\n got %v\nwant %v\n%s", got, want, ds.Text())
 	}
 }
