@@ -26,7 +26,7 @@ const (
 	MaxTextLength      = 20_000
 )
 
-func (c *checker) checkSizes(services []*dsl.Service, invariants []*dsl.Invariant, seeds []*dsl.Seed, tasks []*dsl.Task) {
+func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invariants []*dsl.Invariant, seeds []*dsl.Seed, tasks []*dsl.Task) {
 	limit := func(n, max int, what string, pos, end dsl.Pos) {
 		if n > max {
 			c.errorf("W019", pos, end, "%d %s; the limit is %d", n, what, max)
@@ -62,10 +62,32 @@ func (c *checker) checkSizes(services []*dsl.Service, invariants []*dsl.Invarian
 			}
 		}
 	}
+	for _, rd := range recs {
+		r := rd.decl
+		entities++
+		fields := 0
+		for _, it := range r.Items {
+			fs := []*dsl.Field{it.Field}
+			if it.Case != nil {
+				fs = it.Case.Fields
+			} else if it.Field == nil {
+				continue
+			}
+			for _, f := range fs {
+				fields++
+				if f.Type.Enum != nil {
+					limit(len(f.Type.Enum.Values), MaxEnumValues, "values in enum "+r.Name+"."+f.Name, f.Pos, f.EndPos)
+				}
+				c.textLimit(f.Doc, f.Pos)
+			}
+		}
+		limit(fields, MaxFieldsPerEntity, "fields in record "+r.Name, r.Pos, r.Pos)
+		c.textLimit(r.Doc, r.Pos)
+	}
 	for _, inv := range invariants {
 		c.textLimit(&inv.Policy, inv.Pos)
 	}
-	limit(entities, MaxEntities, "entities", pos(), pos())
+	limit(entities, MaxEntities, "entities and records", pos(), pos())
 	limit(tools, MaxTools, "tools", pos(), pos())
 	for _, s := range seeds {
 		records += len(s.Records)
@@ -120,6 +142,15 @@ func (c *checker) checkIdentifiers() {
 	for _, s := range c.w.Services {
 		c.checkIdent(s.Name, "service", s.Pos, s.Pos)
 	}
+	enums := func(owner string, f *ir.Field) {
+		if def := ownEnum(f); def != nil {
+			enumType := ir.GoName(owner) + ir.GoName(f.Name)
+			claim(pkg, enumType, "the enum type of "+owner+"."+f.Name, f.Pos)
+			for _, v := range def.Values {
+				claim(pkg, enumType+ir.EnumValueName(v), fmt.Sprintf("enum value %q of %s.%s", v, owner, f.Name), f.Pos)
+			}
+		}
+	}
 	for _, e := range c.w.Entities {
 		c.checkIdent(e.Name, "entity", e.Pos, e.Pos)
 		claim(pkg, ir.GoName(e.Name), "entity "+e.Name, e.Pos)
@@ -127,13 +158,20 @@ func (c *checker) checkIdentifiers() {
 		for _, f := range e.Fields {
 			c.checkIdent(f.Name, "field", f.Pos, f.Pos)
 			claim(fields, ir.GoName(f.Name), "field "+e.Name+"."+f.Name, f.Pos)
-			if f.Type != nil && f.Type.Kind == ir.KindEnum && f.Type.Enum != nil && f.Type.Enum.Field == f {
-				enumType := ir.GoName(e.Name) + ir.GoName(f.Name)
-				claim(pkg, enumType, "the enum type of "+e.Name+"."+f.Name, f.Pos)
-				for _, v := range f.Type.Enum.Values {
-					claim(pkg, enumType+ir.EnumValueName(v), fmt.Sprintf("enum value %q of %s.%s", v, e.Name, f.Name), f.Pos)
-				}
-			}
+			enums(e.Name, f)
+		}
+	}
+	for _, st := range c.w.Structs {
+		c.checkIdent(st.Name, "record", st.Pos, st.Pos)
+		claim(pkg, ir.GoName(st.Name), "record "+st.Name, st.Pos)
+		fields := map[string]string{}
+		for _, f := range st.AllFields() {
+			c.checkIdent(f.Name, "field", f.Pos, f.Pos)
+			claim(fields, ir.GoName(f.Name), "field "+st.Name+"."+f.Name, f.Pos)
+			enums(st.Name, f)
+		}
+		for _, cs := range st.Cases {
+			c.checkIdent(cs.Name, "case", cs.Pos, cs.Pos)
 		}
 	}
 	methods := map[string]string{}
@@ -160,7 +198,7 @@ func (c *checker) checkIdentifiers() {
 // analyse runs the structural validators that need the whole resolved world.
 func (c *checker) analyse() {
 	for _, inv := range c.w.Invariants {
-		if inv.Check == nil || isInvalid(inv.Check) {
+		if inv.Check == nil || isInvalid(inv.Check) || inv.Local {
 			continue
 		}
 		home := inv.Entity.Service
@@ -270,8 +308,8 @@ func (c *checker) checkIsolated() {
 	}
 	for _, e := range c.w.Entities {
 		for _, f := range e.Fields {
-			if f.Type != nil && f.Type.Kind == ir.KindRef {
-				link(e.Service, f.Type.Entity.Service)
+			for _, to := range refsIn(f.Type, map[*ir.StructDef]bool{}) {
+				link(e.Service, to.Service)
 			}
 		}
 	}
@@ -293,4 +331,35 @@ func (c *checker) checkIsolated() {
 			c.errorf("W016", s.Pos, s.Pos, "service %s has no link to any other service: no ref, no tool reading across, no invariant", s.Name)
 		}
 	}
+}
+
+// ownEnum returns the enum a field declares inline (its type, or the
+// element type of its list or map), or nil.
+func ownEnum(f *ir.Field) *ir.EnumDef {
+	for t := f.Type; t != nil; t = t.Elem {
+		if t.Kind == ir.KindEnum && t.Enum != nil && t.Enum.Field == f {
+			return t.Enum
+		}
+	}
+	return nil
+}
+
+// refsIn lists the entities that values of t refer to: through a ref, the
+// elements of a list or map, or the fields of a value record.
+func refsIn(t *ir.Type, seen map[*ir.StructDef]bool) []*ir.Entity {
+	switch {
+	case t == nil:
+	case t.Kind == ir.KindRef:
+		return []*ir.Entity{t.Entity}
+	case t.Kind == ir.KindList || t.Kind == ir.KindMap:
+		return refsIn(t.Elem, seen)
+	case t.Kind == ir.KindStruct && !seen[t.Struct]:
+		seen[t.Struct] = true
+		var out []*ir.Entity
+		for _, f := range t.Struct.AllFields() {
+			out = append(out, refsIn(f.Type, seen)...)
+		}
+		return out
+	}
+	return nil
 }

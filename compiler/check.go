@@ -37,18 +37,24 @@ func CheckSource(filename string, src []byte) (*ir.World, Diagnostics) {
 // errors.
 func Check(f *dsl.File, src []byte) (*ir.World, Diagnostics) {
 	c := &checker{
-		src:        src,
-		w:          &ir.World{},
-		services:   map[string]*ir.Service{},
-		entities:   map[string]*ir.Entity{},
-		entityDecl: map[*ir.Entity]*dsl.Entity{},
-		fieldDecl:  map[*ir.Field]*dsl.Field{},
-		tools:      map[string]*ir.Tool{},
-		toolDecl:   map[*ir.Tool]*dsl.Tool{},
-		invariants: map[string]*ir.Invariant{},
-		handles:    map[string]*ir.Record{},
-		facts:      map[*ir.Tool]*toolFacts{},
+		src:         src,
+		w:           &ir.World{},
+		services:    map[string]*ir.Service{},
+		entities:    map[string]*ir.Entity{},
+		entityDecl:  map[*ir.Entity]*dsl.Entity{},
+		fieldDecl:   map[*ir.Field]*dsl.Field{},
+		tools:       map[string]*ir.Tool{},
+		toolDecl:    map[*ir.Tool]*dsl.Tool{},
+		invariants:  map[string]*ir.Invariant{},
+		handles:     map[string]*ir.Record{},
+		facts:       map[*ir.Tool]*toolFacts{},
+		structs:     map[string]*ir.StructDef{},
+		structDecl:  map[*ir.StructDef]*dsl.RecordDecl{},
+		structSvc:   map[*ir.StructDef]*ir.Service{},
+		serviceDecl: map[*dsl.Service]*ir.Service{},
+		mutable:     map[*ir.Var]bool{},
 	}
+	c.ids = newRecordIndex(c.handles, nil)
 	c.check(f)
 	c.diags = c.diags.Sort()
 	if c.diags.HasErrors() {
@@ -71,8 +77,22 @@ type checker struct {
 	toolDecl   map[*ir.Tool]*dsl.Tool
 	invariants map[string]*ir.Invariant
 	handles    map[string]*ir.Record // world seed records by handle
+	ids        *recordIndex          // world seed records by handle and by id
 	facts      map[*ir.Tool]*toolFacts
 	pending    []pendingRef // seed refs to resolve once every handle is known
+
+	structs     map[string]*ir.StructDef // value records by name
+	structDecl  map[*ir.StructDef]*dsl.RecordDecl
+	structSvc   map[*ir.StructDef]*ir.Service // nil for a top-level record
+	serviceDecl map[*dsl.Service]*ir.Service
+	mutable     map[*ir.Var]bool // `var` locals
+}
+
+// recordDecl is a value record declaration and the service it is declared
+// in (nil at the top level).
+type recordDecl struct {
+	decl *dsl.RecordDecl
+	svc  *dsl.Service
 }
 
 // toolFacts records what a tool writes, for the analysis validators.
@@ -84,6 +104,11 @@ type toolFacts struct {
 }
 
 func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...any) {
+	for i, a := range args {
+		if t, ok := a.(*ir.Type); ok {
+			args[i] = typeString(t)
+		}
+	}
 	c.diags = append(c.diags, diagAt(code, pos, end, format, args...))
 }
 
@@ -91,6 +116,7 @@ func (c *checker) check(f *dsl.File) {
 	var (
 		worlds     []*dsl.World
 		services   []*dsl.Service
+		records    []recordDecl
 		invariants []*dsl.Invariant
 		seeds      []*dsl.Seed
 		tasks      []*dsl.Task
@@ -101,6 +127,13 @@ func (c *checker) check(f *dsl.File) {
 			worlds = append(worlds, d.World)
 		case d.Service != nil:
 			services = append(services, d.Service)
+			for _, m := range d.Service.Members {
+				if m.Record != nil {
+					records = append(records, recordDecl{m.Record, d.Service})
+				}
+			}
+		case d.Record != nil:
+			records = append(records, recordDecl{d.Record, nil})
 		case d.Invariant != nil:
 			invariants = append(invariants, d.Invariant)
 		case d.Seed != nil:
@@ -110,9 +143,12 @@ func (c *checker) check(f *dsl.File) {
 		}
 	}
 	c.checkWorld(f, worlds)
-	c.checkSizes(services, invariants, seeds, tasks)
+	c.checkSizes(services, records, invariants, seeds, tasks)
 	c.declareServices(services)
+	c.declareRecords(records)
 	c.resolveFields()
+	c.resolveRecordFields()
+	c.resolveKeys()
 	c.declareTools()
 	c.checkToolBodies()
 	c.checkInvariants(invariants)
@@ -122,7 +158,7 @@ func (c *checker) check(f *dsl.File) {
 		}
 	}
 	for _, s := range seeds {
-		c.w.Seed = append(c.w.Seed, c.seedRecords(s, c.handles, nil)...)
+		c.w.Seed = append(c.w.Seed, c.seedRecords(s, c.ids)...)
 	}
 	c.resolvePending()
 	c.checkTasks(tasks)
@@ -218,6 +254,7 @@ func (c *checker) declareServices(services []*dsl.Service) {
 		}
 		s := &ir.Service{Name: sd.Name, Doc: deref(sd.Doc), Pos: sd.Pos}
 		c.services[sd.Name] = s
+		c.serviceDecl[sd] = s
 		c.w.Services = append(c.w.Services, s)
 		for _, m := range sd.Members {
 			switch {
@@ -248,6 +285,10 @@ func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
 	seen := map[string]*ir.Field{}
 	for _, fd := range ed.Fields {
 		if fd.Name == "id" {
+			if ed.Key != nil {
+				c.errorf("W002", fd.Pos, fd.EndPos, "field \"id\" is how every entity's id is read (here it reads the key %s); rename the field", *ed.Key)
+				continue
+			}
 			c.errorf("W002", fd.Pos, fd.EndPos, "field \"id\" is implicit on every entity; remove it or rename it")
 			continue
 		}
@@ -317,7 +358,9 @@ func (c *checker) suggestEntity(name string) string {
 	return fmt.Sprintf("; did you mean %s?", best)
 }
 
-// resolveType resolves a field or parameter type.
+// resolveType resolves a field or parameter type. owner is the field that
+// declares the type (nil for a parameter or a local): it names an inline
+// enum.
 func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 	t := &ir.Type{Optional: td.Optional}
 	switch {
@@ -338,16 +381,43 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 			def.Values = append(def.Values, v.Name)
 		}
 		if owner == nil {
-			c.errorf("W004", td.Pos, td.EndPos, "an inline enum is allowed on entity fields only; use Entity.field to name an enum type")
+			c.errorf("W004", td.Pos, td.EndPos, "an inline enum is allowed on entity and record fields only; use Entity.field to name an enum type")
 			return &ir.Type{}
 		}
 		t.Enum = def
 	case td.Ref != nil:
+		if s := c.structByName(td.Ref); s != nil {
+			c.errorf("W004", td.Ref.Pos, td.Ref.EndPos, "%s is a value record, stored inside other records; it has no records to refer to: write %s without ref", s.Name, s.Name)
+			return &ir.Type{}
+		}
 		e := c.lookupEntity(td.Ref)
 		if e == nil {
 			return &ir.Type{}
 		}
 		t.Kind, t.Entity = ir.KindRef, e
+	case td.List != nil || td.Map != nil:
+		elem := td.List
+		t.Kind = ir.KindList
+		if td.Map != nil {
+			elem = td.Map.Value
+			t.Kind = ir.KindMap
+			if td.Map.Key != "string" {
+				c.errorf("W004", td.Map.Pos, td.Map.EndPos, "map keys are strings: write map<string, …>, not map<%s, …>", td.Map.Key)
+				return &ir.Type{}
+			}
+		}
+		if elem == nil {
+			return &ir.Type{}
+		}
+		et := c.resolveType(elem, owner)
+		if et.Kind == ir.KindInvalid {
+			return &ir.Type{}
+		}
+		if et.Optional {
+			c.errorf("W004", elem.Pos, elem.EndPos, "the elements of a %s cannot be optional; leave a missing element out", t.Kind)
+			return &ir.Type{}
+		}
+		t.Elem = et
 	default:
 		q := td.Named
 		if len(q.Parts) == 1 {
@@ -355,28 +425,54 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 				t.Kind = k
 				return t
 			}
+			if s := c.structs[q.Parts[0]]; s != nil {
+				t.Kind, t.Struct = ir.KindStruct, s
+				return t
+			}
 			if e := c.entities[q.Parts[0]]; e != nil {
 				c.errorf("W004", q.Pos, q.EndPos, "%s is an entity; write `ref %s` for a reference to one of its records", e.Name, e.Name)
 				return &ir.Type{}
 			}
-			c.errorf("W003", q.Pos, q.EndPos, "unknown type %q; types are string, text, int, decimal, money, bool, date, datetime, enum {…}, ref Entity and Entity.field", q.Parts[0])
+			if q.Parts[0] == "list" || q.Parts[0] == "map" {
+				c.errorf("W003", q.Pos, q.EndPos, "%s needs its element type in angle brackets: list<T>, map<string, T>", q.Parts[0])
+				return &ir.Type{}
+			}
+			c.errorf("W003", q.Pos, q.EndPos, "unknown type %q; types are string, text, int, decimal, money, bool, date, datetime, enum {…}, ref Entity, list<T>, map<string, T>, a record's name and Entity.field", q.Parts[0])
 			return &ir.Type{}
 		}
-		// Entity.field or svc.Entity.field: the enum type of that field.
-		ent := &dsl.QualName{Pos: q.Pos, EndPos: q.EndPos, Parts: q.Parts[:len(q.Parts)-1]}
-		e := c.lookupEntity(ent)
-		if e == nil {
-			return &ir.Type{}
+		if s := c.structByName(q); s != nil {
+			t.Kind, t.Struct = ir.KindStruct, s
+			return t
 		}
+		// Entity.field or svc.Entity.field (or the same with a record): the
+		// enum type of that field.
+		owner := &dsl.QualName{Pos: q.Pos, EndPos: q.EndPos, Parts: q.Parts[:len(q.Parts)-1]}
 		fname := q.Parts[len(q.Parts)-1]
-		f := e.Field(fname)
-		if f == nil {
-			c.errorf("W003", q.Pos, q.EndPos, "entity %s has no field %q", e.Name, fname)
-			return &ir.Type{}
+		var f *ir.Field
+		if s := c.structByName(owner); s != nil {
+			f = s.Field(fname)
+			if f == nil {
+				c.errorf("W003", q.Pos, q.EndPos, "record %s has no field %q", s.Name, fname)
+				return &ir.Type{}
+			}
+		} else {
+			e := c.lookupEntity(owner)
+			if e == nil {
+				return &ir.Type{}
+			}
+			f = e.Field(fname)
+			if f == nil {
+				c.errorf("W003", q.Pos, q.EndPos, "entity %s has no field %q", e.Name, fname)
+				return &ir.Type{}
+			}
+		}
+		if f.Struct != nil && f == f.Struct.Tag {
+			t.Kind, t.Enum = ir.KindEnum, f.Type.Enum
+			return t
 		}
 		fd := c.fieldDecl[f]
 		if fd == nil || fd.Type.Enum == nil {
-			c.errorf("W004", q.Pos, q.EndPos, "%s.%s is not an enum field; only enum types can be named this way", e.Name, fname)
+			c.errorf("W004", q.Pos, q.EndPos, "%s.%s is not an enum field; only enum types can be named this way", ownerName(f), fname)
 			return &ir.Type{}
 		}
 		if f.Type == nil {
@@ -393,53 +489,68 @@ var scalarKinds = map[string]ir.Kind{
 	"date": ir.KindDate, "datetime": ir.KindDateTime,
 }
 
-// resolveFields resolves field types, defaults and bounds.
+// resolveFields resolves entity field types, defaults and bounds.
 func (c *checker) resolveFields() {
 	for _, e := range c.w.Entities {
 		for _, f := range e.Fields {
-			fd := c.fieldDecl[f]
-			if f.Type == nil {
-				f.Type = c.resolveType(fd.Type, f)
+			c.resolveField(f)
+		}
+	}
+}
+
+// resolveField resolves the type, default and bounds of an entity or
+// record field.
+func (c *checker) resolveField(f *ir.Field) {
+	fd := c.fieldDecl[f]
+	owner := ownerName(f)
+	if f.Type == nil {
+		f.Type = c.resolveType(fd.Type, f)
+	}
+	for _, cons := range fd.Constraints {
+		switch {
+		case cons.Unique:
+			if f.Struct != nil {
+				c.errorf("W004", cons.Pos, cons.EndPos, "field %s.%s of a value record cannot be unique: record values are copied, not kept in a table", owner, f.Name)
+				continue
 			}
-			for _, cons := range fd.Constraints {
-				switch {
-				case cons.Unique:
-					if f.Unique {
-						c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s is already unique", e.Name, f.Name)
-					}
-					f.Unique = true
-				case cons.Default != nil:
-					if f.Default != nil {
-						c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s has two defaults", e.Name, f.Name)
-						continue
-					}
-					if f.Type.Kind == ir.KindRef {
-						c.errorf("W004", cons.Pos, cons.EndPos, "a ref field cannot have a default")
-						continue
-					}
-					f.Default = c.literal(cons.Default, f.Type, nil)
-					if f.Default == nil {
-						// Reported; a placeholder keeps seeds from cascading.
-						f.Default = &ir.Value{Kind: ir.KindNull}
-					}
-				default:
-					k := f.Type.Kind
-					if !k.Numeric() && k != ir.KindDate && k != ir.KindDateTime && k != ir.KindInvalid {
-						c.errorf("W004", cons.Pos, cons.EndPos, "a bound %s applies to numbers and dates, not to %s field %s.%s", cons.Op, f.Type, e.Name, f.Name)
-						continue
-					}
-					base := *f.Type
-					base.Optional = false
-					if v := c.literal(cons.Bound, &base, nil); v != nil {
-						f.Bounds = append(f.Bounds, ir.Bound{Op: cons.Op, Value: v})
-					}
-				}
+			if composite(f.Type) {
+				c.errorf("W004", cons.Pos, cons.EndPos, "unique applies to scalar fields, not to %s field %s.%s", f.Type, owner, f.Name)
+				continue
 			}
-			if f.Default != nil && f.Default.Kind != ir.KindNull {
-				if msg := boundViolation(f, f.Default); msg != "" {
-					c.errorf("W008", fd.Pos, fd.EndPos, "default of %s.%s %s", e.Name, f.Name, msg)
-				}
+			if f.Unique {
+				c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s is already unique", owner, f.Name)
 			}
+			f.Unique = true
+		case cons.Default != nil:
+			if f.Default != nil {
+				c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s has two defaults", owner, f.Name)
+				continue
+			}
+			if f.Type.Kind == ir.KindRef {
+				c.errorf("W004", cons.Pos, cons.EndPos, "a ref field cannot have a default")
+				continue
+			}
+			f.Default = c.literal(cons.Default, f.Type, nil)
+			if f.Default == nil {
+				// Reported; a placeholder keeps seeds from cascading.
+				f.Default = &ir.Value{Kind: ir.KindNull}
+			}
+		default:
+			k := f.Type.Kind
+			if !k.Numeric() && k != ir.KindDate && k != ir.KindDateTime && k != ir.KindInvalid {
+				c.errorf("W004", cons.Pos, cons.EndPos, "a bound %s applies to numbers and dates, not to %s field %s.%s", cons.Op, f.Type, owner, f.Name)
+				continue
+			}
+			base := *f.Type
+			base.Optional = false
+			if v := c.literal(cons.Bound, &base, nil); v != nil {
+				f.Bounds = append(f.Bounds, ir.Bound{Op: cons.Op, Value: v})
+			}
+		}
+	}
+	if f.Default != nil && f.Default.Kind != ir.KindNull {
+		if msg := boundViolation(f, f.Default); msg != "" {
+			c.errorf("W008", fd.Pos, fd.EndPos, "default of %s.%s %s", owner, f.Name, msg)
 		}
 	}
 }

@@ -77,6 +77,9 @@ func (c *checker) settle(e ir.Expr, end dsl.Pos) ir.Expr {
 		c.errorf("W004", e.Position(), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
 		return invalid(e.Position())
 	}
+	if untypedComposite(e) {
+		return c.inferComposite(e, end)
+	}
 	return e
 }
 
@@ -93,9 +96,16 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 		}
 		return c.enumLit(name, want, pos, end)
 	}
+	if untypedComposite(e) {
+		return c.typeComposite(e, want, end, what)
+	}
 	got := e.Type()
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindEnum && l.Value.Kind == ir.KindString {
 		return c.enumLit(l.Value.Str, want, pos, end)
+	}
+	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindRef && l.Value.Kind == ir.KindString {
+		// A string literal is a record id: `"#W2378156"` for a ref Order.
+		return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: want.Entity}, pos), Value: &ir.Value{Kind: ir.KindRef, Str: l.Value.Str}}
 	}
 	if got.Kind == ir.KindNull {
 		if !want.Optional {
@@ -121,7 +131,15 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 				break
 			}
 			return e
-		case ir.KindList:
+		case ir.KindList, ir.KindMap:
+			if !sameType(got.Elem, want.Elem) {
+				break
+			}
+			return e
+		case ir.KindStruct:
+			if got.Struct != want.Struct {
+				break
+			}
 			return e
 		default:
 			return e
@@ -197,11 +215,8 @@ func (c *checker) cmpExpr(e *dsl.CmpExpr, s *scope) ir.Expr {
 	switch op {
 	case "in", "notin":
 		list, ok := r.(*ir.ListLit)
-		if !ok {
-			if !isInvalid(r) {
-				c.errorf("W004", e.Right.Pos, e.Right.EndPos, "`in` needs a list such as [a, b]")
-			}
-			return invalid(e.Pos)
+		if !ok || !untypedComposite(r) {
+			return c.membership(op, l, r, e)
 		}
 		l = c.settle(l, e.Left.EndPos)
 		if isInvalid(l) {
@@ -253,6 +268,23 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 		r = c.coerce(r, nonOptional(l.Type()), e.Right.EndPos, "right operand")
 		return l, r, !isInvalid(l) && !isInvalid(r)
 	}
+	// An untyped list or map literal takes the type of the other side.
+	if untypedComposite(r) && !untypedComposite(l) {
+		l = c.settle(l, e.Left.EndPos)
+		if isInvalid(l) {
+			return l, r, false
+		}
+		r = c.coerce(r, nonOptional(l.Type()), e.Right.EndPos, "right operand")
+		return l, r, !isInvalid(r)
+	}
+	if untypedComposite(l) && !untypedComposite(r) {
+		r = c.settle(r, e.Right.EndPos)
+		if isInvalid(r) {
+			return l, r, false
+		}
+		l = c.coerce(l, nonOptional(r.Type()), e.Left.EndPos, "left operand")
+		return l, r, !isInvalid(l)
+	}
 	l, r = c.settle(l, e.Left.EndPos), c.settle(r, e.Right.EndPos)
 	if isInvalid(l) || isInvalid(r) {
 		return l, r, false
@@ -280,6 +312,27 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 		if _, isLit := l.(*ir.Lit); isLit {
 			l = c.coerce(l, nonOptional(rt), e.Left.EndPos, "left operand")
 			return l, r, !isInvalid(l)
+		}
+	}
+	// Lists, maps and value records compare by value.
+	if composite(lt) || composite(rt) {
+		if !sameType(nonOptional(lt), nonOptional(rt)) {
+			c.errorf("W004", e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
+			return l, r, false
+		}
+		return l, r, true
+	}
+	// A string literal meets a record or a ref: it is an id.
+	if (lt.Kind == ir.KindRecord || lt.Kind == ir.KindRef) && rt.Kind.Textual() {
+		if _, isLit := r.(*ir.Lit); isLit {
+			r = c.coerce(r, &ir.Type{Kind: ir.KindRef, Entity: lt.Entity}, e.Right.EndPos, "right operand")
+			return toRef(l), r, !isInvalid(r)
+		}
+	}
+	if (rt.Kind == ir.KindRecord || rt.Kind == ir.KindRef) && lt.Kind.Textual() {
+		if _, isLit := l.(*ir.Lit); isLit {
+			l = c.coerce(l, &ir.Type{Kind: ir.KindRef, Entity: rt.Entity}, e.Left.EndPos, "left operand")
+			return l, toRef(r), !isInvalid(l)
 		}
 	}
 	// Records and refs compare by id.
@@ -433,22 +486,34 @@ type serviceMarker struct {
 }
 
 func (c *checker) postfix(p *dsl.Postfix, s *scope) ir.Expr {
+	chain := c.postfixChain(p, len(p.Suffixes), s)
+	return chain[len(chain)-1]
+}
+
+// postfixChain types the primary of p and its first n suffixes. It returns
+// the expression after each step: chain[0] is the primary, chain[i] the
+// value after i suffixes. It stops at the first invalid step, which is
+// then the last element.
+func (c *checker) postfixChain(p *dsl.Postfix, n int, s *scope) []ir.Expr {
 	x := c.primary(p.Primary, s)
-	for _, suf := range p.Suffixes {
+	chain := make([]ir.Expr, 0, n+1)
+	chain = append(chain, x)
+	for _, suf := range p.Suffixes[:n] {
 		if isInvalid(x) {
-			return x
+			return chain
 		}
 		if sm, ok := x.(*serviceMarker); ok {
 			if suf.Field == nil {
 				c.errorf("W004", suf.Pos, suf.EndPos, "service %s cannot be indexed; write %s.Entity[id]", sm.svc.Name, sm.svc.Name)
-				return invalid(p.Pos)
+				return append(chain, invalid(p.Pos))
 			}
 			e := c.entities[*suf.Field]
 			if e == nil || e.Service != sm.svc {
 				c.errorf("W003", suf.Pos, suf.EndPos, "service %s has no entity %q%s", sm.svc.Name, *suf.Field, c.suggestEntity(*suf.Field))
-				return invalid(p.Pos)
+				return append(chain, invalid(p.Pos))
 			}
 			x = &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindSet, Entity: e}, p.Pos), Value: &ir.Value{}}
+			chain = append(chain, x)
 			continue
 		}
 		if suf.Field != nil {
@@ -456,12 +521,13 @@ func (c *checker) postfix(p *dsl.Postfix, s *scope) ir.Expr {
 		} else {
 			x = c.index(x, suf, p.Pos, s)
 		}
+		chain = append(chain, x)
 	}
 	if sm, ok := x.(*serviceMarker); ok {
 		c.errorf("W004", p.Pos, p.EndPos, "%s is a service, not a value; write %s.Entity", sm.svc.Name, sm.svc.Name)
-		return invalid(p.Pos)
+		chain[len(chain)-1] = invalid(p.Pos)
 	}
-	return x
+	return chain
 }
 
 // selectField types `x.name`.
@@ -500,6 +566,28 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 			return invalid(pos)
 		}
 		return &ir.FieldRef{ExprBase: base(f.Type, pos), X: x, Field: f}
+	case ir.KindStruct:
+		st := t.Struct
+		if t.Optional {
+			c.errorf("W004", suf.Pos, suf.EndPos, "cannot read .%s of an optional %s; compare it with null first, or use coalesce(x, %s { … })", name, st.Name, st.Name)
+			return invalid(pos)
+		}
+		f := st.Field(name)
+		if f == nil {
+			c.errorf("W003", suf.Pos, suf.EndPos, "%s has no field %q%s", st.Name, name, suggestName(fieldNames(st.AllFields()), name))
+			return invalid(pos)
+		}
+		if f.Type == nil || f.Type.Kind == ir.KindInvalid {
+			return invalid(pos)
+		}
+		ft := f.Type
+		if f.Case != nil && !ft.Optional {
+			// A case field is null unless the value is of its case.
+			cp := *ft
+			cp.Optional = true
+			ft = &cp
+		}
+		return &ir.FieldRef{ExprBase: base(ft, pos), X: x, Field: f}
 	default:
 		c.errorf("W004", suf.Pos, suf.EndPos, "a %s has no field %q", t, name)
 	}
@@ -524,9 +612,26 @@ func (c *checker) index(x ir.Expr, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Ex
 	t := x.Type()
 	if t.Kind != ir.KindSet {
 		x = c.settle(x, suf.Pos)
-		if !isInvalid(x) {
-			c.errorf("W004", suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity can: Entity[id]", x.Type())
+		if isInvalid(x) {
+			return invalid(pos)
 		}
+		t = x.Type()
+		if (t.Kind == ir.KindList || t.Kind == ir.KindMap) && !t.Optional {
+			keyT, what := intT, "index of a list"
+			if t.Kind == ir.KindMap {
+				keyT, what = stringT, "key of a map"
+			}
+			key := c.coerce(c.expr(suf.Index, s), keyT, suf.Index.EndPos, what)
+			if isInvalid(key) {
+				return invalid(pos)
+			}
+			return &ir.Index{ExprBase: base(t.Elem, pos), X: x, Key: key}
+		}
+		if t.Kind == ir.KindList || t.Kind == ir.KindMap {
+			c.errorf("W004", suf.Pos, suf.EndPos, "the %s may be null; compare it with null first, or use coalesce(x, [])", t.Kind)
+			return invalid(pos)
+		}
+		c.errorf("W004", suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity (Entity[id]), a list (xs[i]) or a map (m[key]) can", t)
 		return invalid(pos)
 	}
 	key := c.settle(c.expr(suf.Index, s), suf.EndPos)
@@ -559,7 +664,11 @@ func (c *checker) primary(p *dsl.Primary, s *scope) ir.Expr {
 		for i, el := range p.List.Elems {
 			elems[i] = c.expr(el, s)
 		}
-		return &ir.ListLit{ExprBase: base(&ir.Type{Kind: ir.KindList, Elem: invalidT}, p.Pos), Elems: elems}
+		return &ir.ListLit{ExprBase: base(untypedList(), p.Pos), Elems: elems}
+	case p.Map != nil:
+		return c.mapLit(p.Map, s)
+	case p.Struct != nil:
+		return c.structLit(p.Struct, s)
 	case p.Paren != nil:
 		return c.expr(p.Paren, s)
 	}
@@ -653,13 +762,13 @@ func (c *checker) source(p *dsl.Postfix, s *scope) *ir.Entity {
 
 func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 	op := a.Op()
-	e := c.source(a.Source, s)
-	if e == nil {
+	e, src, elem, _ := c.rangeSource(a.Source, s)
+	if elem == nil {
 		return invalid(a.Pos)
 	}
 	inner := s.child()
-	v := c.declare(inner, "variable", a.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, a.Pos, a.EndPos)
-	agg := &ir.Aggregate{Op: op, Var: v, Entity: e}
+	v := c.declare(inner, "variable", a.Var, elem, a.Pos, a.EndPos)
+	agg := &ir.Aggregate{Op: op, Var: v, Entity: e, Source: src}
 	agg.Pos = a.Pos
 	if a.Where != nil {
 		agg.Where = c.boolExpr(a.Where, inner, "where clause")
@@ -741,12 +850,10 @@ func init() {
 	}
 	builtins = map[string]builtin{
 		"lower": str, "upper": str, "trim": str,
-		"len": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a string", ir.Kind.Textual) {
-				return intT
-			}
-			return nil
-		},
+		"len":      builtinLen,
+		"keys":     builtinKeys,
+		"append":   builtinAppend,
+		"sorted":   builtinSorted,
 		"contains": pred, "starts_with": pred, "ends_with": pred,
 		"abs":   num1(same),
 		"floor": num1(same),
@@ -823,7 +930,14 @@ func (c *checker) call(call *dsl.Call, s *scope) ir.Expr {
 	args := make([]ir.Expr, len(call.Args))
 	for i, a := range call.Args {
 		args[i] = c.expr(a, s)
-		if call.Func != "coalesce" || i == 0 {
+		settle := true
+		switch call.Func {
+		case "coalesce":
+			settle = i == 0 // the default is typed by the first argument
+		case "append":
+			settle = i == 0 && !untypedComposite(args[0]) // the element is typed by the list
+		}
+		if settle {
 			args[i] = c.settle(args[i], a.EndPos)
 		}
 	}

@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -11,20 +12,68 @@ import (
 	"github.com/worldc/worldc/dsl"
 )
 
-// pendingRef is a seed ref value whose handle is checked once every seed
-// record is known.
+// pendingRef is a seed ref value whose handle or id is checked once every
+// seed record is known.
 type pendingRef struct {
-	value   *ir.Value
-	entity  *ir.Entity
-	handles map[string]*ir.Record
-	pos     dsl.Pos
-	end     dsl.Pos
+	value    *ir.Value
+	entity   *ir.Entity
+	idx      *recordIndex
+	byHandle bool // written as a name: a seed handle, not an id
+	pos      dsl.Pos
+	end      dsl.Pos
 }
 
-// literal converts a constant to a value of type want. handles, when
-// non-nil, is where ref values are looked up (later, see resolvePending).
-// It reports problems and returns nil for a bad literal.
-func (c *checker) literal(lit *dsl.Literal, want *ir.Type, handles map[string]*ir.Record) *ir.Value {
+// recordIndex finds seed records by handle and by id. A task's index has
+// the world's as its parent.
+type recordIndex struct {
+	parent  *recordIndex
+	handles map[string]*ir.Record
+	ids     map[*ir.Entity]map[string]*ir.Record
+}
+
+func newRecordIndex(handles map[string]*ir.Record, parent *recordIndex) *recordIndex {
+	return &recordIndex{parent: parent, handles: handles, ids: map[*ir.Entity]map[string]*ir.Record{}}
+}
+
+// handle returns the record with a seed handle, or nil.
+func (x *recordIndex) handle(name string) *ir.Record {
+	for ; x != nil; x = x.parent {
+		if r := x.handles[name]; r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// byID returns the record of e with an id, or nil.
+func (x *recordIndex) byID(e *ir.Entity, id string) *ir.Record {
+	for ; x != nil; x = x.parent {
+		if r := x.ids[e][id]; r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// addID registers r under its id; it returns the record that already has
+// the id, if any (and then does not register r).
+func (x *recordIndex) addID(r *ir.Record) *ir.Record {
+	if prev := x.byID(r.Entity, r.ID); prev != nil {
+		return prev
+	}
+	m := x.ids[r.Entity]
+	if m == nil {
+		m = map[string]*ir.Record{}
+		x.ids[r.Entity] = m
+	}
+	m[r.ID] = r
+	return nil
+}
+
+// literal converts a constant to a value of type want. idx, when non-nil,
+// is where ref values are looked up (later, see resolvePending). It reports
+// problems and returns nil for a bad literal.
+func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir.Value {
 	if want == nil || want.Kind == ir.KindInvalid {
 		return nil
 	}
@@ -119,8 +168,8 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, handles map[string]*i
 			return bad()
 		}
 		v := &ir.Value{Kind: ir.KindRef, Str: id}
-		if handles != nil {
-			c.pending = append(c.pending, pendingRef{value: v, entity: want.Entity, handles: handles, pos: lit.Pos, end: lit.EndPos})
+		if idx != nil {
+			c.pending = append(c.pending, pendingRef{value: v, entity: want.Entity, idx: idx, byHandle: lit.Ident != nil, pos: lit.Pos, end: lit.EndPos})
 		}
 		return v
 	}
@@ -128,18 +177,195 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, handles map[string]*i
 }
 
 // resolvePending checks that every seed ref names a record of the right
-// entity.
+// entity, and replaces a handle by the record's id (they differ for an
+// entity with a key).
 func (c *checker) resolvePending() {
 	for _, p := range c.pending {
-		r := p.handles[p.value.Str]
+		name := p.value.Str
+		var r *ir.Record
+		if p.byHandle {
+			r = p.idx.handle(name)
+		} else if r = p.idx.byID(p.entity, name); r == nil {
+			if h := p.idx.handle(name); h != nil && h.ID != name {
+				c.errorf("W009", p.pos, p.end, "no %s with id %q; %s is the handle of %s %q: write %s without quotes", p.entity.Name, name, name, h.Entity.Name, h.ID, name)
+				continue
+			}
+			r = p.idx.handle(name)
+		}
 		switch {
 		case r == nil:
-			c.errorf("W009", p.pos, p.end, "no %s record %q in the seed", p.entity.Name, p.value.Str)
+			c.errorf("W009", p.pos, p.end, "no %s record %q in the seed", p.entity.Name, name)
 		case r.Entity != p.entity:
-			c.errorf("W009", p.pos, p.end, "%q is a %s record, not a %s", p.value.Str, r.Entity.Name, p.entity.Name)
+			c.errorf("W009", p.pos, p.end, "%q is a %s record, not a %s", name, r.Entity.Name, p.entity.Name)
+		default:
+			p.value.Str = r.ID
 		}
 	}
 	c.pending = nil
+}
+
+// constant converts a seed value or a solution argument, a literal or a
+// list, map or record constant, to a value of type want.
+func (c *checker) constant(comp *dsl.Composite, lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir.Value {
+	if comp == nil {
+		if lit == nil {
+			return nil
+		}
+		return c.literal(lit, want, idx)
+	}
+	if want == nil || want.Kind == ir.KindInvalid {
+		return nil
+	}
+	got := ""
+	switch {
+	case comp.List != nil:
+		if want.Kind == ir.KindList {
+			out := &ir.Value{Kind: ir.KindList, List: []*ir.Value{}}
+			ok := true
+			for _, el := range comp.List.Elems {
+				v := c.constant(el.Composite, el.Lit, want.Elem, idx)
+				if v == nil {
+					ok = false
+					continue
+				}
+				out.List = append(out.List, v)
+			}
+			if !ok {
+				return nil
+			}
+			return out
+		}
+		got = "a list"
+	case comp.Map != nil:
+		if want.Kind == ir.KindMap {
+			out := &ir.Value{Kind: ir.KindMap, Entries: []ir.MapEntry{}}
+			seen := map[string]*dsl.MapValueEntry{}
+			ok := true
+			for _, e := range comp.Map.Entries {
+				if first := seen[e.Key]; first != nil {
+					c.errorf("W002", e.Pos, e.EndPos, "duplicate key %q, first at %s", e.Key, short(first.Pos))
+					ok = false
+					continue
+				}
+				seen[e.Key] = e
+				v := c.constant(e.Value.Composite, e.Value.Lit, want.Elem, idx)
+				if v == nil {
+					ok = false
+					continue
+				}
+				out.Entries = append(out.Entries, ir.MapEntry{Key: e.Key, Value: v})
+			}
+			if !ok {
+				return nil
+			}
+			sortEntries(out.Entries)
+			return out
+		}
+		got = "a map"
+	case comp.Record != nil:
+		if want.Kind == ir.KindStruct {
+			return c.structConstant(comp.Record, want.Struct, idx)
+		}
+		got = "a " + comp.Record.Name + " record"
+	}
+	c.errorf("W004", comp.Pos, comp.EndPos, "expected %s, got %s", want, got)
+	return nil
+}
+
+// structConstant converts `Name { field: value, … }` to a value of the
+// record s: one value per s.AllFields(), the tag set to the case, defaults
+// applied, null for absent optional fields and the other cases' fields.
+func (c *checker) structConstant(rv *dsl.RecordValue, s *ir.StructDef, idx *recordIndex) *ir.Value {
+	if rv.Name != s.Name {
+		c.errorf("W004", rv.Pos, rv.EndPos, "expected %s, got a %s record", s.Name, rv.Name)
+		return nil
+	}
+	given := map[string]*dsl.FieldValue{}
+	ok := true
+	for _, fv := range rv.Fields {
+		if prev := given[fv.Name]; prev != nil {
+			c.errorf("W002", fv.Pos, fv.EndPos, "field %s given twice (first at %s)", fv.Name, short(prev.Pos))
+			ok = false
+			continue
+		}
+		given[fv.Name] = fv
+		if s.Field(fv.Name) == nil {
+			c.errorf("W003", fv.Pos, fv.EndPos, "%s has no field %q%s", s.Name, fv.Name, suggestName(fieldNames(s.AllFields()), fv.Name))
+			ok = false
+		}
+	}
+	var cs *ir.Case
+	if s.Tag != nil {
+		tv := given[s.Tag.Name]
+		if tv == nil {
+			c.errorf("W006", rv.Pos, rv.EndPos, "a value of %s must give %s: one of %s", s.Name, s.Tag.Name, strings.Join(s.Tag.Type.Enum.Values, ", "))
+			return nil
+		}
+		v := c.constant(tv.Composite, tv.Value, s.Tag.Type, nil)
+		if v == nil {
+			return nil
+		}
+		cs = caseNamed(s, v.Str)
+	}
+	out := &ir.Value{Kind: ir.KindStruct, Fields: make([]*ir.Value, 0, len(s.AllFields()))}
+	for _, f := range s.AllFields() {
+		var v *ir.Value
+		fv := given[f.Name]
+		switch {
+		case f == s.Tag:
+			v = &ir.Value{Kind: ir.KindEnum, Str: cs.Name}
+		case f.Case != nil && f.Case != cs:
+			if fv != nil {
+				c.errorf("W003", fv.Pos, fv.EndPos, "%s.%s belongs to case %s, not to %s", s.Name, f.Name, f.Case.Name, cs.Name)
+				ok = false
+			}
+			v = &ir.Value{Kind: ir.KindNull}
+		case f.Type == nil || f.Type.Kind == ir.KindInvalid:
+			ok = false
+		case fv != nil:
+			v = c.constant(fv.Composite, fv.Value, f.Type, idx)
+			if v == nil {
+				ok = false
+				continue
+			}
+			if v.Kind != ir.KindNull {
+				if msg := boundViolation(f, v); msg != "" {
+					c.errorf("W008", fv.Pos, fv.EndPos, "%s.%s %s", s.Name, f.Name, msg)
+				}
+			}
+		case f.Default != nil:
+			v = f.Default
+		case f.Type.Optional:
+			v = &ir.Value{Kind: ir.KindNull}
+		default:
+			what := s.Name
+			if cs != nil {
+				what += " (case " + cs.Name + ")"
+			}
+			c.errorf("W006", rv.Pos, rv.EndPos, "a value of %s does not give required field %q", what, f.Name)
+			ok = false
+		}
+		out.Fields = append(out.Fields, v)
+	}
+	if !ok {
+		return nil
+	}
+	return out
+}
+
+// caseNamed returns the case of s with the given name (the tag's enum
+// value, already checked).
+func caseNamed(s *ir.StructDef, name string) *ir.Case {
+	for _, cs := range s.Cases {
+		if cs.Name == name {
+			return cs
+		}
+	}
+	return nil
+}
+
+func sortEntries(es []ir.MapEntry) {
+	slices.SortFunc(es, func(a, b ir.MapEntry) int { return strings.Compare(a.Key, b.Key) })
 }
 
 func describeLiteral(lit *dsl.Literal) string {
@@ -230,6 +456,24 @@ func formatValue(v *ir.Value) string {
 		return strconv.FormatBool(v.Bool)
 	case ir.KindString, ir.KindText:
 		return strconv.Quote(v.Str)
+	case ir.KindList:
+		parts := make([]string, len(v.List))
+		for i, x := range v.List {
+			parts[i] = formatValue(x)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case ir.KindMap:
+		parts := make([]string, len(v.Entries))
+		for i, e := range v.Entries {
+			parts[i] = strconv.Quote(e.Key) + ": " + formatValue(e.Value)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case ir.KindStruct:
+		parts := make([]string, len(v.Fields))
+		for i, x := range v.Fields {
+			parts[i] = formatValue(x)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return v.Str
 }

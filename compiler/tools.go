@@ -47,7 +47,11 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 	facts := c.facts[t]
 	facts.reads[e] = true
 	idParam := func() {
-		t.Params = append(t.Params, &ir.Param{Name: "id", Doc: "The id of the " + e.Name + ".", Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: sd.Pos})
+		doc := "The id of the " + e.Name + "."
+		if e.Key != nil {
+			doc = "The " + e.Key.Name + " of the " + e.Name + "."
+		}
+		t.Params = append(t.Params, &ir.Param{Name: e.IDName(), Doc: doc, Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: sd.Pos})
 	}
 	fieldParam := func(f *ir.Field, optional bool) {
 		pt := *f.Type
@@ -82,6 +86,10 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 			if f.Type == nil || f.Type.Kind == ir.KindInvalid {
 				continue
 			}
+			if composite(f.Type) {
+				c.errorf("W004", sd.Pos, sd.EndPos, "search cannot filter by %s field %s.%s; filter by scalar fields", f.Type, e.Name, name)
+				continue
+			}
 			t.By = append(t.By, f)
 			fieldParam(f, true)
 		}
@@ -96,6 +104,9 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 	case ir.ToolUpdate:
 		idParam()
 		for _, f := range e.Fields {
+			if f == e.Key {
+				continue // the id: it selects the record and cannot change
+			}
 			if f.Type != nil && f.Type.Kind != ir.KindInvalid {
 				fieldParam(f, true)
 				facts.sets[f] = true
@@ -147,9 +158,13 @@ func (c *checker) block(b *dsl.Block, s *scope) []ir.Stmt {
 		if st := c.stmt(st, inner); st != nil {
 			out = append(out, st)
 		}
-		if st.Return != nil && i < len(b.Stmts)-1 {
+		if (st.Return != nil || st.Fail != nil) && i < len(b.Stmts)-1 {
 			next := b.Stmts[i+1]
-			c.errorf("W004", next.Pos, next.EndPos, "unreachable statement after return")
+			what := "return"
+			if st.Fail != nil {
+				what = "fail"
+			}
+			c.errorf("W004", next.Pos, next.EndPos, "unreachable statement after %s", what)
 		}
 	}
 	return out
@@ -160,7 +175,18 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 	switch {
 	case st.Require != nil:
 		r := st.Require
-		return &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: r.Pos}
+		out := &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: r.Pos}
+		if r.MessageExpr != nil {
+			out.Message, out.MessageExpr = c.message(r.MessageExpr, s)
+		}
+		return out
+	case st.Fail != nil:
+		f := st.Fail
+		out := &ir.Fail{Pos: f.Pos}
+		out.Message, out.MessageExpr = c.message(f.Message, s)
+		return out
+	case st.Var != nil:
+		return c.varDecl(st.Var, s)
 	case st.Let != nil:
 		l := st.Let
 		if l.Insert != nil {
@@ -200,10 +226,6 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 	case st.Return != nil:
 		r := st.Return
 		v := c.settle(c.expr(r.Value, s), r.Value.EndPos)
-		if v.Type().Kind == ir.KindList {
-			c.errorf("W004", r.Pos, r.EndPos, "a tool cannot return a list literal; return a record or a value")
-			v = invalid(r.Pos)
-		}
 		if t.Returns == nil && !isInvalid(v) {
 			t.Returns = v.Type()
 		}
@@ -212,25 +234,69 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		return c.ifStmt(st.If, s)
 	case st.For != nil:
 		f := st.For
-		e := c.source(f.Source, s)
+		e, src, elem, keyT := c.rangeSource(f.Source, s)
 		inner := s.child()
-		var v *ir.Var
-		if e != nil {
-			v = c.declare(inner, "variable", f.Var, &ir.Type{Kind: ir.KindRecord, Entity: e}, f.Pos, f.EndPos)
-		} else {
-			v = c.declare(inner, "variable", f.Var, invalidT, f.Pos, f.EndPos)
+		var key *ir.Var
+		if f.Key != "" {
+			switch {
+			case e != nil:
+				c.errorf("W004", f.Pos, f.EndPos, "a loop over the records of %s has no index: write for %s in …", e.Name, f.Var)
+				keyT = invalidT
+			case keyT == nil:
+				keyT = invalidT
+			}
+			key = c.declare(inner, "variable", f.Key, keyT, f.Pos, f.EndPos)
 		}
+		if elem == nil {
+			elem = invalidT
+		}
+		v := c.declare(inner, "variable", f.Var, elem, f.Pos, f.EndPos)
 		var where ir.Expr
 		if f.Where != nil {
 			where = c.boolExpr(f.Where, inner, "where clause")
 		}
 		body := c.block(f.Body, inner)
-		if e == nil {
+		if e == nil && src == nil {
 			return nil
 		}
-		return &ir.For{Var: v, Entity: e, Where: where, Body: body, Pos: f.Pos}
+		return &ir.For{Var: v, Key: key, Entity: e, Source: src, Where: where, Body: body, Pos: f.Pos}
 	}
 	return nil
+}
+
+// message checks the message of a require or a fail: a string literal
+// (returned as a string) or a string expression.
+func (c *checker) message(e *dsl.Expr, s *scope) (string, ir.Expr) {
+	if msg, ok := dsl.StringLiteral(e); ok {
+		return msg, nil
+	}
+	x := c.coerce(c.settle(c.expr(e, s), e.EndPos), stringT, e.EndPos, "message")
+	if l, ok := x.(*ir.Lit); ok && l.Value.Kind == ir.KindString {
+		return l.Value.Str, nil
+	}
+	return "", x
+}
+
+// varDecl checks `var x = e` and `var x: T = e`.
+func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
+	var v ir.Expr
+	var t *ir.Type // the local's type: as declared, or the value's
+	if d.Type != nil {
+		t = c.resolveType(d.Type, nil)
+		v = c.coerce(c.expr(d.Value, s), t, d.Value.EndPos, "value of "+d.Name)
+	} else {
+		v = c.settle(c.expr(d.Value, s), d.Value.EndPos)
+		if !isInvalid(v) && v.Type().Kind == ir.KindNull {
+			c.errorf("W004", d.Pos, d.EndPos, "var %s = null has no type; declare it: var %s: T? = null", d.Name, d.Name)
+			v = invalid(d.Pos)
+		}
+	}
+	if t == nil || isInvalid(v) {
+		t = v.Type()
+	}
+	vr := c.declare(s, "variable", d.Name, t, d.Pos, d.EndPos)
+	c.mutable[vr] = true
+	return &ir.VarDecl{Var: vr, Value: v, Pos: d.Pos}
 }
 
 func (c *checker) ifStmt(i *dsl.If, s *scope) ir.Stmt {
@@ -261,39 +327,6 @@ func (c *checker) recordExpr(x ir.Expr, end dsl.Pos, what string) ir.Expr {
 	}
 	c.errorf("W004", x.Position(), end, "%s must be a record, got %s", what, t)
 	return invalid(x.Position())
-}
-
-func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
-	t := s.tool
-	p := st.Target
-	if len(p.Suffixes) == 0 || p.Suffixes[len(p.Suffixes)-1].Field == nil {
-		c.errorf("W004", p.Pos, p.EndPos, "set needs a field: set record.field = value")
-		return nil
-	}
-	last := p.Suffixes[len(p.Suffixes)-1]
-	head := &dsl.Postfix{Pos: p.Pos, EndPos: last.Pos, Primary: p.Primary, Suffixes: p.Suffixes[:len(p.Suffixes)-1]}
-	rec := c.recordExpr(c.postfix(head, s), last.Pos, "set target")
-	value := c.expr(st.Value, s)
-	if isInvalid(rec) {
-		return nil
-	}
-	e := rec.Type().Entity
-	name := *last.Field
-	if name == "id" {
-		c.errorf("W004", last.Pos, last.EndPos, "the id of a record cannot be changed")
-		return nil
-	}
-	f := e.Field(name)
-	if f == nil {
-		c.errorf("W003", last.Pos, last.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
-		return nil
-	}
-	if e.Service != t.Service {
-		c.errorf("W010", st.Pos, st.EndPos, "tool %s of service %s sets %s.%s, which belongs to service %s", t.Name, t.Service.Name, e.Name, f.Name, e.Service.Name)
-	}
-	c.facts[t].sets[f] = true
-	value = c.coerce(value, f.Type, st.Value.EndPos, "value of "+e.Name+"."+f.Name)
-	return &ir.Set{Target: rec, Field: f, Value: value, Pos: st.Pos}
 }
 
 func (c *checker) insert(in *dsl.Insert, s *scope) *ir.Insert {

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -13,7 +14,7 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 			c.errorf("W002", d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Pos: d.Pos}
+		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: d.Pos}
 		c.invariants[d.Name] = inv
 		if strings.TrimSpace(d.Policy) == "" {
 			c.errorf("W004", d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)
@@ -33,19 +34,20 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 }
 
 // seedRecords checks the records of a seed block against the schema and
-// registers their handles in handles. extra, when non-nil, holds handles
-// that are visible but owned elsewhere (the world seed, for a task seed).
-func (c *checker) seedRecords(s *dsl.Seed, handles, extra map[string]*ir.Record) []*ir.Record {
+// registers their handles and ids in idx (a task's index has the world's as
+// its parent: its handles are visible but owned there). Records loaded from
+// data files come after the records written out, in load order.
+func (c *checker) seedRecords(s *dsl.Seed, idx *recordIndex) []*ir.Record {
 	// First every handle, so that records may refer to later ones.
 	var out []*ir.Record
 	decls := map[*ir.Record]*dsl.Record{}
 	for _, rd := range s.Records {
 		e := c.lookupEntity(rd.Entity)
-		if first := handles[rd.Handle]; first != nil {
+		if first := idx.handles[rd.Handle]; first != nil {
 			c.errorf("W002", rd.Pos, rd.EndPos, "duplicate seed handle %q, first at %s", rd.Handle, short(first.Pos))
 			continue
 		}
-		if first := extra[rd.Handle]; first != nil {
+		if first := idx.parent.handle(rd.Handle); first != nil {
 			c.errorf("W002", rd.Pos, rd.EndPos, "seed handle %q is already a world seed record (at %s)", rd.Handle, short(first.Pos))
 			continue
 		}
@@ -53,22 +55,57 @@ func (c *checker) seedRecords(s *dsl.Seed, handles, extra map[string]*ir.Record)
 			continue
 		}
 		r := &ir.Record{Entity: e, ID: rd.Handle, Pos: rd.Pos, Values: make([]*ir.Value, len(e.Fields))}
-		handles[rd.Handle] = r
+		idx.handles[rd.Handle] = r
 		decls[r] = rd
 		out = append(out, r)
 	}
-	lookup := handles
-	if extra != nil {
-		lookup = mergeHandles(extra, handles)
-	}
 	for _, r := range out {
-		c.seedValues(r, decls[r], lookup)
+		c.seedValues(r, decls[r], idx)
+		c.registerID(r, idx)
+	}
+	for _, l := range s.Loads {
+		out = append(out, c.load(l, idx)...)
 	}
 	return out
 }
 
+// registerID sets the id of a record of an entity with a key (the key
+// field's value) and registers the id, reporting a second record with it.
+func (c *checker) registerID(r *ir.Record, idx *recordIndex) {
+	if k := r.Entity.Key; k != nil {
+		v := r.Values[fieldIndex(r.Entity, k)]
+		if v == nil || v.Kind != ir.KindString {
+			return // reported
+		}
+		r.ID = v.Str
+	}
+	if prev := idx.addID(r); prev != nil && r.Entity.Key != nil {
+		c.errorf("W007", r.Pos, r.Pos, "%s.%s is the key and must be unique: %s has %q too", r.Entity.Name, r.Entity.Key.Name, c.recordName(prev), r.ID)
+	} else if prev != nil {
+		c.errorf("W007", r.Pos, r.Pos, "two %s records have the id %q (the other is %s)", r.Entity.Name, r.ID, c.recordName(prev))
+	}
+}
+
+// recordName names a seed record in messages: where it is (in the spec,
+// or in a data file).
+func (c *checker) recordName(r *ir.Record) string {
+	if r.Pos.Filename != c.w.Pos.Filename {
+		return fmt.Sprintf("the record at %s:%d:%d", r.Pos.Filename, r.Pos.Line, r.Pos.Column)
+	}
+	return "the record at " + short(r.Pos)
+}
+
+func fieldIndex(e *ir.Entity, f *ir.Field) int {
+	for i, g := range e.Fields {
+		if g == f {
+			return i
+		}
+	}
+	return -1
+}
+
 // seedValues checks and converts the field values of one seed record.
-func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, lookup map[string]*ir.Record) {
+func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, idx *recordIndex) {
 	e := r.Entity
 	given := map[string]*dsl.FieldValue{}
 	for _, fv := range rd.Fields {
@@ -78,7 +115,11 @@ func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, lookup map[string]*ir
 		}
 		given[fv.Name] = fv
 		if fv.Name == "id" {
-			c.errorf("W004", fv.Pos, fv.EndPos, "a seed record's id is its handle (%s); remove the id field", rd.Handle)
+			if e.Key != nil {
+				c.errorf("W004", fv.Pos, fv.EndPos, "the id of a %s is its key %s; give %s instead of id", e.Name, e.Key.Name, e.Key.Name)
+			} else {
+				c.errorf("W004", fv.Pos, fv.EndPos, "a seed record's id is its handle (%s); remove the id field", rd.Handle)
+			}
 			continue
 		}
 		if e.Field(fv.Name) == nil {
@@ -93,14 +134,14 @@ func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, lookup map[string]*ir
 		fv := given[f.Name]
 		switch {
 		case fv != nil:
-			v := c.literal(fv.Value, f.Type, lookup)
+			v := c.constant(fv.Composite, fv.Value, f.Type, idx)
 			if v == nil {
 				continue
 			}
 			r.Values[i] = v
 			if v.Kind != ir.KindNull {
 				if msg := boundViolation(f, v); msg != "" {
-					c.errorf("W008", fv.Value.Pos, fv.Value.EndPos, "%s.%s of %s %s", e.Name, f.Name, rd.Handle, msg)
+					c.errorf("W008", fv.Pos, fv.EndPos, "%s.%s of %s %s", e.Name, f.Name, rd.Handle, msg)
 				}
 			}
 		case f.Default != nil:
@@ -167,8 +208,9 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			t.Difficulty = d.Tags.Difficulty
 		}
 		taskHandles := map[string]*ir.Record{}
+		taskIdx := newRecordIndex(taskHandles, c.ids)
 		if d.Seed != nil {
-			t.Seed = c.seedRecords(d.Seed, taskHandles, c.handles)
+			t.Seed = c.seedRecords(d.Seed, taskIdx)
 			c.resolvePending()
 			all := append(append([]*ir.Record{}, c.w.Seed...), t.Seed...)
 			own := map[*ir.Record]bool{}
@@ -194,6 +236,11 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 				}
 			case a.Unchanged:
 				as.Kind = ir.AssertUnchanged
+				for _, x := range a.Except {
+					if l := c.exceptRecord(x, s); l != nil {
+						as.Except = append(as.Except, l)
+					}
+				}
 			default:
 				as.Kind = ir.AssertExpr
 				as.Expr = c.boolExpr(a.Expr, s, "rubric assertion")
@@ -201,7 +248,7 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			t.Assertions = append(t.Assertions, as)
 		}
 		if d.Solution != nil {
-			t.Solution = c.solution(d.Solution, handles)
+			t.Solution = c.solution(d.Solution, taskIdx)
 			if t.Solution == nil {
 				t.Solution = []*ir.Step{}
 			}
@@ -218,7 +265,7 @@ func (c *checker) sourceText(pos, end dsl.Pos) string {
 	return strings.Join(strings.Fields(string(c.src[pos.Offset:end.Offset])), " ")
 }
 
-func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*ir.Step {
+func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 	var out []*ir.Step
 	bound := map[string]*ir.Step{}
 	for _, cd := range sol.Calls {
@@ -227,7 +274,7 @@ func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*
 			c.errorf("W003", cd.Pos, cd.EndPos, "unknown tool %q", cd.Tool)
 			continue
 		}
-		step := &ir.Step{Tool: t, Pos: cd.Pos}
+		step := &ir.Step{Tool: t, Pos: cd.Pos, Fails: cd.Fails}
 		given := map[string]*ir.Arg{}
 		for _, ad := range cd.Args {
 			var p *ir.Param
@@ -250,7 +297,7 @@ func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*
 			}
 			arg := &ir.Arg{Param: p, Pos: ad.Pos}
 			given[ad.Name] = arg
-			if ad.Value.Ident != nil && p.Type.Kind == ir.KindRef {
+			if ad.Value != nil && ad.Value.Ident != nil && p.Type.Kind == ir.KindRef {
 				if b := bound[*ad.Value.Ident]; b != nil {
 					if b.Tool.Returns == nil || b.Tool.Returns.Entity != p.Type.Entity || b.Tool.Returns.Kind != ir.KindRecord {
 						c.errorf("W004", ad.Pos, ad.EndPos, "%s is bound to the result of %s, which is not a %s record", *ad.Value.Ident, b.Tool.Name, p.Type.Entity.Name)
@@ -260,7 +307,7 @@ func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*
 					continue
 				}
 			}
-			arg.Value = c.literal(ad.Value, p.Type, handles)
+			arg.Value = c.constant(ad.Composite, ad.Value, p.Type, idx)
 		}
 		for _, p := range t.Params {
 			if a := given[p.Name]; a != nil {
@@ -274,7 +321,7 @@ func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*
 		if cd.Bind != nil {
 			if prev := bound[*cd.Bind]; prev != nil {
 				c.errorf("W002", cd.Pos, cd.EndPos, "%s is already bound at %s", *cd.Bind, short(prev.Pos))
-			} else if handles[*cd.Bind] != nil {
+			} else if idx.handle(*cd.Bind) != nil {
 				c.errorf("W002", cd.Pos, cd.EndPos, "%s is a seed handle; bind the result to another name", *cd.Bind)
 			} else {
 				step.Bind = *cd.Bind
@@ -285,4 +332,17 @@ func (c *checker) solution(sol *dsl.Solution, handles map[string]*ir.Record) []*
 	}
 	c.resolvePending()
 	return out
+}
+
+// exceptRecord checks one record of `unchanged except E[k], …`.
+func (c *checker) exceptRecord(x *dsl.Postfix, s *scope) *ir.Lookup {
+	e := c.postfix(x, s)
+	if isInvalid(e) {
+		return nil
+	}
+	if l, ok := e.(*ir.Lookup); ok {
+		return l
+	}
+	c.errorf("W004", x.Pos, x.EndPos, "unchanged except lists records as Entity[key], got %s", e.Type())
+	return nil
 }

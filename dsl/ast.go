@@ -43,11 +43,12 @@ type Decl struct {
 	Pos    Pos
 	EndPos Pos
 
-	World     *World     `parser:"  @@"`
-	Service   *Service   `parser:"| @@"`
-	Invariant *Invariant `parser:"| @@"`
-	Seed      *Seed      `parser:"| @@"`
-	Task      *Task      `parser:"| @@"`
+	World     *World      `parser:"  @@"`
+	Service   *Service    `parser:"| @@"`
+	Record    *RecordDecl `parser:"| @@"`
+	Invariant *Invariant  `parser:"| @@"`
+	Seed      *Seed       `parser:"| @@"`
+	Task      *Task       `parser:"| @@"`
 }
 
 // World is the world header: identity and clock.
@@ -80,23 +81,62 @@ type Service struct {
 	Members []*Member `parser:"'{' @@* '}'"`
 }
 
-// Member is an entity or a tool of a service. Exactly one field is set.
+// Member is an entity, a value record or a tool of a service. Exactly one
+// field is set.
 type Member struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *Entity `parser:"  @@"`
-	Tool   *Tool   `parser:"| @@"`
+	Entity *Entity     `parser:"  @@"`
+	Record *RecordDecl `parser:"| @@"`
+	Tool   *Tool       `parser:"| @@"`
 }
 
 // Entity is a record type stored in a table of the world state. Every entity
-// has an implicit string field `id`.
+// has an implicit string field `id`, unless `key f` makes its string field f
+// the id: `entity Order key order_id { order_id string … }`.
 type Entity struct {
 	Pos    Pos
 	EndPos Pos
 
 	Name   string   `parser:"'entity' @Ident"`
+	Key    *string  `parser:"('key' @Ident)?"`
 	Doc    *string  `parser:"@String?"`
+	Fields []*Field `parser:"'{' @@* '}'"`
+}
+
+// RecordDecl is a value record type, stored inside entities and compared
+// by value: `record Address "A postal address" { city string … }`. With
+// `by tag` it is a variant: the implicit enum field tag holds the name of
+// one of its cases, and each case adds fields.
+//
+//	record PaymentMethod by source { id string  case gift_card { balance decimal } case paypal {} }
+type RecordDecl struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name  string        `parser:"'record' @Ident"`
+	By    *string       `parser:"('by' @Ident)?"`
+	Doc   *string       `parser:"@String?"`
+	Items []*RecordItem `parser:"'{' @@* '}'"`
+}
+
+// RecordItem is a field or a case of a value record. Exactly one field is
+// set.
+type RecordItem struct {
+	Pos    Pos
+	EndPos Pos
+
+	Case  *Case  `parser:"  @@"`
+	Field *Field `parser:"| (?! 'case') @@"`
+}
+
+// Case is one case of a variant record: `case gift_card { balance decimal }`.
+type Case struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name   string   `parser:"'case' @Ident"`
 	Fields []*Field `parser:"'{' @@* '}'"`
 }
 
@@ -126,16 +166,28 @@ type Constraint struct {
 
 // Type is a field or parameter type: a scalar name (string, text, int,
 // decimal, money, bool, date, datetime), an inline enum, a reference to an
-// entity, or the type of an enum field (`Customer.tier`); `?` makes it
-// optional.
+// entity, a list `list<T>`, a map `map<string, T>`, a value record's name,
+// or the type of an enum field (`Customer.tier`); `?` makes it optional.
 type Type struct {
 	Pos    Pos
 	EndPos Pos
 
 	Enum     *EnumType `parser:"(  @@"`
 	Ref      *QualName `parser:" | 'ref' @@"`
+	List     *Type     `parser:" | 'list' '<' @@ '>'"`
+	Map      *MapType  `parser:" | @@"`
 	Named    *QualName `parser:" | @@ )"`
 	Optional bool      `parser:"@'?'?"`
+}
+
+// MapType is `map<string, T>`. Key is the key type as written; only string
+// is valid.
+type MapType struct {
+	Pos    Pos
+	EndPos Pos
+
+	Key   string `parser:"'map' '<' @Ident ','"`
+	Value *Type  `parser:"@@ '>'"`
 }
 
 // EnumType is `enum { a b "c d" }`.
@@ -220,22 +272,48 @@ type Stmt struct {
 
 	Require *Require `parser:"  @@"`
 	Let     *Let     `parser:"| @@"`
+	Var     *Var     `parser:"| @@"`
 	Set     *Set     `parser:"| @@"`
 	Insert  *Insert  `parser:"| @@"`
 	Delete  *Delete  `parser:"| @@"`
 	Return  *Return  `parser:"| @@"`
 	If      *If      `parser:"| @@"`
 	For     *For     `parser:"| @@"`
+	Fail    *Fail    `parser:"| @@"`
 }
 
 // Require is `require cond else "message"`: the tool fails with the message
-// when cond is false.
+// when cond is false. The message may be built from values (`else "Order "
+// + id + " not found"`): then MessageExpr holds it and Message is empty. A
+// message that is a single string literal is always in Message.
 type Require struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond    *Expr  `parser:"'require' @@"`
-	Message string `parser:"'else' @String"`
+	Cond        *Expr  `parser:"'require' @@ 'else'"`
+	Message     string `parser:"( @String (?! '+')"`
+	MessageExpr *Expr  `parser:" | @@ )"`
+}
+
+// Fail fails the tool unconditionally: `fail "message"`, or a message
+// built from values.
+type Fail struct {
+	Pos    Pos
+	EndPos Pos
+
+	Message *Expr `parser:"'fail' @@"`
+}
+
+// Var declares a mutable local: `var total = 0.0`; `set total = …`
+// changes it. Type, when given, is the local's type, for values whose
+// type the value alone does not tell: `var seen: map<string, int> = {}`.
+type Var struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name  string `parser:"'var' @Ident"`
+	Type  *Type  `parser:"(':' @@)? '='"`
+	Value *Expr  `parser:"@@"`
 }
 
 // Let binds a name to a value or to a newly inserted record.
@@ -302,13 +380,16 @@ type If struct {
 	Else   *Block `parser:"          | @@ ) )?"`
 }
 
-// For runs its body for every element of a source (an entity's records or a
-// list), optionally filtered.
+// For runs its body for every element of a source (an entity's records, a
+// list or a map's values), optionally filtered. Key, when given (`for i, x
+// in xs`, `for k, v in m`), names the index of a list element or the key of
+// a map value.
 type For struct {
 	Pos    Pos
 	EndPos Pos
 
-	Var    string   `parser:"'for' @Ident 'in'"`
+	Key    string   `parser:"'for' (@Ident ',')?"`
+	Var    string   `parser:"@Ident 'in'"`
 	Source *Postfix `parser:"@@"`
 	Where  *Expr    `parser:"('where' @@)?"`
 	Body   *Block   `parser:"@@"`
@@ -316,10 +397,12 @@ type For struct {
 
 // Invariant is a world rule. Policy is the visible text the agent reads;
 // the `for … where` clause is the trigger and `require` the hidden check.
+// A `local invariant` may keep its trigger and check in one service.
 type Invariant struct {
 	Pos    Pos
 	EndPos Pos
 
+	Local  bool     `parser:"@'local'?"`
 	Name   string   `parser:"'invariant' @Ident '{'"`
 	Policy string   `parser:"'policy' @String"`
 	Var    string   `parser:"'for' @Ident 'in'"`
@@ -328,12 +411,40 @@ type Invariant struct {
 	Check  *Expr    `parser:"'require' @@ '}'"`
 }
 
-// Seed lists the records of the initial state (of the world or of a task).
+// Seed lists the records of the initial state (of the world or of a task):
+// records written out, and records loaded from data files. Records and
+// Loads keep their source order each; Format interleaves them by position.
 type Seed struct {
 	Pos    Pos
 	EndPos Pos
 
-	Records []*Record `parser:"'seed' '{' @@* '}'"`
+	Records []*Record `parser:"'seed' '{' ( @@"`
+	Loads   []*Load   `parser:"        | @@ )* '}'"`
+}
+
+// Load reads seed records from a JSON or CSV file, relative to the spec's
+// directory: `load retail.Order from "retail/db.json" at "orders"`, or
+// `load crm.Customer from "customers.csv" { name: "Customer Name" }`. At
+// is the path of object keys (separated by /) to the records in a JSON
+// file; Fields maps entity fields to other source keys or columns.
+type Load struct {
+	Pos    Pos
+	EndPos Pos
+
+	Entity *QualName    `parser:"'load' @@"`
+	From   string       `parser:"'from' @String"`
+	At     *string      `parser:"('at' @String)?"`
+	Fields []*LoadField `parser:"('{' (@@ ','?)* '}')?"`
+}
+
+// LoadField maps an entity field to a JSON key or CSV column: `name:
+// "Customer Name"`.
+type LoadField struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name   string `parser:"@Ident ':'"`
+	Source string `parser:"@String"`
 }
 
 // Record is a seed record with a handle: `crm.Customer acme { name: "Acme" }`.
@@ -346,13 +457,70 @@ type Record struct {
 	Fields []*FieldValue `parser:"'{' (@@ ','?)* '}'"`
 }
 
-// FieldValue is `name: literal` inside a seed record.
+// FieldValue is `name: value` inside a seed record or a record value: a
+// literal, or a list, map or record constant (Composite).
 type FieldValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string   `parser:"@Ident ':'"`
-	Value *Literal `parser:"@@"`
+	Name      string     `parser:"@Ident ':'"`
+	Value     *Literal   `parser:"(  @@ (?! '{')"`
+	Composite *Composite `parser:" | @@ )"`
+}
+
+// Value is a constant of a seed or a solution argument: a literal or a
+// list, map or record constant. Exactly one field is set.
+type Value struct {
+	Pos    Pos
+	EndPos Pos
+
+	Composite *Composite `parser:"  @@"`
+	Lit       *Literal   `parser:"| @@"`
+}
+
+// Composite is a list `["a", "b"]`, a map `{ "k": 1 }` or a record
+// `Address { city: "Paris" }` constant. Exactly one field is set.
+type Composite struct {
+	Pos    Pos
+	EndPos Pos
+
+	List   *ListValue   `parser:"  @@"`
+	Map    *MapValue    `parser:"| @@"`
+	Record *RecordValue `parser:"| @@"`
+}
+
+// ListValue is `[v, …]`.
+type ListValue struct {
+	Pos    Pos
+	EndPos Pos
+
+	Elems []*Value `parser:"'[' (@@ (',' @@)* ','?)? ']'"`
+}
+
+// MapValue is `{ "key": v, … }`.
+type MapValue struct {
+	Pos    Pos
+	EndPos Pos
+
+	Entries []*MapValueEntry `parser:"'{' (@@ ','?)* '}'"`
+}
+
+// MapValueEntry is one `"key": v` of a MapValue.
+type MapValueEntry struct {
+	Pos    Pos
+	EndPos Pos
+
+	Key   string `parser:"@String ':'"`
+	Value *Value `parser:"@@"`
+}
+
+// RecordValue is `Name { field: v, … }`: a value record constant.
+type RecordValue struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name   string        `parser:"@Ident '{'"`
+	Fields []*FieldValue `parser:"(@@ ','?)* '}'"`
 }
 
 // Task is a job for the agent with its rubric and golden solution.
@@ -388,14 +556,16 @@ type Expect struct {
 }
 
 // Assertion is `invariant name`, `unchanged` (the state equals the task's
-// start state) or a boolean expression.
+// start state), `unchanged except E[k], …` (every record but those) or a
+// boolean expression.
 type Assertion struct {
 	Pos    Pos
 	EndPos Pos
 
-	Invariant *string `parser:"  'invariant' @Ident"`
-	Unchanged bool    `parser:"| @'unchanged'"`
-	Expr      *Expr   `parser:"| @@"`
+	Invariant *string    `parser:"  'invariant' @Ident"`
+	Unchanged bool       `parser:"| @'unchanged'"`
+	Except    []*Postfix `parser:"  ('except' @@ (',' @@)*)?"`
+	Expr      *Expr      `parser:"| @@"`
 }
 
 // Solution is the golden trace: tool calls in order.
@@ -407,23 +577,27 @@ type Solution struct {
 }
 
 // CallStep is one call of a solution: `tool(arg: value)`, optionally bound to
-// a name (`o = create_order(...)`) whose id later calls may pass.
+// a name (`o = create_order(...)`) whose id later calls may pass. `fails
+// "message"` marks a call the solution expects to fail with that message.
 type CallStep struct {
 	Pos    Pos
 	EndPos Pos
 
-	Bind *string `parser:"(@Ident '=')?"`
-	Tool string  `parser:"@Ident '('"`
-	Args []*Arg  `parser:"(@@ ','?)* ')'"`
+	Bind  *string `parser:"(@Ident '=')?"`
+	Tool  string  `parser:"(?! 'fails') @Ident '('"`
+	Args  []*Arg  `parser:"(@@ ','?)* ')'"`
+	Fails *string `parser:"('fails' @String)?"`
 }
 
-// Arg is `name: value` in a call.
+// Arg is `name: value` in a call: a literal or a list, map or record
+// constant (Composite).
 type Arg struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string   `parser:"@Ident ':'"`
-	Value *Literal `parser:"@@"`
+	Name      string     `parser:"@Ident ':'"`
+	Value     *Literal   `parser:"(  @@ (?! '{')"`
+	Composite *Composite `parser:" | @@ )"`
 }
 
 // Literal is a constant: number, string, date, datetime, boolean, null, or an
@@ -543,17 +717,19 @@ type Suffix struct {
 	Index *Expr   `parser:"| '[' @@ ']'"`
 }
 
-// Primary is an aggregate, a function call, a literal or name, a list or a
-// parenthesised expression.
+// Primary is an aggregate, a function call, a record literal, a literal
+// or name, a list, a map or a parenthesised expression.
 type Primary struct {
 	Pos    Pos
 	EndPos Pos
 
-	Agg   *Aggregate `parser:"  @@"`
-	Call  *Call      `parser:"| @@"`
-	Lit   *Literal   `parser:"| @@"`
-	List  *ListLit   `parser:"| @@"`
-	Paren *Expr      `parser:"| '(' @@ ')'"`
+	Agg    *Aggregate `parser:"  @@"`
+	Call   *Call      `parser:"| @@"`
+	Struct *StructLit `parser:"| (?= Ident '{' Ident ':') @@"`
+	Lit    *Literal   `parser:"| @@"`
+	List   *ListLit   `parser:"| @@"`
+	Map    *MapLit    `parser:"| @@"`
+	Paren  *Expr      `parser:"| '(' @@ ')'"`
 }
 
 // Aggregate is a comprehension over a source:
@@ -595,4 +771,31 @@ type ListLit struct {
 	EndPos Pos
 
 	Elems []*Expr `parser:"'[' (@@ (',' @@)* ','?)? ']'"`
+}
+
+// StructLit is a value record: `Address { city: "Paris", zip: "75001" }`.
+// It gives at least one field, so that `for x in E {}` stays a loop.
+type StructLit struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name   string       `parser:"@Ident '{'"`
+	Fields []*FieldInit `parser:"(@@ ','?)+ '}'"`
+}
+
+// MapLit is `{ "key": value, … }`.
+type MapLit struct {
+	Pos    Pos
+	EndPos Pos
+
+	Entries []*MapEntry `parser:"'{' (@@ ','?)* '}'"`
+}
+
+// MapEntry is one `"key": value` of a MapLit.
+type MapEntry struct {
+	Pos    Pos
+	EndPos Pos
+
+	Key   string `parser:"@String ':'"`
+	Value *Expr  `parser:"@@"`
 }

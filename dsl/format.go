@@ -263,6 +263,8 @@ func (p *printer) decl(d *Decl) {
 		p.world(d.World)
 	case d.Service != nil:
 		p.service(d.Service)
+	case d.Record != nil:
+		p.record(d.Record)
 	case d.Invariant != nil:
 		p.invariant(d.Invariant)
 	case d.Seed != nil:
@@ -298,6 +300,8 @@ func (p *printer) service(s *Service) {
 		case m == nil:
 		case m.Entity != nil:
 			p.entity(m.Entity)
+		case m.Record != nil:
+			p.record(m.Record)
 		case m.Tool != nil:
 			p.tool(m.Tool)
 		}
@@ -305,18 +309,54 @@ func (p *printer) service(s *Service) {
 }
 
 func (p *printer) entity(e *Entity) {
-	header := "entity " + e.Name + doc(e.Doc)
-	p.block(e.Pos, p.tok(e.Pos, 2+docTokens(e.Doc)), e.EndPos, header, len(e.Fields), func(i int) {
-		f := e.Fields[i]
-		if f == nil {
-			return
+	header := "entity " + e.Name
+	keyTokens := 0
+	if e.Key != nil {
+		header += " key " + *e.Key
+		keyTokens = 2
+	}
+	header += doc(e.Doc)
+	p.block(e.Pos, p.tok(e.Pos, 2+keyTokens+docTokens(e.Doc)), e.EndPos, header, len(e.Fields), func(i int) {
+		p.field(e.Fields[i])
+	})
+}
+
+// field prints an entity or record field: the name, then the type,
+// constraints and doc, aligned in two columns with its neighbours.
+func (p *printer) field(f *Field) {
+	if f == nil {
+		return
+	}
+	rest := typ(f.Type)
+	for _, c := range f.Constraints {
+		rest += " " + constraint(c)
+	}
+	rest += doc(f.Doc)
+	p.line(f.Pos, f.EndPos, f.Name, rest)
+}
+
+// record prints a value record: its fields, then each case as a block of
+// its own fields.
+func (p *printer) record(r *RecordDecl) {
+	header := "record " + r.Name
+	byTokens := 0
+	if r.By != nil {
+		header += " by " + *r.By
+		byTokens = 2
+	}
+	header += doc(r.Doc)
+	p.block(r.Pos, p.tok(r.Pos, 2+byTokens+docTokens(r.Doc)), r.EndPos, header, len(r.Items), func(i int) {
+		it := r.Items[i]
+		switch {
+		case it == nil:
+		case it.Field != nil:
+			p.field(it.Field)
+		case it.Case != nil:
+			c := it.Case
+			p.block(c.Pos, p.tok(c.Pos, 2), c.EndPos, "case "+c.Name, len(c.Fields), func(j int) {
+				p.field(c.Fields[j])
+			})
 		}
-		rest := typ(f.Type)
-		for _, c := range f.Constraints {
-			rest += " " + constraint(c)
-		}
-		rest += doc(f.Doc)
-		p.line(f.Pos, f.EndPos, f.Name, rest)
 	})
 }
 
@@ -360,7 +400,19 @@ func (p *printer) stmt(s *Stmt) {
 	switch {
 	case s == nil:
 	case s.Require != nil:
-		p.line(s.Pos, s.EndPos, "require "+exprString(s.Require.Cond)+" else "+strconv.Quote(s.Require.Message))
+		msg := strconv.Quote(s.Require.Message)
+		if s.Require.MessageExpr != nil {
+			msg = exprString(s.Require.MessageExpr)
+		}
+		p.line(s.Pos, s.EndPos, "require "+exprString(s.Require.Cond)+" else "+msg)
+	case s.Fail != nil:
+		p.line(s.Pos, s.EndPos, "fail "+exprString(s.Fail.Message))
+	case s.Var != nil:
+		decl := "var " + s.Var.Name
+		if s.Var.Type != nil {
+			decl += ": " + typ(s.Var.Type)
+		}
+		p.line(s.Pos, s.EndPos, decl+" = "+exprString(s.Var.Value))
 	case s.Let != nil:
 		value := insertString(s.Let.Insert)
 		if s.Let.Insert == nil {
@@ -384,6 +436,9 @@ func (p *printer) stmt(s *Stmt) {
 	case s.For != nil:
 		f := s.For
 		header := "for " + f.Var + " in " + postfixString(f.Source)
+		if f.Key != "" {
+			header = "for " + f.Key + ", " + f.Var + " in " + postfixString(f.Source)
+		}
 		if f.Where != nil {
 			header += " where " + exprString(f.Where)
 		}
@@ -428,15 +483,19 @@ func (p *printer) stmts(ss []*Stmt) {
 }
 
 func (p *printer) invariant(inv *Invariant) {
-	p.open(inv.Pos, p.tok(inv.Pos, 2), "invariant "+inv.Name)
-	p.line(p.tok(inv.Pos, 3), after(p.tok(inv.Pos, 4)), "policy "+strconv.Quote(inv.Policy))
+	header, k := "invariant "+inv.Name, 0
+	if inv.Local {
+		header, k = "local "+header, 1
+	}
+	p.open(inv.Pos, p.tok(inv.Pos, 2+k), header)
+	p.line(p.tok(inv.Pos, 3+k), after(p.tok(inv.Pos, 4+k)), "policy "+strconv.Quote(inv.Policy))
 	forLine := "for " + inv.Var + " in " + postfixString(inv.Source)
 	forEnd := endOf(inv.Source)
 	if inv.Where != nil {
 		forLine += " where " + exprString(inv.Where)
 		forEnd = inv.Where.EndPos
 	}
-	p.line(p.tok(inv.Pos, 5), forEnd, forLine)
+	p.line(p.tok(inv.Pos, 5+k), forEnd, forLine)
 	if inv.Check != nil {
 		p.line(p.tok(inv.Check.Pos, -1), inv.Check.EndPos, "require "+exprString(inv.Check))
 	}
@@ -451,19 +510,92 @@ func endOf(x *Postfix) Pos {
 }
 
 func (p *printer) seed(s *Seed) {
-	p.block(s.Pos, p.tok(s.Pos, 1), s.EndPos, "seed", len(s.Records), func(i int) {
-		r := s.Records[i]
+	// Records and loads, each list in source order, interleaved by position.
+	type item struct {
+		r *Record
+		l *Load
+	}
+	items := make([]item, 0, len(s.Records)+len(s.Loads))
+	ri, li := 0, 0
+	for ri < len(s.Records) || li < len(s.Loads) {
+		if li == len(s.Loads) || ri < len(s.Records) && s.Records[ri] != nil && s.Loads[li] != nil && s.Records[ri].Pos.Offset <= s.Loads[li].Pos.Offset {
+			items = append(items, item{r: s.Records[ri]})
+			ri++
+		} else {
+			items = append(items, item{l: s.Loads[li]})
+			li++
+		}
+	}
+	p.block(s.Pos, p.tok(s.Pos, 1), s.EndPos, "seed", len(items), func(i int) {
+		if l := items[i].l; l != nil {
+			text := "load " + qualName(l.Entity) + " from " + strconv.Quote(l.From)
+			if l.At != nil {
+				text += " at " + strconv.Quote(*l.At)
+			}
+			if len(l.Fields) > 0 {
+				fields := make([]string, 0, len(l.Fields))
+				for _, f := range l.Fields {
+					if f != nil {
+						fields = append(fields, f.Name+": "+strconv.Quote(f.Source))
+					}
+				}
+				text += " " + braced(fields, ", ")
+			}
+			p.line(l.Pos, l.EndPos, text)
+			return
+		}
+		r := items[i].r
 		if r == nil {
 			return
 		}
-		fields := make([]string, 0, len(r.Fields))
-		for _, fv := range r.Fields {
-			if fv != nil {
-				fields = append(fields, fv.Name+": "+literal(fv.Value))
+		p.line(r.Pos, r.EndPos, qualName(r.Entity), r.Handle, fieldValues(r.Fields))
+	})
+}
+
+// fieldValues is `{ name: value, … }`.
+func fieldValues(fvs []*FieldValue) string {
+	fields := make([]string, 0, len(fvs))
+	for _, fv := range fvs {
+		if fv != nil {
+			fields = append(fields, fv.Name+": "+valueOf(fv.Composite, fv.Value))
+		}
+	}
+	return braced(fields, ", ")
+}
+
+// valueOf prints a constant that is a composite or a literal.
+func valueOf(c *Composite, l *Literal) string {
+	if c != nil {
+		return composite(c)
+	}
+	return literal(l)
+}
+
+// composite prints a list, map or record constant on one line.
+func composite(c *Composite) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.List != nil:
+		elems := make([]string, 0, len(c.List.Elems))
+		for _, v := range c.List.Elems {
+			if v != nil {
+				elems = append(elems, valueOf(v.Composite, v.Lit))
 			}
 		}
-		p.line(r.Pos, r.EndPos, qualName(r.Entity), r.Handle, braced(fields, ", "))
-	})
+		return "[" + strings.Join(elems, ", ") + "]"
+	case c.Map != nil:
+		entries := make([]string, 0, len(c.Map.Entries))
+		for _, e := range c.Map.Entries {
+			if e != nil && e.Value != nil {
+				entries = append(entries, strconv.Quote(e.Key)+": "+valueOf(e.Value.Composite, e.Value.Lit))
+			}
+		}
+		return braced(entries, ", ")
+	case c.Record != nil:
+		return c.Record.Name + " " + fieldValues(c.Record.Fields)
+	}
+	return ""
 }
 
 func (p *printer) task(t *Task) {
@@ -484,7 +616,16 @@ func (p *printer) task(t *Task) {
 			case a.Invariant != nil:
 				p.line(a.Pos, a.EndPos, "invariant "+*a.Invariant)
 			case a.Unchanged:
-				p.line(a.Pos, a.EndPos, "unchanged")
+				text := "unchanged"
+				for i, x := range a.Except {
+					if i == 0 {
+						text += " except "
+					} else {
+						text += ", "
+					}
+					text += postfixString(x)
+				}
+				p.line(a.Pos, a.EndPos, text)
 			default:
 				p.line(a.Pos, a.EndPos, exprString(a.Expr))
 			}
@@ -499,10 +640,13 @@ func (p *printer) task(t *Task) {
 			args := make([]string, 0, len(c.Args))
 			for _, a := range c.Args {
 				if a != nil {
-					args = append(args, a.Name+": "+literal(a.Value))
+					args = append(args, a.Name+": "+valueOf(a.Composite, a.Value))
 				}
 			}
 			text := c.Tool + "(" + strings.Join(args, ", ") + ")"
+			if c.Fails != nil {
+				text += " fails " + strconv.Quote(*c.Fails)
+			}
 			if c.Bind != nil {
 				text = *c.Bind + " = " + text
 			}
@@ -569,6 +713,10 @@ func typ(t *Type) string {
 		s = "enum " + braced(values, " ")
 	case t.Ref != nil:
 		s = "ref " + qualName(t.Ref)
+	case t.List != nil:
+		s = "list<" + typ(t.List) + ">"
+	case t.Map != nil:
+		s = "map<" + t.Map.Key + ", " + typ(t.Map.Value) + ">"
 	case t.Named != nil:
 		s = qualName(t.Named)
 	}
@@ -813,6 +961,34 @@ func (w *exprWriter) primary(p *Primary) {
 			w.expr(el)
 		}
 		w.WriteByte(']')
+	case p.Struct != nil:
+		w.WriteString(p.Struct.Name + " { ")
+		for i, f := range p.Struct.Fields {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			if f != nil {
+				w.WriteString(f.Name + ": ")
+				w.expr(f.Value)
+			}
+		}
+		w.WriteString(" }")
+	case p.Map != nil:
+		if len(p.Map.Entries) == 0 {
+			w.WriteString("{}")
+			return
+		}
+		w.WriteString("{ ")
+		for i, e := range p.Map.Entries {
+			if i > 0 {
+				w.WriteString(", ")
+			}
+			if e != nil {
+				w.WriteString(strconv.Quote(e.Key) + ": ")
+				w.expr(e.Value)
+			}
+		}
+		w.WriteString(" }")
 	case p.Paren != nil:
 		w.WriteByte('(')
 		w.expr(p.Paren)

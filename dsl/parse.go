@@ -67,6 +67,8 @@ var (
 	parseRecord    = partParser[Record]()
 	parseAssertion = partParser[Assertion]()
 	parseCallStep  = partParser[CallStep]()
+	parseRecordIt  = partParser[RecordItem]()
+	parseLoad      = partParser[Load]()
 )
 
 func partParser[T any]() func(filename string, src []byte) error {
@@ -294,14 +296,24 @@ func explain(e *Error, tokens []tokenPos, src []byte) *Error {
 	switch identAt(src, off) {
 	case "":
 		return nil
-	case "entity", "tool":
+	case "entity", "tool", "record":
 		parse = parseMember
-	case "require", "let", "set", "insert", "delete", "return", "if", "for":
+	case "case":
+		parse = parseRecordIt
+	case "load":
+		parse = parseLoad
+	case "fails":
+		if enclosingBlock(tokens, src, i) == "solution" {
+			return &Error{Pos: e.Pos, Msg: `"fails" needs the message the call is expected to fail with: call(…) fails "message"`}
+		}
+		return nil
+	case "require", "let", "var", "set", "insert", "delete", "return", "if", "for", "fail":
 		parse = parseStmt
 	default:
 		parse = map[string]func(string, []byte) error{
 			"entity": parseField, "world": parseProp, "seed": parseRecord,
 			"expect": parseAssertion, "solution": parseCallStep,
+			"record": parseRecordIt, "case": parseField,
 		}[enclosingBlock(tokens, src, i)]
 	}
 	if parse == nil {
@@ -332,8 +344,9 @@ func identAt(src []byte, off int) string {
 }
 
 // enclosingBlock names the block around token i by the keyword of its
-// header: "entity" for `entity Name "doc" {`, "world", "seed", "expect" or
-// "solution"; "" for any other block.
+// header: "entity" for `entity Name key k "doc" {`, "record" for `record
+// Name by tag "doc" {`, "case", "world", "seed", "expect" or "solution";
+// "" for any other block.
 func enclosingBlock(tokens []tokenPos, src []byte, i int) string {
 	depth := 0
 	for k := i - 1; k >= 0; k-- {
@@ -345,7 +358,7 @@ func enclosingBlock(tokens []tokenPos, src []byte, i int) string {
 				depth--
 				continue
 			}
-			for back, words := range [][]string{{"seed", "expect", "solution"}, {"world", "entity"}, {"entity"}} {
+			for back, words := range [][]string{{"seed", "expect", "solution"}, {"world", "entity", "record", "case"}, {"entity", "record"}, {"entity", "record"}, {"entity", "record"}} {
 				if k-1-back >= 0 && slices.Contains(words, identAt(src, tokens[k-1-back].offset)) {
 					return identAt(src, tokens[k-1-back].offset)
 				}

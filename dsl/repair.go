@@ -25,6 +25,9 @@ func repairLeakedOperators(f *File) {
 			for _, a := range d.Task.Expect.Assertions {
 				if a != nil {
 					repairExpr(a.Expr)
+					for _, x := range a.Except {
+						repairPostfix(x)
+					}
 				}
 			}
 		}
@@ -45,6 +48,12 @@ func repairStmt(s *Stmt) {
 	case s == nil:
 	case s.Require != nil:
 		repairExpr(s.Require.Cond)
+		repairExpr(s.Require.MessageExpr)
+		literalMessage(s.Require)
+	case s.Fail != nil:
+		repairExpr(s.Fail.Message)
+	case s.Var != nil:
+		repairExpr(s.Var.Value)
 	case s.Let != nil:
 		repairInsert(s.Let.Insert)
 		repairExpr(s.Let.Value)
@@ -162,7 +171,52 @@ func repairPostfix(x *Postfix) {
 		for _, el := range p.List.Elems {
 			repairExpr(el)
 		}
+	case p.Struct != nil:
+		for _, f := range p.Struct.Fields {
+			if f != nil {
+				repairExpr(f.Value)
+			}
+		}
+	case p.Map != nil:
+		for _, e := range p.Map.Entries {
+			if e != nil {
+				repairExpr(e.Value)
+			}
+		}
 	case p.Paren != nil:
 		repairExpr(p.Paren)
 	}
+}
+
+// literalMessage moves a require message that is a single string literal
+// (the common case) from MessageExpr to Message.
+func literalMessage(r *Require) {
+	if s, ok := StringLiteral(r.MessageExpr); ok {
+		r.Message, r.MessageExpr = s, nil
+	}
+}
+
+// StringLiteral reports whether e is a single string literal, without
+// parentheses, and returns its value.
+func StringLiteral(e *Expr) (string, bool) {
+	if e == nil || len(e.Right) > 0 || e.Left == nil || len(e.Left.Right) > 0 {
+		return "", false
+	}
+	n := e.Left.Left
+	if n == nil || n.Not != nil || n.Cmp == nil || n.Cmp.Op != "" {
+		return "", false
+	}
+	a := n.Cmp.Left
+	if a == nil || len(a.Right) > 0 || a.Left == nil || len(a.Left.Right) > 0 {
+		return "", false
+	}
+	u := a.Left.Left
+	if u == nil || u.Neg != nil || u.Postfix == nil || len(u.Postfix.Suffixes) > 0 {
+		return "", false
+	}
+	p := u.Postfix.Primary
+	if p == nil || p.Lit == nil || p.Lit.String == nil {
+		return "", false
+	}
+	return *p.Lit.String, true
 }
