@@ -29,7 +29,7 @@ func indexable(x *ir.Aggregate) (key indexKey, k ir.Expr, rest ir.Expr, ok bool)
 		}
 		conj = append(conj, e)
 	}
-	if x.Where == nil {
+	if x.Where == nil || x.Source != nil {
 		return key, nil, nil, false
 	}
 	split(x.Where)
@@ -140,10 +140,24 @@ func (sc *scope) buildIndexes(keys []indexKey) []jen.Code {
 // called function literal looping over the table (or over an index bucket).
 func (sc *scope) aggregate(x *ir.Aggregate) code {
 	g := sc.g
+	var loop *jen.Statement
+	if x.Source != nil {
+		// Over the elements of a list, or the values of a map in key order.
+		src := sc.exprNonNull(x.Source, "cannot iterate over null")
+		v := sc.bind(x.Var)
+		if !mentions(x.Where, x.Var) && !mentions(x.Value, x.Var) {
+			v = "_"
+		}
+		if x.Source.Type().Kind == ir.KindMap {
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Qual(rt, "InKeyOrder").Call(src))
+		} else {
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Add(src))
+		}
+		return sc.aggregateLoop(x, v, loop, x.Where)
+	}
 	ei := g.ents[x.Entity]
 	v := sc.bind(x.Var)
 	where := x.Where
-	var loop *jen.Statement
 	if key, k, rest, ok := indexable(x); ok && sc.readOnly {
 		if idx, have := sc.indexes[key]; have {
 			where = rest
@@ -153,6 +167,12 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 	if loop == nil {
 		loop = jen.For(jen.Id(v).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call())
 	}
+	return sc.aggregateLoop(x, v, loop, where)
+}
+
+// aggregateLoop compiles the aggregate's body inside loop, which binds the
+// aggregate's variable to v.
+func (sc *scope) aggregateLoop(x *ir.Aggregate, v string, loop *jen.Statement, where ir.Expr) code {
 	var body []jen.Code
 	if where != nil {
 		body = append(body, jen.If(jen.Op("!").Add(sc.expr(where).at(precUnary))).Block(jen.Continue()))

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -67,6 +68,28 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 				}
 			}
 		}
+		if kind.Textual() {
+			for _, s := range comparedLiterals(t, p) {
+				add(json.Marshal(s))
+			}
+		}
+		if len(g.w.Structs) > 0 {
+			// Values of record fields of the same name inside the seed's
+			// lists, maps and records, then the keys of its maps.
+			var keys []*ir.Value
+			g.seedValues(func(name string, ft *ir.Type, v *ir.Value) {
+				base := *ft
+				base.Optional = false
+				if name == "" && kind.Textual() {
+					keys = append(keys, v)
+				} else if name == p.Name && ft.Kind == kind && v.Kind != ir.KindNull {
+					add(valueJSON(v, &base))
+				}
+			})
+			for _, k := range keys {
+				add(json.Marshal(k.Str))
+			}
+		}
 		// Values of other fields of the same kind (an amount that must
 		// equal a bill's total).
 		if kind.Numeric() {
@@ -86,6 +109,10 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 			add(b, nil)
 		}
 		switch kind {
+		case ir.KindList, ir.KindMap, ir.KindStruct:
+			for _, c := range g.shapeCandidates(t, p.Name, p.Type) {
+				add(c, nil)
+			}
 		case ir.KindInt:
 			for _, n := range []string{"1", "0", "10", "100"} {
 				add([]byte(n), nil)
@@ -110,6 +137,71 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 		}
 	}
 	return out
+}
+
+// shapeCandidates are values of a composite type built from the
+// candidates of its parts: a list of one candidate element and the empty
+// list, the empty map, a record of its fields' first candidates (one per
+// case for a variant).
+func (g *generator) shapeCandidates(t *ir.Tool, name string, typ *ir.Type) []json.RawMessage {
+	if g.shapeDepth > 3 {
+		return nil // a record inside itself
+	}
+	g.shapeDepth++
+	defer func() { g.shapeDepth-- }()
+	first := func(name string, et *ir.Type) (json.RawMessage, bool) {
+		cs := g.candidates(t, &ir.Param{Name: name, Type: et})
+		for _, c := range cs {
+			if string(c) != "null" {
+				return c, true
+			}
+		}
+		if et.Optional {
+			return json.RawMessage("null"), true
+		}
+		return nil, false
+	}
+	switch typ.Kind {
+	case ir.KindList:
+		var out []json.RawMessage
+		if c, ok := first(name, typ.Elem); ok {
+			out = append(out, json.RawMessage("["+string(c)+"]"))
+		}
+		return append(out, json.RawMessage("[]"))
+	case ir.KindMap:
+		return []json.RawMessage{json.RawMessage("{}")}
+	case ir.KindStruct:
+		sd := typ.Struct
+		object := func(fields []*ir.Field, tag string) (json.RawMessage, bool) {
+			o := ordered{}
+			if tag != "" {
+				o = append(o, kv{sd.Tag.Name, tag})
+			}
+			for _, f := range fields {
+				c, ok := first(f.Name, f.Type)
+				if !ok {
+					return nil, false
+				}
+				o = append(o, kv{f.Name, c})
+			}
+			b, err := json.Marshal(o)
+			return b, err == nil
+		}
+		var out []json.RawMessage
+		if sd.Tag == nil {
+			if b, ok := object(sd.Fields, ""); ok {
+				out = append(out, b)
+			}
+			return out
+		}
+		for _, c := range sd.Cases {
+			if b, ok := object(append(append([]*ir.Field{}, sd.Fields...), c.Fields...), c.Name); ok {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // allSeedRecords are the world seed's records, then the task seeds'.
@@ -143,15 +235,122 @@ func variant(s string) string {
 	return s + "2"
 }
 
-// requires lists a tool's require messages in statement order.
+// requires lists a tool's require and fail messages in statement order; a
+// message built from values is a pattern (see runtime.Hole).
 func requires(t *ir.Tool) []string {
 	var out []string
 	ir.WalkStmts(t.Body, func(st ir.Stmt) {
-		if r, ok := st.(*ir.Require); ok {
-			out = append(out, r.Message)
+		switch x := st.(type) {
+		case *ir.Require:
+			out = append(out, messagePattern(x.Message, x.MessageExpr))
+		case *ir.Fail:
+			out = append(out, messagePattern(x.Message, x.MessageExpr))
 		}
 	}, nil)
 	return out
+}
+
+// messagePattern is the message, or the pattern of the message expression:
+// its string constants, with runtime.Hole for every other part.
+func messagePattern(msg string, x ir.Expr) string {
+	if x == nil {
+		return msg
+	}
+	var b strings.Builder
+	var walk func(e ir.Expr)
+	walk = func(e ir.Expr) {
+		switch y := e.(type) {
+		case *ir.Binary:
+			if y.Op == "+" {
+				walk(y.L)
+				walk(y.R)
+				return
+			}
+		case *ir.Lit:
+			if y.Value != nil && y.Value.Kind != ir.KindNull && y.T.Kind.Textual() {
+				b.WriteString(y.Value.Str)
+				return
+			}
+		}
+		if !strings.HasSuffix(b.String(), runtime.Hole) {
+			b.WriteString(runtime.Hole)
+		}
+	}
+	walk(x)
+	return b.String()
+}
+
+// comparedLiterals are the string constants a tool's body compares the
+// parameter's variable with (`reason in ["a", "b"]`, `code == "x"`): likely
+// values for it.
+func comparedLiterals(t *ir.Tool, p *ir.Param) []string {
+	var out []string
+	isVar := func(e ir.Expr) bool {
+		vr, ok := e.(*ir.VarRef)
+		return ok && p.Var != nil && vr.Var == p.Var
+	}
+	add := func(e ir.Expr) {
+		if l, ok := e.(*ir.Lit); ok && l.Value != nil && l.Value.Kind != ir.KindNull && l.T.Kind.Textual() {
+			out = append(out, l.Value.Str)
+		}
+		if ll, ok := e.(*ir.ListLit); ok {
+			for _, el := range ll.Elems {
+				if l, ok := el.(*ir.Lit); ok && l.Value != nil && l.Value.Kind != ir.KindNull {
+					out = append(out, l.Value.Str)
+				}
+			}
+		}
+	}
+	ir.WalkStmts(t.Body, nil, func(e ir.Expr) bool {
+		if b, ok := e.(*ir.Binary); ok {
+			switch b.Op {
+			case "==", "!=", "in", "notin":
+				if isVar(b.L) {
+					add(b.R)
+				} else if isVar(b.R) {
+					add(b.L)
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// seedValues calls fn with every value inside the seed records (a field's
+// value, and the values inside lists, maps and records), its type and the
+// name of the field holding it (the field of the list or map holding it),
+// and with the keys of maps (as strings, named "").
+func (g *generator) seedValues(fn func(name string, t *ir.Type, v *ir.Value)) {
+	var walk func(name string, t *ir.Type, v *ir.Value)
+	walk = func(name string, t *ir.Type, v *ir.Value) {
+		if v == nil || v.Kind == ir.KindNull || t == nil {
+			return
+		}
+		fn(name, t, v)
+		switch t.Kind {
+		case ir.KindList:
+			for _, x := range v.List {
+				walk(name, t.Elem, x)
+			}
+		case ir.KindMap:
+			for _, e := range v.Entries {
+				fn("", &ir.Type{Kind: ir.KindString}, &ir.Value{Kind: ir.KindString, Str: e.Key})
+				walk(name, t.Elem, e.Value)
+			}
+		case ir.KindStruct:
+			for i, f := range t.Struct.AllFields() {
+				if i < len(v.Fields) {
+					walk(f.Name, f.Type, v.Fields[i])
+				}
+			}
+		}
+	}
+	for _, r := range g.allSeedRecords() {
+		for i, f := range r.Entity.Fields {
+			walk(f.Name, f.Type, r.Values[i])
+		}
+	}
 }
 
 // conformanceFile renders Checks and Conformance: the seed checks, one

@@ -85,6 +85,10 @@ func canFault(e ir.Expr) bool {
 			if x.Op == "%" && x.T.Kind == ir.KindInt {
 				found = true
 			}
+		default:
+			if faultsNull(x) {
+				found = true
+			}
 		}
 		return !found
 	})
@@ -127,16 +131,19 @@ func (sc *scope) expr(e ir.Expr) code {
 	case *ir.Today:
 		return primary(jen.Id("today"))
 	case *ir.FieldRef:
+		if x.Field != nil && x.Field.Entity == nil {
+			return sc.structField(x)
+		}
 		rec := sc.record(x.X)
 		if x.Field == nil {
-			return primary(rec.at(precPrimary).Dot("ID"))
+			return primary(rec.at(precPrimary).Dot(g.idField(x.X.Type())))
 		}
 		return primary(rec.at(precPrimary).Dot(g.ents[x.Field.Entity].fields[x.Field]))
 	case *ir.Deref:
 		return sc.recordAt(x.T.Entity, sc.expr(x.X))
 	case *ir.IDOf:
 		if x.X.Type().Kind == ir.KindRecord {
-			return primary(sc.expr(x.X).at(precPrimary).Dot("ID"))
+			return primary(sc.expr(x.X).at(precPrimary).Dot(g.idField(x.X.Type())))
 		}
 		return sc.expr(x.X)
 	case *ir.Lookup:
@@ -163,9 +170,15 @@ func (sc *scope) expr(e ir.Expr) code {
 	case *ir.ListLit:
 		elems := make([]jen.Code, len(x.Elems))
 		for i, el := range x.Elems {
-			elems[i] = sc.expr(el).c
+			elems[i] = sc.elemValue(el, x.T.Elem).c
 		}
 		return primary(jen.Add(g.goType(x.T)).Values(elems...))
+	case *ir.Index:
+		return sc.index(x)
+	case *ir.StructLit:
+		return sc.structLit(x)
+	case *ir.MapLit:
+		return sc.mapLit(x)
 	}
 	panic(fmt.Sprintf("gen: unsupported expression %T", e))
 }
@@ -234,8 +247,57 @@ func (sc *scope) lit(v *ir.Value, t *ir.Type) code {
 		return dateLit(v.Str)
 	case ir.KindDateTime:
 		return dateTimeLit(v.Str)
+	case ir.KindList, ir.KindMap, ir.KindStruct:
+		return sc.compositeLit(v, t)
 	}
 	panic(fmt.Sprintf("gen: constant of kind %s", kind))
+}
+
+// compositeLit is a list, map or record constant of type t: a Go composite
+// literal (a new value each time it is evaluated).
+func (sc *scope) compositeLit(v *ir.Value, t *ir.Type) code {
+	g := sc.g
+	elem := func(x *ir.Value, et *ir.Type) *jen.Statement {
+		if x == nil || x.Kind == ir.KindNull {
+			return jen.Nil()
+		}
+		base := *et
+		base.Optional = false
+		c := sc.lit(x, &base).c
+		if pointerOpt(et) {
+			return jen.Qual(rt, "Ptr").Types(g.baseGoType(&base)).Call(c)
+		}
+		return c
+	}
+	var lit *jen.Statement
+	switch t.Kind {
+	case ir.KindList:
+		items := make([]jen.Code, len(v.List))
+		for i, x := range v.List {
+			items[i] = elem(x, t.Elem)
+		}
+		lit = jen.Add(g.baseGoType(t)).Values(items...)
+	case ir.KindMap:
+		items := make([]jen.Code, len(v.Entries))
+		for i, e := range v.Entries {
+			items[i] = jen.Lit(e.Key).Op(":").Add(elem(e.Value, t.Elem))
+		}
+		lit = jen.Add(g.baseGoType(t)).Values(items...)
+	default:
+		si := g.structs[t.Struct]
+		var items []jen.Code
+		for i, f := range t.Struct.AllFields() {
+			if i >= len(v.Fields) || v.Fields[i] == nil || v.Fields[i].Kind == ir.KindNull {
+				continue
+			}
+			items = append(items, jen.Id(si.fields[f]).Op(":").Add(elem(v.Fields[i], g.storedType(f))))
+		}
+		lit = jen.Id(si.typ).Values(items...)
+	}
+	if pointerOpt(t) {
+		return primary(jen.Op("&").Add(lit))
+	}
+	return primary(lit)
 }
 
 func intLit(i int64) code {
@@ -326,11 +388,11 @@ func (sc *scope) valueAs(e ir.Expr, to *ir.Type) code {
 			return primary(jen.Func().Params().Op("*").String().Block(
 				jen.Id(r).Op(":=").Add(rec.c),
 				jen.If(jen.Id(r).Op("==").Nil()).Block(jen.Return(jen.Nil())),
-				jen.Id(v).Op(":=").Id(r).Dot("ID"),
+				jen.Id(v).Op(":=").Id(r).Dot(sc.g.idField(from)),
 				jen.Return(jen.Op("&").Id(v)),
 			).Call())
 		}
-		return primary(rec.at(precPrimary).Dot("ID"))
+		return primary(rec.at(precPrimary).Dot(sc.g.idField(from)))
 	}
 	c := sc.expr(e)
 	if from.Kind == ir.KindEnum && to.Kind != ir.KindEnum {
@@ -371,10 +433,10 @@ func (sc *scope) operands(l, r ir.Expr) (lc, rc code) {
 	lt, rt := l.Type(), r.Type()
 	lc, rc = sc.expr(l), sc.expr(r)
 	if lt.Kind == ir.KindRecord {
-		lc = primary(lc.at(precPrimary).Dot("ID"))
+		lc = primary(lc.at(precPrimary).Dot(sc.g.idField(lt)))
 	}
 	if rt.Kind == ir.KindRecord {
-		rc = primary(rc.at(precPrimary).Dot("ID"))
+		rc = primary(rc.at(precPrimary).Dot(sc.g.idField(rt)))
 	}
 	if lt.Kind == ir.KindEnum && (rt.Kind != ir.KindEnum || lt.Enum != rt.Enum) && !optional(lt) {
 		if _, isLit := r.(*ir.Lit); !(isLit && rt.Kind != ir.KindEnum) {
@@ -424,6 +486,9 @@ func (sc *scope) equality(l, r ir.Expr, negate bool) code {
 			return primary(jen.Lit(!negate))
 		}
 		return code{jen.Add(sc.expr(l).at(precCmp + 1)).Op(op).Nil(), precCmp}
+	}
+	if isComposite(l.Type()) || isComposite(r.Type()) {
+		return sc.compositeEquality(l, r, negate)
 	}
 	lc, rc := sc.operands(l, r)
 	lo, ro := optional(l.Type()) && l.Type().Kind != ir.KindRecord, optional(r.Type()) && r.Type().Kind != ir.KindRecord
@@ -520,7 +585,7 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 func (sc *scope) membership(x *ir.Binary) code {
 	list, ok := x.R.(*ir.ListLit)
 	if !ok {
-		panic("gen: `in` needs a list literal")
+		return sc.containsOf(x)
 	}
 	negate := x.Op == "notin"
 	if len(list.Elems) == 0 {
@@ -622,6 +687,9 @@ const rt0 = rt
 
 // call compiles a built-in function call with compiler/eval's semantics.
 func (sc *scope) call(x *ir.Call) code {
+	if c, ok := sc.compositeCall(x); ok {
+		return c
+	}
 	arg := func(i int) code { return sc.expr(x.Args[i]) }
 	str := func(i int) *jen.Statement { return sc.asString(x.Args[i]).c }
 	isFloat := func(t *ir.Type) bool { return t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney }

@@ -52,14 +52,19 @@ type generator struct {
 	pkgNames   *namespace // package-level identifiers
 	stateNames *namespace // fields and methods of State
 	ents       map[*ir.Entity]*entityInfo
+	structs    map[*ir.StructDef]*structInfo
 	enums      map[*ir.EnumDef]*enumInfo
 	tools      map[*ir.Tool]*toolInfo
 	invs       map[*ir.Invariant]string // checker method names
 
 	// helpers the compiled code uses, emitted into state.go on demand
-	needAt  map[*ir.Entity]bool // s.<entity>At(id): follow a ref inside an expression
-	needIDs map[*ir.Entity]bool // s.<entity>IDs(): snapshot of ids for `for`
-	needMod bool
+	needAt    map[*ir.Entity]bool    // s.<entity>At(id): follow a ref inside an expression
+	needIDs   map[*ir.Entity]bool    // s.<entity>IDs(): snapshot of ids for `for`
+	needEqual map[*ir.StructDef]bool // <Record>.equal: == on value records
+	needMod   bool
+	need      map[string]bool // package-level helpers of composite.go by name
+
+	shapeDepth int // nesting of conformance candidates being built
 }
 
 type entityInfo struct {
@@ -68,9 +73,19 @@ type entityInfo struct {
 	table  string // State field: Customers
 	snake  string // id prefix: customer
 	lower  string // stem of unexported helpers: customer
+	id     string // Go field of the id: ID, or the key field's (OrderID)
 	fields map[*ir.Field]string
 	// referrers are the ref fields (of any entity) pointing at this one.
 	referrers []*ir.Field
+}
+
+// structInfo names a value record's Go type and fields.
+type structInfo struct {
+	s      *ir.StructDef
+	typ    string               // Go type: Address
+	plain  string               // the same struct without methods, for decoding: addressFields
+	fields map[*ir.Field]string // every field, the tag and case fields included
+	cases  map[*ir.Field]*ir.Case
 }
 
 type enumInfo struct {
@@ -89,14 +104,17 @@ type toolInfo struct {
 
 func newGenerator(w *ir.World) (*generator, error) {
 	g := &generator{
-		w:       w,
-		pkg:     w.Name,
-		ents:    map[*ir.Entity]*entityInfo{},
-		enums:   map[*ir.EnumDef]*enumInfo{},
-		tools:   map[*ir.Tool]*toolInfo{},
-		invs:    map[*ir.Invariant]string{},
-		needAt:  map[*ir.Entity]bool{},
-		needIDs: map[*ir.Entity]bool{},
+		w:         w,
+		pkg:       w.Name,
+		ents:      map[*ir.Entity]*entityInfo{},
+		enums:     map[*ir.EnumDef]*enumInfo{},
+		tools:     map[*ir.Tool]*toolInfo{},
+		invs:      map[*ir.Invariant]string{},
+		needAt:    map[*ir.Entity]bool{},
+		needIDs:   map[*ir.Entity]bool{},
+		needEqual: map[*ir.StructDef]bool{},
+		need:      map[string]bool{},
+		structs:   map[*ir.StructDef]*structInfo{},
 	}
 	if !isIdent(w.Name) {
 		return nil, fmt.Errorf("gen: world name %q is not a Go package name", w.Name)
@@ -109,26 +127,58 @@ func newGenerator(w *ir.World) (*generator, error) {
 		ei.snake = ir.SnakeName(e.Name)
 		ei.lower = unexported(e.Name)
 		ei.table = g.stateNames.name(e, plural(ei.typ))
-		fns := newNamespace("ID")
+		// An entity with a key field has no ID field: the key is the id.
+		fns := newNamespace()
+		if e.Key == nil {
+			fns = newNamespace("ID")
+			ei.id = "ID"
+		}
 		for _, f := range e.Fields {
 			ei.fields[f] = fns.name(f, exported(f.Name))
 		}
+		if e.Key != nil {
+			ei.id = ei.fields[e.Key]
+		}
 		g.ents[e] = ei
+	}
+	for _, sd := range w.Structs {
+		si := &structInfo{s: sd, fields: map[*ir.Field]string{}, cases: map[*ir.Field]*ir.Case{}}
+		si.typ = g.pkgNames.name(sd, exported(sd.Name))
+		si.plain = g.pkgNames.name([2]any{sd, "fields"}, unexported(si.typ)+"Fields")
+		fns := newNamespace("MarshalJSON", "UnmarshalJSON")
+		for _, f := range sd.AllFields() {
+			si.fields[f] = fns.name(f, exported(f.Name))
+		}
+		for _, c := range sd.Cases {
+			for _, f := range c.Fields {
+				si.cases[f] = c
+			}
+		}
+		g.structs[sd] = si
+	}
+	addEnum := func(def *ir.EnumDef, owner string, f *ir.Field) {
+		if def == nil || g.enums[def] != nil {
+			return
+		}
+		ei := &enumInfo{def: def, consts: map[string]string{}}
+		ei.typ = g.pkgNames.name(def, owner+exported(f.Name))
+		for _, v := range def.Values {
+			ei.consts[v] = g.pkgNames.name([2]any{def, v}, ei.typ+exported(v))
+		}
+		ei.values = g.pkgNames.name([2]any{def, "values"}, unexported(ei.typ)+"Values")
+		g.enums[def] = ei
 	}
 	for _, e := range w.Entities {
 		for _, f := range e.Fields {
 			if f.Type.Kind == ir.KindRef && f.Type.Entity != nil {
 				g.ents[f.Type.Entity].referrers = append(g.ents[f.Type.Entity].referrers, f)
 			}
-			if f.Type.Kind == ir.KindEnum && f.Type.Enum != nil && g.enums[f.Type.Enum] == nil {
-				ei := &enumInfo{def: f.Type.Enum, consts: map[string]string{}}
-				ei.typ = g.pkgNames.name(f.Type.Enum, g.ents[e].typ+exported(f.Name))
-				for _, v := range f.Type.Enum.Values {
-					ei.consts[v] = g.pkgNames.name([2]any{f.Type.Enum, v}, ei.typ+exported(v))
-				}
-				ei.values = g.pkgNames.name([2]any{f.Type.Enum, "values"}, unexported(ei.typ)+"Values")
-				g.enums[f.Type.Enum] = ei
-			}
+			eachEnum(f.Type, func(def *ir.EnumDef) { addEnum(def, g.ents[e].typ, f) })
+		}
+	}
+	for _, sd := range w.Structs {
+		for _, f := range sd.AllFields() {
+			eachEnum(f.Type, func(def *ir.EnumDef) { addEnum(def, g.structs[sd].typ, f) })
 		}
 	}
 	for _, t := range w.Tools {
@@ -152,6 +202,7 @@ var fixedPackageNames = []string{
 	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "candidates", "toolCandidates",
 	"toolRequires", "Episode", "Conformance", "World",
+	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept",
 }
 
 // fixedStateNames are the fields and methods of State besides the tables
@@ -173,16 +224,17 @@ func isIdent(s string) bool {
 // run renders every file.
 func (g *generator) run() (map[string][]byte, error) {
 	out := map[string][]byte{}
-	// Files whose compilation records helper needs come before state.go.
+	// Files whose compilation records helper needs come before state.go
+	// and types.go, which render the helpers.
 	files := []struct {
 		name  string
 		build func(f *jen.File)
 	}{
-		{"types.go", g.typesFile},
 		{"tools.go", g.toolsFile},
 		{"invariants.go", g.invariantsFile},
 		{"tasks.go", g.tasksFile},
 		{"state.go", g.stateFile},
+		{"types.go", g.typesFile},
 		{"seed.go", g.seedFile},
 		{"world.go", g.worldFile},
 		{"conformance.go", g.conformanceFile},

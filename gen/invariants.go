@@ -37,7 +37,7 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 		return jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(rt, "Violation").Values(jen.Dict{
 			jen.Id("Invariant"): jen.Lit(inv.Name),
 			jen.Id("Entity"):    jen.Lit(inv.Entity.Name),
-			jen.Id("ID"):        jen.Id(v).Dot("ID"),
+			jen.Id("ID"):        jen.Id(v).Dot(ei.id),
 			jen.Id("Message"):   msg,
 		}))
 	}

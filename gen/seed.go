@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/dave/jennifer/jen"
 
@@ -83,15 +84,21 @@ func (g *generator) writeTables(b *bytes.Buffer, recs []*ir.Record) error {
 }
 
 func (g *generator) writeRecord(b *bytes.Buffer, r *ir.Record) error {
-	id, _ := json.Marshal(r.ID)
-	b.WriteString(`{"id":`)
-	b.Write(id)
+	if r.Entity.Key == nil {
+		id, _ := json.Marshal(r.ID)
+		b.WriteString(`{"id":`)
+		b.Write(id)
+	} else {
+		b.WriteByte('{') // the key field is the id
+	}
 	if len(r.Values) != len(r.Entity.Fields) {
 		return fmt.Errorf("gen: seed record %s %q: %d values for %d fields", r.Entity.Name, r.ID, len(r.Values), len(r.Entity.Fields))
 	}
 	for i, f := range r.Entity.Fields {
 		k, _ := json.Marshal(f.Name)
-		b.WriteByte(',')
+		if i > 0 || r.Entity.Key == nil {
+			b.WriteByte(',')
+		}
 		b.Write(k)
 		b.WriteByte(':')
 		v, err := valueJSON(r.Values[i], f.Type)
@@ -142,8 +149,98 @@ func valueJSON(v *ir.Value, t *ir.Type) ([]byte, error) {
 			return nil, err
 		}
 		return json.Marshal(d)
+	case ir.KindList, ir.KindMap, ir.KindStruct:
+		return compositeJSON(v, t)
 	}
 	return json.Marshal(v.Str)
+}
+
+// compositeJSON renders a list (an array), a map (an object in key order)
+// or a record constant (an object with its fields in declaration order;
+// for a variant, its tag, common fields and the fields of its case).
+func compositeJSON(v *ir.Value, t *ir.Type) ([]byte, error) {
+	var b bytes.Buffer
+	// member writes the i-th element (keyed: member key of an object).
+	member := func(i int, keyed bool, key string, x *ir.Value, et *ir.Type) error {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if keyed {
+			k, _ := json.Marshal(key)
+			b.Write(k)
+			b.WriteByte(':')
+		}
+		j, err := valueJSON(x, et)
+		if err != nil {
+			return err
+		}
+		b.Write(j)
+		return nil
+	}
+	switch {
+	case t == nil:
+		return nil, fmt.Errorf("a composite constant without its type")
+	case t.Kind == ir.KindList:
+		b.WriteByte('[')
+		for i, x := range v.List {
+			if err := member(i, false, "", x, t.Elem); err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+		b.WriteByte(']')
+	case t.Kind == ir.KindMap:
+		entries := append([]ir.MapEntry(nil), v.Entries...)
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
+		b.WriteByte('{')
+		for i, e := range entries {
+			if err := member(i, true, e.Key, e.Value, t.Elem); err != nil {
+				return nil, fmt.Errorf("[%q]: %w", e.Key, err)
+			}
+		}
+		b.WriteByte('}')
+	case t.Kind == ir.KindStruct:
+		sd := t.Struct
+		fields := sd.AllFields()
+		if len(v.Fields) != len(fields) {
+			return nil, fmt.Errorf("%s constant with %d fields, want %d", sd.Name, len(v.Fields), len(fields))
+		}
+		var current *ir.Case
+		if sd.Tag != nil && v.Fields[0] != nil {
+			for _, c := range sd.Cases {
+				if c.Name == v.Fields[0].Str {
+					current = c
+				}
+			}
+		}
+		inCase := map[*ir.Field]bool{}
+		if current != nil {
+			for _, f := range current.Fields {
+				inCase[f] = true
+			}
+		}
+		for _, c := range sd.Cases {
+			for _, f := range c.Fields {
+				if !inCase[f] {
+					inCase[f] = false
+				}
+			}
+		}
+		b.WriteByte('{')
+		n := 0
+		for i, f := range fields {
+			if in, isCase := inCase[f]; isCase && !in {
+				continue // a field of another case
+			}
+			if err := member(n, true, f.Name, v.Fields[i], f.Type); err != nil {
+				return nil, fmt.Errorf(".%s: %w", f.Name, err)
+			}
+			n++
+		}
+		b.WriteByte('}')
+	default:
+		return nil, fmt.Errorf("a %s constant of type %s", v.Kind, t)
+	}
+	return b.Bytes(), nil
 }
 
 // seedFile renders the seed loader.

@@ -14,7 +14,8 @@ import (
 // in: ref arguments are looked up).
 func (g *generator) fieldNeedsCheck(f *ir.Field) bool {
 	k := f.Type.Kind
-	return f.Unique || len(f.Bounds) > 0 || k == ir.KindEnum || k == ir.KindDecimal || k == ir.KindMoney
+	return f.Unique || len(f.Bounds) > 0 || k == ir.KindEnum || k == ir.KindDecimal || k == ir.KindMoney ||
+		f == f.Entity.Key || isComposite(f.Type) && g.valueNeedsCheck(f.Type, f)
 }
 
 func (g *generator) checkFieldName(f *ir.Field) string {
@@ -109,10 +110,78 @@ func (g *generator) stateFile(f *jen.File) {
 		)
 		f.Line()
 	}
+	g.compositeHelpers(f)
 	for _, e := range g.w.Entities {
 		g.entityHelpers(f, e)
 	}
 	g.validate(f)
+}
+
+// compositeHelpers renders the generic helpers of composite values that
+// record compiler/eval's faults, those the compiled code uses.
+func (g *generator) compositeHelpers(f *jen.File) {
+	T, V := jen.Id("T"), jen.Id("V")
+	setFault := func(err jen.Code) *jen.Statement {
+		return jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(jen.Id("s").Dot("fault").Op("=").Add(err))
+	}
+	if g.need["listAt"] {
+		f.Comment("listAt is xs[i]; out of range (or a null list) records a fault and")
+		f.Comment("yields the zero value.")
+		f.Func().Id("listAt").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("xs").Index().Add(T), jen.Id("i").Int64()).Add(T).Block(
+			jen.If(jen.Id("xs").Op("==").Nil()).Block(
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("cannot index null"))),
+				jen.Var().Id("zero").Add(T),
+				jen.Return(jen.Id("zero")),
+			),
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(rt, "At").Call(jen.Id("xs"), jen.Id("i")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(setFault(jen.Err())),
+			jen.Return(jen.Id("v")),
+		)
+		f.Line()
+	}
+	if g.need["mapAt"] {
+		f.Comment("mapAt is m[k]; a missing key (or a null map) records a fault and")
+		f.Comment("yields the zero value.")
+		f.Func().Id("mapAt").Types(jen.Id("V").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("m").Map(jen.String()).Add(V), jen.Id("k").String()).Add(V).Block(
+			jen.If(jen.Id("m").Op("==").Nil()).Block(
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("cannot index null"))),
+				jen.Var().Id("zero").Add(V),
+				jen.Return(jen.Id("zero")),
+			),
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(rt, "Lookup").Call(jen.Id("m"), jen.Id("k")),
+			jen.If(jen.Err().Op("!=").Nil()).Block(setFault(jen.Err())),
+			jen.Return(jen.Id("v")),
+		)
+		f.Line()
+	}
+	if g.need["present"] {
+		f.Comment("present is the optional record p, for reading its field; null records")
+		f.Comment("a fault and yields an empty record.")
+		f.Func().Id("present").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("p").Op("*").Add(T), jen.Id("field").String()).Op("*").Add(T).Block(
+			jen.If(jen.Id("p").Op("==").Nil()).Block(
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("cannot read field %s of null"), jen.Id("field"))),
+				jen.Return(jen.New(T)),
+			),
+			jen.Return(jen.Id("p")),
+		)
+		f.Line()
+	}
+	if g.need["nonNullList"] {
+		f.Comment("nonNullList is xs; a null list records the fault msg.")
+		f.Func().Id("nonNullList").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("xs").Index().Add(T), jen.Id("msg").String()).Index().Add(T).Block(
+			jen.If(jen.Id("xs").Op("==").Nil()).Block(setFault(jen.Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Id("msg")))),
+			jen.Return(jen.Id("xs")),
+		)
+		f.Line()
+	}
+	if g.need["nonNullMap"] {
+		f.Comment("nonNullMap is m; a null map records the fault msg.")
+		f.Func().Id("nonNullMap").Types(jen.Id("V").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("m").Map(jen.String()).Add(V), jen.Id("msg").String()).Map(jen.String()).Add(V).Block(
+			jen.If(jen.Id("m").Op("==").Nil()).Block(setFault(jen.Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Id("msg")))),
+			jen.Return(jen.Id("m")),
+		)
+		f.Line()
+	}
 }
 
 // entityHelpers renders the per-entity helpers the compiled code needs:
@@ -133,7 +202,7 @@ func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
 			jen.If(jen.List(jen.Id("r"), jen.Id("ok")).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id("id")), jen.Id("ok")).Block(jen.Return(jen.Id("r"))),
 			jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(
 				jen.Id("s").Dot("fault").Op("=").Qual(rt, "NotFound").Call(jen.Lit(e.Name), jen.Id("id"))),
-			jen.Return(jen.Op("&").Id(ei.typ).Values(jen.Dict{jen.Id("ID"): jen.Id("id")})),
+			jen.Return(jen.Op("&").Id(ei.typ).Values(jen.Dict{jen.Id(ei.id): jen.Id("id")})),
 		)
 		f.Line()
 	}
@@ -142,7 +211,7 @@ func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
 		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ei.lower+"IDs").Params().Index().String().Block(
 			jen.Id("ids").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Id("s").Dot(ei.table).Dot("Len").Call()),
 			jen.For(jen.Id("r").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
-				jen.Id("ids").Op("=").Append(jen.Id("ids"), jen.Id("r").Dot("ID"))),
+				jen.Id("ids").Op("=").Append(jen.Id("ids"), jen.Id("r").Dot(ei.id))),
 			jen.Return(jen.Id("ids")),
 		)
 		f.Line()
@@ -170,6 +239,32 @@ func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
 	ei := g.ents[e]
 	name := e.Name + "." + fl.Name
 	val := jen.Id("r").Dot(ei.fields[fl])
+	if isComposite(fl.Type) || fl == e.Key {
+		var body []jen.Code
+		if isComposite(fl.Type) {
+			c := &checker{g: g, fail: func(err jen.Code) jen.Code { return jen.Return(err) }}
+			body = c.value(fl.Type, fl, val, jen.Lit(name))
+		}
+		if fl.Unique && isComposite(fl.Type) {
+			same := g.eqOf(fl.Type, jen.Id("o").Dot(ei.fields[fl]), val)
+			if fl.Type.Optional {
+				same = jen.Add(val).Op("!=").Nil().Op("&&").Add(same)
+			}
+			body = append(body, jen.For(jen.Id("o").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
+				jen.If(jen.Id("o").Dot(ei.id).Op("!=").Id("r").Dot(ei.id).Op("&&").Add(same)).Block(
+					jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(val), jen.Lit(e.Name), jen.Id("o").Dot(ei.id))))))
+		}
+		if fl == e.Key {
+			// The key is the id: unique, by a lookup instead of a scan.
+			body = append(body, jen.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(val), jen.Id("ok").Op("&&").Id("o").Op("!=").Id("r")).Block(
+				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(val), jen.Lit(e.Name), jen.Id("o").Dot(ei.id)))))
+		}
+		body = append(body, jen.Return(jen.Nil()))
+		f.Commentf("%s checks %s of a record about to be written.", g.checkFieldName(fl), name)
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.checkFieldName(fl)).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(body...)
+		f.Line()
+		return
+	}
 	var body []jen.Code
 	v := jen.Id("v")
 	if fl.Type.Optional {
@@ -203,8 +298,8 @@ func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
 			same = jen.Add(jen.Id("o").Dot(ei.fields[fl])).Op("!=").Nil().Op("&&").Op("*").Id("o").Dot(ei.fields[fl]).Op("==").Id("v")
 		}
 		body = append(body, jen.For(jen.Id("o").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
-			jen.If(jen.Id("o").Dot("ID").Op("!=").Id("r").Dot("ID").Op("&&").Add(same)).Block(
-				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(v), jen.Lit(e.Name), jen.Id("o").Dot("ID"))))))
+			jen.If(jen.Id("o").Dot(ei.id).Op("!=").Id("r").Dot(ei.id).Op("&&").Add(same)).Block(
+				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(v), jen.Lit(e.Name), jen.Id("o").Dot(ei.id))))))
 	}
 	body = append(body, jen.Return(jen.Nil()))
 	f.Commentf("%s checks %s of a record about to be written.", g.checkFieldName(fl), name)
@@ -255,6 +350,24 @@ func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
 	for _, other := range g.w.Entities {
 		oi := g.ents[other]
 		for _, fl := range other.Fields {
+			if fl.Type.Kind != ir.KindRef && refsIn(fl.Type, e, map[*ir.StructDef]bool{}) {
+				// A ref inside a list, map or record.
+				c := &checker{g: g}
+				refused := jen.Return(jen.Qual(rt, "ConstraintViolation").Call(
+					jen.Lit("%s %q is still referenced by %s %q (field %s)"), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot(oi.id), jen.Lit(fl.Name)))
+				walk := c.eachRef(fl.Type, jen.Id("q").Dot(oi.fields[fl]), nil, func(id *jen.Statement, to *ir.Entity, _ *jen.Statement) []jen.Code {
+					if to != e {
+						return nil
+					}
+					return []jen.Code{jen.If(jen.Add(id).Op("==").Id("id")).Block(refused)}
+				})
+				loop := walk
+				if other == e {
+					loop = []jen.Code{jen.If(jen.Id("q").Dot(oi.id).Op("!=").Id("id")).Block(walk...)}
+				}
+				body = append(body, jen.For(jen.Id("q").Op(":=").Range().Id("s").Dot(oi.table).Dot("All").Call()).Block(loop...))
+				continue
+			}
 			if fl.Type.Kind != ir.KindRef || fl.Type.Entity != e {
 				continue
 			}
@@ -263,11 +376,11 @@ func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
 				match = jen.Id("q").Dot(oi.fields[fl]).Op("!=").Nil().Op("&&").Op("*").Id("q").Dot(oi.fields[fl]).Op("==").Id("id")
 			}
 			if other == e {
-				match = jen.Id("q").Dot("ID").Op("!=").Id("id").Op("&&").Add(match)
+				match = jen.Id("q").Dot(oi.id).Op("!=").Id("id").Op("&&").Add(match)
 			}
 			body = append(body, jen.For(jen.Id("q").Op(":=").Range().Id("s").Dot(oi.table).Dot("All").Call()).Block(
 				jen.If(match).Block(jen.Return(jen.Qual(rt, "ConstraintViolation").Call(
-					jen.Lit("%s %q is still referenced by %s %q (field %s)"), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot("ID"), jen.Lit(fl.Name))))))
+					jen.Lit("%s %q is still referenced by %s %q (field %s)"), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot(oi.id), jen.Lit(fl.Name))))))
 		}
 	}
 	body = append(body, jen.Return(jen.Id("s").Dot(ei.table).Dot("Delete").Call(jen.Id("id"))))
@@ -286,11 +399,11 @@ func (g *generator) validate(f *jen.File) {
 		var pre, loop []jen.Code
 		for _, fl := range e.Fields {
 			fname := ei.fields[fl]
-			if g.fieldNeedsCheck(fl) && !fl.Unique {
+			if g.fieldNeedsCheck(fl) && (!fl.Unique || isComposite(fl.Type)) {
 				loop = append(loop, jen.If(jen.Err().Op(":=").Id("s").Dot(g.checkFieldName(fl)).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(
-					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %w"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Err()))))
+					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %w"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Err()))))
 			}
-			if fl.Unique {
+			if fl.Unique && !isComposite(fl.Type) {
 				// Bounds and enum first (without the quadratic uniqueness scan).
 				seen := unexported(fname) + "Seen"
 				base := *fl.Type
@@ -301,14 +414,22 @@ func (g *generator) validate(f *jen.File) {
 				if fl.Type.Optional {
 					get = append(get, jen.If(jen.Id("r").Dot(fname).Op("!=").Nil()).Block(
 						jen.If(jen.List(jen.Id("first"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Op("*").Add(val)), jen.Id("dup")).Block(
-							jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Op("*").Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
-						).Else().Block(jen.Id(seen).Index(jen.Op("*").Id("r").Dot(fname)).Op("=").Id("r").Dot("ID"))))
+							jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Op("*").Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
+						).Else().Block(jen.Id(seen).Index(jen.Op("*").Id("r").Dot(fname)).Op("=").Id("r").Dot(ei.id))))
 				} else {
 					get = append(get, jen.If(jen.List(jen.Id("first"), jen.Id("dup")).Op(":=").Id(seen).Index(val), jen.Id("dup")).Block(
-						jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
-					).Else().Block(jen.Id(seen).Index(jen.Id("r").Dot(fname)).Op("=").Id("r").Dot("ID")))
+						jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
+					).Else().Block(jen.Id(seen).Index(jen.Id("r").Dot(fname)).Op("=").Id("r").Dot(ei.id)))
 				}
 				loop = append(loop, get...)
+			}
+			if fl.Type.Kind != ir.KindRef && refsIn(fl.Type, nil, map[*ir.StructDef]bool{}) {
+				// Refs inside a list, map or record, named by path.
+				c := &checker{g: g}
+				loop = append(loop, c.eachRef(fl.Type, jen.Id("r").Dot(fname), jen.Lit(e.Name+"."+fl.Name), func(id *jen.Statement, to *ir.Entity, path *jen.Statement) []jen.Code {
+					return []jen.Code{jen.If(jen.Op("!").Id("s").Dot(g.ents[to].table).Dot("Has").Call(id)).Block(
+						jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s refers to %s %q, which does not exist"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), path, jen.Lit(to.Name), id)))}
+				})...)
 			}
 			if fl.Type.Kind == ir.KindRef {
 				ri := g.ents[fl.Type.Entity]
@@ -319,7 +440,7 @@ func (g *generator) validate(f *jen.File) {
 					val = jen.Op("*").Id("r").Dot(fname)
 				}
 				loop = append(loop, jen.If(cond).Block(
-					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s refers to %s %q, which does not exist"), jen.Lit(e.Name), jen.Id("r").Dot("ID"), jen.Lit(fl.Name), jen.Lit(fl.Type.Entity.Name), val))))
+					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s refers to %s %q, which does not exist"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(fl.Name), jen.Lit(fl.Type.Entity.Name), val))))
 			}
 		}
 		if len(loop) == 0 {

@@ -54,10 +54,19 @@ func (b *body) value(e ir.Expr, to *ir.Type, asLocal bool) ([]jen.Code, code) {
 }
 
 // fieldValue evaluates e for storing in field f: an optional field takes a
-// pointer, so a plain value goes through a local.
+// pointer, so a plain value goes through a local; a composite value is a
+// copy unless it was just built.
 func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
 	if isNull(e) {
 		return nil, primary(jen.Nil())
+	}
+	if isComposite(f.Type) {
+		c := b.sc.stored(e, f.Type)
+		if !canFault(e) {
+			return nil, c
+		}
+		v := b.sc.temp("v")
+		return append([]jen.Code{jen.Id(v).Op(":=").Add(c.c)}, b.faultCheck(e)...), primary(jen.Id(v))
 	}
 	if id, ok := e.(*ir.IDOf); ok && f.Type.Optional && b.nullable(id.X) {
 		e = id.X // the id of a record that may be null: a *string
@@ -67,7 +76,7 @@ func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
 		t.Optional = true
 		return b.value(&ir.VarRef{ExprBase: ir.ExprBase{T: &t}, Var: vrVar(e)}, f.Type, false)
 	}
-	if f.Type.Optional && !optional(e.Type()) {
+	if f.Type.Optional && !mayBeNull(e) {
 		base := *f.Type
 		base.Optional = false
 		pre, c := b.value(e, &base, true)
@@ -107,6 +116,9 @@ func (b *body) stmts(list []ir.Stmt) []jen.Code {
 	scopeLen := len(b.recVars)
 	for _, st := range list {
 		out = append(out, b.stmt(st)...)
+		if terminates([]ir.Stmt{st}) {
+			break // what follows is unreachable
+		}
 	}
 	b.recVars = b.recVars[:scopeLen]
 	return out
@@ -117,17 +129,29 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 	g := sc.g
 	switch x := st.(type) {
 	case *ir.Require:
-		fail := b.fail(jen.Qual(rt, "PreconditionFailed").Call(jen.Lit(x.Message)))
+		fail := b.failure(x.Message, x.MessageExpr)
 		if !canFault(x.Cond) {
-			return []jen.Code{jen.If(jen.Op("!").Add(sc.expr(x.Cond).at(precUnary))).Block(fail)}
+			return []jen.Code{jen.If(jen.Op("!").Add(sc.expr(x.Cond).at(precUnary))).Block(fail...)}
 		}
 		ok := sc.temp("ok")
 		out := []jen.Code{jen.Id(ok).Op(":=").Add(sc.expr(x.Cond).c)}
 		out = append(out, b.faultCheck(x.Cond)...)
-		return append(out, jen.If(jen.Op("!").Id(ok)).Block(fail))
+		return append(out, jen.If(jen.Op("!").Id(ok)).Block(fail...))
+
+	case *ir.Fail:
+		return b.failure(x.Message, x.MessageExpr)
+
+	case *ir.VarDecl:
+		return b.varDecl(x)
+
+	case *ir.Assign:
+		return b.assign(x)
 
 	case *ir.Let:
 		val := sc.valueAs(x.Value, x.Var.Type)
+		if isComposite(x.Var.Type) {
+			val = sc.stored(x.Value, x.Var.Type) // a copy: later writes do not change it
+		}
 		name := sc.bind(x.Var)
 		var out []jen.Code
 		if _, isLit := x.Value.(*ir.Lit); isLit {
@@ -159,12 +183,14 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		pre, val := b.fieldValue(x.Value, x.Field)
 		out = append(out, pre...)
 		row := target
-		if !isVar {
-			row = target
+		if x.Field == x.Field.Entity.Key {
+			// compiler/eval: the key of a record cannot change.
+			out = append(out, jen.If(jen.Add(val.c).Op("!=").Id(row).Dot(ei.id)).Block(
+				b.fail(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s.%s cannot be changed: it is the key of %s %q"), jen.Lit(x.Field.Entity.Name), jen.Lit(x.Field.Name), jen.Lit(x.Field.Entity.Name), jen.Id(row).Dot(ei.id)))))
 		}
 		b.usesErr = true
 		out = append(out,
-			jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot("ID")), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())),
+			jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())),
 			jen.Id(row).Dot(ei.fields[x.Field]).Op("=").Add(val.c),
 		)
 		if g.fieldNeedsCheck(x.Field) {
@@ -188,7 +214,10 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			out = append(out, pre...)
 			given[fi.Field] = val
 		}
-		dict := jen.Dict{jen.Id("ID"): jen.Id("s").Dot(ei.table).Dot("NextID").Call(jen.Lit(ei.snake))}
+		dict := jen.Dict{}
+		if x.Entity.Key == nil {
+			dict[jen.Id("ID")] = jen.Id("s").Dot(ei.table).Dot("NextID").Call(jen.Lit(ei.snake))
+		}
 		for _, f := range x.Entity.Fields {
 			if v, ok := given[f]; ok {
 				dict[jen.Id(ei.fields[f])] = v.c
@@ -229,7 +258,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			out = append(out, b.faultCheck(x.Target)...)
 			target = primary(jen.Id(t))
 		}
-		return append(out, b.checked(jen.Id("s").Dot("delete"+g.ents[e].typ).Call(target.at(precPrimary).Dot("ID"))))
+		return append(out, b.checked(jen.Id("s").Dot("delete"+g.ents[e].typ).Call(target.at(precPrimary).Dot(g.ents[e].id))))
 
 	case *ir.Return:
 		if b.zero == nil {
@@ -272,6 +301,9 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		return append(out, st)
 
 	case *ir.For:
+		if x.Source != nil {
+			return b.forValues(x)
+		}
 		ei := g.ents[x.Entity]
 		g.needIDs[x.Entity] = true
 		id := sc.temp("id")
@@ -328,7 +360,8 @@ func (b *body) refresh(e *ir.Entity, row string, except *ir.Var) []jen.Code {
 		if name == row {
 			continue
 		}
-		out = append(out, jen.If(jen.Id(name).Op("!=").Nil().Op("&&").Id(name).Dot("ID").Op("==").Id(row).Dot("ID")).Block(
+		id := b.sc.g.ents[e].id
+		out = append(out, jen.If(jen.Id(name).Op("!=").Nil().Op("&&").Id(name).Dot(id).Op("==").Id(row).Dot(id)).Block(
 			jen.Id(name).Op("=").Id(row),
 		))
 	}
@@ -370,7 +403,7 @@ func terminates(list []ir.Stmt) bool {
 		return false
 	}
 	switch x := list[len(list)-1].(type) {
-	case *ir.Return:
+	case *ir.Return, *ir.Fail:
 		return true
 	case *ir.If:
 		return len(x.Else) > 0 && terminates(x.Then) && terminates(x.Else)

@@ -14,11 +14,11 @@ import (
 // start states built once, and one grader function per rubric assertion.
 func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("assertion is one rubric item: check reports whether it holds on s,")
-	f.Comment("whose task started at the state hash start, and why not.")
+	f.Comment("whose task started in the state start, and why not.")
 	f.Type().Id("assertion").Struct(
 		jen.Id("kind").String(),
 		jen.Id("text").String(),
-		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").String()).Parens(jen.List(jen.Bool(), jen.String())),
+		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())),
 	)
 	f.Line()
 	f.Comment("task is a task with its start state, built once, and its rubric.")
@@ -133,6 +133,12 @@ func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
 	}
 	if st.Bind != "" {
 		d[jen.Id("Bind")] = jen.Lit(st.Bind)
+		if r := st.Tool.Returns; r != nil && r.Entity != nil && r.Entity.Key != nil {
+			d[jen.Id("BindKey")] = jen.Lit(r.Entity.Key.Name)
+		}
+	}
+	if st.Fails != nil {
+		d[jen.Id("Fails")] = jen.Lit(*st.Fails)
 	}
 	if len(uses) > 0 {
 		d[jen.Id("Uses")] = jen.Index().Qual(rt, "BoundArg").Values(uses...)
@@ -145,6 +151,9 @@ func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
 func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Assertion) *jen.Statement {
 	switch a.Kind {
 	case ir.AssertUnchanged:
+		if len(a.Except) > 0 {
+			return g.unchangedExceptFunc(f, t, ai, a)
+		}
 		return jen.Id("assertUnchanged")
 	case ir.AssertInvariant:
 		return jen.Id("holds").Call(jen.Parens(jen.Op("*").Id("State")).Dot(g.invs[a.Invariant]))
@@ -174,7 +183,58 @@ func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Ass
 		jen.If(jen.Id("ok")).Block(jen.Return(jen.True(), jen.Lit(""))),
 		jen.Return(jen.False(), detail))
 	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), a.Text))
-	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
+	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
+	f.Line()
+	return jen.Id(name)
+}
+
+// unchangedExceptFunc renders the grader of `unchanged except E[k], …`:
+// every record but the listed ones equals its start state, compared row by
+// row (runtime.Journal.ChangedExcept).
+func (g *generator) unchangedExceptFunc(f *jen.File, t *ir.Task, ai int, a *ir.Assertion) *jen.Statement {
+	g.need["unchangedExcept"] = true
+	name := g.pkgNames.name(a, lowerFirst(fmt.Sprintf("assert%s%d", exported(t.Name), ai+1)))
+	sc := g.newScope("start", "except")
+	sc.readOnly = true
+	var body []jen.Code
+	byEntity := map[*ir.Entity][]jen.Code{}
+	var order []*ir.Entity
+	constant := true
+	for _, l := range a.Except {
+		if byEntity[l.Entity] == nil {
+			order = append(order, l.Entity)
+		}
+		key := sc.asString(l.Key).c
+		switch l.Key.(type) {
+		case *ir.Handle, *ir.Lit:
+		default:
+			constant = false
+		}
+		byEntity[l.Entity] = append(byEntity[l.Entity], jen.Add(key).Op(":").True())
+	}
+	var entries []jen.Code
+	for _, e := range order {
+		entries = append(entries, jen.Lit(e.Name).Op(":").Values(byEntity[e]...))
+	}
+	except := jen.Map(jen.String()).Map(jen.String()).Bool().Values(entries...)
+	if !constant {
+		body = append(body, jen.Id("except").Op(":=").Add(except))
+		var exprs []ir.Expr
+		for _, l := range a.Except {
+			exprs = append(exprs, l.Key)
+		}
+		for _, e := range exprs {
+			if canFault(e) {
+				body = append(body, jen.If(jen.Err().Op(":=").Id("s").Dot("takeFault").Call(), jen.Err().Op("!=").Nil()).Block(
+					jen.Return(jen.False(), jen.Err().Dot("Error").Call())))
+				break
+			}
+		}
+		except = jen.Id("except")
+	}
+	body = append(body, jen.Return(jen.Id("unchangedExcept").Call(jen.Id("s"), jen.Id("start"), except)))
+	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), a.Text))
+	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
 	f.Line()
 	return jen.Id(name)
 }

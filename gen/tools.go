@@ -143,10 +143,12 @@ func (g *generator) zeroValue(t *ir.Tool) *jen.Statement {
 	if r == nil {
 		return nil
 	}
-	if r.Optional || r.Kind == ir.KindRecord || r.Kind == ir.KindList {
+	if r.Optional || r.Kind == ir.KindRecord || r.Kind == ir.KindList || r.Kind == ir.KindMap {
 		return jen.Nil()
 	}
 	switch r.Kind {
+	case ir.KindStruct:
+		return jen.Id(g.structs[r.Struct].typ).Values()
 	case ir.KindString, ir.KindText, ir.KindRef, ir.KindEnum:
 		return jen.Lit("")
 	case ir.KindBool:
@@ -178,8 +180,13 @@ func (g *generator) toolMethod(f *jen.File, t *ir.Tool) {
 // as compiler/eval does before anything else: a missing one is not_found.
 func (g *generator) lookupRefs(t *ir.Tool, zero *jen.Statement) []jen.Code {
 	var out []jen.Code
+	id := g.idParam(t)
 	for _, p := range t.Params {
-		if p.Type.Kind != ir.KindRef || (p.Field == nil && p.Name == "id") {
+		if p.Type.Kind != ir.KindRef && p != id {
+			out = append(out, g.lookupNestedRefs(t, p, func(err jen.Code) jen.Code { return jen.Return(jen.Add(zero), err) })...)
+			continue
+		}
+		if p.Type.Kind != ir.KindRef || p == id {
 			continue
 		}
 		tableType := g.ents[p.Type.Entity].typ
@@ -196,10 +203,23 @@ func (g *generator) lookupRefs(t *ir.Tool, zero *jen.Statement) []jen.Code {
 	return out
 }
 
+// idParam is the parameter naming the record of a get, update or delete
+// tool: "id", or for an entity with a key field the parameter named after
+// the key (or setting it), as compiler/eval finds it.
 func (g *generator) idParam(t *ir.Tool) *ir.Param {
+	if t.Kind == ir.ToolCustom || t.Entity == nil {
+		return nil
+	}
 	for _, p := range t.Params {
-		if p.Field == nil && p.Name == "id" {
+		if p.Field == nil && (p.Name == "id" || p.Name == t.Entity.IDName()) {
 			return p
+		}
+	}
+	if t.Entity.Key != nil && (t.Kind == ir.ToolGet || t.Kind == ir.ToolUpdate || t.Kind == ir.ToolDelete) {
+		for _, p := range t.Params {
+			if p.Field == t.Entity.Key {
+				return p
+			}
 		}
 	}
 	return nil
@@ -287,7 +307,10 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 		)
 
 	case ir.ToolCreate:
-		dict := jen.Dict{jen.Id("ID"): jen.Add(table).Dot("NextID").Call(jen.Lit(ei.snake))}
+		dict := jen.Dict{}
+		if t.Entity.Key == nil {
+			dict[jen.Id("ID")] = jen.Add(table).Dot("NextID").Call(jen.Lit(ei.snake))
+		}
 		var after []jen.Code
 		for _, p := range t.Params {
 			if p.Field == nil {
@@ -312,8 +335,12 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 				if fl.Default != nil {
 					dict[jen.Id(name)] = g.newScope().lit(fl.Default, fl.Type).c
 				}
+				val := jen.Op("*").Add(argOf(p))
+				if !pointerOpt(p.Type) {
+					val = argOf(p)
+				}
 				after = append(after, jen.If(jen.Add(argOf(p)).Op("!=").Nil()).Block(
-					jen.Id("r").Dot(name).Op("=").Op("*").Add(argOf(p))))
+					jen.Id("r").Dot(name).Op("=").Add(val)))
 			}
 		}
 		out = append(out, jen.Id("r").Op(":=").Op("&").Id(ei.typ).Values(dict))
@@ -326,16 +353,16 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 
 	case ir.ToolUpdate:
 		out = append(out,
-			jen.List(jen.Id("r"), jen.Err()).Op("=").Add(table).Dot("Mut").Call(jen.Id("r").Dot("ID")),
+			jen.List(jen.Id("r"), jen.Err()).Op("=").Add(table).Dot("Mut").Call(jen.Id("r").Dot(ei.id)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
 		for _, p := range t.Params {
-			if p.Field == nil {
+			if p.Field == nil || p == g.idParam(t) {
 				continue
 			}
 			fl := p.Field
 			name := ei.fields[fl]
 			val := jen.Op("*").Add(argOf(p))
-			if fl.Type.Optional {
+			if fl.Type.Optional || !pointerOpt(p.Type) {
 				val = argOf(p)
 			}
 			set := []jen.Code{jen.Id("r").Dot(name).Op("=").Add(val)}
@@ -348,7 +375,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 
 	case ir.ToolDelete:
 		return append(out,
-			jen.If(jen.Err().Op(":=").Id("s").Dot("delete"+ei.typ).Call(jen.Id("r").Dot("ID")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op(":=").Id("s").Dot("delete"+ei.typ).Call(jen.Id("r").Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Id("r"), jen.Nil()),
 		)
 	}
@@ -372,6 +399,7 @@ func (g *generator) customBody(t *ir.Tool) []jen.Code {
 		}
 		if p.Type.Kind != ir.KindRef {
 			sc.vars[p.Var] = func() *jen.Statement { return jen.Id("args").Dot(field) }
+			prologue = append(prologue, g.lookupNestedRefs(t, p, func(err jen.Code) jen.Code { return b.fail(err) })...)
 			continue
 		}
 		tableType := g.ents[p.Type.Entity].typ
@@ -418,6 +446,19 @@ func (g *generator) customBody(t *ir.Tool) []jen.Code {
 		}
 	}
 	return out
+}
+
+// lookupNestedRefs looks up the refs inside an argument of a composite
+// type, in JSON order, as compiler/eval does: the first missing one fails
+// the call with not_found.
+func (g *generator) lookupNestedRefs(t *ir.Tool, p *ir.Param, fail func(err jen.Code) jen.Code) []jen.Code {
+	if p.Type.Kind == ir.KindRef || !refsIn(p.Type, nil, map[*ir.StructDef]bool{}) {
+		return nil
+	}
+	c := &checker{g: g}
+	return c.eachRef(p.Type, jen.Id("args").Dot(g.tools[t].fields[p]), nil, func(id *jen.Statement, e *ir.Entity, _ *jen.Statement) []jen.Code {
+		return []jen.Code{jen.If(jen.List(jen.Id("_"), jen.Err()).Op(":=").Id("s").Dot("find"+g.ents[e].typ).Call(id), jen.Err().Op("!=").Nil()).Block(fail(jen.Err()))}
+	})
 }
 
 // toolHandler renders the JSON entry point of a tool: strict decoding,
@@ -519,9 +560,73 @@ func (g *generator) schema(t *ir.Tool) string {
 }
 
 func (g *generator) paramSchema(t *ir.Tool, p *ir.Param) ordered {
+	return g.typeSchema(p.Type, g.paramDescription(t, p), map[*ir.StructDef]bool{})
+}
+
+// mapNote is added to the description of every map in a schema.
+const mapNote = "An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)"
+
+// typeSchema is the JSON schema of a value of t, safe for OpenAI strict
+// mode except for maps: records are objects with every field required
+// (optional ones nullable) and no other property, variants one object per
+// case (anyOf), lists arrays with items, maps objects whose
+// additionalProperties is the schema of their values.
+func (g *generator) typeSchema(t *ir.Type, desc string, open map[*ir.StructDef]bool) ordered {
+	typed := func(typ string) any {
+		if t.Optional {
+			return []string{typ, "null"}
+		}
+		return typ
+	}
+	withDesc := func(o ordered, d string) ordered {
+		if d != "" {
+			o = append(o, kv{"description", d})
+		}
+		return o
+	}
+	switch t.Kind {
+	case ir.KindList:
+		return append(withDesc(ordered{{"type", typed("array")}}, desc), kv{"items", g.typeSchema(t.Elem, g.valueNote(t.Elem), open)})
+	case ir.KindMap:
+		return append(withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" "+mapNote)), kv{"additionalProperties", g.typeSchema(t.Elem, g.valueNote(t.Elem), open)})
+	case ir.KindStruct:
+		sd := t.Struct
+		if open[sd] {
+			// A record inside itself: strict mode needs $defs, which these
+			// schemas do not use; describe it instead.
+			return withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" A "+sd.Name+" record, as above."))
+		}
+		open[sd] = true
+		defer delete(open, sd)
+		object := func(fields []*ir.Field, d string, tag ordered, typ any) ordered {
+			props := ordered{}
+			required := []string{}
+			if tag != nil {
+				props = append(props, kv{sd.Tag.Name, tag})
+				required = append(required, sd.Tag.Name)
+			}
+			for _, f := range fields {
+				props = append(props, kv{f.Name, g.typeSchema(f.Type, g.fieldNote(f), open)})
+				required = append(required, f.Name)
+			}
+			return append(withDesc(ordered{{"type", typ}}, d), kv{"properties", props}, kv{"required", required}, kv{"additionalProperties", false})
+		}
+		if sd.Tag == nil {
+			return object(sd.Fields, desc, nil, typed("object"))
+		}
+		var cases []any
+		for _, c := range sd.Cases {
+			cases = append(cases, object(append(append([]*ir.Field{}, sd.Fields...), c.Fields...), "A "+sd.Name+" of case "+c.Name+".",
+				ordered{{"type", "string"}, {"enum", []string{c.Name}}}, "object"))
+		}
+		if t.Optional {
+			cases = append(cases, ordered{{"type", "null"}})
+		}
+		return withDesc(ordered{{"anyOf", cases}}, desc)
+	}
 	var typ string
 	var extra ordered
-	switch p.Type.Kind {
+	switch t.Kind {
 	case ir.KindInt:
 		typ = "integer"
 	case ir.KindDecimal, ir.KindMoney:
@@ -537,23 +642,48 @@ func (g *generator) paramSchema(t *ir.Tool, p *ir.Param) ordered {
 	case ir.KindEnum:
 		typ = "string"
 		vals := []any{}
-		for _, v := range p.Type.Enum.Values {
+		for _, v := range t.Enum.Values {
 			vals = append(vals, v)
 		}
-		if p.Type.Optional {
+		if t.Optional {
 			vals = append(vals, nil)
 		}
 		extra = append(extra, kv{"enum", vals})
 	default:
 		typ = "string"
 	}
-	var tv any = typ
-	if p.Type.Optional {
-		tv = []string{typ, "null"}
+	return append(withDesc(ordered{{"type", typed(typ)}}, desc), extra...)
+}
+
+// fieldNote describes a field of a record in a schema: its doc and what
+// its type means.
+func (g *generator) fieldNote(f *ir.Field) string {
+	var parts []string
+	if d := sentence(f.Doc); d != "" {
+		parts = append(parts, d)
 	}
-	out := ordered{{"type", tv}}
-	if d := g.paramDescription(t, p); d != "" {
-		out = append(out, kv{"description", d})
+	if n := g.valueNote(f.Type); n != "" {
+		parts = append(parts, n)
 	}
-	return append(out, extra...)
+	if f.Type.Optional {
+		parts = append(parts, "Null when not set.")
+	}
+	return strings.Join(parts, " ")
+}
+
+// valueNote says what a value of t means when its JSON type does not.
+func (g *generator) valueNote(t *ir.Type) string {
+	switch t.Kind {
+	case ir.KindRef:
+		return fmt.Sprintf("The id of a %s record.", t.Entity.Name)
+	case ir.KindMoney:
+		if g.w.Currency != "" {
+			return "Amount in " + oneLine(g.w.Currency) + "."
+		}
+	case ir.KindDate:
+		return "A date, YYYY-MM-DD."
+	case ir.KindDateTime:
+		return "A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z)."
+	}
+	return ""
 }

@@ -33,14 +33,18 @@ func (g *generator) baseGoType(t *ir.Type) *jen.Statement {
 		return jen.Op("*").Id(g.ents[t.Entity].typ)
 	case ir.KindList:
 		return jen.Index().Add(g.goType(t.Elem))
+	case ir.KindMap:
+		return jen.Map(jen.String()).Add(g.goType(t.Elem))
+	case ir.KindStruct:
+		return jen.Id(g.structs[t.Struct].typ)
 	}
 	return jen.Any()
 }
 
 // goType is the Go type of a value of t: optional values are pointers
-// (a record already is one).
+// (a record already is one; an optional list or map is nil when null).
 func (g *generator) goType(t *ir.Type) *jen.Statement {
-	if t.Optional && t.Kind != ir.KindRecord && t.Kind != ir.KindList {
+	if pointerOpt(t) {
 		return jen.Op("*").Add(g.baseGoType(t))
 	}
 	return g.baseGoType(t)
@@ -73,21 +77,38 @@ func kindWords(t *ir.Type) string {
 	return t.String()
 }
 
-// typesFile renders the enum types and the entity structs.
+// typesFile renders the value records, the enum types and the entity
+// structs.
 func (g *generator) typesFile(f *jen.File) {
+	emitted := map[*ir.EnumDef]bool{}
+	enums := func(fl *ir.Field, owner string) {
+		eachEnum(fl.Type, func(def *ir.EnumDef) {
+			if ei := g.enums[def]; ei != nil && !emitted[def] && (def.Field == fl || def.Field == nil) {
+				emitted[def] = true
+				g.enumType(f, ei, fl, owner)
+			}
+		})
+	}
+	for _, sd := range g.w.Structs {
+		for _, fl := range sd.AllFields() {
+			enums(fl, g.structs[sd].typ)
+		}
+		g.structType(f, sd)
+	}
 	for _, e := range g.w.Entities {
 		for _, fl := range e.Fields {
-			if fl.Type.Kind == ir.KindEnum && g.enums[fl.Type.Enum] != nil && g.enums[fl.Type.Enum].def.Field == fl {
-				g.enumType(f, g.enums[fl.Type.Enum], fl)
-			}
+			enums(fl, g.ents[e].typ)
 		}
 		g.entityType(f, e)
 	}
 }
 
-func (g *generator) enumType(f *jen.File, ei *enumInfo, fl *ir.Field) {
-	ent := g.ents[fl.Entity]
-	f.Add(doc(fmt.Sprintf("%s is the %s of a %s.", ei.typ, fl.Name, ent.typ), fl.Doc))
+func (g *generator) enumType(f *jen.File, ei *enumInfo, fl *ir.Field, owner string) {
+	what := fl.Name
+	if fl.Struct != nil && fl == fl.Struct.Tag {
+		what = "case"
+	}
+	f.Add(doc(fmt.Sprintf("%s is the %s of a %s.", ei.typ, what, owner), fl.Doc))
 	f.Type().Id(ei.typ).String()
 	f.Line()
 	f.Commentf("The values of %s.", ei.typ)
@@ -127,7 +148,10 @@ func (g *generator) entityType(f *jen.File, e *ir.Entity) {
 	} else {
 		f.Add(doc(fmt.Sprintf("%s is %s", ei.typ, articled(what)), ""))
 	}
-	fields := []jen.Code{jen.Id("ID").String().Tag(map[string]string{"json": "id"})}
+	var fields []jen.Code
+	if e.Key == nil {
+		fields = append(fields, jen.Id("ID").String().Tag(map[string]string{"json": "id"}))
+	}
 	for _, fl := range e.Fields {
 		c := jen.Null()
 		if lines := commentLines(fl.Doc); len(lines) > 0 {
@@ -137,15 +161,32 @@ func (g *generator) entityType(f *jen.File, e *ir.Entity) {
 	}
 	f.Type().Id(ei.typ).Struct(fields...)
 	f.Line()
-	f.Comment("recordID is the row's id, for its table.")
-	f.Func().Params(jen.Id("r").Op("*").Id(ei.typ)).Id("recordID").Params().String().Block(jen.Return(jen.Id("r").Dot("ID")))
+	if e.Key != nil {
+		f.Commentf("recordID is the row's id, its key %s, for its table.", e.Key.Name)
+	} else {
+		f.Comment("recordID is the row's id, for its table.")
+	}
+	f.Func().Params(jen.Id("r").Op("*").Id(ei.typ)).Id("recordID").Params().String().Block(jen.Return(jen.Id("r").Dot(ei.id)))
 	f.Line()
-	f.Comment("clone copies the row before it is modified; optional values are")
-	f.Comment("never modified in place, so a shallow copy is enough.")
-	f.Func().Params(jen.Id("r").Op("*").Id(ei.typ)).Id("clone").Params().Op("*").Id(ei.typ).Block(
-		jen.Id("c").Op(":=").Op("*").Id("r"),
+	var deepCopies []jen.Code
+	for _, fl := range e.Fields {
+		if g.deep(fl.Type) {
+			deepCopies = append(deepCopies, jen.Id("c").Dot(ei.fields[fl]).Op("=").Add(g.cloneOf(fl.Type, jen.Id("c").Dot(ei.fields[fl]))))
+		}
+	}
+	if len(deepCopies) == 0 {
+		f.Comment("clone copies the row before it is modified; optional values are")
+		f.Comment("never modified in place, so a shallow copy is enough.")
+	} else {
+		f.Comment("clone copies the row before it is modified, deeply: the copy shares")
+		f.Comment("no list, map or record with the row, so that it may be written")
+		f.Comment("through paths. Optional scalars are never modified in place and")
+		f.Comment("are shared.")
+	}
+	body := append([]jen.Code{jen.Id("c").Op(":=").Op("*").Id("r")}, deepCopies...)
+	f.Func().Params(jen.Id("r").Op("*").Id(ei.typ)).Id("clone").Params().Op("*").Id(ei.typ).Block(append(body,
 		jen.Return(jen.Op("&").Id("c")),
-	)
+	)...)
 	f.Line()
 }
 

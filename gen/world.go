@@ -106,7 +106,7 @@ func (g *generator) worldFile(f *jen.File) {
 	f.Type().Id("Episode").Struct(
 		jen.Id("state").Op("*").Id("State"),
 		jen.Id("task").Op("*").Id("task"),
-		jen.Id("start").String(),
+		jen.Id("start").Id("startState"),
 	)
 	f.Line()
 	f.Comment("NewEpisode starts an episode of the task (\"\": the world seed alone).")
@@ -120,7 +120,7 @@ func (g *generator) worldFile(f *jen.File) {
 			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(
 				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st").Dot("hash")}), jen.Nil()),
+				jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st")}), jen.Nil()),
 			),
 		),
 		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": unknown task %q"), jen.Id("task"))),
@@ -159,14 +159,25 @@ func (g *generator) worldFile(f *jen.File) {
 	)
 	f.Line()
 	f.Comment("assertUnchanged grades `unchanged`: the state equals the task's start state.")
-	f.Func().Id("assertUnchanged").Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
-		jen.If(jen.Id("s").Dot("Hash").Call().Op("==").Id("start")).Block(jen.Return(jen.True(), jen.Lit(""))),
+	f.Func().Id("assertUnchanged").Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(
+		jen.If(jen.Id("s").Dot("Hash").Call().Op("==").Id("start").Dot("hash")).Block(jen.Return(jen.True(), jen.Lit(""))),
 		jen.Return(jen.False(), jen.Lit("the state differs from the task's start state")),
 	)
 	f.Line()
+	if g.need["unchangedExcept"] {
+		f.Comment("unchangedExcept grades `unchanged except …`: every record but those in")
+		f.Comment("except (by entity, then id) equals its start state; the id sequence of")
+		f.Comment("a table with exceptions is not compared.")
+		f.Func().Id("unchangedExcept").Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState"), jen.Id("except").Map(jen.String()).Map(jen.String()).Bool()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+			jen.Id("changed").Op(":=").Id("s").Dot("j").Dot("ChangedExcept").Call(jen.Id("start").Dot("state").Dot("j"), jen.Id("except")),
+			jen.If(jen.Len(jen.Id("changed")).Op("==").Lit(0)).Block(jen.Return(jen.True(), jen.Lit(""))),
+			jen.Return(jen.False(), jen.Lit("changed: ").Op("+").Qual("strings", "Join").Call(jen.Id("changed"), jen.Lit(", "))),
+		)
+		f.Line()
+	}
 	f.Comment("holds grades `invariant NAME` with the invariant's checker.")
-	f.Func().Id("holds").Params(jen.Id("check").Func().Params(jen.Op("*").Id("State")).Index().Qual(rt, "Violation")).Func().Params(jen.Op("*").Id("State"), jen.String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
-		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+	f.Func().Id("holds").Params(jen.Id("check").Func().Params(jen.Op("*").Id("State")).Index().Qual(rt, "Violation")).Func().Params(jen.Op("*").Id("State"), jen.Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(
+		jen.Return(jen.Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(
 			jen.Id("vs").Op(":=").Id("check").Call(jen.Id("s")),
 			jen.If(jen.Len(jen.Id("vs")).Op("==").Lit(0)).Block(jen.Return(jen.True(), jen.Lit(""))),
 			jen.Id("msgs").Op(":=").Make(jen.Index().String(), jen.Lit(0), jen.Lit(3)),

@@ -41,6 +41,41 @@ import (
 // the caller's bug and yields an internal error. On error dst may be
 // partially filled.
 func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
+	return decodeObject(raw, dst, argumentNoun, nil, required)
+}
+
+// DecodeRecord decodes data, the JSON object of a record value (an argument
+// of a record type, a record in the seed), into dst, a pointer to its
+// struct, as strictly as [DecodeArgs] decodes arguments and with the same
+// messages, naming fields instead of arguments: `field "city": expected a
+// string, got number 5`, `missing required field "zip"`, `unknown field
+// "cty" (did you mean "city"?)`. Only the fields named in allowed are
+// accepted (nil accepts every field of dst): a variant record accepts its
+// tag, its common fields and the fields of its case. JSON null is rejected
+// (`expected an object, got null`): generated code calls DecodeRecord only
+// where a value is required, optional records being pointers.
+func DecodeRecord(data []byte, dst any, allowed []string, required ...string) error {
+	if d := trimJSONSpace(data); len(d) == 0 || d[0] != '{' {
+		return InvalidArguments("expected an object, got %s", describeJSON(d))
+	}
+	return decodeObject(data, dst, fieldNoun, allowed, required)
+}
+
+// noun words the messages of decodeObject for arguments or record fields.
+type noun struct {
+	what    string // "argument"
+	context string // "arguments", as in "arguments are not valid JSON"
+	none    string // the message when the object takes no members
+}
+
+var (
+	argumentNoun = &noun{"argument", "arguments", "this tool takes no arguments"}
+	fieldNoun    = &noun{"field", "the record", "this record has no fields"}
+)
+
+// decodeObject is DecodeArgs and DecodeRecord: it decodes the JSON object
+// raw into the struct *dst, accepting the names in allowed (nil: all).
+func decodeObject(raw json.RawMessage, dst any, n *noun, allowed, required []string) error {
 	rv := reflect.ValueOf(dst)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return Internal("DecodeArgs: destination must be a non-nil pointer to a struct, got %T", dst)
@@ -48,6 +83,15 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 	sv := rv.Elem()
 	var fieldBuf [16]argField
 	fields := argFields(sv.Type(), nil, fieldBuf[:0])
+	if allowed != nil {
+		kept := fields[:0]
+		for _, f := range fields {
+			if slices.Contains(allowed, f.name) {
+				kept = append(kept, f)
+			}
+		}
+		fields = kept
+	}
 	var stateBuf [16]uint8 // per field: 0 absent, 1 null, 2 given
 	state := stateBuf[:0]
 	if len(fields) > len(stateBuf) {
@@ -65,12 +109,12 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 			err := json.Unmarshal(data, &v)
 			var se *json.SyntaxError
 			if errors.As(err, &se) {
-				return InvalidArguments("arguments are not valid JSON: %s (at byte %d)", strings.TrimPrefix(se.Error(), "json: "), se.Offset)
+				return InvalidArguments("%s are not valid JSON: %s (at byte %d)", n.context, strings.TrimPrefix(se.Error(), "json: "), se.Offset)
 			}
-			return InvalidArguments("arguments are not valid JSON")
+			return InvalidArguments("%s are not valid JSON", n.context)
 		}
 		if data[0] != '{' {
-			return InvalidArguments("arguments must be a JSON object, got %s", describeJSON(data))
+			return InvalidArguments("%s must be a JSON object, got %s", n.context, describeJSON(data))
 		}
 	}
 
@@ -109,7 +153,7 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 					return
 				}
 				key := unquoteKey(rawKey)
-				msg := "unknown argument " + quoteTrunc(key)
+				msg := "unknown " + n.what + " " + quoteTrunc(key)
 				if s := suggest(key, fieldNames(fields)); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
@@ -118,7 +162,7 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 			}
 			f := &fields[fi]
 			if state[fi] != 0 {
-				problem(fmt.Sprintf("argument %q given more than once", f.name))
+				problem(fmt.Sprintf("%s %q given more than once", n.what, f.name))
 				return
 			}
 			if string(val) == "null" {
@@ -127,20 +171,20 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 			}
 			state[fi] = 2
 			if msg := decodeInto(sv.FieldByIndex(f.index), val); msg != "" {
-				problem(fmt.Sprintf("argument %q: %s", f.name, msg))
+				problem(fmt.Sprintf("%s %q: %s", n.what, f.name, msg))
 			}
 		})
 	}
 	for _, r := range required {
 		fi := slices.IndexFunc(fields, func(f argField) bool { return f.name == r })
 		if fi < 0 {
-			return Internal("DecodeArgs: required argument %q is not a field of %T", r, dst)
+			return Internal("DecodeArgs: required %s %q is not a field of %T", n.what, r, dst)
 		}
 		switch state[fi] {
 		case 0:
-			problem(fmt.Sprintf("missing required argument %q", r))
+			problem(fmt.Sprintf("missing required %s %q", n.what, r))
 		case 1:
-			problem(fmt.Sprintf("required argument %q must not be null", r))
+			problem(fmt.Sprintf("required %s %q must not be null", n.what, r))
 		}
 	}
 	if len(problems) == 0 {
@@ -152,10 +196,10 @@ func DecodeArgs(raw json.RawMessage, dst any, required ...string) error {
 	if unknown {
 		names := fieldNames(fields)
 		if len(names) == 0 {
-			problems = append(problems, "this tool takes no arguments")
+			problems = append(problems, n.none)
 		} else {
 			slices.Sort(names)
-			problems = append(problems, "known arguments: "+strings.Join(names, ", "))
+			problems = append(problems, "known "+n.what+"s: "+strings.Join(names, ", "))
 		}
 	}
 	return InvalidArguments("%s", strings.Join(problems, "; "))

@@ -176,8 +176,10 @@ func CheckTasks(w World) []error {
 
 // CheckSolutions replays every golden solution in a fresh episode and
 // checks that the fresh episode is not already at full reward (unless the
-// rubric has an "unchanged" assertion), every call returns ok, and the final
-// state has reward 1, no invariant violations and a different state hash.
+// rubric has an "unchanged" assertion), every call returns ok except those
+// expected to fail (Call.Fails), which must fail with exactly their
+// message, and the final state has reward 1, no invariant violations and a
+// different state hash (unless no call was meant to succeed).
 func CheckSolutions(w World) []error {
 	return runCheck(w, "solutions", func(c *checker, w World) {
 		for _, t := range w.Tasks() {
@@ -196,11 +198,21 @@ func CheckSolutions(w World) []error {
 			}
 			h0 := ep.StateHash()
 			steps, err := Run(ep, t.Solution)
-			failed := false
+			failed, succeeded := false, false
 			for i, s := range steps {
-				if !s.Observation.OK {
+				want := t.Solution[i].Fails
+				switch {
+				case want != "" && s.Observation.OK:
+					c.fail(t.ID, i+1, s.Tool, "solution call succeeded, but it is expected to fail with %q (args %s)", want, s.Args)
+					failed = true
+				case want != "" && s.Observation.Error.Message != want:
+					c.fail(t.ID, i+1, s.Tool, "solution call failed with %v, but it is expected to fail with %q (args %s)", s.Observation.Err(), want, s.Args)
+					failed = true
+				case want == "" && !s.Observation.OK:
 					c.fail(t.ID, i+1, s.Tool, "solution call failed: %v (args %s)", s.Observation.Err(), s.Args)
 					failed = true
+				case want == "":
+					succeeded = true
 				}
 			}
 			if err != nil {
@@ -216,7 +228,7 @@ func CheckSolutions(w World) []error {
 			} else if len(g.Violations) > 0 {
 				c.fail(t.ID, 0, "", "Grade reports violations that Violations does not: %s", violationList(g.Violations))
 			}
-			if !failed && !unchanged && len(steps) > 0 && ep.StateHash() == h0 {
+			if !failed && !unchanged && succeeded && ep.StateHash() == h0 {
 				c.fail(t.ID, 0, "", "the solution succeeded but the state hash did not change: the hash does not cover the state")
 			}
 		}

@@ -198,6 +198,24 @@ func TestConformanceCatchesBrokenWorlds(t *testing.T) {
 	}}
 	expect(t, "failing call", runtime.CheckSolutions(w), `task "settle_acme": step 1: tool "mark_paid": solutions: solution call failed: precondition_failed: only issued invoices can be paid`)
 
+	// A call expected to fail: the replay goes on after it, and it must fail
+	// with exactly its message.
+	w = &broken{World: worldtest.World, tasks: func(ts []runtime.TaskInfo) []runtime.TaskInfo {
+		ts[0].Solution = append([]runtime.Call{{Tool: "mark_paid", Args: json.RawMessage(`{"invoice":"inv2"}`), Fails: "only issued invoices can be paid"}}, ts[0].Solution...)
+		return ts
+	}}
+	for _, err := range runtime.CheckSolutions(w) {
+		t.Errorf("expected failure: %v", err)
+	}
+	w = &broken{World: worldtest.World, tasks: func(ts []runtime.TaskInfo) []runtime.TaskInfo {
+		ts[0].Solution = append([]runtime.Call{{Tool: "mark_paid", Args: json.RawMessage(`{"invoice":"inv2"}`), Fails: "only paid invoices"}}, ts[0].Solution...)
+		ts[0].Solution[1].Fails = "nope"
+		return ts
+	}}
+	errs = runtime.CheckSolutions(w)
+	expect(t, "wrong failure", errs, `task "settle_acme": step 1: tool "mark_paid": solutions: solution call failed with precondition_failed: only issued invoices can be paid, but it is expected to fail with "only paid invoices"`)
+	expect(t, "unexpected success", errs, `task "settle_acme": step 2: tool`, `solutions: solution call succeeded, but it is expected to fail with "nope"`)
+
 	// A rubric that already holds.
 	w = &broken{World: worldtest.World, episode: func(w *broken, task string) (runtime.Episode, error) {
 		return wrapEp(w, task, &ep{grade: func(e *ep) runtime.Grade {

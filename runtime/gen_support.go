@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -117,11 +116,47 @@ func RunChecks(checks []Check) []error {
 
 // ToolProbe describes how to find valid arguments for one tool: candidate
 // values per parameter (from the seed, enum values, simple defaults; JSON
-// null for "omit") and the tool's require messages in order.
+// null for "omit") and the tool's require and fail messages in order. A
+// message built from values is given as a pattern: its constant parts with
+// [Hole] where a value goes.
 type ToolProbe struct {
 	Tool     string
 	Params   []ParamProbe
 	Requires []string
+}
+
+// Hole stands for a value inside a message pattern of [ToolProbe.Requires]
+// (`"Variant " + id + " not found"` is "Variant \uFFFC not found").
+const Hole = "\uFFFC"
+
+// requireIndex is the position of the first of requires that msg matches,
+// or -1.
+func requireIndex(requires []string, msg string) int {
+	for i, r := range requires {
+		if r == msg || strings.Contains(r, Hole) && matchPattern(r, msg) {
+			return i
+		}
+	}
+	return -1
+}
+
+// matchPattern reports whether msg is pattern with each Hole replaced by
+// some text.
+func matchPattern(pattern, msg string) bool {
+	parts := strings.Split(pattern, Hole)
+	if !strings.HasPrefix(msg, parts[0]) {
+		return false
+	}
+	msg = msg[len(parts[0]):]
+	last := parts[len(parts)-1]
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(msg, p)
+		if i < 0 {
+			return false
+		}
+		msg = msg[i+len(p):]
+	}
+	return len(parts) == 1 && msg == "" || len(parts) > 1 && strings.HasSuffix(msg, last)
 }
 
 // ParamProbe is a parameter's candidate values, best first.
@@ -166,10 +201,8 @@ func (tp ToolProbe) score(o Observation) int {
 	case CodeConstraintViolation:
 		return 10 + len(tp.Requires) + 1
 	case CodePreconditionFailed:
-		for i, m := range tp.Requires {
-			if m == o.Error.Message {
-				return 10 + i
-			}
+		if i := requireIndex(tp.Requires, o.Error.Message); i >= 0 {
+			return 10 + i
 		}
 		return 10
 	case CodeNotFound:
@@ -378,7 +411,7 @@ func ProbeTools(w World, starts []string, probes []ToolProbe) []error {
 		case errs[i] != nil:
 		case res.Args == nil:
 			errs[i] = fmt.Errorf("tool %s: no candidate arguments succeeded in %d tries; the furthest got: %v", tp.Tool, res.Tries, res.Best.Err())
-		case res.Precondition != nil && !slices.Contains(tp.Requires, res.Precondition.Message):
+		case res.Precondition != nil && requireIndex(tp.Requires, res.Precondition.Message) < 0:
 			errs[i] = fmt.Errorf("tool %s: precondition_failed with %q, which is none of its require messages", tp.Tool, res.Precondition.Message)
 		}
 	}

@@ -190,3 +190,71 @@ func (u *undoRec) apply() {
 	c.n = u.n
 	c.seq = u.seq
 }
+
+// ChangedExcept compares the state of j with the state of start (normally
+// the task's start state, which j was cloned from) and returns the names of
+// the tables that differ, in creation order, ignoring the rows whose IDs
+// are in except[table name]. Rows are compared by ID and canonical
+// encoding, in insertion order. A table without exceptions must also have
+// the same ID sequence, as [Journal.HashTo] covers it; the sequence of a
+// table with exceptions is ignored (inserting an excepted record advances
+// it). This is the rubric assertion `unchanged except E[k], …`; it costs
+// one comparison per row, and rows both states share from one frozen base
+// are not encoded at all.
+func (j *Journal) ChangedExcept(start *Journal, except map[string]map[string]bool) []string {
+	var changed []string
+	if len(j.tables) != len(start.tables) {
+		j.eachTable(func(c *tableCore) { changed = append(changed, c.schema.name) })
+		return changed
+	}
+	var e rowEncoder
+	for i, c := range j.tables {
+		if c == nil || start.tables[i] == nil {
+			panic(fmt.Sprintf("runtime: table %d of the state was not cloned into it", i))
+		}
+		skip := except[c.schema.name]
+		if !c.sameRows(start.tables[i], skip, &e) {
+			changed = append(changed, c.schema.name)
+		}
+	}
+	return changed
+}
+
+// sameRows reports whether c and o hold the same rows in the same order,
+// ignoring the IDs in skip (and, when there are any, the ID sequence).
+func (c *tableCore) sameRows(o *tableCore, skip map[string]bool, e *rowEncoder) bool {
+	if c.schema.name != o.schema.name {
+		return false
+	}
+	if len(skip) == 0 && (c.n != o.n || c.seq != o.seq) {
+		return false
+	}
+	next := func(t *tableCore, cur *cursor) (string, any, int, bool) {
+		for {
+			id, r, pos, ok := t.next(cur)
+			if !ok || !skip[id] {
+				return id, r, pos, ok
+			}
+		}
+	}
+	var a, b cursor
+	for {
+		ida, ra, pa, oka := next(c, &a)
+		idb, rb, pb, okb := next(o, &b)
+		if oka != okb {
+			return false
+		}
+		if !oka {
+			return true
+		}
+		if ida != idb {
+			return false
+		}
+		if pa >= 0 && pb >= 0 && c.base == o.base && pa == pb {
+			continue // the same shared row
+		}
+		if !bytes.Equal(append([]byte(nil), e.encode(ra)...), e.encode(rb)) {
+			return false
+		}
+	}
+}

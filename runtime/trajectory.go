@@ -145,12 +145,16 @@ func Run(ep Episode, calls []Call) ([]Step, error) {
 		obs := ep.Call(c.Tool, args)
 		steps = append(steps, Step{Tool: c.Tool, Args: args, Observation: obs, StateHash: ep.StateHash()})
 		if c.Bind != "" {
-			id, ok := resultID(obs)
+			id, ok := resultID(obs, c.BindKey)
 			if !ok {
 				if !obs.OK {
 					continue // a later use reports it
 				}
-				return steps, fmt.Errorf("call %d (%s): binds %q but its result has no \"id\": %s", i+1, c.Tool, c.Bind, obsText(obs))
+				key := c.BindKey
+				if key == "" {
+					key = "id"
+				}
+				return steps, fmt.Errorf("call %d (%s): binds %q but its result has no string %q: %s", i+1, c.Tool, c.Bind, key, obsText(obs))
 			}
 			bound[c.Bind] = id
 		}
@@ -158,17 +162,21 @@ func Run(ep Episode, calls []Call) ([]Step, error) {
 	return steps, nil
 }
 
-func resultID(obs Observation) (string, bool) {
+// resultID is the string member key ("id" when empty) of a successful
+// observation's data.
+func resultID(obs Observation, key string) (string, bool) {
 	if !obs.OK {
 		return "", false
 	}
-	var r struct {
-		ID *string `json:"id"`
+	if key == "" {
+		key = "id"
 	}
-	if json.Unmarshal(obs.Data, &r) != nil || r.ID == nil {
+	var r map[string]json.RawMessage
+	var id string
+	if json.Unmarshal(obs.Data, &r) != nil || json.Unmarshal(r[key], &id) != nil || r[key] == nil {
 		return "", false
 	}
-	return *r.ID, true
+	return id, true
 }
 
 // ResolveArgs returns the call's arguments with its Uses applied: each

@@ -155,7 +155,7 @@ func TestRunBindErrors(t *testing.T) {
 	_, err := runtime.Run(newEp(t, "settle_acme"), []runtime.Call{
 		{Tool: "find_invoices", Args: json.RawMessage(`{}`), Bind: "x"},
 	})
-	if err == nil || !strings.HasPrefix(err.Error(), `call 1 (find_invoices): binds "x" but its result has no "id"`) {
+	if err == nil || !strings.HasPrefix(err.Error(), `call 1 (find_invoices): binds "x" but its result has no string "id"`) {
 		t.Fatal(err)
 	}
 	// using a name whose call failed

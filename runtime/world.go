@@ -73,15 +73,23 @@ type TaskTags struct {
 // A Call is one step of a golden solution: a tool and its arguments.
 //
 // Bind names the record the call returns (its observation data must be an
-// object with a string "id"); Uses passes such a bound ID as an argument of
-// a later call, overriding or adding to Args. This is how a solution refers
-// to records created at run time: `o = create_order(customer: acme)` then
-// `add_line(order: o)`.
+// object with a string "id", or with the string member BindKey for an
+// entity whose id is a key field); Uses passes such a bound ID as an
+// argument of a later call, overriding or adding to Args. This is how a
+// solution refers to records created at run time: `o =
+// create_order(customer: acme)` then `add_line(order: o)`.
+//
+// Fails, when set, says that the call is expected to fail with exactly that
+// error message (`call(…) fails "msg"` in the spec): a golden solution may
+// hold calls that an agent would make and that the world refuses, and the
+// replay goes on after them.
 type Call struct {
-	Tool string          `json:"tool"`           // the tool to call
-	Args json.RawMessage `json:"args"`           // its constant arguments (a JSON object)
-	Bind string          `json:"bind,omitempty"` // "" or a name for the id of the record returned
-	Uses []BoundArg      `json:"uses,omitempty"` // arguments taken from earlier bindings
+	Tool    string          `json:"tool"`               // the tool to call
+	Args    json.RawMessage `json:"args"`               // its constant arguments (a JSON object)
+	Bind    string          `json:"bind,omitempty"`     // "" or a name for the id of the record returned
+	BindKey string          `json:"bind_key,omitempty"` // the member holding that id; "" for "id"
+	Uses    []BoundArg      `json:"uses,omitempty"`     // arguments taken from earlier bindings
+	Fails   string          `json:"fails,omitempty"`    // "" or the error message the call must fail with
 }
 
 // BoundArg passes the ID bound to Name as the argument Arg.

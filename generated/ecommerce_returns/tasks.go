@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertFinishEspressoReturn1 grades assertion 1 of task finish_espresso_return:
 //
 // returns.ReturnAuthorization[rma_moreno_espresso].status == completed
-func assertFinishEspressoReturn1(s *State, _ string) (bool, string) {
+func assertFinishEspressoReturn1(s *State, _ startState) (bool, string) {
 	ok := s.returnAuthorizationAt("rma_moreno_espresso").Status == ReturnAuthorizationStatusCompleted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertFinishEspressoReturn1(s *State, _ string) (bool, string) {
 // assertFinishEspressoReturn2 grades assertion 2 of task finish_espresso_return:
 //
 // returns.ReturnAuthorization[rma_moreno_espresso].credit_amount == 322.03
-func assertFinishEspressoReturn2(s *State, _ string) (bool, string) {
+func assertFinishEspressoReturn2(s *State, _ startState) (bool, string) {
 	ok := s.returnAuthorizationAt("rma_moreno_espresso").CreditAmount == 322.03
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -55,7 +55,7 @@ func assertFinishEspressoReturn2(s *State, _ string) (bool, string) {
 // assertFinishEspressoReturn3 grades assertion 3 of task finish_espresso_return:
 //
 // exists(f in payments.Refund where f.rma == rma_moreno_espresso and f.amount == 322.03)
-func assertFinishEspressoReturn3(s *State, _ string) (bool, string) {
+func assertFinishEspressoReturn3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for f := range s.Refunds.All() {
 			if !(f.Rma != nil && *f.Rma == "rma_moreno_espresso" && f.Amount == 322.03) {
@@ -74,7 +74,7 @@ func assertFinishEspressoReturn3(s *State, _ string) (bool, string) {
 // assertFinishEspressoReturn4 grades assertion 4 of task finish_espresso_return:
 //
 // catalog.Product[p_espresso].stock_on_hand == 13
-func assertFinishEspressoReturn4(s *State, _ string) (bool, string) {
+func assertFinishEspressoReturn4(s *State, _ startState) (bool, string) {
 	ok := s.productAt("p_espresso").StockOnHand == 13
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -88,7 +88,7 @@ func assertFinishEspressoReturn4(s *State, _ string) (bool, string) {
 // assertCancelUnshippedOrder1 grades assertion 1 of task cancel_unshipped_order:
 //
 // orders.Order[ord_w1004630].status == cancelled
-func assertCancelUnshippedOrder1(s *State, _ string) (bool, string) {
+func assertCancelUnshippedOrder1(s *State, _ startState) (bool, string) {
 	ok := s.orderAt("ord_w1004630").Status == OrderStatusCancelled
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -102,7 +102,7 @@ func assertCancelUnshippedOrder1(s *State, _ string) (bool, string) {
 // assertCancelUnshippedOrder2 grades assertion 2 of task cancel_unshipped_order:
 //
 // exists(f in payments.Refund where f.order == ord_w1004630 and f.amount == 336.53)
-func assertCancelUnshippedOrder2(s *State, _ string) (bool, string) {
+func assertCancelUnshippedOrder2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for f := range s.Refunds.All() {
 			if !(f.Order == "ord_w1004630" && f.Amount == 336.53) {
@@ -121,7 +121,7 @@ func assertCancelUnshippedOrder2(s *State, _ string) (bool, string) {
 // assertCancelUnshippedOrder3 grades assertion 3 of task cancel_unshipped_order:
 //
 // count(f in payments.Refund where f.order == ord_w1004630) == 1
-func assertCancelUnshippedOrder3(s *State, _ string) (bool, string) {
+func assertCancelUnshippedOrder3(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for f := range s.Refunds.All() {
@@ -150,7 +150,7 @@ func assertCancelUnshippedOrder3(s *State, _ string) (bool, string) {
 // assertPillowsForStoreCredit1 grades assertion 1 of task pillows_for_store_credit:
 //
 // exists(r in returns.ReturnAuthorization where r.line == ol_w1003987_pillow and r.quantity == 2 and r.resolution == store_credit and r.status == completed)
-func assertPillowsForStoreCredit1(s *State, _ string) (bool, string) {
+func assertPillowsForStoreCredit1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for r := range s.ReturnAuthorizations.All() {
 			if !(r.Line == "ol_w1003987_pillow" && r.Quantity == 2 && r.Resolution == ReturnAuthorizationResolutionStoreCredit && r.Status == ReturnAuthorizationStatusCompleted) {
@@ -169,7 +169,7 @@ func assertPillowsForStoreCredit1(s *State, _ string) (bool, string) {
 // assertPillowsForStoreCredit2 grades assertion 2 of task pillows_for_store_credit:
 //
 // exists(t in payments.StoreCreditTransaction where t.account == sca_thompson and t.kind == return_credit and t.amount == 75.14)
-func assertPillowsForStoreCredit2(s *State, _ string) (bool, string) {
+func assertPillowsForStoreCredit2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for t := range s.StoreCreditTransactions.All() {
 			if !(t.Account == "sca_thompson" && t.Kind == StoreCreditTransactionKindReturnCredit && t.Amount == 75.14) {
@@ -188,7 +188,7 @@ func assertPillowsForStoreCredit2(s *State, _ string) (bool, string) {
 // assertPillowsForStoreCredit3 grades assertion 3 of task pillows_for_store_credit:
 //
 // payments.StoreCreditAccount[sca_thompson].balance == 95.14
-func assertPillowsForStoreCredit3(s *State, _ string) (bool, string) {
+func assertPillowsForStoreCredit3(s *State, _ startState) (bool, string) {
 	ok := s.storeCreditAccountAt("sca_thompson").Balance == 95.14
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -202,7 +202,7 @@ func assertPillowsForStoreCredit3(s *State, _ string) (bool, string) {
 // assertPillowsForStoreCredit4 grades assertion 4 of task pillows_for_store_credit:
 //
 // catalog.Product[p_pillow].stock_on_hand == 87
-func assertPillowsForStoreCredit4(s *State, _ string) (bool, string) {
+func assertPillowsForStoreCredit4(s *State, _ startState) (bool, string) {
 	ok := s.productAt("p_pillow").StockOnHand == 87
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -216,7 +216,7 @@ func assertPillowsForStoreCredit4(s *State, _ string) (bool, string) {
 // assertPartialReturnFinalSale1 grades assertion 1 of task partial_return_final_sale:
 //
 // exists(r in returns.ReturnAuthorization where r.line == ol_w1004101_headphones and r.quantity == 1 and r.reason == changed_mind and r.resolution == refund and r.status == authorized)
-func assertPartialReturnFinalSale1(s *State, _ string) (bool, string) {
+func assertPartialReturnFinalSale1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for r := range s.ReturnAuthorizations.All() {
 			if !(r.Line == "ol_w1004101_headphones" && r.Quantity == 1 && r.Reason == ReturnAuthorizationReasonChangedMind && r.Resolution == ReturnAuthorizationResolutionRefund && r.Status == ReturnAuthorizationStatusAuthorized) {
@@ -235,7 +235,7 @@ func assertPartialReturnFinalSale1(s *State, _ string) (bool, string) {
 // assertPartialReturnFinalSale2 grades assertion 2 of task partial_return_final_sale:
 //
 // count(r in returns.ReturnAuthorization where r.line == ol_w1004101_swimsuit) == 0
-func assertPartialReturnFinalSale2(s *State, _ string) (bool, string) {
+func assertPartialReturnFinalSale2(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for r := range s.ReturnAuthorizations.All() {
@@ -264,7 +264,7 @@ func assertPartialReturnFinalSale2(s *State, _ string) (bool, string) {
 // assertPartialReturnFinalSale3 grades assertion 3 of task partial_return_final_sale:
 //
 // count(r in returns.ReturnAuthorization where r.order == ord_w1004101) == 1
-func assertPartialReturnFinalSale3(s *State, _ string) (bool, string) {
+func assertPartialReturnFinalSale3(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for r := range s.ReturnAuthorizations.All() {

@@ -77,7 +77,7 @@ func (World) NewEpisode(task string) (runtime.Episode, error) {
 type Episode struct {
 	state *State
 	task  *task
-	start string
+	start startState
 }
 
 // NewEpisode starts an episode of the task ("": the world seed alone).
@@ -96,7 +96,7 @@ func NewEpisode(task string) (*Episode, error) {
 				return nil, err
 			}
 			return &Episode{
-				start: st.hash,
+				start: st,
 				state: st.state.Clone(),
 				task:  t,
 			}, nil
@@ -149,16 +149,16 @@ func (e *Episode) Grade() runtime.Grade {
 }
 
 // assertUnchanged grades `unchanged`: the state equals the task's start state.
-func assertUnchanged(s *State, start string) (bool, string) {
-	if s.Hash() == start {
+func assertUnchanged(s *State, start startState) (bool, string) {
+	if s.Hash() == start.hash {
 		return true, ""
 	}
 	return false, "the state differs from the task's start state"
 }
 
 // holds grades `invariant NAME` with the invariant's checker.
-func holds(check func(*State) []runtime.Violation) func(*State, string) (bool, string) {
-	return func(s *State, _ string) (bool, string) {
+func holds(check func(*State) []runtime.Violation) func(*State, startState) (bool, string) {
+	return func(s *State, _ startState) (bool, string) {
 		vs := check(s)
 		if len(vs) == 0 {
 			return true, ""

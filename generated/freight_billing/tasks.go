@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertBillDeliveredLyonShipment1 grades assertion 1 of task bill_delivered_lyon_shipment:
 //
 // operations.Shipment[shp_bm44817].status == delivered
-func assertBillDeliveredLyonShipment1(s *State, _ string) (bool, string) {
+func assertBillDeliveredLyonShipment1(s *State, _ startState) (bool, string) {
 	ok := s.shipmentAt("shp_bm44817").Status == ShipmentStatusDelivered
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertBillDeliveredLyonShipment1(s *State, _ string) (bool, string) {
 // assertBillDeliveredLyonShipment2 grades assertion 2 of task bill_delivered_lyon_shipment:
 //
 // operations.Shipment[shp_bm44817].delivered_on == 2026-03-13
-func assertBillDeliveredLyonShipment2(s *State, _ string) (bool, string) {
+func assertBillDeliveredLyonShipment2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.shipmentAt("shp_bm44817").DeliveredOn
 		return v != nil && *v == runtime.Date(20525) /* 2026-03-13 */
@@ -58,7 +58,7 @@ func assertBillDeliveredLyonShipment2(s *State, _ string) (bool, string) {
 // assertBillDeliveredLyonShipment3 grades assertion 3 of task bill_delivered_lyon_shipment:
 //
 // exists(l in billing.InvoiceLine where l.invoice == inv_brenner_mar and l.shipment == shp_bm44817 and l.amount == 501.72)
-func assertBillDeliveredLyonShipment3(s *State, _ string) (bool, string) {
+func assertBillDeliveredLyonShipment3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for l := range s.InvoiceLines.All() {
 			if !(l.Invoice == "inv_brenner_mar" && l.Shipment == "shp_bm44817" && l.Amount == 501.72) {
@@ -77,7 +77,7 @@ func assertBillDeliveredLyonShipment3(s *State, _ string) (bool, string) {
 // assertBillDeliveredLyonShipment4 grades assertion 4 of task bill_delivered_lyon_shipment:
 //
 // billing.FreightInvoice[inv_brenner_mar].status == issued
-func assertBillDeliveredLyonShipment4(s *State, _ string) (bool, string) {
+func assertBillDeliveredLyonShipment4(s *State, _ startState) (bool, string) {
 	ok := s.freightInvoiceAt("inv_brenner_mar").Status == FreightInvoiceStatusIssued
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -91,7 +91,7 @@ func assertBillDeliveredLyonShipment4(s *State, _ string) (bool, string) {
 // assertBillDeliveredLyonShipment5 grades assertion 5 of task bill_delivered_lyon_shipment:
 //
 // billing.FreightInvoice[inv_brenner_mar].total == 670.44
-func assertBillDeliveredLyonShipment5(s *State, _ string) (bool, string) {
+func assertBillDeliveredLyonShipment5(s *State, _ startState) (bool, string) {
 	ok := s.freightInvoiceAt("inv_brenner_mar").Total == 670.44
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -105,7 +105,7 @@ func assertBillDeliveredLyonShipment5(s *State, _ string) (bool, string) {
 // assertSettleKuehneFebruaryInvoice1 grades assertion 1 of task settle_kuehne_february_invoice:
 //
 // exists(p in receivables.Payment where p.invoice == inv_kuehne_feb and p.amount == 3656.68 and p.bank_reference == "SEPA-0312-88412")
-func assertSettleKuehneFebruaryInvoice1(s *State, _ string) (bool, string) {
+func assertSettleKuehneFebruaryInvoice1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for p := range s.Payments.All() {
 			if !(p.Invoice == "inv_kuehne_feb" && p.Amount == 3656.68 && p.BankReference == "SEPA-0312-88412") {
@@ -124,7 +124,7 @@ func assertSettleKuehneFebruaryInvoice1(s *State, _ string) (bool, string) {
 // assertSettleKuehneFebruaryInvoice2 grades assertion 2 of task settle_kuehne_february_invoice:
 //
 // billing.FreightInvoice[inv_kuehne_feb].status == paid
-func assertSettleKuehneFebruaryInvoice2(s *State, _ string) (bool, string) {
+func assertSettleKuehneFebruaryInvoice2(s *State, _ startState) (bool, string) {
 	ok := s.freightInvoiceAt("inv_kuehne_feb").Status == FreightInvoiceStatusPaid
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -138,7 +138,7 @@ func assertSettleKuehneFebruaryInvoice2(s *State, _ string) (bool, string) {
 // assertSettleKuehneFebruaryInvoice3 grades assertion 3 of task settle_kuehne_february_invoice:
 //
 // billing.FreightInvoice[inv_kuehne_feb].paid_on == 2026-03-12
-func assertSettleKuehneFebruaryInvoice3(s *State, _ string) (bool, string) {
+func assertSettleKuehneFebruaryInvoice3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.freightInvoiceAt("inv_kuehne_feb").PaidOn
 		return v != nil && *v == runtime.Date(20524) /* 2026-03-12 */
@@ -155,7 +155,7 @@ func assertSettleKuehneFebruaryInvoice3(s *State, _ string) (bool, string) {
 // assertReratePoznanShipment1 grades assertion 1 of task rerate_poznan_shipment:
 //
 // operations.Shipment[shp_nt031].freight_charge == 502.74
-func assertReratePoznanShipment1(s *State, _ string) (bool, string) {
+func assertReratePoznanShipment1(s *State, _ startState) (bool, string) {
 	ok := s.shipmentAt("shp_nt031").FreightCharge == 502.74
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -169,7 +169,7 @@ func assertReratePoznanShipment1(s *State, _ string) (bool, string) {
 // assertReratePoznanShipment2 grades assertion 2 of task rerate_poznan_shipment:
 //
 // operations.Shipment[shp_nt031].rate_card == rc_brl_eu_2026
-func assertReratePoznanShipment2(s *State, _ string) (bool, string) {
+func assertReratePoznanShipment2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.shipmentAt("shp_nt031").RateCard
 		return v != nil && *v == "rc_brl_eu_2026"
@@ -186,7 +186,7 @@ func assertReratePoznanShipment2(s *State, _ string) (bool, string) {
 // assertReratePoznanShipment3 grades assertion 3 of task rerate_poznan_shipment:
 //
 // billing.InvoiceLine[line_nt031].amount == 502.74
-func assertReratePoznanShipment3(s *State, _ string) (bool, string) {
+func assertReratePoznanShipment3(s *State, _ startState) (bool, string) {
 	ok := s.invoiceLineAt("line_nt031").Amount == 502.74
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -200,7 +200,7 @@ func assertReratePoznanShipment3(s *State, _ string) (bool, string) {
 // assertReratePoznanShipment4 grades assertion 4 of task rerate_poznan_shipment:
 //
 // billing.FreightInvoice[inv_nordlicht_mar].total == 502.74
-func assertReratePoznanShipment4(s *State, _ string) (bool, string) {
+func assertReratePoznanShipment4(s *State, _ startState) (bool, string) {
 	ok := s.freightInvoiceAt("inv_nordlicht_mar").Total == 502.74
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -214,7 +214,7 @@ func assertReratePoznanShipment4(s *State, _ string) (bool, string) {
 // assertReratePoznanShipment5 grades assertion 5 of task rerate_poznan_shipment:
 //
 // billing.FreightInvoice[inv_nordlicht_mar].status == issued
-func assertReratePoznanShipment5(s *State, _ string) (bool, string) {
+func assertReratePoznanShipment5(s *State, _ startState) (bool, string) {
 	ok := s.freightInvoiceAt("inv_nordlicht_mar").Status == FreightInvoiceStatusIssued
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -228,7 +228,7 @@ func assertReratePoznanShipment5(s *State, _ string) (bool, string) {
 // assertMarchDunningRun1 grades assertion 1 of task march_dunning_run:
 //
 // exists(d in receivables.DunningLetter where d.invoice == inv_kuehne_feb and d.level == 1 and d.fee == 0)
-func assertMarchDunningRun1(s *State, _ string) (bool, string) {
+func assertMarchDunningRun1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for d := range s.DunningLetters.All() {
 			if !(d.Invoice == "inv_kuehne_feb" && d.Level == 1 && d.Fee == float64(0)) {
@@ -247,7 +247,7 @@ func assertMarchDunningRun1(s *State, _ string) (bool, string) {
 // assertMarchDunningRun2 grades assertion 2 of task march_dunning_run:
 //
 // exists(d in receivables.DunningLetter where d.invoice == inv_nordlicht_jan and d.level == 2 and d.fee == 5)
-func assertMarchDunningRun2(s *State, _ string) (bool, string) {
+func assertMarchDunningRun2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for d := range s.DunningLetters.All() {
 			if !(d.Invoice == "inv_nordlicht_jan" && d.Level == 2 && d.Fee == float64(5)) {
@@ -266,7 +266,7 @@ func assertMarchDunningRun2(s *State, _ string) (bool, string) {
 // assertMarchDunningRun3 grades assertion 3 of task march_dunning_run:
 //
 // billing.Customer[nordlicht].on_hold == true
-func assertMarchDunningRun3(s *State, _ string) (bool, string) {
+func assertMarchDunningRun3(s *State, _ startState) (bool, string) {
 	ok := s.customerAt("nordlicht").OnHold == true
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -280,7 +280,7 @@ func assertMarchDunningRun3(s *State, _ string) (bool, string) {
 // assertMarchDunningRun4 grades assertion 4 of task march_dunning_run:
 //
 // count(d in receivables.DunningLetter where d.invoice == inv_brenner_feb) == 0
-func assertMarchDunningRun4(s *State, _ string) (bool, string) {
+func assertMarchDunningRun4(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for d := range s.DunningLetters.All() {
@@ -309,7 +309,7 @@ func assertMarchDunningRun4(s *State, _ string) (bool, string) {
 // assertMarchDunningRun5 grades assertion 5 of task march_dunning_run:
 //
 // count(d in receivables.DunningLetter where d.invoice == inv_alpen_jan) == 2
-func assertMarchDunningRun5(s *State, _ string) (bool, string) {
+func assertMarchDunningRun5(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for d := range s.DunningLetters.All() {

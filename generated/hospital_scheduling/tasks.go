@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertTriageAndBookTwoWeekWait1 grades assertion 1 of task triage_and_book_two_week_wait:
 //
 // rtt.Referral[ref_ellis_derm].status == accepted
-func assertTriageAndBookTwoWeekWait1(s *State, _ string) (bool, string) {
+func assertTriageAndBookTwoWeekWait1(s *State, _ startState) (bool, string) {
 	ok := s.referralAt("ref_ellis_derm").Status == ReferralStatusAccepted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertTriageAndBookTwoWeekWait1(s *State, _ string) (bool, string) {
 // assertTriageAndBookTwoWeekWait2 grades assertion 2 of task triage_and_book_two_week_wait:
 //
 // rtt.Referral[ref_ellis_derm].priority == two_week_wait
-func assertTriageAndBookTwoWeekWait2(s *State, _ string) (bool, string) {
+func assertTriageAndBookTwoWeekWait2(s *State, _ startState) (bool, string) {
 	ok := s.referralAt("ref_ellis_derm").Priority == ReferralPriorityTwoWeekWait
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -55,7 +55,7 @@ func assertTriageAndBookTwoWeekWait2(s *State, _ string) (bool, string) {
 // assertTriageAndBookTwoWeekWait3 grades assertion 3 of task triage_and_book_two_week_wait:
 //
 // exists(a in outpatients.Appointment where a.referral == ref_ellis_derm and a.session == s_derm_0422_pm and a.status == booked)
-func assertTriageAndBookTwoWeekWait3(s *State, _ string) (bool, string) {
+func assertTriageAndBookTwoWeekWait3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for a := range s.Appointments.All() {
 			if !(a.Referral == "ref_ellis_derm" && a.Session == "s_derm_0422_pm" && a.Status == AppointmentStatusBooked) {
@@ -74,7 +74,7 @@ func assertTriageAndBookTwoWeekWait3(s *State, _ string) (bool, string) {
 // assertTriageAndBookTwoWeekWait4 grades assertion 4 of task triage_and_book_two_week_wait:
 //
 // exists(w in rtt.WaitingListEntry where w.referral == ref_ellis_derm and w.status == booked and w.breach_date == 2026-05-01)
-func assertTriageAndBookTwoWeekWait4(s *State, _ string) (bool, string) {
+func assertTriageAndBookTwoWeekWait4(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for w := range s.WaitingListEntries.All() {
 			if !(w.Referral == "ref_ellis_derm" && w.Status == WaitingListEntryStatusBooked && w.BreachDate == runtime.Date(20574) /* 2026-05-01 */) {
@@ -93,7 +93,7 @@ func assertTriageAndBookTwoWeekWait4(s *State, _ string) (bool, string) {
 // assertRecordPatientDeath1 grades assertion 1 of task record_patient_death:
 //
 // pas.Patient[jenkins].deceased == true
-func assertRecordPatientDeath1(s *State, _ string) (bool, string) {
+func assertRecordPatientDeath1(s *State, _ startState) (bool, string) {
 	ok := s.patientAt("jenkins").Deceased == true
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -107,7 +107,7 @@ func assertRecordPatientDeath1(s *State, _ string) (bool, string) {
 // assertRecordPatientDeath2 grades assertion 2 of task record_patient_death:
 //
 // pas.Patient[jenkins].date_of_death == 2026-04-17
-func assertRecordPatientDeath2(s *State, _ string) (bool, string) {
+func assertRecordPatientDeath2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.patientAt("jenkins").DateOfDeath
 		return v != nil && *v == runtime.Date(20560) /* 2026-04-17 */
@@ -124,7 +124,7 @@ func assertRecordPatientDeath2(s *State, _ string) (bool, string) {
 // assertRecordPatientDeath3 grades assertion 3 of task record_patient_death:
 //
 // outpatients.Appointment[appt_jenkins_card].status == cancelled
-func assertRecordPatientDeath3(s *State, _ string) (bool, string) {
+func assertRecordPatientDeath3(s *State, _ startState) (bool, string) {
 	ok := s.appointmentAt("appt_jenkins_card").Status == AppointmentStatusCancelled
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -138,7 +138,7 @@ func assertRecordPatientDeath3(s *State, _ string) (bool, string) {
 // assertRecordPatientDeath4 grades assertion 4 of task record_patient_death:
 //
 // rtt.WaitingListEntry[wl_jenkins_card].status == removed
-func assertRecordPatientDeath4(s *State, _ string) (bool, string) {
+func assertRecordPatientDeath4(s *State, _ startState) (bool, string) {
 	ok := s.waitingListEntryAt("wl_jenkins_card").Status == WaitingListEntryStatusRemoved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -152,7 +152,7 @@ func assertRecordPatientDeath4(s *State, _ string) (bool, string) {
 // assertRecordPatientDeath5 grades assertion 5 of task record_patient_death:
 //
 // rtt.WaitingListEntry[wl_jenkins_ortho].status == removed
-func assertRecordPatientDeath5(s *State, _ string) (bool, string) {
+func assertRecordPatientDeath5(s *State, _ startState) (bool, string) {
 	ok := s.waitingListEntryAt("wl_jenkins_ortho").Status == WaitingListEntryStatusRemoved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -166,7 +166,7 @@ func assertRecordPatientDeath5(s *State, _ string) (bool, string) {
 // assertCoverConsultantLeave1 grades assertion 1 of task cover_consultant_leave:
 //
 // outpatients.ClinicSession[s_derm_0422_pm].clinician == rao
-func assertCoverConsultantLeave1(s *State, _ string) (bool, string) {
+func assertCoverConsultantLeave1(s *State, _ startState) (bool, string) {
 	ok := s.clinicSessionAt("s_derm_0422_pm").Clinician == "rao"
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -180,7 +180,7 @@ func assertCoverConsultantLeave1(s *State, _ string) (bool, string) {
 // assertCoverConsultantLeave2 grades assertion 2 of task cover_consultant_leave:
 //
 // workforce.RotaEntry[rota_whitfield_q2].ends_on == 2026-04-19
-func assertCoverConsultantLeave2(s *State, _ string) (bool, string) {
+func assertCoverConsultantLeave2(s *State, _ startState) (bool, string) {
 	ok := s.rotaEntryAt("rota_whitfield_q2").EndsOn == runtime.Date(20562) /* 2026-04-19 */
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -194,7 +194,7 @@ func assertCoverConsultantLeave2(s *State, _ string) (bool, string) {
 // assertCoverConsultantLeave3 grades assertion 3 of task cover_consultant_leave:
 //
 // exists(r in workforce.RotaEntry where r.clinician == whitfield and r.department == derm and r.starts_on == 2026-04-27 and r.ends_on == 2026-06-30)
-func assertCoverConsultantLeave3(s *State, _ string) (bool, string) {
+func assertCoverConsultantLeave3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for r := range s.RotaEntries.All() {
 			if !(r.Clinician == "whitfield" && r.Department == "derm" && r.StartsOn == runtime.Date(20570) /* 2026-04-27 */ && r.EndsOn == runtime.Date(20634) /* 2026-06-30 */) {
@@ -213,7 +213,7 @@ func assertCoverConsultantLeave3(s *State, _ string) (bool, string) {
 // assertCoverConsultantLeave4 grades assertion 4 of task cover_consultant_leave:
 //
 // not exists(r in workforce.RotaEntry where r.clinician == whitfield and r.starts_on <= 2026-04-22 and r.ends_on >= 2026-04-22)
-func assertCoverConsultantLeave4(s *State, _ string) (bool, string) {
+func assertCoverConsultantLeave4(s *State, _ startState) (bool, string) {
 	ok := !func() bool {
 		for r := range s.RotaEntries.All() {
 			if !(r.Clinician == "whitfield" && r.StartsOn <= runtime.Date(20565) /* 2026-04-22 */ && r.EndsOn >= runtime.Date(20565) /* 2026-04-22 */) {
@@ -232,7 +232,7 @@ func assertCoverConsultantLeave4(s *State, _ string) (bool, string) {
 // assertMoveOrthopaedicAppointment1 grades assertion 1 of task move_orthopaedic_appointment:
 //
 // outpatients.Appointment[appt_price_ortho].session == s_ortho_0430_am
-func assertMoveOrthopaedicAppointment1(s *State, _ string) (bool, string) {
+func assertMoveOrthopaedicAppointment1(s *State, _ startState) (bool, string) {
 	ok := s.appointmentAt("appt_price_ortho").Session == "s_ortho_0430_am"
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -246,7 +246,7 @@ func assertMoveOrthopaedicAppointment1(s *State, _ string) (bool, string) {
 // assertMoveOrthopaedicAppointment2 grades assertion 2 of task move_orthopaedic_appointment:
 //
 // outpatients.Appointment[appt_price_ortho].status == booked
-func assertMoveOrthopaedicAppointment2(s *State, _ string) (bool, string) {
+func assertMoveOrthopaedicAppointment2(s *State, _ startState) (bool, string) {
 	ok := s.appointmentAt("appt_price_ortho").Status == AppointmentStatusBooked
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -260,7 +260,7 @@ func assertMoveOrthopaedicAppointment2(s *State, _ string) (bool, string) {
 // assertMoveOrthopaedicAppointment3 grades assertion 3 of task move_orthopaedic_appointment:
 //
 // count(a in outpatients.Appointment where a.session == s_ortho_0423_am and a.status == booked) == 0
-func assertMoveOrthopaedicAppointment3(s *State, _ string) (bool, string) {
+func assertMoveOrthopaedicAppointment3(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for a := range s.Appointments.All() {
@@ -289,7 +289,7 @@ func assertMoveOrthopaedicAppointment3(s *State, _ string) (bool, string) {
 // assertMoveOrthopaedicAppointment4 grades assertion 4 of task move_orthopaedic_appointment:
 //
 // count(a in outpatients.Appointment where a.patient == price and a.status == booked) == 1
-func assertMoveOrthopaedicAppointment4(s *State, _ string) (bool, string) {
+func assertMoveOrthopaedicAppointment4(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for a := range s.Appointments.All() {

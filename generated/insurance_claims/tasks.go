@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertSettleWaterDamageClaim1 grades assertion 1 of task settle_water_damage_claim:
 //
 // exists(a in adjusting.Assessment where a.claim == clm_0412 and a.status == completed and a.assessed_amount == 7350)
-func assertSettleWaterDamageClaim1(s *State, _ string) (bool, string) {
+func assertSettleWaterDamageClaim1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for a := range s.Assessments.All() {
 			if !(a.Claim == "clm_0412" && a.Status == AssessmentStatusCompleted && (a.AssessedAmount != nil && *a.AssessedAmount == float64(7350))) {
@@ -46,7 +46,7 @@ func assertSettleWaterDamageClaim1(s *State, _ string) (bool, string) {
 // assertSettleWaterDamageClaim2 grades assertion 2 of task settle_water_damage_claim:
 //
 // claims.Claim[clm_0412].status == approved
-func assertSettleWaterDamageClaim2(s *State, _ string) (bool, string) {
+func assertSettleWaterDamageClaim2(s *State, _ startState) (bool, string) {
 	ok := s.claimAt("clm_0412").Status == ClaimStatusApproved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -60,7 +60,7 @@ func assertSettleWaterDamageClaim2(s *State, _ string) (bool, string) {
 // assertSettleWaterDamageClaim3 grades assertion 3 of task settle_water_damage_claim:
 //
 // claims.Claim[clm_0412].approved_amount == 7200
-func assertSettleWaterDamageClaim3(s *State, _ string) (bool, string) {
+func assertSettleWaterDamageClaim3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.claimAt("clm_0412").ApprovedAmount
 		return v != nil && *v == float64(7200)
@@ -77,7 +77,7 @@ func assertSettleWaterDamageClaim3(s *State, _ string) (bool, string) {
 // assertSettleWaterDamageClaim4 grades assertion 4 of task settle_water_damage_claim:
 //
 // exists(p in payments.Payout where p.claim == clm_0412 and p.amount == 7200 and p.status == scheduled and p.iban == "FR7610071690000000201745562")
-func assertSettleWaterDamageClaim4(s *State, _ string) (bool, string) {
+func assertSettleWaterDamageClaim4(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for p := range s.Payouts.All() {
 			if !(p.Claim == "clm_0412" && p.Amount == float64(7200) && p.Status == PayoutStatusScheduled && p.Iban == "FR7610071690000000201745562") {
@@ -96,7 +96,7 @@ func assertSettleWaterDamageClaim4(s *State, _ string) (bool, string) {
 // assertFreezeSuspiciousBurglary1 grades assertion 1 of task freeze_suspicious_burglary:
 //
 // exists(f in fraud.FraudFlag where f.claim == clm_0405 and f.reason == inconsistent_statement and f.status == open)
-func assertFreezeSuspiciousBurglary1(s *State, _ string) (bool, string) {
+func assertFreezeSuspiciousBurglary1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for f := range s.FraudFlags.All() {
 			if !(f.Claim == "clm_0405" && f.Reason == FraudFlagReasonInconsistentStatement && f.Status == FraudFlagStatusOpen) {
@@ -115,7 +115,7 @@ func assertFreezeSuspiciousBurglary1(s *State, _ string) (bool, string) {
 // assertFreezeSuspiciousBurglary2 grades assertion 2 of task freeze_suspicious_burglary:
 //
 // payments.Payout[pay_0405].status == cancelled
-func assertFreezeSuspiciousBurglary2(s *State, _ string) (bool, string) {
+func assertFreezeSuspiciousBurglary2(s *State, _ startState) (bool, string) {
 	ok := s.payoutAt("pay_0405").Status == PayoutStatusCancelled
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -129,7 +129,7 @@ func assertFreezeSuspiciousBurglary2(s *State, _ string) (bool, string) {
 // assertFreezeSuspiciousBurglary3 grades assertion 3 of task freeze_suspicious_burglary:
 //
 // claims.Claim[clm_0405].status == approved
-func assertFreezeSuspiciousBurglary3(s *State, _ string) (bool, string) {
+func assertFreezeSuspiciousBurglary3(s *State, _ startState) (bool, string) {
 	ok := s.claimAt("clm_0405").Status == ClaimStatusApproved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -143,7 +143,7 @@ func assertFreezeSuspiciousBurglary3(s *State, _ string) (bool, string) {
 // assertPayOutCollisionClaim1 grades assertion 1 of task pay_out_collision_claim:
 //
 // exists(p in payments.Payout where p.claim == clm_0388 and p.amount == 3020 and p.status == sent)
-func assertPayOutCollisionClaim1(s *State, _ string) (bool, string) {
+func assertPayOutCollisionClaim1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for p := range s.Payouts.All() {
 			if !(p.Claim == "clm_0388" && p.Amount == float64(3020) && p.Status == PayoutStatusSent) {
@@ -162,7 +162,7 @@ func assertPayOutCollisionClaim1(s *State, _ string) (bool, string) {
 // assertPayOutCollisionClaim2 grades assertion 2 of task pay_out_collision_claim:
 //
 // claims.Claim[clm_0388].status == paid
-func assertPayOutCollisionClaim2(s *State, _ string) (bool, string) {
+func assertPayOutCollisionClaim2(s *State, _ startState) (bool, string) {
 	ok := s.claimAt("clm_0388").Status == ClaimStatusPaid
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -176,7 +176,7 @@ func assertPayOutCollisionClaim2(s *State, _ string) (bool, string) {
 // assertScreenAndAssignNightAccident1 grades assertion 1 of task screen_and_assign_night_accident:
 //
 // count(f in fraud.FraudFlag where f.claim == clm_0431 and f.status == open) == 3
-func assertScreenAndAssignNightAccident1(s *State, _ string) (bool, string) {
+func assertScreenAndAssignNightAccident1(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for f := range s.FraudFlags.All() {
@@ -205,7 +205,7 @@ func assertScreenAndAssignNightAccident1(s *State, _ string) (bool, string) {
 // assertScreenAndAssignNightAccident2 grades assertion 2 of task screen_and_assign_night_accident:
 //
 // exists(a in adjusting.Assessment where a.claim == clm_0431 and a.adjuster == adj_faure and a.status == requested)
-func assertScreenAndAssignNightAccident2(s *State, _ string) (bool, string) {
+func assertScreenAndAssignNightAccident2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for a := range s.Assessments.All() {
 			if !(a.Claim == "clm_0431" && a.Adjuster == "adj_faure" && a.Status == AssessmentStatusRequested) {
@@ -224,7 +224,7 @@ func assertScreenAndAssignNightAccident2(s *State, _ string) (bool, string) {
 // assertScreenAndAssignNightAccident3 grades assertion 3 of task screen_and_assign_night_accident:
 //
 // claims.Claim[clm_0431].status == under_assessment
-func assertScreenAndAssignNightAccident3(s *State, _ string) (bool, string) {
+func assertScreenAndAssignNightAccident3(s *State, _ startState) (bool, string) {
 	ok := s.claimAt("clm_0431").Status == ClaimStatusUnderAssessment
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()

@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertOffboardLeaver1 grades assertion 1 of task offboard_leaver:
 //
 // people.Employee[mehta].status == exited
-func assertOffboardLeaver1(s *State, _ string) (bool, string) {
+func assertOffboardLeaver1(s *State, _ startState) (bool, string) {
 	ok := s.employeeAt("mehta").Status == EmployeeStatusExited
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertOffboardLeaver1(s *State, _ string) (bool, string) {
 // assertOffboardLeaver2 grades assertion 2 of task offboard_leaver:
 //
 // assets.Asset[lt_0342].status == in_stock
-func assertOffboardLeaver2(s *State, _ string) (bool, string) {
+func assertOffboardLeaver2(s *State, _ startState) (bool, string) {
 	ok := s.assetAt("lt_0342").Status == AssetStatusInStock
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -55,7 +55,7 @@ func assertOffboardLeaver2(s *State, _ string) (bool, string) {
 // assertOffboardLeaver3 grades assertion 3 of task offboard_leaver:
 //
 // assets.Asset[mn_0518].assigned_to == null
-func assertOffboardLeaver3(s *State, _ string) (bool, string) {
+func assertOffboardLeaver3(s *State, _ startState) (bool, string) {
 	ok := s.assetAt("mn_0518").AssignedTo == nil
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -69,7 +69,7 @@ func assertOffboardLeaver3(s *State, _ string) (bool, string) {
 // assertOffboardLeaver4 grades assertion 4 of task offboard_leaver:
 //
 // count(s in assets.LicenceSeat where s.employee == mehta and s.status == active) == 0
-func assertOffboardLeaver4(s *State, _ string) (bool, string) {
+func assertOffboardLeaver4(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for s2 := range s.LicenceSeats.All() {
@@ -98,7 +98,7 @@ func assertOffboardLeaver4(s *State, _ string) (bool, string) {
 // assertLaptopToRepairWithLoaner1 grades assertion 1 of task laptop_to_repair_with_loaner:
 //
 // exists(t in servicedesk.Ticket where t.requester == reddy and t.asset == lt_0377 and t.category == hardware and t.sla == sla_p3 and t.status in [open, in_progress])
-func assertLaptopToRepairWithLoaner1(s *State, _ string) (bool, string) {
+func assertLaptopToRepairWithLoaner1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for t := range s.Tickets.All() {
 			if !(t.Requester == "reddy" && (t.Asset != nil && *t.Asset == "lt_0377") && t.Category == TicketCategoryHardware && t.SLA == "sla_p3" && (t.Status == TicketStatusOpen || t.Status == TicketStatusInProgress)) {
@@ -117,7 +117,7 @@ func assertLaptopToRepairWithLoaner1(s *State, _ string) (bool, string) {
 // assertLaptopToRepairWithLoaner2 grades assertion 2 of task laptop_to_repair_with_loaner:
 //
 // assets.Asset[lt_0377].status == in_repair
-func assertLaptopToRepairWithLoaner2(s *State, _ string) (bool, string) {
+func assertLaptopToRepairWithLoaner2(s *State, _ startState) (bool, string) {
 	ok := s.assetAt("lt_0377").Status == AssetStatusInRepair
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -131,7 +131,7 @@ func assertLaptopToRepairWithLoaner2(s *State, _ string) (bool, string) {
 // assertLaptopToRepairWithLoaner3 grades assertion 3 of task laptop_to_repair_with_loaner:
 //
 // exists(a in assets.Asset where a.kind == laptop and a.assigned_to == reddy and a.status == assigned)
-func assertLaptopToRepairWithLoaner3(s *State, _ string) (bool, string) {
+func assertLaptopToRepairWithLoaner3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for a := range s.Assets.All() {
 			if !(a.Kind == AssetKindLaptop && (a.AssignedTo != nil && *a.AssignedTo == "reddy") && a.Status == AssetStatusAssigned) {
@@ -150,7 +150,7 @@ func assertLaptopToRepairWithLoaner3(s *State, _ string) (bool, string) {
 // assertCloseVpnIncidentByChange1 grades assertion 1 of task close_vpn_incident_by_change:
 //
 // changes.ChangeRequest[chg_vpn_firmware].status == implemented
-func assertCloseVpnIncidentByChange1(s *State, _ string) (bool, string) {
+func assertCloseVpnIncidentByChange1(s *State, _ startState) (bool, string) {
 	ok := s.changeRequestAt("chg_vpn_firmware").Status == ChangeRequestStatusImplemented
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -164,7 +164,7 @@ func assertCloseVpnIncidentByChange1(s *State, _ string) (bool, string) {
 // assertCloseVpnIncidentByChange2 grades assertion 2 of task close_vpn_incident_by_change:
 //
 // changes.ChangeRequest[chg_vpn_firmware].approver == iyer
-func assertCloseVpnIncidentByChange2(s *State, _ string) (bool, string) {
+func assertCloseVpnIncidentByChange2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.changeRequestAt("chg_vpn_firmware").Approver
 		return v != nil && *v == "iyer"
@@ -181,7 +181,7 @@ func assertCloseVpnIncidentByChange2(s *State, _ string) (bool, string) {
 // assertCloseVpnIncidentByChange3 grades assertion 3 of task close_vpn_incident_by_change:
 //
 // servicedesk.Ticket[tkt_sharma_vpn].status == resolved
-func assertCloseVpnIncidentByChange3(s *State, _ string) (bool, string) {
+func assertCloseVpnIncidentByChange3(s *State, _ startState) (bool, string) {
 	ok := s.ticketAt("tkt_sharma_vpn").Status == TicketStatusResolved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -195,7 +195,7 @@ func assertCloseVpnIncidentByChange3(s *State, _ string) (bool, string) {
 // assertCloseVpnIncidentByChange4 grades assertion 4 of task close_vpn_incident_by_change:
 //
 // servicedesk.Ticket[tkt_sharma_vpn].resolution == change_implemented
-func assertCloseVpnIncidentByChange4(s *State, _ string) (bool, string) {
+func assertCloseVpnIncidentByChange4(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.ticketAt("tkt_sharma_vpn").Resolution
 		return v != nil && *v == TicketResolutionChangeImplemented
@@ -212,7 +212,7 @@ func assertCloseVpnIncidentByChange4(s *State, _ string) (bool, string) {
 // assertReclaimIdleAdobeSeat1 grades assertion 1 of task reclaim_idle_adobe_seat:
 //
 // assets.LicenceSeat[seat_adobe_qureshi].status == revoked
-func assertReclaimIdleAdobeSeat1(s *State, _ string) (bool, string) {
+func assertReclaimIdleAdobeSeat1(s *State, _ startState) (bool, string) {
 	ok := s.licenceSeatAt("seat_adobe_qureshi").Status == LicenceSeatStatusRevoked
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -226,7 +226,7 @@ func assertReclaimIdleAdobeSeat1(s *State, _ string) (bool, string) {
 // assertReclaimIdleAdobeSeat2 grades assertion 2 of task reclaim_idle_adobe_seat:
 //
 // exists(s in assets.LicenceSeat where s.licence == lic_adobe and s.employee == joshi and s.status == active)
-func assertReclaimIdleAdobeSeat2(s *State, _ string) (bool, string) {
+func assertReclaimIdleAdobeSeat2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for s2 := range s.LicenceSeats.All() {
 			if !(s2.Licence == "lic_adobe" && s2.Employee == "joshi" && s2.Status == LicenceSeatStatusActive) {
@@ -245,7 +245,7 @@ func assertReclaimIdleAdobeSeat2(s *State, _ string) (bool, string) {
 // assertReclaimIdleAdobeSeat3 grades assertion 3 of task reclaim_idle_adobe_seat:
 //
 // assets.LicenceSeat[seat_adobe_subramanian].status == active
-func assertReclaimIdleAdobeSeat3(s *State, _ string) (bool, string) {
+func assertReclaimIdleAdobeSeat3(s *State, _ startState) (bool, string) {
 	ok := s.licenceSeatAt("seat_adobe_subramanian").Status == LicenceSeatStatusActive
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -259,7 +259,7 @@ func assertReclaimIdleAdobeSeat3(s *State, _ string) (bool, string) {
 // assertReclaimIdleAdobeSeat4 grades assertion 4 of task reclaim_idle_adobe_seat:
 //
 // count(s in assets.LicenceSeat where s.licence == lic_adobe and s.status == active) == 4
-func assertReclaimIdleAdobeSeat4(s *State, _ string) (bool, string) {
+func assertReclaimIdleAdobeSeat4(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for s2 := range s.LicenceSeats.All() {

@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertReceiveShibuyaVegetables1 grades assertion 1 of task receive_shibuya_vegetables:
 //
 // inventory.StockLevel[stk_sb_negi].on_hand == 25
-func assertReceiveShibuyaVegetables1(s *State, _ string) (bool, string) {
+func assertReceiveShibuyaVegetables1(s *State, _ startState) (bool, string) {
 	ok := s.stockLevelAt("stk_sb_negi").OnHand == 25
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertReceiveShibuyaVegetables1(s *State, _ string) (bool, string) {
 // assertReceiveShibuyaVegetables2 grades assertion 2 of task receive_shibuya_vegetables:
 //
 // inventory.StockLevel[stk_sb_cabbage].on_hand == 50
-func assertReceiveShibuyaVegetables2(s *State, _ string) (bool, string) {
+func assertReceiveShibuyaVegetables2(s *State, _ startState) (bool, string) {
 	ok := s.stockLevelAt("stk_sb_cabbage").OnHand == 50
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -55,7 +55,7 @@ func assertReceiveShibuyaVegetables2(s *State, _ string) (bool, string) {
 // assertReceiveShibuyaVegetables3 grades assertion 3 of task receive_shibuya_vegetables:
 //
 // purchasing.PurchaseOrder[po_0603].status == received
-func assertReceiveShibuyaVegetables3(s *State, _ string) (bool, string) {
+func assertReceiveShibuyaVegetables3(s *State, _ startState) (bool, string) {
 	ok := s.purchaseOrderAt("po_0603").Status == PurchaseOrderStatusReceived
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -69,7 +69,7 @@ func assertReceiveShibuyaVegetables3(s *State, _ string) (bool, string) {
 // assertReceiveShibuyaVegetables4 grades assertion 4 of task receive_shibuya_vegetables:
 //
 // payables.SupplierInvoice[sinv_0603].status == approved
-func assertReceiveShibuyaVegetables4(s *State, _ string) (bool, string) {
+func assertReceiveShibuyaVegetables4(s *State, _ startState) (bool, string) {
 	ok := s.supplierInvoiceAt("sinv_0603").Status == SupplierInvoiceStatusApproved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -83,7 +83,7 @@ func assertReceiveShibuyaVegetables4(s *State, _ string) (bool, string) {
 // assertRefuseWarmSeafoodDelivery1 grades assertion 1 of task refuse_warm_seafood_delivery:
 //
 // exists(g in inventory.GoodsReceipt where g.purchase_order == po_0604 and g.quality == rejected)
-func assertRefuseWarmSeafoodDelivery1(s *State, _ string) (bool, string) {
+func assertRefuseWarmSeafoodDelivery1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for g := range s.GoodsReceipts.All() {
 			if !(g.PurchaseOrder == "po_0604" && g.Quality == GoodsReceiptQualityRejected) {
@@ -102,7 +102,7 @@ func assertRefuseWarmSeafoodDelivery1(s *State, _ string) (bool, string) {
 // assertRefuseWarmSeafoodDelivery2 grades assertion 2 of task refuse_warm_seafood_delivery:
 //
 // purchasing.PurchaseOrder[po_0604].status == cancelled
-func assertRefuseWarmSeafoodDelivery2(s *State, _ string) (bool, string) {
+func assertRefuseWarmSeafoodDelivery2(s *State, _ startState) (bool, string) {
 	ok := s.purchaseOrderAt("po_0604").Status == PurchaseOrderStatusCancelled
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -116,7 +116,7 @@ func assertRefuseWarmSeafoodDelivery2(s *State, _ string) (bool, string) {
 // assertRefuseWarmSeafoodDelivery3 grades assertion 3 of task refuse_warm_seafood_delivery:
 //
 // exists(o in purchasing.PurchaseOrder where o.outlet == out_ginza and o.supplier == sup_toyosu and o.delivery_date == 2026-06-12 and o.status == sent and o.total == 52600)
-func assertRefuseWarmSeafoodDelivery3(s *State, _ string) (bool, string) {
+func assertRefuseWarmSeafoodDelivery3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for o := range s.PurchaseOrders.All() {
 			if !(o.Outlet == "out_ginza" && o.Supplier == "sup_toyosu" && o.DeliveryDate == runtime.Date(20616) /* 2026-06-12 */ && o.Status == PurchaseOrderStatusSent && o.Total == float64(52600)) {
@@ -135,7 +135,7 @@ func assertRefuseWarmSeafoodDelivery3(s *State, _ string) (bool, string) {
 // assertRefuseWarmSeafoodDelivery4 grades assertion 4 of task refuse_warm_seafood_delivery:
 //
 // inventory.StockLevel[stk_gz_hotate].on_hand == 4
-func assertRefuseWarmSeafoodDelivery4(s *State, _ string) (bool, string) {
+func assertRefuseWarmSeafoodDelivery4(s *State, _ startState) (bool, string) {
 	ok := s.stockLevelAt("stk_gz_hotate").OnHand == 4
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -149,7 +149,7 @@ func assertRefuseWarmSeafoodDelivery4(s *State, _ string) (bool, string) {
 // assertWagyuOrderWithinBudget1 grades assertion 1 of task wagyu_order_within_budget:
 //
 // purchasing.OrderLine[ol_0605_1].quantity == 5
-func assertWagyuOrderWithinBudget1(s *State, _ string) (bool, string) {
+func assertWagyuOrderWithinBudget1(s *State, _ startState) (bool, string) {
 	ok := s.orderLineAt("ol_0605_1").Quantity == 5
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -163,7 +163,7 @@ func assertWagyuOrderWithinBudget1(s *State, _ string) (bool, string) {
 // assertWagyuOrderWithinBudget2 grades assertion 2 of task wagyu_order_within_budget:
 //
 // purchasing.PurchaseOrder[po_0605].status == sent
-func assertWagyuOrderWithinBudget2(s *State, _ string) (bool, string) {
+func assertWagyuOrderWithinBudget2(s *State, _ startState) (bool, string) {
 	ok := s.purchaseOrderAt("po_0605").Status == PurchaseOrderStatusSent
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -177,7 +177,7 @@ func assertWagyuOrderWithinBudget2(s *State, _ string) (bool, string) {
 // assertWagyuOrderWithinBudget3 grades assertion 3 of task wagyu_order_within_budget:
 //
 // purchasing.PurchaseOrder[po_0605].total == 120000
-func assertWagyuOrderWithinBudget3(s *State, _ string) (bool, string) {
+func assertWagyuOrderWithinBudget3(s *State, _ startState) (bool, string) {
 	ok := s.purchaseOrderAt("po_0605").Total == float64(120000)
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -191,7 +191,7 @@ func assertWagyuOrderWithinBudget3(s *State, _ string) (bool, string) {
 // assertPayDairyInvoice1 grades assertion 1 of task pay_dairy_invoice:
 //
 // payables.SupplierInvoice[sinv_0602].status == paid
-func assertPayDairyInvoice1(s *State, _ string) (bool, string) {
+func assertPayDairyInvoice1(s *State, _ startState) (bool, string) {
 	ok := s.supplierInvoiceAt("sinv_0602").Status == SupplierInvoiceStatusPaid
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -205,7 +205,7 @@ func assertPayDairyInvoice1(s *State, _ string) (bool, string) {
 // assertPayDairyInvoice2 grades assertion 2 of task pay_dairy_invoice:
 //
 // payables.SupplierInvoice[sinv_0602].paid_on == 2026-06-10
-func assertPayDairyInvoice2(s *State, _ string) (bool, string) {
+func assertPayDairyInvoice2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.supplierInvoiceAt("sinv_0602").PaidOn
 		return v != nil && *v == runtime.Date(20614) /* 2026-06-10 */

@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertRestoreLineAfterPayment1 grades assertion 1 of task restore_line_after_payment:
 //
 // billing.Bill[bill_juliana_05].status == paid
-func assertRestoreLineAfterPayment1(s *State, _ string) (bool, string) {
+func assertRestoreLineAfterPayment1(s *State, _ startState) (bool, string) {
 	ok := s.billAt("bill_juliana_05").Status == BillStatusPaid
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertRestoreLineAfterPayment1(s *State, _ string) (bool, string) {
 // assertRestoreLineAfterPayment2 grades assertion 2 of task restore_line_after_payment:
 //
 // billing.Bill[bill_juliana_06].status == paid
-func assertRestoreLineAfterPayment2(s *State, _ string) (bool, string) {
+func assertRestoreLineAfterPayment2(s *State, _ startState) (bool, string) {
 	ok := s.billAt("bill_juliana_06").Status == BillStatusPaid
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -55,7 +55,7 @@ func assertRestoreLineAfterPayment2(s *State, _ string) (bool, string) {
 // assertRestoreLineAfterPayment3 grades assertion 3 of task restore_line_after_payment:
 //
 // network.Line[ln_juliana].status == active
-func assertRestoreLineAfterPayment3(s *State, _ string) (bool, string) {
+func assertRestoreLineAfterPayment3(s *State, _ startState) (bool, string) {
 	ok := s.lineAt("ln_juliana").Status == LineStatusActive
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -69,7 +69,7 @@ func assertRestoreLineAfterPayment3(s *State, _ string) (bool, string) {
 // assertCompletePortToClaro1 grades assertion 1 of task complete_port_to_claro:
 //
 // portability.PortOutRequest[por_fernanda].status == completed
-func assertCompletePortToClaro1(s *State, _ string) (bool, string) {
+func assertCompletePortToClaro1(s *State, _ startState) (bool, string) {
 	ok := s.portOutRequestAt("por_fernanda").Status == PortOutRequestStatusCompleted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -83,7 +83,7 @@ func assertCompletePortToClaro1(s *State, _ string) (bool, string) {
 // assertCompletePortToClaro2 grades assertion 2 of task complete_port_to_claro:
 //
 // network.Line[ln_fernanda].status == ported_out
-func assertCompletePortToClaro2(s *State, _ string) (bool, string) {
+func assertCompletePortToClaro2(s *State, _ startState) (bool, string) {
 	ok := s.lineAt("ln_fernanda").Status == LineStatusPortedOut
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -97,7 +97,7 @@ func assertCompletePortToClaro2(s *State, _ string) (bool, string) {
 // assertCompletePortToClaro3 grades assertion 3 of task complete_port_to_claro:
 //
 // offers.Subscription[subs_fernanda].status == ended
-func assertCompletePortToClaro3(s *State, _ string) (bool, string) {
+func assertCompletePortToClaro3(s *State, _ startState) (bool, string) {
 	ok := s.subscriptionAt("subs_fernanda").Status == SubscriptionStatusEnded
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -111,7 +111,7 @@ func assertCompletePortToClaro3(s *State, _ string) (bool, string) {
 // assertProcessPortOutQueue1 grades assertion 1 of task process_port_out_queue:
 //
 // portability.PortOutRequest[por_rafael].status == approved
-func assertProcessPortOutQueue1(s *State, _ string) (bool, string) {
+func assertProcessPortOutQueue1(s *State, _ startState) (bool, string) {
 	ok := s.portOutRequestAt("por_rafael").Status == PortOutRequestStatusApproved
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -125,7 +125,7 @@ func assertProcessPortOutQueue1(s *State, _ string) (bool, string) {
 // assertProcessPortOutQueue2 grades assertion 2 of task process_port_out_queue:
 //
 // portability.PortOutRequest[por_lucas].status == rejected
-func assertProcessPortOutQueue2(s *State, _ string) (bool, string) {
+func assertProcessPortOutQueue2(s *State, _ startState) (bool, string) {
 	ok := s.portOutRequestAt("por_lucas").Status == PortOutRequestStatusRejected
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -139,7 +139,7 @@ func assertProcessPortOutQueue2(s *State, _ string) (bool, string) {
 // assertProcessPortOutQueue3 grades assertion 3 of task process_port_out_queue:
 //
 // portability.PortOutRequest[por_lucas].rejection_reason == cpf_mismatch
-func assertProcessPortOutQueue3(s *State, _ string) (bool, string) {
+func assertProcessPortOutQueue3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		v := s.portOutRequestAt("por_lucas").RejectionReason
 		return v != nil && *v == PortOutRequestRejectionReasonCpfMismatch
@@ -156,7 +156,7 @@ func assertProcessPortOutQueue3(s *State, _ string) (bool, string) {
 // assertProcessPortOutQueue4 grades assertion 4 of task process_port_out_queue:
 //
 // network.Line[ln_lucas].status == active
-func assertProcessPortOutQueue4(s *State, _ string) (bool, string) {
+func assertProcessPortOutQueue4(s *State, _ startState) (bool, string) {
 	ok := s.lineAt("ln_lucas").Status == LineStatusActive
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -170,7 +170,7 @@ func assertProcessPortOutQueue4(s *State, _ string) (bool, string) {
 // assertMoveDaughterToPostpaid1 grades assertion 1 of task move_daughter_to_postpaid:
 //
 // exists(s in offers.Subscription where s.line == ln_ana2 and s.plan == plan_pos30 and s.status == active)
-func assertMoveDaughterToPostpaid1(s *State, _ string) (bool, string) {
+func assertMoveDaughterToPostpaid1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for s2 := range s.Subscriptions.All() {
 			if !(s2.Line == "ln_ana2" && s2.Plan == "plan_pos30" && s2.Status == SubscriptionStatusActive) {
@@ -189,7 +189,7 @@ func assertMoveDaughterToPostpaid1(s *State, _ string) (bool, string) {
 // assertMoveDaughterToPostpaid2 grades assertion 2 of task move_daughter_to_postpaid:
 //
 // offers.Subscription[subs_ana2].status == ended
-func assertMoveDaughterToPostpaid2(s *State, _ string) (bool, string) {
+func assertMoveDaughterToPostpaid2(s *State, _ startState) (bool, string) {
 	ok := s.subscriptionAt("subs_ana2").Status == SubscriptionStatusEnded
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()

@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertAcceptCsOfferWithDeposit1 grades assertion 1 of task accept_cs_offer_with_deposit:
 //
 // exists(d in finance.TuitionDeposit where d.application == apl_chen_cs and d.reference == "DEP-2026-00457" and d.amount == 500 and d.status == received)
-func assertAcceptCsOfferWithDeposit1(s *State, _ string) (bool, string) {
+func assertAcceptCsOfferWithDeposit1(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for d := range s.TuitionDeposits.All() {
 			if !(d.Application == "apl_chen_cs" && d.Reference == "DEP-2026-00457" && d.Amount == float64(500) && d.Status == TuitionDepositStatusReceived) {
@@ -46,7 +46,7 @@ func assertAcceptCsOfferWithDeposit1(s *State, _ string) (bool, string) {
 // assertAcceptCsOfferWithDeposit2 grades assertion 2 of task accept_cs_offer_with_deposit:
 //
 // admissions.Offer[off_chen].status == accepted
-func assertAcceptCsOfferWithDeposit2(s *State, _ string) (bool, string) {
+func assertAcceptCsOfferWithDeposit2(s *State, _ startState) (bool, string) {
 	ok := s.offerAt("off_chen").Status == OfferStatusAccepted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -60,7 +60,7 @@ func assertAcceptCsOfferWithDeposit2(s *State, _ string) (bool, string) {
 // assertAcceptCsOfferWithDeposit3 grades assertion 3 of task accept_cs_offer_with_deposit:
 //
 // awards.ScholarshipAward[aw_chen].status == accepted
-func assertAcceptCsOfferWithDeposit3(s *State, _ string) (bool, string) {
+func assertAcceptCsOfferWithDeposit3(s *State, _ startState) (bool, string) {
 	ok := s.scholarshipAwardAt("aw_chen").Status == ScholarshipAwardStatusAccepted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -74,7 +74,7 @@ func assertAcceptCsOfferWithDeposit3(s *State, _ string) (bool, string) {
 // assertAdmitNursingApplicant1 grades assertion 1 of task admit_nursing_applicant:
 //
 // applicants.Document[doc_singh_tr].status == verified
-func assertAdmitNursingApplicant1(s *State, _ string) (bool, string) {
+func assertAdmitNursingApplicant1(s *State, _ startState) (bool, string) {
 	ok := s.documentAt("doc_singh_tr").Status == DocumentStatusVerified
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -88,7 +88,7 @@ func assertAdmitNursingApplicant1(s *State, _ string) (bool, string) {
 // assertAdmitNursingApplicant2 grades assertion 2 of task admit_nursing_applicant:
 //
 // admissions.Application[apl_singh_bscn].status == admitted
-func assertAdmitNursingApplicant2(s *State, _ string) (bool, string) {
+func assertAdmitNursingApplicant2(s *State, _ startState) (bool, string) {
 	ok := s.applicationAt("apl_singh_bscn").Status == ApplicationStatusAdmitted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -102,7 +102,7 @@ func assertAdmitNursingApplicant2(s *State, _ string) (bool, string) {
 // assertAdmitNursingApplicant3 grades assertion 3 of task admit_nursing_applicant:
 //
 // exists(o in admissions.Offer where o.application == apl_singh_bscn and o.kind == unconditional and o.respond_by == 2026-05-01 and o.status == extended)
-func assertAdmitNursingApplicant3(s *State, _ string) (bool, string) {
+func assertAdmitNursingApplicant3(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for o := range s.Offers.All() {
 			if !(o.Application == "apl_singh_bscn" && o.Kind == OfferKindUnconditional && o.RespondBy == runtime.Date(20574) /* 2026-05-01 */ && o.Status == OfferStatusExtended) {
@@ -121,7 +121,7 @@ func assertAdmitNursingApplicant3(s *State, _ string) (bool, string) {
 // assertLastDataScienceSeat1 grades assertion 1 of task last_data_science_seat:
 //
 // admissions.Application[apl_nguyen_mds].status == admitted
-func assertLastDataScienceSeat1(s *State, _ string) (bool, string) {
+func assertLastDataScienceSeat1(s *State, _ startState) (bool, string) {
 	ok := s.applicationAt("apl_nguyen_mds").Status == ApplicationStatusAdmitted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -135,7 +135,7 @@ func assertLastDataScienceSeat1(s *State, _ string) (bool, string) {
 // assertLastDataScienceSeat2 grades assertion 2 of task last_data_science_seat:
 //
 // admissions.Application[apl_kim_mds].status == waitlisted
-func assertLastDataScienceSeat2(s *State, _ string) (bool, string) {
+func assertLastDataScienceSeat2(s *State, _ startState) (bool, string) {
 	ok := s.applicationAt("apl_kim_mds").Status == ApplicationStatusWaitlisted
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -149,7 +149,7 @@ func assertLastDataScienceSeat2(s *State, _ string) (bool, string) {
 // assertLastDataScienceSeat3 grades assertion 3 of task last_data_science_seat:
 //
 // applicants.Document[doc_nguyen_en].status == verified
-func assertLastDataScienceSeat3(s *State, _ string) (bool, string) {
+func assertLastDataScienceSeat3(s *State, _ startState) (bool, string) {
 	ok := s.documentAt("doc_nguyen_en").Status == DocumentStatusVerified
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -163,7 +163,7 @@ func assertLastDataScienceSeat3(s *State, _ string) (bool, string) {
 // assertWithdrawToOtherUniversity1 grades assertion 1 of task withdraw_to_other_university:
 //
 // admissions.Application[apl_wilson_cs].status == withdrawn
-func assertWithdrawToOtherUniversity1(s *State, _ string) (bool, string) {
+func assertWithdrawToOtherUniversity1(s *State, _ startState) (bool, string) {
 	ok := s.applicationAt("apl_wilson_cs").Status == ApplicationStatusWithdrawn
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -177,7 +177,7 @@ func assertWithdrawToOtherUniversity1(s *State, _ string) (bool, string) {
 // assertWithdrawToOtherUniversity2 grades assertion 2 of task withdraw_to_other_university:
 //
 // finance.TuitionDeposit[dep_wilson].status == refunded
-func assertWithdrawToOtherUniversity2(s *State, _ string) (bool, string) {
+func assertWithdrawToOtherUniversity2(s *State, _ startState) (bool, string) {
 	ok := s.tuitionDepositAt("dep_wilson").Status == TuitionDepositStatusRefunded
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -191,7 +191,7 @@ func assertWithdrawToOtherUniversity2(s *State, _ string) (bool, string) {
 // assertWithdrawToOtherUniversity3 grades assertion 3 of task withdraw_to_other_university:
 //
 // awards.ScholarshipAward[aw_wilson].status == cancelled
-func assertWithdrawToOtherUniversity3(s *State, _ string) (bool, string) {
+func assertWithdrawToOtherUniversity3(s *State, _ startState) (bool, string) {
 	ok := s.scholarshipAwardAt("aw_wilson").Status == ScholarshipAwardStatusCancelled
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -205,7 +205,7 @@ func assertWithdrawToOtherUniversity3(s *State, _ string) (bool, string) {
 // assertWithdrawToOtherUniversity4 grades assertion 4 of task withdraw_to_other_university:
 //
 // admissions.Offer[off_wilson].status == declined
-func assertWithdrawToOtherUniversity4(s *State, _ string) (bool, string) {
+func assertWithdrawToOtherUniversity4(s *State, _ startState) (bool, string) {
 	ok := s.offerAt("off_wilson").Status == OfferStatusDeclined
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()

@@ -10,11 +10,11 @@ import (
 )
 
 // assertion is one rubric item: check reports whether it holds on s,
-// whose task started at the state hash start, and why not.
+// whose task started in the state start, and why not.
 type assertion struct {
 	kind  string
 	text  string
-	check func(s *State, start string) (bool, string)
+	check func(s *State, start startState) (bool, string)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -27,7 +27,7 @@ type task struct {
 // assertSettleAcmeInvoice1 grades assertion 1 of task settle_acme_invoice:
 //
 // billing.Invoice[inv1].status == paid
-func assertSettleAcmeInvoice1(s *State, _ string) (bool, string) {
+func assertSettleAcmeInvoice1(s *State, _ startState) (bool, string) {
 	ok := s.invoiceAt("inv1").Status == InvoiceStatusPaid
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
@@ -41,7 +41,7 @@ func assertSettleAcmeInvoice1(s *State, _ string) (bool, string) {
 // assertSettleAcmeInvoice2 grades assertion 2 of task settle_acme_invoice:
 //
 // exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200)
-func assertSettleAcmeInvoice2(s *State, _ string) (bool, string) {
+func assertSettleAcmeInvoice2(s *State, _ startState) (bool, string) {
 	ok := func() bool {
 		for e := range s.Entries.All() {
 			if !(e.Invoice == "inv1" && e.Amount == 1200.0) {
@@ -60,7 +60,7 @@ func assertSettleAcmeInvoice2(s *State, _ string) (bool, string) {
 // assertBillInitech1 grades assertion 1 of task bill_initech:
 //
 // count(i in billing.Invoice where i.customer == initech and i.status == paid) == 1
-func assertBillInitech1(s *State, _ string) (bool, string) {
+func assertBillInitech1(s *State, _ startState) (bool, string) {
 	ok := func() int64 {
 		var n int64
 		for i := range s.Invoices.All() {

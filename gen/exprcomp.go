@@ -1,0 +1,269 @@
+package gen
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// This file compiles the expressions of composite values: fields of value
+// records, list and map indexing, record, list and map literals, and the
+// built-in functions over lists and maps.
+
+// idField is the Go field holding the id of records of t's entity.
+func (g *generator) idField(t *ir.Type) string {
+	if t != nil && t.Entity != nil {
+		return g.ents[t.Entity].id
+	}
+	return "ID"
+}
+
+// faultsNull reports whether e reads a field of, indexes or iterates a
+// composite value that may be null, which records a fault.
+func faultsNull(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.FieldRef:
+		return x.Field != nil && x.Field.Entity == nil && x.X.Type().Optional
+	case *ir.Index:
+		return true
+	case *ir.Aggregate:
+		return x.Source != nil && x.Source.Type().Optional
+	case *ir.Call:
+		switch x.Func {
+		case "len", "keys", "sorted", "append":
+			return len(x.Args) > 0 && isComposite(x.Args[0].Type()) && x.Args[0].Type().Optional
+		}
+	}
+	return false
+}
+
+// structField reads a field of a value record. A null record (an optional
+// one) records compiler/eval's fault and reads a zero record.
+func (sc *scope) structField(x *ir.FieldRef) code {
+	g := sc.g
+	rec := sc.expr(x.X)
+	name := g.structs[x.Field.Struct].fields[x.Field]
+	if x.X.Type().Optional {
+		g.need["present"] = true
+		return primary(jen.Id("present").Call(jen.Id("s"), rec.c, jen.Lit(x.Field.Name)).Dot(name))
+	}
+	return primary(rec.at(precPrimary).Dot(name))
+}
+
+// index is xs[i] of a list or m[k] of a map; out of range, a missing key
+// and a null container record compiler/eval's faults.
+func (sc *scope) index(x *ir.Index) code {
+	g := sc.g
+	c := sc.expr(x.X)
+	if x.X.Type().Kind == ir.KindMap {
+		g.need["mapAt"] = true
+		return primary(jen.Id("mapAt").Call(jen.Id("s"), c.c, sc.asString(x.Key).c))
+	}
+	g.need["listAt"] = true
+	return primary(jen.Id("listAt").Call(jen.Id("s"), c.c, sc.expr(x.Key).c))
+}
+
+// elemValue compiles e for a slot of type to inside a composite value (a
+// list element, a map value, a record field): converted, and wrapped in a
+// pointer when to is optional and e is not.
+func (sc *scope) elemValue(e ir.Expr, to *ir.Type) code {
+	if isNull(e) {
+		return primary(jen.Nil())
+	}
+	if pointerOpt(to) && !mayBeNull(e) {
+		base := *to
+		base.Optional = false
+		v := sc.valueAs(e, &base)
+		if _, isLit := e.(*ir.Lit); isLit {
+			return primary(jen.Qual(rt, "Ptr").Types(sc.g.baseGoType(&base)).Call(v.c))
+		}
+		return primary(jen.Qual(rt, "Ptr").Call(v.c))
+	}
+	return sc.valueAs(e, to)
+}
+
+// stored compiles e for storing in a place of type to that outlives the
+// expression (a field, a local, a list element of a stored value): a copy,
+// unless the value was just built.
+func (sc *scope) stored(e ir.Expr, to *ir.Type) code {
+	c := sc.elemValue(e, to)
+	if sc.g.fresh(e) || !sc.g.deep(to) {
+		return c
+	}
+	return primary(sc.g.cloneOf(to, c.c))
+}
+
+// structLit is a value record: its tag, the given fields in order, the
+// defaults of the fields of its case that are not given.
+func (sc *scope) structLit(x *ir.StructLit) code {
+	g := sc.g
+	si := g.structs[x.Struct]
+	given := map[*ir.Field]ir.Expr{}
+	for _, fi := range x.Fields {
+		given[fi.Field] = fi.Value
+	}
+	var items []jen.Code
+	for _, f := range x.Struct.AllFields() {
+		t := g.storedType(f)
+		if f == x.Struct.Tag {
+			if x.Case != nil {
+				items = append(items, jen.Id(si.fields[f]).Op(":").Id(g.enums[f.Type.Enum].consts[x.Case.Name]))
+			}
+			continue
+		}
+		if v, ok := given[f]; ok {
+			if !isNull(v) {
+				items = append(items, jen.Id(si.fields[f]).Op(":").Add(sc.elemValue(v, t).c))
+			}
+			continue
+		}
+		if c := g.caseOf(f); c != nil && c != x.Case {
+			continue
+		}
+		if f.Default != nil && f.Default.Kind != ir.KindNull {
+			base := *t
+			base.Optional = false
+			val := sc.lit(f.Default, &base).c
+			if pointerOpt(t) {
+				val = jen.Qual(rt, "Ptr").Types(g.baseGoType(&base)).Call(val)
+			}
+			items = append(items, jen.Id(si.fields[f]).Op(":").Add(val))
+		}
+	}
+	lit := jen.Id(si.typ).Values(items...)
+	if x.T.Optional {
+		return primary(jen.Op("&").Add(lit))
+	}
+	return primary(lit)
+}
+
+// mapLit is a map value, its entries in key order.
+func (sc *scope) mapLit(x *ir.MapLit) code {
+	var items []jen.Code
+	for _, e := range x.Entries {
+		items = append(items, jen.Lit(e.Key).Op(":").Add(sc.elemValue(e.Value, x.T.Elem).c))
+	}
+	return primary(jen.Add(sc.g.goType(x.T)).Values(items...))
+}
+
+// nonNullArg is the argument i of a built-in function, recording
+// compiler/eval's fault when it is null.
+func (sc *scope) nonNullArg(x *ir.Call, i int) code {
+	return primary(sc.exprNonNull(x.Args[i], fmt.Sprintf("%s: argument %d is null", x.Func, i+1)))
+}
+
+// compositeCall compiles the built-in functions over lists and maps; ok is
+// false for any other call.
+func (sc *scope) compositeCall(x *ir.Call) (code, bool) {
+	if len(x.Args) == 0 || !isComposite(x.Args[0].Type()) {
+		return code{}, false
+	}
+	switch x.Func {
+	case "len":
+		return primary(jen.Int64().Call(jen.Len(sc.nonNullArg(x, 0).c))), true
+	case "keys":
+		return primary(jen.Qual(rt, "SortedKeys").Call(sc.nonNullArg(x, 0).c)), true
+	case "sorted":
+		return primary(jen.Qual(rt, "Sorted").Call(sc.nonNullArg(x, 0).c)), true
+	case "append":
+		return primary(jen.Qual(rt, "Appended").Call(sc.nonNullArg(x, 0).c, sc.elemValue(x.Args[1], x.T.Elem).c)), true
+	case "coalesce":
+		a, d := x.Args[0], x.Args[1]
+		if !a.Type().Optional {
+			return sc.valueAs(a, x.T), true
+		}
+		p := sc.temp("p")
+		val := primary(jen.Id(p))
+		if pointerOpt(a.Type()) && !x.T.Optional {
+			val = primary(jen.Op("*").Id(p))
+		}
+		return primary(jen.Func().Params().Add(sc.g.goType(x.T)).Block(
+			jen.If(jen.Id(p).Op(":=").Add(sc.expr(a).c), jen.Id(p).Op("!=").Nil()).Block(jen.Return(val.c)),
+			jen.Return(sc.valueAs(d, x.T).c),
+		).Call()), true
+	}
+	return code{}, false
+}
+
+// compositeEquality is == (or !=) on lists, maps and value records.
+func (sc *scope) compositeEquality(l, r ir.Expr, negate bool) code {
+	t := l.Type()
+	if !isComposite(t) {
+		t = r.Type()
+	}
+	// Compare as the optional type if either side is optional.
+	ct := *t
+	ct.Optional = l.Type().Optional || r.Type().Optional
+	lc, rc := sc.elemValue(l, &ct), sc.elemValue(r, &ct)
+	eq := code{sc.g.eqOf(&ct, lc.c, rc.c), precPrimary}
+	if negate {
+		return code{jen.Op("!").Add(eq.c), precUnary}
+	}
+	return eq
+}
+
+// containsOf is `x in xs` of a list that is not a literal, or `k in m` of
+// a map: a key of the map, or an element of the list equal to x.
+func (sc *scope) containsOf(x *ir.Binary) code {
+	g := sc.g
+	rt0 := x.R.Type()
+	var res code
+	if rt0.Kind == ir.KindMap {
+		m := sc.exprNonNull(x.R, "in: null is not a list or a map")
+		if pointerOpt(x.L.Type()) {
+			// A null key is in no map.
+			k := sc.temp("k")
+			key := jen.Op("*").Id(k)
+			if x.L.Type().Kind == ir.KindEnum {
+				key = jen.String().Call(key)
+			}
+			res = primary(jen.Func().Params().Bool().Block(
+				jen.Id(k).Op(":=").Add(sc.expr(x.L).c),
+				jen.Return(jen.Id(k).Op("!=").Nil().Op("&&").Qual(rt, "HasKey").Call(m, key))).Call())
+		} else {
+			res = primary(jen.Qual(rt, "HasKey").Call(m, sc.asString(x.L).c))
+		}
+	} else {
+		elem := rt0.Elem
+		lt := x.L.Type()
+		switch {
+		case comparableElem(elem) && !lt.Optional && (lt.Kind == elem.Kind || lt.Kind == ir.KindRecord) && !(lt.Kind == ir.KindEnum && elem.Kind == ir.KindEnum && lt.Enum != elem.Enum):
+			res = primary(jen.Qual("slices", "Contains").Call(sc.exprNonNull(x.R, "in: null is not a list or a map"), sc.valueAs(x.L, elem).c))
+		default:
+			v := sc.temp("x")
+			ct := *elem
+			ct.Optional = elem.Optional || lt.Optional
+			lc := sc.elemValue(x.L, &ct)
+			e := sc.temp("e")
+			ev := jen.Id(e)
+			if ct.Optional && !elem.Optional && pointerOpt(&ct) {
+				ev = jen.Op("&").Id(e)
+			}
+			res = primary(jen.Func().Params().Bool().Block(
+				jen.Id(v).Op(":=").Add(lc.c),
+				jen.Return(jen.Qual("slices", "ContainsFunc").Call(sc.exprNonNull(x.R, "in: null is not a list or a map"), jen.Func().Params(jen.Id(e).Add(g.goType(elem))).Bool().Block(
+					jen.Return(g.eqOf(&ct, jen.Id(v), ev)))))).Call())
+		}
+	}
+	if x.Op == "notin" {
+		return code{jen.Op("!").Add(res.c), precUnary}
+	}
+	return res
+}
+
+// exprNonNull compiles a list or map operand that must not be null: when
+// its type is optional, null records the fault msg (compiler/eval's).
+func (sc *scope) exprNonNull(e ir.Expr, msg string) *jen.Statement {
+	c := sc.expr(e)
+	if !e.Type().Optional {
+		return c.c
+	}
+	helper := "nonNullList"
+	if e.Type().Kind == ir.KindMap {
+		helper = "nonNullMap"
+	}
+	sc.g.need[helper] = true
+	return jen.Id(helper).Call(jen.Id("s"), c.c, jen.Lit(msg))
+}
