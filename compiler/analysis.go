@@ -93,6 +93,7 @@ func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invaria
 		records += len(s.Records)
 	}
 	limit(records, MaxSeedRecords, "seed records", pos(), pos())
+	c.seedCount = records
 	limit(len(tasks), MaxTasks, "tasks", pos(), pos())
 	for _, t := range tasks {
 		limit(len(t.Expect.Assertions), MaxAssertions, "assertions in task "+t.Name, t.Pos, t.Pos)

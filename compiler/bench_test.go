@@ -7,6 +7,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -117,4 +118,159 @@ func syntheticWorld(entities int) []byte {
 	}
 	b.WriteString("}\n")
 	return []byte(b.String())
+}
+
+// BenchmarkCheckLoad checks a spec whose seed is loaded from a JSON file
+// shaped like tau2-bench retail: products with variant maps, users with
+// addresses and payment methods (a variant record), and orders with lists
+// of items and payments, all keyed by business ids.
+func BenchmarkCheckLoad(b *testing.B) {
+	for _, orders := range []int{1000, 10000} {
+		spec, files := loadWorld(orders)
+		b.Run(fmt.Sprintf("orders=%d", orders), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(files["db.json"].Data)))
+			reportCPU(b, func() {
+				if _, ds := CheckSource("retail.world", spec, WithData(files)); ds.HasErrors() {
+					b.Fatal(ds.Text()[:min(2000, len(ds.Text()))])
+				}
+			})
+		})
+	}
+}
+
+func TestLoadWorldChecks(t *testing.T) {
+	spec, files := loadWorld(100)
+	w, ds := CheckSource("retail.world", spec, WithData(files))
+	if w == nil || len(ds) > 0 {
+		t.Fatal(ds.Text())
+	}
+	if len(w.Seed) != 100+100/5+100/20 {
+		t.Errorf("%d seed records", len(w.Seed))
+	}
+}
+
+// loadWorld builds a retail-like spec and its db.json with the given
+// number of orders (three items and one payment each), a user per five
+// orders and a product per twenty.
+func loadWorld(orders int) ([]byte, fstest.MapFS) {
+	spec := `world retail {
+  title "Retail"
+  today 2026-03-14
+}
+
+service catalog "Products" {
+  record Variant {
+    item_id   string
+    options   map<string, string>
+    available bool
+    price     decimal >= 0
+  }
+  entity Product key product_id {
+    product_id string
+    name       string
+    variants   map<string, Variant>
+  }
+  tool get_product: get Product
+}
+
+service store "Users and orders" {
+  record Address {
+    address1 string
+    city     string
+    zip      string
+  }
+  record PaymentMethod by source {
+    id string
+    case gift_card { balance decimal >= 0 }
+    case credit_card { brand string  last_four string }
+    case paypal {}
+  }
+  record OrderItem {
+    name       string
+    product_id ref catalog.Product
+    item_id    string
+    price      decimal
+    options    map<string, string>
+  }
+  record OrderPayment {
+    transaction_type  enum { payment refund }
+    amount            decimal
+    payment_method_id string
+  }
+  entity User key user_id {
+    user_id         string
+    address         Address
+    email           string unique
+    payment_methods map<string, PaymentMethod>
+    orders          list<ref Order>
+  }
+  entity Order key order_id {
+    order_id        string
+    user_id         ref User
+    address         Address
+    items           list<OrderItem>
+    status          enum { pending delivered cancelled } = pending
+    payment_history list<OrderPayment>
+    return_items    list<string>?
+  }
+  tool get_user: get User
+  tool get_order: get Order
+}
+
+seed {
+  load catalog.Product from "db.json" at "products"
+  load store.User      from "db.json" at "users"
+  load store.Order     from "db.json" at "orders"
+}
+`
+	var b strings.Builder
+	products, users := max(orders/20, 1), max(orders/5, 1)
+	b.WriteString("{\n  \"products\": {\n")
+	for p := range products {
+		if p > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "    \"P%d\": {\"product_id\": \"P%d\", \"name\": \"Product %d\", \"variants\": {", p, p, p)
+		for v := range 4 {
+			if v > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "\"I%d_%d\": {\"item_id\": \"I%d_%d\", \"options\": {\"color\": \"c%d\", \"size\": \"s%d\"}, \"available\": %t, \"price\": %d.5}", p, v, p, v, v, v, v%3 != 0, 10+v)
+		}
+		b.WriteString("}}")
+	}
+	b.WriteString("\n  },\n  \"users\": {\n")
+	for u := range users {
+		if u > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, "    \"u%d\": {\"user_id\": \"u%d\", \"address\": {\"address1\": \"%d Main St\", \"city\": \"Springfield\", \"zip\": \"%05d\"}, \"email\": \"u%d@example.com\", ", u, u, u, u, u)
+		fmt.Fprintf(&b, "\"payment_methods\": {\"gift_card_%d\": {\"source\": \"gift_card\", \"id\": \"gift_card_%d\", \"balance\": 100.0}, \"credit_card_%d\": {\"source\": \"credit_card\", \"id\": \"credit_card_%d\", \"brand\": \"visa\", \"last_four\": \"1234\"}}, \"orders\": [", u, u, u, u)
+		for o := u; o < orders; o += users {
+			if o > u {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "\"#W%d\"", o)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString("\n  },\n  \"orders\": {\n")
+	for o := range orders {
+		if o > 0 {
+			b.WriteString(",\n")
+		}
+		u := o % users
+		fmt.Fprintf(&b, "    \"#W%d\": {\"order_id\": \"#W%d\", \"user_id\": \"u%d\", \"address\": {\"address1\": \"%d Main St\", \"city\": \"Springfield\", \"zip\": \"%05d\"}, \"items\": [", o, o, u, u, u)
+		for i := range 3 {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			p, v := (o+i)%products, i
+			fmt.Fprintf(&b, "{\"name\": \"Product %d\", \"product_id\": \"P%d\", \"item_id\": \"I%d_%d\", \"price\": %d.5, \"options\": {\"color\": \"c%d\", \"size\": \"s%d\"}}", p, p, p, v, 10+v, v, v)
+		}
+		fmt.Fprintf(&b, "], \"status\": \"%s\", \"payment_history\": [{\"transaction_type\": \"payment\", \"amount\": 34.5, \"payment_method_id\": \"gift_card_%d\"}]}", []string{"pending", "delivered", "cancelled"}[o%3], u)
+	}
+	b.WriteString("\n  }\n}\n")
+	return []byte(spec), fstest.MapFS{"db.json": {Data: []byte(b.String())}}
 }

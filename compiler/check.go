@@ -10,6 +10,9 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -19,8 +22,52 @@ import (
 	"github.com/worldc/worldc/dsl"
 )
 
-// CheckSource parses and checks one spec file.
-func CheckSource(filename string, src []byte) (*ir.World, Diagnostics) {
+// Option configures a check.
+type Option func(*config)
+
+type config struct {
+	data fs.FS
+}
+
+// WithData makes `load` read data files from fsys: a path in the spec
+// (`load E from "retail/db.json"`) is a path below the root of fsys. Without
+// it, data files are read from the directory of the spec file, through
+// os.OpenRoot: no path, symlink included, can leave that directory.
+func WithData(fsys fs.FS) Option {
+	return func(c *config) { c.data = fsys }
+}
+
+// CheckFile reads and checks the spec file at path; its data files are
+// read from its directory (unless WithData says otherwise).
+func CheckFile(path string, opts ...Option) (*ir.World, Diagnostics) {
+	src, err := readSpec(path)
+	if err != nil {
+		return nil, Diagnostics{diagAt("W001", dsl.Pos{Filename: path, Line: 1, Column: 1}, dsl.Pos{}, "%v", err)}
+	}
+	return CheckSource(path, src, opts...)
+}
+
+// readSpec reads a spec file, refusing one larger than dsl.MaxFileSize
+// without reading it whole.
+func readSpec(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, dsl.MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > dsl.MaxFileSize {
+		return nil, fmt.Errorf("spec is larger than %d bytes", dsl.MaxFileSize)
+	}
+	return src, nil
+}
+
+// CheckSource parses and checks one spec file. filename is its path: data
+// files are read relative to its directory (see WithData).
+func CheckSource(filename string, src []byte, opts ...Option) (*ir.World, Diagnostics) {
 	f, err := dsl.Parse(filename, src)
 	if err != nil {
 		var pe *dsl.Error
@@ -29,14 +76,26 @@ func CheckSource(filename string, src []byte) (*ir.World, Diagnostics) {
 		}
 		return nil, Diagnostics{diagAt("W001", dsl.Pos{Filename: filename, Line: 1, Column: 1}, dsl.Pos{}, "%s", err)}
 	}
-	return Check(f, src)
+	return check(filename, f, src, opts)
 }
 
 // Check checks a parsed spec. src is the file's source, used to quote
 // rubric assertions as written. It returns the IR only when there are no
-// errors.
-func Check(f *dsl.File, src []byte) (*ir.World, Diagnostics) {
+// errors. Data files are read relative to the directory of the file the
+// positions of f name (see WithData).
+func Check(f *dsl.File, src []byte, opts ...Option) (*ir.World, Diagnostics) {
+	return check(f.Pos.Filename, f, src, opts)
+}
+
+func check(filename string, f *dsl.File, src []byte, opts []Option) (*ir.World, Diagnostics) {
+	var cfg config
+	for _, o := range opts {
+		o(&cfg)
+	}
 	c := &checker{
+		filename:    filename,
+		data:        cfg.data,
+		dataFiles:   map[string]*dataFile{},
 		src:         src,
 		w:           &ir.World{},
 		services:    map[string]*ir.Service{},
@@ -55,6 +114,7 @@ func Check(f *dsl.File, src []byte) (*ir.World, Diagnostics) {
 		mutable:     map[*ir.Var]bool{},
 	}
 	c.ids = newRecordIndex(c.handles, nil)
+	defer c.closeData()
 	c.check(f)
 	c.diags = c.diags.Sort()
 	if c.diags.HasErrors() {
@@ -68,6 +128,13 @@ type checker struct {
 	src   []byte
 	diags Diagnostics
 	w     *ir.World
+
+	filename  string               // the spec's path: data files are relative to its directory
+	data      fs.FS                // where data files are read; nil until needed (see dataFS)
+	root      *os.Root             // the spec's directory, when data is read from it
+	dataFiles map[string]*dataFile // parsed data files by path
+	dataBytes int                  // bytes of data files read so far
+	seedCount int                  // seed records so far, loaded ones included
 
 	services   map[string]*ir.Service
 	entities   map[string]*ir.Entity

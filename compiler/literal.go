@@ -19,8 +19,7 @@ type pendingRef struct {
 	entity   *ir.Entity
 	idx      *recordIndex
 	byHandle bool // written as a name: a seed handle, not an id
-	pos      dsl.Pos
-	end      dsl.Pos
+	span     span
 }
 
 // recordIndex finds seed records by handle and by id. A task's index has
@@ -169,7 +168,7 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 		}
 		v := &ir.Value{Kind: ir.KindRef, Str: id}
 		if idx != nil {
-			c.pending = append(c.pending, pendingRef{value: v, entity: want.Entity, idx: idx, byHandle: lit.Ident != nil, pos: lit.Pos, end: lit.EndPos})
+			c.pending = append(c.pending, pendingRef{value: v, entity: want.Entity, idx: idx, byHandle: lit.Ident != nil, span: specSpan(lit.Pos, lit.EndPos)})
 		}
 		return v
 	}
@@ -187,16 +186,16 @@ func (c *checker) resolvePending() {
 			r = p.idx.handle(name)
 		} else if r = p.idx.byID(p.entity, name); r == nil {
 			if h := p.idx.handle(name); h != nil && h.ID != name {
-				c.errorf("W009", p.pos, p.end, "no %s with id %q; %s is the handle of %s %q: write %s without quotes", p.entity.Name, name, name, h.Entity.Name, h.ID, name)
+				c.errorAt("W009", p.span, "no %s with id %q; %s is the handle of %s %q: write %s without quotes", p.entity.Name, name, name, h.Entity.Name, h.ID, name)
 				continue
 			}
 			r = p.idx.handle(name)
 		}
 		switch {
 		case r == nil:
-			c.errorf("W009", p.pos, p.end, "no %s record %q in the seed", p.entity.Name, name)
+			c.errorAt("W009", p.span, "no %s record %q in the seed", p.entity.Name, name)
 		case r.Entity != p.entity:
-			c.errorf("W009", p.pos, p.end, "%q is a %s record, not a %s", name, r.Entity.Name, p.entity.Name)
+			c.errorAt("W009", p.span, "%q is a %s record, not a %s", name, r.Entity.Name, p.entity.Name)
 		default:
 			p.value.Str = r.ID
 		}

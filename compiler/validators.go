@@ -62,6 +62,8 @@ var validators = []Validator{
 		"Fix the failing call or its arguments, or the rubric, as the message says."},
 	{"W022", "invalid-literal", "A literal is malformed (a date that does not exist, a number out of range).",
 		"Write the literal in its valid form: dates YYYY-MM-DD, date-times YYYY-MM-DDTHH:MM[:SS]Z, 64-bit integers."},
+	{"W023", "data-file", "A data file of a `load` cannot be read: its path leaves the spec's directory, it is missing, or it is not well-formed JSON or CSV.",
+		"Put the file inside the spec's directory and name it relative to it with / (no .., no absolute path), as a .json file (at names the object key of the records) or a .csv file with a header row."},
 }
 
 // Validators returns the registry, in code order.

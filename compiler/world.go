@@ -78,6 +78,14 @@ func (c *checker) registerID(r *ir.Record, idx *recordIndex) {
 			return // reported
 		}
 		r.ID = v.Str
+		if r.ID == "" {
+			c.errorf("W004", r.Pos, r.Pos, "the key %s of a %s record is empty", k.Name, r.Entity.Name)
+			return
+		}
+	}
+	if r.ID == "" {
+		c.errorf("W004", r.Pos, r.Pos, "the id of a %s record is empty", r.Entity.Name)
+		return
 	}
 	if prev := idx.addID(r); prev != nil && r.Entity.Key != nil {
 		c.errorf("W007", r.Pos, r.Pos, "%s.%s is the key and must be unique: %s has %q too", r.Entity.Name, r.Entity.Key.Name, c.recordName(prev), r.ID)
