@@ -442,7 +442,7 @@ func retail() *retailWorld {
 			"items":  vList(it("T-Shirt", "6086499569", "1001", 19.5, opts("color", vStr("blue"), "size", vStr("M")))),
 			"status": vEnum("pending"), "payment_history": vList(pay("payment", 19.5, "paypal_1")),
 			"gift_address": vRec(address, map[string]*ir.Value{"address1": vStr("9 Elm Rd"), "address2": vStr("Apt 2"), "city": vStr("Shelbyville"), "country": vStr("USA"), "zip": vStr("54321")}),
-			"tags": vMap()}),
+			"tags":         vMap()}),
 	}
 
 	// --- tasks -----------------------------------------------------------------
