@@ -84,7 +84,7 @@ func TestLoadJSONAndCSV(t *testing.T) {
 	w, ds := checkWithData(t, `  load catalog.Product from "data/db.json" at "products"
   load crm.Customer from "data/db.json" at "customers"
   load crm.Customer from "./customers.csv" { id: "customer_id", name: "Full Name" }
-  crm.Customer dan { name: "Dan", likes: ["P1"] }`, files)
+  crm.Customer dan { name: "Dan", likes: ["P1", P2] }`, files)
 	if w == nil {
 		t.Fatal(ds.Text())
 	}
@@ -121,6 +121,9 @@ func TestLoadJSONAndCSV(t *testing.T) {
 	}
 	if c3.Values[0].Str != "Cid, Jr." || c3.Values[3].Num != 7.5 || c3.Pos.Filename != "customers.csv" || c3.Pos.Line != 3 || c3.Pos.Column != 1 {
 		t.Errorf("c3 from CSV: %+v at %v", c3.Values, c3.Pos)
+	}
+	if likes := got["dan"].Values[5].List; likes[1].Str != "P2" {
+		t.Errorf("a bare name that is an id: %+v", likes[1])
 	}
 	if c2.Pos.Line != 2 {
 		t.Errorf("c2 at %v", c2.Pos)

@@ -10,13 +10,6 @@ import (
 // that can never trigger (W013), rubrics that hold before the agent acts
 // (W014) and golden solutions that do not reach a full score (W021).
 func (c *checker) evaluate() {
-	if usesComposites(c.w) {
-		// compiler/eval does not run the issue-4 constructs yet (value
-		// records, lists, maps, keys, paths, var, fail, expected failures,
-		// unchanged except); until it does, worlds that use them skip the
-		// evaluation validators rather than get wrong verdicts.
-		return
-	}
 	seed, err := eval.NewState(c.w, nil)
 	if err != nil {
 		c.errorf("W012", c.w.Pos, c.w.Pos, "the seed cannot be loaded: %v", err)
@@ -83,80 +76,4 @@ func (c *checker) evaluate() {
 			c.errorf("W021", pos, pos, "the solution of task %s is not golden: %s", t.Name, res.Problem())
 		}
 	}
-}
-
-// usesComposites reports whether w uses a construct of issue 4 that the
-// compile-time evaluator does not run yet.
-func usesComposites(w *ir.World) bool {
-	if len(w.Structs) > 0 {
-		return true
-	}
-	for _, e := range w.Entities {
-		if e.Key != nil {
-			return true
-		}
-		for _, f := range e.Fields {
-			if f.Type != nil && composite(f.Type) {
-				return true
-			}
-		}
-	}
-	found := false
-	var expr func(x ir.Expr) bool
-	expr = func(x ir.Expr) bool {
-		switch x := x.(type) {
-		case *ir.Binary:
-			if l, ok := x.R.(*ir.ListLit); ok && (x.Op == "in" || x.Op == "notin") {
-				// `x in [a, b]` predates issue 4.
-				ir.WalkExpr(x.L, expr)
-				for _, el := range l.Elems {
-					ir.WalkExpr(el, expr)
-				}
-				return false
-			}
-		case *ir.Index, *ir.StructLit, *ir.MapLit, *ir.ListLit:
-			found = true
-		case *ir.Aggregate:
-			found = found || x.Source != nil
-		}
-		if t := x.Type(); t != nil && composite(t) {
-			found = true
-		}
-		return !found
-	}
-	stmt := func(s ir.Stmt) {
-		switch s := s.(type) {
-		case *ir.VarDecl, *ir.Assign, *ir.Fail:
-			found = true
-		case *ir.Require:
-			found = found || s.MessageExpr != nil
-		case *ir.For:
-			found = found || s.Source != nil
-		}
-	}
-	for _, t := range w.Tools {
-		for _, p := range t.Params {
-			if composite(p.Type) {
-				return true
-			}
-		}
-		ir.WalkStmts(t.Body, stmt, expr)
-		if found {
-			return true
-		}
-	}
-	for _, inv := range w.Invariants {
-		ir.WalkExpr(inv.Where, expr)
-		ir.WalkExpr(inv.Check, expr)
-	}
-	for _, t := range w.Tasks {
-		for _, a := range t.Assertions {
-			ir.WalkExpr(a.Expr, expr)
-			found = found || len(a.Except) > 0
-		}
-		for _, st := range t.Solution {
-			found = found || st.Fails != nil
-		}
-	}
-	return found
 }

@@ -183,7 +183,9 @@ func (c *checker) resolvePending() {
 		name := p.value.Str
 		var r *ir.Record
 		if p.byHandle {
-			r = p.idx.handle(name)
+			if r = p.idx.handle(name); r == nil {
+				r = p.idx.byID(p.entity, name) // an id that is a name: u1
+			}
 		} else if r = p.idx.byID(p.entity, name); r == nil {
 			if h := p.idx.handle(name); h != nil && h.ID != name {
 				c.errorAt("W009", p.span, "no %s with id %q; %s is the handle of %s %q: write %s without quotes", p.entity.Name, name, name, h.Entity.Name, h.ID, name)
