@@ -52,6 +52,11 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 		add([]byte("true"), nil)
 		add([]byte("false"), nil)
 	default:
+		// Values inside the records the tool's other parameters name come
+		// first: an order's own items, a method of the order's user.
+		for _, v := range g.anchoredValues(t, p) {
+			add(v, nil)
+		}
 		var variants [][]byte
 		for _, r := range g.allSeedRecords() {
 			for i, f := range r.Entity.Fields {
@@ -76,18 +81,14 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 		if len(g.w.Structs) > 0 {
 			// Values of record fields of the same name inside the seed's
 			// lists, maps and records, then the keys of its maps.
-			var keys []*ir.Value
-			g.seedValues(func(name string, ft *ir.Type, v *ir.Value) {
-				base := *ft
-				base.Optional = false
-				if name == "" && kind.Textual() {
-					keys = append(keys, v)
-				} else if name == p.Name && ft.Kind == kind && v.Kind != ir.KindNull {
-					add(valueJSON(v, &base))
+			idx := g.nestedSeedValues()
+			for _, v := range idx.byName[nameKind{p.Name, kind}] {
+				add(v, nil)
+			}
+			if kind.Textual() {
+				for _, k := range idx.keys {
+					add(k, nil)
 				}
-			})
-			for _, k := range keys {
-				add(json.Marshal(k.Str))
 			}
 		}
 		// Values of other fields of the same kind (an amount that must
@@ -163,9 +164,12 @@ func (g *generator) shapeCandidates(t *ir.Tool, name string, typ *ir.Type) []jso
 	}
 	switch typ.Kind {
 	case ir.KindList:
+		// Lists of one element each, the element named in the singular.
 		var out []json.RawMessage
-		if c, ok := first(name, typ.Elem); ok {
-			out = append(out, json.RawMessage("["+string(c)+"]"))
+		for _, c := range g.candidates(t, &ir.Param{Name: singular(name), Type: typ.Elem}) {
+			if string(c) != "null" && len(out) < maxCandidates-1 {
+				out = append(out, json.RawMessage("["+string(c)+"]"))
+			}
 		}
 		return append(out, json.RawMessage("[]"))
 	case ir.KindMap:
@@ -202,6 +206,279 @@ func (g *generator) shapeCandidates(t *ir.Tool, name string, typ *ir.Type) []jso
 		return out
 	}
 	return nil
+}
+
+// maxExamples bounds the golden calls a probe tries first.
+const maxExamples = 4
+
+// examples are the argument objects of the tool's golden solution calls
+// that pass only constants and are expected to succeed.
+func (g *generator) examples(t *ir.Tool) []json.RawMessage {
+	var out []json.RawMessage
+	seen := map[string]bool{}
+	for _, task := range g.w.Tasks {
+		for _, st := range task.Solution {
+			if st.Tool != t || st.Fails != nil || len(out) >= maxExamples {
+				continue
+			}
+			o := ordered{}
+			ok := true
+			for _, a := range st.Args {
+				if a.Bound != "" {
+					ok = false
+					break
+				}
+				v, err := valueJSON(a.Value, a.Param.Type)
+				if err != nil {
+					ok = false
+					break
+				}
+				o = append(o, kv{a.Param.Name, json.RawMessage(v)})
+			}
+			b, err := json.Marshal(o)
+			if ok && err == nil && !seen[string(b)] {
+				seen[string(b)] = true
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// singular is a list parameter's name for one element: item_ids → item_id.
+func singular(name string) string {
+	if strings.HasSuffix(name, "s") && len(name) > 1 {
+		return name[:len(name)-1]
+	}
+	return name
+}
+
+// maxAnchors bounds the records of each entity a tool's parameters name
+// that are searched for coherent candidates.
+const maxAnchors = 8
+
+// anchor is a parameter naming records of an entity: a ref, or a string
+// parameter named after the entity's key field.
+type anchor struct {
+	param  *ir.Param
+	entity *ir.Entity
+}
+
+// anchors are the tool's parameters that name records, but p.
+func (g *generator) anchors(t *ir.Tool, p *ir.Param) []anchor {
+	var out []anchor
+	for _, q := range t.Params {
+		if q == p {
+			continue
+		}
+		switch {
+		case q.Type.Kind == ir.KindRef:
+			out = append(out, anchor{q, q.Type.Entity})
+		case q.Type.Kind.Textual():
+			for _, e := range g.w.Entities {
+				if e.Key != nil && e.Key.Name == q.Name {
+					out = append(out, anchor{q, e})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// anchorRecords are the first seed records of e.
+func (g *generator) anchorRecords(e *ir.Entity) []*ir.Record {
+	var out []*ir.Record
+	for _, r := range g.allSeedRecords() {
+		if r.Entity == e && len(out) < maxAnchors {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// neighbourhood lists values for a parameter named name of kind kind found
+// in the record r, then in the records its refs name: fields named like
+// the parameter (without a new_ or old_ prefix), and for a parameter named
+// <record>_id the ids of such records and the keys of maps of them. A
+// parameter named new_… prefers the values of the referenced records.
+func (g *generator) neighbourhood(r *ir.Record, name string, kind ir.Kind) []json.RawMessage {
+	names := map[string]bool{name: true}
+	prefixed := false
+	for _, prefix := range []string{"new_", "old_"} {
+		if strings.HasPrefix(name, prefix) {
+			names[strings.TrimPrefix(name, prefix)] = true
+			prefixed = true
+		}
+	}
+	var idOf *ir.StructDef
+	for _, sd := range g.w.Structs {
+		if ir.SnakeName(sd.Name)+"_id" == name {
+			idOf = sd
+		}
+	}
+	if g.byID == nil {
+		g.byID = map[*ir.Entity]map[string]*ir.Record{}
+		for _, x := range g.allSeedRecords() {
+			if g.byID[x.Entity] == nil {
+				g.byID[x.Entity] = map[string]*ir.Record{}
+			}
+			g.byID[x.Entity][x.ID] = x
+		}
+	}
+	levels := make([][]json.RawMessage, 2)
+	var refs []*ir.Record
+	var walk func(name string, t *ir.Type, v *ir.Value, depth int)
+	walk = func(name string, t *ir.Type, v *ir.Value, depth int) {
+		if v == nil || v.Kind == ir.KindNull || t == nil {
+			return
+		}
+		if names[name] && t.Kind == kind {
+			base := *t
+			base.Optional = false
+			if b, err := valueJSON(v, &base); err == nil {
+				levels[depth] = append(levels[depth], b)
+			}
+		}
+		switch t.Kind {
+		case ir.KindRef:
+			if x := g.byID[t.Entity][v.Str]; x != nil && depth == 0 {
+				refs = append(refs, x)
+			}
+		case ir.KindList:
+			for _, x := range v.List {
+				walk(name, t.Elem, x, depth)
+			}
+		case ir.KindMap:
+			for _, e := range v.Entries {
+				if idOf != nil && t.Elem.Kind == ir.KindStruct && t.Elem.Struct == idOf && kind.Textual() {
+					b, _ := json.Marshal(e.Key)
+					levels[depth] = append(levels[depth], b)
+				}
+				walk(name, t.Elem, e.Value, depth)
+			}
+		case ir.KindStruct:
+			for i, f := range t.Struct.AllFields() {
+				if i < len(v.Fields) {
+					n := f.Name
+					if idOf != nil && t.Struct == idOf && n == "id" {
+						n = name
+					}
+					walk(n, f.Type, v.Fields[i], depth)
+				}
+			}
+		}
+	}
+	for i, f := range r.Entity.Fields {
+		walk(f.Name, f.Type, r.Values[i], 0)
+	}
+	for _, x := range refs {
+		for i, f := range x.Entity.Fields {
+			walk(f.Name, f.Type, x.Values[i], 1)
+		}
+	}
+	first, second := levels[0], levels[1]
+	if prefixed {
+		first, second = second, first
+	}
+	var out []json.RawMessage
+	seen := map[string]bool{}
+	for _, b := range append(first, second...) {
+		if !seen[string(b)] {
+			seen[string(b)] = true
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// anchoredValues are candidate values for p found in the neighbourhoods
+// of the records the tool's other parameters name.
+func (g *generator) anchoredValues(t *ir.Tool, p *ir.Param) []json.RawMessage {
+	var out []json.RawMessage
+	for _, a := range g.anchors(t, p) {
+		for _, r := range g.anchorRecords(a.entity) {
+			out = append(out, g.neighbourhood(r, p.Name, p.Type.Kind)...)
+		}
+	}
+	return out
+}
+
+// maxAnchorExamples bounds the example calls built from anchor records.
+const maxAnchorExamples = 96
+
+// anchorExamples are coherent example calls built around each record the
+// tool's first anchoring parameter names: that record's id, and for every
+// other required parameter a value from the record's neighbourhood (or its
+// first candidate), varying one parameter at a time over its first
+// values. They find calls whose arguments must agree with each other (an
+// order's own item, another variant of that item's product, a second
+// payment method of the order's user) that the search one parameter at a
+// time misses.
+func (g *generator) anchorExamples(t *ir.Tool) []json.RawMessage {
+	as := g.anchors(t, nil)
+	if len(as) == 0 || len(t.Params) < 2 {
+		return nil
+	}
+	a := as[0]
+	const vary = 4
+	var out []json.RawMessage
+	seen := map[string]bool{}
+	for _, r := range g.anchorRecords(a.entity) {
+		choices := make([][]json.RawMessage, len(t.Params))
+		for i, p := range t.Params {
+			if p == a.param || p.Type.Optional {
+				continue
+			}
+			name, kind, list := p.Name, p.Type.Kind, false
+			if kind == ir.KindList {
+				name, kind, list = singular(p.Name), p.Type.Elem.Kind, true
+			}
+			var vals []json.RawMessage
+			if !isComposite(p.Type) || list {
+				vals = g.neighbourhood(r, name, kind)
+			}
+			if len(vals) == 0 {
+				for _, c := range g.candidates(t, p) {
+					if string(c) != "null" {
+						vals = append(vals, c)
+						break
+					}
+				}
+			} else if list {
+				for j, v := range vals {
+					vals[j] = json.RawMessage("[" + string(v) + "]")
+				}
+			}
+			choices[i] = vals
+		}
+		id, _ := json.Marshal(r.ID)
+		build := func(pick []int) {
+			o := ordered{}
+			for i, p := range t.Params {
+				switch {
+				case p == a.param:
+					o = append(o, kv{p.Name, json.RawMessage(id)})
+				case len(choices[i]) > 0:
+					o = append(o, kv{p.Name, choices[i][pick[i]%len(choices[i])]})
+				}
+			}
+			b, err := json.Marshal(o)
+			if err == nil && !seen[string(b)] && len(out) < maxAnchorExamples {
+				seen[string(b)] = true
+				out = append(out, b)
+			}
+		}
+		pick := make([]int, len(t.Params))
+		build(pick)
+		for i := range t.Params {
+			for k := 1; k < vary && k < len(choices[i]); k++ {
+				pick[i] = k
+				build(pick)
+			}
+			pick[i] = 0
+		}
+	}
+	return out
 }
 
 // allSeedRecords are the world seed's records, then the task seeds'.
@@ -317,6 +594,49 @@ func comparedLiterals(t *ir.Tool, p *ir.Param) []string {
 	return out
 }
 
+// nameKind keys the seed's values by the name of the field holding them
+// and their kind.
+type nameKind struct {
+	name string
+	kind ir.Kind
+}
+
+// seedIndex holds the seed's values by field name and kind, and the keys of
+// its maps, as JSON, each list in seed order without duplicates and cut at
+// maxCandidates: candidates for parameters, computed once.
+type seedIndex struct {
+	byName map[nameKind][]json.RawMessage
+	keys   []json.RawMessage
+}
+
+func (g *generator) nestedSeedValues() *seedIndex {
+	if g.seeds != nil {
+		return g.seeds
+	}
+	idx := &seedIndex{byName: map[nameKind][]json.RawMessage{}}
+	seen := map[string]bool{}
+	g.seedValues(func(name string, ft *ir.Type, v *ir.Value) {
+		k := nameKind{name, ft.Kind}
+		if name != "" && len(idx.byName[k]) >= maxCandidates || name == "" && len(idx.keys) >= maxCandidates {
+			return
+		}
+		base := *ft
+		base.Optional = false
+		b, err := valueJSON(v, &base)
+		if err != nil || seen[fmt.Sprint(k)+string(b)] {
+			return
+		}
+		seen[fmt.Sprint(k)+string(b)] = true
+		if name == "" {
+			idx.keys = append(idx.keys, b)
+		} else {
+			idx.byName[k] = append(idx.byName[k], b)
+		}
+	})
+	g.seeds = idx
+	return idx
+}
+
 // seedValues calls fn with every value inside the seed records (a field's
 // value, and the values inside lists, maps and records), its type and the
 // name of the field holding it (the field of the list or map holding it),
@@ -374,6 +694,13 @@ func (g *generator) conformanceFile(f *jen.File) {
 		d := jen.Dict{
 			jen.Id("Tool"):   jen.Lit(t.Name),
 			jen.Id("Params"): jen.Index().Qual(rt, "ParamProbe").Values(params...),
+		}
+		if ex := append(g.examples(t), g.anchorExamples(t)...); len(ex) > 0 {
+			var xs []jen.Code
+			for _, e := range ex {
+				xs = append(xs, jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(string(e))))
+			}
+			d[jen.Id("Examples")] = jen.Index().Qual("encoding/json", "RawMessage").Values(xs...)
 		}
 		if reqs := requires(t); len(reqs) > 0 {
 			var rs []jen.Code

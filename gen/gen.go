@@ -64,7 +64,9 @@ type generator struct {
 	needMod   bool
 	need      map[string]bool // package-level helpers of composite.go by name
 
-	shapeDepth int // nesting of conformance candidates being built
+	shapeDepth int        // nesting of conformance candidates being built
+	seeds      *seedIndex // the seed's values for conformance candidates
+	byID       map[*ir.Entity]map[string]*ir.Record
 }
 
 type entityInfo struct {

@@ -123,6 +123,9 @@ type ToolProbe struct {
 	Tool     string
 	Params   []ParamProbe
 	Requires []string
+	// Examples are whole argument objects tried first (from the golden
+	// solutions: calls known to succeed in some state).
+	Examples []json.RawMessage
 }
 
 // Hole stands for a value inside a message pattern of [ToolProbe.Requires]
@@ -229,7 +232,7 @@ const maxExhaustive = 4096
 
 // FindValidArgs searches the candidates for arguments on which the tool
 // succeeds, each try in a fresh episode of one of starts (task ids, ""
-// for the world seed), in order. Small candidate spaces are tried
+// for the world seed), in order, trying the probe's examples first. Small candidate spaces are tried
 // exhaustively; larger ones start with every parameter's first candidate
 // and improve one parameter at a time, keeping a change when the call gets
 // further (a later require fails, or a constraint instead of a require).
@@ -264,6 +267,24 @@ func FindValidArgs(starts []Start, tp ToolProbe, exhaustive int) (ProbeResult, e
 		}
 	}
 	for _, start := range starts {
+		for _, args := range tp.Examples {
+			ep, err := start.New()
+			if err != nil {
+				return res, err
+			}
+			res.Tries++
+			o := ep.Call(tp.Tool, args)
+			if o.OK {
+				res.Args, res.Start, res.from = args, start.Name, &start
+				return res, nil
+			}
+			if s := tp.score(o); s > best {
+				best, res.Best = s, o
+			}
+			if o.Error != nil && o.Error.Code == CodePreconditionFailed && res.Precondition == nil {
+				res.Precondition = o.Error
+			}
+		}
 		if size <= exhaustive {
 			pick := make([]int, len(tp.Params))
 			for k := 0; k < size; k++ {

@@ -144,6 +144,13 @@ func (j *Journal) HashTo(h *Hasher) { j.eachTable(func(c *tableCore) { c.hashTo(
 func (j *Journal) Snapshot() json.RawMessage {
 	var b bytes.Buffer
 	var e rowEncoder
+	size := 2
+	j.eachTable(func(c *tableCore) {
+		if len(c.base.rows) > 0 {
+			size += c.base.encSize() * (c.n + 1) / (len(c.base.rows) + 1)
+		}
+	})
+	b.Grow(size + size/8)
 	b.WriteByte('{')
 	first := true
 	j.eachTable(func(c *tableCore) {
@@ -155,14 +162,18 @@ func (j *Journal) Snapshot() json.RawMessage {
 		b.WriteString(":[")
 		var cur cursor
 		for k := 0; ; k++ {
-			_, r, _, ok := c.next(&cur)
+			_, r, pos, ok := c.next(&cur)
 			if !ok {
 				break
 			}
 			if k > 0 {
 				b.WriteByte(',')
 			}
-			b.Write(e.encodeCompact(r))
+			if pos >= 0 {
+				b.Write(c.base.compactEncoding(pos))
+			} else {
+				b.Write(e.encodeCompact(r))
+			}
 		}
 		b.WriteByte(']')
 	})
@@ -253,7 +264,18 @@ func (c *tableCore) sameRows(o *tableCore, skip map[string]bool, e *rowEncoder) 
 		if pa >= 0 && pb >= 0 && c.base == o.base && pa == pb {
 			continue // the same shared row
 		}
-		if !bytes.Equal(append([]byte(nil), e.encode(ra)...), e.encode(rb)) {
+		var ea, eb []byte
+		if pa >= 0 {
+			ea = c.base.compactEncoding(pa)
+		} else {
+			ea = append([]byte(nil), e.encodeCompact(ra)...)
+		}
+		if pb >= 0 {
+			eb = o.base.compactEncoding(pb)
+		} else {
+			eb = e.encodeCompact(rb)
+		}
+		if !bytes.Equal(ea, eb) {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"crypto/sha256"
 	"iter"
 	"slices"
 	"strconv"
@@ -44,7 +45,11 @@ type tableBase struct {
 	rows  []any
 	index map[string]int32
 
-	// digests of the rows' canonical encodings, computed on first use.
+	// the rows' canonical encodings (compact JSON) and their digests,
+	// computed on first use and shared by every clone: snapshots and hashes
+	// of a state encode only the rows changed since its base.
+	encOnce    sync.Once
+	encs       [][]byte
 	digestOnce sync.Once
 	digests    [][32]byte
 }
@@ -424,12 +429,43 @@ func maxSuffix(ids []string) int {
 	return m
 }
 
+// rowEncodings are the canonical encodings of the base's rows, as
+// rowEncoder.encode makes them (with encoding/json's trailing newline).
+func (b *tableBase) rowEncodings() [][]byte {
+	b.encOnce.Do(func() {
+		var e rowEncoder
+		b.encs = make([][]byte, len(b.rows))
+		for i, r := range b.rows {
+			b.encs[i] = append([]byte(nil), e.encode(r)...)
+		}
+	})
+	return b.encs
+}
+
+// encSize is the total size of the base's row encodings.
+func (b *tableBase) encSize() int {
+	n := 0
+	for _, enc := range b.rowEncodings() {
+		n += len(enc)
+	}
+	return n
+}
+
+// compactEncoding is encoding i without its trailing newline.
+func (b *tableBase) compactEncoding(i int) []byte {
+	enc := b.rowEncodings()[i]
+	if n := len(enc); n > 0 && enc[n-1] == '\n' {
+		return enc[:n-1]
+	}
+	return enc
+}
+
 func (b *tableBase) rowDigests() [][32]byte {
 	b.digestOnce.Do(func() {
-		var e rowEncoder
+		encs := b.rowEncodings()
 		b.digests = make([][32]byte, len(b.rows))
-		for i, r := range b.rows {
-			b.digests[i] = e.digest(r)
+		for i := range b.rows {
+			b.digests[i] = sha256.Sum256(encs[i]) // as rowEncoder.digest
 		}
 	})
 	return b.digests

@@ -30,6 +30,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_product",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"product\":\"p_espresso\"}"), json.RawMessage("{\"product\":\"p_blender\"}"), json.RawMessage("{\"product\":\"p_knives\"}"), json.RawMessage("{\"product\":\"p_pillow\"}"), json.RawMessage("{\"product\":\"p_duvet\"}"), json.RawMessage("{\"product\":\"p_headphones\"}"), json.RawMessage("{\"product\":\"p_tablet\"}"), json.RawMessage("{\"product\":\"p_swimsuit\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"p_espresso\""), json.RawMessage("\"p_blender\""), json.RawMessage("\"p_knives\""), json.RawMessage("\"p_pillow\""), json.RawMessage("\"p_duvet\""), json.RawMessage("\"p_headphones\""), json.RawMessage("\"p_tablet\""), json.RawMessage("\"p_swimsuit\""), json.RawMessage("\"p_jacket\""), json.RawMessage("\"p_tent\"")},
 		Name:       "product",
@@ -42,6 +43,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_stock_movements",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
@@ -49,6 +51,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the item has not been received back yet", "only unopened items or items in good condition are restocked; damaged items are written off", "this return has already been restocked"},
 	Tool:     "restock_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"product\":\"p_espresso\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_blender\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_knives\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_pillow\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_duvet\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_headphones\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_tablet\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"product\":\"p_swimsuit\",\"delta\":30,\"note\":\"Motor burns out after a few seconds\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"p_espresso\""), json.RawMessage("\"p_blender\""), json.RawMessage("\"p_knives\""), json.RawMessage("\"p_pillow\""), json.RawMessage("\"p_duvet\""), json.RawMessage("\"p_headphones\""), json.RawMessage("\"p_tablet\""), json.RawMessage("\"p_swimsuit\""), json.RawMessage("\"p_jacket\""), json.RawMessage("\"p_tent\"")},
 		Name:       "product",
@@ -80,6 +83,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_customer",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"moreno\"}"), json.RawMessage("{\"customer\":\"kowalczyk\"}"), json.RawMessage("{\"customer\":\"thompson\"}"), json.RawMessage("{\"customer\":\"nguyen\"}"), json.RawMessage("{\"customer\":\"sorensen\"}"), json.RawMessage("{\"customer\":\"bell\"}"), json.RawMessage("{\"customer\":\"goldberg\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_orders order_number\""), json.RawMessage("\"W1002874\""), json.RawMessage("\"W1003301\""), json.RawMessage("\"W1003550\""), json.RawMessage("\"W1003987\""), json.RawMessage("\"W1004101\""), json.RawMessage("\"W1004175\""), json.RawMessage("\"W1004220\""), json.RawMessage("\"W1004512\""), json.RawMessage("\"W1004630\""), json.RawMessage("\"W1002875\""), json.RawMessage("\"W1003302\""), json.RawMessage("\"W1003551\""), json.RawMessage("\"W1003988\""), json.RawMessage("\"W1004102\"")},
 		Name:       "order_number",
@@ -98,6 +102,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"ord_w1002874\"}"), json.RawMessage("{\"order\":\"ord_w1003301\"}"), json.RawMessage("{\"order\":\"ord_w1003550\"}"), json.RawMessage("{\"order\":\"ord_w1003987\"}"), json.RawMessage("{\"order\":\"ord_w1004101\"}"), json.RawMessage("{\"order\":\"ord_w1004175\"}"), json.RawMessage("{\"order\":\"ord_w1004220\"}"), json.RawMessage("{\"order\":\"ord_w1004512\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
@@ -107,6 +112,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_order_lines",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"ord_w1004630\",\"reason\":\"Customer found the item cheaper locally\"}"), json.RawMessage("{\"order\":\"ord_w1002874\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1003301\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1003550\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1003987\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1004101\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1004175\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1004220\",\"reason\":\"Order cancelled before shipment\"}"), json.RawMessage("{\"order\":\"ord_w1004512\",\"reason\":\"Order cancelled before shipment\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
@@ -117,6 +123,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only orders that have not shipped can be cancelled; shipped orders are returned instead", "give a cancellation reason"},
 	Tool:     "cancel_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"ord_w1002874\",\"delivered_on\":\"2026-04-15\"}"), json.RawMessage("{\"order\":\"ord_w1003301\",\"delivered_on\":\"2026-04-15\"}"), json.RawMessage("{\"order\":\"ord_w1003550\",\"delivered_on\":\"2026-05-02\"}"), json.RawMessage("{\"order\":\"ord_w1003987\",\"delivered_on\":\"2026-05-26\"}"), json.RawMessage("{\"order\":\"ord_w1004101\",\"delivered_on\":\"2026-06-04\"}"), json.RawMessage("{\"order\":\"ord_w1004175\",\"delivered_on\":\"2026-06-04\"}"), json.RawMessage("{\"order\":\"ord_w1004220\",\"delivered_on\":\"2026-04-15\"}"), json.RawMessage("{\"order\":\"ord_w1004512\",\"delivered_on\":\"2026-06-02\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
@@ -127,6 +134,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only shipped orders can be delivered", "the delivery date must be between the order date and today"},
 	Tool:     "mark_order_delivered",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"ord_w1002874\"}"), json.RawMessage("{\"order\":\"ord_w1003301\"}"), json.RawMessage("{\"order\":\"ord_w1003550\"}"), json.RawMessage("{\"order\":\"ord_w1003987\"}"), json.RawMessage("{\"order\":\"ord_w1004101\"}"), json.RawMessage("{\"order\":\"ord_w1004175\"}"), json.RawMessage("{\"order\":\"ord_w1004220\"}"), json.RawMessage("{\"order\":\"ord_w1004512\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
@@ -145,6 +153,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ol_w1003987_pillow\",\"quantity\":2,\"reason\":\"no_longer_needed\",\"resolution\":\"store_credit\"}"), json.RawMessage("{\"line\":\"ol_w1004101_headphones\",\"quantity\":1,\"reason\":\"changed_mind\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1002874_pillow\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1003301_blender\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1003550_tent\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1003550_jacket\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1003987_pillow\",\"quantity\":3,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1003987_duvet\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1004101_headphones\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}"), json.RawMessage("{\"line\":\"ol_w1004101_swimsuit\",\"quantity\":1,\"reason\":\"defective\",\"resolution\":\"refund\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ol_w1002874_pillow\""), json.RawMessage("\"ol_w1003301_blender\""), json.RawMessage("\"ol_w1003550_tent\""), json.RawMessage("\"ol_w1003550_jacket\""), json.RawMessage("\"ol_w1003987_pillow\""), json.RawMessage("\"ol_w1003987_duvet\""), json.RawMessage("\"ol_w1004101_headphones\""), json.RawMessage("\"ol_w1004101_swimsuit\""), json.RawMessage("\"ol_w1004175_duvet\""), json.RawMessage("\"ol_w1004220_tablet\""), json.RawMessage("\"ol_w1004512_espresso\""), json.RawMessage("\"ol_w1004630_knives\""), json.RawMessage("\"ol_w1004630_blender\"")},
 		Name:       "line",
@@ -161,6 +170,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only delivered orders can be returned", "return at least one unit", "this item is final sale: it can only be returned when defective, wrong or damaged in transit", "defective items can be returned up to 90 days after delivery", "the return window for this item has closed", "more units than were bought, counting earlier returns"},
 	Tool:     "authorize_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"condition\":\"good\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_blender\",\"condition\":\"damaged\"}"), json.RawMessage("{\"rma\":\"rma_sorensen_jacket\",\"condition\":\"good\"}"), json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"condition\":\"pending_inspection\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_duvet\",\"condition\":\"damaged\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
@@ -171,6 +181,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only authorized returns can be received", "record the condition the items arrived in"},
 	Tool:     "receive_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_goldberg_blender\",\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"rma\":\"rma_sorensen_jacket\",\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_duvet\",\"note\":\"Carton crushed and soaked in transit; cover torn and water-stained\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
@@ -188,6 +199,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only returns not yet received can be withdrawn"},
 	Tool:     "cancel_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
@@ -195,6 +207,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only received returns can be completed", "the return has no credit amount"},
 	Tool:     "complete_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"ord_w1002874\"}"), json.RawMessage("{\"order\":\"ord_w1003301\"}"), json.RawMessage("{\"order\":\"ord_w1003550\"}"), json.RawMessage("{\"order\":\"ord_w1003987\"}"), json.RawMessage("{\"order\":\"ord_w1004101\"}"), json.RawMessage("{\"order\":\"ord_w1004175\"}"), json.RawMessage("{\"order\":\"ord_w1004220\"}"), json.RawMessage("{\"order\":\"ord_w1004512\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
@@ -216,6 +229,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_store_credit_account",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"account\":\"sca_thompson\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"sca_goldberg\""), json.RawMessage("\"sca_thompson\"")},
 		Name:       "account",
@@ -228,6 +242,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_store_credit_transactions",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
@@ -235,6 +250,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"refunds are issued once the warehouse has received the items", "this return was authorized for store credit", "the return has no credit amount", "orders paid by gift card are paid back as store credit", "this return has already been refunded", "the refunds would exceed what the customer paid for the order"},
 	Tool:     "refund_return",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_goldberg_blender\",\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"rma\":\"rma_sorensen_jacket\",\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_duvet\",\"account\":\"sca_goldberg\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
 		Name:       "rma",
@@ -252,6 +268,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the customer already has a store credit account"},
 	Tool:     "open_store_credit_account",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"ord_w1004630\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
@@ -259,6 +276,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only cancelled orders are refunded in full", "the order already has a refund"},
 	Tool:     "refund_cancelled_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"account\":\"sca_goldberg\",\"amount\":43.34,\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"account\":\"sca_thompson\",\"amount\":43.34,\"note\":\"Motor burns out after a few seconds\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sca_goldberg\""), json.RawMessage("\"sca_thompson\"")},
 		Name:       "account",

@@ -12,6 +12,7 @@ import (
 // toolProbes say where to look for arguments each tool accepts: candidate
 // values per parameter taken from the seed, enums and simple defaults.
 var toolProbes = []runtime.ToolProbe{{
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"brenner\"}"), json.RawMessage("{\"customer\":\"kuehne\"}"), json.RawMessage("{\"customer\":\"rheinland\"}"), json.RawMessage("{\"customer\":\"nordlicht\"}"), json.RawMessage("{\"customer\":\"alpen\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"brenner\""), json.RawMessage("\"kuehne\""), json.RawMessage("\"rheinland\""), json.RawMessage("\"nordlicht\""), json.RawMessage("\"alpen\"")},
 		Name:       "customer",
@@ -45,6 +46,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_carrier",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"brenner\",\"carrier\":\"weber\",\"customer_ref\":\"BM-44588\",\"origin_city\":\"Stuttgart\",\"destination_city\":\"Karlsruhe\",\"destination_country\":\"DE\",\"weight_kg\":300,\"pallets\":1,\"pickup_date\":\"2026-01-08\"}"), json.RawMessage("{\"customer\":\"kuehne\",\"carrier\":\"weber\",\"customer_ref\":\"BM-44588\",\"origin_city\":\"Stuttgart\",\"destination_city\":\"Karlsruhe\",\"destination_country\":\"DE\",\"weight_kg\":300,\"pallets\":1,\"pickup_date\":\"2026-01-08\"}"), json.RawMessage("{\"customer\":\"rheinland\",\"carrier\":\"weber\",\"customer_ref\":\"BM-44588\",\"origin_city\":\"Stuttgart\",\"destination_city\":\"Karlsruhe\",\"destination_country\":\"DE\",\"weight_kg\":300,\"pallets\":1,\"pickup_date\":\"2026-01-08\"}"), json.RawMessage("{\"customer\":\"nordlicht\",\"carrier\":\"weber\",\"customer_ref\":\"BM-44588\",\"origin_city\":\"Stuttgart\",\"destination_city\":\"Karlsruhe\",\"destination_country\":\"DE\",\"weight_kg\":300,\"pallets\":1,\"pickup_date\":\"2026-01-08\"}"), json.RawMessage("{\"customer\":\"alpen\",\"carrier\":\"weber\",\"customer_ref\":\"BM-44588\",\"origin_city\":\"Stuttgart\",\"destination_city\":\"Karlsruhe\",\"destination_country\":\"DE\",\"weight_kg\":300,\"pallets\":1,\"pickup_date\":\"2026-01-08\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"brenner\""), json.RawMessage("\"kuehne\""), json.RawMessage("\"rheinland\""), json.RawMessage("\"nordlicht\""), json.RawMessage("\"alpen\"")},
 		Name:       "customer",
@@ -76,6 +78,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the customer is on credit hold: no new bookings until accounts receivable releases the hold", "the carrier is not active", "carriers on probation may only take loads up to 5,000 kg", "the weight must be positive", "the pickup date is in the past"},
 	Tool:     "book_shipment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"shipment\":\"shp_nt031\",\"rate_card\":\"rc_brl_eu_2026\"}"), json.RawMessage("{\"shipment\":\"shp_bm44588\",\"rate_card\":\"rc_web_dom_2026\"}"), json.RawMessage("{\"shipment\":\"shp_bm44702\",\"rate_card\":\"rc_web_dom_2026\"}"), json.RawMessage("{\"shipment\":\"shp_bm44731\",\"rate_card\":\"rc_elb_eu_2026\"}"), json.RawMessage("{\"shipment\":\"shp_bm44790\",\"rate_card\":\"rc_web_dom_2026\"}"), json.RawMessage("{\"shipment\":\"shp_bm44817\",\"rate_card\":\"rc_elb_eu_2026\"}"), json.RawMessage("{\"shipment\":\"shp_kf0219\",\"rate_card\":\"rc_elb_dom_2026\"}"), json.RawMessage("{\"shipment\":\"shp_kf0224\",\"rate_card\":\"rc_elb_eu_2026\"}"), json.RawMessage("{\"shipment\":\"shp_kf0311\",\"rate_card\":\"rc_elb_dom_2026\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
@@ -93,6 +96,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only booked shipments can be dispatched", "rate the shipment before dispatching it", "the shipment cannot leave before its pickup date"},
 	Tool:     "dispatch_shipment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"shipment\":\"shp_bm44817\",\"delivered_on\":\"2026-03-13\"}"), json.RawMessage("{\"shipment\":\"shp_bm44588\",\"delivered_on\":\"2026-01-09\"}"), json.RawMessage("{\"shipment\":\"shp_bm44702\",\"delivered_on\":\"2026-02-17\"}"), json.RawMessage("{\"shipment\":\"shp_bm44731\",\"delivered_on\":\"2026-02-25\"}"), json.RawMessage("{\"shipment\":\"shp_bm44790\",\"delivered_on\":\"2026-03-06\"}"), json.RawMessage("{\"shipment\":\"shp_bm44817\",\"delivered_on\":\"2026-01-09\"}"), json.RawMessage("{\"shipment\":\"shp_kf0219\",\"delivered_on\":\"2026-02-10\"}"), json.RawMessage("{\"shipment\":\"shp_kf0224\",\"delivered_on\":\"2026-02-14\"}"), json.RawMessage("{\"shipment\":\"shp_kf0311\",\"delivered_on\":\"2026-01-09\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"shp_bm44588\""), json.RawMessage("\"shp_bm44702\""), json.RawMessage("\"shp_bm44731\""), json.RawMessage("\"shp_bm44790\""), json.RawMessage("\"shp_bm44817\""), json.RawMessage("\"shp_kf0219\""), json.RawMessage("\"shp_kf0224\""), json.RawMessage("\"shp_kf0311\""), json.RawMessage("\"shp_rc77120\""), json.RawMessage("\"shp_rc77134\""), json.RawMessage("\"shp_rc77305\""), json.RawMessage("\"shp_nt004\""), json.RawMessage("\"shp_nt029\""), json.RawMessage("\"shp_nt031\""), json.RawMessage("\"shp_amb1187\"")},
 		Name:       "shipment",
@@ -110,6 +114,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only shipments not yet handed to the carrier can be cancelled"},
 	Tool:     "cancel_shipment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"carrier\":\"weber\"}"), json.RawMessage("{\"carrier\":\"elbe\"}"), json.RawMessage("{\"carrier\":\"transalpin\"}"), json.RawMessage("{\"carrier\":\"baltic\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"weber\""), json.RawMessage("\"elbe\""), json.RawMessage("\"transalpin\""), json.RawMessage("\"baltic\"")},
 		Name:       "carrier",
@@ -128,6 +133,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_rate_card",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"carrier\":\"weber\",\"zone\":\"domestic\",\"price_per_kg\":0.18,\"min_charge\":95,\"fuel_surcharge_pct\":12.5,\"valid_from\":\"2025-01-01\",\"valid_to\":\"2025-12-31\"}"), json.RawMessage("{\"carrier\":\"elbe\",\"zone\":\"domestic\",\"price_per_kg\":0.18,\"min_charge\":95,\"fuel_surcharge_pct\":12.5,\"valid_from\":\"2025-01-01\",\"valid_to\":\"2025-12-31\"}"), json.RawMessage("{\"carrier\":\"transalpin\",\"zone\":\"domestic\",\"price_per_kg\":0.18,\"min_charge\":95,\"fuel_surcharge_pct\":12.5,\"valid_from\":\"2025-01-01\",\"valid_to\":\"2025-12-31\"}"), json.RawMessage("{\"carrier\":\"baltic\",\"zone\":\"domestic\",\"price_per_kg\":0.18,\"min_charge\":95,\"fuel_surcharge_pct\":12.5,\"valid_from\":\"2025-01-01\",\"valid_to\":\"2025-12-31\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"weber\""), json.RawMessage("\"elbe\""), json.RawMessage("\"transalpin\""), json.RawMessage("\"baltic\"")},
 		Name:       "carrier",
@@ -178,6 +184,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_customer",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"brenner\"}"), json.RawMessage("{\"customer\":\"kuehne\"}"), json.RawMessage("{\"customer\":\"rheinland\"}"), json.RawMessage("{\"customer\":\"nordlicht\"}"), json.RawMessage("{\"customer\":\"alpen\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"brenner\""), json.RawMessage("\"kuehne\""), json.RawMessage("\"rheinland\""), json.RawMessage("\"nordlicht\""), json.RawMessage("\"alpen\"")},
 		Name:       "customer",
@@ -196,6 +203,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_jan\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -211,6 +219,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_credit_notes",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"nordlicht\",\"on_hold\":true}"), json.RawMessage("{\"customer\":\"brenner\",\"on_hold\":false}"), json.RawMessage("{\"customer\":\"kuehne\",\"on_hold\":false}"), json.RawMessage("{\"customer\":\"rheinland\",\"on_hold\":false}"), json.RawMessage("{\"customer\":\"nordlicht\",\"on_hold\":false}"), json.RawMessage("{\"customer\":\"alpen\",\"on_hold\":true}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"brenner\""), json.RawMessage("\"kuehne\""), json.RawMessage("\"rheinland\""), json.RawMessage("\"nordlicht\""), json.RawMessage("\"alpen\"")},
 		Name:       "customer",
@@ -221,6 +230,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the customer's credit hold is already in that state"},
 	Tool:     "set_credit_hold",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"brenner\",\"period\":\"2026-01\"}"), json.RawMessage("{\"customer\":\"kuehne\",\"period\":\"2026-01\"}"), json.RawMessage("{\"customer\":\"rheinland\",\"period\":\"2026-01\"}"), json.RawMessage("{\"customer\":\"nordlicht\",\"period\":\"2026-01\"}"), json.RawMessage("{\"customer\":\"alpen\",\"period\":\"2026-01\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"brenner\""), json.RawMessage("\"kuehne\""), json.RawMessage("\"rheinland\""), json.RawMessage("\"nordlicht\""), json.RawMessage("\"alpen\"")},
 		Name:       "customer",
@@ -231,6 +241,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the customer already has a draft invoice: add the shipments to it"},
 	Tool:     "open_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"shipment\":\"shp_bm44817\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\",\"shipment\":\"shp_bm44588\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -241,6 +252,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only draft invoices can be changed", "the shipment belongs to another customer", "only delivered shipments are billed", "the shipment has not been rated", "the shipment is already billed"},
 	Tool:     "add_shipment_to_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"shipment\":\"shp_nt031\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\",\"shipment\":\"shp_bm44588\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -251,6 +263,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only draft invoices can be changed: use a credit note for issued invoices", "the shipment is not on this invoice"},
 	Tool:     "reprice_invoice_line",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"shipment\":\"shp_bm44588\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\",\"shipment\":\"shp_bm44588\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -261,6 +274,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only draft invoices can be changed", "the shipment is not on this invoice"},
 	Tool:     "remove_shipment_from_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_mar\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -275,6 +289,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"issued invoices are corrected with credit notes, not cancelled"},
 	Tool:     "cancel_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_jan\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\",\"amount\":109.89,\"reason\":\"Two pallets delivered with damaged corners; goodwill reduction agreed with the customer.\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -288,6 +303,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only issued or paid invoices can be credited", "the credit amount must be positive", "the credit exceeds the amount still uncredited on the invoice", "give a reason for the credit note"},
 	Tool:     "issue_credit_note",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"paid_on\":\"2026-03-12\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_jan\",\"paid_on\":\"2026-02-03\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\",\"paid_on\":\"2026-02-03\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"paid_on\":\"2026-02-03\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"paid_on\":\"2026-02-03\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\",\"paid_on\":\"2026-02-27\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\",\"paid_on\":\"2026-02-03\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"paid_on\":\"2026-02-03\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\",\"paid_on\":\"2026-02-03\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -298,6 +314,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only issued invoices can be marked paid", "the payment date is in the future"},
 	Tool:     "mark_invoice_paid",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_jan\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -307,6 +324,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_payments",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_brenner_jan\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -316,6 +334,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_dunning_letters",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"amount\":3656.68,\"received_on\":\"2026-03-12\",\"bank_reference\":\"SEPA-0312-88412\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_jan\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_feb\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_rheinland_jan\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}"), json.RawMessage("{\"invoice\":\"inv_alpen_jan\",\"amount\":109.89,\"received_on\":\"2026-02-03\",\"bank_reference\":\"SEPA-0203-10457\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",
@@ -332,6 +351,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"payments can only be matched to issued invoices", "the amount must be positive", "the payment date is in the future", "this bank statement line has already been booked", "the payment exceeds the open amount of the invoice"},
 	Tool:     "record_payment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv_kuehne_feb\"}"), json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv_brenner_jan\""), json.RawMessage("\"inv_brenner_feb\""), json.RawMessage("\"inv_brenner_mar\""), json.RawMessage("\"inv_kuehne_feb\""), json.RawMessage("\"inv_rheinland_jan\""), json.RawMessage("\"inv_nordlicht_jan\""), json.RawMessage("\"inv_nordlicht_mar\""), json.RawMessage("\"inv_alpen_jan\"")},
 		Name:       "invoice",

@@ -33,6 +33,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_patient",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"patient\":\"ellis\"}"), json.RawMessage("{\"patient\":\"jenkins\"}"), json.RawMessage("{\"patient\":\"price\"}"), json.RawMessage("{\"patient\":\"ahmed\"}"), json.RawMessage("{\"patient\":\"kowalski\"}"), json.RawMessage("{\"patient\":\"brown\"}"), json.RawMessage("{\"patient\":\"osei\"}"), json.RawMessage("{\"patient\":\"taylor\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
@@ -46,6 +47,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the patient is recorded as deceased", "give a new phone number or postcode"},
 	Tool:     "update_contact_details",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"patient\":\"jenkins\",\"date_of_death\":\"2026-04-17\"}"), json.RawMessage("{\"patient\":\"ellis\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"jenkins\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"price\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"ahmed\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"kowalski\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"brown\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"osei\",\"date_of_death\":\"2026-04-20\"}"), json.RawMessage("{\"patient\":\"taylor\",\"date_of_death\":\"2026-04-20\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
@@ -68,6 +70,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_department",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"home_department\":\"derm\"}"), json.RawMessage("{\"home_department\":\"cardio\"}"), json.RawMessage("{\"home_department\":\"ortho\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Dr Anjali Rao\""), json.RawMessage("\"Dr Thomas Whitfield\""), json.RawMessage("\"Claire Dunn\""), json.RawMessage("\"Dr Kwame Mensah\""), json.RawMessage("\"Dr Fiona McLeod\""), json.RawMessage("\"Dr Samuel Okoro\""), json.RawMessage("\"Mr James Hartley\""), json.RawMessage("\"Ms Priya Nair\""), json.RawMessage("\"Margaret Ellis\""), json.RawMessage("\"Harold Jenkins\""), json.RawMessage("\"Daniel Price\""), json.RawMessage("\"Yasmin Ahmed\""), json.RawMessage("\"Piotr Kowalski\""), json.RawMessage("\"Eileen Brown\""), json.RawMessage("\"Kofi Osei\"")},
 		Name:       "full_name",
@@ -86,6 +89,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_clinician",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"clinician\":\"rao\"}"), json.RawMessage("{\"clinician\":\"whitfield\"}"), json.RawMessage("{\"clinician\":\"dunn\"}"), json.RawMessage("{\"clinician\":\"mensah\"}"), json.RawMessage("{\"clinician\":\"mcleod\"}"), json.RawMessage("{\"clinician\":\"okoro\"}"), json.RawMessage("{\"clinician\":\"hartley\"}"), json.RawMessage("{\"clinician\":\"nair\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rao\""), json.RawMessage("\"whitfield\""), json.RawMessage("\"dunn\""), json.RawMessage("\"mensah\""), json.RawMessage("\"mcleod\""), json.RawMessage("\"okoro\""), json.RawMessage("\"hartley\""), json.RawMessage("\"nair\"")},
 		Name:       "clinician",
@@ -95,6 +99,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_rota_entries",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"clinician\":\"whitfield\",\"department\":\"derm\",\"starts_on\":\"2026-04-27\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"rao\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"whitfield\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"dunn\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"mensah\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"mcleod\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"okoro\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"hartley\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"clinician\":\"nair\",\"department\":\"derm\",\"starts_on\":\"2026-04-01\",\"ends_on\":\"2026-06-30\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rao\""), json.RawMessage("\"whitfield\""), json.RawMessage("\"dunn\""), json.RawMessage("\"mensah\""), json.RawMessage("\"mcleod\""), json.RawMessage("\"okoro\""), json.RawMessage("\"hartley\""), json.RawMessage("\"nair\"")},
 		Name:       "clinician",
@@ -111,6 +116,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the clinician is not active", "the rota entry ends before it starts", "the clinician is already on the rota for part of that period"},
 	Tool:     "add_rota_entry",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"entry\":\"rota_whitfield_q2\",\"ends_on\":\"2026-04-19\"}"), json.RawMessage("{\"entry\":\"rota_rao_q2\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"entry\":\"rota_whitfield_q2\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"entry\":\"rota_dunn_q2\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"entry\":\"rota_mensah_q2\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"entry\":\"rota_mcleod_q2\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"entry\":\"rota_okoro_q1\",\"ends_on\":\"2026-03-31\"}"), json.RawMessage("{\"entry\":\"rota_hartley_q2\",\"ends_on\":\"2026-06-30\"}"), json.RawMessage("{\"entry\":\"rota_nair_apr\",\"ends_on\":\"2026-04-30\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"rota_rao_q2\""), json.RawMessage("\"rota_whitfield_q2\""), json.RawMessage("\"rota_dunn_q2\""), json.RawMessage("\"rota_mensah_q2\""), json.RawMessage("\"rota_mcleod_q2\""), json.RawMessage("\"rota_okoro_q1\""), json.RawMessage("\"rota_hartley_q2\""), json.RawMessage("\"rota_nair_apr\"")},
 		Name:       "entry",
@@ -127,6 +133,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "list_rooms",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"department\":\"derm\"}"), json.RawMessage("{\"department\":\"cardio\"}"), json.RawMessage("{\"department\":\"ortho\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"derm\""), json.RawMessage("\"cardio\""), json.RawMessage("\"ortho\"")},
 		Name:       "department",
@@ -148,6 +155,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_session",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"patient\":\"ellis\"}"), json.RawMessage("{\"patient\":\"jenkins\"}"), json.RawMessage("{\"patient\":\"price\"}"), json.RawMessage("{\"patient\":\"ahmed\"}"), json.RawMessage("{\"patient\":\"kowalski\"}"), json.RawMessage("{\"patient\":\"brown\"}"), json.RawMessage("{\"patient\":\"osei\"}"), json.RawMessage("{\"patient\":\"taylor\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
@@ -169,6 +177,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_appointment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"department\":\"derm\",\"clinician\":\"rao\",\"room\":\"opd_a1\",\"session_date\":\"2026-04-14\",\"period\":\"am\",\"capacity\":6}"), json.RawMessage("{\"department\":\"cardio\",\"clinician\":\"rao\",\"room\":\"opd_a1\",\"session_date\":\"2026-04-14\",\"period\":\"am\",\"capacity\":6}"), json.RawMessage("{\"department\":\"ortho\",\"clinician\":\"rao\",\"room\":\"opd_a1\",\"session_date\":\"2026-04-14\",\"period\":\"am\",\"capacity\":6}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"derm\""), json.RawMessage("\"cardio\""), json.RawMessage("\"ortho\"")},
 		Name:       "department",
@@ -191,6 +200,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the clinician is not active", "the room is out of use", "clinics cannot be scheduled in the past", "a clinic has between 1 and 20 slots", "the room is already in use for that session", "the clinician already runs a clinic in that session"},
 	Tool:     "schedule_session",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"session\":\"s_derm_0422_pm\",\"clinician\":\"rao\"}"), json.RawMessage("{\"session\":\"s_card_0414_am\",\"clinician\":\"mensah\"}"), json.RawMessage("{\"session\":\"s_derm_0416_am\",\"clinician\":\"rao\"}"), json.RawMessage("{\"session\":\"s_ortho_0417_pm\",\"clinician\":\"hartley\"}"), json.RawMessage("{\"session\":\"s_derm_0421_am\",\"clinician\":\"rao\"}"), json.RawMessage("{\"session\":\"s_card_0421_pm\",\"clinician\":\"mensah\"}"), json.RawMessage("{\"session\":\"s_ortho_0421_pm\",\"clinician\":\"nair\"}"), json.RawMessage("{\"session\":\"s_derm_0422_pm\",\"clinician\":\"whitfield\"}"), json.RawMessage("{\"session\":\"s_card_0423_am\",\"clinician\":\"mcleod\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
@@ -208,6 +218,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the clinic is already cancelled", "past clinics cannot be cancelled", "the clinic still has booked patients: move or cancel their appointments first"},
 	Tool:     "cancel_session",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"session\":\"s_derm_0422_pm\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_card_0414_am\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_derm_0416_am\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_ortho_0417_pm\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_derm_0421_am\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_card_0421_pm\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_ortho_0421_pm\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_derm_0422_pm\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"), json.RawMessage("{\"session\":\"s_card_0423_am\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"s_card_0414_am\""), json.RawMessage("\"s_derm_0416_am\""), json.RawMessage("\"s_ortho_0417_pm\""), json.RawMessage("\"s_derm_0421_am\""), json.RawMessage("\"s_card_0421_pm\""), json.RawMessage("\"s_ortho_0421_pm\""), json.RawMessage("\"s_derm_0422_pm\""), json.RawMessage("\"s_card_0423_am\""), json.RawMessage("\"s_ortho_0423_am\""), json.RawMessage("\"s_ortho_0428_pm\""), json.RawMessage("\"s_derm_0429_pm\""), json.RawMessage("\"s_ortho_0430_am\"")},
 		Name:       "session",
@@ -221,6 +232,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the clinic is cancelled", "the clinic is in the past", "only accepted referrals can be booked", "the clinic is for another specialty than the referral", "the patient is recorded as deceased", "the clinic is full", "the referral already has a booked appointment: reschedule it instead"},
 	Tool:     "book_appointment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"appointment\":\"appt_price_ortho\",\"session\":\"s_ortho_0430_am\"}"), json.RawMessage("{\"appointment\":\"appt_kowalski_card\",\"session\":\"s_card_0414_am\"}"), json.RawMessage("{\"appointment\":\"appt_murphy_derm\",\"session\":\"s_derm_0416_am\"}"), json.RawMessage("{\"appointment\":\"appt_turner_ortho\",\"session\":\"s_ortho_0417_pm\"}"), json.RawMessage("{\"appointment\":\"appt_ahmed_derm\",\"session\":\"s_derm_0421_am\"}"), json.RawMessage("{\"appointment\":\"appt_brown_derm\",\"session\":\"s_derm_0421_am\"}"), json.RawMessage("{\"appointment\":\"appt_taylor_derm\",\"session\":\"s_derm_0421_am\"}"), json.RawMessage("{\"appointment\":\"appt_hughes_derm\",\"session\":\"s_derm_0421_am\"}"), json.RawMessage("{\"appointment\":\"appt_clarke_derm\",\"session\":\"s_derm_0422_pm\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "appointment",
@@ -231,6 +243,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only booked appointments can be moved", "the appointment is already in that clinic", "the new clinic is cancelled", "the new clinic is in the past", "the new clinic is for another specialty", "the new clinic is full"},
 	Tool:     "reschedule_appointment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"appointment\":\"appt_jenkins_card\",\"reason\":\"Patient deceased\"}"), json.RawMessage("{\"appointment\":\"appt_kowalski_card\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_murphy_derm\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_turner_ortho\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_ahmed_derm\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_brown_derm\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_taylor_derm\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_hughes_derm\",\"reason\":\"conformance cancel_appointment reason\"}"), json.RawMessage("{\"appointment\":\"appt_clarke_derm\",\"reason\":\"conformance cancel_appointment reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "appointment",
@@ -241,6 +254,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only booked appointments can be cancelled", "past appointments are recorded as attended or not attended, not cancelled", "give a cancellation reason"},
 	Tool:     "cancel_appointment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"appointment\":\"appt_kowalski_card\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_murphy_derm\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_turner_ortho\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_ahmed_derm\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_brown_derm\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_taylor_derm\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_hughes_derm\",\"showed_up\":true}"), json.RawMessage("{\"appointment\":\"appt_clarke_derm\",\"showed_up\":true}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"appt_kowalski_card\""), json.RawMessage("\"appt_murphy_derm\""), json.RawMessage("\"appt_turner_ortho\""), json.RawMessage("\"appt_ahmed_derm\""), json.RawMessage("\"appt_brown_derm\""), json.RawMessage("\"appt_taylor_derm\""), json.RawMessage("\"appt_hughes_derm\""), json.RawMessage("\"appt_clarke_derm\""), json.RawMessage("\"appt_patel_card\""), json.RawMessage("\"appt_jenkins_card\""), json.RawMessage("\"appt_price_ortho\""), json.RawMessage("\"appt_murphy_ortho\""), json.RawMessage("\"appt_kowalski_ortho\"")},
 		Name:       "appointment",
@@ -251,6 +265,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"attendance has already been recorded or the appointment was cancelled", "the clinic has not taken place yet"},
 	Tool:     "record_attendance",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"patient\":\"ellis\"}"), json.RawMessage("{\"patient\":\"jenkins\"}"), json.RawMessage("{\"patient\":\"price\"}"), json.RawMessage("{\"patient\":\"ahmed\"}"), json.RawMessage("{\"patient\":\"kowalski\"}"), json.RawMessage("{\"patient\":\"brown\"}"), json.RawMessage("{\"patient\":\"osei\"}"), json.RawMessage("{\"patient\":\"taylor\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ellis\""), json.RawMessage("\"jenkins\""), json.RawMessage("\"price\""), json.RawMessage("\"ahmed\""), json.RawMessage("\"kowalski\""), json.RawMessage("\"brown\""), json.RawMessage("\"osei\""), json.RawMessage("\"taylor\""), json.RawMessage("\"murphy\""), json.RawMessage("\"patel\""), json.RawMessage("\"hughes\""), json.RawMessage("\"clarke\""), json.RawMessage("\"turner\"")},
 		Name:       "patient",
@@ -272,6 +287,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_referral",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"referral\":\"ref_ellis_derm\"}"), json.RawMessage("{\"referral\":\"ref_ahmed_derm\"}"), json.RawMessage("{\"referral\":\"ref_brown_derm\"}"), json.RawMessage("{\"referral\":\"ref_taylor_derm\"}"), json.RawMessage("{\"referral\":\"ref_hughes_derm\"}"), json.RawMessage("{\"referral\":\"ref_clarke_derm\"}"), json.RawMessage("{\"referral\":\"ref_osei_derm\"}"), json.RawMessage("{\"referral\":\"ref_murphy_derm\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ref_ellis_derm\""), json.RawMessage("\"ref_ahmed_derm\""), json.RawMessage("\"ref_brown_derm\""), json.RawMessage("\"ref_taylor_derm\""), json.RawMessage("\"ref_hughes_derm\""), json.RawMessage("\"ref_clarke_derm\""), json.RawMessage("\"ref_osei_derm\""), json.RawMessage("\"ref_murphy_derm\""), json.RawMessage("\"ref_jenkins_card\""), json.RawMessage("\"ref_patel_card\""), json.RawMessage("\"ref_kowalski_card\""), json.RawMessage("\"ref_osei_card\""), json.RawMessage("\"ref_jenkins_ortho\""), json.RawMessage("\"ref_price_ortho\""), json.RawMessage("\"ref_murphy_ortho\"")},
 		Name:       "referral",
@@ -281,6 +297,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_waiting_list",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"referral\":\"ref_ellis_derm\",\"accept\":true,\"priority\":\"two_week_wait\",\"note\":\"Suspected melanoma, left calf. Accepted on the two-week-wait pathway.\"}"), json.RawMessage("{\"referral\":\"ref_ellis_derm\",\"accept\":true,\"priority\":\"two_week_wait\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_ahmed_derm\",\"accept\":true,\"priority\":\"routine\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_brown_derm\",\"accept\":true,\"priority\":\"urgent\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_taylor_derm\",\"accept\":true,\"priority\":\"routine\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_hughes_derm\",\"accept\":true,\"priority\":\"two_week_wait\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_clarke_derm\",\"accept\":true,\"priority\":\"routine\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_osei_derm\",\"accept\":true,\"priority\":\"routine\",\"note\":\"conformance triage_referral note\"}"), json.RawMessage("{\"referral\":\"ref_murphy_derm\",\"accept\":true,\"priority\":\"routine\",\"note\":\"conformance triage_referral note\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ref_ellis_derm\""), json.RawMessage("\"ref_ahmed_derm\""), json.RawMessage("\"ref_brown_derm\""), json.RawMessage("\"ref_taylor_derm\""), json.RawMessage("\"ref_hughes_derm\""), json.RawMessage("\"ref_clarke_derm\""), json.RawMessage("\"ref_osei_derm\""), json.RawMessage("\"ref_murphy_derm\""), json.RawMessage("\"ref_jenkins_card\""), json.RawMessage("\"ref_patel_card\""), json.RawMessage("\"ref_kowalski_card\""), json.RawMessage("\"ref_osei_card\""), json.RawMessage("\"ref_jenkins_ortho\""), json.RawMessage("\"ref_price_ortho\""), json.RawMessage("\"ref_murphy_ortho\""), json.RawMessage("\"ref_kowalski_ortho\"")},
 		Name:       "referral",
@@ -297,6 +314,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the referral has already been triaged", "the patient is recorded as deceased", "add a triage note"},
 	Tool:     "triage_referral",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"referral\":\"ref_ellis_derm\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ref_ellis_derm\""), json.RawMessage("\"ref_ahmed_derm\""), json.RawMessage("\"ref_brown_derm\""), json.RawMessage("\"ref_taylor_derm\""), json.RawMessage("\"ref_hughes_derm\""), json.RawMessage("\"ref_clarke_derm\""), json.RawMessage("\"ref_osei_derm\""), json.RawMessage("\"ref_murphy_derm\""), json.RawMessage("\"ref_jenkins_card\""), json.RawMessage("\"ref_patel_card\""), json.RawMessage("\"ref_kowalski_card\""), json.RawMessage("\"ref_osei_card\""), json.RawMessage("\"ref_jenkins_ortho\""), json.RawMessage("\"ref_price_ortho\""), json.RawMessage("\"ref_murphy_ortho\""), json.RawMessage("\"ref_kowalski_ortho\"")},
 		Name:       "referral",
@@ -311,6 +329,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only accepted referrals wait on the list", "the referral has no booked waiting-list entry"},
 	Tool:     "return_referral_to_waiting",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"referral\":\"ref_jenkins_card\",\"reason\":\"Patient deceased\"}"), json.RawMessage("{\"referral\":\"ref_jenkins_ortho\",\"reason\":\"Patient deceased\"}"), json.RawMessage("{\"referral\":\"ref_ellis_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_ahmed_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_brown_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_taylor_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_hughes_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_clarke_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_osei_derm\",\"reason\":\"conformance discharge_referral reason\"}"), json.RawMessage("{\"referral\":\"ref_murphy_derm\",\"reason\":\"conformance discharge_referral reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ref_ellis_derm\""), json.RawMessage("\"ref_ahmed_derm\""), json.RawMessage("\"ref_brown_derm\""), json.RawMessage("\"ref_taylor_derm\""), json.RawMessage("\"ref_hughes_derm\""), json.RawMessage("\"ref_clarke_derm\""), json.RawMessage("\"ref_osei_derm\""), json.RawMessage("\"ref_murphy_derm\""), json.RawMessage("\"ref_jenkins_card\""), json.RawMessage("\"ref_patel_card\""), json.RawMessage("\"ref_kowalski_card\""), json.RawMessage("\"ref_osei_card\""), json.RawMessage("\"ref_jenkins_ortho\""), json.RawMessage("\"ref_price_ortho\""), json.RawMessage("\"ref_murphy_ortho\""), json.RawMessage("\"ref_kowalski_ortho\"")},
 		Name:       "referral",

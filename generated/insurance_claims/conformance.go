@@ -30,6 +30,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_policyholder",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"id\":\"ph_lefevre\"}"), json.RawMessage("{\"id\":\"ph_moreau\"}"), json.RawMessage("{\"id\":\"ph_benali\"}"), json.RawMessage("{\"id\":\"ph_dubois\"}"), json.RawMessage("{\"id\":\"ph_nguyen\"}"), json.RawMessage("{\"id\":\"ph_garnier\"}"), json.RawMessage("{\"id\":\"ph_roux\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ph_lefevre\""), json.RawMessage("\"ph_moreau\""), json.RawMessage("\"ph_benali\""), json.RawMessage("\"ph_dubois\""), json.RawMessage("\"ph_nguyen\""), json.RawMessage("\"ph_garnier\""), json.RawMessage("\"ph_roux\"")},
 		Name:       "id",
@@ -60,6 +61,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "update_policyholder",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"holder\":\"ph_lefevre\"}"), json.RawMessage("{\"holder\":\"ph_moreau\"}"), json.RawMessage("{\"holder\":\"ph_benali\"}"), json.RawMessage("{\"holder\":\"ph_dubois\"}"), json.RawMessage("{\"holder\":\"ph_nguyen\"}"), json.RawMessage("{\"holder\":\"ph_garnier\"}"), json.RawMessage("{\"holder\":\"ph_roux\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_policies policy_number\""), json.RawMessage("\"AUT-2024-118734\""), json.RawMessage("\"HAB-2023-552190\""), json.RawMessage("\"AUT-2022-090455\""), json.RawMessage("\"AUT-2025-230118\""), json.RawMessage("\"HAB-2019-310872\""), json.RawMessage("\"AUT-2018-004127\""), json.RawMessage("\"AUT-2026-301552\""), json.RawMessage("\"HAB-2024-447018\""), json.RawMessage("\"AUT-2024-276310\""), json.RawMessage("\"AUT-2024-118735\""), json.RawMessage("\"HAB-2023-552191\""), json.RawMessage("\"AUT-2022-090456\""), json.RawMessage("\"AUT-2025-230119\""), json.RawMessage("\"HAB-2019-310873\"")},
 		Name:       "policy_number",
@@ -88,6 +90,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an active policy can be suspended", "the premium is paid up; a paid-up policy cannot be suspended"},
 	Tool:     "suspend_policy",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"policy\":\"pol_lef_auto\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_lef_home\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_mor_auto\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_ben_auto\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_dub_home\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_dub_auto\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_ngu_auto\",\"paid_until\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_gar_home\",\"paid_until\":\"2026-05-12\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"pol_lef_auto\""), json.RawMessage("\"pol_lef_home\""), json.RawMessage("\"pol_mor_auto\""), json.RawMessage("\"pol_ben_auto\""), json.RawMessage("\"pol_dub_home\""), json.RawMessage("\"pol_dub_auto\""), json.RawMessage("\"pol_ngu_auto\""), json.RawMessage("\"pol_gar_home\""), json.RawMessage("\"pol_roux_auto\"")},
 		Name:       "policy",
@@ -98,6 +101,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a suspended policy can be reinstated", "the premium must be paid at least up to today to reinstate cover", "the premium cannot be paid beyond the end of the contract"},
 	Tool:     "reinstate_policy",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"policy\":\"pol_lef_auto\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_lef_home\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_mor_auto\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_ben_auto\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_dub_home\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_dub_auto\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_ngu_auto\",\"effective\":\"2026-05-12\"}"), json.RawMessage("{\"policy\":\"pol_gar_home\",\"effective\":\"2026-05-12\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"pol_lef_auto\""), json.RawMessage("\"pol_lef_home\""), json.RawMessage("\"pol_mor_auto\""), json.RawMessage("\"pol_ben_auto\""), json.RawMessage("\"pol_dub_home\""), json.RawMessage("\"pol_dub_auto\""), json.RawMessage("\"pol_ngu_auto\""), json.RawMessage("\"pol_gar_home\""), json.RawMessage("\"pol_roux_auto\"")},
 		Name:       "policy",
@@ -108,6 +112,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the policy is already cancelled", "a cancellation cannot be backdated", "the contract already ends before that date", "the policy has open claims; settle or reject them before cancelling"},
 	Tool:     "cancel_policy",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"policy\":\"pol_lef_auto\"}"), json.RawMessage("{\"policy\":\"pol_lef_home\"}"), json.RawMessage("{\"policy\":\"pol_mor_auto\"}"), json.RawMessage("{\"policy\":\"pol_ben_auto\"}"), json.RawMessage("{\"policy\":\"pol_dub_home\"}"), json.RawMessage("{\"policy\":\"pol_dub_auto\"}"), json.RawMessage("{\"policy\":\"pol_ngu_auto\"}"), json.RawMessage("{\"policy\":\"pol_gar_home\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_claims claim_number\""), json.RawMessage("\"SIN-2026-0274\""), json.RawMessage("\"SIN-2026-0297\""), json.RawMessage("\"SIN-2026-0355\""), json.RawMessage("\"SIN-2026-0362\""), json.RawMessage("\"SIN-2026-0388\""), json.RawMessage("\"SIN-2026-0405\""), json.RawMessage("\"SIN-2026-0412\""), json.RawMessage("\"SIN-2026-0419\""), json.RawMessage("\"SIN-2026-0431\""), json.RawMessage("\"SIN-2026-0275\""), json.RawMessage("\"SIN-2026-0298\""), json.RawMessage("\"SIN-2026-0356\""), json.RawMessage("\"SIN-2026-0363\""), json.RawMessage("\"SIN-2026-0389\"")},
 		Name:       "claim_number",
@@ -129,6 +134,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_claim",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"policy\":\"pol_lef_auto\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_lef_home\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_mor_auto\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_ben_auto\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_dub_home\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_dub_auto\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_ngu_auto\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}"), json.RawMessage("{\"policy\":\"pol_gar_home\",\"claim_number\":\"SIN-2026-0274\",\"peril\":\"collision\",\"incident_date\":\"2026-01-19\",\"description\":\"Windscreen chipped then cracked by gravel on the A43 near Bourgoin-Jallieu; replaced by France Pare-Brise Lyon 7.\",\"estimated_amount\":520}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"pol_lef_auto\""), json.RawMessage("\"pol_lef_home\""), json.RawMessage("\"pol_mor_auto\""), json.RawMessage("\"pol_ben_auto\""), json.RawMessage("\"pol_dub_home\""), json.RawMessage("\"pol_dub_auto\""), json.RawMessage("\"pol_ngu_auto\""), json.RawMessage("\"pol_gar_home\""), json.RawMessage("\"pol_roux_auto\"")},
 		Name:       "policy",
@@ -151,6 +157,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"claims can only be filed on an active policy", "the incident date cannot be in the future", "the incident happened outside the policy's period of cover", "this peril is not covered by this kind of contract", "the estimate must be positive", "a claim with this reference already exists"},
 	Tool:     "file_claim",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0431\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -158,6 +165,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a submitted claim can be sent to assessment"},
 	Tool:     "send_to_assessment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0412\",\"amount\":7200}"), json.RawMessage("{\"claim\":\"clm_0274\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0297\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0355\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0362\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0388\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0405\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0412\",\"amount\":220}"), json.RawMessage("{\"claim\":\"clm_0419\",\"amount\":220}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -168,6 +176,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a submitted claim or one under assessment can be approved", "the approved amount must be positive", "the amount exceeds the policy's coverage limit"},
 	Tool:     "approve_claim",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0274\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0297\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0355\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0362\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0388\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0405\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0412\",\"reason\":\"conformance reject_claim reason\"}"), json.RawMessage("{\"claim\":\"clm_0419\",\"reason\":\"conformance reject_claim reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -178,6 +187,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a submitted claim or one under assessment can be rejected", "a rejection needs a reason"},
 	Tool:     "reject_claim",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0388\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -206,6 +216,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_adjuster",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0274\"}"), json.RawMessage("{\"claim\":\"clm_0297\"}"), json.RawMessage("{\"claim\":\"clm_0355\"}"), json.RawMessage("{\"claim\":\"clm_0362\"}"), json.RawMessage("{\"claim\":\"clm_0388\"}"), json.RawMessage("{\"claim\":\"clm_0405\"}"), json.RawMessage("{\"claim\":\"clm_0412\"}"), json.RawMessage("{\"claim\":\"clm_0419\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -218,6 +229,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_assessments",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0431\",\"adjuster\":\"adj_faure\"}"), json.RawMessage("{\"claim\":\"clm_0274\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0297\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0355\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0362\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0388\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0405\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0412\",\"adjuster\":\"adj_rousseau\"}"), json.RawMessage("{\"claim\":\"clm_0419\",\"adjuster\":\"adj_rousseau\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -228,6 +240,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"this adjuster is no longer on the panel", "only an open claim can be assessed", "the adjuster's specialty does not match the contract", "an assessment is already pending on this claim", "this adjuster has no capacity left"},
 	Tool:     "request_assessment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"assessment\":\"asm_0412\",\"assessed_amount\":7350,\"findings\":\"Burst water heater; living-room parquet to replace, neighbour's ceiling to repaint.\"}"), json.RawMessage("{\"assessment\":\"asm_0355\",\"assessed_amount\":26500,\"findings\":\"Market value 27,500 EUR less 1,000 EUR for unrepaired bodywork damage noted at subscription. Both keys handed in.\"}"), json.RawMessage("{\"assessment\":\"asm_0405\",\"assessed_amount\":5950,\"findings\":\"Forced entry confirmed. Invoices supplied for the laptop (1,899 EUR) and the bicycle (2,400 EUR); jewellery valued from photographs.\"}"), json.RawMessage("{\"assessment\":\"asm_0412\",\"assessed_amount\":26500,\"findings\":\"Market value 27,500 EUR less 1,000 EUR for unrepaired bodywork damage noted at subscription. Both keys handed in.\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"asm_0355\""), json.RawMessage("\"asm_0405\""), json.RawMessage("\"asm_0412\"")},
 		Name:       "assessment",
@@ -248,6 +261,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a pending assessment can be cancelled"},
 	Tool:     "cancel_assessment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0274\"}"), json.RawMessage("{\"claim\":\"clm_0297\"}"), json.RawMessage("{\"claim\":\"clm_0355\"}"), json.RawMessage("{\"claim\":\"clm_0362\"}"), json.RawMessage("{\"claim\":\"clm_0388\"}"), json.RawMessage("{\"claim\":\"clm_0405\"}"), json.RawMessage("{\"claim\":\"clm_0412\"}"), json.RawMessage("{\"claim\":\"clm_0419\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -263,6 +277,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_payout",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0412\",\"amount\":7200,\"payee\":\"Camille Lefèvre\",\"iban\":\"FR7610071690000000201745562\"}"), json.RawMessage("{\"claim\":\"clm_0388\",\"amount\":3020,\"payee\":\"Julien Moreau\",\"iban\":\"FR7614508000404123456789012\"}"), json.RawMessage("{\"claim\":\"clm_0274\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0297\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0355\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0362\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0388\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0405\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0412\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}"), json.RawMessage("{\"claim\":\"clm_0419\",\"amount\":220,\"payee\":\"France Pare-Brise Lyon 7\",\"iban\":\"FR7610278060610001020480101\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -286,6 +301,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a scheduled payout can be released", "the claim has an open fraud flag; the payout is blocked"},
 	Tool:     "release_payout",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"payout\":\"pay_0405\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\"")},
 		Name:       "payout",
@@ -293,6 +309,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a scheduled payout can be cancelled"},
 	Tool:     "cancel_payout",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0274\"}"), json.RawMessage("{\"claim\":\"clm_0297\"}"), json.RawMessage("{\"claim\":\"clm_0355\"}"), json.RawMessage("{\"claim\":\"clm_0362\"}"), json.RawMessage("{\"claim\":\"clm_0388\"}"), json.RawMessage("{\"claim\":\"clm_0405\"}"), json.RawMessage("{\"claim\":\"clm_0412\"}"), json.RawMessage("{\"claim\":\"clm_0419\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -305,6 +322,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_fraud_flags",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0405\",\"reason\":\"inconsistent_statement\",\"note\":\"Tip-off: the declared laptop was listed for sale on Leboncoin two weeks before the break-in.\",\"analyst\":\"SIU - Claire Martin\"}"), json.RawMessage("{\"claim\":\"clm_0274\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0297\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0355\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0362\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0388\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0405\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0412\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}"), json.RawMessage("{\"claim\":\"clm_0419\",\"reason\":\"late_reporting\",\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\",\"analyst\":\"conformance raise_fraud_flag analyst\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -321,6 +339,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"a rejected claim does not need a fraud flag", "describe what raised the suspicion", "an open flag with this reason already exists on the claim"},
 	Tool:     "raise_fraud_flag",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"claim\":\"clm_0431\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"clm_0274\""), json.RawMessage("\"clm_0297\""), json.RawMessage("\"clm_0355\""), json.RawMessage("\"clm_0362\""), json.RawMessage("\"clm_0388\""), json.RawMessage("\"clm_0405\""), json.RawMessage("\"clm_0412\""), json.RawMessage("\"clm_0419\""), json.RawMessage("\"clm_0431\"")},
 		Name:       "claim",
@@ -328,6 +347,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only open claims are screened"},
 	Tool:     "auto_screen_claim",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"flag\":\"ff_0355\",\"fraud_confirmed\":true,\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\"}"), json.RawMessage("{\"flag\":\"ff_0431\",\"fraud_confirmed\":true,\"note\":\"Declared 7 days after the accident.\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ff_0355\""), json.RawMessage("\"ff_0431\"")},
 		Name:       "flag",

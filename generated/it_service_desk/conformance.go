@@ -36,6 +36,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_employee",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"employee\":\"mehta\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"reddy\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"joshi\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"iyer\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"kulkarni\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"nair\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"karthik\",\"last_working_day\":\"2026-07-08\"}"), json.RawMessage("{\"employee\":\"sharma\",\"last_working_day\":\"2026-07-08\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"mehta\""), json.RawMessage("\"reddy\""), json.RawMessage("\"joshi\""), json.RawMessage("\"iyer\""), json.RawMessage("\"kulkarni\""), json.RawMessage("\"nair\""), json.RawMessage("\"karthik\""), json.RawMessage("\"sharma\""), json.RawMessage("\"singh\""), json.RawMessage("\"das\""), json.RawMessage("\"qureshi\""), json.RawMessage("\"menon\""), json.RawMessage("\"verma\""), json.RawMessage("\"subramanian\"")},
 		Name:       "employee",
@@ -46,6 +47,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only active employees can resign", "the last working day cannot be in the past"},
 	Tool:     "record_resignation",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"employee\":\"mehta\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"mehta\""), json.RawMessage("\"reddy\""), json.RawMessage("\"joshi\""), json.RawMessage("\"iyer\""), json.RawMessage("\"kulkarni\""), json.RawMessage("\"nair\""), json.RawMessage("\"karthik\""), json.RawMessage("\"sharma\""), json.RawMessage("\"singh\""), json.RawMessage("\"das\""), json.RawMessage("\"qureshi\""), json.RawMessage("\"menon\""), json.RawMessage("\"verma\""), json.RawMessage("\"subramanian\"")},
 		Name:       "employee",
@@ -53,6 +55,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only employees serving notice can be exited", "the employee has not reached their last working day"},
 	Tool:     "complete_exit",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"assigned_to\":\"mehta\"}"), json.RawMessage("{\"assigned_to\":\"reddy\"}"), json.RawMessage("{\"assigned_to\":\"joshi\"}"), json.RawMessage("{\"assigned_to\":\"iyer\"}"), json.RawMessage("{\"assigned_to\":\"kulkarni\"}"), json.RawMessage("{\"assigned_to\":\"nair\"}"), json.RawMessage("{\"assigned_to\":\"karthik\"}"), json.RawMessage("{\"assigned_to\":\"sharma\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_assets asset_tag\""), json.RawMessage("\"AST-LT-0342\""), json.RawMessage("\"AST-MN-0518\""), json.RawMessage("\"AST-LT-0377\""), json.RawMessage("\"AST-LT-0401\""), json.RawMessage("\"AST-LT-0289\""), json.RawMessage("\"AST-LT-0415\""), json.RawMessage("\"AST-LT-0366\""), json.RawMessage("\"AST-LT-0298\""), json.RawMessage("\"AST-LT-0102\""), json.RawMessage("\"AST-PH-0044\""), json.RawMessage("\"AST-NW-0007\""), json.RawMessage("\"AST-LT-0343\""), json.RawMessage("\"AST-MN-0519\""), json.RawMessage("\"AST-LT-0378\"")},
 		Name:       "asset_tag",
@@ -92,6 +95,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_licence",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"licence\":\"lic_m365\"}"), json.RawMessage("{\"licence\":\"lic_adobe\"}"), json.RawMessage("{\"licence\":\"lic_tally\"}"), json.RawMessage("{\"licence\":\"lic_jetbrains\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"lic_m365\""), json.RawMessage("\"lic_adobe\""), json.RawMessage("\"lic_tally\""), json.RawMessage("\"lic_jetbrains\"")},
 		Name:       "licence",
@@ -104,6 +108,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_licence_seats",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"asset\":\"lt_0401\",\"employee\":\"reddy\"}"), json.RawMessage("{\"asset\":\"lt_0342\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"mn_0518\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"lt_0377\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"lt_0401\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"lt_0289\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"lt_0415\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"lt_0366\",\"employee\":\"mehta\"}"), json.RawMessage("{\"asset\":\"lt_0298\",\"employee\":\"mehta\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"lt_0342\""), json.RawMessage("\"mn_0518\""), json.RawMessage("\"lt_0377\""), json.RawMessage("\"lt_0401\""), json.RawMessage("\"lt_0289\""), json.RawMessage("\"lt_0415\""), json.RawMessage("\"lt_0366\""), json.RawMessage("\"lt_0298\""), json.RawMessage("\"lt_0102\""), json.RawMessage("\"ph_0044\""), json.RawMessage("\"nw_0007\"")},
 		Name:       "asset",
@@ -114,6 +119,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only assets in stock can be handed out", "assets are only handed out to active employees", "the employee already holds an asset of this kind"},
 	Tool:     "assign_asset",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"asset\":\"lt_0342\"}"), json.RawMessage("{\"asset\":\"mn_0518\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"lt_0342\""), json.RawMessage("\"mn_0518\""), json.RawMessage("\"lt_0377\""), json.RawMessage("\"lt_0401\""), json.RawMessage("\"lt_0289\""), json.RawMessage("\"lt_0415\""), json.RawMessage("\"lt_0366\""), json.RawMessage("\"lt_0298\""), json.RawMessage("\"lt_0102\""), json.RawMessage("\"ph_0044\""), json.RawMessage("\"nw_0007\"")},
 		Name:       "asset",
@@ -121,6 +127,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the asset is not assigned to anyone"},
 	Tool:     "return_asset",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"asset\":\"lt_0377\",\"vendor\":\"Lenovo Exclusive Service Centre, Hyderabad\"}"), json.RawMessage("{\"asset\":\"lt_0342\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"mn_0518\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"lt_0377\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"lt_0401\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"lt_0289\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"lt_0415\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"lt_0366\",\"vendor\":\"Microsoft\"}"), json.RawMessage("{\"asset\":\"lt_0298\",\"vendor\":\"Microsoft\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"lt_0342\""), json.RawMessage("\"mn_0518\""), json.RawMessage("\"lt_0377\""), json.RawMessage("\"lt_0401\""), json.RawMessage("\"lt_0289\""), json.RawMessage("\"lt_0415\""), json.RawMessage("\"lt_0366\""), json.RawMessage("\"lt_0298\""), json.RawMessage("\"lt_0102\""), json.RawMessage("\"ph_0044\""), json.RawMessage("\"nw_0007\"")},
 		Name:       "asset",
@@ -145,6 +152,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only assets in stock can be retired"},
 	Tool:     "retire_asset",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"licence\":\"lic_adobe\",\"employee\":\"joshi\"}"), json.RawMessage("{\"licence\":\"lic_m365\",\"employee\":\"mehta\"}"), json.RawMessage("{\"licence\":\"lic_adobe\",\"employee\":\"mehta\"}"), json.RawMessage("{\"licence\":\"lic_tally\",\"employee\":\"mehta\"}"), json.RawMessage("{\"licence\":\"lic_jetbrains\",\"employee\":\"mehta\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"lic_m365\""), json.RawMessage("\"lic_adobe\""), json.RawMessage("\"lic_tally\""), json.RawMessage("\"lic_jetbrains\"")},
 		Name:       "licence",
@@ -155,6 +163,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"licence seats are only given to active employees", "the employee already has a seat of this licence", "every purchased seat is in use: reclaim one or buy more"},
 	Tool:     "grant_licence_seat",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"seat\":\"seat_m365_mehta\"}"), json.RawMessage("{\"seat\":\"seat_tally_mehta\"}"), json.RawMessage("{\"seat\":\"seat_adobe_qureshi\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"seat_m365_mehta\""), json.RawMessage("\"seat_m365_reddy\""), json.RawMessage("\"seat_m365_sharma\""), json.RawMessage("\"seat_m365_joshi\""), json.RawMessage("\"seat_m365_singh\""), json.RawMessage("\"seat_tally_mehta\""), json.RawMessage("\"seat_tally_subramanian\""), json.RawMessage("\"seat_adobe_das\""), json.RawMessage("\"seat_adobe_qureshi\""), json.RawMessage("\"seat_adobe_subramanian\""), json.RawMessage("\"seat_adobe_sharma\""), json.RawMessage("\"seat_jb_reddy\""), json.RawMessage("\"seat_jb_menon\"")},
 		Name:       "seat",
@@ -168,6 +177,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "list_sla_policies",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"requester\":\"mehta\"}"), json.RawMessage("{\"requester\":\"reddy\"}"), json.RawMessage("{\"requester\":\"joshi\"}"), json.RawMessage("{\"requester\":\"iyer\"}"), json.RawMessage("{\"requester\":\"kulkarni\"}"), json.RawMessage("{\"requester\":\"nair\"}"), json.RawMessage("{\"requester\":\"karthik\"}"), json.RawMessage("{\"requester\":\"sharma\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"mehta\""), json.RawMessage("\"reddy\""), json.RawMessage("\"joshi\""), json.RawMessage("\"iyer\""), json.RawMessage("\"kulkarni\""), json.RawMessage("\"nair\""), json.RawMessage("\"karthik\""), json.RawMessage("\"sharma\""), json.RawMessage("\"singh\""), json.RawMessage("\"das\""), json.RawMessage("\"qureshi\""), json.RawMessage("\"menon\""), json.RawMessage("\"verma\""), json.RawMessage("\"subramanian\"")},
 		Name:       "requester",
@@ -189,6 +199,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_ticket",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"requester\":\"reddy\",\"category\":\"hardware\",\"sla\":\"sla_p3\",\"summary\":\"Cracked screen on ThinkPad T14 Gen 4 after a fall\",\"asset\":\"lt_0377\"}"), json.RawMessage("{\"requester\":\"mehta\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"reddy\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"joshi\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"iyer\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"kulkarni\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"nair\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"karthik\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}"), json.RawMessage("{\"requester\":\"sharma\",\"category\":\"hardware\",\"sla\":\"sla_p1\",\"summary\":\"Figma desktop app blocked by the web proxy\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"mehta\""), json.RawMessage("\"reddy\""), json.RawMessage("\"joshi\""), json.RawMessage("\"iyer\""), json.RawMessage("\"kulkarni\""), json.RawMessage("\"nair\""), json.RawMessage("\"karthik\""), json.RawMessage("\"sharma\""), json.RawMessage("\"singh\""), json.RawMessage("\"das\""), json.RawMessage("\"qureshi\""), json.RawMessage("\"menon\""), json.RawMessage("\"verma\""), json.RawMessage("\"subramanian\"")},
 		Name:       "requester",
@@ -208,6 +219,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the requester has left the company", "describe the problem"},
 	Tool:     "open_ticket",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"engineer\":\"mehta\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
 		Name:       "ticket",
@@ -218,6 +230,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the ticket is already resolved", "tickets are assigned to active IT staff"},
 	Tool:     "assign_ticket",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"reason\":\"conformance put_ticket_on_hold reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
 		Name:       "ticket",
@@ -228,6 +241,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only open or in-progress tickets can be put on hold"},
 	Tool:     "put_ticket_on_hold",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"sla\":\"sla_p3\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"sla\":\"sla_p4\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"sla\":\"sla_p3\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"sla\":\"sla_p3\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"sla\":\"sla_p2\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"sla\":\"sla_p4\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
 		Name:       "ticket",
@@ -238,6 +252,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the ticket is already resolved", "the ticket already has this priority"},
 	Tool:     "change_ticket_priority",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"resolution\":\"change_implemented\",\"notes\":\"FortiGate upgraded to 7.4.4 under the approved change; tunnels stable since the upgrade.\"}"), json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"resolution\":\"change_implemented\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"resolution\":\"fixed\",\"notes\":\"Added to the analytics-readers IAM group.\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"resolution\":\"workaround\",\"notes\":\"Calendar opened in Outlook on the web until the client update is rolled out.\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"resolution\":\"fixed\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"resolution\":\"fixed\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"resolution\":\"fixed\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
 		Name:       "ticket",
@@ -258,6 +273,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only resolved tickets can be closed"},
 	Tool:     "close_ticket",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
 		Name:       "ticket",
@@ -279,6 +295,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_change_request",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
 		Name:       "ticket",
@@ -304,6 +321,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"changes are raised by IT staff", "the change window ends before it starts"},
 	Tool:     "raise_change",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"change\":\"chg_vpn_firmware\",\"approver\":\"iyer\"}"), json.RawMessage("{\"change\":\"chg_proxy_figma\",\"approver\":\"iyer\"}"), json.RawMessage("{\"change\":\"chg_vpn_firmware\",\"approver\":\"mehta\"}"), json.RawMessage("{\"change\":\"chg_payroll_patch\",\"approver\":\"nair\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"chg_proxy_figma\""), json.RawMessage("\"chg_vpn_firmware\""), json.RawMessage("\"chg_payroll_patch\"")},
 		Name:       "change",
@@ -314,6 +332,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only submitted changes can be approved", "only members of the change advisory board can approve changes", "a change cannot be approved by the person who raised it"},
 	Tool:     "approve_change",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"change\":\"chg_proxy_figma\",\"approver\":\"iyer\"}"), json.RawMessage("{\"change\":\"chg_vpn_firmware\",\"approver\":\"mehta\"}"), json.RawMessage("{\"change\":\"chg_payroll_patch\",\"approver\":\"nair\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"chg_proxy_figma\""), json.RawMessage("\"chg_vpn_firmware\""), json.RawMessage("\"chg_payroll_patch\"")},
 		Name:       "change",
@@ -324,6 +343,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only submitted changes can be rejected", "only members of the change advisory board can reject changes"},
 	Tool:     "reject_change",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"change\":\"chg_vpn_firmware\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"chg_proxy_figma\""), json.RawMessage("\"chg_vpn_firmware\""), json.RawMessage("\"chg_payroll_patch\"")},
 		Name:       "change",

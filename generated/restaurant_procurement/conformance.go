@@ -30,6 +30,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_supplier",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"supplier\":\"sup_toyosu\"}"), json.RawMessage("{\"supplier\":\"sup_kanto\"}"), json.RawMessage("{\"supplier\":\"sup_tokachi\"}"), json.RawMessage("{\"supplier\":\"sup_matsusaka\"}"), json.RawMessage("{\"supplier\":\"sup_nishiki\"}"), json.RawMessage("{\"supplier\":\"sup_shonan\"}"), json.RawMessage("{\"supplier\":\"sup_kagoshima\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Toyosu Uoichi Shoten\""), json.RawMessage("\"Kanto Seika Co., Ltd.\""), json.RawMessage("\"Tokachi Milk Farm\""), json.RawMessage("\"Matsusaka Meat Trading\""), json.RawMessage("\"Nishiki Kanbutsu\""), json.RawMessage("\"Shonan Fresh Fish\""), json.RawMessage("\"Kagoshima Unagi Co.\""), json.RawMessage("\"Bluefin tuna akami, block\""), json.RawMessage("\"Norwegian salmon fillet\""), json.RawMessage("\"Hokkaido scallops, sashimi grade, frozen\""), json.RawMessage("\"Kujo negi\""), json.RawMessage("\"Cabbage\""), json.RawMessage("\"Unsalted butter 450 g\""), json.RawMessage("\"Fresh cream 47% fat, 1 l\""), json.RawMessage("\"Matsusaka wagyu sirloin A5\"")},
 		Name:       "name",
@@ -51,6 +52,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_ingredient",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ingredient\":\"ing_maguro\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_salmon\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_hotate\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_negi\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_cabbage\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_butter\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_cream\",\"new_price\":20000}"), json.RawMessage("{\"ingredient\":\"ing_wagyu\",\"new_price\":20000}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ing_maguro\""), json.RawMessage("\"ing_salmon\""), json.RawMessage("\"ing_hotate\""), json.RawMessage("\"ing_negi\""), json.RawMessage("\"ing_cabbage\""), json.RawMessage("\"ing_butter\""), json.RawMessage("\"ing_cream\""), json.RawMessage("\"ing_wagyu\""), json.RawMessage("\"ing_gyutan\""), json.RawMessage("\"ing_kombu\""), json.RawMessage("\"ing_rice\""), json.RawMessage("\"ing_unagi\"")},
 		Name:       "ingredient",
@@ -61,6 +63,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"this ingredient is no longer bought", "the price must be positive", "a price change of more than 30% needs a renegotiated contract"},
 	Tool:     "update_ingredient_price",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"ingredient\":\"ing_maguro\",\"supplier\":\"sup_toyosu\",\"unit_price\":6800}"), json.RawMessage("{\"ingredient\":\"ing_salmon\",\"supplier\":\"sup_toyosu\",\"unit_price\":3200}"), json.RawMessage("{\"ingredient\":\"ing_hotate\",\"supplier\":\"sup_toyosu\",\"unit_price\":4500}"), json.RawMessage("{\"ingredient\":\"ing_negi\",\"supplier\":\"sup_kanto\",\"unit_price\":980}"), json.RawMessage("{\"ingredient\":\"ing_cabbage\",\"supplier\":\"sup_kanto\",\"unit_price\":220}"), json.RawMessage("{\"ingredient\":\"ing_butter\",\"supplier\":\"sup_tokachi\",\"unit_price\":1150}"), json.RawMessage("{\"ingredient\":\"ing_cream\",\"supplier\":\"sup_tokachi\",\"unit_price\":1380}"), json.RawMessage("{\"ingredient\":\"ing_wagyu\",\"supplier\":\"sup_matsusaka\",\"unit_price\":24000}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ing_maguro\""), json.RawMessage("\"ing_salmon\""), json.RawMessage("\"ing_hotate\""), json.RawMessage("\"ing_negi\""), json.RawMessage("\"ing_cabbage\""), json.RawMessage("\"ing_butter\""), json.RawMessage("\"ing_cream\""), json.RawMessage("\"ing_wagyu\""), json.RawMessage("\"ing_gyutan\""), json.RawMessage("\"ing_kombu\""), json.RawMessage("\"ing_rice\""), json.RawMessage("\"ing_unagi\"")},
 		Name:       "ingredient",
@@ -96,6 +99,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_outlet",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"outlet\":\"out_ginza\"}"), json.RawMessage("{\"outlet\":\"out_shibuya\"}"), json.RawMessage("{\"outlet\":\"out_yokohama\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"out_ginza\""), json.RawMessage("\"out_shibuya\""), json.RawMessage("\"out_yokohama\"")},
 		Name:       "outlet",
@@ -105,6 +109,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_stock",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0520\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -114,6 +119,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_receipts",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"stock\":\"stk_gz_maguro\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_gz_salmon\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_gz_hotate\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_gz_rice\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_sb_negi\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_sb_cabbage\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_sb_kombu\",\"counted\":30}"), json.RawMessage("{\"stock\":\"stk_yk_butter\",\"counted\":30}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"stk_gz_maguro\""), json.RawMessage("\"stk_gz_salmon\""), json.RawMessage("\"stk_gz_hotate\""), json.RawMessage("\"stk_gz_rice\""), json.RawMessage("\"stk_sb_negi\""), json.RawMessage("\"stk_sb_cabbage\""), json.RawMessage("\"stk_sb_kombu\""), json.RawMessage("\"stk_yk_butter\""), json.RawMessage("\"stk_yk_cream\""), json.RawMessage("\"stk_yk_wagyu\"")},
 		Name:       "stock",
@@ -124,6 +130,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"a count cannot be negative"},
 	Tool:     "record_stock_count",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"stock\":\"stk_gz_maguro\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_gz_salmon\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_gz_hotate\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_gz_rice\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_sb_negi\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_sb_cabbage\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_sb_kombu\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}"), json.RawMessage("{\"stock\":\"stk_yk_butter\",\"quantity\":3,\"reason\":\"conformance record_waste reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"stk_gz_maguro\""), json.RawMessage("\"stk_gz_salmon\""), json.RawMessage("\"stk_gz_hotate\""), json.RawMessage("\"stk_gz_rice\""), json.RawMessage("\"stk_sb_negi\""), json.RawMessage("\"stk_sb_cabbage\""), json.RawMessage("\"stk_sb_kombu\""), json.RawMessage("\"stk_yk_butter\""), json.RawMessage("\"stk_yk_cream\""), json.RawMessage("\"stk_yk_wagyu\"")},
 		Name:       "stock",
@@ -137,6 +144,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the quantity must be positive", "cannot write off more than is on hand", "give a reason for the write-off"},
 	Tool:     "record_waste",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Mika Fujita\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -150,6 +158,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a sent purchase order can be received", "this order has already been booked in"},
 	Tool:     "receive_delivery",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Sho Kimura\",\"temperature_ok\":false,\"reason\":\"Frozen scallops at 9 °C on arrival; cold chain broken.\"}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -166,6 +175,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a sent purchase order can be delivered", "give the reason for refusing the delivery"},
 	Tool:     "refuse_delivery",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"outlet\":\"out_ginza\"}"), json.RawMessage("{\"outlet\":\"out_shibuya\"}"), json.RawMessage("{\"outlet\":\"out_yokohama\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"out_ginza\""), json.RawMessage("\"out_shibuya\""), json.RawMessage("\"out_yokohama\"")},
 		Name:       "outlet",
@@ -187,6 +197,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_purchase_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0520\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -196,6 +207,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_order_lines",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"outlet\":\"out_ginza\",\"supplier\":\"sup_toyosu\",\"delivery_date\":\"2026-06-12\"}"), json.RawMessage("{\"outlet\":\"out_ginza\",\"supplier\":\"sup_toyosu\",\"delivery_date\":\"2026-05-23\"}"), json.RawMessage("{\"outlet\":\"out_shibuya\",\"supplier\":\"sup_toyosu\",\"delivery_date\":\"2026-05-23\"}"), json.RawMessage("{\"outlet\":\"out_yokohama\",\"supplier\":\"sup_toyosu\",\"delivery_date\":\"2026-05-23\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"out_ginza\""), json.RawMessage("\"out_shibuya\""), json.RawMessage("\"out_yokohama\"")},
 		Name:       "outlet",
@@ -209,6 +221,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the outlet is closed", "the supplier is not active", "the delivery date must be after today"},
 	Tool:     "create_purchase_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0520\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_maguro\",\"quantity\":3}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -222,6 +235,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a draft order can be changed", "this ingredient is no longer bought", "this ingredient is bought from another supplier", "the quantity must be positive", "the ingredient is already on the order; change its quantity instead"},
 	Tool:     "add_order_line",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_wagyu\",\"quantity\":5}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_maguro\",\"quantity\":3}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -235,6 +249,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a draft order can be changed", "the quantity must be positive", "the ingredient is not on this order"},
 	Tool:     "set_line_quantity",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0605\",\"approved_by\":\"Daisuke Ito\"}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"approved_by\":\"Mika Fujita\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"approved_by\":\"Daisuke Ito\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"approved_by\":\"Sho Kimura\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"approved_by\":\"Daisuke Ito\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"approved_by\":\"Mika Fujita\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"approved_by\":\"Sho Kimura\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"approved_by\":\"Mika Fujita\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -245,6 +260,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a draft order can be sent", "the order has no lines", "the order is below the supplier's minimum order amount", "the delivery date has passed; change it or start a new order"},
 	Tool:     "submit_purchase_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0603\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -252,6 +268,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a sent order can be marked received"},
 	Tool:     "mark_po_received",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0604\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
 		Name:       "purchase_order",
@@ -259,6 +276,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a draft or sent order can be cancelled"},
 	Tool:     "cancel_purchase_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"supplier\":\"sup_toyosu\"}"), json.RawMessage("{\"supplier\":\"sup_kanto\"}"), json.RawMessage("{\"supplier\":\"sup_tokachi\"}"), json.RawMessage("{\"supplier\":\"sup_matsusaka\"}"), json.RawMessage("{\"supplier\":\"sup_nishiki\"}"), json.RawMessage("{\"supplier\":\"sup_shonan\"}"), json.RawMessage("{\"supplier\":\"sup_kagoshima\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"NK-2605-0318\""), json.RawMessage("\"MMT-26-05877\""), json.RawMessage("\"TU-260606-112\""), json.RawMessage("\"TMF-2606-0042\""), json.RawMessage("\"KS-0610-2291\""), json.RawMessage("\"NK-2605-0319\""), json.RawMessage("\"MMT-26-05878\""), json.RawMessage("\"TU-260606-113\""), json.RawMessage("\"TMF-2606-0043\""), json.RawMessage("\"KS-0610-2292\""), json.RawMessage("\"conformance find_invoices invoice_number\""), json.RawMessage("\"test\"")},
 		Name:       "invoice_number",
@@ -280,6 +298,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"supplier\":\"sup_toyosu\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}"), json.RawMessage("{\"supplier\":\"sup_kanto\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}"), json.RawMessage("{\"supplier\":\"sup_tokachi\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}"), json.RawMessage("{\"supplier\":\"sup_matsusaka\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}"), json.RawMessage("{\"supplier\":\"sup_nishiki\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}"), json.RawMessage("{\"supplier\":\"sup_shonan\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}"), json.RawMessage("{\"supplier\":\"sup_kagoshima\",\"purchase_order\":\"po_0520\",\"invoice_number\":\"NK-2605-0318\",\"invoice_date\":\"2026-05-23\",\"subtotal\":26400,\"tax\":2112}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sup_toyosu\""), json.RawMessage("\"sup_kanto\""), json.RawMessage("\"sup_tokachi\""), json.RawMessage("\"sup_matsusaka\""), json.RawMessage("\"sup_nishiki\""), json.RawMessage("\"sup_shonan\""), json.RawMessage("\"sup_kagoshima\"")},
 		Name:       "supplier",
@@ -302,6 +321,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the purchase order was placed with another supplier", "the invoice date cannot be in the future", "amounts must be positive", "this invoice number is already registered for the supplier"},
 	Tool:     "register_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"sinv_0603\"}"), json.RawMessage("{\"invoice\":\"sinv_0602\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sinv_0520\""), json.RawMessage("\"sinv_0528\""), json.RawMessage("\"sinv_0601\""), json.RawMessage("\"sinv_0602\""), json.RawMessage("\"sinv_0603\"")},
 		Name:       "invoice",
@@ -309,6 +329,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a newly received invoice can be approved", "the invoice amount does not match the purchase order; dispute it"},
 	Tool:     "approve_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"sinv_0520\",\"reason\":\"conformance dispute_invoice reason\"}"), json.RawMessage("{\"invoice\":\"sinv_0528\",\"reason\":\"conformance dispute_invoice reason\"}"), json.RawMessage("{\"invoice\":\"sinv_0601\",\"reason\":\"conformance dispute_invoice reason\"}"), json.RawMessage("{\"invoice\":\"sinv_0602\",\"reason\":\"conformance dispute_invoice reason\"}"), json.RawMessage("{\"invoice\":\"sinv_0603\",\"reason\":\"conformance dispute_invoice reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sinv_0520\""), json.RawMessage("\"sinv_0528\""), json.RawMessage("\"sinv_0601\""), json.RawMessage("\"sinv_0602\""), json.RawMessage("\"sinv_0603\"")},
 		Name:       "invoice",
@@ -319,6 +340,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an unpaid invoice can be disputed"},
 	Tool:     "dispute_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"sinv_0602\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sinv_0520\""), json.RawMessage("\"sinv_0528\""), json.RawMessage("\"sinv_0601\""), json.RawMessage("\"sinv_0602\""), json.RawMessage("\"sinv_0603\"")},
 		Name:       "invoice",

@@ -58,6 +58,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the CPF must be written 000.000.000-00", "a subscriber with this CPF already exists", "subscribers must be at least 18 years old", "the state must be a two-letter UF code"},
 	Tool:     "register_subscriber",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"subscriber\":\"sub_ana\",\"address\":\"Rua Augusta, 1508, apto 72\",\"city\":\"São Paulo\",\"state\":\"SP\"}"), json.RawMessage("{\"subscriber\":\"sub_rafael\",\"address\":\"Avenida Atlântica, 2964, apto 801\",\"city\":\"Rio de Janeiro\",\"state\":\"RJ\"}"), json.RawMessage("{\"subscriber\":\"sub_juliana\",\"address\":\"Rua da Bahia, 1148, sala 3\",\"city\":\"Belo Horizonte\",\"state\":\"MG\"}"), json.RawMessage("{\"subscriber\":\"sub_marcos\",\"address\":\"Rua do Bom Jesus, 183\",\"city\":\"Recife\",\"state\":\"PE\"}"), json.RawMessage("{\"subscriber\":\"sub_fernanda\",\"address\":\"Rua dos Andradas, 1234, apto 504\",\"city\":\"Porto Alegre\",\"state\":\"RS\"}"), json.RawMessage("{\"subscriber\":\"sub_lucas\",\"address\":\"Rua XV de Novembro, 700\",\"city\":\"Curitiba\",\"state\":\"PR\"}"), json.RawMessage("{\"subscriber\":\"sub_gustavo\",\"address\":\"Avenida Beira Mar, 3120, apto 1102\",\"city\":\"Fortaleza\",\"state\":\"CE\"}"), json.RawMessage("{\"subscriber\":\"sub_patricia\",\"address\":\"Rua Chile, 22\",\"city\":\"Salvador\",\"state\":\"BA\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sub_ana\""), json.RawMessage("\"sub_rafael\""), json.RawMessage("\"sub_juliana\""), json.RawMessage("\"sub_marcos\""), json.RawMessage("\"sub_fernanda\""), json.RawMessage("\"sub_lucas\""), json.RawMessage("\"sub_gustavo\""), json.RawMessage("\"sub_patricia\"")},
 		Name:       "subscriber",
@@ -99,6 +100,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_plan",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\"}"), json.RawMessage("{\"line\":\"ln_ana2\"}"), json.RawMessage("{\"line\":\"ln_rafael\"}"), json.RawMessage("{\"line\":\"ln_juliana\"}"), json.RawMessage("{\"line\":\"ln_marcos\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\"}"), json.RawMessage("{\"line\":\"ln_fernanda\"}"), json.RawMessage("{\"line\":\"ln_lucas\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -111,6 +113,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_subscriptions",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_ana2\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_rafael\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_juliana\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_marcos\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_fernanda\",\"plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_lucas\",\"plan\":\"plan_pre\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -121,6 +124,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an active line can be subscribed", "this plan is no longer sold", "the line already has a plan; use change_plan"},
 	Tool:     "subscribe",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana2\",\"new_plan\":\"plan_pos30\"}"), json.RawMessage("{\"line\":\"ln_ana1\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_ana2\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_rafael\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_juliana\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_marcos\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_fernanda\",\"new_plan\":\"plan_pre\"}"), json.RawMessage("{\"line\":\"ln_lucas\",\"new_plan\":\"plan_pre\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -131,6 +135,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an active line can change plan", "this plan is no longer sold", "the line has no plan; use subscribe", "the line is already on this plan", "during the minimum term a line can only move to a plan with a higher monthly fee"},
 	Tool:     "change_plan",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"subscription\":\"subs_fernanda\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"subs_ana1\""), json.RawMessage("\"subs_ana2\""), json.RawMessage("\"subs_rafael\""), json.RawMessage("\"subs_juliana\""), json.RawMessage("\"subs_marcos\""), json.RawMessage("\"subs_marcos_old\""), json.RawMessage("\"subs_fernanda\""), json.RawMessage("\"subs_lucas\""), json.RawMessage("\"subs_gustavo\""), json.RawMessage("\"subs_patricia\"")},
 		Name:       "subscription",
@@ -138,6 +143,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the subscription has already ended"},
 	Tool:     "end_subscription",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"subscriber\":\"sub_ana\"}"), json.RawMessage("{\"subscriber\":\"sub_rafael\"}"), json.RawMessage("{\"subscriber\":\"sub_juliana\"}"), json.RawMessage("{\"subscriber\":\"sub_marcos\"}"), json.RawMessage("{\"subscriber\":\"sub_fernanda\"}"), json.RawMessage("{\"subscriber\":\"sub_lucas\"}"), json.RawMessage("{\"subscriber\":\"sub_gustavo\"}"), json.RawMessage("{\"subscriber\":\"sub_patricia\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_lines msisdn\""), json.RawMessage("\"+5511987412036\""), json.RawMessage("\"+5511976320418\""), json.RawMessage("\"+5521998127745\""), json.RawMessage("\"+5531991457720\""), json.RawMessage("\"+5581996602317\""), json.RawMessage("\"+5581988170452\""), json.RawMessage("\"+5551984236690\""), json.RawMessage("\"+5541995083314\""), json.RawMessage("\"+5585991276604\""), json.RawMessage("\"+5571987730215\""), json.RawMessage("\"+5511987412037\""), json.RawMessage("\"+5511976320419\""), json.RawMessage("\"+5521998127746\""), json.RawMessage("\"+5531991457721\"")},
 		Name:       "msisdn",
@@ -156,6 +162,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_line",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\"}"), json.RawMessage("{\"line\":\"ln_ana2\"}"), json.RawMessage("{\"line\":\"ln_rafael\"}"), json.RawMessage("{\"line\":\"ln_juliana\"}"), json.RawMessage("{\"line\":\"ln_marcos\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\"}"), json.RawMessage("{\"line\":\"ln_fernanda\"}"), json.RawMessage("{\"line\":\"ln_lucas\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -168,6 +175,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_usage",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_ana2\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_rafael\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_juliana\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_marcos\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_fernanda\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_lucas\",\"cycle\":\"2026-06\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -177,6 +185,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "data_used_mb",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"subscriber\":\"sub_ana\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_rafael\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_juliana\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_marcos\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_fernanda\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_lucas\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_gustavo\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}"), json.RawMessage("{\"subscriber\":\"sub_patricia\",\"msisdn\":\"+5511987412036\",\"iccid\":\"8955310000123456781\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sub_ana\""), json.RawMessage("\"sub_rafael\""), json.RawMessage("\"sub_juliana\""), json.RawMessage("\"sub_marcos\""), json.RawMessage("\"sub_fernanda\""), json.RawMessage("\"sub_lucas\""), json.RawMessage("\"sub_gustavo\""), json.RawMessage("\"sub_patricia\"")},
 		Name:       "subscriber",
@@ -190,6 +199,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the subscriber account is closed", "the number must be a Brazilian mobile number in E.164 form", "this number is already in use", "this SIM card is already in use", "a CPF may hold at most 5 lines"},
 	Tool:     "activate_line",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_ana2\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_rafael\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_juliana\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_marcos\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_fernanda\",\"reason\":\"none\"}"), json.RawMessage("{\"line\":\"ln_lucas\",\"reason\":\"none\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -200,6 +210,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an active line can be suspended", "give the reason for the suspension"},
 	Tool:     "suspend_line",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_juliana\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -207,6 +218,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a suspended line can be reactivated", "the line still has a bill more than 15 days overdue"},
 	Tool:     "reactivate_line",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_fernanda\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -214,6 +226,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the line is not in service", "there is no completed port-out for this number"},
 	Tool:     "mark_line_ported_out",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\"}"), json.RawMessage("{\"line\":\"ln_ana2\"}"), json.RawMessage("{\"line\":\"ln_rafael\"}"), json.RawMessage("{\"line\":\"ln_juliana\"}"), json.RawMessage("{\"line\":\"ln_marcos\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\"}"), json.RawMessage("{\"line\":\"ln_fernanda\"}"), json.RawMessage("{\"line\":\"ln_lucas\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -232,6 +245,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_bill",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_ana2\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_rafael\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_juliana\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_marcos\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_fernanda\",\"cycle\":\"2026-06\"}"), json.RawMessage("{\"line\":\"ln_lucas\",\"cycle\":\"2026-06\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -242,6 +256,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the cycle must be written YYYY-MM", "a bill already exists for this cycle", "the line has no active plan"},
 	Tool:     "issue_bill",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"bill\":\"bill_juliana_05\",\"amount\":79.99}"), json.RawMessage("{\"bill\":\"bill_juliana_06\",\"amount\":79.99}"), json.RawMessage("{\"bill\":\"bill_ana1_06\",\"amount\":29.99}"), json.RawMessage("{\"bill\":\"bill_ana2_06\",\"amount\":29.99}"), json.RawMessage("{\"bill\":\"bill_rafael_06\",\"amount\":29.99}"), json.RawMessage("{\"bill\":\"bill_juliana_05\",\"amount\":29.99}"), json.RawMessage("{\"bill\":\"bill_juliana_06\",\"amount\":29.99}"), json.RawMessage("{\"bill\":\"bill_marcos_06\",\"amount\":29.99}"), json.RawMessage("{\"bill\":\"bill_fernanda_06\",\"amount\":29.99}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"bill_ana1_06\""), json.RawMessage("\"bill_ana2_06\""), json.RawMessage("\"bill_rafael_06\""), json.RawMessage("\"bill_juliana_05\""), json.RawMessage("\"bill_juliana_06\""), json.RawMessage("\"bill_marcos_06\""), json.RawMessage("\"bill_fernanda_06\"")},
 		Name:       "bill",
@@ -252,6 +267,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the bill is not open", "partial payments are not accepted; the amount must equal the bill total"},
 	Tool:     "record_payment",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"bill\":\"bill_ana1_06\",\"reason\":\"conformance contest_bill reason\"}"), json.RawMessage("{\"bill\":\"bill_ana2_06\",\"reason\":\"conformance contest_bill reason\"}"), json.RawMessage("{\"bill\":\"bill_rafael_06\",\"reason\":\"conformance contest_bill reason\"}"), json.RawMessage("{\"bill\":\"bill_juliana_05\",\"reason\":\"conformance contest_bill reason\"}"), json.RawMessage("{\"bill\":\"bill_juliana_06\",\"reason\":\"conformance contest_bill reason\"}"), json.RawMessage("{\"bill\":\"bill_marcos_06\",\"reason\":\"conformance contest_bill reason\"}"), json.RawMessage("{\"bill\":\"bill_fernanda_06\",\"reason\":\"conformance contest_bill reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"bill_ana1_06\""), json.RawMessage("\"bill_ana2_06\""), json.RawMessage("\"bill_rafael_06\""), json.RawMessage("\"bill_juliana_05\""), json.RawMessage("\"bill_juliana_06\""), json.RawMessage("\"bill_marcos_06\""), json.RawMessage("\"bill_fernanda_06\"")},
 		Name:       "bill",
@@ -262,6 +278,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an issued bill can be contested", "give the customer's reason"},
 	Tool:     "contest_bill",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"bill\":\"bill_ana1_06\",\"credit\":29.99}"), json.RawMessage("{\"bill\":\"bill_ana2_06\",\"credit\":29.99}"), json.RawMessage("{\"bill\":\"bill_rafael_06\",\"credit\":29.99}"), json.RawMessage("{\"bill\":\"bill_juliana_05\",\"credit\":29.99}"), json.RawMessage("{\"bill\":\"bill_juliana_06\",\"credit\":29.99}"), json.RawMessage("{\"bill\":\"bill_marcos_06\",\"credit\":29.99}"), json.RawMessage("{\"bill\":\"bill_fernanda_06\",\"credit\":29.99}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"bill_ana1_06\""), json.RawMessage("\"bill_ana2_06\""), json.RawMessage("\"bill_rafael_06\""), json.RawMessage("\"bill_juliana_05\""), json.RawMessage("\"bill_juliana_06\""), json.RawMessage("\"bill_marcos_06\""), json.RawMessage("\"bill_fernanda_06\"")},
 		Name:       "bill",
@@ -272,6 +289,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an open bill can be credited", "the credit must be positive", "only out-of-bundle charges can be credited"},
 	Tool:     "credit_extra_charges",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"line\":\"ln_ana1\"}"), json.RawMessage("{\"line\":\"ln_ana2\"}"), json.RawMessage("{\"line\":\"ln_rafael\"}"), json.RawMessage("{\"line\":\"ln_juliana\"}"), json.RawMessage("{\"line\":\"ln_marcos\"}"), json.RawMessage("{\"line\":\"ln_marcos_old\"}"), json.RawMessage("{\"line\":\"ln_fernanda\"}"), json.RawMessage("{\"line\":\"ln_lucas\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ln_ana1\""), json.RawMessage("\"ln_ana2\""), json.RawMessage("\"ln_rafael\""), json.RawMessage("\"ln_juliana\""), json.RawMessage("\"ln_marcos\""), json.RawMessage("\"ln_marcos_old\""), json.RawMessage("\"ln_fernanda\""), json.RawMessage("\"ln_lucas\""), json.RawMessage("\"ln_gustavo\""), json.RawMessage("\"ln_patricia\"")},
 		Name:       "line",
@@ -290,6 +308,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_port_request",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"request\":\"por_rafael\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"por_marcos_old\""), json.RawMessage("\"por_fernanda\""), json.RawMessage("\"por_rafael\""), json.RawMessage("\"por_lucas\"")},
 		Name:       "request",
@@ -297,6 +316,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a pending request can be approved", "the CPF does not match the line holder; reject the request", "the line is not in service; reject the request"},
 	Tool:     "approve_port_out",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"request\":\"por_lucas\",\"reason\":\"cpf_mismatch\"}"), json.RawMessage("{\"request\":\"por_marcos_old\",\"reason\":\"cpf_mismatch\"}"), json.RawMessage("{\"request\":\"por_fernanda\",\"reason\":\"cpf_mismatch\"}"), json.RawMessage("{\"request\":\"por_rafael\",\"reason\":\"cpf_mismatch\"}"), json.RawMessage("{\"request\":\"por_lucas\",\"reason\":\"cpf_mismatch\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"por_marcos_old\""), json.RawMessage("\"por_fernanda\""), json.RawMessage("\"por_rafael\""), json.RawMessage("\"por_lucas\"")},
 		Name:       "request",
@@ -307,6 +327,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a pending request can be rejected"},
 	Tool:     "reject_port_out",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"request\":\"por_fernanda\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"por_marcos_old\""), json.RawMessage("\"por_fernanda\""), json.RawMessage("\"por_rafael\""), json.RawMessage("\"por_lucas\"")},
 		Name:       "request",

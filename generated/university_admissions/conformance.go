@@ -33,6 +33,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_program",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"program\":\"prg_bcs\",\"capacity\":240}"), json.RawMessage("{\"program\":\"prg_bcom\",\"capacity\":400}"), json.RawMessage("{\"program\":\"prg_beng\",\"capacity\":180}"), json.RawMessage("{\"program\":\"prg_bscn\",\"capacity\":120}"), json.RawMessage("{\"program\":\"prg_mds\",\"capacity\":3}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"prg_bcs\""), json.RawMessage("\"prg_bcom\""), json.RawMessage("\"prg_beng\""), json.RawMessage("\"prg_bscn\""), json.RawMessage("\"prg_mds\"")},
 		Name:       "program",
@@ -71,6 +72,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_applicant",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"applicant\":\"app_chen\"}"), json.RawMessage("{\"applicant\":\"app_tremblay\"}"), json.RawMessage("{\"applicant\":\"app_singh\"}"), json.RawMessage("{\"applicant\":\"app_okafor\"}"), json.RawMessage("{\"applicant\":\"app_patel\"}"), json.RawMessage("{\"applicant\":\"app_nguyen\"}"), json.RawMessage("{\"applicant\":\"app_kim\"}"), json.RawMessage("{\"applicant\":\"app_macdonald\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"app_chen\""), json.RawMessage("\"app_tremblay\""), json.RawMessage("\"app_singh\""), json.RawMessage("\"app_okafor\""), json.RawMessage("\"app_patel\""), json.RawMessage("\"app_nguyen\""), json.RawMessage("\"app_kim\""), json.RawMessage("\"app_macdonald\""), json.RawMessage("\"app_garcia\""), json.RawMessage("\"app_wilson\""), json.RawMessage("\"app_bergeron\"")},
 		Name:       "applicant",
@@ -83,6 +85,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_documents",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"applicant\":\"app_chen\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_tremblay\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_singh\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_okafor\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_patel\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_nguyen\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_kim\",\"kind\":\"transcript\"}"), json.RawMessage("{\"applicant\":\"app_macdonald\",\"kind\":\"transcript\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"app_chen\""), json.RawMessage("\"app_tremblay\""), json.RawMessage("\"app_singh\""), json.RawMessage("\"app_okafor\""), json.RawMessage("\"app_patel\""), json.RawMessage("\"app_nguyen\""), json.RawMessage("\"app_kim\""), json.RawMessage("\"app_macdonald\""), json.RawMessage("\"app_garcia\""), json.RawMessage("\"app_wilson\""), json.RawMessage("\"app_bergeron\"")},
 		Name:       "applicant",
@@ -96,6 +99,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"an English test needs its overall band"},
 	Tool:     "record_document",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"document\":\"doc_singh_tr\"}"), json.RawMessage("{\"document\":\"doc_nguyen_en\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"doc_chen_tr\""), json.RawMessage("\"doc_tremblay_tr\""), json.RawMessage("\"doc_singh_tr\""), json.RawMessage("\"doc_okafor_tr\""), json.RawMessage("\"doc_okafor_en\""), json.RawMessage("\"doc_patel_tr\""), json.RawMessage("\"doc_patel_en\""), json.RawMessage("\"doc_nguyen_tr\""), json.RawMessage("\"doc_nguyen_en\""), json.RawMessage("\"doc_kim_tr\""), json.RawMessage("\"doc_macdonald_tr\""), json.RawMessage("\"doc_garcia_tr\""), json.RawMessage("\"doc_garcia_en\""), json.RawMessage("\"doc_wilson_tr\""), json.RawMessage("\"doc_bergeron_tr\"")},
 		Name:       "document",
@@ -103,6 +107,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a received document can be verified", "the IELTS overall band is below the 6.5 requirement; reject the document instead"},
 	Tool:     "verify_document",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"document\":\"doc_chen_tr\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_tremblay_tr\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_singh_tr\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_okafor_tr\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_okafor_en\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_patel_tr\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_patel_en\",\"note\":\"conformance reject_document note\"}"), json.RawMessage("{\"document\":\"doc_nguyen_tr\",\"note\":\"conformance reject_document note\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"doc_chen_tr\""), json.RawMessage("\"doc_tremblay_tr\""), json.RawMessage("\"doc_singh_tr\""), json.RawMessage("\"doc_okafor_tr\""), json.RawMessage("\"doc_okafor_en\""), json.RawMessage("\"doc_patel_tr\""), json.RawMessage("\"doc_patel_en\""), json.RawMessage("\"doc_nguyen_tr\""), json.RawMessage("\"doc_nguyen_en\""), json.RawMessage("\"doc_kim_tr\""), json.RawMessage("\"doc_macdonald_tr\""), json.RawMessage("\"doc_garcia_tr\""), json.RawMessage("\"doc_garcia_en\""), json.RawMessage("\"doc_wilson_tr\""), json.RawMessage("\"doc_bergeron_tr\"")},
 		Name:       "document",
@@ -113,6 +118,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a received document can be rejected"},
 	Tool:     "reject_document",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"applicant\":\"app_chen\"}"), json.RawMessage("{\"applicant\":\"app_tremblay\"}"), json.RawMessage("{\"applicant\":\"app_singh\"}"), json.RawMessage("{\"applicant\":\"app_okafor\"}"), json.RawMessage("{\"applicant\":\"app_patel\"}"), json.RawMessage("{\"applicant\":\"app_nguyen\"}"), json.RawMessage("{\"applicant\":\"app_kim\"}"), json.RawMessage("{\"applicant\":\"app_macdonald\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"app_chen\""), json.RawMessage("\"app_tremblay\""), json.RawMessage("\"app_singh\""), json.RawMessage("\"app_okafor\""), json.RawMessage("\"app_patel\""), json.RawMessage("\"app_nguyen\""), json.RawMessage("\"app_kim\""), json.RawMessage("\"app_macdonald\""), json.RawMessage("\"app_garcia\""), json.RawMessage("\"app_wilson\""), json.RawMessage("\"app_bergeron\"")},
 		Name:       "applicant",
@@ -131,6 +137,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_application",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_chen_cs\"}"), json.RawMessage("{\"application\":\"apl_tremblay_beng\"}"), json.RawMessage("{\"application\":\"apl_singh_bscn\"}"), json.RawMessage("{\"application\":\"apl_okafor_mds\"}"), json.RawMessage("{\"application\":\"apl_patel_mds\"}"), json.RawMessage("{\"application\":\"apl_nguyen_mds\"}"), json.RawMessage("{\"application\":\"apl_kim_mds\"}"), json.RawMessage("{\"application\":\"apl_macdonald_bcom\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -147,6 +154,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only a submitted application can go into review", "the application fee has not been paid"},
 	Tool:     "start_review",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_singh_bscn\",\"with_conditions\":false,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_nguyen_mds\",\"with_conditions\":false,\"respond_by\":\"2026-04-15\"}"), json.RawMessage("{\"application\":\"apl_chen_cs\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_tremblay_beng\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_singh_bscn\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_okafor_mds\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_patel_mds\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_nguyen_mds\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_kim_mds\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}"), json.RawMessage("{\"application\":\"apl_macdonald_bcom\",\"with_conditions\":true,\"respond_by\":\"2026-05-01\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -163,6 +171,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an application under review or on the waitlist can be admitted", "the program is closed for this intake", "the admission average is below the program's minimum", "the response deadline must fall within the next 90 days", "a conditional offer needs its condition"},
 	Tool:     "admit_applicant",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_kim_mds\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -170,6 +179,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an application under review can be waitlisted"},
 	Tool:     "waitlist_application",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_chen_cs\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_tremblay_beng\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_singh_bscn\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_okafor_mds\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_patel_mds\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_nguyen_mds\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_kim_mds\",\"reason\":\"conformance refuse_application reason\"}"), json.RawMessage("{\"application\":\"apl_macdonald_bcom\",\"reason\":\"conformance refuse_application reason\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -180,6 +190,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"this application can no longer be refused", "give the reason for the refusal"},
 	Tool:     "refuse_application",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_wilson_cs\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -187,6 +198,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the application is already closed"},
 	Tool:     "withdraw_application",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"offer\":\"off_chen\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"off_chen\""), json.RawMessage("\"off_tremblay\""), json.RawMessage("\"off_okafor\""), json.RawMessage("\"off_patel\""), json.RawMessage("\"off_macdonald\""), json.RawMessage("\"off_wilson\"")},
 		Name:       "offer",
@@ -201,6 +213,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an extended offer can be declined"},
 	Tool:     "decline_offer",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"program\":\"prg_bcs\"}"), json.RawMessage("{\"program\":\"prg_bcom\"}"), json.RawMessage("{\"program\":\"prg_beng\"}"), json.RawMessage("{\"program\":\"prg_bscn\"}"), json.RawMessage("{\"program\":\"prg_mds\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance find_scholarships name\""), json.RawMessage("\"BSc Honours Computer Science\""), json.RawMessage("\"Bachelor of Commerce\""), json.RawMessage("\"BEng Mechanical Engineering\""), json.RawMessage("\"BScN Nursing\""), json.RawMessage("\"MSc Data Science (course-based)\""), json.RawMessage("\"President's Entrance Scholarship\""), json.RawMessage("\"Dean's Entrance Award in Science\""), json.RawMessage("\"Engineering Excellence Award\""), json.RawMessage("\"International Graduate Entrance Scholarship\""), json.RawMessage("\"BSc Honours Computer Sciencf\""), json.RawMessage("\"Bachelor of Commercf\""), json.RawMessage("\"BEng Mechanical Engineerinh\""), json.RawMessage("\"BScN Nursinh\""), json.RawMessage("\"MSc Data Science (course-basee)\"")},
 		Name:       "name",
@@ -216,6 +229,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_scholarship",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"scholarship\":\"sch_president\"}"), json.RawMessage("{\"scholarship\":\"sch_dean_sci\"}"), json.RawMessage("{\"scholarship\":\"sch_eng\"}"), json.RawMessage("{\"scholarship\":\"sch_intl_grad\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"sch_president\""), json.RawMessage("\"sch_dean_sci\""), json.RawMessage("\"sch_eng\""), json.RawMessage("\"sch_intl_grad\"")},
 		Name:       "scholarship",
@@ -228,6 +242,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_awards",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"scholarship\":\"sch_president\",\"application\":\"apl_chen_cs\"}"), json.RawMessage("{\"scholarship\":\"sch_dean_sci\",\"application\":\"apl_chen_cs\"}"), json.RawMessage("{\"scholarship\":\"sch_eng\",\"application\":\"apl_chen_cs\"}"), json.RawMessage("{\"scholarship\":\"sch_intl_grad\",\"application\":\"apl_chen_cs\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sch_president\""), json.RawMessage("\"sch_dean_sci\""), json.RawMessage("\"sch_eng\""), json.RawMessage("\"sch_intl_grad\"")},
 		Name:       "scholarship",
@@ -238,6 +253,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the admission average is below the scholarship's minimum", "this scholarship is not open to international students", "this scholarship is for another program", "the applicant already holds this scholarship", "the scholarship's budget for this intake is exhausted"},
 	Tool:     "award_scholarship",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"award\":\"aw_chen\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"aw_chen\""), json.RawMessage("\"aw_tremblay\""), json.RawMessage("\"aw_okafor\""), json.RawMessage("\"aw_wilson\"")},
 		Name:       "award",
@@ -245,6 +261,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only an offered scholarship can be accepted"},
 	Tool:     "accept_award",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"award\":\"aw_wilson\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"aw_chen\""), json.RawMessage("\"aw_tremblay\""), json.RawMessage("\"aw_okafor\""), json.RawMessage("\"aw_wilson\"")},
 		Name:       "award",
@@ -252,6 +269,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"the award is already cancelled"},
 	Tool:     "cancel_award",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_chen_cs\"}"), json.RawMessage("{\"application\":\"apl_tremblay_beng\"}"), json.RawMessage("{\"application\":\"apl_singh_bscn\"}"), json.RawMessage("{\"application\":\"apl_okafor_mds\"}"), json.RawMessage("{\"application\":\"apl_patel_mds\"}"), json.RawMessage("{\"application\":\"apl_nguyen_mds\"}"), json.RawMessage("{\"application\":\"apl_kim_mds\"}"), json.RawMessage("{\"application\":\"apl_macdonald_bcom\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -264,6 +282,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "find_deposits",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"application\":\"apl_chen_cs\",\"amount\":500,\"method\":\"interac_etransfer\",\"reference\":\"DEP-2026-00457\"}"), json.RawMessage("{\"application\":\"apl_chen_cs\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_tremblay_beng\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_singh_bscn\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_okafor_mds\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_patel_mds\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_nguyen_mds\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_kim_mds\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}"), json.RawMessage("{\"application\":\"apl_macdonald_bcom\",\"amount\":4000,\"method\":\"credit_card\",\"reference\":\"DEP-2026-00412\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"apl_chen_cs\""), json.RawMessage("\"apl_tremblay_beng\""), json.RawMessage("\"apl_singh_bscn\""), json.RawMessage("\"apl_okafor_mds\""), json.RawMessage("\"apl_patel_mds\""), json.RawMessage("\"apl_nguyen_mds\""), json.RawMessage("\"apl_kim_mds\""), json.RawMessage("\"apl_macdonald_bcom\""), json.RawMessage("\"apl_garcia_bcom\""), json.RawMessage("\"apl_wilson_cs\""), json.RawMessage("\"apl_bergeron_beng\"")},
 		Name:       "application",
@@ -280,6 +299,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"deposits are taken only from admitted applicants", "the applicant has no open offer", "the deposit must equal the program's deposit amount", "a deposit has already been received for this application", "this payment reference is already recorded"},
 	Tool:     "record_deposit",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"deposit\":\"dep_wilson\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"dep_tremblay\""), json.RawMessage("\"dep_okafor\""), json.RawMessage("\"dep_wilson\"")},
 		Name:       "deposit",

@@ -57,6 +57,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "create_customer",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"id\":\"acme\"}"), json.RawMessage("{\"id\":\"globex\"}"), json.RawMessage("{\"id\":\"initech\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "id",
@@ -90,6 +91,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "update_customer",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"acme\",\"tier\":\"silver\"}"), json.RawMessage("{\"customer\":\"globex\",\"tier\":\"gold\"}"), json.RawMessage("{\"customer\":\"initech\",\"tier\":\"bronze\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "customer",
@@ -106,6 +108,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "get_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"initech\",\"amount\":300}"), json.RawMessage("{\"customer\":\"acme\",\"amount\":1200}"), json.RawMessage("{\"customer\":\"globex\",\"amount\":1200}"), json.RawMessage("{\"customer\":\"initech\",\"amount\":1200}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
 		Name:       "customer",
@@ -127,6 +130,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "delete_invoice",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv1\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
 		Name:       "invoice",
@@ -134,6 +138,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"only issued invoices can be paid"},
 	Tool:     "mark_paid",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv1\"}"), json.RawMessage("{\"invoice\":\"inv2\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
 		Name:       "invoice",
@@ -157,6 +162,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "list_entries",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv1\",\"amount\":1200}"), json.RawMessage("{\"invoice\":\"inv1\",\"amount\":1200}"), json.RawMessage("{\"invoice\":\"inv2\",\"amount\":80}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
 		Name:       "invoice",

@@ -28,6 +28,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Params: []runtime.ParamProbe{},
 	Tool:   "list_all_product_types",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
 		Name:       "order_id",
@@ -46,6 +47,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "list_orders",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\",\"user_id\":\"sara_doe_1\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"},\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}],\"status\":\"pending\",\"payment_history\":[{\"transaction_type\":\"payment\",\"amount\":319.49,\"payment_method_id\":\"gift_card_1\"}],\"tags\":{}}"), json.RawMessage("{\"order_id\":\"#W2\",\"user_id\":\"sara_doe_1\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"},\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}],\"status\":\"delivered\",\"payment_history\":[{\"transaction_type\":\"payment\",\"amount\":21.25,\"payment_method_id\":\"credit_card_1\"}],\"tags\":{}}"), json.RawMessage("{\"order_id\":\"#W3\",\"user_id\":\"tom_li_2\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"},\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}],\"status\":\"pending\",\"payment_history\":[{\"transaction_type\":\"payment\",\"amount\":19.5,\"payment_method_id\":\"paypal_1\"}],\"tags\":{}}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance create_order order_id\"")},
 		Name:       "order_id",
@@ -68,7 +70,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\"")},
 		Name:       "cancel_reason",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[]"), json.RawMessage("[\"1001\"]")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[]"), json.RawMessage("[\"1001\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance create_order exchange_item\"]"), json.RawMessage("[\"test\"]")},
 		Name:       "exchange_items",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{\"address1\":\"9 Elm Rd\",\"address2\":\"Apt 2\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}"), json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
@@ -79,6 +81,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "create_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\"}"), json.RawMessage("{\"order_id\":\"#W2\"}"), json.RawMessage("{\"order_id\":\"#W3\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
 		Name:       "order_id",
@@ -101,7 +104,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\"")},
 		Name:       "cancel_reason",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[]"), json.RawMessage("[\"1001\"]")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[]"), json.RawMessage("[\"1001\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance update_order exchange_item\"]"), json.RawMessage("[\"test\"]")},
 		Name:       "exchange_items",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{\"address1\":\"9 Elm Rd\",\"address2\":\"Apt 2\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}"), json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
@@ -112,6 +115,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "update_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"tom_li_2\",\"address\":{\"address1\":\"2 Oak Ave\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}"), json.RawMessage("{\"user\":\"tom_li_2\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
 		Name:       "user",
@@ -121,6 +125,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "modify_user_address",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"tom_li_2\",\"method\":{\"source\":\"gift_card\",\"id\":\"gift_card_9\",\"balance\":50}}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"method\":{\"source\":\"credit_card\",\"id\":\"credit_card_1\",\"brand\":\"visa\",\"last_four\":\"4242\"}}"), json.RawMessage("{\"user\":\"tom_li_2\",\"method\":{\"source\":\"credit_card\",\"id\":\"credit_card_1\",\"brand\":\"visa\",\"last_four\":\"4242\"}}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
 		Name:       "user",
@@ -131,11 +136,12 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"Payment method ￼ already exists"},
 	Tool:     "add_payment_method",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"sara_doe_1\",\"payment_method_id\":\"credit_card_1\",\"balance\":40}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"payment_method_id\":\"gift_card_1\",\"balance\":40}"), json.RawMessage("{\"user\":\"tom_li_2\",\"payment_method_id\":\"paypal_1\",\"balance\":40}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
 		Name:       "user",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"gift_card_1\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance set_gift_card_balance payment_method_id\""), json.RawMessage("\"test\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance set_gift_card_balance payment_method_id\""), json.RawMessage("\"test\"")},
 		Name:       "payment_method_id",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("40"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
@@ -143,6 +149,7 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Tool: "set_gift_card_balance",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"#W1\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order\":\"#W1\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order\":\"#W2\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order\":\"#W3\",\"reason\":\"no longer needed\"}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
 		Name:       "order",
@@ -153,19 +160,21 @@ var toolProbes = []runtime.ToolProbe{{
 	Requires: []string{"Non-pending order cannot be cancelled", "Invalid reason", "Payment method ￼ not found"},
 	Tool:     "cancel_pending_order",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"2001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1003\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1003\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"2001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1003\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1003\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1003\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1003\"]}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
 		Name:       "order",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[\"1001\"]"), json.RawMessage("[]")},
+		Candidates: []json.RawMessage{json.RawMessage("[\"1001\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance modify_pending_order_items item_id\"]"), json.RawMessage("[\"test\"]"), json.RawMessage("[]")},
 		Name:       "item_ids",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[\"1001\"]"), json.RawMessage("[]")},
+		Candidates: []json.RawMessage{json.RawMessage("[\"1001\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance modify_pending_order_items new_item_id\"]"), json.RawMessage("[\"test\"]"), json.RawMessage("[]")},
 		Name:       "new_item_ids",
 	}},
 	Requires: []string{"Non-pending order cannot be modified", "￼ not found", "The number of items to be exchanged should match", "Variant ￼ not found", "New item ￼ not found or available"},
 	Tool:     "modify_pending_order_items",
 }, {
+	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"tom_li_2\",\"order_id\":\"#W9\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1002\",\"price\":21.25,\"options\":{\"color\":\"red\",\"size\":\"L\"}}],\"gift_address\":{\"address1\":\"9 Elm Rd\",\"address2\":\"\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"order_id\":\"#W1\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"order_id\":\"#W2\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]}"), json.RawMessage("{\"user\":\"tom_li_2\",\"order_id\":\"#W3\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]}")},
 	Params: []runtime.ParamProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
 		Name:       "user",
