@@ -13,6 +13,12 @@
 // values, seed data) reaches Go source only as a literal rendered by
 // jennifer's Lit or as a sanitised line comment (see comment), never pasted
 // into source text.
+//
+// Composite values (value records, variants, list<T>, map<string, T>) are
+// plain Go values: a struct per record, a slice, a map; the shapes, and the
+// copy rules that keep copy-on-write rows from sharing memory, are
+// described in composite.go. An entity with a key field has no ID field:
+// the key field is the id.
 package gen
 
 import (

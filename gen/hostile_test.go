@@ -94,3 +94,72 @@ func TestBrokenSolutionFails(t *testing.T) {
 		}
 	}
 }
+
+// TestRetailHostileStrings does the same for value records, variants and
+// composite seed values: docs of records and their fields, an enum value of
+// a record field, a case name, and map keys of the seed.
+func TestRetailHostileStrings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	w := retail()
+	for _, sd := range w.Structs {
+		sd.Doc = hostile
+		for _, f := range sd.AllFields() {
+			f.Doc = hostile
+		}
+	}
+	for _, e := range w.Entities {
+		e.Doc = hostile
+		for _, f := range e.Fields {
+			f.Doc = hostile
+		}
+	}
+	// An enum value of a record field, a case name, a map key.
+	odd := "re`fu\"nd */ x"
+	tx := w.payment.Fields[0]
+	tx.Type.Enum.Values = append(tx.Type.Enum.Values, odd)
+	w.pm.Cases[2].Name = "pay pal */ `x`"
+	w.pm.Tag.Type.Enum.Values[2] = w.pm.Cases[2].Name
+	for _, r := range w.Seed {
+		for i, f := range r.Entity.Fields {
+			v := r.Values[i]
+			if f.Name == "payment_methods" {
+				for j, e := range v.Entries {
+					if e.Value.Fields[0].Str == "paypal" {
+						e.Value.Fields[0] = vEnum(w.pm.Cases[2].Name)
+						v.Entries[j] = e
+					}
+				}
+			}
+			if f.Name == "tags" {
+				r.Values[i] = vMap(hostile, vList(vStr(hostile)))
+			}
+			if f.Name == "payment_history" && len(v.List) > 0 {
+				v.List[0].Fields[0] = vEnum(odd)
+			}
+		}
+	}
+	for _, tk := range w.Tasks {
+		for _, st := range tk.Solution {
+			if st.Fails != nil && strings.HasSuffix(*st.Fails, "not paypal") {
+				msg := strings.TrimSuffix(*st.Fails, "paypal") + w.pm.Cases[2].Name
+				st.Fails = &msg
+			}
+		}
+	}
+	files := mustGenerate(t, w.World)
+	for name, content := range files {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		for _, line := range strings.Split(string(content), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//go:generate") {
+				t.Errorf("%s: spec text became a directive: %s", name, line)
+			}
+		}
+	}
+	dir := filepath.Join(scratch(t), w.Name)
+	writeFiles(t, dir, files)
+	vetAndTest(t, dir)
+}

@@ -260,8 +260,8 @@ func addGoldTasks(t testing.TB, w *ir.World) {
 				w.Tasks = append(w.Tasks, &ir.Task{Name: "gold_" + tl.Name, Persona: "Customer of the online store",
 					Instruction: "tau2 retail task " + task.ID + ", its call of " + tl.Name + " alone.", Domain: "ToC/retail/tau2",
 					Capabilities: []string{"tool_use"},
-					Assertions: []*ir.Assertion{{Kind: ir.AssertUnchanged, Text: "unchanged except " + strings.Join(names, ", "), Except: except}},
-					Solution:   []*ir.Step{step}})
+					Assertions:   []*ir.Assertion{{Kind: ir.AssertUnchanged, Text: "unchanged except " + strings.Join(names, ", "), Except: except}},
+					Solution:     []*ir.Step{step}})
 				break search
 			}
 		}

@@ -233,13 +233,19 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 	table := jen.Id("s").Dot(ei.table)
 	argOf := func(p *ir.Param) *jen.Statement { return jen.Id("args").Dot(ti.fields[p]) }
 	var out []jen.Code
-	var idArg *jen.Statement
-	if p := g.idParam(t); p != nil {
-		idArg = argOf(p)
-		out = append(out, jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("s").Dot("find"+ei.typ).Call(idArg),
+	p := g.idParam(t)
+	if p != nil && p.Type.Kind != ir.KindRef {
+		// A key given as a string is looked up after the refs among the
+		// arguments (compiler/eval's order), a ref in parameter order.
+		out = append(out, g.lookupRefs(t, jen.Nil())...)
+	}
+	if p != nil {
+		out = append(out, jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("s").Dot("find"+ei.typ).Call(argOf(p)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())))
 	}
-	out = append(out, g.lookupRefs(t, jen.Nil())...)
+	if p == nil || p.Type.Kind == ir.KindRef {
+		out = append(out, g.lookupRefs(t, jen.Nil())...)
+	}
 	switch t.Kind {
 	case ir.ToolGet:
 		return append(out, jen.Return(jen.Id("r"), jen.Nil()))

@@ -82,7 +82,9 @@ func Conformance(w World) []error {
 // ^[a-zA-Z0-9_-]{1,64}$, a service and a description, and a parameter
 // schema that is a JSON object schema usable in OpenAI strict mode
 // ("type":"object", "additionalProperties":false, every property listed in
-// "required"; optional parameters are nullable).
+// "required"; optional parameters are nullable), nested objects included;
+// maps (objects whose additionalProperties is a schema) are allowed but
+// make the tool non-strict (see [ToolInfo.OpenAI]).
 func CheckTools(w World) []error {
 	return runCheck(w, "tools", func(c *checker, w World) {
 		seen := map[string]bool{}
@@ -117,6 +119,9 @@ func CheckTools(w World) []error {
 				if !slices.ContainsFunc(s.props, func(p propInfo) bool { return p.name == r }) {
 					c.fail("", 0, t.Name, "parameters: required %q is not a property", r)
 				}
+			}
+			for _, err := range nestedSchemaProblems(t.Parameters) {
+				c.fail("", 0, t.Name, "parameters: %v", err)
 			}
 			if !json.Valid(t.OpenAI()) {
 				c.fail("", 0, t.Name, "OpenAI form is not valid JSON")

@@ -60,6 +60,16 @@
 // Package internal/worldtest is a complete hand-written world in that
 // shape.
 //
+// Records may hold composite values: value records (Go structs, decoded
+// strictly by [DecodeRecord]; a variant's case read by [VariantTag]),
+// lists (slices) and maps with string keys (Go maps, always visited in key
+// order: [InKeyOrder], [SortedKeys]). A row copied by Mut is a deep copy
+// ([CloneSlice], [CloneMap], [ClonePtr]), so a write through a path never
+// reaches another state; [Appended] never shares a backing array. The
+// rubric `unchanged except …` compares states row by row
+// ([Journal.ChangedExcept]). Map parameters cannot be expressed in OpenAI's
+// strict mode ([StrictSchema]); such tools are offered without it.
+//
 // Every generated world implements [World], and its episodes implement
 // [Episode], so servers and trainers drive all worlds the same way. The
 // conformance checks ([Conformance], [CheckSolutions], [CheckDeterminism],

@@ -42,7 +42,8 @@ type Journal struct {
 // write.
 type undoRec struct {
 	c        *tableCore
-	id       string // "" for a sequence-only change
+	id       string
+	seqOnly  bool // a sequence-only change: id is meaningless
 	prev     slot
 	had      bool // prev is meaningful: id had an overlay slot
 	addedLen int
@@ -190,7 +191,7 @@ func (j *Journal) rollbackTo(depth int) {
 
 func (u *undoRec) apply() {
 	c := u.c
-	if u.id != "" {
+	if !u.seqOnly {
 		if u.had {
 			c.over[u.id] = u.prev
 		} else {

@@ -36,7 +36,10 @@ type ToolInfo struct {
 // OpenAI returns the tool in the OpenAI function-tool format with strict
 // mode on: {"type":"function","function":{"name","description","parameters","strict":true}}.
 // (Strict mode requires the schema to list every property as required and
-// to forbid additional properties; optional parameters are nullable.)
+// to forbid additional properties; optional parameters are nullable.) A
+// schema strict mode cannot express — a map, an object whose
+// additionalProperties is a schema — is sent with "strict":false, rather
+// than have the API refuse the whole tool list.
 func (t ToolInfo) OpenAI() json.RawMessage {
 	type fn struct {
 		Name        string          `json:"name"`
@@ -47,7 +50,7 @@ func (t ToolInfo) OpenAI() json.RawMessage {
 	b, err := marshalJSON(struct {
 		Type     string `json:"type"`
 		Function fn     `json:"function"`
-	}{"function", fn{t.Name, t.Description, t.schema(), true}})
+	}{"function", fn{t.Name, t.Description, t.schema(), StrictSchema(t.schema()) == nil}})
 	if err != nil {
 		panic(err) // unreachable: schema() is valid JSON
 	}

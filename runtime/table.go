@@ -142,8 +142,9 @@ func (t *Table[T]) Mut(id string) (T, error) {
 }
 
 // Insert adds a row at the end of the insertion order. The table takes
-// ownership of row. An empty or existing ID is a constraint_violation
-// [ToolError].
+// ownership of row. An existing ID is a constraint_violation [ToolError].
+// The empty string is an ID like any other (the key of a record may be
+// empty, as compiler/eval allows); NextID never makes it.
 func (t *Table[T]) Insert(row T) error { return t.c.insert(row) }
 
 // Update replaces the row with the same ID, keeping its position. The table
@@ -211,10 +212,17 @@ func (c *tableCore) record(id string) {
 		return
 	}
 	u := undoRec{c: c, id: id, addedLen: len(c.added), n: c.n, seq: c.seq}
-	if id != "" {
-		u.prev, u.had = c.over[id]
-	}
+	u.prev, u.had = c.over[id]
 	j.undo = append(j.undo, u)
+}
+
+// recordSeq journals the table's counters alone (NextID).
+func (c *tableCore) recordSeq() {
+	j := c.j
+	if len(j.marks) == 0 {
+		return
+	}
+	j.undo = append(j.undo, undoRec{c: c, seqOnly: true, addedLen: len(c.added), n: c.n, seq: c.seq})
 }
 
 func (c *tableCore) setSlot(id string, s slot) {
@@ -260,9 +268,6 @@ func (c *tableCore) mut(id string) (any, bool) {
 
 func (c *tableCore) insert(row any) error {
 	id := c.schema.id(row)
-	if id == "" {
-		return ConstraintViolation("%s: a record needs a non-empty id", c.schema.name)
-	}
 	if _, ok := c.get(id); ok {
 		return ConstraintViolation("%s %q already exists", c.schema.name, id)
 	}
@@ -311,7 +316,7 @@ func (c *tableCore) nextID(prefix string) string {
 	for n := c.seq + 1; ; n++ {
 		id := prefix + "_" + strconv.Itoa(n)
 		if _, taken := c.get(id); !taken {
-			c.record("")
+			c.recordSeq()
 			c.seq = n
 			return id
 		}

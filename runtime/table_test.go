@@ -49,10 +49,7 @@ func TestTableBasics(t *testing.T) {
 	if err := tb.Insert(&trow{ID: "b"}); err == nil || AsToolError(err).Code != CodeConstraintViolation {
 		t.Fatalf("duplicate insert: got %v, want constraint_violation", err)
 	}
-	if err := tb.Insert(&trow{}); err == nil {
-		t.Fatal("empty id accepted")
-	}
-	if tb.Len() != 3 || !tb.Has("a") || tb.Has("z") {
+	if tb.Len() != 3 || !tb.Has("a") || tb.Has("z") || tb.Has("") {
 		t.Fatalf("Len/Has wrong: %d", tb.Len())
 	}
 	if _, err := tb.Mut("z"); err == nil || err.Error() != `not_found: Row "z" not found` {
@@ -539,5 +536,112 @@ func TestAsToolError(t *testing.T) {
 	}
 	if te := AsToolError(errors.New("boom")); te.Code != CodeInternal || te.Message != "boom" {
 		t.Fatal(te)
+	}
+}
+
+// TestEmptyID: the empty string is an id like any other (the key of a
+// record may be empty); inserting it is undone by a rollback.
+func TestEmptyID(t *testing.T) {
+	j := NewJournal()
+	tb := newT(j)
+	must(t, tb.Insert(&trow{ID: "a"}))
+	j.Freeze()
+	h := tableHash(tb)
+	j.Begin()
+	must(t, tb.Insert(&trow{ID: "", V: 1}))
+	tb.NextID("row")
+	if r, ok := tb.Get(""); !ok || r.V != 1 || !slices.Equal(ids(tb), []string{"a", ""}) {
+		t.Fatalf("empty id: %v %v", ok, ids(tb))
+	}
+	if err := tb.Insert(&trow{ID: ""}); err == nil {
+		t.Fatal("the empty id inserted twice")
+	}
+	j.Rollback()
+	if tb.Has("") || tableHash(tb) != h {
+		t.Fatalf("rollback left %v", ids(tb))
+	}
+}
+
+// TestChangedExcept: `unchanged except` compares rows one by one, ignoring
+// the excepted ids, and the id sequence only of tables without exceptions.
+func TestChangedExcept(t *testing.T) {
+	j := NewJournal()
+	rows, other := newT(j), NewTable("Other", func(r *trow) string { return r.ID }, (*trow).clone, j)
+	for _, id := range []string{"a", "b", "c"} {
+		must(t, rows.Insert(&trow{ID: id, Tags: []string{id}}))
+	}
+	must(t, other.Insert(&trow{ID: "x"}))
+	j.Freeze()
+	start := j
+	state := func() (*Journal, *Table[*trow], *Table[*trow]) {
+		nj := NewJournal()
+		return nj, rows.Clone(nj), other.Clone(nj)
+	}
+	none := map[string]map[string]bool{}
+	exceptB := map[string]map[string]bool{"Row": {"b": true}}
+
+	s, r, _ := state()
+	if got := s.ChangedExcept(start, none); len(got) != 0 {
+		t.Errorf("a clone changed %v", got)
+	}
+	m, _ := r.Mut("b")
+	m.Tags[0] = "B"
+	if got := s.ChangedExcept(start, none); !slices.Equal(got, []string{"Row"}) {
+		t.Errorf("changed b: %v", got)
+	}
+	if got := s.ChangedExcept(start, exceptB); len(got) != 0 {
+		t.Errorf("changed b, excepted: %v", got)
+	}
+	// The same values written again are no change.
+	m.Tags[0] = "b"
+	if got := s.ChangedExcept(start, none); len(got) != 0 {
+		t.Errorf("b written back: %v", got)
+	}
+	// Deleting or inserting an excepted record is allowed; another is not.
+	s, r, o := state()
+	must(t, r.Delete("b"))
+	must(t, r.Insert(&trow{ID: "b"})) // re-inserted at the end: the order of the others holds
+	if got := s.ChangedExcept(start, exceptB); len(got) != 0 {
+		t.Errorf("b moved, excepted: %v", got)
+	}
+	must(t, r.Delete("a"))
+	if got := s.ChangedExcept(start, exceptB); !slices.Equal(got, []string{"Row"}) {
+		t.Errorf("a deleted: %v", got)
+	}
+	// The id sequence counts only in tables without exceptions.
+	s, r, o = state()
+	r.NextID("row")
+	if got := s.ChangedExcept(start, exceptB); len(got) != 0 {
+		t.Errorf("sequence of an excepted table: %v", got)
+	}
+	if got := s.ChangedExcept(start, none); !slices.Equal(got, []string{"Row"}) {
+		t.Errorf("sequence: %v", got)
+	}
+	o.NextID("other")
+	if got := s.ChangedExcept(start, exceptB); !slices.Equal(got, []string{"Other"}) {
+		t.Errorf("sequence of another table: %v", got)
+	}
+}
+
+// TestSnapshotReusesBase: a snapshot is the same whether rows come from the
+// base's cached encodings or from the overlay.
+func TestSnapshotReusesBase(t *testing.T) {
+	j := NewJournal()
+	tb := newT(j)
+	for _, id := range []string{"a", "b"} {
+		must(t, tb.Insert(&trow{ID: id, Tags: []string{"<&>"}}))
+	}
+	before := string(j.Snapshot())
+	j.Freeze()
+	if got := string(j.Snapshot()); got != before {
+		t.Errorf("frozen snapshot %s, want %s", got, before)
+	}
+	nj := NewJournal()
+	c := tb.Clone(nj)
+	m, _ := c.Mut("a")
+	m.V = 7
+	want := `{"Row":[{"id":"a","v":7,"tags":["<&>"]},{"id":"b","v":0,"tags":["<&>"]}]}`
+	if got := string(nj.Snapshot()); got != want {
+		t.Errorf("snapshot %s, want %s", got, want)
 	}
 }

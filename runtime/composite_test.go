@@ -1,0 +1,224 @@
+package runtime
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCompositeHelpers(t *testing.T) {
+	// nil (null) stays nil, empty stays empty and non-nil.
+	if CloneSlice[int](nil, func(x int) int { return x }) != nil || CloneMap[int](nil, nil) != nil || ClonePtr[int](nil, nil) != nil {
+		t.Error("a clone of null is not null")
+	}
+	if c := CloneSlice([]int{}, func(x int) int { return x }); c == nil || len(c) != 0 {
+		t.Error("a clone of [] is not []")
+	}
+	type rec struct{ xs []string }
+	deep := func(r rec) rec { r.xs = slices.Clone(r.xs); return r }
+	src := []rec{{xs: []string{"a"}}}
+	c := CloneSlice(src, deep)
+	c[0].xs[0] = "b"
+	if src[0].xs[0] != "a" {
+		t.Error("CloneSlice shares memory")
+	}
+	m := map[string]rec{"k": {xs: []string{"a"}}}
+	cm := CloneMap(m, deep)
+	cm["k"].xs[0] = "b"
+	if m["k"].xs[0] != "a" {
+		t.Error("CloneMap shares memory")
+	}
+	// Appended never writes into the backing array of its argument.
+	base := make([]int, 1, 10)
+	a, b := Appended(base, 1), Appended(base, 2)
+	if a[1] != 1 || b[1] != 2 || cap(base) != 10 {
+		t.Errorf("Appended aliases: %v %v", a, b)
+	}
+	if got := SortedKeys(map[string]int{"b": 1, "a": 2, "B": 3}); !slices.Equal(got, []string{"B", "a", "b"}) {
+		t.Errorf("SortedKeys = %v", got)
+	}
+	if got := SortedKeys(map[string]int{}); got == nil {
+		t.Error("keys of an empty map are null")
+	}
+	var keys []string
+	mm := map[string]int{"c": 3, "a": 1, "b": 2}
+	for k, v := range InKeyOrder(mm) {
+		keys = append(keys, k)
+		if k == "a" {
+			delete(mm, "b") // deleted before its turn: skipped
+		}
+		_ = v
+	}
+	if !slices.Equal(keys, []string{"a", "c"}) {
+		t.Errorf("InKeyOrder visited %v", keys)
+	}
+	var idx []int64
+	for i := range Indexed([]string{"x", "y"}) {
+		idx = append(idx, i)
+	}
+	if !slices.Equal(idx, []int64{0, 1}) {
+		t.Errorf("Indexed = %v", idx)
+	}
+	nan := math.NaN()
+	fs := Sorted([]float64{2, nan, -1, 0})
+	if !math.IsNaN(fs[0]) || fs[1] != -1 || fs[3] != 2 {
+		t.Errorf("Sorted floats = %v (NaN first, as compiler/eval)", fs)
+	}
+	if s := Sorted([]string{"b", "B", "a"}); !slices.Equal(s, []string{"B", "a", "b"}) {
+		t.Errorf("Sorted strings = %v", s)
+	}
+	if !HasKey(map[string]int{"k": 0}, "k") || HasKey(map[string]int(nil), "k") {
+		t.Error("HasKey")
+	}
+	if _, err := At([]int{1}, 1); err == nil || err.Error() != "internal: list index 1 out of range (length 1)" {
+		t.Errorf("At: %v", err)
+	}
+	if _, err := At([]int{1}, -1); err == nil {
+		t.Error("At(-1) succeeded")
+	}
+	if _, err := Lookup(map[string]int{}, `a"b`); err == nil || err.Error() != `internal: map has no key "a\"b"` {
+		t.Errorf("Lookup: %v", err)
+	}
+	one, two := 1, 1
+	if !EqualPtr(&one, &two) || EqualPtr(&one, nil) || !EqualPtr[int](nil, nil) {
+		t.Error("EqualPtr")
+	}
+	if EqualLists([]int{}, nil) || !EqualLists([]int{}, []int{}) || !EqualLists[int](nil, nil) || EqualLists([]float64{nan}, []float64{nan}) {
+		t.Error("EqualLists: [] is not null, NaN is unequal")
+	}
+	if EqualMaps(map[string]int{}, nil) || !EqualMaps(map[string]int{"a": 1}, map[string]int{"a": 1}) {
+		t.Error("EqualMaps")
+	}
+	if !EqualListsFunc([]rec{{xs: []string{"a"}}}, []rec{{xs: []string{"a"}}}, func(a, b rec) bool { return slices.Equal(a.xs, b.xs) }) {
+		t.Error("EqualListsFunc")
+	}
+	if got := Members([]byte(`{"a":1,"b":null,"c":{"d":2}}`)); !got["a"] || got["b"] || !got["c"] || got["d"] {
+		t.Errorf("Members = %v", got)
+	}
+}
+
+func TestVariantTag(t *testing.T) {
+	cases := []string{"gift_card", "paypal"}
+	for _, c := range []struct{ in, want, err string }{
+		{`{"source":"paypal","id":"x"}`, "paypal", ""},
+		{` { "id" : "x" , "source" : "gift_card" } `, "gift_card", ""},
+		{`{"id":"x"}`, "", `missing required field "source"`},
+		{`{"source":null}`, "", `missing required field "source"`},
+		{`{"source":"cash"}`, "", `field "source": expected one of "gift_card", "paypal", got "cash"`},
+		{`{"source":1}`, "", `field "source": expected one of "gift_card", "paypal", got number 1`},
+		{`[1]`, "", `expected an object, got an array`},
+		{`{"source":`, "", `expected an object`},
+	} {
+		got, err := VariantTag([]byte(c.in), "source", cases)
+		if got != c.want || (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("VariantTag(%s) = %q, %v; want %q, %q", c.in, got, err, c.want, c.err)
+		}
+		if err != nil && AsToolError(err).Code != CodeInvalidArguments {
+			t.Errorf("VariantTag(%s): code %s", c.in, AsToolError(err).Code)
+		}
+	}
+}
+
+func TestDecodeRecord(t *testing.T) {
+	type address struct {
+		City string  `json:"city"`
+		Zip  *string `json:"zip"`
+		N    int64   `json:"n"`
+	}
+	for _, c := range []struct{ in, err string }{
+		{`{"city":"Paris","zip":"75001","n":2}`, ""},
+		{`{"city":"Paris","n":2}`, ""},
+		{`{"city":"Paris","zip":null,"n":2}`, ""},
+		{`{"zip":"1","n":2}`, `missing required field "city"`},
+		{`{"city":null,"n":2}`, `required field "city" must not be null`},
+		{`{"city":"P","cty":"x","n":2}`, `unknown field "cty" (did you mean "city"?); known fields: city, n, zip`},
+		{`{"city":5,"n":2}`, `field "city": expected a string, got number 5`},
+		{`{"city":"P","n":2.5}`, `field "n": expected an integer, got number 2.5`},
+		{`null`, `expected an object, got null`},
+		{`"x"`, `expected an object, got string "x"`},
+	} {
+		var a address
+		err := DecodeRecord([]byte(c.in), &a, nil, "city", "n")
+		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("DecodeRecord(%s) = %v, want %q", c.in, err, c.err)
+		}
+	}
+	// allowed restricts the fields (a variant's case).
+	var a address
+	if err := DecodeRecord([]byte(`{"city":"P","zip":"1","n":1}`), &a, []string{"city", "n"}, "city"); err == nil || !strings.Contains(err.Error(), `unknown field "zip"`) {
+		t.Errorf("a field outside allowed: %v", err)
+	}
+	// Nested records report through their argument.
+	type args struct {
+		Address address `json:"address"`
+	}
+	var x struct {
+		Address addressWithMethod `json:"address"`
+	}
+	err := DecodeArgs(json.RawMessage(`{"address":{"city":1}}`), &x, "address")
+	if err == nil || !strings.Contains(err.Error(), `argument "address": field "city": expected a string, got number 1`) {
+		t.Errorf("nested: %v", err)
+	}
+	_ = args{}
+}
+
+// addressWithMethod decodes itself with DecodeRecord, as generated records
+// do.
+type addressWithMethod struct {
+	City string `json:"city"`
+}
+
+type addressFields addressWithMethod
+
+func (a *addressWithMethod) UnmarshalJSON(data []byte) error {
+	return DecodeRecord(data, (*addressFields)(a), nil, "city")
+}
+
+func TestMatchPattern(t *testing.T) {
+	for _, c := range []struct {
+		pattern, msg string
+		want         bool
+	}{
+		{"Item not found", "Item not found", true},
+		{"Variant " + Hole + " not found", "Variant 123 not found", true},
+		{"Variant " + Hole + " not found", "Variant  not found", true},
+		{"Variant " + Hole + " not found", "Variant 123 not founds", false},
+		{Hole + " not found", "1001 not found", true},
+		{"Number of " + Hole, "Number of x.", true},
+		{"a" + Hole + "b" + Hole + "c", "a1b2c", true},
+		{"a" + Hole + "b" + Hole + "c", "a1c", false},
+	} {
+		if got := requireIndex([]string{c.pattern}, c.msg) == 0; got != c.want {
+			t.Errorf("%q matches %q: %v, want %v", c.pattern, c.msg, got, c.want)
+		}
+	}
+}
+
+func TestStrictSchema(t *testing.T) {
+	strict := `{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"}},"required":["b"],"additionalProperties":false},"l":{"type":"array","items":{"anyOf":[{"type":"object","properties":{"s":{"type":"string","enum":["x"]}},"required":["s"],"additionalProperties":false},{"type":"null"}]}}},"required":["a","l"],"additionalProperties":false}`
+	if err := StrictSchema(json.RawMessage(strict)); err != nil {
+		t.Errorf("a strict schema: %v", err)
+	}
+	withMap := `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}},"required":["m"],"additionalProperties":false}`
+	if err := StrictSchema(json.RawMessage(withMap)); err == nil || !strings.Contains(err.Error(), "property m: a map") {
+		t.Errorf("a map: %v", err)
+	}
+	ti := ToolInfo{Name: "t", Parameters: json.RawMessage(withMap)}
+	if !strings.Contains(string(ti.OpenAI()), `"strict":false`) {
+		t.Errorf("a tool with a map is offered in strict mode: %s", ti.OpenAI())
+	}
+	ti.Parameters = json.RawMessage(strict)
+	if !strings.Contains(string(ti.OpenAI()), `"strict":true`) {
+		t.Errorf("a strict tool is not: %s", ti.OpenAI())
+	}
+	loose := `{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"string"},"c":{"type":"string"}},"required":["b"]}},"required":["a"],"additionalProperties":false}`
+	errs := nestedSchemaProblems(json.RawMessage(loose))
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), `property a: want "additionalProperties": false`) || !strings.Contains(errs[1].Error(), `property a: property "c" is not listed`) {
+		t.Errorf("nested problems: %v", errs)
+	}
+	if errs := nestedSchemaProblems(json.RawMessage(withMap)); len(errs) != 0 {
+		t.Errorf("a map is a nested problem: %v", errs)
+	}
+}
