@@ -339,13 +339,7 @@ func (c *checker) value(t *ir.Type, f *ir.Field, x, path *jen.Statement) []jen.C
 		return nil
 	}
 	if t.Optional {
-		inner := *t
-		inner.Optional = false
-		v := x
-		if pointerOpt(t) && t.Kind != ir.KindStruct {
-			v = jen.Parens(jen.Op("*").Add(x))
-		}
-		body := c.value(&inner, f, v, path)
+		body := c.present(t, f, x, path)
 		if len(body) == 0 {
 			return nil
 		}
@@ -388,6 +382,21 @@ func (c *checker) value(t *ir.Type, f *ir.Field, x, path *jen.Statement) []jen.C
 		out = append(out, jen.If(jen.Err().Op(":=").Add(x).Dot("check").Call(path), jen.Err().Op("!=").Nil()).Block(c.fail(jen.Err())))
 	}
 	return out
+}
+
+// present checks x, a Go expression of an optional t known not to be nil:
+// its value (through the pointer, for a scalar) checked as non-optional.
+func (c *checker) present(t *ir.Type, f *ir.Field, x, path *jen.Statement) []jen.Code {
+	inner := *t
+	inner.Optional = false
+	v := x
+	switch {
+	case pointerOpt(t) && t.Kind == ir.KindEnum:
+		v = jen.Parens(jen.Op("*").Add(x)) // (*x).Valid()
+	case pointerOpt(t) && t.Kind != ir.KindStruct:
+		v = jen.Op("*").Add(x)
+	}
+	return c.value(&inner, f, v, path)
 }
 
 // refsIn reports whether a value of t can hold a ref (to e, or to any

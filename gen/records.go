@@ -131,7 +131,11 @@ func (g *generator) checkMethod(f *jen.File, sd *ir.StructDef) {
 				inCase = append(inCase, jen.If(jen.Add(x).Op("==").Nil()).Block(
 					jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s is required"), fieldPath(fl)))))
 			}
-			inCase = append(inCase, c.value(g.storedType(fl), fl, x, fieldPath(fl))...)
+			if fl.Type.Optional {
+				inCase = append(inCase, c.value(g.storedType(fl), fl, x, fieldPath(fl))...)
+			} else {
+				inCase = append(inCase, c.present(g.storedType(fl), fl, x, fieldPath(fl))...)
+			}
 			other := jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s belongs to case %s, not %s"), fieldPath(fl), jen.Lit(cs.Name), jen.String().Call(jen.Id("v").Dot(si.fields[sd.Tag]))))
 			body = append(body, jen.If(jen.Id("v").Dot(si.fields[sd.Tag]).Op("==").Id(tagEnum.consts[cs.Name])).Block(inCase...).
 				Else().If(jen.Add(x).Op("!=").Nil()).Block(other))
@@ -244,7 +248,6 @@ func (g *generator) unmarshalRecord(f *jen.File, sd *ir.StructDef) {
 			jen.List(jen.Id("c"), jen.Err()).Op(":=").Qual(rt, "VariantTag").Call(jen.Id("data"), jen.Lit(sd.Tag.Name), jen.Id(tagEnum.values)),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())),
 			jen.Op("*").Id("v").Op("=").Id(si.typ).Values(),
-			jen.Var().Id("fields").Index().String(),
 		)
 		var cases []jen.Code
 		for _, cs := range sd.Cases {
@@ -252,8 +255,7 @@ func (g *generator) unmarshalRecord(f *jen.File, sd *ir.StructDef) {
 			req := append([]jen.Code{jen.Lit(sd.Tag.Name)}, required(append(append([]*ir.Field{}, sd.Fields...), cs.Fields...))...)
 			var caseBody []jen.Code
 			caseBody = append(caseBody,
-				jen.Id("fields").Op("=").Index().String().Values(names(all)...),
-				jen.Err().Op("=").Qual(rt, "DecodeRecord").Call(append([]jen.Code{jen.Id("data"), jen.Parens(jen.Op("*").Id(si.plain)).Parens(jen.Id("v")), jen.Id("fields")}, req...)...))
+				jen.Err().Op("=").Qual(rt, "DecodeRecord").Call(append([]jen.Code{jen.Id("data"), jen.Parens(jen.Op("*").Id(si.plain)).Parens(jen.Id("v")), jen.Index().String().Values(names(all)...)}, req...)...))
 			if defs := defaults(append(append([]*ir.Field{}, sd.Fields...), cs.Fields...)); len(defs) > 0 {
 				caseBody = append(caseBody, jen.If(jen.Err().Op("==").Nil()).Block(append([]jen.Code{jen.Id("present").Op(":=").Qual(rt, "Members").Call(jen.Id("data"))}, defs...)...))
 			}

@@ -123,51 +123,16 @@ func jsonToIR(t *ir.Type, raw json.RawMessage) (*ir.Value, error) {
 	return nil, fmt.Errorf("type %s", t)
 }
 
-// tau2World checks the tau2 spec and loads db.json into its seed.
+// tau2World checks the tau2 spec with its seed loaded from the tau2 data.
 func tau2World(t testing.TB) *ir.World {
 	spec := filepath.Join("testdata", "tau2", "tau2_retail.world")
 	src, err := os.ReadFile(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, diags := compiler.CheckSource(spec, src)
+	w, diags := compiler.CheckSource(spec, src, compiler.WithData(os.DirFS(tau2Data(t))))
 	if w == nil {
 		t.Fatalf("%s does not check:\n%s", spec, diags.Text())
-	}
-	db, err := os.ReadFile(filepath.Join(tau2Data(t), "db.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tables map[string]json.RawMessage
-	if err := json.Unmarshal(db, &tables); err != nil {
-		t.Fatal(err)
-	}
-	for _, load := range []struct{ entity, at string }{{"Product", "products"}, {"User", "users"}, {"Order", "orders"}} {
-		var e *ir.Entity
-		for _, x := range w.Entities {
-			if x.Name == load.entity {
-				e = x
-			}
-		}
-		keys, vals, err := orderedObject(tables[load.at])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, k := range keys {
-			var members map[string]json.RawMessage
-			if err := json.Unmarshal(vals[i], &members); err != nil {
-				t.Fatal(err)
-			}
-			r := &ir.Record{Entity: e, ID: k}
-			for _, f := range e.Fields {
-				v, err := jsonToIR(f.Type, members[f.Name])
-				if err != nil {
-					t.Fatalf("%s %s: %s: %v", e.Name, k, f.Name, err)
-				}
-				r.Values = append(r.Values, v)
-			}
-			w.Seed = append(w.Seed, r)
-		}
 	}
 	addGoldTasks(t, w)
 	return w
