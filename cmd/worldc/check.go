@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -79,7 +81,16 @@ func checkFile(sys *stdio, f specFile) checkResult {
 	if err != nil {
 		return checkResult{file: f, diags: compiler.Diagnostics{readError(f, err)}}
 	}
-	w, diags := compiler.CheckSource(f.name, src)
+	// Diagnostics name the file as the user does; data files (load … from)
+	// are read from the spec's real directory whatever the names say.
+	var opts []compiler.Option
+	if !f.isStdin() {
+		if root, err := os.OpenRoot(filepath.Dir(f.path)); err == nil {
+			defer root.Close()
+			opts = append(opts, compiler.WithData(root.FS()))
+		}
+	}
+	w, diags := compiler.CheckSource(f.name, src, opts...)
 	return checkResult{file: f, world: w, diags: diags}
 }
 
