@@ -386,11 +386,65 @@ func isRangeErr(err error) bool {
 }
 
 // decodeFallback decodes composite values with encoding/json, rejecting
-// unknown object fields, and rephrases its errors.
+// unknown object fields and null elements that are not optional, and
+// rephrases its errors.
 func decodeFallback(fv reflect.Value, val []byte) string {
+	if msg := nullInside(val, fv.Type()); msg != "" {
+		return msg
+	}
 	d := json.NewDecoder(bytes.NewReader(val))
 	d.DisallowUnknownFields()
 	return errText(d.Decode(fv.Addr().Interface()))
+}
+
+// nullInside finds a null element of a JSON array or a null value of a
+// JSON object (val, valid JSON) decoded into t where the element type has
+// no null (encoding/json would leave a zero value there): `[1]: expected an
+// integer, got null`. Records check their own fields.
+func nullInside(val []byte, t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	val = trimJSONSpace(val)
+	if len(val) == 0 {
+		return ""
+	}
+	check := func(path string, elem []byte, et reflect.Type) string {
+		if string(trimJSONSpace(elem)) == "null" {
+			switch et.Kind() {
+			case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+				return ""
+			}
+			return path + ": expected " + describeType(et) + ", got null"
+		}
+		if msg := nullInside(elem, et); msg != "" {
+			return path + msg
+		}
+		return ""
+	}
+	switch {
+	case t.Kind() == reflect.Slice && val[0] == '[':
+		i := skipSpace(val, 1)
+		for n := 0; i < len(val) && val[i] != ']'; n++ {
+			end := skipValue(val, i)
+			if msg := check("["+strconv.Itoa(n)+"]", val[i:end], t.Elem()); msg != "" {
+				return msg
+			}
+			i = skipSpace(val, end)
+			if i < len(val) && val[i] == ',' {
+				i = skipSpace(val, i+1)
+			}
+		}
+	case t.Kind() == reflect.Map && val[0] == '{':
+		msg := ""
+		eachMember(val, func(key, elem []byte) {
+			if msg == "" {
+				msg = check("["+strconv.Quote(unquoteKey(key))+"]", elem, t.Elem())
+			}
+		})
+		return msg
+	}
+	return ""
 }
 
 // errText phrases a decoding error for the agent ("" for nil).

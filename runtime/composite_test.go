@@ -222,3 +222,23 @@ func TestStrictSchema(t *testing.T) {
 		t.Errorf("a map is a nested problem: %v", errs)
 	}
 }
+
+func TestNullElements(t *testing.T) {
+	var a struct {
+		Ints  []int64            `json:"ints"`
+		Opt   []*string          `json:"opt"`
+		Nest  map[string][]int64 `json:"nest"`
+		Lists [][]string         `json:"lists"`
+	}
+	for _, c := range []struct{ in, err string }{
+		{`{"ints":[1,2],"opt":["a",null],"nest":{"k":[1]},"lists":[null,["x"]]}`, ""},
+		{`{"ints":[1,null]}`, `argument "ints": [1]: expected an integer, got null`},
+		{`{"nest":{"a":[1],"b":[null]}}`, `argument "nest": ["b"][0]: expected an integer, got null`},
+		{`{"lists":[["a", null]]}`, `argument "lists": [0][1]: expected a string, got null`},
+	} {
+		err := DecodeArgs(json.RawMessage(c.in), &a)
+		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) {
+			t.Errorf("DecodeArgs(%s) = %v, want %q", c.in, err, c.err)
+		}
+	}
+}
