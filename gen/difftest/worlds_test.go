@@ -7,6 +7,7 @@ import (
 	"github.com/worldc/worldc/generated/insurance_claims"
 	"github.com/worldc/worldc/generated/it_service_desk"
 	"github.com/worldc/worldc/generated/restaurant_procurement"
+	"github.com/worldc/worldc/generated/tau2_retail"
 	"github.com/worldc/worldc/generated/telecom_plans"
 	"github.com/worldc/worldc/generated/university_admissions"
 	"github.com/worldc/worldc/runtime"
@@ -21,6 +22,7 @@ var compiled = map[string]runtime.World{
 	"insurance_claims":       insurance_claims.New(),
 	"it_service_desk":        it_service_desk.New(),
 	"restaurant_procurement": restaurant_procurement.New(),
+	"tau2_retail":            tau2_retail.New(),
 	"telecom_plans":          telecom_plans.New(),
 	"university_admissions":  university_admissions.New(),
 }
