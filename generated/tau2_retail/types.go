@@ -192,10 +192,8 @@ func (v *PaymentMethod) check(path string) error {
 		if v.Balance == nil {
 			return runtime.ConstraintViolation("%s is required", path+".balance")
 		}
-		if v.Balance != nil {
-			if math.IsNaN((*v.Balance)) || math.IsInf((*v.Balance), 0) {
-				return runtime.ConstraintViolation("%s must be a finite number, got %v", path+".balance", (*v.Balance))
-			}
+		if math.IsNaN(*v.Balance) || math.IsInf(*v.Balance, 0) {
+			return runtime.ConstraintViolation("%s must be a finite number, got %v", path+".balance", *v.Balance)
 		}
 	} else if v.Balance != nil {
 		return runtime.ConstraintViolation("%s belongs to case %s, not %s", path+".balance", "gift_card", string(v.Source))
@@ -241,17 +239,13 @@ func (v *PaymentMethod) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*v = PaymentMethod{}
-	var fields []string
 	switch c {
 	case "credit_card":
-		fields = []string{"source", "id", "brand", "last_four"}
-		err = runtime.DecodeRecord(data, (*paymentMethodFields)(v), fields, "source", "id", "brand", "last_four")
+		err = runtime.DecodeRecord(data, (*paymentMethodFields)(v), []string{"source", "id", "brand", "last_four"}, "source", "id", "brand", "last_four")
 	case "gift_card":
-		fields = []string{"source", "id", "balance"}
-		err = runtime.DecodeRecord(data, (*paymentMethodFields)(v), fields, "source", "id", "balance")
+		err = runtime.DecodeRecord(data, (*paymentMethodFields)(v), []string{"source", "id", "balance"}, "source", "id", "balance")
 	case "paypal":
-		fields = []string{"source", "id"}
-		err = runtime.DecodeRecord(data, (*paymentMethodFields)(v), fields, "source", "id")
+		err = runtime.DecodeRecord(data, (*paymentMethodFields)(v), []string{"source", "id"}, "source", "id")
 	}
 	return err
 }
