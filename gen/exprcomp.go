@@ -208,9 +208,17 @@ func (sc *scope) compositeEquality(l, r ir.Expr, negate bool) code {
 // a map: a key of the map, or an element of the list equal to x.
 func (sc *scope) containsOf(x *ir.Binary) code {
 	g := sc.g
-	rt0 := x.R.Type()
+	if canFault(x.L) && canFault(x.R) && !simple(x.L) {
+		// compiler/eval evaluates x first: its fault is the one reported.
+		v := &ir.Var{Name: "x", Type: x.L.Type()}
+		lhs := sc.expr(x.L)
+		name := sc.bind(v)
+		in := sc.containsOf(&ir.Binary{ExprBase: x.ExprBase, Op: x.Op, L: &ir.VarRef{ExprBase: ir.ExprBase{T: v.Type}, Var: v}, R: x.R})
+		return primary(jen.Func().Params().Bool().Block(jen.Id(name).Op(":=").Add(lhs.c), jen.Return(in.c)).Call())
+	}
+	rtyp := x.R.Type()
 	var res code
-	if rt0.Kind == ir.KindMap {
+	if rtyp.Kind == ir.KindMap {
 		m := sc.exprNonNull(x.R, "in: null is not a list or a map")
 		if pointerOpt(x.L.Type()) {
 			// A null key is in no map.
@@ -226,7 +234,7 @@ func (sc *scope) containsOf(x *ir.Binary) code {
 			res = primary(jen.Qual(rt, "HasKey").Call(m, sc.asString(x.L).c))
 		}
 	} else {
-		elem := rt0.Elem
+		elem := rtyp.Elem
 		lt := x.L.Type()
 		switch {
 		case comparableElem(elem) && !lt.Optional && (lt.Kind == elem.Kind || lt.Kind == ir.KindRecord) && !(lt.Kind == ir.KindEnum && elem.Kind == ir.KindEnum && lt.Enum != elem.Enum):

@@ -609,7 +609,10 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 				k = j
 			}
 		}
-		ok2 := runtime.HasKey(s.productAt(listAt(s, order.Items, k).ProductID).Variants, listAt(s, args.NewItemIds, i))
+		ok2 := func() bool {
+			x2 := listAt(s, args.NewItemIds, i)
+			return runtime.HasKey(s.productAt(listAt(s, order.Items, k).ProductID).Variants, x2)
+		}()
 		if err := s.takeFault(); err != nil {
 			return nil, err
 		}
