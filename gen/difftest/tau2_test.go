@@ -1,0 +1,348 @@
+package difftest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/worldc/worldc/generated/tau2_retail"
+	"github.com/worldc/worldc/runtime"
+)
+
+// The tau2-bench retail fidelity test: every task's gold actions, replayed
+// on the compiled world (generated/tau2_retail) from its seed, must raise
+// exactly where tau2 raises, with the same messages, and end in exactly
+// the state tau2 ends in. tau2's files are read from the shared peers
+// directory (../shared/peers/tau2-retail from the repository root, MIT,
+// © 2025 Sierra Research): tasks.json for the gold actions,
+// expected_final_states.json for the records each task changes and the
+// actions that raise, and db.json for every other record.
+
+// tau2Dir is where tau2's files are; the test skips only when it is absent.
+var tau2Dir = filepath.Join("..", "..", "..", "shared", "peers", "tau2-retail")
+
+// tau2Tables maps tau2's tables to the world's entities and their keys.
+var tau2Tables = []struct{ table, entity, key string }{
+	{"products", "Product", "product_id"},
+	{"users", "User", "user_id"},
+	{"orders", "Order", "order_id"},
+}
+
+type tau2Action struct {
+	Name      string
+	Arguments json.RawMessage
+}
+
+type tau2Task struct {
+	ID                 string
+	EvaluationCriteria struct {
+		Actions []tau2Action
+	} `json:"evaluation_criteria"`
+}
+
+type tau2Error struct {
+	ActionIndex int `json:"action_index"`
+	Name        string
+	Message     string
+}
+
+type tau2Expected struct {
+	Changed map[string]map[string]any // table → key → final record
+	Errors  []tau2Error
+}
+
+type tau2Data struct {
+	tasks    []tau2Task
+	expected map[string]tau2Expected
+	initial  map[string]map[string]any // table → key → record, from db.json
+}
+
+// loadTau2 reads tau2's files; it skips the test when the directory is
+// absent and fails on anything else.
+func loadTau2(tb testing.TB) *tau2Data {
+	tb.Helper()
+	if _, err := os.Stat(tau2Dir); errors.Is(err, fs.ErrNotExist) {
+		tb.Skipf("no tau2-bench data at %s", tau2Dir)
+	} else if err != nil {
+		tb.Fatal(err)
+	}
+	d := &tau2Data{}
+	var exp struct{ Tasks map[string]tau2Expected }
+	for _, f := range []struct {
+		name string
+		dst  any
+	}{{"tasks.json", &d.tasks}, {"expected_final_states.json", &exp}, {"db.json", &d.initial}} {
+		b, err := os.ReadFile(filepath.Join(tau2Dir, f.name))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := decodeNumbers(b, f.dst); err != nil {
+			tb.Fatalf("%s: %v", f.name, err)
+		}
+	}
+	d.expected = exp.Tasks
+	if len(d.tasks) == 0 || len(d.expected) != len(d.tasks) {
+		tb.Fatalf("%d tasks in tasks.json, %d in expected_final_states.json", len(d.tasks), len(d.expected))
+	}
+	return d
+}
+
+// decodeNumbers decodes JSON keeping numbers as json.Number (their text),
+// so that each is parsed to a float64 exactly once, when compared.
+func decodeNumbers(b []byte, dst any) error {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	return d.Decode(dst)
+}
+
+// replayTau2 replays a task's gold actions from the world seed and returns
+// the episode and the actions that failed, written as
+// "<index> <tool>: <message>".
+func replayTau2(tb testing.TB, task tau2Task) (runtime.Episode, []string) {
+	ep, err := tau2_retail.New().NewEpisode("")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var failed []string
+	for i, a := range task.EvaluationCriteria.Actions {
+		o := ep.Call(a.Name, a.Arguments)
+		if o.OK {
+			continue
+		}
+		msg := o.Error.Message
+		if o.Error.Code != runtime.CodePreconditionFailed {
+			// tau2 raises only ValueErrors, which worldc answers as
+			// precondition_failed: any other code is a difference.
+			msg = fmt.Sprintf("%s (code %s)", msg, o.Error.Code)
+		}
+		failed = append(failed, fmt.Sprintf("%d %s: %s", i, a.Name, msg))
+	}
+	return ep, failed
+}
+
+// tau2Records splits a snapshot of the world into its records' JSON text,
+// by table and key.
+func tau2Records(tb testing.TB, snap json.RawMessage) map[string]map[string]json.RawMessage {
+	var rows map[string][]json.RawMessage
+	if err := json.Unmarshal(snap, &rows); err != nil {
+		tb.Fatal(err)
+	}
+	out := map[string]map[string]json.RawMessage{}
+	for _, t := range tau2Tables {
+		out[t.table] = map[string]json.RawMessage{}
+		for _, r := range rows[t.entity] {
+			var k struct {
+				Product string `json:"product_id"`
+				User    string `json:"user_id"`
+				Order   string `json:"order_id"`
+			}
+			if err := json.Unmarshal(r, &k); err != nil {
+				tb.Fatal(err)
+			}
+			key := map[string]string{"products": k.Product, "users": k.User, "orders": k.Order}[t.table]
+			out[t.table][key] = r
+		}
+	}
+	return out
+}
+
+// compareTau2Records reports every record of got that differs from its
+// value in want, or from its value in base when want has none; a record of
+// got whose text equals its text in same is not compared (it was found
+// equal to base before).
+func compareTau2Records(t *testing.T, got, same map[string]map[string]json.RawMessage, want, base map[string]map[string]any) {
+	t.Helper()
+	for _, tb := range tau2Tables {
+		keys := make(map[string]any, len(got[tb.table]))
+		for k := range got[tb.table] {
+			keys[k] = nil
+		}
+		for _, key := range sortedKeys(base[tb.table], keys) {
+			w, changed := want[tb.table][key]
+			if !changed {
+				w = base[tb.table][key]
+			}
+			raw, inWorld := got[tb.table][key]
+			switch {
+			case !inWorld:
+				t.Errorf("%s %s: missing from the world", tb.table, key)
+				continue
+			case w == nil:
+				t.Errorf("%s %s: not in tau2's database", tb.table, key)
+				continue
+			case !changed && same != nil && bytes.Equal(raw, same[tb.table][key]):
+				continue
+			}
+			var g any
+			if err := decodeNumbers(raw, &g); err != nil {
+				t.Fatal(err)
+			}
+			if diffs := diffValues(tb.table+"["+strconv.Quote(key)+"]", g, w, nil); len(diffs) > 0 {
+				what := "unchanged"
+				if changed {
+					what = "changed"
+				}
+				t.Errorf("%s %s (%s in tau2) differs:\n%s", tb.table, key, what, strings.Join(diffs, "\n"))
+			}
+		}
+	}
+}
+
+// TestTau2Fidelity is the fidelity test of issue 4: 114 of 114 tasks.
+func TestTau2Fidelity(t *testing.T) {
+	d := loadTau2(t)
+	ep, err := tau2_retail.New().NewEpisode("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := tau2Records(t, ep.Snapshot())
+	if !t.Run("seed", func(t *testing.T) { compareTau2Records(t, seed, nil, nil, d.initial) }) {
+		t.Fatal("the world's seed is not tau2's db.json")
+	}
+	good := 0
+	for _, task := range d.tasks {
+		ok := t.Run("task_"+task.ID, func(t *testing.T) {
+			exp, found := d.expected[task.ID]
+			if !found {
+				t.Fatalf("task %s is not in expected_final_states.json", task.ID)
+			}
+			ep, failed := replayTau2(t, task)
+			var want []string
+			for _, e := range exp.Errors {
+				want = append(want, fmt.Sprintf("%d %s: %s", e.ActionIndex, e.Name, e.Message))
+			}
+			if !slices.Equal(failed, want) {
+				t.Errorf("raising actions differ\n got  %s\n want %s", listOrNone(failed), listOrNone(want))
+			}
+			compareTau2Records(t, tau2Records(t, ep.Snapshot()), seed, exp.Changed, d.initial)
+		})
+		if ok {
+			good++
+		}
+	}
+	t.Logf("tau2 fidelity: %d of %d tasks end in tau2's expected state with the same raising actions", good, len(d.tasks))
+	if good != len(d.tasks) {
+		t.Errorf("tau2 fidelity: %d of %d", good, len(d.tasks))
+	}
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "(none)"
+	}
+	return "[" + strings.Join(xs, "; ") + "]"
+}
+
+// sortedKeys are the keys of both maps, sorted.
+func sortedKeys(a, b map[string]any) []string {
+	var out []string
+	for k := range a {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// maxDiffs bounds the differences reported for one record.
+const maxDiffs = 10
+
+// diffValues compares two decoded JSON values by value and appends one line
+// per difference ("path: got X, want Y"): objects member by member, an
+// absent member equal to null; lists element by element, in order; numbers
+// as float64 (so 0 equals 0.0 and 68.92000000000004 its shortest form).
+func diffValues(path string, got, want any, out []string) []string {
+	if len(out) >= maxDiffs {
+		return out
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		for _, k := range sortedKeys(w, g) {
+			out = diffValues(path+"."+k, g[k], w[k], out)
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok {
+			break
+		}
+		for i := range max(len(g), len(w)) {
+			var gi, wi any = missing{}, missing{}
+			if i < len(g) {
+				gi = g[i]
+			}
+			if i < len(w) {
+				wi = w[i]
+			}
+			out = diffValues(fmt.Sprintf("%s[%d]", path, i), gi, wi, out)
+		}
+		return out
+	case json.Number:
+		if g, ok := got.(json.Number); ok {
+			gf, err1 := strconv.ParseFloat(string(g), 64)
+			wf, err2 := strconv.ParseFloat(string(w), 64)
+			if err1 == nil && err2 == nil && gf == wf {
+				return out
+			}
+		}
+	default:
+		if got == want {
+			return out
+		}
+	}
+	return append(out, fmt.Sprintf("  %s: got %s, want %s", path, jsonText(got), jsonText(want)))
+}
+
+// missing stands for an element past the end of a list.
+type missing struct{}
+
+func jsonText(v any) string {
+	if _, ok := v.(missing); ok {
+		return "(no element)"
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
+
+// TestTau2DiffIsReadable checks the failure report of the fidelity test on
+// a made-up difference.
+func TestTau2DiffIsReadable(t *testing.T) {
+	var got, want any
+	if err := decodeNumbers([]byte(`{"a": [1, 2.0], "b": null, "c": {"x": "y"}, "f": 0}`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := decodeNumbers([]byte(`{"a": [1.0, 3], "c": {"x": "z"}, "d": "new", "f": 0.0}`), &want); err != nil {
+		t.Fatal(err)
+	}
+	diffs := diffValues("orders[\"#W1\"]", got, want, nil)
+	wantDiffs := []string{
+		`  orders["#W1"].a[1]: got 2.0, want 3`,
+		`  orders["#W1"].c.x: got "y", want "z"`,
+		`  orders["#W1"].d: got null, want "new"`,
+	}
+	if !slices.Equal(diffs, wantDiffs) {
+		t.Errorf("diffs\n%s\nwant\n%s", strings.Join(diffs, "\n"), strings.Join(wantDiffs, "\n"))
+	}
+}
