@@ -1,0 +1,129 @@
+package difftest
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/worldc/worldc/generated/tau2_retail"
+	"github.com/worldc/worldc/runtime"
+)
+
+// Benchmarks of the compiled tau2-bench retail world (50 products, 500
+// users, 1,000 orders). Figures are in docs/design/tau2-retail.md §13.
+
+var tau2Sink any
+
+func tau2Episode(b *testing.B) runtime.Episode {
+	b.Helper()
+	ep, err := tau2_retail.New().NewEpisode("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ep
+}
+
+// tau2Call benchmarks one call and the JSON encoding of its observation,
+// as a server sends it to the agent.
+func tau2Call(b *testing.B, tool, args string) {
+	ep := tau2Episode(b)
+	raw := json.RawMessage(args)
+	o := ep.Call(tool, raw)
+	if !o.OK {
+		b.Fatal(o.Err())
+	}
+	out, _ := json.Marshal(o)
+	b.SetBytes(int64(len(out)))
+	b.ReportAllocs()
+	for b.Loop() {
+		o := ep.Call(tool, raw)
+		out, err := json.Marshal(o)
+		if err != nil || !o.OK {
+			b.Fatal(err, o.Err())
+		}
+		tau2Sink = out
+	}
+}
+
+// BenchmarkTau2GetOrderDetails reads an order of five items by its key.
+func BenchmarkTau2GetOrderDetails(b *testing.B) {
+	tau2Call(b, "get_order_details", `{"order_id":"#W2378156"}`)
+}
+
+// BenchmarkTau2FindUserIDByNameZip scans the users in file order: Yusuf
+// Rossi (tau2 task 0) is the 60th of 500, Ethan Khan the 500th.
+func BenchmarkTau2FindUserIDByNameZip(b *testing.B) {
+	b.Run("user_60", func(b *testing.B) {
+		tau2Call(b, "find_user_id_by_name_zip", `{"first_name":"Yusuf","last_name":"Rossi","zip":"19122"}`)
+	})
+	b.Run("user_500", func(b *testing.B) {
+		tau2Call(b, "find_user_id_by_name_zip", `{"first_name":"Ethan","last_name":"Khan","zip":"92117"}`)
+	})
+	b.Run("not_found", func(b *testing.B) {
+		ep := tau2Episode(b)
+		raw := json.RawMessage(`{"first_name":"No","last_name":"Body","zip":"00000"}`)
+		b.ReportAllocs()
+		for b.Loop() {
+			if o := ep.Call("find_user_id_by_name_zip", raw); o.OK {
+				b.Fatal("found")
+			}
+		}
+	})
+}
+
+// BenchmarkTau2Reset starts an episode in a fresh copy of the seed.
+func BenchmarkTau2Reset(b *testing.B) {
+	tau2Episode(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		ep, err := tau2_retail.New().NewEpisode("")
+		if err != nil {
+			b.Fatal(err)
+		}
+		tau2Sink = ep
+	}
+}
+
+// BenchmarkTau2StateHash hashes the whole state (1,550 records), on the
+// seed and after a write.
+func BenchmarkTau2StateHash(b *testing.B) {
+	b.Run("seed", func(b *testing.B) {
+		ep := tau2Episode(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			tau2Sink = ep.StateHash()
+		}
+	})
+	b.Run("after_write", func(b *testing.B) {
+		ep := tau2Episode(b)
+		if o := ep.Call("cancel_pending_order", json.RawMessage(`{"order_id":"#W5918442","reason":"no longer needed"}`)); !o.OK {
+			b.Fatal(o.Err())
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			tau2Sink = ep.StateHash()
+		}
+	})
+}
+
+// BenchmarkTau2ReplayAll replays the gold actions of all 114 tasks, each
+// in a fresh episode, as the fidelity test does (without comparing).
+func BenchmarkTau2ReplayAll(b *testing.B) {
+	d := loadTau2(b)
+	calls := 0
+	for _, t := range d.tasks {
+		calls += len(t.EvaluationCriteria.Actions)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, t := range d.tasks {
+			ep, err := tau2_retail.New().NewEpisode("")
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, a := range t.EvaluationCriteria.Actions {
+				tau2Sink = ep.Call(a.Name, a.Arguments)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
+}
