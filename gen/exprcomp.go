@@ -275,3 +275,139 @@ func (sc *scope) exprNonNull(e ir.Expr, msg string) *jen.Statement {
 	sc.g.need[helper] = true
 	return jen.Id(helper).Call(jen.Id("s"), c.c, jen.Lit(msg))
 }
+
+// Constants in rubrics and invariants. A record, list or map literal made
+// of constants only is, in a grader, the same value every time: a large one
+// (tau2's rubrics compare whole orders) is embedded as JSON and decoded
+// once, on first use (runtime.Constant), instead of being compiled as a Go
+// composite literal, which costs compile time and binary size in
+// proportion to its size. Only read-only scopes use them: the value is
+// shared.
+
+// minConstJSON is the size from which a constant composite is embedded as
+// JSON rather than written as a Go literal.
+const minConstJSON = 96
+
+// constJSON renders e, a constant composite expression or a constant, as
+// the JSON of a value of type t, or reports that it is not constant.
+func (g *generator) constJSON(e ir.Expr, t *ir.Type) ([]byte, bool) {
+	var b []byte
+	var ok = true
+	var walk func(e ir.Expr, t *ir.Type)
+	walk = func(e ir.Expr, t *ir.Type) {
+		if !ok {
+			return
+		}
+		switch x := e.(type) {
+		case *ir.Lit:
+			j, err := valueJSON(x.Value, t)
+			if err != nil || t.Kind == ir.KindRecord {
+				ok = false
+				return
+			}
+			b = append(b, j...)
+		case *ir.Handle:
+			if x.T != nil && x.T.Kind == ir.KindRecord {
+				ok = false
+				return
+			}
+			j, _ := jsonMarshal(x.ID)
+			b = append(b, j...)
+		case *ir.ListLit:
+			b = append(b, '[')
+			for i, el := range x.Elems {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				walk(el, t.Elem)
+			}
+			b = append(b, ']')
+		case *ir.MapLit:
+			b = append(b, '{')
+			for i, en := range x.Entries {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				k, _ := jsonMarshal(en.Key)
+				b = append(b, k...)
+				b = append(b, ':')
+				walk(en.Value, t.Elem)
+			}
+			b = append(b, '}')
+		case *ir.StructLit:
+			given := map[*ir.Field]ir.Expr{}
+			for _, fi := range x.Fields {
+				given[fi.Field] = fi.Value
+			}
+			b = append(b, '{')
+			n := 0
+			member := func(f *ir.Field) {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				n++
+				k, _ := jsonMarshal(f.Name)
+				b = append(b, k...)
+				b = append(b, ':')
+			}
+			for _, f := range x.Struct.AllFields() {
+				if c := g.caseOf(f); c != nil && c != x.Case {
+					continue // a field of another case: not in the JSON
+				}
+				member(f)
+				switch v, isGiven := given[f]; {
+				case f == x.Struct.Tag:
+					j, _ := jsonMarshal(x.Case.Name)
+					b = append(b, j...)
+				case isGiven:
+					walk(v, f.Type)
+				case f.Default != nil:
+					j, err := valueJSON(f.Default, f.Type)
+					if err != nil {
+						ok = false
+						return
+					}
+					b = append(b, j...)
+				default:
+					b = append(b, "null"...)
+				}
+			}
+			b = append(b, '}')
+		default:
+			ok = false
+		}
+	}
+	walk(e, t)
+	return b, ok
+}
+
+// constant compiles the constant composite x of a read-only scope: a call
+// of a package-level value decoded once from JSON, when it is large; ok is
+// false when x is not constant or small (compile it as a literal).
+func (sc *scope) constant(x ir.Expr) (code, bool) {
+	g := sc.g
+	if !sc.readOnly || sc.constPrefix == "" {
+		return code{}, false
+	}
+	if name, ok := g.constNames[x]; ok {
+		return primary(jen.Id(name).Call()), true
+	}
+	j, ok := g.constJSON(x, x.Type())
+	if !ok || len(j) < minConstJSON {
+		return code{}, false
+	}
+	name := g.pkgNames.name(x, sc.constPrefix+"Value")
+	g.constNames[x] = name
+	g.consts = append(g.consts, jen.Commentf("%s is a constant of %s, decoded once.", name, sc.constOwner).Line().
+		Var().Id(name).Op("=").Qual(rt, "Constant").Types(g.goType(x.Type())).Call(jen.Lit(string(j))))
+	return primary(jen.Id(name).Call()), true
+}
+
+// flushConstants renders the constants collected while building a file.
+func (g *generator) flushConstants(f *jen.File) {
+	for _, c := range g.consts {
+		f.Add(c)
+		f.Line()
+	}
+	g.consts = nil
+}

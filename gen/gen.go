@@ -70,6 +70,8 @@ type generator struct {
 	needMod   bool
 	need      map[string]bool // package-level helpers of composite.go by name
 
+	consts     []jen.Code // constants of graders, rendered at the end of their file
+	constNames map[ir.Expr]string
 	shapeDepth int        // nesting of conformance candidates being built
 	seeds      *seedIndex // the seed's values for conformance candidates
 	byID       map[*ir.Entity]map[string]*ir.Record
@@ -112,17 +114,18 @@ type toolInfo struct {
 
 func newGenerator(w *ir.World) (*generator, error) {
 	g := &generator{
-		w:         w,
-		pkg:       w.Name,
-		ents:      map[*ir.Entity]*entityInfo{},
-		enums:     map[*ir.EnumDef]*enumInfo{},
-		tools:     map[*ir.Tool]*toolInfo{},
-		invs:      map[*ir.Invariant]string{},
-		needAt:    map[*ir.Entity]bool{},
-		needIDs:   map[*ir.Entity]bool{},
-		needEqual: map[*ir.StructDef]bool{},
-		need:      map[string]bool{},
-		structs:   map[*ir.StructDef]*structInfo{},
+		w:          w,
+		pkg:        w.Name,
+		ents:       map[*ir.Entity]*entityInfo{},
+		enums:      map[*ir.EnumDef]*enumInfo{},
+		tools:      map[*ir.Tool]*toolInfo{},
+		invs:       map[*ir.Invariant]string{},
+		needAt:     map[*ir.Entity]bool{},
+		needIDs:    map[*ir.Entity]bool{},
+		needEqual:  map[*ir.StructDef]bool{},
+		need:       map[string]bool{},
+		constNames: map[ir.Expr]string{},
+		structs:    map[*ir.StructDef]*structInfo{},
 	}
 	if !isIdent(w.Name) {
 		return nil, fmt.Errorf("gen: world name %q is not a Go package name", w.Name)
@@ -210,7 +213,7 @@ var fixedPackageNames = []string{
 	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "candidates", "toolCandidates",
 	"toolRequires", "Episode", "Conformance", "World",
-	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept",
+	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared",
 }
 
 // fixedStateNames are the fields and methods of State besides the tables

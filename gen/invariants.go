@@ -16,6 +16,7 @@ func (g *generator) invariantsFile(f *jen.File) {
 		all = append(all, jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("s").Dot(g.invs[inv]).Call().Op("...")))
 	}
 	all = append(all, jen.Return(jen.Id("out")))
+	g.flushConstants(f)
 	f.Comment("CheckInvariants runs every invariant check and returns the records that")
 	f.Comment("break them, in invariant order and then insertion order.")
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("CheckInvariants").Params().Index().Qual(rt, "Violation").Block(all...)
@@ -26,6 +27,7 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	ei := g.ents[inv.Entity]
 	sc := g.newScope("out")
 	sc.readOnly = true
+	sc.constPrefix, sc.constOwner = g.invs[inv], "the invariant "+inv.Name
 	var keys []indexKey
 	seen := map[indexKey]bool{}
 	collectIndexes(inv.Where, true, seen, &keys)

@@ -45,6 +45,23 @@ func (g *generator) tasksFile(f *jen.File) {
 			jen.Id("rubric"): jen.Index().Id("assertion").Values(rubric...),
 		}))
 	}
+	g.flushConstants(f)
+	if g.need["verdict"] {
+		f.Comment("verdict is the result of an assertion whose expression evaluated to ok;")
+		f.Comment("a fault met on the way fails it with the fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("verdict").Params(jen.Id("ok").Bool()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+			jen.If(jen.Err().Op(":=").Id("s").Dot("takeFault").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.False(), jen.Err().Dot("Error").Call())),
+			jen.Return(jen.Id("ok"), jen.Lit("")),
+		)
+		f.Line()
+		f.Comment("compared is the result of a comparison assertion: verdict, and when")
+		f.Comment("the comparison does not hold, its two sides l and r.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("compared").Params(jen.Id("ok").Bool(), jen.List(jen.Id("l"), jen.Id("r")).Any()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+			jen.If(jen.List(jen.Id("ok"), jen.Id("why")).Op(":=").Id("s").Dot("verdict").Call(jen.Id("ok")), jen.Id("ok").Op("||").Id("why").Op("!=").Lit("")).Block(jen.Return(jen.Id("ok"), jen.Id("why"))),
+			jen.Return(jen.False(), jen.Lit("left side is ").Op("+").Qual(rt, "ValueText").Call(jen.Id("l")).Op("+").Lit(", right side is ").Op("+").Qual(rt, "ValueText").Call(jen.Id("r"))),
+		)
+		f.Line()
+	}
 	f.Comment("tasks are the world's tasks in declaration order.")
 	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
 	f.Line()
@@ -162,27 +179,37 @@ func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Ass
 	name = g.pkgNames.name(a, lowerFirst(name))
 	sc := g.newScope("start")
 	sc.readOnly = true
+	sc.constPrefix, sc.constOwner = name, fmt.Sprintf("assertion %d of task %s", ai+1, t.Name)
 	var keys []indexKey
 	collectIndexes(a.Expr, false, map[indexKey]bool{}, &keys)
 	body := sc.buildIndexes(keys)
-	body = append(body, jen.Id("ok").Op(":=").Add(sc.expr(a.Expr).c))
-	if canFault(a.Expr) {
-		body = append(body, jen.If(jen.Err().Op(":=").Id("s").Dot("takeFault").Call(), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.False(), jen.Err().Dot("Error").Call())))
-	}
-	detail := jen.Lit("")
-	if b, isBin := a.Expr.(*ir.Binary); isBin {
-		switch b.Op {
-		case "==", "!=", "<", "<=", ">", ">=":
-			// The values seen, for the report (evaluated again only on failure).
-			l, r := sc.expr(b.L), sc.expr(b.R)
-			detail = jen.Lit("left side is ").Op("+").Qual(rt, "ValueText").Call(l.c).Op("+").Lit(", right side is ").Op("+").Qual(rt, "ValueText").Call(r.c)
+	g.need["verdict"] = true
+	if b, isBin := a.Expr.(*ir.Binary); isBin && comparisonOps[b.Op] {
+		// Each side is evaluated once; both are reported when the
+		// comparison fails. (Constants stay inline: they are cheap, and an
+		// untyped Go constant bound to a local would change its type.)
+		side := func(e ir.Expr, name string) ir.Expr {
+			switch e.(type) {
+			case *ir.Lit, *ir.Handle:
+				return e
+			}
+			if c, ok := sc.constant(e); ok {
+				_ = c
+				return e
+			}
+			v := &ir.Var{Name: name, Type: e.Type()}
+			c := sc.expr(e)
+			body = append(body, jen.Id(sc.bind(v)).Op(":=").Add(c.c))
+			return &ir.VarRef{ExprBase: ir.ExprBase{T: e.Type(), Pos: e.Position()}, Var: v}
 		}
+		l := side(b.L, "l")
+		r := side(b.R, "r")
+		cmp := &ir.Binary{ExprBase: b.ExprBase, Op: b.Op, L: l, R: r}
+		body = append(body, jen.Return(jen.Id("s").Dot("compared").Call(sc.expr(cmp).c, sc.expr(l).c, sc.expr(r).c)))
+	} else {
+		body = append(body, jen.Return(jen.Id("s").Dot("verdict").Call(sc.expr(a.Expr).c)))
 	}
-	body = append(body,
-		jen.If(jen.Id("ok")).Block(jen.Return(jen.True(), jen.Lit(""))),
-		jen.Return(jen.False(), detail))
-	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), a.Text))
+	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), abridged(a.Text)))
 	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
 	f.Line()
 	return jen.Id(name)
@@ -233,8 +260,24 @@ func (g *generator) unchangedExceptFunc(f *jen.File, t *ir.Task, ai int, a *ir.A
 		except = jen.Id("except")
 	}
 	body = append(body, jen.Return(jen.Id("unchangedExcept").Call(jen.Id("s"), jen.Id("start"), except)))
-	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), a.Text))
+	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), abridged(a.Text)))
 	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
 	f.Line()
 	return jen.Id(name)
 }
+
+// maxDocText bounds the assertion text quoted in a grader's doc comment;
+// the whole text is in the task's rubric (and its report).
+const maxDocText = 240
+
+// abridged is text cut to maxDocText runes.
+func abridged(text string) string {
+	r := []rune(oneLine(text))
+	if len(r) <= maxDocText {
+		return text
+	}
+	return string(r[:maxDocText]) + " …"
+}
+
+// comparisonOps are the operators whose assertions report both sides.
+var comparisonOps = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}

@@ -18,6 +18,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // Ptr returns a pointer to a copy of v: the value of an optional field or
@@ -231,4 +232,20 @@ func EqualMaps[V comparable](a, b map[string]V) bool {
 // EqualMapsFunc is EqualMaps with eq comparing the values.
 func EqualMapsFunc[V any](a, b map[string]V, eq func(V, V) bool) bool {
 	return (a == nil) == (b == nil) && maps.EqualFunc(a, b, eq)
+}
+
+// Constant returns a function that decodes data, a JSON value of type T, on
+// its first call and returns the same value on every call: the large
+// constant values of rubrics and invariants (a whole order to compare
+// with), embedded as data rather than compiled as Go literals. The value
+// is shared and must not be modified. data comes from the generator and
+// always decodes; a failure panics.
+func Constant[T any](data string) func() T {
+	return sync.OnceValue(func() T {
+		var v T
+		if err := json.Unmarshal([]byte(data), &v); err != nil {
+			panic("runtime: a generated constant does not decode: " + err.Error())
+		}
+		return v
+	})
 }

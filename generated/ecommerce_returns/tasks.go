@@ -28,35 +28,23 @@ type task struct {
 //
 // returns.ReturnAuthorization[rma_moreno_espresso].status == completed
 func assertFinishEspressoReturn1(s *State, _ startState) (bool, string) {
-	ok := s.returnAuthorizationAt("rma_moreno_espresso").Status == ReturnAuthorizationStatusCompleted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.returnAuthorizationAt("rma_moreno_espresso").Status) + ", right side is " + runtime.ValueText(ReturnAuthorizationStatusCompleted)
+	l := s.returnAuthorizationAt("rma_moreno_espresso").Status
+	return s.compared(l == ReturnAuthorizationStatusCompleted, l, ReturnAuthorizationStatusCompleted)
 }
 
 // assertFinishEspressoReturn2 grades assertion 2 of task finish_espresso_return:
 //
 // returns.ReturnAuthorization[rma_moreno_espresso].credit_amount == 322.03
 func assertFinishEspressoReturn2(s *State, _ startState) (bool, string) {
-	ok := s.returnAuthorizationAt("rma_moreno_espresso").CreditAmount == 322.03
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.returnAuthorizationAt("rma_moreno_espresso").CreditAmount) + ", right side is " + runtime.ValueText(322.03)
+	l := s.returnAuthorizationAt("rma_moreno_espresso").CreditAmount
+	return s.compared(l == 322.03, l, 322.03)
 }
 
 // assertFinishEspressoReturn3 grades assertion 3 of task finish_espresso_return:
 //
 // exists(f in payments.Refund where f.rma == rma_moreno_espresso and f.amount == 322.03)
 func assertFinishEspressoReturn3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for f := range s.Refunds.All() {
 			if !(f.Rma != nil && *f.Rma == "rma_moreno_espresso" && f.Amount == 322.03) {
 				continue
@@ -64,46 +52,30 @@ func assertFinishEspressoReturn3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertFinishEspressoReturn4 grades assertion 4 of task finish_espresso_return:
 //
 // catalog.Product[p_espresso].stock_on_hand == 13
 func assertFinishEspressoReturn4(s *State, _ startState) (bool, string) {
-	ok := s.productAt("p_espresso").StockOnHand == 13
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.productAt("p_espresso").StockOnHand) + ", right side is " + runtime.ValueText(13)
+	l := s.productAt("p_espresso").StockOnHand
+	return s.compared(l == 13, l, 13)
 }
 
 // assertCancelUnshippedOrder1 grades assertion 1 of task cancel_unshipped_order:
 //
 // orders.Order[ord_w1004630].status == cancelled
 func assertCancelUnshippedOrder1(s *State, _ startState) (bool, string) {
-	ok := s.orderAt("ord_w1004630").Status == OrderStatusCancelled
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.orderAt("ord_w1004630").Status) + ", right side is " + runtime.ValueText(OrderStatusCancelled)
+	l := s.orderAt("ord_w1004630").Status
+	return s.compared(l == OrderStatusCancelled, l, OrderStatusCancelled)
 }
 
 // assertCancelUnshippedOrder2 grades assertion 2 of task cancel_unshipped_order:
 //
 // exists(f in payments.Refund where f.order == ord_w1004630 and f.amount == 336.53)
 func assertCancelUnshippedOrder2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for f := range s.Refunds.All() {
 			if !(f.Order == "ord_w1004630" && f.Amount == 336.53) {
 				continue
@@ -111,18 +83,14 @@ func assertCancelUnshippedOrder2(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertCancelUnshippedOrder3 grades assertion 3 of task cancel_unshipped_order:
 //
 // count(f in payments.Refund where f.order == ord_w1004630) == 1
 func assertCancelUnshippedOrder3(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for f := range s.Refunds.All() {
 			if !(f.Order == "ord_w1004630") {
@@ -131,27 +99,15 @@ func assertCancelUnshippedOrder3(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 1
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for f := range s.Refunds.All() {
-			if !(f.Order == "ord_w1004630") {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(1)
+	}()
+	return s.compared(l == 1, l, 1)
 }
 
 // assertPillowsForStoreCredit1 grades assertion 1 of task pillows_for_store_credit:
 //
 // exists(r in returns.ReturnAuthorization where r.line == ol_w1003987_pillow and r.quantity == 2 and r.resolution == store_credit and r.status == completed)
 func assertPillowsForStoreCredit1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for r := range s.ReturnAuthorizations.All() {
 			if !(r.Line == "ol_w1003987_pillow" && r.Quantity == 2 && r.Resolution == ReturnAuthorizationResolutionStoreCredit && r.Status == ReturnAuthorizationStatusCompleted) {
 				continue
@@ -159,18 +115,14 @@ func assertPillowsForStoreCredit1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertPillowsForStoreCredit2 grades assertion 2 of task pillows_for_store_credit:
 //
 // exists(t in payments.StoreCreditTransaction where t.account == sca_thompson and t.kind == return_credit and t.amount == 75.14)
 func assertPillowsForStoreCredit2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for t := range s.StoreCreditTransactions.All() {
 			if !(t.Account == "sca_thompson" && t.Kind == StoreCreditTransactionKindReturnCredit && t.Amount == 75.14) {
 				continue
@@ -178,46 +130,30 @@ func assertPillowsForStoreCredit2(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertPillowsForStoreCredit3 grades assertion 3 of task pillows_for_store_credit:
 //
 // payments.StoreCreditAccount[sca_thompson].balance == 95.14
 func assertPillowsForStoreCredit3(s *State, _ startState) (bool, string) {
-	ok := s.storeCreditAccountAt("sca_thompson").Balance == 95.14
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.storeCreditAccountAt("sca_thompson").Balance) + ", right side is " + runtime.ValueText(95.14)
+	l := s.storeCreditAccountAt("sca_thompson").Balance
+	return s.compared(l == 95.14, l, 95.14)
 }
 
 // assertPillowsForStoreCredit4 grades assertion 4 of task pillows_for_store_credit:
 //
 // catalog.Product[p_pillow].stock_on_hand == 87
 func assertPillowsForStoreCredit4(s *State, _ startState) (bool, string) {
-	ok := s.productAt("p_pillow").StockOnHand == 87
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.productAt("p_pillow").StockOnHand) + ", right side is " + runtime.ValueText(87)
+	l := s.productAt("p_pillow").StockOnHand
+	return s.compared(l == 87, l, 87)
 }
 
 // assertPartialReturnFinalSale1 grades assertion 1 of task partial_return_final_sale:
 //
 // exists(r in returns.ReturnAuthorization where r.line == ol_w1004101_headphones and r.quantity == 1 and r.reason == changed_mind and r.resolution == refund and r.status == authorized)
 func assertPartialReturnFinalSale1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for r := range s.ReturnAuthorizations.All() {
 			if !(r.Line == "ol_w1004101_headphones" && r.Quantity == 1 && r.Reason == ReturnAuthorizationReasonChangedMind && r.Resolution == ReturnAuthorizationResolutionRefund && r.Status == ReturnAuthorizationStatusAuthorized) {
 				continue
@@ -225,18 +161,14 @@ func assertPartialReturnFinalSale1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertPartialReturnFinalSale2 grades assertion 2 of task partial_return_final_sale:
 //
 // count(r in returns.ReturnAuthorization where r.line == ol_w1004101_swimsuit) == 0
 func assertPartialReturnFinalSale2(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for r := range s.ReturnAuthorizations.All() {
 			if !(r.Line == "ol_w1004101_swimsuit") {
@@ -245,27 +177,15 @@ func assertPartialReturnFinalSale2(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 0
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for r := range s.ReturnAuthorizations.All() {
-			if !(r.Line == "ol_w1004101_swimsuit") {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(0)
+	}()
+	return s.compared(l == 0, l, 0)
 }
 
 // assertPartialReturnFinalSale3 grades assertion 3 of task partial_return_final_sale:
 //
 // count(r in returns.ReturnAuthorization where r.order == ord_w1004101) == 1
 func assertPartialReturnFinalSale3(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for r := range s.ReturnAuthorizations.All() {
 			if !(r.Order == "ord_w1004101") {
@@ -274,20 +194,26 @@ func assertPartialReturnFinalSale3(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 1
-	if ok {
-		return true, ""
+	}()
+	return s.compared(l == 1, l, 1)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
+	if err := s.takeFault(); err != nil {
+		return false, err.Error()
 	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for r := range s.ReturnAuthorizations.All() {
-			if !(r.Order == "ord_w1004101") {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(1)
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
+	}
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

@@ -28,38 +28,23 @@ type task struct {
 //
 // operations.Shipment[shp_bm44817].status == delivered
 func assertBillDeliveredLyonShipment1(s *State, _ startState) (bool, string) {
-	ok := s.shipmentAt("shp_bm44817").Status == ShipmentStatusDelivered
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.shipmentAt("shp_bm44817").Status) + ", right side is " + runtime.ValueText(ShipmentStatusDelivered)
+	l := s.shipmentAt("shp_bm44817").Status
+	return s.compared(l == ShipmentStatusDelivered, l, ShipmentStatusDelivered)
 }
 
 // assertBillDeliveredLyonShipment2 grades assertion 2 of task bill_delivered_lyon_shipment:
 //
 // operations.Shipment[shp_bm44817].delivered_on == 2026-03-13
 func assertBillDeliveredLyonShipment2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.shipmentAt("shp_bm44817").DeliveredOn
-		return v != nil && *v == runtime.Date(20525) /* 2026-03-13 */
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.shipmentAt("shp_bm44817").DeliveredOn) + ", right side is " + runtime.ValueText(runtime.Date(20525) /* 2026-03-13 */)
+	l := s.shipmentAt("shp_bm44817").DeliveredOn
+	return s.compared(l != nil && *l == runtime.Date(20525) /* 2026-03-13 */, l, runtime.Date(20525) /* 2026-03-13 */)
 }
 
 // assertBillDeliveredLyonShipment3 grades assertion 3 of task bill_delivered_lyon_shipment:
 //
 // exists(l in billing.InvoiceLine where l.invoice == inv_brenner_mar and l.shipment == shp_bm44817 and l.amount == 501.72)
 func assertBillDeliveredLyonShipment3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for l := range s.InvoiceLines.All() {
 			if !(l.Invoice == "inv_brenner_mar" && l.Shipment == "shp_bm44817" && l.Amount == 501.72) {
 				continue
@@ -67,46 +52,30 @@ func assertBillDeliveredLyonShipment3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertBillDeliveredLyonShipment4 grades assertion 4 of task bill_delivered_lyon_shipment:
 //
 // billing.FreightInvoice[inv_brenner_mar].status == issued
 func assertBillDeliveredLyonShipment4(s *State, _ startState) (bool, string) {
-	ok := s.freightInvoiceAt("inv_brenner_mar").Status == FreightInvoiceStatusIssued
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.freightInvoiceAt("inv_brenner_mar").Status) + ", right side is " + runtime.ValueText(FreightInvoiceStatusIssued)
+	l := s.freightInvoiceAt("inv_brenner_mar").Status
+	return s.compared(l == FreightInvoiceStatusIssued, l, FreightInvoiceStatusIssued)
 }
 
 // assertBillDeliveredLyonShipment5 grades assertion 5 of task bill_delivered_lyon_shipment:
 //
 // billing.FreightInvoice[inv_brenner_mar].total == 670.44
 func assertBillDeliveredLyonShipment5(s *State, _ startState) (bool, string) {
-	ok := s.freightInvoiceAt("inv_brenner_mar").Total == 670.44
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.freightInvoiceAt("inv_brenner_mar").Total) + ", right side is " + runtime.ValueText(670.44)
+	l := s.freightInvoiceAt("inv_brenner_mar").Total
+	return s.compared(l == 670.44, l, 670.44)
 }
 
 // assertSettleKuehneFebruaryInvoice1 grades assertion 1 of task settle_kuehne_february_invoice:
 //
 // exists(p in receivables.Payment where p.invoice == inv_kuehne_feb and p.amount == 3656.68 and p.bank_reference == "SEPA-0312-88412")
 func assertSettleKuehneFebruaryInvoice1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for p := range s.Payments.All() {
 			if !(p.Invoice == "inv_kuehne_feb" && p.Amount == 3656.68 && p.BankReference == "SEPA-0312-88412") {
 				continue
@@ -114,122 +83,70 @@ func assertSettleKuehneFebruaryInvoice1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertSettleKuehneFebruaryInvoice2 grades assertion 2 of task settle_kuehne_february_invoice:
 //
 // billing.FreightInvoice[inv_kuehne_feb].status == paid
 func assertSettleKuehneFebruaryInvoice2(s *State, _ startState) (bool, string) {
-	ok := s.freightInvoiceAt("inv_kuehne_feb").Status == FreightInvoiceStatusPaid
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.freightInvoiceAt("inv_kuehne_feb").Status) + ", right side is " + runtime.ValueText(FreightInvoiceStatusPaid)
+	l := s.freightInvoiceAt("inv_kuehne_feb").Status
+	return s.compared(l == FreightInvoiceStatusPaid, l, FreightInvoiceStatusPaid)
 }
 
 // assertSettleKuehneFebruaryInvoice3 grades assertion 3 of task settle_kuehne_february_invoice:
 //
 // billing.FreightInvoice[inv_kuehne_feb].paid_on == 2026-03-12
 func assertSettleKuehneFebruaryInvoice3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.freightInvoiceAt("inv_kuehne_feb").PaidOn
-		return v != nil && *v == runtime.Date(20524) /* 2026-03-12 */
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.freightInvoiceAt("inv_kuehne_feb").PaidOn) + ", right side is " + runtime.ValueText(runtime.Date(20524) /* 2026-03-12 */)
+	l := s.freightInvoiceAt("inv_kuehne_feb").PaidOn
+	return s.compared(l != nil && *l == runtime.Date(20524) /* 2026-03-12 */, l, runtime.Date(20524) /* 2026-03-12 */)
 }
 
 // assertReratePoznanShipment1 grades assertion 1 of task rerate_poznan_shipment:
 //
 // operations.Shipment[shp_nt031].freight_charge == 502.74
 func assertReratePoznanShipment1(s *State, _ startState) (bool, string) {
-	ok := s.shipmentAt("shp_nt031").FreightCharge == 502.74
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.shipmentAt("shp_nt031").FreightCharge) + ", right side is " + runtime.ValueText(502.74)
+	l := s.shipmentAt("shp_nt031").FreightCharge
+	return s.compared(l == 502.74, l, 502.74)
 }
 
 // assertReratePoznanShipment2 grades assertion 2 of task rerate_poznan_shipment:
 //
 // operations.Shipment[shp_nt031].rate_card == rc_brl_eu_2026
 func assertReratePoznanShipment2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.shipmentAt("shp_nt031").RateCard
-		return v != nil && *v == "rc_brl_eu_2026"
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.shipmentAt("shp_nt031").RateCard) + ", right side is " + runtime.ValueText("rc_brl_eu_2026")
+	l := s.shipmentAt("shp_nt031").RateCard
+	return s.compared(l != nil && *l == "rc_brl_eu_2026", l, "rc_brl_eu_2026")
 }
 
 // assertReratePoznanShipment3 grades assertion 3 of task rerate_poznan_shipment:
 //
 // billing.InvoiceLine[line_nt031].amount == 502.74
 func assertReratePoznanShipment3(s *State, _ startState) (bool, string) {
-	ok := s.invoiceLineAt("line_nt031").Amount == 502.74
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.invoiceLineAt("line_nt031").Amount) + ", right side is " + runtime.ValueText(502.74)
+	l := s.invoiceLineAt("line_nt031").Amount
+	return s.compared(l == 502.74, l, 502.74)
 }
 
 // assertReratePoznanShipment4 grades assertion 4 of task rerate_poznan_shipment:
 //
 // billing.FreightInvoice[inv_nordlicht_mar].total == 502.74
 func assertReratePoznanShipment4(s *State, _ startState) (bool, string) {
-	ok := s.freightInvoiceAt("inv_nordlicht_mar").Total == 502.74
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.freightInvoiceAt("inv_nordlicht_mar").Total) + ", right side is " + runtime.ValueText(502.74)
+	l := s.freightInvoiceAt("inv_nordlicht_mar").Total
+	return s.compared(l == 502.74, l, 502.74)
 }
 
 // assertReratePoznanShipment5 grades assertion 5 of task rerate_poznan_shipment:
 //
 // billing.FreightInvoice[inv_nordlicht_mar].status == issued
 func assertReratePoznanShipment5(s *State, _ startState) (bool, string) {
-	ok := s.freightInvoiceAt("inv_nordlicht_mar").Status == FreightInvoiceStatusIssued
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.freightInvoiceAt("inv_nordlicht_mar").Status) + ", right side is " + runtime.ValueText(FreightInvoiceStatusIssued)
+	l := s.freightInvoiceAt("inv_nordlicht_mar").Status
+	return s.compared(l == FreightInvoiceStatusIssued, l, FreightInvoiceStatusIssued)
 }
 
 // assertMarchDunningRun1 grades assertion 1 of task march_dunning_run:
 //
 // exists(d in receivables.DunningLetter where d.invoice == inv_kuehne_feb and d.level == 1 and d.fee == 0)
 func assertMarchDunningRun1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for d := range s.DunningLetters.All() {
 			if !(d.Invoice == "inv_kuehne_feb" && d.Level == 1 && d.Fee == float64(0)) {
 				continue
@@ -237,18 +154,14 @@ func assertMarchDunningRun1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertMarchDunningRun2 grades assertion 2 of task march_dunning_run:
 //
 // exists(d in receivables.DunningLetter where d.invoice == inv_nordlicht_jan and d.level == 2 and d.fee == 5)
 func assertMarchDunningRun2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for d := range s.DunningLetters.All() {
 			if !(d.Invoice == "inv_nordlicht_jan" && d.Level == 2 && d.Fee == float64(5)) {
 				continue
@@ -256,32 +169,22 @@ func assertMarchDunningRun2(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertMarchDunningRun3 grades assertion 3 of task march_dunning_run:
 //
 // billing.Customer[nordlicht].on_hold == true
 func assertMarchDunningRun3(s *State, _ startState) (bool, string) {
-	ok := s.customerAt("nordlicht").OnHold == true
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.customerAt("nordlicht").OnHold) + ", right side is " + runtime.ValueText(true)
+	l := s.customerAt("nordlicht").OnHold
+	return s.compared(l == true, l, true)
 }
 
 // assertMarchDunningRun4 grades assertion 4 of task march_dunning_run:
 //
 // count(d in receivables.DunningLetter where d.invoice == inv_brenner_feb) == 0
 func assertMarchDunningRun4(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for d := range s.DunningLetters.All() {
 			if !(d.Invoice == "inv_brenner_feb") {
@@ -290,27 +193,15 @@ func assertMarchDunningRun4(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 0
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for d := range s.DunningLetters.All() {
-			if !(d.Invoice == "inv_brenner_feb") {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(0)
+	}()
+	return s.compared(l == 0, l, 0)
 }
 
 // assertMarchDunningRun5 grades assertion 5 of task march_dunning_run:
 //
 // count(d in receivables.DunningLetter where d.invoice == inv_alpen_jan) == 2
 func assertMarchDunningRun5(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for d := range s.DunningLetters.All() {
 			if !(d.Invoice == "inv_alpen_jan") {
@@ -319,20 +210,26 @@ func assertMarchDunningRun5(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 2
-	if ok {
-		return true, ""
+	}()
+	return s.compared(l == 2, l, 2)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
+	if err := s.takeFault(); err != nil {
+		return false, err.Error()
 	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for d := range s.DunningLetters.All() {
-			if !(d.Invoice == "inv_alpen_jan") {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(2)
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
+	}
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

@@ -28,35 +28,23 @@ type task struct {
 //
 // rtt.Referral[ref_ellis_derm].status == accepted
 func assertTriageAndBookTwoWeekWait1(s *State, _ startState) (bool, string) {
-	ok := s.referralAt("ref_ellis_derm").Status == ReferralStatusAccepted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.referralAt("ref_ellis_derm").Status) + ", right side is " + runtime.ValueText(ReferralStatusAccepted)
+	l := s.referralAt("ref_ellis_derm").Status
+	return s.compared(l == ReferralStatusAccepted, l, ReferralStatusAccepted)
 }
 
 // assertTriageAndBookTwoWeekWait2 grades assertion 2 of task triage_and_book_two_week_wait:
 //
 // rtt.Referral[ref_ellis_derm].priority == two_week_wait
 func assertTriageAndBookTwoWeekWait2(s *State, _ startState) (bool, string) {
-	ok := s.referralAt("ref_ellis_derm").Priority == ReferralPriorityTwoWeekWait
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.referralAt("ref_ellis_derm").Priority) + ", right side is " + runtime.ValueText(ReferralPriorityTwoWeekWait)
+	l := s.referralAt("ref_ellis_derm").Priority
+	return s.compared(l == ReferralPriorityTwoWeekWait, l, ReferralPriorityTwoWeekWait)
 }
 
 // assertTriageAndBookTwoWeekWait3 grades assertion 3 of task triage_and_book_two_week_wait:
 //
 // exists(a in outpatients.Appointment where a.referral == ref_ellis_derm and a.session == s_derm_0422_pm and a.status == booked)
 func assertTriageAndBookTwoWeekWait3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for a := range s.Appointments.All() {
 			if !(a.Referral == "ref_ellis_derm" && a.Session == "s_derm_0422_pm" && a.Status == AppointmentStatusBooked) {
 				continue
@@ -64,18 +52,14 @@ func assertTriageAndBookTwoWeekWait3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertTriageAndBookTwoWeekWait4 grades assertion 4 of task triage_and_book_two_week_wait:
 //
 // exists(w in rtt.WaitingListEntry where w.referral == ref_ellis_derm and w.status == booked and w.breach_date == 2026-05-01)
 func assertTriageAndBookTwoWeekWait4(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for w := range s.WaitingListEntries.All() {
 			if !(w.Referral == "ref_ellis_derm" && w.Status == WaitingListEntryStatusBooked && w.BreachDate == runtime.Date(20574) /* 2026-05-01 */) {
 				continue
@@ -83,119 +67,70 @@ func assertTriageAndBookTwoWeekWait4(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertRecordPatientDeath1 grades assertion 1 of task record_patient_death:
 //
 // pas.Patient[jenkins].deceased == true
 func assertRecordPatientDeath1(s *State, _ startState) (bool, string) {
-	ok := s.patientAt("jenkins").Deceased == true
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.patientAt("jenkins").Deceased) + ", right side is " + runtime.ValueText(true)
+	l := s.patientAt("jenkins").Deceased
+	return s.compared(l == true, l, true)
 }
 
 // assertRecordPatientDeath2 grades assertion 2 of task record_patient_death:
 //
 // pas.Patient[jenkins].date_of_death == 2026-04-17
 func assertRecordPatientDeath2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.patientAt("jenkins").DateOfDeath
-		return v != nil && *v == runtime.Date(20560) /* 2026-04-17 */
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.patientAt("jenkins").DateOfDeath) + ", right side is " + runtime.ValueText(runtime.Date(20560) /* 2026-04-17 */)
+	l := s.patientAt("jenkins").DateOfDeath
+	return s.compared(l != nil && *l == runtime.Date(20560) /* 2026-04-17 */, l, runtime.Date(20560) /* 2026-04-17 */)
 }
 
 // assertRecordPatientDeath3 grades assertion 3 of task record_patient_death:
 //
 // outpatients.Appointment[appt_jenkins_card].status == cancelled
 func assertRecordPatientDeath3(s *State, _ startState) (bool, string) {
-	ok := s.appointmentAt("appt_jenkins_card").Status == AppointmentStatusCancelled
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.appointmentAt("appt_jenkins_card").Status) + ", right side is " + runtime.ValueText(AppointmentStatusCancelled)
+	l := s.appointmentAt("appt_jenkins_card").Status
+	return s.compared(l == AppointmentStatusCancelled, l, AppointmentStatusCancelled)
 }
 
 // assertRecordPatientDeath4 grades assertion 4 of task record_patient_death:
 //
 // rtt.WaitingListEntry[wl_jenkins_card].status == removed
 func assertRecordPatientDeath4(s *State, _ startState) (bool, string) {
-	ok := s.waitingListEntryAt("wl_jenkins_card").Status == WaitingListEntryStatusRemoved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.waitingListEntryAt("wl_jenkins_card").Status) + ", right side is " + runtime.ValueText(WaitingListEntryStatusRemoved)
+	l := s.waitingListEntryAt("wl_jenkins_card").Status
+	return s.compared(l == WaitingListEntryStatusRemoved, l, WaitingListEntryStatusRemoved)
 }
 
 // assertRecordPatientDeath5 grades assertion 5 of task record_patient_death:
 //
 // rtt.WaitingListEntry[wl_jenkins_ortho].status == removed
 func assertRecordPatientDeath5(s *State, _ startState) (bool, string) {
-	ok := s.waitingListEntryAt("wl_jenkins_ortho").Status == WaitingListEntryStatusRemoved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.waitingListEntryAt("wl_jenkins_ortho").Status) + ", right side is " + runtime.ValueText(WaitingListEntryStatusRemoved)
+	l := s.waitingListEntryAt("wl_jenkins_ortho").Status
+	return s.compared(l == WaitingListEntryStatusRemoved, l, WaitingListEntryStatusRemoved)
 }
 
 // assertCoverConsultantLeave1 grades assertion 1 of task cover_consultant_leave:
 //
 // outpatients.ClinicSession[s_derm_0422_pm].clinician == rao
 func assertCoverConsultantLeave1(s *State, _ startState) (bool, string) {
-	ok := s.clinicSessionAt("s_derm_0422_pm").Clinician == "rao"
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.clinicSessionAt("s_derm_0422_pm").Clinician) + ", right side is " + runtime.ValueText("rao")
+	l := s.clinicSessionAt("s_derm_0422_pm").Clinician
+	return s.compared(l == "rao", l, "rao")
 }
 
 // assertCoverConsultantLeave2 grades assertion 2 of task cover_consultant_leave:
 //
 // workforce.RotaEntry[rota_whitfield_q2].ends_on == 2026-04-19
 func assertCoverConsultantLeave2(s *State, _ startState) (bool, string) {
-	ok := s.rotaEntryAt("rota_whitfield_q2").EndsOn == runtime.Date(20562) /* 2026-04-19 */
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.rotaEntryAt("rota_whitfield_q2").EndsOn) + ", right side is " + runtime.ValueText(runtime.Date(20562) /* 2026-04-19 */)
+	l := s.rotaEntryAt("rota_whitfield_q2").EndsOn
+	return s.compared(l == runtime.Date(20562) /* 2026-04-19 */, l, runtime.Date(20562) /* 2026-04-19 */)
 }
 
 // assertCoverConsultantLeave3 grades assertion 3 of task cover_consultant_leave:
 //
 // exists(r in workforce.RotaEntry where r.clinician == whitfield and r.department == derm and r.starts_on == 2026-04-27 and r.ends_on == 2026-06-30)
 func assertCoverConsultantLeave3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for r := range s.RotaEntries.All() {
 			if !(r.Clinician == "whitfield" && r.Department == "derm" && r.StartsOn == runtime.Date(20570) /* 2026-04-27 */ && r.EndsOn == runtime.Date(20634) /* 2026-06-30 */) {
 				continue
@@ -203,18 +138,14 @@ func assertCoverConsultantLeave3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertCoverConsultantLeave4 grades assertion 4 of task cover_consultant_leave:
 //
 // not exists(r in workforce.RotaEntry where r.clinician == whitfield and r.starts_on <= 2026-04-22 and r.ends_on >= 2026-04-22)
 func assertCoverConsultantLeave4(s *State, _ startState) (bool, string) {
-	ok := !func() bool {
+	return s.verdict(!func() bool {
 		for r := range s.RotaEntries.All() {
 			if !(r.Clinician == "whitfield" && r.StartsOn <= runtime.Date(20565) /* 2026-04-22 */ && r.EndsOn >= runtime.Date(20565) /* 2026-04-22 */) {
 				continue
@@ -222,46 +153,30 @@ func assertCoverConsultantLeave4(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertMoveOrthopaedicAppointment1 grades assertion 1 of task move_orthopaedic_appointment:
 //
 // outpatients.Appointment[appt_price_ortho].session == s_ortho_0430_am
 func assertMoveOrthopaedicAppointment1(s *State, _ startState) (bool, string) {
-	ok := s.appointmentAt("appt_price_ortho").Session == "s_ortho_0430_am"
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.appointmentAt("appt_price_ortho").Session) + ", right side is " + runtime.ValueText("s_ortho_0430_am")
+	l := s.appointmentAt("appt_price_ortho").Session
+	return s.compared(l == "s_ortho_0430_am", l, "s_ortho_0430_am")
 }
 
 // assertMoveOrthopaedicAppointment2 grades assertion 2 of task move_orthopaedic_appointment:
 //
 // outpatients.Appointment[appt_price_ortho].status == booked
 func assertMoveOrthopaedicAppointment2(s *State, _ startState) (bool, string) {
-	ok := s.appointmentAt("appt_price_ortho").Status == AppointmentStatusBooked
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.appointmentAt("appt_price_ortho").Status) + ", right side is " + runtime.ValueText(AppointmentStatusBooked)
+	l := s.appointmentAt("appt_price_ortho").Status
+	return s.compared(l == AppointmentStatusBooked, l, AppointmentStatusBooked)
 }
 
 // assertMoveOrthopaedicAppointment3 grades assertion 3 of task move_orthopaedic_appointment:
 //
 // count(a in outpatients.Appointment where a.session == s_ortho_0423_am and a.status == booked) == 0
 func assertMoveOrthopaedicAppointment3(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for a := range s.Appointments.All() {
 			if !(a.Session == "s_ortho_0423_am" && a.Status == AppointmentStatusBooked) {
@@ -270,27 +185,15 @@ func assertMoveOrthopaedicAppointment3(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 0
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for a := range s.Appointments.All() {
-			if !(a.Session == "s_ortho_0423_am" && a.Status == AppointmentStatusBooked) {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(0)
+	}()
+	return s.compared(l == 0, l, 0)
 }
 
 // assertMoveOrthopaedicAppointment4 grades assertion 4 of task move_orthopaedic_appointment:
 //
 // count(a in outpatients.Appointment where a.patient == price and a.status == booked) == 1
 func assertMoveOrthopaedicAppointment4(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for a := range s.Appointments.All() {
 			if !(a.Patient == "price" && a.Status == AppointmentStatusBooked) {
@@ -299,20 +202,26 @@ func assertMoveOrthopaedicAppointment4(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 1
-	if ok {
-		return true, ""
+	}()
+	return s.compared(l == 1, l, 1)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
+	if err := s.takeFault(); err != nil {
+		return false, err.Error()
 	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for a := range s.Appointments.All() {
-			if !(a.Patient == "price" && a.Status == AppointmentStatusBooked) {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(1)
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
+	}
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

@@ -28,7 +28,7 @@ type task struct {
 //
 // exists(a in adjusting.Assessment where a.claim == clm_0412 and a.status == completed and a.assessed_amount == 7350)
 func assertSettleWaterDamageClaim1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for a := range s.Assessments.All() {
 			if !(a.Claim == "clm_0412" && a.Status == AssessmentStatusCompleted && (a.AssessedAmount != nil && *a.AssessedAmount == float64(7350))) {
 				continue
@@ -36,49 +36,31 @@ func assertSettleWaterDamageClaim1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertSettleWaterDamageClaim2 grades assertion 2 of task settle_water_damage_claim:
 //
 // claims.Claim[clm_0412].status == approved
 func assertSettleWaterDamageClaim2(s *State, _ startState) (bool, string) {
-	ok := s.claimAt("clm_0412").Status == ClaimStatusApproved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.claimAt("clm_0412").Status) + ", right side is " + runtime.ValueText(ClaimStatusApproved)
+	l := s.claimAt("clm_0412").Status
+	return s.compared(l == ClaimStatusApproved, l, ClaimStatusApproved)
 }
 
 // assertSettleWaterDamageClaim3 grades assertion 3 of task settle_water_damage_claim:
 //
 // claims.Claim[clm_0412].approved_amount == 7200
 func assertSettleWaterDamageClaim3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.claimAt("clm_0412").ApprovedAmount
-		return v != nil && *v == float64(7200)
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.claimAt("clm_0412").ApprovedAmount) + ", right side is " + runtime.ValueText(float64(7200))
+	l := s.claimAt("clm_0412").ApprovedAmount
+	r := float64(7200)
+	return s.compared(l != nil && *l == r, l, r)
 }
 
 // assertSettleWaterDamageClaim4 grades assertion 4 of task settle_water_damage_claim:
 //
 // exists(p in payments.Payout where p.claim == clm_0412 and p.amount == 7200 and p.status == scheduled and p.iban == "FR7610071690000000201745562")
 func assertSettleWaterDamageClaim4(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for p := range s.Payouts.All() {
 			if !(p.Claim == "clm_0412" && p.Amount == float64(7200) && p.Status == PayoutStatusScheduled && p.Iban == "FR7610071690000000201745562") {
 				continue
@@ -86,18 +68,14 @@ func assertSettleWaterDamageClaim4(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertFreezeSuspiciousBurglary1 grades assertion 1 of task freeze_suspicious_burglary:
 //
 // exists(f in fraud.FraudFlag where f.claim == clm_0405 and f.reason == inconsistent_statement and f.status == open)
 func assertFreezeSuspiciousBurglary1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for f := range s.FraudFlags.All() {
 			if !(f.Claim == "clm_0405" && f.Reason == FraudFlagReasonInconsistentStatement && f.Status == FraudFlagStatusOpen) {
 				continue
@@ -105,46 +83,30 @@ func assertFreezeSuspiciousBurglary1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertFreezeSuspiciousBurglary2 grades assertion 2 of task freeze_suspicious_burglary:
 //
 // payments.Payout[pay_0405].status == cancelled
 func assertFreezeSuspiciousBurglary2(s *State, _ startState) (bool, string) {
-	ok := s.payoutAt("pay_0405").Status == PayoutStatusCancelled
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.payoutAt("pay_0405").Status) + ", right side is " + runtime.ValueText(PayoutStatusCancelled)
+	l := s.payoutAt("pay_0405").Status
+	return s.compared(l == PayoutStatusCancelled, l, PayoutStatusCancelled)
 }
 
 // assertFreezeSuspiciousBurglary3 grades assertion 3 of task freeze_suspicious_burglary:
 //
 // claims.Claim[clm_0405].status == approved
 func assertFreezeSuspiciousBurglary3(s *State, _ startState) (bool, string) {
-	ok := s.claimAt("clm_0405").Status == ClaimStatusApproved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.claimAt("clm_0405").Status) + ", right side is " + runtime.ValueText(ClaimStatusApproved)
+	l := s.claimAt("clm_0405").Status
+	return s.compared(l == ClaimStatusApproved, l, ClaimStatusApproved)
 }
 
 // assertPayOutCollisionClaim1 grades assertion 1 of task pay_out_collision_claim:
 //
 // exists(p in payments.Payout where p.claim == clm_0388 and p.amount == 3020 and p.status == sent)
 func assertPayOutCollisionClaim1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for p := range s.Payouts.All() {
 			if !(p.Claim == "clm_0388" && p.Amount == float64(3020) && p.Status == PayoutStatusSent) {
 				continue
@@ -152,32 +114,22 @@ func assertPayOutCollisionClaim1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertPayOutCollisionClaim2 grades assertion 2 of task pay_out_collision_claim:
 //
 // claims.Claim[clm_0388].status == paid
 func assertPayOutCollisionClaim2(s *State, _ startState) (bool, string) {
-	ok := s.claimAt("clm_0388").Status == ClaimStatusPaid
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.claimAt("clm_0388").Status) + ", right side is " + runtime.ValueText(ClaimStatusPaid)
+	l := s.claimAt("clm_0388").Status
+	return s.compared(l == ClaimStatusPaid, l, ClaimStatusPaid)
 }
 
 // assertScreenAndAssignNightAccident1 grades assertion 1 of task screen_and_assign_night_accident:
 //
 // count(f in fraud.FraudFlag where f.claim == clm_0431 and f.status == open) == 3
 func assertScreenAndAssignNightAccident1(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for f := range s.FraudFlags.All() {
 			if !(f.Claim == "clm_0431" && f.Status == FraudFlagStatusOpen) {
@@ -186,27 +138,15 @@ func assertScreenAndAssignNightAccident1(s *State, _ startState) (bool, string) 
 			n++
 		}
 		return n
-	}() == 3
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for f := range s.FraudFlags.All() {
-			if !(f.Claim == "clm_0431" && f.Status == FraudFlagStatusOpen) {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(3)
+	}()
+	return s.compared(l == 3, l, 3)
 }
 
 // assertScreenAndAssignNightAccident2 grades assertion 2 of task screen_and_assign_night_accident:
 //
 // exists(a in adjusting.Assessment where a.claim == clm_0431 and a.adjuster == adj_faure and a.status == requested)
 func assertScreenAndAssignNightAccident2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for a := range s.Assessments.All() {
 			if !(a.Claim == "clm_0431" && a.Adjuster == "adj_faure" && a.Status == AssessmentStatusRequested) {
 				continue
@@ -214,25 +154,33 @@ func assertScreenAndAssignNightAccident2(s *State, _ startState) (bool, string) 
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertScreenAndAssignNightAccident3 grades assertion 3 of task screen_and_assign_night_accident:
 //
 // claims.Claim[clm_0431].status == under_assessment
 func assertScreenAndAssignNightAccident3(s *State, _ startState) (bool, string) {
-	ok := s.claimAt("clm_0431").Status == ClaimStatusUnderAssessment
+	l := s.claimAt("clm_0431").Status
+	return s.compared(l == ClaimStatusUnderAssessment, l, ClaimStatusUnderAssessment)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
 	}
-	if ok {
-		return true, ""
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
 	}
-	return false, "left side is " + runtime.ValueText(s.claimAt("clm_0431").Status) + ", right side is " + runtime.ValueText(ClaimStatusUnderAssessment)
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

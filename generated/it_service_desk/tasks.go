@@ -28,49 +28,31 @@ type task struct {
 //
 // people.Employee[mehta].status == exited
 func assertOffboardLeaver1(s *State, _ startState) (bool, string) {
-	ok := s.employeeAt("mehta").Status == EmployeeStatusExited
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.employeeAt("mehta").Status) + ", right side is " + runtime.ValueText(EmployeeStatusExited)
+	l := s.employeeAt("mehta").Status
+	return s.compared(l == EmployeeStatusExited, l, EmployeeStatusExited)
 }
 
 // assertOffboardLeaver2 grades assertion 2 of task offboard_leaver:
 //
 // assets.Asset[lt_0342].status == in_stock
 func assertOffboardLeaver2(s *State, _ startState) (bool, string) {
-	ok := s.assetAt("lt_0342").Status == AssetStatusInStock
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.assetAt("lt_0342").Status) + ", right side is " + runtime.ValueText(AssetStatusInStock)
+	l := s.assetAt("lt_0342").Status
+	return s.compared(l == AssetStatusInStock, l, AssetStatusInStock)
 }
 
 // assertOffboardLeaver3 grades assertion 3 of task offboard_leaver:
 //
 // assets.Asset[mn_0518].assigned_to == null
 func assertOffboardLeaver3(s *State, _ startState) (bool, string) {
-	ok := s.assetAt("mn_0518").AssignedTo == nil
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.assetAt("mn_0518").AssignedTo) + ", right side is " + runtime.ValueText(nil)
+	l := s.assetAt("mn_0518").AssignedTo
+	return s.compared(l == nil, l, nil)
 }
 
 // assertOffboardLeaver4 grades assertion 4 of task offboard_leaver:
 //
 // count(s in assets.LicenceSeat where s.employee == mehta and s.status == active) == 0
 func assertOffboardLeaver4(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for s2 := range s.LicenceSeats.All() {
 			if !(s2.Employee == "mehta" && s2.Status == LicenceSeatStatusActive) {
@@ -79,27 +61,15 @@ func assertOffboardLeaver4(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 0
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for s2 := range s.LicenceSeats.All() {
-			if !(s2.Employee == "mehta" && s2.Status == LicenceSeatStatusActive) {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(0)
+	}()
+	return s.compared(l == 0, l, 0)
 }
 
 // assertLaptopToRepairWithLoaner1 grades assertion 1 of task laptop_to_repair_with_loaner:
 //
 // exists(t in servicedesk.Ticket where t.requester == reddy and t.asset == lt_0377 and t.category == hardware and t.sla == sla_p3 and t.status in [open, in_progress])
 func assertLaptopToRepairWithLoaner1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for t := range s.Tickets.All() {
 			if !(t.Requester == "reddy" && (t.Asset != nil && *t.Asset == "lt_0377") && t.Category == TicketCategoryHardware && t.SLA == "sla_p3" && (t.Status == TicketStatusOpen || t.Status == TicketStatusInProgress)) {
 				continue
@@ -107,32 +77,22 @@ func assertLaptopToRepairWithLoaner1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertLaptopToRepairWithLoaner2 grades assertion 2 of task laptop_to_repair_with_loaner:
 //
 // assets.Asset[lt_0377].status == in_repair
 func assertLaptopToRepairWithLoaner2(s *State, _ startState) (bool, string) {
-	ok := s.assetAt("lt_0377").Status == AssetStatusInRepair
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.assetAt("lt_0377").Status) + ", right side is " + runtime.ValueText(AssetStatusInRepair)
+	l := s.assetAt("lt_0377").Status
+	return s.compared(l == AssetStatusInRepair, l, AssetStatusInRepair)
 }
 
 // assertLaptopToRepairWithLoaner3 grades assertion 3 of task laptop_to_repair_with_loaner:
 //
 // exists(a in assets.Asset where a.kind == laptop and a.assigned_to == reddy and a.status == assigned)
 func assertLaptopToRepairWithLoaner3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for a := range s.Assets.All() {
 			if !(a.Kind == AssetKindLaptop && (a.AssignedTo != nil && *a.AssignedTo == "reddy") && a.Status == AssetStatusAssigned) {
 				continue
@@ -140,94 +100,54 @@ func assertLaptopToRepairWithLoaner3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertCloseVpnIncidentByChange1 grades assertion 1 of task close_vpn_incident_by_change:
 //
 // changes.ChangeRequest[chg_vpn_firmware].status == implemented
 func assertCloseVpnIncidentByChange1(s *State, _ startState) (bool, string) {
-	ok := s.changeRequestAt("chg_vpn_firmware").Status == ChangeRequestStatusImplemented
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.changeRequestAt("chg_vpn_firmware").Status) + ", right side is " + runtime.ValueText(ChangeRequestStatusImplemented)
+	l := s.changeRequestAt("chg_vpn_firmware").Status
+	return s.compared(l == ChangeRequestStatusImplemented, l, ChangeRequestStatusImplemented)
 }
 
 // assertCloseVpnIncidentByChange2 grades assertion 2 of task close_vpn_incident_by_change:
 //
 // changes.ChangeRequest[chg_vpn_firmware].approver == iyer
 func assertCloseVpnIncidentByChange2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.changeRequestAt("chg_vpn_firmware").Approver
-		return v != nil && *v == "iyer"
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.changeRequestAt("chg_vpn_firmware").Approver) + ", right side is " + runtime.ValueText("iyer")
+	l := s.changeRequestAt("chg_vpn_firmware").Approver
+	return s.compared(l != nil && *l == "iyer", l, "iyer")
 }
 
 // assertCloseVpnIncidentByChange3 grades assertion 3 of task close_vpn_incident_by_change:
 //
 // servicedesk.Ticket[tkt_sharma_vpn].status == resolved
 func assertCloseVpnIncidentByChange3(s *State, _ startState) (bool, string) {
-	ok := s.ticketAt("tkt_sharma_vpn").Status == TicketStatusResolved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.ticketAt("tkt_sharma_vpn").Status) + ", right side is " + runtime.ValueText(TicketStatusResolved)
+	l := s.ticketAt("tkt_sharma_vpn").Status
+	return s.compared(l == TicketStatusResolved, l, TicketStatusResolved)
 }
 
 // assertCloseVpnIncidentByChange4 grades assertion 4 of task close_vpn_incident_by_change:
 //
 // servicedesk.Ticket[tkt_sharma_vpn].resolution == change_implemented
 func assertCloseVpnIncidentByChange4(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.ticketAt("tkt_sharma_vpn").Resolution
-		return v != nil && *v == TicketResolutionChangeImplemented
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.ticketAt("tkt_sharma_vpn").Resolution) + ", right side is " + runtime.ValueText(TicketResolutionChangeImplemented)
+	l := s.ticketAt("tkt_sharma_vpn").Resolution
+	return s.compared(l != nil && *l == TicketResolutionChangeImplemented, l, TicketResolutionChangeImplemented)
 }
 
 // assertReclaimIdleAdobeSeat1 grades assertion 1 of task reclaim_idle_adobe_seat:
 //
 // assets.LicenceSeat[seat_adobe_qureshi].status == revoked
 func assertReclaimIdleAdobeSeat1(s *State, _ startState) (bool, string) {
-	ok := s.licenceSeatAt("seat_adobe_qureshi").Status == LicenceSeatStatusRevoked
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.licenceSeatAt("seat_adobe_qureshi").Status) + ", right side is " + runtime.ValueText(LicenceSeatStatusRevoked)
+	l := s.licenceSeatAt("seat_adobe_qureshi").Status
+	return s.compared(l == LicenceSeatStatusRevoked, l, LicenceSeatStatusRevoked)
 }
 
 // assertReclaimIdleAdobeSeat2 grades assertion 2 of task reclaim_idle_adobe_seat:
 //
 // exists(s in assets.LicenceSeat where s.licence == lic_adobe and s.employee == joshi and s.status == active)
 func assertReclaimIdleAdobeSeat2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for s2 := range s.LicenceSeats.All() {
 			if !(s2.Licence == "lic_adobe" && s2.Employee == "joshi" && s2.Status == LicenceSeatStatusActive) {
 				continue
@@ -235,32 +155,22 @@ func assertReclaimIdleAdobeSeat2(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertReclaimIdleAdobeSeat3 grades assertion 3 of task reclaim_idle_adobe_seat:
 //
 // assets.LicenceSeat[seat_adobe_subramanian].status == active
 func assertReclaimIdleAdobeSeat3(s *State, _ startState) (bool, string) {
-	ok := s.licenceSeatAt("seat_adobe_subramanian").Status == LicenceSeatStatusActive
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.licenceSeatAt("seat_adobe_subramanian").Status) + ", right side is " + runtime.ValueText(LicenceSeatStatusActive)
+	l := s.licenceSeatAt("seat_adobe_subramanian").Status
+	return s.compared(l == LicenceSeatStatusActive, l, LicenceSeatStatusActive)
 }
 
 // assertReclaimIdleAdobeSeat4 grades assertion 4 of task reclaim_idle_adobe_seat:
 //
 // count(s in assets.LicenceSeat where s.licence == lic_adobe and s.status == active) == 4
 func assertReclaimIdleAdobeSeat4(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for s2 := range s.LicenceSeats.All() {
 			if !(s2.Licence == "lic_adobe" && s2.Status == LicenceSeatStatusActive) {
@@ -269,20 +179,26 @@ func assertReclaimIdleAdobeSeat4(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 4
-	if ok {
-		return true, ""
+	}()
+	return s.compared(l == 4, l, 4)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
+	if err := s.takeFault(); err != nil {
+		return false, err.Error()
 	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for s2 := range s.LicenceSeats.All() {
-			if !(s2.Licence == "lic_adobe" && s2.Status == LicenceSeatStatusActive) {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(4)
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
+	}
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

@@ -28,63 +28,39 @@ type task struct {
 //
 // inventory.StockLevel[stk_sb_negi].on_hand == 25
 func assertReceiveShibuyaVegetables1(s *State, _ startState) (bool, string) {
-	ok := s.stockLevelAt("stk_sb_negi").OnHand == 25
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.stockLevelAt("stk_sb_negi").OnHand) + ", right side is " + runtime.ValueText(25)
+	l := s.stockLevelAt("stk_sb_negi").OnHand
+	return s.compared(l == 25, l, 25)
 }
 
 // assertReceiveShibuyaVegetables2 grades assertion 2 of task receive_shibuya_vegetables:
 //
 // inventory.StockLevel[stk_sb_cabbage].on_hand == 50
 func assertReceiveShibuyaVegetables2(s *State, _ startState) (bool, string) {
-	ok := s.stockLevelAt("stk_sb_cabbage").OnHand == 50
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.stockLevelAt("stk_sb_cabbage").OnHand) + ", right side is " + runtime.ValueText(50)
+	l := s.stockLevelAt("stk_sb_cabbage").OnHand
+	return s.compared(l == 50, l, 50)
 }
 
 // assertReceiveShibuyaVegetables3 grades assertion 3 of task receive_shibuya_vegetables:
 //
 // purchasing.PurchaseOrder[po_0603].status == received
 func assertReceiveShibuyaVegetables3(s *State, _ startState) (bool, string) {
-	ok := s.purchaseOrderAt("po_0603").Status == PurchaseOrderStatusReceived
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.purchaseOrderAt("po_0603").Status) + ", right side is " + runtime.ValueText(PurchaseOrderStatusReceived)
+	l := s.purchaseOrderAt("po_0603").Status
+	return s.compared(l == PurchaseOrderStatusReceived, l, PurchaseOrderStatusReceived)
 }
 
 // assertReceiveShibuyaVegetables4 grades assertion 4 of task receive_shibuya_vegetables:
 //
 // payables.SupplierInvoice[sinv_0603].status == approved
 func assertReceiveShibuyaVegetables4(s *State, _ startState) (bool, string) {
-	ok := s.supplierInvoiceAt("sinv_0603").Status == SupplierInvoiceStatusApproved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.supplierInvoiceAt("sinv_0603").Status) + ", right side is " + runtime.ValueText(SupplierInvoiceStatusApproved)
+	l := s.supplierInvoiceAt("sinv_0603").Status
+	return s.compared(l == SupplierInvoiceStatusApproved, l, SupplierInvoiceStatusApproved)
 }
 
 // assertRefuseWarmSeafoodDelivery1 grades assertion 1 of task refuse_warm_seafood_delivery:
 //
 // exists(g in inventory.GoodsReceipt where g.purchase_order == po_0604 and g.quality == rejected)
 func assertRefuseWarmSeafoodDelivery1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for g := range s.GoodsReceipts.All() {
 			if !(g.PurchaseOrder == "po_0604" && g.Quality == GoodsReceiptQualityRejected) {
 				continue
@@ -92,32 +68,22 @@ func assertRefuseWarmSeafoodDelivery1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertRefuseWarmSeafoodDelivery2 grades assertion 2 of task refuse_warm_seafood_delivery:
 //
 // purchasing.PurchaseOrder[po_0604].status == cancelled
 func assertRefuseWarmSeafoodDelivery2(s *State, _ startState) (bool, string) {
-	ok := s.purchaseOrderAt("po_0604").Status == PurchaseOrderStatusCancelled
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.purchaseOrderAt("po_0604").Status) + ", right side is " + runtime.ValueText(PurchaseOrderStatusCancelled)
+	l := s.purchaseOrderAt("po_0604").Status
+	return s.compared(l == PurchaseOrderStatusCancelled, l, PurchaseOrderStatusCancelled)
 }
 
 // assertRefuseWarmSeafoodDelivery3 grades assertion 3 of task refuse_warm_seafood_delivery:
 //
 // exists(o in purchasing.PurchaseOrder where o.outlet == out_ginza and o.supplier == sup_toyosu and o.delivery_date == 2026-06-12 and o.status == sent and o.total == 52600)
 func assertRefuseWarmSeafoodDelivery3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for o := range s.PurchaseOrders.All() {
 			if !(o.Outlet == "out_ginza" && o.Supplier == "sup_toyosu" && o.DeliveryDate == runtime.Date(20616) /* 2026-06-12 */ && o.Status == PurchaseOrderStatusSent && o.Total == float64(52600)) {
 				continue
@@ -125,98 +91,74 @@ func assertRefuseWarmSeafoodDelivery3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertRefuseWarmSeafoodDelivery4 grades assertion 4 of task refuse_warm_seafood_delivery:
 //
 // inventory.StockLevel[stk_gz_hotate].on_hand == 4
 func assertRefuseWarmSeafoodDelivery4(s *State, _ startState) (bool, string) {
-	ok := s.stockLevelAt("stk_gz_hotate").OnHand == 4
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.stockLevelAt("stk_gz_hotate").OnHand) + ", right side is " + runtime.ValueText(4)
+	l := s.stockLevelAt("stk_gz_hotate").OnHand
+	return s.compared(l == 4, l, 4)
 }
 
 // assertWagyuOrderWithinBudget1 grades assertion 1 of task wagyu_order_within_budget:
 //
 // purchasing.OrderLine[ol_0605_1].quantity == 5
 func assertWagyuOrderWithinBudget1(s *State, _ startState) (bool, string) {
-	ok := s.orderLineAt("ol_0605_1").Quantity == 5
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.orderLineAt("ol_0605_1").Quantity) + ", right side is " + runtime.ValueText(5)
+	l := s.orderLineAt("ol_0605_1").Quantity
+	return s.compared(l == 5, l, 5)
 }
 
 // assertWagyuOrderWithinBudget2 grades assertion 2 of task wagyu_order_within_budget:
 //
 // purchasing.PurchaseOrder[po_0605].status == sent
 func assertWagyuOrderWithinBudget2(s *State, _ startState) (bool, string) {
-	ok := s.purchaseOrderAt("po_0605").Status == PurchaseOrderStatusSent
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.purchaseOrderAt("po_0605").Status) + ", right side is " + runtime.ValueText(PurchaseOrderStatusSent)
+	l := s.purchaseOrderAt("po_0605").Status
+	return s.compared(l == PurchaseOrderStatusSent, l, PurchaseOrderStatusSent)
 }
 
 // assertWagyuOrderWithinBudget3 grades assertion 3 of task wagyu_order_within_budget:
 //
 // purchasing.PurchaseOrder[po_0605].total == 120000
 func assertWagyuOrderWithinBudget3(s *State, _ startState) (bool, string) {
-	ok := s.purchaseOrderAt("po_0605").Total == float64(120000)
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.purchaseOrderAt("po_0605").Total) + ", right side is " + runtime.ValueText(float64(120000))
+	l := s.purchaseOrderAt("po_0605").Total
+	r := float64(120000)
+	return s.compared(l == r, l, r)
 }
 
 // assertPayDairyInvoice1 grades assertion 1 of task pay_dairy_invoice:
 //
 // payables.SupplierInvoice[sinv_0602].status == paid
 func assertPayDairyInvoice1(s *State, _ startState) (bool, string) {
-	ok := s.supplierInvoiceAt("sinv_0602").Status == SupplierInvoiceStatusPaid
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.supplierInvoiceAt("sinv_0602").Status) + ", right side is " + runtime.ValueText(SupplierInvoiceStatusPaid)
+	l := s.supplierInvoiceAt("sinv_0602").Status
+	return s.compared(l == SupplierInvoiceStatusPaid, l, SupplierInvoiceStatusPaid)
 }
 
 // assertPayDairyInvoice2 grades assertion 2 of task pay_dairy_invoice:
 //
 // payables.SupplierInvoice[sinv_0602].paid_on == 2026-06-10
 func assertPayDairyInvoice2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.supplierInvoiceAt("sinv_0602").PaidOn
-		return v != nil && *v == runtime.Date(20614) /* 2026-06-10 */
-	}()
+	l := s.supplierInvoiceAt("sinv_0602").PaidOn
+	return s.compared(l != nil && *l == runtime.Date(20614) /* 2026-06-10 */, l, runtime.Date(20614) /* 2026-06-10 */)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
 	}
-	if ok {
-		return true, ""
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
 	}
-	return false, "left side is " + runtime.ValueText(s.supplierInvoiceAt("sinv_0602").PaidOn) + ", right side is " + runtime.ValueText(runtime.Date(20614) /* 2026-06-10 */)
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

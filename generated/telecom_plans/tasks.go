@@ -28,150 +28,87 @@ type task struct {
 //
 // billing.Bill[bill_juliana_05].status == paid
 func assertRestoreLineAfterPayment1(s *State, _ startState) (bool, string) {
-	ok := s.billAt("bill_juliana_05").Status == BillStatusPaid
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.billAt("bill_juliana_05").Status) + ", right side is " + runtime.ValueText(BillStatusPaid)
+	l := s.billAt("bill_juliana_05").Status
+	return s.compared(l == BillStatusPaid, l, BillStatusPaid)
 }
 
 // assertRestoreLineAfterPayment2 grades assertion 2 of task restore_line_after_payment:
 //
 // billing.Bill[bill_juliana_06].status == paid
 func assertRestoreLineAfterPayment2(s *State, _ startState) (bool, string) {
-	ok := s.billAt("bill_juliana_06").Status == BillStatusPaid
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.billAt("bill_juliana_06").Status) + ", right side is " + runtime.ValueText(BillStatusPaid)
+	l := s.billAt("bill_juliana_06").Status
+	return s.compared(l == BillStatusPaid, l, BillStatusPaid)
 }
 
 // assertRestoreLineAfterPayment3 grades assertion 3 of task restore_line_after_payment:
 //
 // network.Line[ln_juliana].status == active
 func assertRestoreLineAfterPayment3(s *State, _ startState) (bool, string) {
-	ok := s.lineAt("ln_juliana").Status == LineStatusActive
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.lineAt("ln_juliana").Status) + ", right side is " + runtime.ValueText(LineStatusActive)
+	l := s.lineAt("ln_juliana").Status
+	return s.compared(l == LineStatusActive, l, LineStatusActive)
 }
 
 // assertCompletePortToClaro1 grades assertion 1 of task complete_port_to_claro:
 //
 // portability.PortOutRequest[por_fernanda].status == completed
 func assertCompletePortToClaro1(s *State, _ startState) (bool, string) {
-	ok := s.portOutRequestAt("por_fernanda").Status == PortOutRequestStatusCompleted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.portOutRequestAt("por_fernanda").Status) + ", right side is " + runtime.ValueText(PortOutRequestStatusCompleted)
+	l := s.portOutRequestAt("por_fernanda").Status
+	return s.compared(l == PortOutRequestStatusCompleted, l, PortOutRequestStatusCompleted)
 }
 
 // assertCompletePortToClaro2 grades assertion 2 of task complete_port_to_claro:
 //
 // network.Line[ln_fernanda].status == ported_out
 func assertCompletePortToClaro2(s *State, _ startState) (bool, string) {
-	ok := s.lineAt("ln_fernanda").Status == LineStatusPortedOut
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.lineAt("ln_fernanda").Status) + ", right side is " + runtime.ValueText(LineStatusPortedOut)
+	l := s.lineAt("ln_fernanda").Status
+	return s.compared(l == LineStatusPortedOut, l, LineStatusPortedOut)
 }
 
 // assertCompletePortToClaro3 grades assertion 3 of task complete_port_to_claro:
 //
 // offers.Subscription[subs_fernanda].status == ended
 func assertCompletePortToClaro3(s *State, _ startState) (bool, string) {
-	ok := s.subscriptionAt("subs_fernanda").Status == SubscriptionStatusEnded
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.subscriptionAt("subs_fernanda").Status) + ", right side is " + runtime.ValueText(SubscriptionStatusEnded)
+	l := s.subscriptionAt("subs_fernanda").Status
+	return s.compared(l == SubscriptionStatusEnded, l, SubscriptionStatusEnded)
 }
 
 // assertProcessPortOutQueue1 grades assertion 1 of task process_port_out_queue:
 //
 // portability.PortOutRequest[por_rafael].status == approved
 func assertProcessPortOutQueue1(s *State, _ startState) (bool, string) {
-	ok := s.portOutRequestAt("por_rafael").Status == PortOutRequestStatusApproved
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.portOutRequestAt("por_rafael").Status) + ", right side is " + runtime.ValueText(PortOutRequestStatusApproved)
+	l := s.portOutRequestAt("por_rafael").Status
+	return s.compared(l == PortOutRequestStatusApproved, l, PortOutRequestStatusApproved)
 }
 
 // assertProcessPortOutQueue2 grades assertion 2 of task process_port_out_queue:
 //
 // portability.PortOutRequest[por_lucas].status == rejected
 func assertProcessPortOutQueue2(s *State, _ startState) (bool, string) {
-	ok := s.portOutRequestAt("por_lucas").Status == PortOutRequestStatusRejected
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.portOutRequestAt("por_lucas").Status) + ", right side is " + runtime.ValueText(PortOutRequestStatusRejected)
+	l := s.portOutRequestAt("por_lucas").Status
+	return s.compared(l == PortOutRequestStatusRejected, l, PortOutRequestStatusRejected)
 }
 
 // assertProcessPortOutQueue3 grades assertion 3 of task process_port_out_queue:
 //
 // portability.PortOutRequest[por_lucas].rejection_reason == cpf_mismatch
 func assertProcessPortOutQueue3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := s.portOutRequestAt("por_lucas").RejectionReason
-		return v != nil && *v == PortOutRequestRejectionReasonCpfMismatch
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.portOutRequestAt("por_lucas").RejectionReason) + ", right side is " + runtime.ValueText(PortOutRequestRejectionReasonCpfMismatch)
+	l := s.portOutRequestAt("por_lucas").RejectionReason
+	return s.compared(l != nil && *l == PortOutRequestRejectionReasonCpfMismatch, l, PortOutRequestRejectionReasonCpfMismatch)
 }
 
 // assertProcessPortOutQueue4 grades assertion 4 of task process_port_out_queue:
 //
 // network.Line[ln_lucas].status == active
 func assertProcessPortOutQueue4(s *State, _ startState) (bool, string) {
-	ok := s.lineAt("ln_lucas").Status == LineStatusActive
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.lineAt("ln_lucas").Status) + ", right side is " + runtime.ValueText(LineStatusActive)
+	l := s.lineAt("ln_lucas").Status
+	return s.compared(l == LineStatusActive, l, LineStatusActive)
 }
 
 // assertMoveDaughterToPostpaid1 grades assertion 1 of task move_daughter_to_postpaid:
 //
 // exists(s in offers.Subscription where s.line == ln_ana2 and s.plan == plan_pos30 and s.status == active)
 func assertMoveDaughterToPostpaid1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for s2 := range s.Subscriptions.All() {
 			if !(s2.Line == "ln_ana2" && s2.Plan == "plan_pos30" && s2.Status == SubscriptionStatusActive) {
 				continue
@@ -179,25 +116,33 @@ func assertMoveDaughterToPostpaid1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertMoveDaughterToPostpaid2 grades assertion 2 of task move_daughter_to_postpaid:
 //
 // offers.Subscription[subs_ana2].status == ended
 func assertMoveDaughterToPostpaid2(s *State, _ startState) (bool, string) {
-	ok := s.subscriptionAt("subs_ana2").Status == SubscriptionStatusEnded
+	l := s.subscriptionAt("subs_ana2").Status
+	return s.compared(l == SubscriptionStatusEnded, l, SubscriptionStatusEnded)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
 	}
-	if ok {
-		return true, ""
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
 	}
-	return false, "left side is " + runtime.ValueText(s.subscriptionAt("subs_ana2").Status) + ", right side is " + runtime.ValueText(SubscriptionStatusEnded)
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

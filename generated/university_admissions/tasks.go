@@ -28,7 +28,7 @@ type task struct {
 //
 // exists(d in finance.TuitionDeposit where d.application == apl_chen_cs and d.reference == "DEP-2026-00457" and d.amount == 500 and d.status == received)
 func assertAcceptCsOfferWithDeposit1(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for d := range s.TuitionDeposits.All() {
 			if !(d.Application == "apl_chen_cs" && d.Reference == "DEP-2026-00457" && d.Amount == float64(500) && d.Status == TuitionDepositStatusReceived) {
 				continue
@@ -36,74 +36,46 @@ func assertAcceptCsOfferWithDeposit1(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertAcceptCsOfferWithDeposit2 grades assertion 2 of task accept_cs_offer_with_deposit:
 //
 // admissions.Offer[off_chen].status == accepted
 func assertAcceptCsOfferWithDeposit2(s *State, _ startState) (bool, string) {
-	ok := s.offerAt("off_chen").Status == OfferStatusAccepted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.offerAt("off_chen").Status) + ", right side is " + runtime.ValueText(OfferStatusAccepted)
+	l := s.offerAt("off_chen").Status
+	return s.compared(l == OfferStatusAccepted, l, OfferStatusAccepted)
 }
 
 // assertAcceptCsOfferWithDeposit3 grades assertion 3 of task accept_cs_offer_with_deposit:
 //
 // awards.ScholarshipAward[aw_chen].status == accepted
 func assertAcceptCsOfferWithDeposit3(s *State, _ startState) (bool, string) {
-	ok := s.scholarshipAwardAt("aw_chen").Status == ScholarshipAwardStatusAccepted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.scholarshipAwardAt("aw_chen").Status) + ", right side is " + runtime.ValueText(ScholarshipAwardStatusAccepted)
+	l := s.scholarshipAwardAt("aw_chen").Status
+	return s.compared(l == ScholarshipAwardStatusAccepted, l, ScholarshipAwardStatusAccepted)
 }
 
 // assertAdmitNursingApplicant1 grades assertion 1 of task admit_nursing_applicant:
 //
 // applicants.Document[doc_singh_tr].status == verified
 func assertAdmitNursingApplicant1(s *State, _ startState) (bool, string) {
-	ok := s.documentAt("doc_singh_tr").Status == DocumentStatusVerified
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.documentAt("doc_singh_tr").Status) + ", right side is " + runtime.ValueText(DocumentStatusVerified)
+	l := s.documentAt("doc_singh_tr").Status
+	return s.compared(l == DocumentStatusVerified, l, DocumentStatusVerified)
 }
 
 // assertAdmitNursingApplicant2 grades assertion 2 of task admit_nursing_applicant:
 //
 // admissions.Application[apl_singh_bscn].status == admitted
 func assertAdmitNursingApplicant2(s *State, _ startState) (bool, string) {
-	ok := s.applicationAt("apl_singh_bscn").Status == ApplicationStatusAdmitted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.applicationAt("apl_singh_bscn").Status) + ", right side is " + runtime.ValueText(ApplicationStatusAdmitted)
+	l := s.applicationAt("apl_singh_bscn").Status
+	return s.compared(l == ApplicationStatusAdmitted, l, ApplicationStatusAdmitted)
 }
 
 // assertAdmitNursingApplicant3 grades assertion 3 of task admit_nursing_applicant:
 //
 // exists(o in admissions.Offer where o.application == apl_singh_bscn and o.kind == unconditional and o.respond_by == 2026-05-01 and o.status == extended)
 func assertAdmitNursingApplicant3(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for o := range s.Offers.All() {
 			if !(o.Application == "apl_singh_bscn" && o.Kind == OfferKindUnconditional && o.RespondBy == runtime.Date(20574) /* 2026-05-01 */ && o.Status == OfferStatusExtended) {
 				continue
@@ -111,109 +83,81 @@ func assertAdmitNursingApplicant3(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertLastDataScienceSeat1 grades assertion 1 of task last_data_science_seat:
 //
 // admissions.Application[apl_nguyen_mds].status == admitted
 func assertLastDataScienceSeat1(s *State, _ startState) (bool, string) {
-	ok := s.applicationAt("apl_nguyen_mds").Status == ApplicationStatusAdmitted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.applicationAt("apl_nguyen_mds").Status) + ", right side is " + runtime.ValueText(ApplicationStatusAdmitted)
+	l := s.applicationAt("apl_nguyen_mds").Status
+	return s.compared(l == ApplicationStatusAdmitted, l, ApplicationStatusAdmitted)
 }
 
 // assertLastDataScienceSeat2 grades assertion 2 of task last_data_science_seat:
 //
 // admissions.Application[apl_kim_mds].status == waitlisted
 func assertLastDataScienceSeat2(s *State, _ startState) (bool, string) {
-	ok := s.applicationAt("apl_kim_mds").Status == ApplicationStatusWaitlisted
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.applicationAt("apl_kim_mds").Status) + ", right side is " + runtime.ValueText(ApplicationStatusWaitlisted)
+	l := s.applicationAt("apl_kim_mds").Status
+	return s.compared(l == ApplicationStatusWaitlisted, l, ApplicationStatusWaitlisted)
 }
 
 // assertLastDataScienceSeat3 grades assertion 3 of task last_data_science_seat:
 //
 // applicants.Document[doc_nguyen_en].status == verified
 func assertLastDataScienceSeat3(s *State, _ startState) (bool, string) {
-	ok := s.documentAt("doc_nguyen_en").Status == DocumentStatusVerified
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.documentAt("doc_nguyen_en").Status) + ", right side is " + runtime.ValueText(DocumentStatusVerified)
+	l := s.documentAt("doc_nguyen_en").Status
+	return s.compared(l == DocumentStatusVerified, l, DocumentStatusVerified)
 }
 
 // assertWithdrawToOtherUniversity1 grades assertion 1 of task withdraw_to_other_university:
 //
 // admissions.Application[apl_wilson_cs].status == withdrawn
 func assertWithdrawToOtherUniversity1(s *State, _ startState) (bool, string) {
-	ok := s.applicationAt("apl_wilson_cs").Status == ApplicationStatusWithdrawn
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.applicationAt("apl_wilson_cs").Status) + ", right side is " + runtime.ValueText(ApplicationStatusWithdrawn)
+	l := s.applicationAt("apl_wilson_cs").Status
+	return s.compared(l == ApplicationStatusWithdrawn, l, ApplicationStatusWithdrawn)
 }
 
 // assertWithdrawToOtherUniversity2 grades assertion 2 of task withdraw_to_other_university:
 //
 // finance.TuitionDeposit[dep_wilson].status == refunded
 func assertWithdrawToOtherUniversity2(s *State, _ startState) (bool, string) {
-	ok := s.tuitionDepositAt("dep_wilson").Status == TuitionDepositStatusRefunded
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.tuitionDepositAt("dep_wilson").Status) + ", right side is " + runtime.ValueText(TuitionDepositStatusRefunded)
+	l := s.tuitionDepositAt("dep_wilson").Status
+	return s.compared(l == TuitionDepositStatusRefunded, l, TuitionDepositStatusRefunded)
 }
 
 // assertWithdrawToOtherUniversity3 grades assertion 3 of task withdraw_to_other_university:
 //
 // awards.ScholarshipAward[aw_wilson].status == cancelled
 func assertWithdrawToOtherUniversity3(s *State, _ startState) (bool, string) {
-	ok := s.scholarshipAwardAt("aw_wilson").Status == ScholarshipAwardStatusCancelled
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.scholarshipAwardAt("aw_wilson").Status) + ", right side is " + runtime.ValueText(ScholarshipAwardStatusCancelled)
+	l := s.scholarshipAwardAt("aw_wilson").Status
+	return s.compared(l == ScholarshipAwardStatusCancelled, l, ScholarshipAwardStatusCancelled)
 }
 
 // assertWithdrawToOtherUniversity4 grades assertion 4 of task withdraw_to_other_university:
 //
 // admissions.Offer[off_wilson].status == declined
 func assertWithdrawToOtherUniversity4(s *State, _ startState) (bool, string) {
-	ok := s.offerAt("off_wilson").Status == OfferStatusDeclined
+	l := s.offerAt("off_wilson").Status
+	return s.compared(l == OfferStatusDeclined, l, OfferStatusDeclined)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
 	}
-	if ok {
-		return true, ""
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
 	}
-	return false, "left side is " + runtime.ValueText(s.offerAt("off_wilson").Status) + ", right side is " + runtime.ValueText(OfferStatusDeclined)
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

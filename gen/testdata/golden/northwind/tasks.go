@@ -28,21 +28,15 @@ type task struct {
 //
 // billing.Invoice[inv1].status == paid
 func assertSettleAcmeInvoice1(s *State, _ startState) (bool, string) {
-	ok := s.invoiceAt("inv1").Status == InvoiceStatusPaid
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.invoiceAt("inv1").Status) + ", right side is " + runtime.ValueText(InvoiceStatusPaid)
+	l := s.invoiceAt("inv1").Status
+	return s.compared(l == InvoiceStatusPaid, l, InvoiceStatusPaid)
 }
 
 // assertSettleAcmeInvoice2 grades assertion 2 of task settle_acme_invoice:
 //
 // exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200)
 func assertSettleAcmeInvoice2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
+	return s.verdict(func() bool {
 		for e := range s.Entries.All() {
 			if !(e.Invoice == "inv1" && e.Amount == 1200.0) {
 				continue
@@ -50,18 +44,14 @@ func assertSettleAcmeInvoice2(s *State, _ startState) (bool, string) {
 			return true
 		}
 		return false
-	}()
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	}())
 }
 
 // assertBillInitech1 grades assertion 1 of task bill_initech:
 //
 // count(i in billing.Invoice where i.customer == initech and i.status == paid) == 1
 func assertBillInitech1(s *State, _ startState) (bool, string) {
-	ok := func() int64 {
+	l := func() int64 {
 		var n int64
 		for i := range s.Invoices.All() {
 			if !(i.Customer == "initech" && i.Status == InvoiceStatusPaid) {
@@ -70,20 +60,26 @@ func assertBillInitech1(s *State, _ startState) (bool, string) {
 			n++
 		}
 		return n
-	}() == 1
-	if ok {
-		return true, ""
+	}()
+	return s.compared(l == 1, l, 1)
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
+	if err := s.takeFault(); err != nil {
+		return false, err.Error()
 	}
-	return false, "left side is " + runtime.ValueText(func() int64 {
-		var n2 int64
-		for i := range s.Invoices.All() {
-			if !(i.Customer == "initech" && i.Status == InvoiceStatusPaid) {
-				continue
-			}
-			n2++
-		}
-		return n2
-	}()) + ", right side is " + runtime.ValueText(1)
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
+	}
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.

@@ -29,45 +29,24 @@ type task struct {
 //
 // store.Order["#W1"].status == cancelled
 func assertCancelWithRefund1(s *State, _ startState) (bool, string) {
-	ok := s.orderAt("#W1").Status == OrderStatusCancelled
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.orderAt("#W1").Status) + ", right side is " + runtime.ValueText(OrderStatusCancelled)
+	l := s.orderAt("#W1").Status
+	return s.compared(l == OrderStatusCancelled, l, OrderStatusCancelled)
 }
 
 // assertCancelWithRefund2 grades assertion 2 of task cancel_with_refund:
 //
 // store.User["sara_doe_1"].payment_methods["gift_card_1"].balance == 359.49
 func assertCancelWithRefund2(s *State, _ startState) (bool, string) {
-	ok := func() bool {
-		v := mapAt(s, s.userAt("sara_doe_1").PaymentMethods, "gift_card_1").Balance
-		return v != nil && *v == 359.49
-	}()
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(mapAt(s, s.userAt("sara_doe_1").PaymentMethods, "gift_card_1").Balance) + ", right side is " + runtime.ValueText(359.49)
+	l := mapAt(s, s.userAt("sara_doe_1").PaymentMethods, "gift_card_1").Balance
+	return s.compared(l != nil && *l == 359.49, l, 359.49)
 }
 
 // assertCancelWithRefund3 grades assertion 3 of task cancel_with_refund:
 //
 // len(store.Order["#W1"].payment_history) == 2
 func assertCancelWithRefund3(s *State, _ startState) (bool, string) {
-	ok := int64(len(s.orderAt("#W1").PaymentHistory)) == 2
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(int64(len(s.orderAt("#W1").PaymentHistory))) + ", right side is " + runtime.ValueText(2)
+	l := int64(len(s.orderAt("#W1").PaymentHistory))
+	return s.compared(l == 2, l, 2)
 }
 
 // assertCancelWithRefund4 grades assertion 4 of task cancel_with_refund:
@@ -81,126 +60,91 @@ func assertCancelWithRefund4(s *State, start startState) (bool, string) {
 //
 // store.Order["#W1"].items[0].item_id == "1002"
 func assertSwapShirt1(s *State, _ startState) (bool, string) {
-	ok := listAt(s, s.orderAt("#W1").Items, 0).ItemID == "1002"
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(listAt(s, s.orderAt("#W1").Items, 0).ItemID) + ", right side is " + runtime.ValueText("1002")
+	l := listAt(s, s.orderAt("#W1").Items, 0).ItemID
+	return s.compared(l == "1002", l, "1002")
 }
 
 // assertSwapShirt2 grades assertion 2 of task swap_shirt:
 //
 // store.Order["#W1"].items[0].options == {"color": "red", "size": "L"}
 func assertSwapShirt2(s *State, _ startState) (bool, string) {
-	ok := runtime.EqualMaps(listAt(s, s.orderAt("#W1").Items, 0).Options, map[string]string{"color": "red", "size": "L"})
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(listAt(s, s.orderAt("#W1").Items, 0).Options) + ", right side is " + runtime.ValueText(map[string]string{"color": "red", "size": "L"})
+	l := listAt(s, s.orderAt("#W1").Items, 0).Options
+	r := map[string]string{"color": "red", "size": "L"}
+	return s.compared(runtime.EqualMaps(l, r), l, r)
 }
 
 // assertSwapShirt3 grades assertion 3 of task swap_shirt:
 //
 // store.Order["#W1"].exchange_items == ["1002"]
 func assertSwapShirt3(s *State, _ startState) (bool, string) {
-	ok := runtime.EqualLists(s.orderAt("#W1").ExchangeItems, []string{"1002"})
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.orderAt("#W1").ExchangeItems) + ", right side is " + runtime.ValueText([]string{"1002"})
+	l := s.orderAt("#W1").ExchangeItems
+	r := []string{"1002"}
+	return s.compared(runtime.EqualLists(l, r), l, r)
 }
 
 // assertSwapShirt4 grades assertion 4 of task swap_shirt:
 //
 // sum(p in store.Order["#W1"].payment_history: p.amount) == 321.24
 func assertSwapShirt4(s *State, _ startState) (bool, string) {
-	ok := func() float64 {
+	l := func() float64 {
 		var acc float64
 		for _, p := range s.orderAt("#W1").PaymentHistory {
 			x := p.Amount
 			acc += x
 		}
 		return acc
-	}() == 321.24
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(func() float64 {
-		var acc2 float64
-		for _, p := range s.orderAt("#W1").PaymentHistory {
-			x2 := p.Amount
-			acc2 += x2
-		}
-		return acc2
-	}()) + ", right side is " + runtime.ValueText(321.24)
+	}()
+	return s.compared(l == 321.24, l, 321.24)
 }
 
 // assertNewCardAndOrder1 grades assertion 1 of task new_card_and_order:
 //
 // store.User["tom_li_2"].payment_methods["gift_card_9"].source == gift_card
 func assertNewCardAndOrder1(s *State, _ startState) (bool, string) {
-	ok := mapAt(s, s.userAt("tom_li_2").PaymentMethods, "gift_card_9").Source == PaymentMethodSourceGiftCard
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(mapAt(s, s.userAt("tom_li_2").PaymentMethods, "gift_card_9").Source) + ", right side is " + runtime.ValueText(PaymentMethodSourceGiftCard)
+	l := mapAt(s, s.userAt("tom_li_2").PaymentMethods, "gift_card_9").Source
+	return s.compared(l == PaymentMethodSourceGiftCard, l, PaymentMethodSourceGiftCard)
 }
 
 // assertNewCardAndOrder2 grades assertion 2 of task new_card_and_order:
 //
 // store.User["tom_li_2"].address == Address { … }
 func assertNewCardAndOrder2(s *State, _ startState) (bool, string) {
-	ok := s.userAt("tom_li_2").Address.equal(Address{Address1: "2 Oak Ave", Address2: "", City: "Springfield", Country: "USA", Zip: "12345"})
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, "left side is " + runtime.ValueText(s.userAt("tom_li_2").Address) + ", right side is " + runtime.ValueText(Address{Address1: "2 Oak Ave", Address2: "", City: "Springfield", Country: "USA", Zip: "12345"})
+	l := s.userAt("tom_li_2").Address
+	r := Address{Address1: "2 Oak Ave", Address2: "", City: "Springfield", Country: "USA", Zip: "12345"}
+	return s.compared(l.equal(r), l, r)
 }
 
 // assertNewCardAndOrder3 grades assertion 3 of task new_card_and_order:
 //
 // "#W9" in store.User["tom_li_2"].orders
 func assertNewCardAndOrder3(s *State, _ startState) (bool, string) {
-	ok := slices.Contains(s.userAt("tom_li_2").Orders, "#W9")
-	if err := s.takeFault(); err != nil {
-		return false, err.Error()
-	}
-	if ok {
-		return true, ""
-	}
-	return false, ""
+	return s.verdict(slices.Contains(s.userAt("tom_li_2").Orders, "#W9"))
 }
 
 // assertNewCardAndOrder4 grades assertion 4 of task new_card_and_order:
 //
 // store.Order["#W9"].gift_address.city == "Shelbyville"
 func assertNewCardAndOrder4(s *State, _ startState) (bool, string) {
-	ok := present(s, s.orderAt("#W9").GiftAddress, "city").City == "Shelbyville"
+	l := present(s, s.orderAt("#W9").GiftAddress, "city").City
+	return s.compared(l == "Shelbyville", l, "Shelbyville")
+}
+
+// verdict is the result of an assertion whose expression evaluated to ok;
+// a fault met on the way fails it with the fault.
+func (s *State) verdict(ok bool) (bool, string) {
 	if err := s.takeFault(); err != nil {
 		return false, err.Error()
 	}
-	if ok {
-		return true, ""
+	return ok, ""
+}
+
+// compared is the result of a comparison assertion: verdict, and when
+// the comparison does not hold, its two sides l and r.
+func (s *State) compared(ok bool, l, r any) (bool, string) {
+	if ok, why := s.verdict(ok); ok || why != "" {
+		return ok, why
 	}
-	return false, "left side is " + runtime.ValueText(present(s, s.orderAt("#W9").GiftAddress, "city").City) + ", right side is " + runtime.ValueText("Shelbyville")
+	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
 // tasks are the world's tasks in declaration order.
