@@ -548,8 +548,9 @@ func (o ordered) MarshalJSON() ([]byte, error) {
 func (g *generator) schema(t *ir.Tool) string {
 	props := ordered{}
 	required := []string{}
+	ctx := &schemaCtx{open: map[*ir.StructDef]bool{}, defs: map[*ir.StructDef]bool{}}
 	for _, p := range t.Params {
-		props = append(props, kv{p.Name, g.paramSchema(t, p)})
+		props = append(props, kv{p.Name, g.typeSchema(p.Type, g.paramDescription(t, p), ctx)})
 		required = append(required, p.Name)
 	}
 	s := ordered{
@@ -558,6 +559,16 @@ func (g *generator) schema(t *ir.Tool) string {
 		{"required", required},
 		{"additionalProperties", false},
 	}
+	if len(ctx.order) > 0 {
+		// Records inside themselves, referred to by $ref.
+		defs := ordered{}
+		for i := 0; i < len(ctx.order); i++ {
+			sd := ctx.order[i]
+			ctx.open = map[*ir.StructDef]bool{sd: true}
+			defs = append(defs, kv{sd.Name, g.structSchema(&ir.Type{Kind: ir.KindStruct, Struct: sd}, "", ctx)})
+		}
+		s = append(s, kv{"$defs", defs})
+	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic(err) // only strings, bools and nested objects
@@ -565,8 +576,13 @@ func (g *generator) schema(t *ir.Tool) string {
 	return string(b)
 }
 
-func (g *generator) paramSchema(t *ir.Tool, p *ir.Param) ordered {
-	return g.typeSchema(p.Type, g.paramDescription(t, p), map[*ir.StructDef]bool{})
+// schemaCtx is what building one tool's schema keeps track of: the records
+// being described (a record met again inside itself is a $ref), and the
+// records that need a definition in $defs, in the order met.
+type schemaCtx struct {
+	open  map[*ir.StructDef]bool
+	defs  map[*ir.StructDef]bool
+	order []*ir.StructDef
 }
 
 // mapNote is added to the description of every map in a schema.
@@ -577,7 +593,7 @@ const mapNote = "An object from any string keys to values. (OpenAI strict mode c
 // (optional ones nullable) and no other property, variants one object per
 // case (anyOf), lists arrays with items, maps objects whose
 // additionalProperties is the schema of their values.
-func (g *generator) typeSchema(t *ir.Type, desc string, open map[*ir.StructDef]bool) ordered {
+func (g *generator) typeSchema(t *ir.Type, desc string, ctx *schemaCtx) ordered {
 	typed := func(typ string) any {
 		if t.Optional {
 			return []string{typ, "null"}
@@ -592,43 +608,87 @@ func (g *generator) typeSchema(t *ir.Type, desc string, open map[*ir.StructDef]b
 	}
 	switch t.Kind {
 	case ir.KindList:
-		return append(withDesc(ordered{{"type", typed("array")}}, desc), kv{"items", g.typeSchema(t.Elem, g.valueNote(t.Elem), open)})
+		return append(withDesc(ordered{{"type", typed("array")}}, desc), kv{"items", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)})
 	case ir.KindMap:
-		return append(withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" "+mapNote)), kv{"additionalProperties", g.typeSchema(t.Elem, g.valueNote(t.Elem), open)})
+		return append(withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" "+mapNote)), kv{"additionalProperties", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)})
 	case ir.KindStruct:
 		sd := t.Struct
-		if open[sd] {
-			// A record inside itself: strict mode needs $defs, which these
-			// schemas do not use; describe it instead.
-			return withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" A "+sd.Name+" record, as above."))
-		}
-		open[sd] = true
-		defer delete(open, sd)
-		object := func(fields []*ir.Field, d string, tag ordered, typ any) ordered {
-			props := ordered{}
-			required := []string{}
-			if tag != nil {
-				props = append(props, kv{sd.Tag.Name, tag})
-				required = append(required, sd.Tag.Name)
+		if ctx.open[sd] {
+			// A record inside itself: a reference to its definition.
+			if !ctx.defs[sd] {
+				ctx.defs[sd] = true
+				ctx.order = append(ctx.order, sd)
 			}
-			for _, f := range fields {
-				props = append(props, kv{f.Name, g.typeSchema(f.Type, g.fieldNote(f), open)})
-				required = append(required, f.Name)
+			ref := ordered{{"$ref", "#/$defs/" + sd.Name}}
+			if t.Optional {
+				return withDesc(ordered{{"anyOf", []any{ref, ordered{{"type", "null"}}}}}, desc)
 			}
-			return append(withDesc(ordered{{"type", typ}}, d), kv{"properties", props}, kv{"required", required}, kv{"additionalProperties", false})
+			return withDesc(ref, desc)
 		}
-		if sd.Tag == nil {
-			return object(sd.Fields, desc, nil, typed("object"))
-		}
-		var cases []any
-		for _, c := range sd.Cases {
-			cases = append(cases, object(append(append([]*ir.Field{}, sd.Fields...), c.Fields...), "A "+sd.Name+" of case "+c.Name+".",
-				ordered{{"type", "string"}, {"enum", []string{c.Name}}}, "object"))
-		}
+		ctx.open[sd] = true
+		defer delete(ctx.open, sd)
+		return g.structSchema(t, desc, ctx)
+	}
+	return g.scalarSchema(t, desc)
+}
+
+// structSchema is the schema of a value record: an object with every field
+// required (optional ones nullable) and no other property; a variant is one
+// such object per case (anyOf).
+func (g *generator) structSchema(t *ir.Type, desc string, ctx *schemaCtx) ordered {
+	sd := t.Struct
+	typed := func(typ string) any {
 		if t.Optional {
-			cases = append(cases, ordered{{"type", "null"}})
+			return []string{typ, "null"}
 		}
-		return withDesc(ordered{{"anyOf", cases}}, desc)
+		return typ
+	}
+	withDesc := func(o ordered, d string) ordered {
+		if d != "" {
+			o = append(o, kv{"description", d})
+		}
+		return o
+	}
+	object := func(fields []*ir.Field, d string, tag ordered, typ any) ordered {
+		props := ordered{}
+		required := []string{}
+		if tag != nil {
+			props = append(props, kv{sd.Tag.Name, tag})
+			required = append(required, sd.Tag.Name)
+		}
+		for _, f := range fields {
+			props = append(props, kv{f.Name, g.typeSchema(f.Type, g.fieldNote(f), ctx)})
+			required = append(required, f.Name)
+		}
+		return append(withDesc(ordered{{"type", typ}}, d), kv{"properties", props}, kv{"required", required}, kv{"additionalProperties", false})
+	}
+	if sd.Tag == nil {
+		return object(sd.Fields, desc, nil, typed("object"))
+	}
+	var cases []any
+	for _, c := range sd.Cases {
+		cases = append(cases, object(append(append([]*ir.Field{}, sd.Fields...), c.Fields...), "A "+sd.Name+" of case "+c.Name+".",
+			ordered{{"type", "string"}, {"enum", []string{c.Name}}}, "object"))
+	}
+	if t.Optional {
+		cases = append(cases, ordered{{"type", "null"}})
+	}
+	return withDesc(ordered{{"anyOf", cases}}, desc)
+}
+
+// scalarSchema is the schema of a scalar, an enum or a ref.
+func (g *generator) scalarSchema(t *ir.Type, desc string) ordered {
+	typed := func(typ string) any {
+		if t.Optional {
+			return []string{typ, "null"}
+		}
+		return typ
+	}
+	withDesc := func(o ordered, d string) ordered {
+		if d != "" {
+			o = append(o, kv{"description", d})
+		}
+		return o
 	}
 	var typ string
 	var extra ordered
