@@ -346,3 +346,75 @@ func TestTau2DiffIsReadable(t *testing.T) {
 		t.Errorf("diffs\n%s\nwant\n%s", strings.Join(diffs, "\n"), strings.Join(wantDiffs, "\n"))
 	}
 }
+
+// TestTau2Probes replays testdata/worlds/tau2_retail/probes.json: 400
+// random sequences of one to three calls, aimed at every check of every
+// tool, that tau2-bench's own tools answered (probes.py says how). Each
+// call must fail with tau2's message or answer tau2's result (as a value:
+// a model_dump, or tau2's string as a JSON string), and the records tau2
+// changed, and only those, must end with tau2's values.
+func TestTau2Probes(t *testing.T) {
+	var probes struct {
+		Probes []struct {
+			Steps []struct {
+				Tool   string
+				Args   json.RawMessage
+				Result any
+				Error  *string
+			}
+			Changed map[string]map[string]any
+		}
+	}
+	var initial map[string]map[string]any
+	for _, f := range []struct {
+		name string
+		dst  any
+	}{{"probes.json", &probes}, {"db.json", &initial}} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "worlds", "tau2_retail", f.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := decodeNumbers(b, f.dst); err != nil {
+			t.Fatalf("%s: %v", f.name, err)
+		}
+	}
+	ep, err := tau2_retail.New().NewEpisode("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := tau2Records(t, ep.Snapshot())
+	good := 0
+	for n, p := range probes.Probes {
+		ok := t.Run(fmt.Sprintf("probe_%d", n), func(t *testing.T) {
+			ep, err := tau2_retail.New().NewEpisode("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range p.Steps {
+				o := ep.Call(s.Tool, s.Args)
+				call := fmt.Sprintf("call %d, %s(%s)", i, s.Tool, s.Args)
+				switch {
+				case s.Error != nil && o.OK:
+					t.Errorf("%s: succeeded, tau2 raises %q", call, *s.Error)
+				case s.Error != nil && (o.Error.Message != *s.Error || o.Error.Code != runtime.CodePreconditionFailed):
+					t.Errorf("%s: fails with %s: %s, tau2 raises %q", call, o.Error.Code, o.Error.Message, *s.Error)
+				case s.Error == nil && !o.OK:
+					t.Errorf("%s: fails with %v, tau2 succeeds", call, o.Err())
+				case s.Error == nil:
+					var got any
+					if err := decodeNumbers(o.Data, &got); err != nil {
+						t.Fatal(err)
+					}
+					if diffs := diffValues("result", got, s.Result, nil); len(diffs) > 0 {
+						t.Errorf("%s: the result differs from tau2's:\n%s", call, strings.Join(diffs, "\n"))
+					}
+				}
+			}
+			compareTau2Records(t, tau2Records(t, ep.Snapshot()), seed, p.Changed, initial)
+		})
+		if ok {
+			good++
+		}
+	}
+	t.Logf("tau2 probes: %d of %d agree with tau2", good, len(probes.Probes))
+}
