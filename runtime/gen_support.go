@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -29,21 +31,81 @@ func FloatToInt(f float64) int64 {
 	return int64(f)
 }
 
-// RoundDigits is the DSL's round(x, digits): math.Round(x*10^d)/10^d (half
-// away from zero), d clamped to [-400, 400].
+// RoundDigits is the DSL's round(x, digits), which is Python's: the exact
+// binary value of x rounded to d decimal digits, ties to even, then the
+// nearest float64 (round(2.675, 2) = 2.67 because 2.675 is stored as
+// 2.67499999…; round(0.125, 2) = 0.12). Negative d rounds to tens,
+// hundreds, …; a d beyond the precision of a float64 returns x. NaN and
+// ±Inf are returned unchanged; where Python raises OverflowError (a result
+// beyond the float64 range) the result is ±Inf.
 func RoundDigits(x float64, d int64) float64 {
-	d = max(-400, min(400, d))
-	p := math.Pow10(int(d))
-	return math.Round(x*p) / p
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return x
+	}
+	if d >= 0 {
+		if d > 400 { // 5e-324 needs 324 digits; more change nothing
+			return x
+		}
+		// strconv formats the exact binary value correctly rounded, ties
+		// to even, and parses back to the nearest float64: Python's
+		// float.__round__ does the same with its own dtoa.
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', int(d), 64), 64)
+		return f
+	}
+	if d < -400 {
+		return math.Copysign(0, x)
+	}
+	// Negative digits: exact rational arithmetic on x / 10^-d.
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(-d), nil)
+	r := new(big.Rat).SetFloat64(x)
+	r.Quo(r, new(big.Rat).SetInt(p))
+	n := roundHalfEven(r)
+	f, _ := new(big.Rat).SetInt(n.Mul(n, p)).Float64()
+	if f == 0 {
+		return math.Copysign(0, x)
+	}
+	return f
 }
 
-// RoundInt is round(n, digits) on an integer: n itself unless digits are
-// negative.
+// roundHalfEven is the integer nearest r, ties to even.
+func roundHalfEven(r *big.Rat) *big.Int {
+	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
+	// q is truncated toward zero; m has r's sign. Compare 2|m| with the
+	// denominator to decide.
+	twice := new(big.Int).Abs(m)
+	twice.Lsh(twice, 1)
+	switch c := twice.Cmp(r.Denom()); {
+	case c > 0, c == 0 && q.Bit(0) == 1:
+		if r.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	return q
+}
+
+// RoundInt is round(n, digits) on an integer, as Python rounds an int: n
+// itself unless digits are negative, then the nearest multiple of
+// 10^-digits, ties to even (round(1750, -2) = 1800, round(1850, -2) =
+// 1800), saturating at the int64 range.
 func RoundInt(n, d int64) int64 {
-	if d >= 0 {
+	if d >= 0 || n == 0 {
 		return n
 	}
-	return FloatToInt(RoundDigits(float64(n), d))
+	if d < -19 {
+		return 0
+	}
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(-d), nil)
+	q := roundHalfEven(new(big.Rat).SetFrac(big.NewInt(n), p))
+	q.Mul(q, p)
+	if !q.IsInt64() {
+		if q.Sign() < 0 {
+			return math.MinInt64
+		}
+		return math.MaxInt64
+	}
+	return q.Int64()
 }
 
 // AbsInt is abs on an integer (the minimum int64 stays itself, as in Go).

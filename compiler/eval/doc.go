@@ -149,8 +149,10 @@
 // (strings.TrimSpace); len (Unicode code points, not bytes); contains,
 // starts_with, ends_with (case-sensitive, strings.Contains/HasPrefix/
 // HasSuffix); abs (int stays int, math.Abs on floats); round(x, d) is
-// math.Round(x*10^d)/10^d with 10^d = math.Pow10(d) (half away from zero;
-// an int x with d >= 0 is returned unchanged; d is clamped to [-400, 400]);
+// Python's round (runtime.RoundDigits): the exact binary value rounded to
+// d decimal digits, ties to even, so round(2.675, 2) = 2.67 and
+// round(0.125, 2) = 0.12; an int x is unchanged when d >= 0 and otherwise
+// rounded to a multiple of 10^-d, ties to even (runtime.RoundInt);
 // floor, ceil (math.Floor/Ceil); min_of, max_of (Go's built-in min and max:
 // NaN if either side is NaN); days_between(d1, d2) = d2 - d1; coalesce(x, y)
 // is x unless x is null (any types, composite ones included). A float
