@@ -51,9 +51,11 @@ type Decl struct {
 	Task      *Task       `parser:"| @@"`
 }
 
-// World is the world header: identity and clock.
+// World is the world header: identity, clock and, optionally, the policy
+// document the agent reads.
 //
 //	world northwind { title "Northwind" industry "logistics" country "DE" currency "EUR" today 2026-03-14 }
+//	world tau2_retail { title "tau2-bench retail" today 2026-01-01 policy from "tau2_retail/policy.md" }
 type World struct {
 	Pos    Pos
 	EndPos Pos
@@ -62,13 +64,16 @@ type World struct {
 	Props []*Prop `parser:"@@* '}'"`
 }
 
-// Prop is a `key value` pair of the world header.
+// Prop is a `key value` pair of the world header, or `key from "file"`
+// for a value read from a file next to the spec (`policy from
+// "policy.md"`): then From is set and Value is nil.
 type Prop struct {
 	Pos    Pos
 	EndPos Pos
 
 	Key   string   `parser:"@Ident"`
-	Value *Literal `parser:"@@"`
+	From  *string  `parser:"( 'from' @String"`
+	Value *Literal `parser:"| @@ )"`
 }
 
 // Service groups entities and the tools that may write them.
@@ -402,6 +407,11 @@ type Invariant struct {
 	Pos    Pos
 	EndPos Pos
 
+	// PolicyPos and PolicyEnd are where the policy string is written
+	// (Parse fills them; zero on a tree built by hand).
+	PolicyPos Pos `parser:""`
+	PolicyEnd Pos `parser:""`
+
 	Local  bool     `parser:"@'local'?"`
 	Name   string   `parser:"'invariant' @Ident '{'"`
 	Policy string   `parser:"'policy' @String"`
@@ -532,6 +542,7 @@ type Task struct {
 	Persona     string    `parser:"'persona' @String"`
 	Instruction string    `parser:"'instruction' @String"`
 	Tags        *Tags     `parser:"('tags' @@)?"`
+	Meta        *Meta     `parser:"@@?"`
 	Seed        *Seed     `parser:"@@?"`
 	Expect      *Expect   `parser:"'expect' @@"`
 	Solution    *Solution `parser:"('solution' @@)? '}'"`
@@ -545,6 +556,29 @@ type Tags struct {
 	Domain       *string  `parser:"'{' ('domain' @String)?"`
 	Capabilities []string `parser:"('capabilities' '[' (@Ident ','?)* ']')?"`
 	Difficulty   []string `parser:"('difficulty' '[' (@Ident ','?)* ']')? '}'"`
+}
+
+// Meta is a task's free-form metadata, carried into the task's
+// description for the harness and never graded:
+//
+//	meta { split: ["train", "base"], source_id: "17", weight: 2, reviewed: true }
+//
+// Values are strings, numbers, booleans and lists of strings; the checker
+// refuses other constants.
+type Meta struct {
+	Pos    Pos
+	EndPos Pos
+
+	Entries []*MetaEntry `parser:"'meta' '{' (@@ ','?)* '}'"`
+}
+
+// MetaEntry is one `key: value` of a Meta.
+type MetaEntry struct {
+	Pos    Pos
+	EndPos Pos
+
+	Key   string `parser:"@Ident ':'"`
+	Value *Value `parser:"@@"`
 }
 
 // Expect is the rubric: one assertion per entry.

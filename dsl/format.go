@@ -280,6 +280,10 @@ func (p *printer) world(w *World) {
 		if pr == nil {
 			return
 		}
+		if pr.From != nil {
+			p.line(pr.Pos, pr.EndPos, pr.Key, "from "+strconv.Quote(*pr.From))
+			return
+		}
 		p.line(pr.Pos, pr.EndPos, pr.Key, literal(pr.Value))
 	})
 }
@@ -604,6 +608,13 @@ func (p *printer) task(t *Task) {
 	p.line(p.tok(t.Pos, 5), after(p.tok(t.Pos, 6)), "instruction", strconv.Quote(t.Instruction))
 	if t.Tags != nil {
 		p.line(p.tok(t.Tags.Pos, -1), t.Tags.EndPos, "tags", tagsString(t.Tags))
+	}
+	if m := t.Meta; m != nil {
+		p.block(m.Pos, p.tok(m.Pos, 1), m.EndPos, "meta", len(m.Entries), func(i int) {
+			if e := m.Entries[i]; e != nil && e.Value != nil {
+				p.line(e.Pos, e.EndPos, e.Key+":", valueOf(e.Value.Composite, e.Value.Lit))
+			}
+		})
 	}
 	if t.Seed != nil {
 		p.seed(t.Seed)

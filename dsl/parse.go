@@ -69,6 +69,8 @@ var (
 	parseCallStep  = partParser[CallStep]()
 	parseRecordIt  = partParser[RecordItem]()
 	parseLoad      = partParser[Load]()
+	parseMetaEntry = partParser[MetaEntry]()
+	parseMeta      = partParser[Meta]()
 )
 
 func partParser[T any]() func(filename string, src []byte) error {
@@ -92,7 +94,7 @@ func (e *Error) Error() string {
 
 // tokenPos is where a token other than a comment starts.
 type tokenPos struct {
-	offset, line int
+	offset, line, col int
 }
 
 // Parse parses one spec file. filename is used in positions only. On a
@@ -117,9 +119,45 @@ func Parse(filename string, src []byte) (*File, error) {
 		return nil, toError(filename, err, tokens, src)
 	}
 	repairLeakedOperators(f)
+	locatePolicies(f, tokens, src)
 	f.Comments = comments
 	f.tokens = tokens
 	return f, nil
+}
+
+// locatePolicies fills the position of every invariant's policy string:
+// the fifth token of `invariant NAME { policy "…"` (the sixth after
+// `local`). A string token lies on one line, so its end is its start
+// advanced by its text.
+func locatePolicies(f *File, tokens []tokenPos, src []byte) {
+	for _, d := range f.Decls {
+		inv := d.Invariant
+		if inv == nil {
+			continue
+		}
+		i := tokenIndex(tokens, inv.Pos.Offset)
+		if inv.Local {
+			i++
+		}
+		if i < 0 || i+4 >= len(tokens) {
+			continue
+		}
+		t := tokens[i+4]
+		if t.offset >= len(src) || src[t.offset] != '"' {
+			continue
+		}
+		end := t.offset + 1
+		for end < len(src) && src[end] != '"' {
+			if src[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end = min(end+1, len(src))
+		inv.PolicyPos = Pos{Filename: inv.Pos.Filename, Offset: t.offset, Line: t.line, Column: t.col}
+		inv.PolicyEnd = inv.PolicyPos
+		inv.PolicyEnd.Advance(string(src[t.offset:end]))
+	}
 }
 
 // checkEncoding rejects input that is not UTF-8 text: invalid encodings
@@ -185,7 +223,7 @@ func scan(filename string, src []byte) ([]*Comment, []tokenPos, error) {
 		if len(tokens) == MaxTokens {
 			return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
 		}
-		tokens = append(tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line})
+		tokens = append(tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line, col: tok.Pos.Column})
 		switch {
 		case tok.Type == opType && (tok.Value == "(" || tok.Value == "[" || tok.Value == "{"):
 			depth++
@@ -289,31 +327,36 @@ func toError(filename string, err error, tokens []tokenPos, src []byte) error {
 func explain(e *Error, tokens []tokenPos, src []byte) *Error {
 	off := e.Pos.Offset
 	i := tokenIndex(tokens, off)
-	if i < 0 || !strings.HasPrefix(e.Msg, "unexpected token ") || !strings.HasSuffix(e.Msg, `(expected "}")`) {
+	if i < 0 || !strings.HasPrefix(e.Msg, "unexpected token ") {
 		return nil
 	}
 	var parse func(string, []byte) error
-	switch identAt(src, off) {
-	case "":
+	word := identAt(src, off)
+	switch {
+	case word == "meta" && strings.HasPrefix(e.Msg, `unexpected token "meta"`):
+		// A task's meta block that does not parse is skipped as optional,
+		// and the error blames its first token.
+		parse = parseMeta
+	case word == "" || !strings.HasSuffix(e.Msg, `(expected "}")`):
 		return nil
-	case "entity", "tool", "record":
+	case word == "entity" || word == "tool" || word == "record":
 		parse = parseMember
-	case "case":
+	case word == "case":
 		parse = parseRecordIt
-	case "load":
+	case word == "load":
 		parse = parseLoad
-	case "fails":
+	case word == "fails":
 		if enclosingBlock(tokens, src, i) == "solution" {
 			return &Error{Pos: e.Pos, Msg: `"fails" needs the message the call is expected to fail with: call(…) fails "message"`}
 		}
 		return nil
-	case "require", "let", "var", "set", "insert", "delete", "return", "if", "for", "fail":
+	case slices.Contains([]string{"require", "let", "var", "set", "insert", "delete", "return", "if", "for", "fail"}, word):
 		parse = parseStmt
 	default:
 		parse = map[string]func(string, []byte) error{
 			"entity": parseField, "world": parseProp, "seed": parseRecord,
 			"expect": parseAssertion, "solution": parseCallStep,
-			"record": parseRecordIt, "case": parseField,
+			"record": parseRecordIt, "case": parseField, "meta": parseMetaEntry,
 		}[enclosingBlock(tokens, src, i)]
 	}
 	if parse == nil {
@@ -358,7 +401,7 @@ func enclosingBlock(tokens []tokenPos, src []byte, i int) string {
 				depth--
 				continue
 			}
-			for back, words := range [][]string{{"seed", "expect", "solution"}, {"world", "entity", "record", "case"}, {"entity", "record"}, {"entity", "record"}, {"entity", "record"}} {
+			for back, words := range [][]string{{"seed", "expect", "solution", "meta"}, {"world", "entity", "record", "case"}, {"entity", "record"}, {"entity", "record"}, {"entity", "record"}} {
 				if k-1-back >= 0 && slices.Contains(words, identAt(src, tokens[k-1-back].offset)) {
 					return identAt(src, tokens[k-1-back].offset)
 				}

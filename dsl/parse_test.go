@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,49 @@ func TestParseWorld(t *testing.T) {
 	}
 	if w.Pos.Line != 1 || w.Pos.Column != 1 || w.EndPos.Offset == 0 {
 		t.Errorf("positions: %v %v", w.Pos, w.EndPos)
+	}
+	for _, p := range w.Props {
+		if p.From != nil {
+			t.Errorf("prop %s has a file", p.Key)
+		}
+	}
+}
+
+func TestParseWorldPolicyFrom(t *testing.T) {
+	w := decl(t, `world w { title "T" policy from "docs/policy.md" today 2026-01-01 }`).World
+	if len(w.Props) != 3 {
+		t.Fatalf("got %d props", len(w.Props))
+	}
+	p := w.Props[1]
+	if p.Key != "policy" || str(p.From) != "docs/policy.md" || p.Value != nil {
+		t.Errorf("policy prop: %+v", p)
+	}
+	// `from` is an identifier elsewhere: a prop whose value is the
+	// identifier from still parses as a literal.
+	w = decl(t, `world w { title from today 2026-01-01 }`).World
+	if p := w.Props[0]; p.From != nil || str(p.Value.Ident) != "from" {
+		t.Errorf("from as a value: %+v", p)
+	}
+}
+
+func TestParsePolicyPosition(t *testing.T) {
+	src := "invariant i {\n  policy \"a \\\"b\\\" c\"  // note\n  for x in E require x.ok\n}\n\nlocal invariant j { policy \"é\" for x in E require x.ok }\n"
+	f, err := Parse("spec.world", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := f.Decls[0].Invariant, f.Decls[1].Invariant
+	if i.Policy != `a "b" c` {
+		t.Fatalf("policy %q", i.Policy)
+	}
+	if got := fmt.Sprintf("%d:%d-%d:%d", i.PolicyPos.Line, i.PolicyPos.Column, i.PolicyEnd.Line, i.PolicyEnd.Column); got != "2:10-2:21" {
+		t.Errorf("policy of i at %s, want 2:10-2:21", got)
+	}
+	if src[i.PolicyPos.Offset:i.PolicyEnd.Offset] != `"a \"b\" c"` {
+		t.Errorf("policy of i spans %q", src[i.PolicyPos.Offset:i.PolicyEnd.Offset])
+	}
+	if got := fmt.Sprintf("%d:%d-%d:%d", j.PolicyPos.Line, j.PolicyPos.Column, j.PolicyEnd.Line, j.PolicyEnd.Column); got != "6:28-6:31" {
+		t.Errorf("policy of local j at %s, want 6:28-6:31", got)
 	}
 }
 
@@ -506,9 +550,41 @@ func TestParseTask(t *testing.T) {
 	if c := calls[3]; len(c.Args) != 0 {
 		t.Errorf("call without arguments: %+v", c)
 	}
+	if task.Meta != nil {
+		t.Error("meta without a meta block")
+	}
 	minimal := decl(t, `task t { persona "p" instruction "i" expect { unchanged } }`).Task
 	if minimal.Tags != nil || minimal.Seed != nil || minimal.Solution != nil {
 		t.Error("optional task parts present")
+	}
+}
+
+func TestParseTaskMeta(t *testing.T) {
+	task := decl(t, `task t {
+		persona "p"
+		instruction "i"
+		tags { domain "d" }
+		meta { split: ["train", "base"], id: "7" weight: -2.5 n: 3, ok: true empty: [] bad: { "k": 1 } }
+		seed { crm.Customer extra { name: "X" } }
+		expect { unchanged }
+	}`).Task
+	if task.Meta == nil || task.Seed == nil || task.Tags == nil {
+		t.Fatalf("task parts: %+v", task)
+	}
+	var got []string
+	for _, e := range task.Meta.Entries {
+		got = append(got, e.Key+"="+valueOf(e.Value.Composite, e.Value.Lit))
+	}
+	want := `split=["train", "base"] id="7" weight=-2.5 n=3 ok=true empty=[] bad={ "k": 1 }`
+	if strings.Join(got, " ") != want {
+		t.Errorf("meta entries\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+	if e := task.Meta.Entries[0]; e.Pos.Line != 5 || task.Meta.Pos.Line != 5 {
+		t.Errorf("positions: %v %v", task.Meta.Pos, e.Pos)
+	}
+	empty := decl(t, `task t { persona "p" instruction "i" meta {} expect { unchanged } }`).Task
+	if empty.Meta == nil || len(empty.Meta.Entries) != 0 {
+		t.Errorf("empty meta: %+v", empty.Meta)
 	}
 }
 
