@@ -24,6 +24,7 @@ const (
 	MaxEnumValues      = 500
 	MaxNameLength      = 64
 	MaxTextLength      = 20_000
+	MaxMetaEntries     = 100 // entries in a task's meta block
 )
 
 func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invariants []*dsl.Invariant, seeds []*dsl.Seed, tasks []*dsl.Task) {
@@ -101,6 +102,31 @@ func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invaria
 			limit(len(t.Solution.Calls), MaxSolutionSteps, "solution calls in task "+t.Name, t.Pos, t.Pos)
 		}
 		c.textLimit(&t.Instruction, t.Pos)
+		if t.Meta != nil {
+			limit(len(t.Meta.Entries), MaxMetaEntries, "meta entries in task "+t.Name, t.Meta.Pos, t.Meta.Pos)
+			for _, e := range t.Meta.Entries {
+				c.metaTextLimit(e.Value, e.Pos)
+			}
+		}
+	}
+}
+
+// metaTextLimit applies the text limit to the strings of a meta value, and
+// to the number of strings of a list.
+func (c *checker) metaTextLimit(v *dsl.Value, pos dsl.Pos) {
+	switch {
+	case v == nil:
+	case v.Lit != nil:
+		c.textLimit(v.Lit.String, pos)
+	case v.Composite != nil && v.Composite.List != nil:
+		if n := len(v.Composite.List.Elems); n > MaxMetaEntries {
+			c.errorf("W019", pos, pos, "%d strings in a meta list; the limit is %d", n, MaxMetaEntries)
+		}
+		for _, x := range v.Composite.List.Elems {
+			if x.Lit != nil {
+				c.textLimit(x.Lit.String, pos)
+			}
+		}
 	}
 }
 

@@ -219,6 +219,7 @@ func (c *checker) check(f *dsl.File) {
 	c.declareTools()
 	c.checkToolBodies()
 	c.checkInvariants(invariants)
+	c.checkPolicyTexts(invariants)
 	if len(seeds) > 1 {
 		for _, s := range seeds[1:] {
 			c.errorf("W002", s.Pos, s.EndPos, "second seed block; a world has one seed (first at %s)", short(seeds[0].Pos))
@@ -269,6 +270,18 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			continue
 		}
 		seen[p.Key] = p
+		if p.Key == "policy" {
+			if p.From == nil {
+				c.errorf("W020", p.Pos, p.EndPos, "the world policy is a document next to the spec: policy from \"policy.md\"")
+				continue
+			}
+			c.readPolicy(p)
+			continue
+		}
+		if p.From != nil {
+			c.errorf("W020", p.Pos, p.EndPos, "world %s is written as a value, not read from a file; only the policy is: policy from \"policy.md\"", p.Key)
+			continue
+		}
 		str := func() string {
 			if p.Value.String == nil {
 				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "world %s must be a string", p.Key)
@@ -302,7 +315,7 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			}
 			c.w.Today = *p.Value.Date
 		default:
-			c.errorf("W020", p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today", p.Key)
+			c.errorf("W020", p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, policy", p.Key)
 		}
 	}
 	for _, key := range []string{"title", "today"} {

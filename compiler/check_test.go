@@ -72,7 +72,7 @@ func TestValidatorExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := v.Code + ".world"
-			_, ds := CheckSource(name, []byte(src))
+			_, ds := CheckSource(name, []byte(src), WithData(ExampleFiles()))
 			if len(ds) == 0 {
 				t.Fatalf("%s: no diagnostics", name)
 			}

@@ -102,27 +102,87 @@ func (c *checker) dataFS() (fs.FS, error) {
 // cleanDataPath checks the path of a data file as written in a spec and
 // returns it cleaned, or a reason to refuse it: it must be relative, use /
 // and stay inside the spec's directory.
-func cleanDataPath(p string) (string, string) {
+func cleanDataPath(p string) (string, string) { return cleanSpecPath("data file", p) }
+
+// cleanSpecPath checks the path of a file named in a spec (what says which:
+// "data file", "policy document") and returns it cleaned, or a reason to
+// refuse it.
+func cleanSpecPath(what, p string) (string, string) {
 	switch {
 	case p == "":
-		return "", "the path of a data file is empty"
+		return "", "the path of a " + what + " is empty"
 	case strings.ContainsFunc(p, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		return "", "the path of a data file contains a control character"
+		return "", "the path of a " + what + " contains a control character"
 	case strings.Contains(p, `\`):
-		return "", fmt.Sprintf("data file path %q: separate directories with /", p)
+		return "", fmt.Sprintf("%s path %q: separate directories with /", what, p)
 	case strings.HasPrefix(p, "/") || filepath.IsAbs(p) || filepath.VolumeName(p) != "" || len(p) >= 2 && p[1] == ':':
-		return "", fmt.Sprintf("data file path %q is absolute; data files are named relative to the spec's directory", p)
+		return "", fmt.Sprintf("%s path %q is absolute; %ss are named relative to the spec's directory", what, p, what)
 	}
 	for _, elem := range strings.Split(p, "/") {
 		if elem == ".." {
-			return "", fmt.Sprintf("data file path %q leaves the spec's directory; data files must be inside it", p)
+			return "", fmt.Sprintf("%s path %q leaves the spec's directory; %ss must be inside it", what, p, what)
 		}
 	}
 	clean := path.Clean(p)
 	if !fs.ValidPath(clean) || clean == "." {
-		return "", fmt.Sprintf("data file path %q is not a file path", p)
+		return "", fmt.Sprintf("%s path %q is not a file path", what, p)
 	}
 	return clean, ""
+}
+
+// readSpecFile reads a file named in the spec (what says which: "data
+// file", "policy document") from the spec's directory (see dataFS): at
+// most limit bytes, and at most MaxDataBytes for all such files together.
+// p is a path cleaned by cleanSpecPath. It reports problems at [pos, end)
+// (W023 when the file cannot be read, W019 when it is too large) and then
+// returns false.
+func (c *checker) readSpecFile(what, p string, limit int64, pos, end dsl.Pos) ([]byte, bool) {
+	fsys, err := c.dataFS()
+	if err != nil {
+		c.errorf("W023", pos, end, "cannot open the spec's directory to read %q: %v", p, err)
+		return nil, false
+	}
+	info, err := fs.Stat(fsys, p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.errorf("W023", pos, end, "no %s %q in the spec's directory", what, p)
+		return nil, false
+	case err != nil:
+		c.errorf("W023", pos, end, "cannot read %s %q: %v", what, p, err)
+		return nil, false
+	case !info.Mode().IsRegular():
+		c.errorf("W023", pos, end, "%s %q is not a regular file", what, p)
+		return nil, false
+	case info.Size() > limit:
+		c.errorf("W019", pos, end, "%s %q has %d bytes; the limit is %d", what, p, info.Size(), limit)
+		return nil, false
+	case int64(c.dataBytes)+info.Size() > MaxDataBytes:
+		c.errorf("W019", pos, end, "data files of more than %d bytes in all", MaxDataBytes)
+		return nil, false
+	}
+	f, err := fsys.Open(p)
+	if err != nil {
+		c.errorf("W023", pos, end, "cannot read %s %q: %v", what, p, err)
+		return nil, false
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	f.Close()
+	if err != nil {
+		c.errorf("W023", pos, end, "cannot read %s %q: %v", what, p, err)
+		return nil, false
+	}
+	if int64(len(data)) > limit {
+		// The file grew after Stat.
+		c.errorf("W019", pos, end, "%s %q has more than %d bytes", what, p, limit)
+		return nil, false
+	}
+	c.dataBytes += len(data)
+	return data, true
+}
+
+// displayPath is how diagnostics name a file of the spec's directory.
+func (c *checker) displayPath(p string) string {
+	return path.Join(filepath.ToSlash(filepath.Dir(c.filename)), p)
 }
 
 // dataFile reads and parses the data file of a load, once per path. It
@@ -137,46 +197,11 @@ func (c *checker) dataFile(l *dsl.Load) *dataFile {
 		return df // nil when it was refused: reported at its first load
 	}
 	c.dataFiles[p] = nil
-	fsys, err := c.dataFS()
-	if err != nil {
-		c.errorf("W023", l.Pos, l.EndPos, "cannot open the spec's directory to read %q: %v", p, err)
+	data, ok := c.readSpecFile("data file", p, MaxDataFileSize, l.Pos, l.EndPos)
+	if !ok {
 		return nil
 	}
-	info, err := fs.Stat(fsys, p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		c.errorf("W023", l.Pos, l.EndPos, "no data file %q in the spec's directory", p)
-		return nil
-	case err != nil:
-		c.errorf("W023", l.Pos, l.EndPos, "cannot read data file %q: %v", p, err)
-		return nil
-	case !info.Mode().IsRegular():
-		c.errorf("W023", l.Pos, l.EndPos, "data file %q is not a regular file", p)
-		return nil
-	case info.Size() > MaxDataFileSize:
-		c.errorf("W019", l.Pos, l.EndPos, "data file %q has %d bytes; the limit is %d", p, info.Size(), MaxDataFileSize)
-		return nil
-	case int64(c.dataBytes)+info.Size() > MaxDataBytes:
-		c.errorf("W019", l.Pos, l.EndPos, "data files of more than %d bytes in all", MaxDataBytes)
-		return nil
-	}
-	f, err := fsys.Open(p)
-	if err != nil {
-		c.errorf("W023", l.Pos, l.EndPos, "cannot read data file %q: %v", p, err)
-		return nil
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxDataFileSize+1))
-	f.Close()
-	if err != nil {
-		c.errorf("W023", l.Pos, l.EndPos, "cannot read data file %q: %v", p, err)
-		return nil
-	}
-	if len(data) > MaxDataFileSize {
-		c.errorf("W019", l.Pos, l.EndPos, "data file %q has more than %d bytes", p, MaxDataFileSize)
-		return nil
-	}
-	c.dataBytes += len(data)
-	df := &dataFile{display: path.Join(filepath.ToSlash(filepath.Dir(c.filename)), p), lines: newLineIndex(data)}
+	df := &dataFile{display: c.displayPath(p), lines: newLineIndex(data)}
 	switch ext := strings.ToLower(path.Ext(p)); ext {
 	case ".json":
 		n, err := parseJSON(data, MaxDataNesting)

@@ -3,6 +3,7 @@ package compiler
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 )
 
 // Validator describes one structural check: a stable code, a short name, a
@@ -62,8 +63,10 @@ var validators = []Validator{
 		"Fix the failing call or its arguments, or the rubric, as the message says."},
 	{"W022", "invalid-literal", "A literal is malformed (a date that does not exist, a number out of range).",
 		"Write the literal in its valid form: dates YYYY-MM-DD, date-times YYYY-MM-DDTHH:MM[:SS]Z, 64-bit integers."},
-	{"W023", "data-file", "A data file of a `load` cannot be read: its path leaves the spec's directory, it is missing, or it is not well-formed JSON or CSV.",
-		"Put the file inside the spec's directory and name it relative to it with / (no .., no absolute path), as a .json file (at names the object key of the records) or a .csv file with a header row."},
+	{"W023", "data-file", "A data file of a `load` or the policy document cannot be read: its path leaves the spec's directory, it is missing, or it is not well-formed (JSON, CSV, UTF-8 text).",
+		"Put the file inside the spec's directory and name it relative to it with / (no .., no absolute path): a .json file (at names the object key of the records) or a .csv file with a header row for a load, UTF-8 text for `policy from`."},
+	{"W024", "policy-text-not-in-document", "An invariant's policy text does not occur in the world's policy document (`policy from`).",
+		"Copy the rule's sentences from the policy document exactly (line breaks and runs of spaces count as one space; case and punctuation count), or correct the document."},
 }
 
 // Validators returns the registry, in code order.
@@ -91,8 +94,18 @@ func mustValidator(code string) Validator {
 	return v
 }
 
-//go:embed testdata/validators/*.world
+//go:embed testdata/validators/*.world testdata/validators/*.md
 var examples embed.FS
+
+// ExampleFiles holds the files the validators' examples read (W024's
+// policy document): check an example with WithData(ExampleFiles()).
+func ExampleFiles() fs.FS {
+	sub, err := fs.Sub(examples, "testdata/validators")
+	if err != nil {
+		panic(err) // unreachable: a valid, embedded directory
+	}
+	return sub
+}
 
 // Example returns the failing example spec of a validator.
 func Example(code string) (string, error) {

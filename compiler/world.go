@@ -2,6 +2,8 @@ package compiler
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -215,6 +217,9 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			t.Capabilities = d.Tags.Capabilities
 			t.Difficulty = d.Tags.Difficulty
 		}
+		if d.Meta != nil {
+			t.Meta = c.taskMeta(d.Meta)
+		}
 		taskHandles := map[string]*ir.Record{}
 		taskIdx := newRecordIndex(taskHandles, c.ids)
 		if d.Seed != nil {
@@ -353,4 +358,86 @@ func (c *checker) exceptRecord(x *dsl.Postfix, s *scope) *ir.Lookup {
 	}
 	c.errorf("W004", x.Pos, x.EndPos, "unchanged except lists records as Entity[key], got %s", e.Type())
 	return nil
+}
+
+// taskMeta checks a task's metadata: unique keys, and values that are
+// strings, numbers, booleans or lists of strings.
+func (c *checker) taskMeta(m *dsl.Meta) []ir.MetaEntry {
+	var out []ir.MetaEntry
+	seen := map[string]*dsl.MetaEntry{}
+	for _, e := range m.Entries {
+		if first, dup := seen[e.Key]; dup {
+			c.errorf("W002", e.Pos, e.EndPos, "duplicate meta key %q, first at %s", e.Key, short(first.Pos))
+			continue
+		}
+		seen[e.Key] = e
+		if v, ok := c.metaValue(e); ok {
+			out = append(out, ir.MetaEntry{Key: e.Key, Value: v, Pos: e.Pos})
+		}
+	}
+	return out
+}
+
+// metaValue is the value of a meta entry, or false when it is reported.
+func (c *checker) metaValue(e *dsl.MetaEntry) (any, bool) {
+	const kinds = "meta values are strings, numbers, booleans or lists of strings"
+	v := e.Value
+	if v.Composite != nil {
+		l := v.Composite.List
+		if l == nil {
+			c.errorf("W004", v.Pos, v.EndPos, "meta %s: %s, not maps or records", e.Key, kinds)
+			return nil, false
+		}
+		out := make([]string, 0, len(l.Elems))
+		ok := true
+		for _, x := range l.Elems {
+			if x.Lit == nil || x.Lit.String == nil {
+				c.errorf("W004", x.Pos, x.EndPos, "meta %s: a list in meta holds strings only; quote the element", e.Key)
+				ok = false
+				continue
+			}
+			out = append(out, *x.Lit.String)
+		}
+		return out, ok
+	}
+	lit := v.Lit
+	switch {
+	case lit.String != nil:
+		return *lit.String, true
+	case lit.Bool != nil:
+		return *lit.Bool == "true", true
+	case lit.Number != nil && !strings.Contains(*lit.Number, "."):
+		n, err := strconv.ParseInt(*lit.Number, 10, 64)
+		if err != nil {
+			c.errorf("W022", lit.Pos, lit.EndPos, "integer %s is out of the 64-bit range", *lit.Number)
+			return nil, false
+		}
+		return n, true
+	case lit.Number != nil:
+		f, err := strconv.ParseFloat(*lit.Number, 64)
+		if err != nil || math.IsInf(f, 0) {
+			c.errorf("W022", lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
+			return nil, false
+		}
+		if f == 0 {
+			f = 0 // not -0
+		}
+		return f, true
+	case lit.Ident != nil:
+		c.errorf("W004", lit.Pos, lit.EndPos, "meta %s: %s; write a name as a string: %q", e.Key, kinds, *lit.Ident)
+	default:
+		c.errorf("W004", lit.Pos, lit.EndPos, "meta %s: %s; write it as a string: %q", e.Key, kinds, metaLiteralText(lit))
+	}
+	return nil, false
+}
+
+// metaLiteralText is the text of a date, date-time or null literal.
+func metaLiteralText(l *dsl.Literal) string {
+	switch {
+	case l.Date != nil:
+		return *l.Date
+	case l.DateTime != nil:
+		return *l.DateTime
+	}
+	return "null"
 }

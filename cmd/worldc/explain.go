@@ -24,7 +24,7 @@ func (c *explainCmd) Run(sys *stdio) error {
 	if example, err := compiler.Example(v.Code); err == nil {
 		const name = "example.world"
 		fmt.Fprintf(&b, "\nExample (%s):\n\n%s", name, indent(example, "    "))
-		if _, diags := compiler.CheckSource(name, []byte(example)); len(diags) > 0 {
+		if _, diags := compiler.CheckSource(name, []byte(example), compiler.WithData(compiler.ExampleFiles())); len(diags) > 0 {
 			fmt.Fprintf(&b, "\nworldc check %s reports:\n\n%s", name, indent(diags.Text(), "    "))
 		}
 	}

@@ -24,6 +24,14 @@ type World struct {
 	Today    string // YYYY-MM-DD
 	Pos      Pos
 
+	// Policy is the policy document of `policy from "file"`, verbatim
+	// (UTF-8 text), and PolicyFile its path below the spec's directory;
+	// both empty when the world has none, and the policy shown to agents
+	// is then made of the invariants' policy texts. Every invariant's text
+	// occurs in the document (W024).
+	Policy     string
+	PolicyFile string
+
 	Services   []*Service
 	Structs    []*StructDef // value record types, in declaration order
 	Entities   []*Entity    // all entities, in declaration order
@@ -626,7 +634,19 @@ type Task struct {
 	Seed         []*Record // added to the world seed
 	Assertions   []*Assertion
 	Solution     []*Step // nil when there is no solution
-	Pos          Pos
+	// Meta is the task's free-form metadata (`meta { key: value, … }`),
+	// in source order, keys unique; nil when the task has none.
+	Meta []MetaEntry
+	Pos  Pos
+}
+
+// MetaEntry is one `key: value` of a task's metadata. Value is a string,
+// an int64 (a number written without a decimal point), a float64 (with
+// one; never -0), a bool or a []string (never nil).
+type MetaEntry struct {
+	Key   string
+	Value any
+	Pos   Pos
 }
 
 // AssertionKind classifies rubric assertions.
