@@ -93,7 +93,7 @@ func TestPolicyTextNotInDocument(t *testing.T) {
 		{`"every paid order has a receipt."`, `it agrees with the document up to "e", then has "very paid order has a receipt." where the document has "ry paid order has a receipt. -…"`},
 		{`"Every paid order has a receipt!"`, `it agrees with the document up to "Every paid order has a receipt", then has "!" where the document has ". - Receipts match the order's…"`},
 		{`"Receipts match the order's ` + "`total`" + ` */ exactly. And more."`, `it agrees with the document up to "…he order's ` + "`total`" + ` */ exactly.", then has " And more." where the document ends`},
-		{`"Every paid order has a receipt. Receipts match."`, `up to "…ery paid order has a receipt. ", then has "Receipts match." where the document has "- Receipts match the order's `+"`"+`…"`},
+		{`"Every paid order has a receipt. Receipts match."`, `up to "…ery paid order has a receipt. ", then has "Receipts match." where the document has "- Receipts match the order's ` + "`" + `…"`},
 		{`"Ünïcode everywhere"`, `the document has no passage starting with "Ünïcode everywhere"`},
 	}
 	for i, tt := range tests {
