@@ -401,6 +401,12 @@ func retail() *retailWorld {
 			return nil, bin("in", sfield(it, item.Fields[2]), field(deref(sfield(it, item.Fields[1])), variants))
 		})})
 
+	// The policy document (`policy from`), with what would break a Go
+	// string or comment if it were ever written into source.
+	b.w.PolicyFile = "retail/policy.md"
+	b.w.Policy = "# Retail policy\n\nEvery order is listed among its user's orders.\nEvery item of an order is a variant of\nits product.\n\n" +
+		"Arguments are `JSON` */ /* objects; a \"quote\", a \\ backslash, a NUL \x00 and a \"\\\" is `fine`.\n"
+
 	// --- seed ----------------------------------------------------------------
 	opts := func(kv ...any) *ir.Value { return vMap(kv...) }
 	v := func(id string, p float64, avail bool, o *ir.Value) *ir.Value {
@@ -451,6 +457,9 @@ func retail() *retailWorld {
 	fails := func(s string) *string { return &s }
 	b.w.Tasks = append(b.w.Tasks, &ir.Task{Name: "cancel_with_refund", Persona: "Customer",
 		Instruction: "Cancel order #W1, I no longer need it.", Domain: "ToC/retail", Capabilities: []string{"tool_use"},
+		Meta: []ir.MetaEntry{{Key: "split", Value: []string{"train", "base"}}, {Key: "source_id", Value: "17"},
+			{Key: "nl_assertions", Value: []string{"Agent says the refund is $319.49.", "`*/ \"quoted\"`"}}, {Key: "empty", Value: []string{}},
+			{Key: "weight", Value: int64(2)}, {Key: "share", Value: 0.25}, {Key: "whole", Value: 3.0}, {Key: "reviewed", Value: true}},
 		Assertions: []*ir.Assertion{
 			{Kind: ir.AssertExpr, Text: `store.Order["#W1"].status == cancelled`, Expr: bin("==", field(w1, status), enumLit(status, "cancelled"))},
 			{Kind: ir.AssertExpr, Text: `store.User["sara_doe_1"].payment_methods["gift_card_1"].balance == 359.49`,

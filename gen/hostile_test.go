@@ -1,11 +1,17 @@
 package gen
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // hostile is text an LLM-written spec may hold: comment terminators,
@@ -159,6 +165,69 @@ func TestRetailHostileStrings(t *testing.T) {
 			}
 		}
 	}
+	dir := filepath.Join(scratch(t), w.Name)
+	writeFiles(t, dir, files)
+	vetAndTest(t, dir)
+}
+
+// TestHostilePolicyAndMeta generates a world whose policy document and task
+// metadata are hostile (comment terminators, backticks, a NUL byte, a
+// directive, invalid UTF-8, and a document larger than the checker allows)
+// and requires the package to build and vet, and a test placed beside it
+// to find the document byte for byte in World.Policy and the metadata in
+// Tasks, as JSON.
+func TestHostilePolicyAndMeta(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	w := northwind()
+	doc := hostile + "\x00 \xff\n//go:embed x\n```go\n}\n```\n" + strings.Repeat("ends */ `x` ", 200_000)
+	w.PolicyFile, w.Policy = "policy.md", doc
+	meta := runtime.Meta{{Key: hostile, Value: hostile}, {Key: "list", Value: []string{hostile, "", "*/"}}, {Key: "n", Value: int64(-9223372036854775808)}, {Key: "f", Value: 1e-300}}
+	for _, e := range meta {
+		w.Tasks[0].Meta = append(w.Tasks[0].Meta, ir.MetaEntry{Key: e.Key, Value: e.Value})
+	}
+	files := mustGenerate(t, w.World)
+	if !bytes.Equal(files["policy.md"], []byte(doc)) {
+		t.Fatal("policy.md is not the document")
+	}
+	for name, content := range files {
+		if strings.HasSuffix(name, ".go") && bytes.Contains(content, []byte("ends */ `x` ends")) {
+			t.Errorf("%s: the document is written into Go source", name)
+		}
+	}
+	wantMeta, err := json.Marshal(meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(doc))
+	files["policy_meta_test.go"] = []byte(fmt.Sprintf(`package %s
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+)
+
+func TestPolicyAndMeta(t *testing.T) {
+	if got := sha256.Sum256([]byte((World{}).Policy())); hex.EncodeToString(got[:]) != %q {
+		t.Errorf("Policy() is not the document (%%d bytes)", len(World{}.Policy()))
+	}
+	tasks := World{}.Tasks()
+	got, err := json.Marshal(tasks[0].Meta)
+	if err != nil || string(got) != %q {
+		t.Errorf("meta %%s, %%v", got, err)
+	}
+	tasks[0].Meta[1].Value.([]string)[0] = "changed"
+	if (World{}).Tasks()[0].Meta[1].Value.([]string)[0] == "changed" {
+		t.Error("Tasks shares its meta lists")
+	}
+	if tasks[1].Meta != nil {
+		t.Error("a task without meta has some")
+	}
+}
+`, w.Name, hex.EncodeToString(sum[:]), wantMeta))
 	dir := filepath.Join(scratch(t), w.Name)
 	writeFiles(t, dir, files)
 	vetAndTest(t, dir)

@@ -108,6 +108,9 @@ func (g *generator) taskInfo(t *ir.Task) *jen.Statement {
 			jen.Id("Difficulty"):   strs(t.Difficulty),
 		}),
 	}
+	if len(t.Meta) > 0 {
+		d[jen.Id("Meta")] = metaLit(t.Meta)
+	}
 	if t.Solution != nil {
 		var calls []jen.Code
 		for _, st := range t.Solution {
@@ -281,3 +284,29 @@ func abridged(text string) string {
 
 // comparisonOps are the operators whose assertions report both sides.
 var comparisonOps = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
+
+// metaLit is a task's metadata as a runtime.Meta literal, entries in
+// source order; every value is a typed constant (int64(3), 2.5, "x",
+// true, []string{…}), so it keeps its type in the interface.
+func metaLit(meta []ir.MetaEntry) *jen.Statement {
+	var entries []jen.Code
+	for _, e := range meta {
+		var v jen.Code
+		switch x := e.Value.(type) {
+		case string, int64, bool:
+			v = jen.Lit(x)
+		case float64:
+			v = jen.Lit(x)
+		case []string:
+			var xs []jen.Code
+			for _, s := range x {
+				xs = append(xs, jen.Lit(s))
+			}
+			v = jen.Index().String().Values(xs...)
+		default:
+			panic(fmt.Sprintf("gen: meta %s: a value of type %T", e.Key, e.Value))
+		}
+		entries = append(entries, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(e.Key), jen.Id("Value"): v}))
+	}
+	return jen.Qual(rt, "Meta").Values(entries...)
+}

@@ -12,8 +12,14 @@ import (
 	"github.com/worldc/worldc/templates"
 )
 
-// policy renders policy.md from templates/policy.md.tmpl.
+// policy renders policy.md: the world's policy document as it is, or,
+// without one, templates/policy.md.tmpl with the invariants' policy texts.
+// The file is embedded in the package (go:embed), never written into Go
+// source, so no document can break or inject code.
 func (g *generator) policy() ([]byte, error) {
+	if g.w.PolicyFile != "" {
+		return []byte(g.w.Policy), nil
+	}
 	tmpl, err := template.New("policy").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).Parse(templates.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("gen: policy template: %w", err)
@@ -80,13 +86,20 @@ func (g *generator) worldFile(f *jen.File) {
 	f.Comment("Tools describes the tools in declaration order, with their JSON schemas.")
 	f.Func().Params(jen.Id("World")).Id("Tools").Params().Index().Qual(rt, "ToolInfo").Block(jen.Return(jen.Id("registry").Dot("Tools").Call()))
 	f.Line()
+	copies := []jen.Code{
+		jen.Id("out").Index(jen.Id("i")).Op("=").Id("t").Dot("info"),
+		jen.Id("out").Index(jen.Id("i")).Dot("Solution").Op("=").Qual("slices", "Clone").Call(jen.Id("t").Dot("info").Dot("Solution")),
+	}
+	for _, t := range w.Tasks {
+		if len(t.Meta) > 0 {
+			copies = append(copies, jen.Id("out").Index(jen.Id("i")).Dot("Meta").Op("=").Id("t").Dot("info").Dot("Meta").Dot("Clone").Call())
+			break
+		}
+	}
 	f.Comment("Tasks lists the tasks in declaration order.")
 	f.Func().Params(jen.Id("World")).Id("Tasks").Params().Index().Qual(rt, "TaskInfo").Block(
 		jen.Id("out").Op(":=").Make(jen.Index().Qual(rt, "TaskInfo"), jen.Len(jen.Id("tasks"))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
-			jen.Id("out").Index(jen.Id("i")).Op("=").Id("t").Dot("info"),
-			jen.Id("out").Index(jen.Id("i")).Dot("Solution").Op("=").Qual("slices", "Clone").Call(jen.Id("t").Dot("info").Dot("Solution")),
-		),
+		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(copies...),
 		jen.Return(jen.Id("out")),
 	)
 	f.Line()

@@ -61,6 +61,9 @@ type TaskInfo struct {
 	Tags        TaskTags `json:"tags"`
 	// Solution is the golden trace, nil when the task has none.
 	Solution []Call `json:"solution,omitempty"`
+	// Meta is the task's free-form metadata (`meta { … }` in the spec),
+	// for the harness; nil when the task has none. It is never graded.
+	Meta Meta `json:"meta,omitempty"`
 }
 
 // TaskTags classify a task.

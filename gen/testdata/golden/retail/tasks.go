@@ -152,7 +152,32 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "cancel_with_refund",
 		Instruction: "Cancel order #W1, I no longer need it.",
-		Persona:     "Customer",
+		Meta: runtime.Meta{{
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "source_id",
+			Value: "17",
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent says the refund is $319.49.", "`*/ \"quoted\"`"},
+		}, {
+			Key:   "empty",
+			Value: []string{},
+		}, {
+			Key:   "weight",
+			Value: int64(2),
+		}, {
+			Key:   "share",
+			Value: 0.25,
+		}, {
+			Key:   "whole",
+			Value: 3.0,
+		}, {
+			Key:   "reviewed",
+			Value: true,
+		}},
+		Persona: "Customer",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W1\"}"),
 			Tool: "get_order_details",
