@@ -25,8 +25,12 @@
 //     changed, one assertion per field (the key aside) with its final value,
 //     null for an unset optional, then `unchanged except` those records; or
 //     `unchanged` when nothing changes;
-//   - a comment with the tau2 split, NL assertions and communicate_info,
-//     which the state cannot grade.
+//   - a meta block with what the state cannot grade, for the harness:
+//     tau2_id (tau2's task id), split (the splits of split_tasks.json that
+//     list the task, in that file's order), reward_basis, nl_assertions
+//     and communicate_info (when not empty: null and [] both mean none),
+//     description's purpose, relevant_policies and notes (when not null),
+//     and issues ("<id>: <title>" per issue, when there are any).
 //
 // The spec's non-task part must check: its types tell how each value of
 // the expected states is written.
@@ -77,12 +81,21 @@ func main() {
 type Inputs struct {
 	Tasks    []Task
 	Expected map[string]Expected // by task id
-	Split    map[string]string   // task id → train or test
+	Split    map[string][]string // task id → the splits that list it, in split_tasks.json order
 }
 
 // Task is the part of a tau2 task the converter reads.
 type Task struct {
-	ID           string
+	ID          string
+	Description struct {
+		Purpose          *string
+		RelevantPolicies *string `json:"relevant_policies"`
+		Notes            *string
+	}
+	Issues []struct {
+		ID    string
+		Title string
+	}
 	UserScenario struct {
 		Persona      *string
 		Instructions struct {
@@ -100,6 +113,7 @@ type Task struct {
 		}
 		NLAssertions    []string `json:"nl_assertions"`
 		CommunicateInfo []string `json:"communicate_info"`
+		RewardBasis     []string `json:"reward_basis"`
 	} `json:"evaluation_criteria"`
 }
 
@@ -115,9 +129,9 @@ type Expected struct {
 
 // ReadInputs reads tau2's files from dir.
 func ReadInputs(dir string) (*Inputs, error) {
-	in := &Inputs{Split: map[string]string{}}
+	in := &Inputs{Split: map[string][]string{}}
 	var exp struct{ Tasks map[string]Expected }
-	var split map[string][]string
+	var split json.RawMessage
 	for _, f := range []struct {
 		name string
 		dst  any
@@ -131,9 +145,17 @@ func ReadInputs(dir string) (*Inputs, error) {
 		}
 	}
 	in.Expected = exp.Tasks
-	for _, s := range []string{"train", "test"} {
-		for _, id := range split[s] {
-			in.Split[id] = s
+	names, lists, err := members(split)
+	if err != nil {
+		return nil, fmt.Errorf("split_tasks.json: %w", err)
+	}
+	for i, name := range names {
+		var ids []string
+		if err := json.Unmarshal(lists[i], &ids); err != nil {
+			return nil, fmt.Errorf("split_tasks.json: %s: %w", name, err)
+		}
+		for _, id := range ids {
+			in.Split[id] = append(in.Split[id], name)
 		}
 	}
 	return in, nil
@@ -210,7 +232,7 @@ func writes(t *ir.Tool) bool {
 	return found
 }
 
-func (c *converter) task(b *strings.Builder, t Task, exp Expected, split string) error {
+func (c *converter) task(b *strings.Builder, t Task, exp Expected, split []string) error {
 	fails := map[int]string{}
 	for _, e := range exp.Errors {
 		if e.ActionIndex < 0 || e.ActionIndex >= len(t.EvaluationCriteria.Actions) || t.EvaluationCriteria.Actions[e.ActionIndex].Name != e.Name {
@@ -254,17 +276,6 @@ func (c *converter) task(b *strings.Builder, t Task, exp Expected, split string)
 		return err
 	}
 
-	fmt.Fprintf(b, "\n// tau2 task %s", t.ID)
-	if split != "" {
-		fmt.Fprintf(b, " (split: %s)", split)
-	}
-	b.WriteString(".\n")
-	for _, a := range t.EvaluationCriteria.NLAssertions {
-		fmt.Fprintf(b, "// NL assertion, not graded on the state: %s\n", oneLine(a))
-	}
-	if len(t.EvaluationCriteria.CommunicateInfo) > 0 {
-		fmt.Fprintf(b, "// communicate_info: %s\n", oneLine(strings.Join(t.EvaluationCriteria.CommunicateInfo, ", ")))
-	}
 	persona := "Customer of the online store"
 	if p := t.UserScenario.Persona; p != nil {
 		persona = *p
@@ -276,7 +287,11 @@ func (c *converter) task(b *strings.Builder, t Task, exp Expected, split string)
 	if len(difficulty) > 0 {
 		fmt.Fprintf(b, " difficulty [%s]", strings.Join(difficulty, " "))
 	}
-	b.WriteString(" }\n  expect {\n")
+	b.WriteString(" }\n  meta {\n")
+	for _, e := range meta(t, split) {
+		fmt.Fprintf(b, "    %s: %s\n", e[0], e[1])
+	}
+	b.WriteString("  }\n  expect {\n")
 	for _, a := range rubric {
 		fmt.Fprintf(b, "    %s\n", a)
 	}
@@ -286,6 +301,41 @@ func (c *converter) task(b *strings.Builder, t Task, exp Expected, split string)
 	}
 	b.WriteString("  }\n}\n")
 	return nil
+}
+
+// meta is the task's meta entries (key, value as written), in a fixed
+// order: what tau2 grades or records beside the database state.
+func meta(t Task, split []string) [][2]string {
+	list := func(xs []string) string {
+		q := make([]string, len(xs))
+		for i, x := range xs {
+			q[i] = quote(x)
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	out := [][2]string{{"tau2_id", quote(t.ID)}, {"split", list(split)}, {"reward_basis", list(t.EvaluationCriteria.RewardBasis)}}
+	if xs := t.EvaluationCriteria.NLAssertions; len(xs) > 0 {
+		out = append(out, [2]string{"nl_assertions", list(xs)})
+	}
+	if xs := t.EvaluationCriteria.CommunicateInfo; len(xs) > 0 {
+		out = append(out, [2]string{"communicate_info", list(xs)})
+	}
+	for _, d := range []struct {
+		key string
+		val *string
+	}{{"purpose", t.Description.Purpose}, {"relevant_policies", t.Description.RelevantPolicies}, {"notes", t.Description.Notes}} {
+		if d.val != nil {
+			out = append(out, [2]string{d.key, quote(*d.val)})
+		}
+	}
+	if len(t.Issues) > 0 {
+		var xs []string
+		for _, is := range t.Issues {
+			xs = append(xs, is.ID+": "+is.Title)
+		}
+		out = append(out, [2]string{"issues", list(xs)})
+	}
+	return out
 }
 
 // instruction is str(StructuredUserInstructions) of tau2's data model:
@@ -317,7 +367,6 @@ func indent(s string) string {
 	return b.String()
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // call writes a gold action as a solution step: its arguments in their
 // order in tasks.json, each typed by the tool's parameter.

@@ -47,6 +47,49 @@ func TestCorpusIsCovered(t *testing.T) {
 	}
 }
 
+// TestDescriptionsAgree compares what the checked spec says about each
+// world with what its generated package tells agents and harnesses: the
+// policy document (verbatim with `policy from`, else the invariants'
+// texts) and each task's description and metadata.
+func TestDescriptionsAgree(t *testing.T) {
+	for _, w := range specs(t) {
+		gw := compiled[w.Name]
+		if gw == nil {
+			continue
+		}
+		t.Run(w.Name, func(t *testing.T) {
+			if w.PolicyFile != "" {
+				if gw.Policy() != w.Policy {
+					t.Errorf("Policy() is not the document %s", w.PolicyFile)
+				}
+			} else {
+				for _, inv := range w.Invariants {
+					if !strings.Contains(gw.Policy(), strings.Join(strings.Fields(inv.Policy), " ")) {
+						t.Errorf("Policy() lacks invariant %s's text", inv.Name)
+					}
+				}
+			}
+			infos := gw.Tasks()
+			if len(infos) != len(w.Tasks) {
+				t.Fatalf("%d tasks in the spec, %d in the package", len(w.Tasks), len(infos))
+			}
+			for i, task := range w.Tasks {
+				info := infos[i]
+				var meta runtime.Meta
+				for _, e := range task.Meta {
+					meta = append(meta, runtime.MetaEntry{Key: e.Key, Value: e.Value})
+				}
+				want := runtime.TaskInfo{ID: task.Name, Persona: task.Persona, Instruction: task.Instruction, Meta: meta,
+					Tags: runtime.TaskTags{Domain: task.Domain, Capabilities: task.Capabilities, Difficulty: task.Difficulty}}
+				info.Solution = nil
+				if !reflect.DeepEqual(info, want) {
+					t.Errorf("task %s: the package describes it as\n%+v\nthe spec as\n%+v", task.Name, info, want)
+				}
+			}
+		})
+	}
+}
+
 // TestDifferential compares compile-time and run-time semantics.
 func TestDifferential(t *testing.T) {
 	for _, w := range specs(t) {

@@ -418,3 +418,86 @@ func TestTau2Probes(t *testing.T) {
 	}
 	t.Logf("tau2 probes: %d of %d agree with tau2", good, len(probes.Probes))
 }
+
+// TestTau2PolicyAndMeta checks what the agent and the harness read beside
+// the state: the policy document is tau2's policy.md byte for byte (the
+// generated file and World.Policy), and every task's metadata carries
+// tau2's split, reward basis, NL assertions and communicate_info, read here
+// from tau2's own files rather than from the converter.
+func TestTau2PolicyAndMeta(t *testing.T) {
+	loadTau2(t) // skips without the data
+	want, err := os.ReadFile(filepath.Join(tau2Dir, "policy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := os.ReadFile(filepath.Join("..", "..", "generated", "tau2_retail", "policy.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(file, want) {
+		t.Error("generated/tau2_retail/policy.md is not tau2's policy.md")
+	}
+	if tau2_retail.New().Policy() != string(want) {
+		t.Error("World.Policy is not tau2's policy.md")
+	}
+
+	var tasks []struct {
+		ID                 string
+		EvaluationCriteria struct {
+			NLAssertions    []string `json:"nl_assertions"`
+			CommunicateInfo []string `json:"communicate_info"`
+			RewardBasis     []string `json:"reward_basis"`
+		} `json:"evaluation_criteria"`
+	}
+	var splits map[string][]string
+	for name, dst := range map[string]any{"tasks.json": &tasks, "split_tasks.json": &splits} {
+		b, err := os.ReadFile(filepath.Join(tau2Dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, dst); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	infos := map[string]runtime.TaskInfo{}
+	for _, ti := range tau2_retail.New().Tasks() {
+		infos[ti.ID] = ti
+	}
+	get := func(m runtime.Meta, key string) []string {
+		v, ok := m.Get(key)
+		if !ok {
+			return nil
+		}
+		return v.([]string)
+	}
+	for _, task := range tasks {
+		info, ok := infos["retail_"+task.ID]
+		if !ok {
+			t.Errorf("task %s is not in the world", task.ID)
+			continue
+		}
+		if id, _ := info.Meta.Get("tau2_id"); id != task.ID {
+			t.Errorf("task %s: tau2_id %v", task.ID, id)
+		}
+		var split []string
+		for _, name := range []string{"train", "test", "base"} {
+			if slices.Contains(splits[name], task.ID) {
+				split = append(split, name)
+			}
+		}
+		ec := task.EvaluationCriteria
+		for _, c := range []struct {
+			key       string
+			got, want []string
+		}{
+			{"split", get(info.Meta, "split"), split},
+			{"reward_basis", get(info.Meta, "reward_basis"), ec.RewardBasis},
+			{"nl_assertions", get(info.Meta, "nl_assertions"), ec.NLAssertions},
+			{"communicate_info", get(info.Meta, "communicate_info"), ec.CommunicateInfo},
+		} {
+			if !slices.Equal(c.got, c.want) {
+				t.Errorf("task %s: %s %q, want %q", task.ID, c.key, c.got, c.want)
+			}
+		}
+	}
+}

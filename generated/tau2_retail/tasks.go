@@ -18765,7 +18765,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_0",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received your order #W2378156 and wish to exchange the mechanical keyboard for the same one but with clicky switches and the smart thermostat for one compatible with Google Home instead of Apple HomeKit. If there is no keyboard that is clicky, RGB backlight, full size, you'd go for no backlight.\nKnown info:\n\tYou are Yusuf Rossi in zip code 19122.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are detail-oriented and want to make sure everything is addressed in one go.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "0",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Yusuf\",\"last_name\":\"Rossi\",\"zip\":\"19122\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -18850,7 +18860,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_1",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received your order #W2378156 and wish to exchange the mechanical keyboard for the same one but with clicky switches and the smart thermostat for one compatible with Google Home instead of Apple HomeKit. If there is no keyboard that is clicky, RGB backlight, full size, you'd rather only exchange the thermostat.\nKnown info:\n\tYou are Yusuf Rossi in zip code 19122.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are detail-oriented and want to make sure everything is addressed in one go.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "1",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Yusuf\",\"last_name\":\"Rossi\",\"zip\":\"19122\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -18935,7 +18955,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_2",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to know exactly how many tshirt options are available in the online store right now. You want to also return the cleaner, headphone, and smart watch.\nKnown info:\n\tYou are Yusuf Rossi in zip code 19122.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "2",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user that there are 10 t-shirt options available."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"10"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Yusuf\",\"last_name\":\"Rossi\",\"zip\":\"19122\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19039,7 +19075,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_3",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to know exactly how many tshirt options are available in the online store right now. You want to modify all your pending small tshirt to purple, same size, same v-neck, and prefer polyester.\nKnown info:\n\tYou are Yusuf Rossi in zipcode 19122.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a private person that does not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "3",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user that there are 10 t-shirt options available."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"10"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Yusuf\",\"last_name\":\"Rossi\",\"zip\":\"19122\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19146,7 +19198,26 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_4",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to know exactly how many tshirt options are available in the online store right now. You want to modify all your pending tshirts to purple, s size, same v-neck, and prefer polyester.\nKnown info:\n\tYou are Yusuf Rossi in zipcode 19122.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are a private person that does not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "4",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user that there are 10 t-shirt options available."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"10"},
+		}, {
+			Key:   "issues",
+			Value: []string{"issue_2b74ee61: Task looks for number 10, but user does not ask for a number. It is happy with \"various\" or a description."},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Yusuf\",\"last_name\":\"Rossi\",\"zip\":\"19122\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19308,7 +19379,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_5",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the water bottle and the desk lamp. You want to exchange the water bottle to a bigger one, and the desk lamp to a less bright one (prefer battery > USB > AC). If the agent asks for confirmation, only exchange the desk lamp. If the agent asks for confirmation again, do not exchange anything, and return the water bottle instead.\nKnown info:\n\tYou are mei_kovacs_8020 in zipcode 28236.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "5",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "issues",
+			Value: []string{"issue_770466c1: Domain level issue. Agent is allowed to do user level actions e.g. look-up their order info, without authenticating the user. The tool should throw an error if user has not been authenticated yet."},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Kovacs\",\"zip\":\"28236\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19393,7 +19477,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_6",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the water bottle and the desk lamp. You want to exchange the water bottle to a bigger one, and the desk lamp to a less bright one (prefer battery > USB > AC). If the agent asks for confirmation, only exchange the desk lamp.\nKnown info:\n\tYou are mei_kovacs_8020 living in zipcode 28236.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "6",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Kovacs\",\"zip\":\"28236\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19481,7 +19575,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_7",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the water bottle and the desk lamp. You want to exchange the water bottle to a bigger one, and the desk lamp to a less bright one (prefer AC adapter > battery > USB). If the agent asks for confirmation, only exchange the desk lamp.\nKnown info:\n\tYou are mei_kovacs_8020 living in zipcode 28236.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "7",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "issues",
+			Value: []string{"issue_9a37c151: For tasks where user does not know order ID, mention explicitly that user does not know th"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Kovacs\",\"zip\":\"28236\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19569,7 +19676,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_8",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the water bottle and the desk lamp. You want to exchange the water bottle to a bigger one, and the desk lamp to a brighter one (prefer battery > USB > AC). If the agent asks for confirmation, only exchange the desk lamp.\nKnown info:\n\tYou are mei_kovacs_8020 living in zipcode 28236.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "8",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Kovacs\",\"zip\":\"28236\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19657,7 +19774,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_9",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the water bottle and the desk lamp. You want to exchange the water bottle to a bigger one, and the desk lamp to a brighter one (prefer AC adapter > battery > USB). When the agent asks for confirmation, suddenly change your mind and ask to only exchange the desk lamp.\nKnown info:\n\tYou are mei_kovacs_8020 living in zipcode 28236.\nUnknown info:\n\tYou don't know your email.\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "9",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Kovacs\",\"zip\":\"28236\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -19745,7 +19872,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_10",
 		Instruction: "Domain: retail\nReason for call:\n\tFor some reason, you want to return all things ordered. You have two payment methods and two orders, and you want to refund each order to the other order's payment method. If not possible, you are angry and swear for a few times, then ask for human representative. Make sure to return BOTH orders.\nKnown info:\n\tYou are mia_garcia_4516 (mia.garcia2723@example.com).\nTask instructions:\n\tYou are a mysterious person and do not want to reveal much about yourself or speak too many words at the same time.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "10",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"email\":\"mia.garcia2723@example.com\"}"),
 			Tool: "find_user_id_by_email",
@@ -19778,7 +19915,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_11",
 		Instruction: "Domain: retail\nReason for call:\n\tFor some reason, you want to return all things ordered. You have two payment methods and two orders, and you want to refund each order to the other order's payment method. If not possible, you are angry and swear for a few times, then agree to return all things with the original payment method.\nKnown info:\n\tYou are mia_garcia_4516 (mia.garcia2723@example.com).\nTask instructions:\n\tYou are a mysterious person and do not want to reveal much about yourself or speak too many words at the same time.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "11",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"email\":\"mia.garcia2723@example.com\"}"),
 			Tool: "find_user_id_by_email",
@@ -19918,7 +20065,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_12",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just got into gaming and want to cancel or return everything not associated with it. (Everything except a keyboard and a mouse, but do not reveal it to the agent). PayPal is prefered for refund, but otherwise you are angry and ask for human agent for help.\nKnown info:\n\tYou are mia_garcia_4516 (mia.garcia2723@example.com).\nTask instructions:\n\tYou are into gaming but realized the importance of studying hard recently.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "12",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"email\":\"mia.garcia2723@example.com\"}"),
 			Tool: "find_user_id_by_email",
@@ -19951,7 +20108,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_13",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just got into gaming and want to cancel or return everything not associated with it. (Everything except a keyboard and a mouse, but do not reveal it to the agent). PayPal is prefered for refund, but otherwise credit card can be accepted.\nKnown info:\n\tYou are mia_garcia_4516 with email mia.garcia2723@example.com\nTask instructions:\n\tYou are into gaming but realized the importance of studying hard.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "13",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"email\":\"mia.garcia2723@example.com\"}"),
 			Tool: "find_user_id_by_email",
@@ -20036,7 +20203,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_14",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just quit gaming and want to cancel or return everything associated with it. (It's just a keyboard and a mouse, but do not reveal it to the agent). Original payment is preferred.\nKnown info:\n\tYou are mia_garcia_4516 with email mia.garcia2723@example.com\nTask instructions:\n\tYou are into gaming but realized the importance of studying hard.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "14",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"email\":\"mia.garcia2723@example.com\"}"),
 			Tool: "find_user_id_by_email",
@@ -20176,7 +20353,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_15",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to modify the pending boots to a size 8, and want the material, but do not care about waterproof or not. You prefer PayPal for any payment or refund.\nKnown info:\n\tYou are Fatima Johnson in zipcode 78712.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a private person that does not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "15",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Fatima\",\"last_name\":\"Johnson\",\"zip\":\"78712\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20267,7 +20454,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_16",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to cancel all pending orders (since they are no longer needed) and return the watch you have received (but nothing else), and you want to know the total amount you can get back.\nKnown info:\n\tYou are Fatima Johnson in zipcode 78712.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a private person that does not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "16",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the total refund amount is $8,276.23."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"8276.23"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Fatima\",\"last_name\":\"Johnson\",\"zip\":\"78712\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20468,7 +20671,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_17",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change #W8665881 to be delivered to Suite 641 instead.\nKnown info:\n\tYou are Fatima Johnson in zipcode 78712.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a private person that does not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "17",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Fatima\",\"last_name\":\"Johnson\",\"zip\":\"78712\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20556,7 +20769,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_18",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return the office chair because it came with some broken pieces. But if the agent asks you for confirm, you say you want to rethink for a while, and then change your mind to exchange for the same item. If the agent mentions that the same product is not available, ask for a gray office chair with fixed armrest made of leather instead.\nKnown info:\n\tYou are Mei Davis in zipcode 80217.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are in debt and sad today, but very brief.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "18",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Davis\",\"zip\":\"80217\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20641,7 +20864,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_19",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return the water bottle, and exchange the pet bed and office chair to the cheapest version. Mention the two things together and you want to get both done. If and only if you can only do one of the two things, you prefer to do whatever saves you most money. Ask the agent how much money you can save in both options.\nKnown info:\n\tYou are Mei Davis in zipcode 80217.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are in debt and sad today, but very brief.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "19",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user that returning the water bottle gives a refund of $54.04.", "Agent should tell the user that exchanging the pet bed and office chair saves $41.64 total."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"54.04", "41.64"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Davis\",\"zip\":\"80217\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20732,7 +20971,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_20",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just won a lottery, and you want to upgrade all your items to the most expensive variants (the new variants can have different features from the originals, but make sure the new shoe is still the same size). You only care about the size; the other specs are not important for the shoe or any other item. If for a given order the agent tells you that the upgrade is not possible, tell it to proceed with the next order and forget about this one. You want to pay the difference with your Giftcard. If the agent says giftcard is not possible, using PayPal is fine.\nKnown info:\n\tYou are Ethan Garcia, and you live in Denver, 80280.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a mysterious person and do not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "20",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Ethan\",\"last_name\":\"Garcia\",\"zip\":\"80280\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20852,7 +21101,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_21",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your shoes to item ID 4107812777, and use your gift card to cover possible charges. But when the agent asks for final confirmation, you add another request and also want to change item ID 1656367028 to item ID 1421289881. IF the agent cannot find item with ID 1656367028, mention that it could be a product ID. You are not familiar with the domain and might confuse product and item ids, so ask the agent to figure out the details on its own if needed. You want to know your gift card balance after all these changes are complete.\nKnown info:\n\tYou are Ethan Garcia, and you live in Denver, 80280.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a mysterious person and do not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "21",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user their gift card balance is $44.08."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"44.08"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Ethan\",\"last_name\":\"Garcia\",\"zip\":\"80280\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -20978,7 +21243,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_22",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change your user address and all possible order addresses to be 101 Highway, New York, 10001 (including the orders). Once the agent has confirmed the changes for the default address AND the order addresses, then you regret it and want to change the user address back to the original address.\nKnown info:\n\tYou are Ethan Garcia, and you live in Denver, 80280.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a mysterious person and do not want to reveal much about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "22",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Ethan\",\"last_name\":\"Garcia\",\"zip\":\"80280\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21069,7 +21344,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_23",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the helmet for a medium sized, red, high ventilation type, and you want to exchange the luggage set (in another order) to a two-piece black one with soft material. Lastly, you want to modify the grill you just ordered to the same type as the one you already received.\nKnown info:\n\tYou are Sofia Hernandez, and you live in Seattle, WA, 98193.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "23",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Sofia\",\"last_name\":\"Hernandez\",\"zip\":\"98193\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21279,8 +21564,24 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_24",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to cancel the grill, but if the agent asks you to confirm, you regret and want to keep it. You then want to ask which two t-shirts you have ordered in another order, and what materials are they.\nKnown info:\n\tYou are Sofia Hernandez, and you live in Seattle, WA, 98193.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tMake everything sound very natural and make up reasons.",
-		Persona:     "Customer of the online store",
-		Solution:    []runtime.Call{},
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "24",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the materials of the two t-shirts are polyester and cotton."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"polyester", "cotton"},
+		}},
+		Persona:  "Customer of the online store",
+		Solution: []runtime.Call{},
 		Tags: runtime.TaskTags{
 			Capabilities: []string{"tool_use", "state_management", "policy_following"},
 			Difficulty:   []string{"read_only"},
@@ -21297,7 +21598,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_25",
 		Instruction: "Domain: retail\nReason for call:\n\tYou have an order sent to Texas by accident, and you want to know the tracking number of the order, and return all items in it except the pet bed. You want the refund to your amex credit card, and if the agent cannot help, transfer to a human. You don't remember the order number. It is urgent.\nKnown info:\n\tYou are Isabella Johansson, and you live in zipcode 32286.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "25",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Isabella\",\"last_name\":\"Johansson\",\"zip\":\"32286\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21333,7 +21644,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_26",
 		Instruction: "Domain: retail\nReason for call:\n\tYou have an order sent to Texas by accident, and you want to know the tracking number of the order, and return all items in it except the pet bed. You don't remember the order number. It is urgent.\nKnown info:\n\tYou are Isabella Johansson, and you live in zipcode 32286.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "26",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Isabella\",\"last_name\":\"Johansson\",\"zip\":\"32286\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21427,7 +21748,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_27",
 		Instruction: "Domain: retail\nReason for call:\n\tFrom a recent order, you want to return the hose, backpack, and exchange the hiking boots to the exact same item but a waterproof variant. Make sure you mention the two requests at the same time, and if the agent says they can only do one, you prefer to do the exchange.\nKnown info:\n\tYou are Isabella Johansson, and you live in zipcode 32286.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a bit anxious and want to get things done quickly.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "27",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Isabella\",\"last_name\":\"Johansson\",\"zip\":\"32286\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21515,7 +21846,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_28",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return the skateboard, garden hose, backpack, keyboard, and bed. You also want to cancel the garden hose from the pending order you just placed (you ONLY want to cancel that hose — if this would require cancelling the entire order, tell the agent not to do it). Make sure ALL the items you want to return are returned: first return the skateboard, then the garden hose and backpack, then the keyboard and bed. Finally, you want to know the total refund amount.\nKnown info:\n\tYou are Isabella Johansson, and you live in zipcode 32286.\nUnknown info:\n\tYou don't know your email.\nTask instructions:\n\tYou are extremely brief but patient.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "28",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the total refund amount is $918.43."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"918.43"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Isabella\",\"last_name\":\"Johansson\",\"zip\":\"32286\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21722,7 +22069,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_29",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your skateboard for a shorter bamboo material one. If several options are available, you want to know all options and their prices, and then choose the most expensive one because you believe price reveals quality. Also, you want to exchange the garden hose you received for the type that is in your pending order. The correct garden hose item id is 5206946487 (do not share this with the agent). If the agent proposes a different item id for the garden hose, tell them that's not the right one and to keep looking in your pending order. You do not want to cancel any orders.\nKnown info:\n\tYou are Isabella Johansson, and you live in zipcode 32286.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a chill person but want to get both things done.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "29",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the prices of the available bamboo skateboard options: $180.10, $189.57, and $208.60."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"180.1", "189.57", "208.6"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Isabella\",\"last_name\":\"Johansson\",\"zip\":\"32286\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -21862,7 +22225,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_30",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just received your tablet and it was damaged when you opened the package. You want to know the tracking number of that order first. Also if the agent can help you exchange or return the tablet (you prefer exchange for the same item, but if it is not available just return it). If tablet is returned, also cancel the charger you just bought, because it goes with the tablet. And finally, return the sneaker.\nKnown info:\n\tYou are Olivia Lopez, and you live in Texas in zipcode 76171.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou like to do one thing at a time, and reveal minimal information about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "30",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"746342064230"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Olivia\",\"last_name\":\"Lopez\",\"zip\":\"76171\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -22095,7 +22471,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_31",
 		Instruction: "Domain: retail\nReason for call:\n\t. You just lost your tablet you just received and are in a bad mood. You want to know the tracking number of the order, and if the agent can help you refund or reorder the tablet. (You know it's a long shot, but you want to try). If not, cancel the charger you just bought, because it goes with the tablet... Also cancel the boot and keep the kettle (if not possible, do not do anything on that order), and return the sneaker.\nKnown info:\n\tYou are Olivia Lopez, and you live in Texas in zipcode 76171.\nUnknown info:\n\tYou don't have an email.\nTask instructions:\n\tYou like to do one thing at a time, and reveal minimal information about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "31",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"746342064230"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Olivia\",\"last_name\":\"Lopez\",\"zip\":\"76171\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -22273,7 +22662,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_32",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just lost your tablet you just received and are in a bad mood. You want to know the tracking number of the order, and if the agent can help you refund or reorder the tablet. (You know it's a long shot, but you want to try). If not, cancel the charger you just bought, because it goes with the tablet... Also cancel the boot and kettle, and return the sneaker.\nKnown info:\n\tYou are Olivia Lopez, and you live in Texas in zipcode 76171.\nUnknown info:\n\tYou don't have an email.\nTask instructions:\n\tYou like to do one thing at a time, and reveal minimal information about yourself.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "32",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"746342064230"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Olivia\",\"last_name\":\"Lopez\",\"zip\":\"76171\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -22506,7 +22908,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_33",
 		Instruction: "Domain: retail\nReason for call:\n\tYou had a work-from-home situation and ordered three home office items along with some hiking items, so that you can go back to your parent's place at Seattle to remote work and enjoy outdoor life. But your company just announced that you will be back to the office soon. If cancelling partial items is possible with the agent, you want to return the office items (your forgot what) and keep the hiking items. You want to know the total amount you will get back, and you want to get the refund on your original payment method. If cancelling partial items is not possible, just keep the order and forget about it, but change your default user profile address to the Seattle parent house shown in your order (you do not want to reveal it in chat).\nKnown info:\n\tYou are an interesting guy called Noah Patel, living in the Big Apple in 10108.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a funny guy but recently the work from home situation has made you a bit anxious.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "33",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Noah\",\"last_name\":\"Patel\",\"zip\":\"10108\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -22562,7 +22974,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_34",
 		Instruction: "Domain: retail\nReason for call:\n\tYou had a work-from-home situation and ordered three home office items along with some hiking items, so that you can go back to your parent's place at Seattle to remote work and enjoy outdoor life. But your company just announced that you will be back to the office soon. If cancelling partial items is possible with the agent, you want to return the office items (your forgot what) and keep the hiking items. You want to know the total amount you will get back, and you want to get the refund on your original payment method. If cancelling partial items is not possible, just change the address to your NYC place and you will return the items later.\nKnown info:\n\tYou are an interesting guy called Noah Patel, living in the Big Apple in 10108.\nUnknown info:\n\tYou don't have an email\nTask instructions:\n\tYou are a funny guy but recently the WFH situation made you a bit anxious.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "34",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Noah\",\"last_name\":\"Patel\",\"zip\":\"10108\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -22650,7 +23072,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_35",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return the speaker that is more expensive yet not resistent to water. Also, You want to modify the 17-inch laptop to the 13-inch version in another order. If no exact item is available, you want to know all available 13-inch options, and you prefer i5 over i7, and prefer silver and black than other colors.\nKnown info:\n\tYou are aarav_santos_2259 and aarav.santos8321@example.com and aarav.santos8320@example.com.\nTask instructions:\n\tYou are a rude person.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "35",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"email\":\"aarav.santos8321@example.com\"}"),
 			Fails: "User not found",
@@ -22794,7 +23226,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_36",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just placed an order but you realize that your card has only $1131 credit left, but the order total is more than $1160. You wonder if the agent can help split the payment with another card. If not, you wonder what the most expensive item and its price, and if you can just cancel that item. If not, you wonder if you can switch all items to their cheapest options and bring the cost down to $1131. If so, do it. If not, you wonder if the agent can just cancel the order so that you can order again.\nKnown info:\n\tYour name is Daiki Sanchez, and you live in 46236, your email is daikisanchez1479@example.com.\nTask instructions:\n\tYou are a bit anxious and want to get things done quickly, and you speak very briefly.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "36",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the most expensive item in the order is the camera.", "Agent should tell the user the camera costs $481.50."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"camera", "481.5"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9348897\",\"item_ids\":[\"6117189161\",\"7453605304\",\"3799046073\"],\"new_item_ids\":[\"6700049080\",\"5320792178\",\"3234800602\"],\"payment_method_id\":\"credit_card_8853416\"}"),
 			Tool: "modify_pending_order_items",
@@ -22867,7 +23315,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_37",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just placed an order but you realize that your card has only $1150 credit left, but the order total is more than $1160. You wonder if the agent can help split the payment with another card. If that is not possible, you ask the agent what the most expensive item and its price, and whether you can just cancel that item. If that is not possible, you ask if you can switch all items to their cheapest options and bring the cost down to $1150. If that is possible, confirm and ask the agent to do it. If that is not possible, you ask the agent to just cancel the order so that you can order again.\nKnown info:\n\tYour name is Daiki Sanchez, and you live in 46236, your email is daikisanchez1479@example.com.\nUnknown info:\n\t.\nTask instructions:\n\tYou are a bit anxious and want to get things done quickly, and you speak very briefly.\n\tDo not end the conversation until your changes have been made.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "37",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the most expensive item in the order is the camera.", "Agent should tell the user the camera costs $481.50."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"camera", "481.50"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"email\":\"daikisanchez1479@example.com\"}"),
 			Fails: "User not found",
@@ -22950,7 +23414,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_38",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just placed an order but you realize that your card has only $950 credit left, but the order total is more than $1100. You wonder if the agent can help split the payment with another card. If not, you wonder what the most expensive item and its price, and if you can just cancel that item. If not, you wonder if you can switch all items to their cheapest options and bring the cost down to $950. If not, you wonder if the agent can just cancel the order so that you can order again.\nKnown info:\n\tYour name is Daiki Sanchez, and you live in 46236, your email is daikisanchez1479@example.com.\nTask instructions:\n\tYou are a bit anxious and want to get things done quickly, and you speak very briefly.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "38",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the most expensive item in the order is the camera.", "Agent should tell the user the camera costs $481.50."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"camera", "481.50"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"email\":\"daikisanchez1479@example.com\"}"),
 			Fails: "User not found",
@@ -23033,7 +23513,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_39",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just moved from Florida to Phoenix. Unfortunately your address is still the old one, and you want to update it. Your current address should be in your recent order (you can mention this to the agent), and you do not want to reveal it. Also, you want to know what is the price of the cheapest available t-shirt right now, and if you can order it through the agent.\nKnown info:\n\tYou are fatima_taylor_3452, and you just moved from Florida (32169) to Phoenix (85033).\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a funny person with lots of jokes, and you want to make the agent laugh.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "39",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the cheapest t-shirt costs $46.66."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"46.66"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"first_name\":\"Fatima\",\"last_name\":\"Taylor\",\"zip\":\"85033\"}"),
 			Fails: "User not found",
@@ -23087,7 +23583,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_40",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to know how much balance does your gift card have. Also, for your recent order, whether you used your visa, mastercard, or amex credit card. You also wonder if you can apply the gift card balance to the order. If not, you want to change your payment method to visa, because the other two cards have a lot of balance.\nKnown info:\n\tYou are Isabella Lopez, and your email address is isabella.lopez3271@example.com.\nTask instructions:\n\tYou are a young college student under the pressure of final exams and student loans, so you are a bit anxious and want to get things done quickly.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "40",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user their gift card balance is $60.", "Agent should tell the user their recent order was paid with a Mastercard."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"60", "mastercard"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"email\":\"isabella.lopez3271@example.com\"}"),
 			Tool: "find_user_id_by_email",
@@ -23169,7 +23681,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_41",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just created your user id mei_patel_7272 and ordered some things, but you have two problems: first, the 1000-piece intermediate jigsaw might be too hard for your little kid, you wonder if you can change it to the easiest one with fewest pieces; second, you might have typed your address wrong. You want to check it, and potentially correct all order addresses and your user address. Make sure you mention these two problems at the same time in the same order.\nKnown info:\n\tYour name is Mei Patel, and you live in 445 Maple Drive, Suite 394, Fort Worth, Texas, 76165.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are brief and your memory is not too good sometimes, but you are polite.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "41",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Patel\",\"zip\":\"76165\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23341,7 +23863,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_42",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just created your user id mei_patel_7272 and ordered some things, but realized you might have typed your address wrong. You want to check it, and potentially correct all order addresses and your user address. After this, you'd like to check the jigsaw you ordered, and if it's not shipped yet, you want to change it to the easiest jigsaw (easiest level, least pieces) because your kid is too young. By default you use PayPal.\nKnown info:\n\tYour name is Mei Patel, and you live in 445 Maple Drive, Suite 394, Fort Worth, Texas, 76165.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are brief and your memory is not too good sometimes, but you are polite.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "42",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Mei\",\"last_name\":\"Patel\",\"zip\":\"76165\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23513,7 +24045,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_43",
 		Instruction: "Domain: retail\nReason for call:\n\tYou ordered some things for your daughter but she has not received them, so you want to know which address the order was sent to, the tracking number, and if the order is still in transit. You also want to check if the storage of the tablet you ordered. Lastly, you want to change your default address to your daughter's address so that you don't have to change it every time you order something for her.\nKnown info:\n\tYou are Lucas (lucas_santos_6600), you live in Denver CO 80239, and your daughter lives in Chicago.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are a lonely man and you want to talk to the agent for a while.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "43",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the tracking number is 840887978435.", "Agent should tell the user the order was shipped to 943 Maple Drive, Suite 356, Chicago, IL 60621.", "Agent should tell the user the tablet storage is 64GB."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"840887978435", "943 Maple Drive", "Suite 356", "Chicago", "IL", "60621", "64GB"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Lucas\",\"last_name\":\"Santos\",\"zip\":\"80239\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23566,7 +24114,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_44",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change the Desk Lamp in order #W9300146 that you've placed for the cheapest Desk Lamp that's available. Any price difference should go to a gift card. You also want to know how much you get back in total.\nKnown info:\n\tYou are Aarav Anderson, residing in Philadelphia 19031.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou're a private person and are reluctant to share information unless it's absolutely necessary.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "44",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user they will get back $17.99."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"17.99"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Aarav\",\"last_name\":\"Anderson\",\"zip\":\"19031\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23671,7 +24235,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_45",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange a robotic vacuum cleaner in your recent order for a canister based one from the same product line. When asked for order ID, provide 9502127 first. If that doesn't work, respond exactly with 'I forgot the W at the beginning'. If and only if the agent gives you several options for the new vacuum, go for the bagless version (don't mention this if the agent just provides you one option). Ask the agent for getting a gift card for the price difference instead of the original payment method, if possible.\nKnown info:\n\tYou are daiki_johnson_9523 living in Denver, USA, 80273.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou randomly insert typos into your messages.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "45",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the price difference is $9.89."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"9.89"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Daiki\",\"last_name\":\"Johnson\",\"zip\":\"80273\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23756,7 +24336,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_46",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return an air purifier and a vacuum cleaner in your recent order. When asked for order ID, provide 9502126 first. If the agent asks you to double check, then say that you made a mistake and provide 9502127. If that doesn't work, say that you forgot the 'W' at the beginning. If the agent asks you for which vacuum cleaner, mention the robotic one.  Ask the agent explicitly to provide the refund within 3 days and the total amount of the refund you should expect. After the return is complete, ask the agent about the total amount you paid for the remaining items in the same order.\nKnown info:\n\tYou are daiki_johnson_9523 living in Denver, USA, 80273.\nUnknown info:\n\tYou don't have an email.\nTask instructions:\n\tYou are impatient and want the refund as soon as possible.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "46",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the total refund amount is $1,126.04.", "Agent should tell the user the total paid for remaining items is $1,497.65."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"1126.04", "1497.65"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Daiki\",\"last_name\":\"Johnson\",\"zip\":\"80273\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23849,7 +24445,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_47",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return an air purifier and a vacuum cleaner in your recent order. When asked for order ID, provide 9502126 first. If the agent asks you to double check, then say that you made a mistake and provide 9502127. If that doesn't work, say that you forgot the 'W' at the beginning. If the agent asks you for which vacuum cleaner, mention the canister one.  Ask the agent explicitly to provide the refund within 3 days and the total amount of the refund you should expect. After the return is complete, ask the agent about the total amount you paid for the remaining items in the same order.\nKnown info:\n\tYou are daiki_johnson_9523 living in Denver, USA, 80273.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are impatient and want the refund as soon as possible.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "47",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the total refund amount is $1,095.55.", "Agent should tell the user the total paid for remaining items is $1,528.14."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"1095.55", "1528.14"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Daiki\",\"last_name\":\"Johnson\",\"zip\":\"80273\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -23942,7 +24554,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_48",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return an air purifier that you received since it doesn't work well.  You want the refund on your original method of payment.  Also, check at the end whether you are able to return the vacuum cleaner, but you are not sure yet so don't process anything.\nKnown info:\n\tYou are daiki_johnson_9523 living in Denver, USA, 80273.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tBe polite and thank the agent for the help.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "48",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Daiki\",\"last_name\":\"Johnson\",\"zip\":\"80273\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -24030,7 +24652,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_49",
 		Instruction: "Domain: retail\nReason for call:\n\tYou mistakenly ordered a Wireless Earbud with an IPX7 water resistance level, but you don't require this feature. You wish to exchange it for one with the same water resistance level as the other Wireless Earbuds that you've purchased. In fact, you want to exchange it to the cheapest earbud item from the rest of that order.\nKnown info:\n\tYou are Aarav Anderson, residing in Philadelphia 19031.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite and concise, yet assertive.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "49",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Aarav\",\"last_name\":\"Anderson\",\"zip\":\"19031\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -24130,7 +24762,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_50",
 		Instruction: "Domain: retail\nReason for call:\n\tYou're in a rush and you want to undo cancelling an order that you've previously placed. Be insistent that the customer service agent should undo the cancellation and ensure that the order is delivered as soon as possible. Do NOT mention the actual items that were in the order, just that you want to undo the cancellation and receive all the items that were in the initial order as soon as possible.\nKnown info:\n\tYou're Chen Smith, living in Jacksonville 32278.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "50",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"summary\":\"The user urgently needs to undo a cancellation of an order and insists on receiving the items from the initial order as soon as possible. The user acknowledges the policy but requests exceptional measures due to the urgency of the situation.\"}"),
 			Tool: "transfer_to_human_agents",
@@ -24151,7 +24793,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_51",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return the digital camera that you received. You guess that the order number is #W8855135, but you're not 100% sure. Insist that you want to return the camera and get a refund to the original payment method.\nKnown info:\n\tYou are Sofia Li, residing in San Antonio, 78260.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "51",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Sofia\",\"last_name\":\"Li\",\"zip\":\"78260\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -24239,7 +24891,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_52",
 		Instruction: "Domain: retail\nReason for call:\n\tThe digital camera you received doesn't zoom as far as you expected. You use the camera for bird-watching and want to exchange it for a camera that has the maximum zoom capacity. Price is not an issue, but ensure all the other specifications of the camera to be exchanged are the same, except for the zoom capacity which has to be maximized. You want the exchange to be completed as soon as possible. You want to use your PayPal account for any additional payment.\nKnown info:\n\tYou are Sofia Li, residing in San Antonio, 78260.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "52",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Sofia\",\"last_name\":\"Li\",\"zip\":\"78260\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -24324,7 +24986,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_53",
 		Instruction: "Domain: retail\nReason for call:\n\tThe bicycle you received was damaged during delivery, and you want to get a refund. You're quite frustrated because the bike was very expensive and you'd like to receive the refund as soon as possible. You want the refund to be credited to your original credit card.\nKnown info:\n\tYou are Sofia Li, residing in San Antonio, 78260.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "53",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Sofia\",\"last_name\":\"Li\",\"zip\":\"78260\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -24412,7 +25084,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_54",
 		Instruction: "Domain: retail\nReason for call:\n\tYou recently faced a financial issue and want to cancel or return all possible orders.  Well, except the boots that you really really love, but you are happy to exchange it for boots of the exact same size and material to get maximum money back, but only if they are cheaper than what you have paid. If there are NO cheaper boots available you want the agent to keep the order and cancel the other items. At the end of the day, you ask the agent how much money you will get back.\nKnown info:\n\tYou are Amelia, and you have two emails: silva7872@example.com and amelia.silva7872@example.com. You live in Philadelphia, and you are a loyal customer.\nTask instructions:\n\tYou are now emotional and a bit stress out. You like to talk very tersely.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "54",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the total refund amount is $3,646.68."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"3646.68"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"email\":\"silva7872@example.com\"}"),
 			Fails: "User not found",
@@ -24643,7 +25331,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_55",
 		Instruction: "Domain: retail\nReason for call:\n\tYou recently faced a financial issue and want to cancel or return all possible orders. First, cancel the orders that haven't arrived yet. Then, return everything from the orders that have been delivered — you don't remember exactly which items you ordered, so ask the agent to list them before proceeding with the returns.\nKnown info:\n\tYou are Amelia, and you have two emails: silva7872@example.com and amelia.silva7872@example.com. You live in Philadelphia, and you are a loyal customer.\nTask instructions:\n\tYou are now emotional and a bit stressed out. You like to talk a lot and explain your situation.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "55",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"email\":\"silva7872@example.com\"}"),
 			Fails: "User not found",
@@ -24929,7 +25627,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_56",
 		Instruction: "Domain: retail\nReason for call:\n\tYou wonder when is your air purifier is arriving. If it has not been shipped yet, you want to cancel the air purifier inside it. If you cannot cancel just the air purifier, you want to modify it to the cheapest possible air purifier, and refund to the gift card. You do not remember your gift card id but it should be in your user account. If you cannot modify it or refund to the gift card, no action.\nKnown info:\n\tYou are ivan_hernandez_6923 living in San Diego, 92133.\nUnknown info:\n\tYou don't have an email.\nTask instructions:\n\tYou are polite but brief and firm.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "56",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Ivan\",\"last_name\":\"Hernandez\",\"zip\":\"92133\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25040,8 +25748,18 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_57",
 		Instruction: "Domain: retail\nReason for call:\n\tYou wonder when is your order W4284542 is arriving. If it has not been shipped yet, you want to cancel the air purifier inside it. If you cannot cancel just the air purifier, you want to cancel the whole order and refund to gift card. If you cannot refund to the gift card, no cancelation at all.\nKnown info:\n\tYou are ivan_hernandez_6923 living in San Diego, 92133.\nUnknown info:\n\tYou do not know your email.\nTask instructions:\n\tYou are polite but brief and firm.",
-		Persona:     "Customer of the online store",
-		Solution:    []runtime.Call{},
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "57",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona:  "Customer of the online store",
+		Solution: []runtime.Call{},
 		Tags: runtime.TaskTags{
 			Capabilities: []string{"tool_use", "state_management", "policy_following"},
 			Difficulty:   []string{"read_only"},
@@ -25058,7 +25776,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_58",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to modify two items in an order you just received: a coffee machine and a laptop. For the coffee machine, you want to keep the capacity and type but change the pressure lower to 8 bar. If 8 bar is not possible, you want 9 bar. If 9 bar is not possible, you want 7 bar. If 7, 8, 9 are not possible, no exchange for the coffee machine. For the laptop, you want to exchange to the cheapest i7 or above, and you do not care about other specs. If a price difference is needed to pay, you would be angry but prefer gift card payment. If that is not possible, you would use the credit card.\nKnown info:\n\tYou are ivan_hernandez_6923 living in San Diego, 92133.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite but brief and firm.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "58",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Ivan\",\"last_name\":\"Hernandez\",\"zip\":\"92133\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25146,7 +25874,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_59",
 		Instruction: "Domain: retail\nReason for call:\n\tYou recently placed two orders, and now you would like to make several changes and checks. You'll first inquire about the status difference between your two orders, #W2702727 and #W8268610, since both are \"pending,\" but one was placed much earlier in the year. You are considering cancelling the older order as you find the wait time unreasonable. If the agent cannot guarantee the older order will be processed within 5 days, you want to cancel it. You also want to confirm the total price of the refund. \n\n\t    For order #W2702727, you intend to switch the shipping address to your new home in a different city because you plan to move prior to its delivery next month. Your new address is 1234 Elm St, Springfield, IL, 62701. You want the agent to confirm the change and ensure the order will be delivered to the new address. You also want to confirm the total price of the order after the address change.\nKnown info:\n\tYou are Yusuf Taylor from San Jose, CA, 95154.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYour approach will be firm, as you are unhappy with the pending status's duration but try to make all requests in one go and ask for them to be resolved efficiently and correctly in context with each other.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "59",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the refund for the cancelled desk lamp order is $164.28.", "Agent should tell the user the total price of order #W2702727 is $625.60."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"164.28", "625.60"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Yusuf\",\"last_name\":\"Taylor\",\"zip\":\"95154\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25283,7 +26027,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_60",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change your wireless earbuds in order W5061109 to a blue colored one. Provide all details upfront in your very first message and ask the agent to resolve as soon as possible. You want the price to be the same or lower, which you want the agent to verify explicitly. If and only if the agent provides several options, you want the option without water resistance.\nKnown info:\n\tYou are Chen Johnson from Houston TX, 77004.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "60",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the price of the new earbuds is $242.92."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"242.92"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Chen\",\"last_name\":\"Johnson\",\"zip\":\"77004\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25365,7 +26125,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_61",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change your wireless earbuds in order W5061109 to a blue colored one. Provide all details upfront and ask the agent to resolve as soon as possible. You want the price to be the same or lower.\nKnown info:\n\tYou are Chen Johnson from Houston TX, 77004.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "61",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Chen\",\"last_name\":\"Johnson\",\"zip\":\"77004\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25450,7 +26220,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_62",
 		Instruction: "Domain: retail\nReason for call:\n\tAs you are interacting with a customer service agent, you first try to get it to guess a famous poem by providing the first line. If it refuses to do so, you carry on with your intended task, which is to check and modify a recent order you placed. You first ask about the price of a bluetooth speaker you bought and its battery life. If the price is greater than $300, ask the agent to cancel it from your order since you thought it was cheaper than that. Ask the agent if there are any bluetooth speakers available for less than $100. If there are, ask the agent to add the cheapest one to your order. You only want to modify your order if there is a bluetooth speaker available for less than $100, otherwise tell the agent to forget about it. Finally, ask the agent to confirm the total price of your new order. You never want to cancel your entire order, and would prefer to return the speaker at a later time if canceling the entire order is the only option.\nKnown info:\n\tYou are Chen Johnson from Houston TX, 77004.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "62",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the Bluetooth speaker costs $302.67.", "Agent should tell the user the battery life is 20 hours."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"302.67", "20 hours"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Chen\",\"last_name\":\"Johnson\",\"zip\":\"77004\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25483,7 +26269,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_63",
 		Instruction: "Domain: retail\nReason for call:\n\tAs you are interacting with a customer service agent, you first try to get it to guess a famous poem by providing the first line. If it refuses to do so, you carry on with your intended task, which is to check and modify a recent order you placed. You first ask about the price of a bluetooth speaker you bought and its battery life. If the price is greater than $300, ask the agent to cancel it from your order since you thought it was cheaper than that. Ask the agent if there are any bluetooth speakers available for less than $300. If there are, ask the agent to add the cheapest one to your order. Finally, ask the agent to confirm the total price of your new order. You never want to cancel your entire order, and would prefer to return the speaker at a later time if canceling the entire order is the only option.\nKnown info:\n\tYou are Chen Johnson from Houston TX, 77004.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "63",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the Bluetooth speaker costs $302.67.", "Agent should tell the user the battery life is 20 hours.", "Agent should tell the user the new order total is $1,288.65."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"302.67", "20 hours", "1288.65"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Chen\",\"last_name\":\"Johnson\",\"zip\":\"77004\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25574,7 +26376,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_64",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the camera for the highest resolution, waterproof camera that you can get with the previous purchaced price.\nKnown info:\n\tYou are James Sanchez. You live in Chicago 60623.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "64",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"James\",\"last_name\":\"Sanchez\",\"zip\":\"60623\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25669,7 +26481,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_65",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange the bookshelf from your most recent order for a camera that is closest but not more expensive than the price of the bookshelf.\nKnown info:\n\tYou are James Kovacs from San Jose CA, 95190.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "65",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"James\",\"last_name\":\"Kovacs\",\"zip\":\"95190\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25696,7 +26518,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_66",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change the luggage set in your order for a coat.  Your goal is to change the order. If there is no way to do that, return the item specifically. If there are any issues, cancel the entire order.\nKnown info:\n\tYou are Aarav Lee. You live in Phoenix, AZ 85025.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\t.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "66",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Aarav\",\"last_name\":\"Lee\",\"zip\":\"85025\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25781,7 +26613,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_67",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to check how much you paid for the order that you most recently placed. You are not sure how long ago the order was placed.\nKnown info:\n\tYou are user noah_ito_3850 living in Seattle WA 98187. Your name is Noah but you go by NoNo.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tIf asked for your zip code, say that it is 98178 first (common mistake), then correct yourself and say 98186 if an error is found. If that fails, then say 98187.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "67",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the order total is $829.43."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"829.43"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"first_name\":\"Noah\",\"last_name\":\"Ito\",\"zip\":\"98178\"}"),
 			Fails: "User not found",
@@ -25816,7 +26664,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_68",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to check how much you paid for the order that you most recently placed. You are not sure how long ago the order was placed.\nKnown info:\n\tYou are user noah_ito_3850 living in Seattle WA 98187.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tIf asked for your zip code, say that it is 98178 first (common mistake), then correct yourself and say 98187 if an error is found.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "68",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the order total is $829.43."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"829.43"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"first_name\":\"Noah\",\"last_name\":\"Ito\",\"zip\":\"98178\"}"),
 			Fails: "User not found",
@@ -25847,7 +26711,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_69",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return an item you just received: a laptop. You think that you ordered it around April 2023 but are not sure. You want to return it because you found a better deal elsewhere. You want to return it for a full refund. If it cannot be returned, see if it can be canceled.\nKnown info:\n\tYou are emma_smith_8564 living in New York, New York, 10192.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite and friendly.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "69",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"first_name\":\"Emma\",\"last_name\":\"Smith\",\"zip\":\"10192\"}"),
 			Tool: "find_user_id_by_name_zip",
@@ -25949,7 +26823,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_70",
 		Instruction: "Domain: retail\nReason for call:\n\tYou recently received a helmet but you are not happy with it and want to exchange. The size is too small and you want medium, plus you want high ventilation. If multiple colors are available, you prefer blue. You do not want the  You prefer original payment to pay for the price difference, and you want to know how much you need to pay today.\nKnown info:\n\tYou name is Sofia Hernandez and your zip code is 98193.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are impatient, confident, direct, messy.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "70",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user they need to pay $22.55 for the price difference."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"22.55"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W3947049\",\"item_ids\":[\"3358616356\"],\"new_item_ids\":[\"9013366374\"],\"payment_method_id\":\"credit_card_7901829\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -26022,7 +26912,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_71",
 		Instruction: "Domain: retail\nReason for call:\n\tYou made some mistake and ordered an order sent to your son's address in Washington DC, and you want to modify it to your default address in Charlotte (you do not want to mention it, but it is in your user profile the agent can look up) because he is coming back home. You also want to adjust the desk lamp to be black color, and the backpack to be medium size and polyester material instead. If multiple colors are available for the backpack, you prefer grey. If the agent asks for payment method, you say GC initially, but when the agent asks you to confirm before proceeding, you change your mind to PayPal, and decide to only modify the backpack.\nKnown info:\n\tYou name is Ivan Khan and your zip code is 28243.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite, optimistic, organized.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "71",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W5270061\",\"address1\":\"159 Hickory Lane\",\"address2\":\"Suite 995\",\"city\":\"Charlotte\",\"state\":\"NC\",\"country\":\"USA\",\"zip\":\"28243\"}"),
 			Tool: "modify_pending_order_address",
@@ -26098,7 +26998,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_72",
 		Instruction: "Domain: retail\nReason for call:\n\tYou made some mistake and sent an order your son's address in Washington DC, and you want to modify it to your default address in Charlotte instead (you do not want to mention it, but it is in your user profile the agent can look up) because he is coming back home. You also want to adjust the desk lamp to be black color, and the backpack to be medium size and polyester material instead. If multiple colors are available for the backpack, you prefer grey. If the agent asks for payment method, you say gift card initially, but when the agent asks you to confirm before proceeding, you change your mind to using PayPal, and also decide to only modify the backpack. Make sure you briefly mention the two things at the same time at the beginning, but first mention the modification then the address.\nKnown info:\n\tYou name is Ivan Khan and your zip code is 28243.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are polite, optimistic, organized.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "72",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W5270061\",\"address1\":\"159 Hickory Lane\",\"address2\":\"Suite 995\",\"city\":\"Charlotte\",\"state\":\"NC\",\"country\":\"USA\",\"zip\":\"28243\"}"),
 			Tool: "modify_pending_order_address",
@@ -26174,7 +27084,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_73",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return everything you just bought except the coffee machine.\nKnown info:\n\tYou name is Fatima Wilson and your email is fatima.wilson5721@example.com.\nTask instructions:\n\tYou are polite, flexible, creative.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "73",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W5272531\",\"item_ids\":[\"7228247242\",\"2698416822\",\"8098621301\",\"3320557165\"],\"payment_method_id\":\"credit_card_6824399\"}"),
 			Tool: "return_delivered_order_items",
@@ -26247,7 +27167,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_74",
 		Instruction: "Domain: retail\nReason for call:\n\tYou recently bought a laptop, but you want to exchange it to i9 CPU. If multiple storage options are available, you prefer 256GB SSD. If multiple colors are available, you prefer silver. You also have a pending order with five items (you don't remember order ID), and you want to cancel it because you no longer need them.\nKnown info:\n\tYou name is Lei Li and your zip code is 85033.\nUnknown info:\n\tYou don't have an email. If the agent asks for payment method for the order modification, say you want to use your credit card.\nTask instructions:\n\tYou are insecure and shy.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "74",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W3189752\",\"reason\":\"no longer needed\"}"),
 			Tool: "cancel_pending_order",
@@ -26375,7 +27305,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_75",
 		Instruction: "Domain: retail\nReason for call:\n\tFor #W6908222, you want to exchange Wireless Earbuds {'color': 'blue', 'battery life': '8 hours', 'water resistance': 'IPX4'} to one with the following attributes: {'color': 'black', 'battery life': '4 hours', 'water resistance': 'not resistant'}\nKnown info:\n\tYou name is Liam Moore and your email is liam.moore6985@example.com.\nTask instructions:\n\tYou are direct, patient, organized, optimistic.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "75",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W6908222\",\"item_ids\":[\"8555936349\"],\"new_item_ids\":[\"4063058357\"],\"payment_method_id\":\"paypal_4518393\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -26448,7 +27388,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_76",
 		Instruction: "Domain: retail\nReason for call:\n\tYou ordered a fleece jacket by mistake and want to remove it from your pending order. If removing one item is not possible, cancel the whole order since you ordered it by mistake. You also want to modify the skateboard to maple material, 34 inch, graphic. If that is not possible, cancel the order since you no longer need this one. \n\tFinally, you also want to know the total price for all the grills you have bought in previous orders.\nKnown info:\n\tYou name is Ava Nguyen and your zip code is 94128.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite, optimistic, busy.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "76",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the total price of all grills is $1,939.05."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"1939.05"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W8367380\",\"reason\":\"ordered by mistake\"}"),
 			Tool: "cancel_pending_order",
@@ -26576,7 +27532,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_77",
 		Instruction: "Domain: retail\nReason for call:\n\tYou ordered a perfume and you just tried a little bit and you like it a lot. You want to get the maximum size available for it.\nKnown info:\n\tYou name is Ivan Johnson and your zip code is 94183.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tIf the agent cannot help with placing a new order, ask to exchange your current bottle for the largest size available.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "77",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W1671835\",\"item_ids\":[\"5081446110\"],\"new_item_ids\":[\"3399869890\"],\"payment_method_id\":\"paypal_6918118\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -26649,7 +27615,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_78",
 		Instruction: "Domain: retail\nReason for call:\n\tYou have a couple requests.\n\tFor order #W5056519, you want to change the address to be the same as order #W8277957. For order #W5056519, you want to  exchange Makeup Kit {'skin tone': 'light', 'kit size': 'professional', 'brand': 'Brand B'} to {'skin tone': 'dark', 'brand': 'Brand A'}. Finally, you want to cancel order #W5995614 because you ordered by mistake.\nKnown info:\n\tYour name is Yara Muller and your email is yara.muller9246@example.com.\nTask instructions:\n\tYou are sad, organized, pessimistic.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "78",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W5056519\",\"address1\":\"380 Maple Drive\",\"address2\":\"Suite 960\",\"city\":\"San Diego\",\"state\":\"CA\",\"country\":\"USA\",\"zip\":\"92101\"}"),
 			Tool: "modify_pending_order_address",
@@ -26780,7 +27756,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_79",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just bought a water bottle with 500ml but you regret it, and you want to change it to the other bottle you just placed with 1000ml capacity. If the exact item is not available any more, you can allow the material to be different, but you want the color to be the same as your other 1L bottle.\nKnown info:\n\tYou name is Emma Kovacs and your zip code is 32190.\nUnknown info:\n\tYou do not know your email. You do not know order numbers.\nTask instructions:\n\tYou are insecure, rigid, sad, logical. You do not want to cancel any orders.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "79",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W8661412\",\"item_ids\":[\"3453331371\"],\"new_item_ids\":[\"2439754078\"],\"payment_method_id\":\"credit_card_7239357\"}"),
 			Tool: "modify_pending_order_items",
@@ -26853,7 +27839,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_80",
 		Instruction: "Domain: retail\nReason for call:\n\tFor #W7209932, exchange T-Shirt {'color': 'blue', 'size': 'S', 'material': 'polyester', 'style': 'v-neck'} to {'color': 'red', 'size': 'XXL', 'material': 'cotton', 'style': 'crew neck'}; Use the gift card.\nKnown info:\n\tYou name is Amelia Gonzalez and your email is amelia.gonzalez4271@example.com.\nTask instructions:\n\tYou are curious, patient, outgoing.  Try to make the conversation as confusing for the agent as possible.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "80",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W7209932\",\"item_ids\":[\"5047954489\"],\"new_item_ids\":[\"9354168549\"],\"payment_method_id\":\"gift_card_2611937\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -26926,7 +27922,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_81",
 		Instruction: "Domain: retail\nReason for call:\n\tDue to some life changes, you no longer need hiking boots, watch, keyboard, charger, jacket, and running shoes. If cancelling part of the order is not possible, you don't care, just cancel the whole order.\nKnown info:\n\tYou name is James Kim and your email is james.kim1995@example.com.\nTask instructions:\n\tYou are sad, independent, polite.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "81",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W3289292\",\"reason\":\"no longer needed\"}"),
 			Tool: "cancel_pending_order",
@@ -27054,7 +28060,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_82",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received two tablets and you only need one. You want to return the more expensive one and refund to credit card. If refund to credit card is not possible, you become angry and return everything on that order and refund to GC.\nKnown info:\n\tYou name is Chen Silva and your zip code is 46281.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are messy, flexible, outgoing.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "82",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9571698\",\"item_ids\":[\"5952720925\",\"9973034634\",\"7381052709\",\"6065192424\"],\"payment_method_id\":\"gift_card_7250692\"}"),
 			Tool: "return_delivered_order_items",
@@ -27127,7 +28143,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_83",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received two tablets and you only need one. You want to return the more expensive one and refund to credit card. If refund to credit card is not possible, you become angry and refund to GC.\nKnown info:\n\tYou name is Chen Silva and your zip code is 46281.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are messy, flexible, outgoing.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "83",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9571698\",\"item_ids\":[\"6065192424\"],\"payment_method_id\":\"gift_card_7250692\"}"),
 			Tool: "return_delivered_order_items",
@@ -27200,7 +28226,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_84",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received two tablets and you only need one. You want to return the less expensive one and refund to credit card. But when the agent asks for confirmation, you change your mind and return the more expensive one and ask for a refund to gift card.\nKnown info:\n\tYou name is Chen Silva and your zip code is 46281.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are messy, flexible, outgoing.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "84",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9571698\",\"item_ids\":[\"6065192424\"],\"payment_method_id\":\"gift_card_7250692\"}"),
 			Tool: "return_delivered_order_items",
@@ -27273,7 +28309,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_85",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your Fleece Jacket for a large red Fleece Jacket with a half zipper\nKnown info:\n\tYou name is Yusuf Hernandez and your email is yusuf.hernandez8836@example.com.\nTask instructions:\n\tYou are shy, rigid.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "85",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W2466703\",\"item_ids\":[\"9385662952\"],\"new_item_ids\":[\"8733974883\"],\"payment_method_id\":\"paypal_7529813\"}"),
 			Tool: "modify_pending_order_items",
@@ -27346,7 +28392,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_86",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your Fleece Jacket to red color and half zipper. You also want to want to change your default address to your Washington DC address (which you do not want to reveal but is in one of the orders).\nKnown info:\n\tYou name is Yusuf Hernandez and your email is yusuf.hernandez8836@example.com.\nTask instructions:\n\tYou are shy, rigid.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "86",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W2466703\",\"item_ids\":[\"9385662952\"],\"new_item_ids\":[\"8733974883\"],\"payment_method_id\":\"paypal_7529813\"}"),
 			Tool: "modify_pending_order_items",
@@ -27442,7 +28498,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_87",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to modify all your pending order address to the Washington DC address (which you do not want to reveal but is in one of the orders), along with your user default address.\nKnown info:\n\tYou name is Yusuf Hernandez and your email is yusuf.hernandez8836@example.com.\nTask instructions:\n\tYou are shy, rigid.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "87",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W2166301\",\"address1\":\"565 Maple Drive\",\"address2\":\"Suite 501\",\"city\":\"Washington\",\"state\":\"DC\",\"country\":\"USA\",\"zip\":\"20307\"}"),
 			Tool: "modify_pending_order_address",
@@ -27648,7 +28714,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_88",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change the book shelf to 4 foot but with the same material and color. If it is not available, cancel the whole order and you will buy again. If the agent asks for the cancellation reason, you say you ordered by mistake.\nKnown info:\n\tYou name is Daiki Silva and your email is daiki.silva6295@example.com.\nTask instructions:\n\tYou are insecure, creative, direct, relaxing.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "88",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W8835847\",\"reason\":\"ordered by mistake\"}"),
 			Tool: "cancel_pending_order",
@@ -27741,7 +28817,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_89",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to know what is the cheapest available mechanical keyboard right now and its options. If it is less than 200 bucks you want to exchange your current one to it. If not, you want to return your current one.\nKnown info:\n\tYou name is Raj Santos and your zip code is 98157.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are dependent, flexible.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "89",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the cheapest mechanical keyboard costs $226.11.", "Agent should tell the user the keyboard switch type is tactile.", "Agent should tell the user the keyboard backlight is white.", "Agent should tell the user the keyboard size is full."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"226.11", "tactile", "white", "full"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W4680753\",\"item_ids\":[\"9690244451\"],\"payment_method_id\":\"paypal_2417743\"}"),
 			Tool: "return_delivered_order_items",
@@ -27814,7 +28906,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_90",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to know if the digital camera you just bought is 10x zoom. If not, modify the item to 10x zoom without changing the other options. If 10x zoom is not available, cancel the order with the reason of no longer needed. If it is available but the price is more than 3000, cancel the order with the reason of ordered by mistake.\nKnown info:\n\tYou name is Emma Kovacs and your email is emma.kovacs2974@example.com.\nTask instructions:\n\tYou are polite, curious, flexible, relaxing, yet impatient.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "90",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9284598\",\"reason\":\"ordered by mistake\"}"),
 			Tool: "cancel_pending_order",
@@ -27887,7 +28989,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_91",
 		Instruction: "Domain: retail\nReason for call:\n\t.You are angry about the quality of the two skateboards you just bought. You want to return them and refund to credit card. If the agent asks for confirmation, do not say yes immediately, because you also want to return the smart watch. You also want to return the e-reader you just bought. If the same item is available online, you're willing to exchange it to the same item. If the agent doesn't allow the exchange, get the 32GB storage E-Reader instead.\nKnown info:\n\tYou name is Mei Ahmed and your zip code is 78705.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite, outgoing.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "91",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W7553978\",\"item_ids\":[\"4545791457\",\"3098764622\",\"1631806422\"],\"payment_method_id\":\"credit_card_5902940\"}"),
 			Tool: "return_delivered_order_items",
@@ -28015,7 +29127,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_92",
 		Instruction: "Domain: retail\nReason for call:\n\tYou are angry about the quality of the two skateboards you just bought. You want to return them and refund to credit card.  If the agent asks for confirmation, do not say yes immediately, because you also want to return the smart watch and e-reader.\nKnown info:\n\tYou name is Mei Ahmed and your zip code is 78705.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are polite and outgoing.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "92",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W7553978\",\"item_ids\":[\"4545791457\",\"3098764622\",\"1631806422\"],\"payment_method_id\":\"credit_card_5902940\"}"),
 			Tool: "return_delivered_order_items",
@@ -28143,7 +29265,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_93",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received a laptop and you want to exchange it to i7 processor, 8GB, 1TB SSD. If the agent asks for which laptop, it is 15-inch, 32GB.\nKnown info:\n\tYou name is Lei Wilson and your zip code is 32255.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are confident, organized, creative, impatient.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "93",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W4073673\",\"item_ids\":[\"2216662955\"],\"new_item_ids\":[\"9844888101\"],\"payment_method_id\":\"credit_card_3677959\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -28216,7 +29348,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_94",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received a laptop and you want to exchange it to i7 processor, 8GB, 1TB SSD. If the agent asks for which laptop, it is 15-inch, 16GB.\nKnown info:\n\tYou name is Lei Wilson and your zip code is 32255.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are confident, organized, creative, impatient.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "94",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W2905754\",\"item_ids\":[\"3478699712\"],\"new_item_ids\":[\"9844888101\"],\"payment_method_id\":\"credit_card_3677959\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -28289,7 +29431,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_95",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received a laptop and you want to exchange it to i7 processor, 8GB, 1TB SSD. If the agent asks for which laptop, it is 15-inch, and it is actually two laptops that you want to exchange. You want to know how much you need to pay today in total.\nKnown info:\n\tYou name is Lei Wilson and your zip code is 32255.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are confident, organized, creative, impatient.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "95",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the price difference for one laptop exchange is $167.87.", "Agent should tell the user the price difference for the other laptop exchange is $60.78 (a refund).", "Agent should tell the user the total amount to pay today is $107.09."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"167.87", "60.78", "107.09"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W2905754\",\"item_ids\":[\"3478699712\"],\"new_item_ids\":[\"9844888101\"],\"payment_method_id\":\"credit_card_3677959\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -28417,7 +29575,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_96",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change your LA order to your NYC address (you prefer not to reveal it but it is in your other order). You also want to exchange Bluetooth Speaker to be the cheapest green type.\nKnown info:\n\tYou name is Yusuf Li and your zip code is 91148.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are cautious, insecure, organized.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "96",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W6750959\",\"address1\":\"476 Maple Drive\",\"address2\":\"Suite 432\",\"city\":\"New York\",\"state\":\"NY\",\"country\":\"USA\",\"zip\":\"10093\"}"),
 			Tool: "modify_pending_order_address",
@@ -28493,7 +29661,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_97",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to change your LA order to your NYC address (you prefer not to reveal it but it is in your other order). You also want to exchange Bluetooth Speaker to be the cheapest green type. Make sure you mention the two requests at the same time to the agent, but mention the exchange first.\nKnown info:\n\tYou name is Yusuf Li and your zip code is 91148.\nUnknown info:\n\tYou don't know your email.\nTask instructions:\n\tYou are cautious, insecure, organized.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "97",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W6750959\",\"address1\":\"476 Maple Drive\",\"address2\":\"Suite 432\",\"city\":\"New York\",\"state\":\"NY\",\"country\":\"USA\",\"zip\":\"10093\"}"),
 			Tool: "modify_pending_order_address",
@@ -28569,7 +29747,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_98",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your Bicycle for one with a larger frame size for your kid (you are okay with having a mountain bike instead of a road bike). Jigsaw Puzzle in the same order also needs to be exchanged, you want the same difficulty, but 1000 more pieces, and you prefer animal than art theme if both are available. Make sure you mention these at the same time.  You also want to exchange your camera to a slightly lower resolution, without changing the other options. If the agent asks for confirmation, mention that you'd prefer the other card as payment or refund method. Lastly, you want to cancel the skateboard in your other order.\nKnown info:\n\tYou name is Sofia Li and your zip code is 78260.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are outgoing, organized, cautious, pessimistic.   If you cannot cancel one single item, you are okay with cancelling the whole order, with the reason of no longer needed.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "98",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W4689314\",\"item_ids\":[\"5996159312\"],\"new_item_ids\":[\"8363011723\"],\"payment_method_id\":\"credit_card_8105988\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -28752,7 +29940,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_99",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your Bicycle for one with a larger frame size for your kid (you are okay with having a mountain bike instead of a road bike). The Jigsaw Puzzle in the same order also needs to be exchanged, you want the same difficulty, but 1000 more pieces, and you prefer art over the animal theme if both are available. Make sure you mention these at the same time. \n\tYou also want to exchange your camera to a slightly lower resolution, without changing the other options. For both orders, you'd prefer the visa card as payment or refund method. Lastly, you want to cancel the skateboard (and only the skateboard) in one of your orders.\nKnown info:\n\tYou name is Sofia Li and your zip code is 78260.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are outgoing, organized, cautious, pessimistic.  \n\tIf you cannot cancel just a single item in an order, you are okay with cancelling the whole order, but you will do it yourself on the website and don't need for the agent to help.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "99",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W4689314\",\"item_ids\":[\"5996159312\"],\"new_item_ids\":[\"8363011723\"],\"payment_method_id\":\"credit_card_3951670\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -28880,7 +30078,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_100",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return your luggage set and get the exact same item but with red color, and return you skateboard in the same order to get a new one with features {'length': '34 inch', 'design': 'custom'}. For the pending order modification, you want to use your credit card. You also want to return the hiking boots.\nKnown info:\n\tYou name is Liam Thomas and your zip code is 85049.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are pessimistic and an  insecure person.\n\tIf the agent says pending orders cannot be exchanged, ask for changing the order to your requirements.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "100",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W3295833\",\"item_ids\":[\"8926329222\",\"5312063289\"],\"new_item_ids\":[\"7160999700\",\"6956751343\"],\"payment_method_id\":\"credit_card_3261838\"}"),
 			Tool: "modify_pending_order_items",
@@ -29008,7 +30216,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_101",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just placed an order with two watches, you want to change its address to your New York address (you don't want to reveal it but it's in your other order). You also want to modify the silicone watch to a metal one. If multiple colors available, you prefer white. \n\tIn another order, you have an air purifier along with a speaker, and you want to change the purifier to large size and night mode, but still with HEPA filter. You are certain that this order contains both an air purifier and a speaker.\nKnown info:\n\tYou name is Noah Ito and your zip code is 98187.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are logical but also impatient.  You like to say things in pieces.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "101",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W4219264\",\"address1\":\"144 Lakeview Drive\",\"address2\":\"Suite 925\",\"city\":\"New York\",\"state\":\"NY\",\"country\":\"USA\",\"zip\":\"10228\"}"),
 			Tool: "modify_pending_order_address",
@@ -29139,7 +30357,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_102",
 		Instruction: "Domain: retail\nReason for call:\n\tYou just placed an order with two watches, you want to change its address to your New York address (you don't want to reveal it but it's in your other order). You also want to modify the silicone watch to a metal one. If multiple colors available, you prefer white. For the air purifier you received along with sneakers, you want to exchange the purifier to large size and night mode, but still with HEPA filter.\nKnown info:\n\tYou name is Noah Ito and your zip code is 98187.\nUnknown info:\n\tYou do not remember your email address.\nTask instructions:\n\tYou are logical but also impatient. You like to say things in pieces.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "102",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W4219264\",\"address1\":\"144 Lakeview Drive\",\"address2\":\"Suite 925\",\"city\":\"New York\",\"state\":\"NY\",\"country\":\"USA\",\"zip\":\"10228\"}"),
 			Tool: "modify_pending_order_address",
@@ -29270,7 +30498,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_103",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return the bookshelf and jigsaw you received in the same order. Make sure you mention at the beginning that you want to cancel these two things, and they are from the same order. You also want to return the backpack you received with the vacuum cleaner. You also want to change your pending order address to the default Chicago one, and change its item color to red. You want to get the tracking number of your cancelled order.\nKnown info:\n\tYou name is Lucas Brown and your email is lucas.brown9344@example.com.\nTask instructions:\n\tYou are busy, happy, outgoing, messy, optimistic. You like to say one thing at a time.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "103",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should provide the tracking number 286422338955."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"286422338955"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W6239298\",\"item_ids\":[\"4900661478\",\"3614853563\"],\"payment_method_id\":\"credit_card_2112420\"}"),
 			Tool: "return_delivered_order_items",
@@ -29456,7 +30700,26 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_104",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return all bookshelves and jigsaw puzzles you received in different orders. Make sure you mention at the beginning that you want to cancel these two things, and they are from different orders. You also want to return the backpack you received with the vacuum cleaner. You also want to change your pending order item to red, and change the address of the order to your default Chicago home (you won't reveal it for private reasons but it's in your profile). You want to get the tracking number of your cancelled order.\nKnown info:\n\tYou name is Lucas Brown and your email is lucas.brown9344@example.com.\nTask instructions:\n\tYou are busy, happy, outgoing, messy, optimistic. You like to say one thing at a time.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "104",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should provide the tracking number 286422338955."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"286422338955"},
+		}, {
+			Key:   "purpose",
+			Value: "Check if the agent correctly handles cancelled order (containing bookshelf and jigsaw) and only returns the bookshelf in the non-cancelled order.",
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W8660475\",\"item_ids\":[\"8479046075\"],\"payment_method_id\":\"credit_card_2112420\"}"),
 			Tool: "return_delivered_order_items",
@@ -29697,7 +30960,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_105",
 		Instruction: "Domain: retail\nReason for call:\n\tFor order #W4316152, you want to  exchange one Tea Kettle {'material': 'glass', 'capacity': '2 liters', 'stovetop compatibility': 'induction'} to {'material': 'ceramic', 'stovetop compatibility': 'gas'}; and another Tea Kettle {'material': 'glass', 'capacity': '2 liters', 'stovetop compatibility': 'induction'} to {'capacity': '1.5 liters', 'stovetop compatibility': 'gas'};\nKnown info:\n\tYou name is Aarav Anderson and your zip code is 19031.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are cautious, messy, rigid.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "105",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should exchange both tea kettles (same style) to the items requested"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args:  json.RawMessage("{\"order_id\":\"#W4316152\",\"item_ids\":[\"7292993796\",\"7292993796\"],\"new_item_ids\":[\"3761330360\",\"9647374798\"],\"payment_method_id\":\"gift_card_7245904\"}"),
 			Fails: "Insufficient gift card balance to pay for the price difference",
@@ -29719,7 +30995,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_106",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to exchange your T-Shirt because it is too big, one size smaller would be good. You like the cotton feeling. If multiple colors are available, you prefer black.\nKnown info:\n\tYou name is Sofia Thomas and your emails are sofia.thomas3019@example.com and sofia.thomas3069@example.com.\nUnknown info:\n\t.\nTask instructions:\n\tYou are dependent, pessimistic, direct.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "106",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should process the exchange."},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W3388163\",\"item_ids\":[\"9354168549\"],\"new_item_ids\":[\"2060066974\"],\"payment_method_id\":\"paypal_5334408\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -29792,7 +31081,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_107",
 		Instruction: "Domain: retail\nReason for call:\n\tYou received hiking boots that seem like they were already worn, you are unhappy about it and want to ask for a new pair with the same specs. If the agent doesn't allow the exchange, get the hiking boots with a size 9 but made of leather, they also need to be waterproof. You also want to exchange your jigsaw to a more fancy theme, with 500 pieces less. But you want to keep the same difficulty level.\nKnown info:\n\tYou name is Yara Ito and your zip code is 75284.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are happy but messy.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "107",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should exchange items in both orders."},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W1304208\",\"item_ids\":[\"1615379700\"],\"new_item_ids\":[\"8106223139\"],\"payment_method_id\":\"paypal_1679017\"}"),
 			Tool: "exchange_delivered_order_items",
@@ -29920,7 +31222,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_108",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to return everything but a tablet in a recently delivered order. There is an E-Reader in the order that you want to return.\nKnown info:\n\tYou name is Yusuf Gonzalez and your zip code is 91455.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou want to know how much money you can get back.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "108",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should tell the user the refund amount is $346.93."},
+		}, {
+			Key:   "communicate_info",
+			Value: []string{"346.93"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W1679211\",\"item_ids\":[\"9612497925\",\"7127170374\",\"6268080249\"],\"payment_method_id\":\"paypal_3022415\"}"),
 			Tool: "return_delivered_order_items",
@@ -29993,7 +31311,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_109",
 		Instruction: "Domain: retail\nReason for call:\n\tYou live on Elm Avenue in Houston, and recently you moved to a new house on the same street and bought a luggage set sent to this new address. But you realize you have another order sent to the old address, and you want to change your wrong order address to the new home, and also your user default address to the new home. You do not want to reveal your address but the agent should be able to look it up in orders You do not want to reveal your address and insist the agent should be able to look it up in orders. You also want to exchange your tablet to the cheapest one due to moving costs.\nKnown info:\n\tYou name is Sophia Martin and your email is sophia.martin4832@example.com.\nTask instructions:\n\tYou are organized and outgoing.  Make sure to mention the two address changes then the exchange.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "109",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should make changes to address on order and user profile", "Agent should modify the pending order."},
+		}, {
+			Key:   "purpose",
+			Value: "Address change + exchange",
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W1603792\",\"address1\":\"592 Elm Avenue\",\"address2\":\"Suite 978\",\"city\":\"Houston\",\"state\":\"TX\",\"country\":\"USA\",\"zip\":\"77242\"}"),
 			Tool: "modify_pending_order_address",
@@ -30092,7 +31426,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_110",
 		Instruction: "Domain: retail\nReason for call:\n\tYou live on Elm Avenue in Houston, and recently you moved to a new house on the same street and bought a tablet sent to there. But you realize you have another order sent to the old address, and you want to change your wrong order address to the new home, and also your user default address to the new home. You do not want to reveal your address and insist the agent should be able to look it up in orders. You also want to exchange your tablet to the cheapest one due to moving costs.\nKnown info:\n\tYou name is Sophia Martin and your email is sophia.martin4832@example.com.\nTask instructions:\n\tYou are organized and outgoing.  Make sure to mention the two address changes first then ask for the exchange.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "110",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should modify address for the order", "Agent should modify user address", "Agent should modify the items in the pending order."},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W1092119\",\"address1\":\"760 Elm Avenue\",\"address2\":\"Suite 564\",\"city\":\"Houston\",\"state\":\"TX\",\"country\":\"USA\",\"zip\":\"77034\"}"),
 			Tool: "modify_pending_order_address",
@@ -30223,7 +31570,20 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_111",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to modify the laptop order to your NYC address (you don't want to reveal it but should be in your orders profile). You also like to modify the laptop to be {'processor': 'i5', 'storage': '256GB SSD', 'color': 'space grey'};  You also want to exchange your watch to be black dial color but keep the leather strap.\nKnown info:\n\tYou name is Yara Silva and your zip code is 77159.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are sad and cautious. You like to say things together.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "111",
+		}, {
+			Key:   "split",
+			Value: []string{"test", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should modify the items and address as requested."},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9810810\",\"item_ids\":[\"1355937109\"],\"new_item_ids\":[\"9949163720\"],\"payment_method_id\":\"gift_card_7252880\"}"),
 			Tool: "modify_pending_order_items",
@@ -30374,7 +31734,17 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_112",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to modify your laptop order to your NYC address (you don't want to reveal it yourself but the address should be in your orders profile). You also want to modify the laptop to item number 9844888101. You also want to change your watch for one with black dial color but keeping the leather strap.\nKnown info:\n\tYou name is Yara Silva and your zip code is 77159.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are sad and cautious. You like to say things piecewise.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "112",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W9810810\",\"item_ids\":[\"1355937109\"],\"new_item_ids\":[\"9949163720\"],\"payment_method_id\":\"gift_card_7252880\"}"),
 			Tool: "modify_pending_order_items",
@@ -30525,7 +31895,23 @@ var tasks = []*task{{
 	info: runtime.TaskInfo{
 		ID:          "retail_113",
 		Instruction: "Domain: retail\nReason for call:\n\tYou want to cancel all pending orders.\nKnown info:\n\tYou name is Yara Muller and your zip code is 85041.\nUnknown info:\n\tYou do not remember your email address\nTask instructions:\n\tYou are mysterious and  don't want to reveal the reason for cancellation until the agent asks. If asked for reason, say you ordered the items by mistake.",
-		Persona:     "Customer of the online store",
+		Meta: runtime.Meta{{
+			Key:   "tau2_id",
+			Value: "113",
+		}, {
+			Key:   "split",
+			Value: []string{"train", "base"},
+		}, {
+			Key:   "reward_basis",
+			Value: []string{"DB", "NL_ASSERTION"},
+		}, {
+			Key:   "nl_assertions",
+			Value: []string{"Agent should cancel all pending orders"},
+		}, {
+			Key:   "purpose",
+			Value: "Test agent ability to cancel all orders in one shot.",
+		}},
+		Persona: "Customer of the online store",
 		Solution: []runtime.Call{{
 			Args: json.RawMessage("{\"order_id\":\"#W5056519\",\"reason\":\"ordered by mistake\"}"),
 			Tool: "cancel_pending_order",

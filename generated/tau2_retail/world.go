@@ -53,6 +53,7 @@ func (World) Tasks() []runtime.TaskInfo {
 	for i, t := range tasks {
 		out[i] = t.info
 		out[i].Solution = slices.Clone(t.info.Solution)
+		out[i].Meta = t.info.Meta.Clone()
 	}
 	return out
 }
