@@ -367,7 +367,6 @@ func indent(s string) string {
 	return b.String()
 }
 
-
 // call writes a gold action as a solution step: its arguments in their
 // order in tasks.json, each typed by the tool's parameter.
 func (c *converter) call(t *ir.Tool, raw json.RawMessage) (string, error) {
