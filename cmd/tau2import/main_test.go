@@ -68,3 +68,25 @@ func TestQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestMeta(t *testing.T) {
+	var task Task
+	task.ID = "4"
+	task.EvaluationCriteria.RewardBasis = []string{"DB", "NL_ASSERTION"}
+	task.EvaluationCriteria.NLAssertions = []string{} // empty: left out, like null
+	task.EvaluationCriteria.CommunicateInfo = []string{"10", `say "ten"`}
+	purpose := "Check\tit."
+	task.Description.Purpose = &purpose
+	task.Issues = append(task.Issues, struct{ ID, Title string }{"issue_1", "Too strict"})
+	var got []string
+	for _, e := range meta(task, []string{"train", "base"}) {
+		got = append(got, e[0]+": "+e[1])
+	}
+	want := []string{
+		`tau2_id: "4"`, `split: ["train", "base"]`, `reward_basis: ["DB", "NL_ASSERTION"]`,
+		`communicate_info: ["10", "say \"ten\""]`, `purpose: "Check\tit."`, `issues: ["issue_1: Too strict"]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("meta\n got %s\nwant %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
