@@ -865,6 +865,18 @@ func init() {
 			}
 			return nil
 		},
+		"calc": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a string", ir.Kind.Textual) {
+				return &ir.Type{Kind: ir.KindDecimal}
+			}
+			return nil
+		},
+		"str": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a number", ir.Kind.Numeric) {
+				return stringT
+			}
+			return nil
+		},
 		"min_of": pair, "max_of": pair,
 		"days_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 			isDate := func(k ir.Kind) bool { return k == ir.KindDate }

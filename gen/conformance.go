@@ -77,6 +77,10 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 			for _, s := range comparedLiterals(t, p) {
 				add(json.Marshal(s))
 			}
+			if calcArgument(t, p) {
+				// An expression calc evaluates: any other string fails.
+				add(json.Marshal("1"))
+			}
 		}
 		if len(g.w.Structs) > 0 {
 			// Values of record fields of the same name inside the seed's
@@ -592,6 +596,20 @@ func comparedLiterals(t *ir.Tool, p *ir.Param) []string {
 		return true
 	})
 	return out
+}
+
+// calcArgument reports whether the tool passes p to calc.
+func calcArgument(t *ir.Tool, p *ir.Param) bool {
+	found := false
+	ir.WalkStmts(t.Body, nil, func(e ir.Expr) bool {
+		if c, ok := e.(*ir.Call); ok && c.Func == "calc" && len(c.Args) == 1 {
+			if vr, ok := c.Args[0].(*ir.VarRef); ok && p.Var != nil && vr.Var == p.Var {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // nameKind keys the seed's values by the name of the field holding them

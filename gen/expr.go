@@ -73,8 +73,8 @@ func (sc *scope) bind(v *ir.Var) string {
 func (sc *scope) temp(want string) string { return sc.ns.name(new(int), want) }
 
 // canFault reports whether evaluating e may record a fault (a missing
-// record behind a ref or lookup, an integer modulo by zero), so the caller
-// must check s.fault after it.
+// record behind a ref or lookup, an integer modulo by zero, a calc that
+// fails), so the caller must check s.fault after it.
 func canFault(e ir.Expr) bool {
 	found := false
 	ir.WalkExpr(e, func(x ir.Expr) bool {
@@ -87,6 +87,10 @@ func canFault(e ir.Expr) bool {
 			}
 		case *ir.Binary:
 			if x.Op == "%" && x.T.Kind == ir.KindInt {
+				found = true
+			}
+		case *ir.Call:
+			if x.Func == "calc" {
 				found = true
 			}
 		default:
@@ -792,6 +796,14 @@ func (sc *scope) call(x *ir.Call) code {
 		}
 	case "days_between":
 		return primary(jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))))
+	case "calc":
+		sc.g.needCalc = true
+		return primary(jen.Id("s").Dot("calc").Call(str(0)))
+	case "str":
+		if isFloat(x.Args[0].Type()) {
+			return primary(jen.Qual(rt, "FloatString").Call(arg(0).c))
+		}
+		return primary(jen.Qual("strconv", "FormatInt").Call(arg(0).c, jen.Lit(10)))
 	default:
 		panic("gen: unknown function " + x.Func)
 	}

@@ -68,6 +68,7 @@ type generator struct {
 	needIDs   map[*ir.Entity]bool    // s.<entity>IDs(): snapshot of ids for `for`
 	needEqual map[*ir.StructDef]bool // <Record>.equal: == on value records
 	needMod   bool
+	needCalc  bool
 	need      map[string]bool // package-level helpers of composite.go by name
 
 	consts     []jen.Code // constants of graders, rendered at the end of their file

@@ -110,6 +110,18 @@ func (g *generator) stateFile(f *jen.File) {
 		)
 		f.Line()
 	}
+	if g.needCalc {
+		f.Comment("calc is calc(expr): Python's float(eval(expr)) on its arithmetic")
+		f.Comment("(runtime.Calc); a failure (Python's message, precondition_failed) is a")
+		f.Comment("fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("calc").Params(jen.Id("expr").String()).Float64().Block(
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(rt, "Calc").Call(jen.Id("expr")),
+			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Err()),
+			jen.Return(jen.Id("v")),
+		)
+		f.Line()
+	}
 	g.compositeHelpers(f)
 	for _, e := range g.w.Entities {
 		g.entityHelpers(f, e)

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/worldc/worldc/runtime/pycalc"
 )
 
 // FloatToInt converts like compiler/eval: truncation toward zero,
@@ -107,6 +109,22 @@ func RoundInt(n, d int64) int64 {
 	}
 	return q.Int64()
 }
+
+// Calc is the DSL's calc(expr): Python's float(eval(expr)) on the
+// arithmetic of package pycalc (digits, + - * / // ** and parentheses),
+// with Python's results. A failure is a precondition_failed error whose
+// message is Python's (str of the exception): "division by zero".
+func Calc(expr string) (float64, error) {
+	f, err := pycalc.Float(expr)
+	if err != nil {
+		return 0, PreconditionFailed(err.Error())
+	}
+	return f, nil
+}
+
+// FloatString is the DSL's str(x) of a decimal: Python's str of a float,
+// the shortest digits that read back as x (4.0, 0.1, 1e+16, -0.0, inf, nan).
+func FloatString(x float64) string { return pycalc.FormatFloat(x) }
 
 // AbsInt is abs on an integer (the minimum int64 stays itself, as in Go).
 func AbsInt(n int64) int64 { return max(n, -n) }

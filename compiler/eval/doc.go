@@ -155,7 +155,12 @@
 // rounded to a multiple of 10^-d, ties to even (runtime.RoundInt);
 // floor, ceil (math.Floor/Ceil); min_of, max_of (Go's built-in min and max:
 // NaN if either side is NaN); days_between(d1, d2) = d2 - d1; coalesce(x, y)
-// is x unless x is null (any types, composite ones included). A float
+// is x unless x is null (any types, composite ones included); calc(s) is
+// runtime.Calc: Python's float(eval(s)) on the arithmetic of
+// runtime/pycalc, whose failure (Python's message, or calc's limits) is an
+// evaluation error of code precondition_failed, in a tool too; str(x) is
+// strconv.FormatInt(x, 10) for an int and runtime.FloatString (Python's
+// repr of a float: 4.0, 1e+16, -0.0, inf, nan) for a decimal. A float
 // result where the checker typed the call as int (e.g. floor of a decimal
 // typed int) truncates toward zero, saturating at the int64 range, NaN
 // giving 0. A null argument to any function but coalesce is an evaluation
@@ -307,10 +312,10 @@
 // level nor inside composite values); CheckConstraints reports dangling
 // ones.
 //
-// Evaluation errors in a tool that are not one of the above (integer modulo
-// by zero, a null where a value is needed, an index out of range, a
-// missing map key, the evaluator's limits) fail the call with code
-// internal (runtime.CodeInternal: the world's fault, not the
+// Evaluation errors in a tool that are not one of the above nor a failed
+// calc (integer modulo by zero, a null where a value is needed, an index
+// out of range, a missing map key, the evaluator's limits) fail the call
+// with code internal (runtime.CodeInternal: the world's fault, not the
 // agent's). So does a successful body whose returned data holds a NaN or
 // an infinity, which JSON cannot carry: `tool "<name>" returned data that
 // cannot be encoded as JSON: json: unsupported value: NaN`, with the state

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -736,6 +737,30 @@ func builtin(name string, args []value) (value, *evalError) {
 				return math.Floor(n), nil
 			}
 			return math.Ceil(n), nil
+		}
+		return bad()
+	case "calc":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		s, ok := str(0)
+		if !ok {
+			return bad()
+		}
+		f, err := runtime.Calc(s)
+		if err != nil {
+			return nil, errorf(CodePreconditionFailed, "%s", runtime.AsToolError(err).Message)
+		}
+		return f, nil
+	case "str":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		switch n := args[0].(type) {
+		case int64:
+			return strconv.FormatInt(n, 10), nil
+		case float64:
+			return runtime.FloatString(n), nil
 		}
 		return bad()
 	case "round":
