@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/worldc/worldc/compiler"
@@ -17,26 +18,40 @@ import (
 	"github.com/worldc/worldc/runtime"
 )
 
+// checked holds the example worlds, checked once for all the tests
+// (checking tau2_retail replays its 114 solutions: seconds).
+var checked struct {
+	once   sync.Once
+	worlds []*ir.World
+	err    string
+}
+
 // specs checks every example world.
 func specs(t *testing.T) []*ir.World {
 	t.Helper()
-	files, _ := filepath.Glob("../../testdata/worlds/*.world")
-	if len(files) == 0 {
-		t.Fatal("no example worlds")
-	}
-	var out []*ir.World
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	checked.once.Do(func() {
+		files, _ := filepath.Glob("../../testdata/worlds/*.world")
+		if len(files) == 0 {
+			checked.err = "no example worlds"
 		}
-		w, ds := compiler.CheckSource(f, src)
-		if w == nil {
-			t.Fatalf("%s does not check:\n%s", f, ds.Text())
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				checked.err = err.Error()
+				return
+			}
+			w, ds := compiler.CheckSource(f, src)
+			if w == nil {
+				checked.err = fmt.Sprintf("%s does not check:\n%s", f, ds.Text())
+				return
+			}
+			checked.worlds = append(checked.worlds, w)
 		}
-		out = append(out, w)
+	})
+	if checked.err != "" {
+		t.Fatal(checked.err)
 	}
-	return out
+	return checked.worlds
 }
 
 func TestCorpusIsCovered(t *testing.T) {

@@ -44,6 +44,12 @@ func tau2Call(b *testing.B, tool, args string) {
 	}
 }
 
+// BenchmarkTau2Calculate evaluates a gold calculate call (tau2 task 16):
+// Python's arithmetic on three prices, rounded and written as Python does.
+func BenchmarkTau2Calculate(b *testing.B) {
+	tau2Call(b, "calculate", `{"expression":"3131.1 + 4777.75 + 367.38"}`)
+}
+
 // BenchmarkTau2GetOrderDetails reads an order of five items by its key.
 func BenchmarkTau2GetOrderDetails(b *testing.B) {
 	tau2Call(b, "get_order_details", `{"order_id":"#W2378156"}`)

@@ -33,7 +33,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"expression\":\"3131.1 + 4777.75 + 367.38\"}"), json.RawMessage("{\"expression\":\"155.33 - 147.05 + 268.77 - 235.13\"}"), json.RawMessage("{\"expression\":\"200.8 + 96.35 + 193.38 + 231.37 + 196.53\"}"), json.RawMessage("{\"expression\":\"466.75 + 288.82 + 135.24 + 193.38 + 46.66\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"1176194968\""), json.RawMessage("\"color\""), json.RawMessage("\"material\""), json.RawMessage("\"size\""), json.RawMessage("\"style\""), json.RawMessage("\"2060066974\""), json.RawMessage("\"3234800602\""), json.RawMessage("\"3542102174\""), json.RawMessage("\"3799046073\""), json.RawMessage("\"5047954489\""), json.RawMessage("\"5253880258\""), json.RawMessage("\"8124970213\""), json.RawMessage("\"8349118980\""), json.RawMessage("\"9354168549\""), json.RawMessage("\"9612497925\""), json.RawMessage("\"9647292434\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"1\""), json.RawMessage("\"1176194968\""), json.RawMessage("\"color\""), json.RawMessage("\"material\""), json.RawMessage("\"size\""), json.RawMessage("\"style\""), json.RawMessage("\"2060066974\""), json.RawMessage("\"3234800602\""), json.RawMessage("\"3542102174\""), json.RawMessage("\"3799046073\""), json.RawMessage("\"5047954489\""), json.RawMessage("\"5253880258\""), json.RawMessage("\"8124970213\""), json.RawMessage("\"8349118980\""), json.RawMessage("\"9354168549\""), json.RawMessage("\"9612497925\"")},
 		Name:       "expression",
 	}},
 	Tool: "calculate",

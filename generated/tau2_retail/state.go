@@ -85,6 +85,17 @@ func (s *State) takeFault() error {
 	return err
 }
 
+// calc is calc(expr): Python's float(eval(expr)) on its arithmetic
+// (runtime.Calc); a failure (Python's message, precondition_failed) is a
+// fault.
+func (s *State) calc(expr string) float64 {
+	v, err := runtime.Calc(expr)
+	if err != nil && s.fault == nil {
+		s.fault = err
+	}
+	return v
+}
+
 // listAt is xs[i]; out of range (or a null list) records a fault and
 // yields the zero value.
 func listAt[T any](s *State, xs []T, i int64) T {
