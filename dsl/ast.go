@@ -751,15 +751,16 @@ type Suffix struct {
 	Index *Expr   `parser:"| '[' @@ ']'"`
 }
 
-// Primary is an aggregate, a function call, a record literal, a literal
-// or name, a list, a map or a parenthesised expression.
+// Primary is an aggregate, a field match, a function call, a record
+// literal, a literal or name, a list, a map or a parenthesised expression.
 type Primary struct {
 	Pos    Pos
 	EndPos Pos
 
 	Agg    *Aggregate `parser:"  @@"`
+	Match  *Match     `parser:"| @@"`
 	Call   *Call      `parser:"| @@"`
-	Struct *StructLit `parser:"| (?= Ident '{' Ident ':') @@"`
+	Struct *StructLit `parser:"| (?= Ident ('.' Ident)? '{' Ident ':') @@"`
 	Lit    *Literal   `parser:"| @@"`
 	List   *ListLit   `parser:"| @@"`
 	Map    *MapLit    `parser:"| @@"`
@@ -807,14 +808,38 @@ type ListLit struct {
 	Elems []*Expr `parser:"'[' (@@ (',' @@)* ','?)? ']'"`
 }
 
-// StructLit is a value record: `Address { city: "Paris", zip: "75001" }`.
-// It gives at least one field, so that `for x in E {}` stays a loop.
+// StructLit is a value record, `Address { city: "Paris", zip: "75001" }`,
+// or a whole record of an entity compared with a record,
+// `store.Order["#W1"] == Order { order_id: "#W1", … }`. The name may be
+// qualified by its service (`store.Order { … }`). It gives at least one
+// field, so that `for x in E {}` stays a loop.
 type StructLit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string       `parser:"@Ident '{'"`
-	Fields []*FieldInit `parser:"(@@ ','?)+ '}'"`
+	Service string       `parser:"((?= Ident '.') @Ident '.')?"`
+	Name    string       `parser:"@Ident '{'"`
+	Fields  []*FieldInit `parser:"(@@ ','?)+ '}'"`
+}
+
+// QualifiedName is the literal's name as written: `Order` or
+// `store.Order`.
+func (s *StructLit) QualifiedName() string {
+	if s.Service != "" {
+		return s.Service + "." + s.Name
+	}
+	return s.Name
+}
+
+// Match compares some fields of a record or a value record with values:
+// `matches(store.Order["#W1"], { status: cancelled, cancel_reason: "no
+// longer needed" })`. The fields are written as in a record literal.
+type Match struct {
+	Pos    Pos
+	EndPos Pos
+
+	X      *Expr        `parser:"'matches' '(' @@ ','"`
+	Fields []*FieldInit `parser:"'{' (@@ ','?)* '}' ')'"`
 }
 
 // MapLit is `{ "key": value, … }`.

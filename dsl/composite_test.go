@@ -123,6 +123,42 @@ task t {
 	}
 }
 
+// TestParseRecordRubrics covers whole-record literals (qualified or not)
+// and matches(x, { … }), and that `matches` stays an ordinary name
+// elsewhere.
+func TestParseRecordRubrics(t *testing.T) {
+	f := mustParse(t, `
+task t {
+  persona "p"
+  instruction "i"
+  expect {
+    store.Order["#1"] == store.Order { order_id: "#1", status: cancelled }
+    Order["#1"] != Order { order_id: "#1" }
+    matches(Order["#1"], { status: cancelled, items: [] }) and matches(x.address, {})
+    matches.x == count(matches in E)
+  }
+}`)
+	as := f.Decls[0].Task.Expect.Assertions
+	prim := func(e *Expr) *Primary { return e.Left.Left.Cmp.Left.Left.Left.Postfix.Primary }
+	right := func(e *Expr) *Primary { return e.Left.Left.Cmp.Right.Left.Left.Postfix.Primary }
+	if s := right(as[0].Expr).Struct; s == nil || s.Service != "store" || s.Name != "Order" || s.QualifiedName() != "store.Order" || len(s.Fields) != 2 {
+		t.Errorf("qualified record literal: %+v", s)
+	}
+	if s := right(as[1].Expr).Struct; s == nil || s.Service != "" || s.QualifiedName() != "Order" {
+		t.Errorf("record literal: %+v", s)
+	}
+	m := prim(as[2].Expr).Match
+	if m == nil || len(m.Fields) != 2 || m.Fields[1].Name != "items" || prim(m.X).Lit == nil {
+		t.Fatalf("matches: %+v", m)
+	}
+	if m2 := as[2].Expr.Left.Right[0].Cmp.Left.Left.Left.Postfix.Primary.Match; m2 == nil || len(m2.Fields) != 0 {
+		t.Errorf("matches with no field: %+v", m2)
+	}
+	if p := prim(as[3].Expr); p.Lit == nil || str(p.Lit.Ident) != "matches" {
+		t.Errorf("matches as a name: %+v", p)
+	}
+}
+
 // TestParseCompositeErrors pins the messages of likely mistakes in the new
 // syntax.
 func TestParseCompositeErrors(t *testing.T) {
@@ -134,6 +170,8 @@ func TestParseCompositeErrors(t *testing.T) {
 		{"fails without a message", "task t { persona \"p\" instruction \"i\" expect { unchanged } solution { f() fails } }", `spec.world:1:74: "fails" needs the message the call is expected to fail with`},
 		{"bad field in a record", "record R by k \"doc\" {\n  a int\n  b = 1\n}", `spec.world:3:5: unexpected token "="`},
 		{"bad field in a case", "record R by k {\n  case c {\n    a int\n    b = 1\n  }\n}", `spec.world:4:7: unexpected token "="`},
+		{"matches without a field list", "task t { persona \"p\" instruction \"i\" expect { matches(o.x[1], status) } }", `unexpected token "status" (expected "{")`},
+		{"matches with a map", "task t { persona \"p\" instruction \"i\" expect { matches(o, { \"status\": 1 }) } }", `unexpected token "status"`},
 		{"bad field in a keyed entity", "service s {\n  entity E key k \"doc\" {\n    k string\n    b = 1\n  }\n}", `spec.world:4:7: unexpected token "="`},
 	}
 	for _, tt := range tests {

@@ -973,17 +973,14 @@ func (w *exprWriter) primary(p *Primary) {
 		}
 		w.WriteByte(']')
 	case p.Struct != nil:
-		w.WriteString(p.Struct.Name + " { ")
-		for i, f := range p.Struct.Fields {
-			if i > 0 {
-				w.WriteString(", ")
-			}
-			if f != nil {
-				w.WriteString(f.Name + ": ")
-				w.expr(f.Value)
-			}
-		}
-		w.WriteString(" }")
+		w.WriteString(p.Struct.QualifiedName() + " ")
+		w.fieldInits(p.Struct.Fields)
+	case p.Match != nil:
+		w.WriteString("matches(")
+		w.expr(p.Match.X)
+		w.WriteString(", ")
+		w.fieldInits(p.Match.Fields)
+		w.WriteByte(')')
 	case p.Map != nil:
 		if len(p.Map.Entries) == 0 {
 			w.WriteString("{}")
@@ -1005,6 +1002,25 @@ func (w *exprWriter) primary(p *Primary) {
 		w.expr(p.Paren)
 		w.WriteByte(')')
 	}
+}
+
+// fieldInits writes `{ name: value, … }`, or `{}` when there are none.
+func (w *exprWriter) fieldInits(fields []*FieldInit) {
+	if len(fields) == 0 {
+		w.WriteString("{}")
+		return
+	}
+	w.WriteString("{ ")
+	for i, f := range fields {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		if f != nil {
+			w.WriteString(f.Name + ": ")
+			w.expr(f.Value)
+		}
+	}
+	w.WriteString(" }")
 }
 
 // render writes the lines. Runs of non-blank lines at one indentation form

@@ -177,6 +177,13 @@ func repairPostfix(x *Postfix) {
 				repairExpr(f.Value)
 			}
 		}
+	case p.Match != nil:
+		repairExpr(p.Match.X)
+		for _, f := range p.Match.Fields {
+			if f != nil {
+				repairExpr(f.Value)
+			}
+		}
 	case p.Map != nil:
 		for _, e := range p.Map.Entries {
 			if e != nil {
