@@ -312,6 +312,8 @@ func (c *checker) checkObservable() {
 					e = x.Entity
 				case *ir.Lookup:
 					e = x.Entity
+				case *ir.Match:
+					e = x.Entity()
 				}
 				if e != nil && !reported[e] && !c.observable(e) {
 					reported[e] = true

@@ -147,20 +147,14 @@ func (c *checker) mapLit(m *dsl.MapLit, s *scope) ir.Expr {
 // gift_card, … }`), a constant: the fields of that case may be given, and
 // the required ones must be.
 func (c *checker) structLit(d *dsl.StructLit, s *scope) ir.Expr {
-	st := c.structs[d.Name]
+	st, e := c.literalType(d)
 	if st == nil {
 		for _, fi := range d.Fields {
 			c.expr(fi.Value, s)
 		}
-		if e := c.entities[d.Name]; e != nil {
-			c.errorf("W004", d.Pos, d.EndPos, "%s is an entity, not a value record: create its records with insert %s { … }", e.Name, e.Name)
-			return invalid(d.Pos)
+		if e != nil {
+			c.misplacedEntityLiteral(d, e)
 		}
-		names := make([]string, 0, len(c.structs))
-		for _, x := range c.w.Structs {
-			names = append(names, x.Name)
-		}
-		c.errorf("W003", d.Pos, d.EndPos, "unknown record %q%s", d.Name, suggestName(names, d.Name))
 		return invalid(d.Pos)
 	}
 	given := map[*ir.Field]*dsl.FieldInit{}

@@ -203,6 +203,9 @@ func (c *checker) notExpr(e *dsl.NotExpr, s *scope) ir.Expr {
 }
 
 func (c *checker) cmpExpr(e *dsl.CmpExpr, s *scope) ir.Expr {
+	if (e.Op == "==" || e.Op == "!=") && (c.entityLiteral(e.Left) != nil || c.entityLiteral(e.Right) != nil) {
+		return c.recordEquality(e, s)
+	}
 	l := c.addExpr(e.Left, s)
 	if e.Op == "" {
 		return l
@@ -655,6 +658,8 @@ func (c *checker) primary(p *dsl.Primary, s *scope) ir.Expr {
 	switch {
 	case p.Agg != nil:
 		return c.aggregate(p.Agg, s)
+	case p.Match != nil:
+		return c.match(p.Match, s)
 	case p.Call != nil:
 		return c.call(p.Call, s)
 	case p.Lit != nil:
@@ -939,6 +944,10 @@ func plural(n int) string {
 
 func (c *checker) call(call *dsl.Call, s *scope) ir.Expr {
 	fn := builtins[call.Func]
+	if fn == nil && call.Func == "matches" {
+		c.matchesCall(call)
+		return invalid(call.Pos)
+	}
 	args := make([]ir.Expr, len(call.Args))
 	for i, a := range call.Args {
 		args[i] = c.expr(a, s)

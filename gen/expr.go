@@ -196,6 +196,8 @@ func (sc *scope) expr(e ir.Expr) code {
 			return c
 		}
 		return sc.mapLit(x)
+	case *ir.Match:
+		return sc.match(x)
 	}
 	panic(fmt.Sprintf("gen: unsupported expression %T", e))
 }

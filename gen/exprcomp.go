@@ -299,6 +299,19 @@ func (g *generator) constJSON(e ir.Expr, t *ir.Type) ([]byte, bool) {
 			return
 		}
 		switch x := e.(type) {
+		case *ir.Convert:
+			// An int constant where a decimal is expected.
+			l, isLit := x.X.(*ir.Lit)
+			if !isLit || l.Value == nil || l.Value.Kind != ir.KindInt || !(t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney) {
+				ok = false
+				return
+			}
+			j, err := valueJSON(l.Value, t)
+			if err != nil {
+				ok = false
+				return
+			}
+			b = append(b, j...)
 		case *ir.Lit:
 			j, err := valueJSON(x.Value, t)
 			if err != nil || t.Kind == ir.KindRecord {
@@ -393,13 +406,27 @@ func (sc *scope) constant(x ir.Expr) (code, bool) {
 		return primary(jen.Id(name).Call()), true
 	}
 	j, ok := g.constJSON(x, x.Type())
-	if !ok || len(j) < minConstJSON {
+	if !ok {
 		return code{}, false
 	}
-	name := g.pkgNames.name(x, sc.constPrefix+"Value")
-	g.constNames[x] = name
+	return sc.constantJSON(x, j, g.goType(x.Type()))
+}
+
+// constantJSON is the constant of a read-only scope whose JSON is j,
+// decoded once into a value of Go type typ and named after key; ok is
+// false when it is small (compile it as a literal).
+func (sc *scope) constantJSON(key ir.Expr, j []byte, typ *jen.Statement) (code, bool) {
+	g := sc.g
+	if !sc.readOnly || sc.constPrefix == "" || len(j) < minConstJSON {
+		return code{}, false
+	}
+	if name, ok := g.constNames[key]; ok {
+		return primary(jen.Id(name).Call()), true
+	}
+	name := g.pkgNames.name(key, sc.constPrefix+"Value")
+	g.constNames[key] = name
 	g.consts = append(g.consts, jen.Commentf("%s is a constant of %s, decoded once.", name, sc.constOwner).Line().
-		Var().Id(name).Op("=").Qual(rt, "Constant").Types(g.goType(x.Type())).Call(jen.Lit(string(j))))
+		Var().Id(name).Op("=").Qual(rt, "Constant").Types(typ).Call(jen.Lit(string(j))))
 	return primary(jen.Id(name).Call()), true
 }
 

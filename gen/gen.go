@@ -67,9 +67,11 @@ type generator struct {
 	needAt    map[*ir.Entity]bool    // s.<entity>At(id): follow a ref inside an expression
 	needIDs   map[*ir.Entity]bool    // s.<entity>IDs(): snapshot of ids for `for`
 	needEqual map[*ir.StructDef]bool // <Record>.equal: == on value records
-	needMod   bool
-	needCalc  bool
-	need      map[string]bool // package-level helpers of composite.go by name
+	// needEntityEqual: (*<Entity>).equal, whole-record comparisons
+	needEntityEqual map[*ir.Entity]bool
+	needMod         bool
+	needCalc        bool
+	need            map[string]bool // package-level helpers of composite.go by name
 
 	consts     []jen.Code // constants of graders, rendered at the end of their file
 	constNames map[ir.Expr]string
@@ -115,18 +117,19 @@ type toolInfo struct {
 
 func newGenerator(w *ir.World) (*generator, error) {
 	g := &generator{
-		w:          w,
-		pkg:        w.Name,
-		ents:       map[*ir.Entity]*entityInfo{},
-		enums:      map[*ir.EnumDef]*enumInfo{},
-		tools:      map[*ir.Tool]*toolInfo{},
-		invs:       map[*ir.Invariant]string{},
-		needAt:     map[*ir.Entity]bool{},
-		needIDs:    map[*ir.Entity]bool{},
-		needEqual:  map[*ir.StructDef]bool{},
-		need:       map[string]bool{},
-		constNames: map[ir.Expr]string{},
-		structs:    map[*ir.StructDef]*structInfo{},
+		w:               w,
+		pkg:             w.Name,
+		ents:            map[*ir.Entity]*entityInfo{},
+		enums:           map[*ir.EnumDef]*enumInfo{},
+		tools:           map[*ir.Tool]*toolInfo{},
+		invs:            map[*ir.Invariant]string{},
+		needAt:          map[*ir.Entity]bool{},
+		needIDs:         map[*ir.Entity]bool{},
+		needEqual:       map[*ir.StructDef]bool{},
+		needEntityEqual: map[*ir.Entity]bool{},
+		need:            map[string]bool{},
+		constNames:      map[ir.Expr]string{},
+		structs:         map[*ir.StructDef]*structInfo{},
 	}
 	if !isIdent(w.Name) {
 		return nil, fmt.Errorf("gen: world name %q is not a Go package name", w.Name)
@@ -214,7 +217,7 @@ var fixedPackageNames = []string{
 	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "candidates", "toolCandidates",
 	"toolRequires", "Episode", "Conformance", "World",
-	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared",
+	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
 }
 
 // fixedStateNames are the fields and methods of State besides the tables

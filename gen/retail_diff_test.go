@@ -44,7 +44,7 @@ type diffRun struct {
 // retailProbes are calls from the world seed that take error paths:
 // strict decoding of records and variants, bounds and cases of nested
 // values, index and key errors, keyed inserts.
-var retailProbes = []struct{ tool, args string }{
+var retailProbes = []probe{
 	{"get_order_details", `{"order_id":"#W2"}`},
 	{"get_order_details", `{"order_id":"#NOPE"}`},
 	{"get_product_details", `{"product_id":"6086499569"}`},
@@ -124,8 +124,12 @@ func record(st *eval.State, task *ir.Task, start *eval.State, c *diffCall) {
 	}
 }
 
-// evalRuns runs the solutions and the probes with compiler/eval.
-func evalRuns(t *testing.T, w *ir.World) []diffRun {
+// probe is a call made from the world seed.
+type probe struct{ tool, args string }
+
+// evalRuns runs the solutions, and the probes from the world seed, with
+// compiler/eval.
+func evalRuns(t *testing.T, w *ir.World, probes []probe) []diffRun {
 	var runs []diffRun
 	tasks := append([]*ir.Task{nil}, w.Tasks...)
 	for _, task := range tasks {
@@ -156,7 +160,7 @@ func evalRuns(t *testing.T, w *ir.World) []diffRun {
 			}
 		}
 		if task == nil {
-			for _, p := range retailProbes {
+			for _, p := range probes {
 				data, terr := st.CallJSON(p.tool, []byte(p.args))
 				c := diffCall{Tool: p.tool, Args: json.RawMessage(p.args), Obs: eval.ObservationJSON(data, terr)}
 				record(st, nil, nil, &c)
@@ -291,14 +295,21 @@ func TestRetailDifferential(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command")
 	}
-	w := retail()
-	runs := evalRuns(t, w.World)
+	differential(t, retail().World, retailProbes)
+}
+
+// differential generates w into a scratch package with a test that
+// replays what compiler/eval observed (the solutions, and the probes from
+// the world seed), and runs it.
+func differential(t *testing.T, w *ir.World, probes []probe) {
+	t.Helper()
+	runs := evalRuns(t, w, probes)
 	data, err := json.MarshalIndent(runs, "", " ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(scratch(t), w.Name)
-	writeFiles(t, dir, mustGenerate(t, w.World))
+	writeFiles(t, dir, mustGenerate(t, w))
 	if err := os.WriteFile(filepath.Join(dir, "difftest.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -62,6 +62,16 @@ func (g *generator) tasksFile(f *jen.File) {
 		)
 		f.Line()
 	}
+	if g.need["matched"] {
+		f.Comment("matched is the result of a match assertion (a record compared with")
+		f.Comment("a literal, or matches): verdict, and when it does not hold, the")
+		f.Comment("fields of got that differ from want (those named, or all of want's).")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("matched").Params(jen.Id("ok").Bool(), jen.List(jen.Id("got"), jen.Id("want")).Any(), jen.Id("names").Op("...").String()).Parens(jen.List(jen.Bool(), jen.String())).Block(
+			jen.If(jen.List(jen.Id("ok"), jen.Id("why")).Op(":=").Id("s").Dot("verdict").Call(jen.Id("ok")), jen.Id("ok").Op("||").Id("why").Op("!=").Lit("")).Block(jen.Return(jen.Id("ok"), jen.Id("why"))),
+			jen.Return(jen.False(), jen.Qual(rt, "FieldDiff").Call(jen.Id("got"), jen.Id("want"), jen.Id("names").Op("..."))),
+		)
+		f.Line()
+	}
 	f.Comment("tasks are the world's tasks in declaration order.")
 	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
 	f.Line()
@@ -187,7 +197,9 @@ func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Ass
 	collectIndexes(a.Expr, false, map[indexKey]bool{}, &keys)
 	body := sc.buildIndexes(keys)
 	g.need["verdict"] = true
-	if b, isBin := a.Expr.(*ir.Binary); isBin && comparisonOps[b.Op] {
+	if m, isMatch := a.Expr.(*ir.Match); isMatch {
+		body = append(body, sc.matchGrader(m)...)
+	} else if b, isBin := a.Expr.(*ir.Binary); isBin && comparisonOps[b.Op] {
 		// Each side is evaluated once; both are reported when the
 		// comparison fails. (Constants stay inline: they are cheap, and an
 		// untyped Go constant bound to a local would change its type.)

@@ -188,6 +188,35 @@ func (g *generator) entityType(f *jen.File, e *ir.Entity) {
 		jen.Return(jen.Op("&").Id("c")),
 	)...)
 	f.Line()
+	if g.needEntityEqual[e] {
+		g.entityEqualMethod(f, e)
+	}
+}
+
+// entityEqualMethod renders equal: a whole record compared with a literal
+// (`x == Order { … }`), the id and every field with the language's ==.
+func (g *generator) entityEqualMethod(f *jen.File, e *ir.Entity) {
+	ei := g.ents[e]
+	var conds []jen.Code
+	if e.Key == nil {
+		conds = append(conds, jen.Id("r").Dot("ID").Op("==").Id("o").Dot("ID"))
+	}
+	for _, fl := range e.Fields {
+		c := g.eqOf(fl.Type, jen.Id("r").Dot(ei.fields[fl]), jen.Id("o").Dot(ei.fields[fl]))
+		if len(conds) > 0 {
+			c = jen.Op("&&").Line().Add(c)
+		}
+		conds = append(conds, c)
+	}
+	ret := jen.Return(jen.True())
+	if len(conds) > 0 {
+		ret = jen.Return(jen.Add(conds...))
+	}
+	f.Commentf("equal is the language's == on whole records (a record compared with a")
+	f.Commentf("literal, x == %s { … }): the id and every field, lists and maps element", e.Name)
+	f.Comment("by element, null equal only to null.")
+	f.Func().Params(jen.Id("r").Op("*").Id(ei.typ)).Id("equal").Params(jen.Id("o").Op("*").Id(ei.typ)).Bool().Block(ret)
+	f.Line()
 }
 
 // articled turns "A company we bill." into "a company we bill." and

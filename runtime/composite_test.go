@@ -242,3 +242,32 @@ func TestNullElements(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldDiff pins the report of a failed match: the members of want
+// (or the named ones) that differ as JSON values, in order; an absent
+// member is null; numbers compare by value.
+func TestFieldDiff(t *testing.T) {
+	type order struct {
+		ID     string   `json:"id"`
+		Status string   `json:"status"`
+		Total  float64  `json:"total"`
+		Items  []string `json:"items"`
+		Reason *string  `json:"reason"`
+	}
+	why := "changed my mind"
+	got := &order{ID: "o1", Status: "pending", Total: 10, Items: []string{"a"}}
+	want := &order{ID: "o1", Status: "cancelled", Total: 10.0, Items: []string{"a", "b"}, Reason: &why}
+	if d := FieldDiff(got, want); d != `status is "pending", want "cancelled"; items is ["a"], want ["a","b"]; reason is null, want "changed my mind"` {
+		t.Errorf("whole record: %s", d)
+	}
+	partial := map[string]any{"total": 12, "status": "pending", "note": nil}
+	if d := FieldDiff(got, partial, "status", "total", "note"); d != "total is 10, want 12" {
+		t.Errorf("named fields: %s", d)
+	}
+	if d := FieldDiff(got, map[string]any{"total": math.NaN()}, "total"); !strings.HasPrefix(d, "left side is {") {
+		t.Errorf("NaN falls back to both sides: %s", d)
+	}
+	if d := FieldDiff(json.RawMessage(`{"a":{"x":1,"y":[1,2.0]}}`), json.RawMessage(`{"a":{"y":[1.0,2],"x":1.0}}`), "a"); !strings.HasPrefix(d, "left side is") {
+		t.Errorf("equal JSON values differ: %s", d)
+	}
+}

@@ -176,6 +176,132 @@ func ValueText(v any) string {
 	return string(b)
 }
 
+// FieldDiff says how got differs from want for the report of a failed
+// match: got is a record or a value record, want the expected record (a
+// record compared with a literal) or the expected values by field name
+// (matches). It compares the members of their JSON objects named by
+// names, or every member of want when none is named, as JSON values (an
+// absent member is null, numbers compare by value), and lists those that
+// differ in that order: `status is "pending", want "cancelled"; total is
+// 10, want 12`. Values JSON cannot show (NaN) fall back to both sides.
+func FieldDiff(got, want any, names ...string) string {
+	g, gerr := jsonMembers(got)
+	w, werr := jsonMembers(want)
+	if gerr == nil && werr == nil {
+		if len(names) == 0 {
+			names = w.order
+		}
+		var parts []string
+		for _, n := range names {
+			gv, wv := g.member(n), w.member(n)
+			if !jsonValuesEqual(gv, wv) {
+				parts = append(parts, n+" is "+string(gv)+", want "+string(wv))
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "; ")
+		}
+	}
+	return "left side is " + ValueText(got) + ", right side is " + ValueText(want)
+}
+
+// jsonObject is a JSON object's members in order.
+type jsonObject struct {
+	order []string
+	vals  map[string]json.RawMessage
+}
+
+// member is the member named n, null when absent.
+func (o jsonObject) member(n string) json.RawMessage {
+	if v, ok := o.vals[n]; ok {
+		return v
+	}
+	return json.RawMessage("null")
+}
+
+// jsonMembers marshals v, which must give a JSON object, and splits it
+// into its members in order.
+func jsonMembers(v any) (jsonObject, error) {
+	o := jsonObject{vals: map[string]json.RawMessage{}}
+	b, err := marshalJSON(v)
+	if err != nil {
+		return o, err
+	}
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		return o, fmt.Errorf("not an object")
+	}
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			return o, err
+		}
+		var raw json.RawMessage
+		if err := d.Decode(&raw); err != nil {
+			return o, err
+		}
+		k := tok.(string)
+		if _, dup := o.vals[k]; !dup {
+			o.order = append(o.order, k)
+		}
+		o.vals[k] = raw
+	}
+	return o, nil
+}
+
+// jsonValuesEqual compares two JSON values: objects by members, arrays in
+// order, numbers by value.
+func jsonValuesEqual(a, b json.RawMessage) bool {
+	var x, y any
+	if jsonNumbers(a, &x) != nil || jsonNumbers(b, &y) != nil {
+		return false
+	}
+	return jsonEqualValues(x, y)
+}
+
+func jsonNumbers(raw json.RawMessage, v *any) error {
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	return d.Decode(v)
+}
+
+func jsonEqualValues(x, y any) bool {
+	switch a := x.(type) {
+	case json.Number:
+		b, ok := y.(json.Number)
+		if !ok {
+			return false
+		}
+		fa, erra := strconv.ParseFloat(string(a), 64)
+		fb, errb := strconv.ParseFloat(string(b), 64)
+		return erra == nil && errb == nil && fa == fb
+	case []any:
+		b, ok := y.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !jsonEqualValues(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		b, ok := y.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			w, ok := b[k]
+			if !ok || !jsonEqualValues(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return x == y
+}
+
 // A Check is one named conformance check of a generated world.
 type Check struct {
 	Name string

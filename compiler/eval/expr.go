@@ -210,6 +210,8 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		return coerce(v, x.T), nil
 	case *ir.StructLit:
 		return ev.structLit(x)
+	case *ir.Match:
+		return ev.match(x)
 	case *ir.MapLit:
 		var elem *ir.Type
 		if x.T != nil && x.T.Kind == ir.KindMap {

@@ -138,9 +138,16 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[
 }
 
 // evalAssertion evaluates a boolean assertion; a failed comparison reports
-// both sides.
+// both sides, a failed match the fields that differ.
 func (s *State) evalAssertion(x ir.Expr) (passed bool, detail string) {
 	ev := s.evaluator()
+	if m, ok := x.(*ir.Match); ok {
+		diffs, err := ev.matchDiffs(m, false)
+		if err != nil {
+			return false, err.msg
+		}
+		return len(diffs) == 0, matchDetail(diffs)
+	}
 	if b, ok := x.(*ir.Binary); ok && comparisons[b.Op] {
 		l, err := ev.eval(b.L)
 		if err != nil {

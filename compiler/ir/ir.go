@@ -578,6 +578,49 @@ type StructLit struct {
 	Fields []*FieldInit
 }
 
+// Match compares a record of an entity or a value record with expected
+// values, field by field. It is written two ways:
+//
+//   - `X == E { f: v, … }` (Whole): an entity literal compared with a
+//     record; Fields lists every field of the entity in declaration order,
+//     the checker filling in the literal's absent fields with their
+//     defaults or null, and ID is the expected id of an entity without a
+//     key (an entity with a key compares its key field among Fields).
+//     `X != E { … }` is a Unary not of it.
+//   - `matches(X, { f: v, … })`: only the listed fields, in declaration
+//     order (AllFields order for a value record); ID is set when the
+//     pattern gives `id`.
+//
+// X is never optional (a ref has been followed: a Deref). Each value is
+// typed as its field (converted like a record literal's field value). The
+// match holds when every listed field (and the id) of X equals its value
+// under ==; X is evaluated first, then ID, then every value in order, and
+// only then compared.
+type Match struct {
+	ExprBase
+	X      Expr
+	ID     Expr // the expected id (a string or ref), or nil
+	Fields []*FieldInit
+	Whole  bool
+}
+
+// Entity is the entity of a match on a record, nil for a value record.
+func (m *Match) Entity() *Entity {
+	if t := m.X.Type(); t != nil && t.Kind == KindRecord {
+		return t.Entity
+	}
+	return nil
+}
+
+// Struct is the value record of a match on a value record, nil for a
+// record of an entity.
+func (m *Match) Struct() *StructDef {
+	if t := m.X.Type(); t != nil && t.Kind == KindStruct {
+		return t.Struct
+	}
+	return nil
+}
+
 // MapLit is `{ "key": value, … }`, typed by its context; keys are sorted.
 type MapLit struct {
 	ExprBase

@@ -45,6 +45,12 @@ func WalkExpr(e Expr, fn func(Expr) bool) {
 		for _, e := range x.Entries {
 			WalkExpr(e.Value, fn)
 		}
+	case *Match:
+		WalkExpr(x.X, fn)
+		WalkExpr(x.ID, fn)
+		for _, f := range x.Fields {
+			WalkExpr(f.Value, fn)
+		}
 	}
 }
 
@@ -125,20 +131,33 @@ func Touches(e Expr) []*Entity {
 			}
 		case *Handle:
 			add(x.Entity)
+		case *Match:
+			add(x.Entity())
 		}
 		return true
 	})
 	return out
 }
 
-// FieldsRead returns the fields an expression reads, in first-seen order.
+// FieldsRead returns the fields an expression reads, in first-seen order
+// (a Match reads the fields it compares).
 func FieldsRead(e Expr) []*Field {
 	var out []*Field
 	seen := map[*Field]bool{}
+	add := func(f *Field) {
+		if f != nil && !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
 	WalkExpr(e, func(x Expr) bool {
-		if fr, ok := x.(*FieldRef); ok && fr.Field != nil && !seen[fr.Field] {
-			seen[fr.Field] = true
-			out = append(out, fr.Field)
+		switch x := x.(type) {
+		case *FieldRef:
+			add(x.Field)
+		case *Match:
+			for _, fi := range x.Fields {
+				add(fi.Field)
+			}
 		}
 		return true
 	})
