@@ -22,9 +22,10 @@
 //     action listed in the task's expected errors is marked
 //     `fails "<message>"`;
 //   - the rubric: for every record that expected_final_states.json lists as
-//     changed, one assertion per field (the key aside) with its final value,
-//     null for an unset optional, then `unchanged except` those records; or
-//     `unchanged` when nothing changes;
+//     changed, one assertion comparing the whole record with its final
+//     value, `store.Order["#W1"] == Order { order_id: "#W1", … }` (an unset
+//     optional field is left out: absent is null), then `unchanged except`
+//     those records; or `unchanged` when nothing changes;
 //   - a meta block with what the state cannot grade, for the harness:
 //     tau2_id (tau2's task id), split (the splits of split_tasks.json that
 //     list the task, in that file's order), reward_basis, nl_assertions
@@ -394,8 +395,8 @@ func (c *converter) call(t *ir.Tool, raw json.RawMessage) (string, error) {
 	return t.Name + "(" + strings.Join(args, ", ") + ")", nil
 }
 
-// rubric asserts every field of every changed record, then that nothing
-// else changed.
+// rubric asserts each changed record as a whole, then that nothing else
+// changed.
 func (c *converter) rubric(changed map[string]map[string]json.RawMessage) ([]string, error) {
 	var out, except []string
 	for _, table := range []string{"products", "users", "orders"} {
@@ -415,19 +416,25 @@ func (c *converter) rubric(changed map[string]map[string]json.RawMessage) ([]str
 					return nil, fmt.Errorf("%s: %s is no field of %s", ref, name, e.Name)
 				}
 			}
+			var parts []string
 			for _, f := range e.Fields {
 				if f == e.Key {
 					if got := fields[f.Name]; got != nil && string(got) != strconv.Quote(key) {
 						return nil, fmt.Errorf("%s: its key is %s", ref, got)
 					}
-					continue // a key never changes
+					parts = append(parts, f.Name+": "+quote(key))
+					continue
 				}
 				v, err := literal(f.Type, fields[f.Name])
 				if err != nil {
 					return nil, fmt.Errorf("%s.%s: %w", ref, f.Name, err)
 				}
-				out = append(out, ref+"."+f.Name+" == "+v)
+				if v == "null" {
+					continue // an absent optional field is null
+				}
+				parts = append(parts, f.Name+": "+v)
 			}
+			out = append(out, ref+" == "+e.Name+" { "+strings.Join(parts, ", ")+" }")
 			except = append(except, ref)
 		}
 	}

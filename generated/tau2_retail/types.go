@@ -443,6 +443,18 @@ func (r *User) clone() *User {
 	return &c
 }
 
+// equal is the language's == on whole records (a record compared with a
+// literal, x == User { … }): the id and every field, lists and maps element
+// by element, null equal only to null.
+func (r *User) equal(o *User) bool {
+	return r.UserID == o.UserID &&
+		r.Name.equal(o.Name) &&
+		r.Address.equal(o.Address) &&
+		r.Email == o.Email &&
+		runtime.EqualMapsFunc(r.PaymentMethods, o.PaymentMethods, PaymentMethod.equal) &&
+		runtime.EqualLists(r.Orders, o.Orders)
+}
+
 // OrderStatus is the status of a Order.
 type OrderStatus string
 
@@ -534,4 +546,24 @@ func (r *Order) clone() *Order {
 	c.ExchangeNewItems = slices.Clone(c.ExchangeNewItems)
 	c.ReturnItems = slices.Clone(c.ReturnItems)
 	return &c
+}
+
+// equal is the language's == on whole records (a record compared with a
+// literal, x == Order { … }): the id and every field, lists and maps element
+// by element, null equal only to null.
+func (r *Order) equal(o *Order) bool {
+	return r.OrderID == o.OrderID &&
+		r.UserID == o.UserID &&
+		r.Address.equal(o.Address) &&
+		runtime.EqualListsFunc(r.Items, o.Items, OrderItem.equal) &&
+		r.Status == o.Status &&
+		runtime.EqualListsFunc(r.Fulfillments, o.Fulfillments, OrderFulfillment.equal) &&
+		runtime.EqualListsFunc(r.PaymentHistory, o.PaymentHistory, OrderPayment.equal) &&
+		runtime.EqualPtr(r.CancelReason, o.CancelReason) &&
+		runtime.EqualLists(r.ExchangeItems, o.ExchangeItems) &&
+		runtime.EqualLists(r.ExchangeNewItems, o.ExchangeNewItems) &&
+		runtime.EqualPtr(r.ExchangePaymentMethodID, o.ExchangePaymentMethodID) &&
+		runtime.EqualPtr(r.ExchangePriceDifference, o.ExchangePriceDifference) &&
+		runtime.EqualLists(r.ReturnItems, o.ReturnItems) &&
+		runtime.EqualPtr(r.ReturnPaymentMethodID, o.ReturnPaymentMethodID)
 }
