@@ -67,9 +67,6 @@ func (c *checker) entityLiteral(a *dsl.AddExpr) *dsl.StructLit {
 	if d == nil || c.entities[d.Name] == nil {
 		return nil
 	}
-	if d.Service == "" && c.structs[d.Name] != nil {
-		return nil
-	}
 	return d
 }
 
@@ -85,18 +82,18 @@ func (c *checker) recordEquality(e *dsl.CmpExpr, s *scope) ir.Expr {
 	}
 	if other := c.entityLiteral(otherSide); other != nil {
 		c.errorf("W004", e.Pos, e.EndPos, "cannot compare two %s literals; compare a record with a literal: %s[id] == %s { … }", other.Name, other.Name, d.Name)
-		c.fieldPattern(nil, nil, d.Fields, s, "")
-		c.fieldPattern(nil, nil, other.Fields, s, "")
+		c.fieldPattern(nil, nil, d.Fields, s)
+		c.fieldPattern(nil, nil, other.Fields, s)
 		return invalid(e.Pos)
 	}
 	_, ent := c.literalType(d)
 	x := c.addExpr(otherSide, s)
 	if ent == nil {
-		c.fieldPattern(nil, nil, d.Fields, s, "")
+		c.fieldPattern(nil, nil, d.Fields, s)
 		return invalid(e.Pos)
 	}
 	x = c.matchTarget(x, otherSide.Pos, otherSide.EndPos, ent, fmt.Sprintf("the %s literal", ent.Name))
-	id, fields, given, ok := c.fieldPattern(ent, nil, d.Fields, s, ent.Name+" literal")
+	id, fields, given, ok := c.fieldPattern(ent, nil, d.Fields, s)
 	if ent.Key == nil && id == nil && !given["id"] {
 		c.errorf("W006", d.Pos, d.EndPos, "%s literal does not give the record's id: write id: \"…\" (or compare only some fields with matches(x, { … }))", ent.Name)
 		ok = false
@@ -164,11 +161,7 @@ func (c *checker) match(m *dsl.Match, s *scope) ir.Expr {
 		c.errorf("W004", m.Pos, m.EndPos, "matches needs at least one field to compare: matches(x, { field: value, … })")
 		x = invalid(m.X.Pos)
 	}
-	what := "the pattern of matches"
-	if ent == nil && st == nil {
-		what = ""
-	}
-	id, fields, _, ok := c.fieldPattern(ent, st, m.Fields, s, what)
+	id, fields, _, ok := c.fieldPattern(ent, st, m.Fields, s)
 	if !ok || isInvalid(x) {
 		return invalid(m.Pos)
 	}
@@ -186,7 +179,7 @@ func (c *checker) matchTarget(x ir.Expr, pos, end dsl.Pos, ent *ir.Entity, what 
 	t := x.Type()
 	switch {
 	case (t.Kind == ir.KindRecord || t.Kind == ir.KindRef) && t.Entity == ent && t.Optional:
-		c.errorf("W004", pos, end, "the %s record may be null; compare it with null first", ent.Name)
+		c.errorf("W004", pos, end, "the %s record may be null; compare a record that is always set, such as %s[id]", ent.Name, ent.Name)
 	case t.Kind == ir.KindRef && t.Entity == ent:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: ent}, x.Position()), X: x}
 	case t.Kind == ir.KindRecord && t.Entity == ent:
@@ -204,7 +197,7 @@ func (c *checker) matchTarget(x ir.Expr, pos, end dsl.Pos, ent *ir.Entity, what 
 // the wrong type. It returns the expected id (`id: …`, for an entity
 // without a key), the fields with their values typed as the fields read,
 // in declaration order, the names given, and whether all is well.
-func (c *checker) fieldPattern(ent *ir.Entity, st *ir.StructDef, inits []*dsl.FieldInit, s *scope, what string) (id ir.Expr, fields []*ir.FieldInit, given map[string]bool, ok bool) {
+func (c *checker) fieldPattern(ent *ir.Entity, st *ir.StructDef, inits []*dsl.FieldInit, s *scope) (id ir.Expr, fields []*ir.FieldInit, given map[string]bool, ok bool) {
 	ok = true
 	given = map[string]bool{}
 	first := map[string]*dsl.FieldInit{}

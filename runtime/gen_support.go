@@ -7,6 +7,7 @@ package runtime
 // Nothing here is generic: its cost is paid once, not per world.
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -227,7 +228,7 @@ func jsonMembers(v any) (jsonObject, error) {
 	if err != nil {
 		return o, err
 	}
-	d := json.NewDecoder(strings.NewReader(string(b)))
+	d := json.NewDecoder(bytes.NewReader(b))
 	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
 		return o, fmt.Errorf("not an object")
 	}
@@ -252,6 +253,9 @@ func jsonMembers(v any) (jsonObject, error) {
 // jsonValuesEqual compares two JSON values: objects by members, arrays in
 // order, numbers by value.
 func jsonValuesEqual(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
 	var x, y any
 	if jsonNumbers(a, &x) != nil || jsonNumbers(b, &y) != nil {
 		return false
@@ -260,7 +264,7 @@ func jsonValuesEqual(a, b json.RawMessage) bool {
 }
 
 func jsonNumbers(raw json.RawMessage, v *any) error {
-	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
 	return d.Decode(v)
 }

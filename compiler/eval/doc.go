@@ -140,6 +140,20 @@
 //     given that belongs in the value's case (common fields and its own
 //     case's) takes its default; all other fields are null. No constraint
 //     is checked until the value is stored in a record.
+//   - A whole-record comparison `x == E { … }` and `matches(x, { f: v, …
+//     })` (ir.Match; `!=` is not of it) evaluate x (a record of an entity,
+//     a ref having been followed, or a value record), then the expected
+//     id (when given), then every expected value in field order, each
+//     converted to its field's type as a record literal's is, and only
+//     then compare: an error in any of them is the result, even when a
+//     field evaluated earlier already differs. The match holds when the
+//     id and every listed field equal their values under ==. The whole
+//     form lists every field of the entity (the checker fills in the
+//     defaults and nulls of absent fields) and the id; matches lists only
+//     the given fields. A value record's field of another case reads as
+//     null. A failed match in a rubric reports the fields that differ, in
+//     that order, the id first: `status is "pending", want "cancelled";
+//     total is 10, want 12` (values as JSON).
 //   - A list literal `[a, b]` (ir.ListLit) evaluates its elements left to
 //     right and converts them to its element type; a map literal (ir.MapLit)
 //     evaluates its values in key order, converting them likewise.

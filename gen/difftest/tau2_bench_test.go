@@ -133,3 +133,40 @@ func BenchmarkTau2ReplayAll(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*calls), "ns/call")
 }
+
+// BenchmarkTau2Grade grades the rubrics of all 114 tasks: on their start
+// states (the do-nothing agent: most assertions fail and are explained)
+// and after their gold actions (every assertion holds).
+func BenchmarkTau2Grade(b *testing.B) {
+	d := loadTau2(b)
+	for _, final := range []bool{false, true} {
+		name := "start"
+		if final {
+			name = "final"
+		}
+		b.Run(name, func(b *testing.B) {
+			var eps []runtime.Episode
+			for _, t := range d.tasks {
+				ep, err := tau2_retail.New().NewEpisode("retail_" + t.ID)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if final {
+					for _, a := range t.EvaluationCriteria.Actions {
+						ep.Call(a.Name, a.Arguments)
+					}
+					if g := ep.Grade(); g.Reward != 1 {
+						b.Fatalf("task %s: reward %v after the gold actions", t.ID, g.Reward)
+					}
+				}
+				eps = append(eps, ep)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, ep := range eps {
+					tau2Sink = ep.Grade()
+				}
+			}
+		})
+	}
+}
