@@ -314,6 +314,8 @@ func (c *checker) checkObservable() {
 					e = x.Entity
 				case *ir.Match:
 					e = x.Entity()
+				case *ir.KeyIn:
+					e = x.Entity
 				}
 				if e != nil && !reported[e] && !c.observable(e) {
 					reported[e] = true

@@ -240,9 +240,8 @@ func (c *checker) membership(op string, l, r ir.Expr, e *dsl.CmpExpr) ir.Expr {
 	if isInvalid(r) || isInvalid(l) {
 		return invalid(e.Pos)
 	}
-	if r.Type().Kind == ir.KindSet {
-		c.errorf("W004", e.Right.Pos, e.Right.EndPos, "`in` needs a list or a map, not the entity %s; use exists(x in %s where …)", r.Type().Entity.Name, r.Type().Entity.Name)
-		return invalid(e.Pos)
+	if rt := r.Type(); rt.Kind == ir.KindSet {
+		return c.keyIn(op, l, rt.Entity, e)
 	}
 	r = c.settle(r, e.Right.EndPos)
 	if isInvalid(r) {
@@ -358,4 +357,58 @@ func builtinSorted(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 		return nil
 	}
 	return lt
+}
+
+// keyIn types `k in E` and `k not in E`: whether E has a record whose id
+// (its key, for an entity with a key) is the string k.
+func (c *checker) keyIn(op string, l ir.Expr, ent *ir.Entity, e *dsl.CmpExpr) ir.Expr {
+	what := "the id before `in " + ent.Name + "`"
+	if op == "notin" {
+		what = "the id before `not in " + ent.Name + "`"
+	}
+	if t := l.Type(); (t.Kind == ir.KindRecord || t.Kind == ir.KindRef) && t.Entity == ent {
+		c.errorf("W004", e.Left.Pos, e.Left.EndPos, "%s must be a string, got a %s; `in %s` tests an id (x.%s), and a record of %s is always one of its records", what, t, ent.Name, ent.IDName(), ent.Name)
+		return invalid(e.Pos)
+	}
+	l = c.coerce(l, stringT, e.Left.EndPos, what)
+	if isInvalid(l) {
+		return invalid(e.Pos)
+	}
+	return &ir.KeyIn{ExprBase: base(boolT, e.Pos), Entity: ent, Key: l, Not: op == "notin"}
+}
+
+// keyEquality recognises `exists(x in E where x.k == v)`, k being E's key
+// (or id) and v a local or a string constant, and returns v: the aggregate
+// is then `v in E`, a lookup instead of a scan, with the same result (v
+// cannot fail to evaluate, and no record but the one with id v matches).
+func keyEquality(agg *ir.Aggregate) ir.Expr {
+	if agg.Op != "exists" || agg.Entity == nil || agg.Where == nil {
+		return nil
+	}
+	b, ok := agg.Where.(*ir.Binary)
+	if !ok || b.Op != "==" {
+		return nil
+	}
+	for _, side := range [][2]ir.Expr{{b.L, b.R}, {b.R, b.L}} {
+		fr, ok := side[0].(*ir.FieldRef)
+		if !ok || (fr.Field != nil && fr.Field != agg.Entity.Key) {
+			continue
+		}
+		if vr, ok := fr.X.(*ir.VarRef); !ok || vr.Var != agg.Var {
+			continue
+		}
+		v := side[1]
+		if t := v.Type(); !t.Kind.Textual() || t.Optional {
+			continue
+		}
+		switch x := v.(type) {
+		case *ir.VarRef:
+			if x.Var != agg.Var {
+				return v
+			}
+		case *ir.Lit:
+			return v
+		}
+	}
+	return nil
 }

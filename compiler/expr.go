@@ -478,7 +478,45 @@ func (c *checker) unary(e *dsl.Unary, s *scope) ir.Expr {
 		}
 		return &ir.Unary{ExprBase: base(x.Type(), e.Pos), Op: "-", X: x}
 	}
-	return c.postfix(e.Postfix, s)
+	x := c.postfix(e.Postfix, s)
+	if e.As != nil {
+		return c.cast(x, e.As, e.Pos, e.EndPos)
+	}
+	return x
+}
+
+// cast types `x as T`: a string (or an enum value, by name) converted to
+// the enum type T. A constant is checked here; any other value when the
+// call runs.
+func (c *checker) cast(x ir.Expr, td *dsl.Type, pos, end dsl.Pos) ir.Expr {
+	want := c.resolveType(td, nil)
+	if want.Kind == ir.KindInvalid || isInvalid(x) {
+		return invalid(pos)
+	}
+	if want.Kind != ir.KindEnum || want.Optional {
+		c.errorf("W004", td.Pos, td.EndPos, "`as` converts a string to an enum type (Entity.field or Record.field of an enum field), not to %s", want)
+		return invalid(pos)
+	}
+	if name, ok := untypedEnum(x); ok {
+		return c.enumLit(name, want, pos, end)
+	}
+	x = c.settle(x, end)
+	if isInvalid(x) {
+		return x
+	}
+	t := x.Type()
+	switch {
+	case t.Optional:
+		c.errorf("W004", x.Position(), end, "the value converted with `as` may be null; compare it with null first, or use coalesce(x, default)")
+		return invalid(pos)
+	case !t.Kind.Textual() && t.Kind != ir.KindEnum:
+		c.errorf("W004", x.Position(), end, "`as %s` converts a string, got %s", want, t)
+		return invalid(pos)
+	}
+	if l, ok := x.(*ir.Lit); ok {
+		return c.enumLit(l.Value.Str, want, pos, end)
+	}
+	return &ir.Cast{ExprBase: base(want, pos), X: x}
 }
 
 // serviceMarker is the transient result of a bare service name, which must
@@ -783,6 +821,17 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 		agg.T = intT
 	case "exists":
 		agg.T = boolT
+		if k := keyEquality(agg); k != nil {
+			return &ir.KeyIn{ExprBase: base(boolT, a.Pos), Entity: e, Key: k}
+		}
+	case "first":
+		agg.T = elem
+	case "index":
+		if src == nil || src.Type().Kind != ir.KindList {
+			c.errorf("W004", a.Source.Pos, a.Source.EndPos, "index needs a list to range over, got %s; use first(…) for a record or a map value", sourceName(e, src))
+			return invalid(a.Pos)
+		}
+		agg.T = intT
 	case "forall":
 		agg.T = boolT
 		agg.Value = c.boolExpr(a.Value, inner, "forall condition")
@@ -971,4 +1020,12 @@ func (c *checker) call(call *dsl.Call, s *scope) ir.Expr {
 		return invalid(call.Pos)
 	}
 	return &ir.Call{ExprBase: base(t, call.Pos), Func: call.Func, Args: args}
+}
+
+// sourceName names what an aggregate ranges over, for messages.
+func sourceName(e *ir.Entity, src ir.Expr) string {
+	if e != nil {
+		return "the entity " + e.Name
+	}
+	return src.Type().String()
 }

@@ -723,13 +723,16 @@ type MulOp struct {
 	Operand *Unary `parser:"@@"`
 }
 
-// Unary is a negation or a postfix expression.
+// Unary is a negation, or a postfix expression optionally converted to an
+// enum type: `reason as Order.cancel_reason`. `as` binds tighter than the
+// arithmetic operators and looser than `.` and `[…]`.
 type Unary struct {
 	Pos    Pos
 	EndPos Pos
 
 	Neg     *Unary   `parser:"  '-' @@"`
 	Postfix *Postfix `parser:"| @@"`
+	As      *Type    `parser:"  ('as' @@)?"`
 }
 
 // Postfix is a primary followed by field selections and indexes:
@@ -770,12 +773,13 @@ type Primary struct {
 // Aggregate is a comprehension over a source:
 //
 //	count(e in S where c)      exists(e in S where c)
+//	first(e in S where c)      index(e in S where c)
 //	sum(e.x for e in S where c) min(…) max(…) forall(cond for e in S where c)
 type Aggregate struct {
 	Pos    Pos
 	EndPos Pos
 
-	Kind      string   `parser:"(  @('count' | 'exists') '('"`
+	Kind      string   `parser:"(  @('count' | 'exists' | 'first' | 'index') '('"`
 	ValueKind string   `parser:" | @('sum' | 'min' | 'max' | 'forall') '('"`
 	Value     *Expr    `parser:"   @@ 'for' )"`
 	Var       string   `parser:"@Ident 'in'"`
@@ -783,7 +787,8 @@ type Aggregate struct {
 	Where     *Expr    `parser:"('where' @@)? ')'"`
 }
 
-// Op is the aggregate's operator: count, exists, sum, min, max or forall.
+// Op is the aggregate's operator: count, exists, first, index, sum, min,
+// max or forall.
 func (a *Aggregate) Op() string {
 	if a.Kind != "" {
 		return a.Kind

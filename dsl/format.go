@@ -903,6 +903,9 @@ func (w *exprWriter) unary(u *Unary) {
 	}
 	if u != nil {
 		w.postfix(u.Postfix)
+		if u.As != nil {
+			w.WriteString(" as " + typ(u.As))
+		}
 	}
 }
 

@@ -376,6 +376,9 @@ func sxUnary(u *Unary) string {
 			s = "(index " + s + " " + sx(suf.Index) + ")"
 		}
 	}
+	if u.As != nil {
+		s = "(as " + s + " " + typ(u.As) + ")"
+	}
 	return s
 }
 
@@ -450,6 +453,20 @@ func TestParseExpressions(t *testing.T) {
 		{"today - 1", "(- today 1)"},
 		{"x == null or y == true or z == \"s\" or w == 1.25", "(or (== x null) (== y true) (== z \"s\") (== w 1.25))"},
 		{"[[1], []]", "[[1] []]"},
+		{"id in Order", "(in id Order)"},
+		{"o.id not in store.Order", "(notin (. o id) (. store Order))"},
+		{"reason as Order.cancel_reason", "(as reason Order.cancel_reason)"},
+		{"a.b[0] as svc.E.f == x", "(== (as (index (. a b) 0) svc.E.f) x)"},
+		{"s + t as E.f", "(+ s (as t E.f))"},
+		{"-x as E.f", "(neg (as x E.f))"},
+		{"(s + t) as E.f", "(as (paren (+ s t)) E.f)"},
+		{"x as enum { a b }", "(as x enum { a b })"},
+		{"x as E.f?", "(as x E.f?)"},
+		{"first(it in o.items where it.item_id == id).price", "(. (first it o.items (== (. it item_id) id)) price)"},
+		{"first(u in User)", "(first u User)"},
+		{"index(it in o.items where it.item_id == id) >= 0", "(>= (index it o.items (== (. it item_id) id)) 0)"},
+		{"xs[index]", "(index xs index)"},
+		{"first + index", "(+ first index)"},
 	}
 	for _, tt := range tests {
 		if got := sx(expr(t, tt.src)); got != tt.want {
@@ -653,6 +670,9 @@ func TestParseNoLeakedOperator(t *testing.T) {
 		{"a in", "a|in"},
 		{"a not in", "a|(not in)"},
 		{"x.y == 1 a in", "(== (. x y) 1)|a|in"},
+		{"a as", "a|as"},
+		{"a as.b == 1", "a|(== (. as b) 1)"},
+		{"a as b", "(as a b)"},
 	} {
 		task := decl(t, `task t { persona "p" instruction "i" expect { `+tt.rubric+` } }`).Task
 		var got []string

@@ -144,6 +144,9 @@ func repairUnary(u *Unary) {
 	}
 	if u != nil {
 		repairPostfix(u.Postfix)
+		if t := u.As; t != nil && t.Enum == nil && t.Ref == nil && t.List == nil && t.Map == nil && t.Named == nil {
+			u.As = nil // a leftover of an `as` without a type, as above
+		}
 	}
 }
 

@@ -145,15 +145,19 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 		// Over the elements of a list, or the values of a map in key order.
 		src := sc.exprNonNull(x.Source, "cannot iterate over null")
 		v := sc.bind(x.Var)
-		if !mentions(x.Where, x.Var) && !mentions(x.Value, x.Var) {
+		if !mentions(x.Where, x.Var) && !mentions(x.Value, x.Var) && x.Op != "first" {
 			v = "_"
+		}
+		pos := "_"
+		if x.Op == "index" {
+			pos = sc.temp("i")
 		}
 		if x.Source.Type().Kind == ir.KindMap {
 			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Qual(rt, "InKeyOrder").Call(src))
 		} else {
-			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Add(src))
+			loop = jen.For(jen.List(jen.Id(pos), jen.Id(v)).Op(":=").Range().Add(src))
 		}
-		return sc.aggregateLoop(x, v, loop, x.Where)
+		return sc.aggregateLoop(x, v, pos, loop, x.Where)
 	}
 	ei := g.ents[x.Entity]
 	v := sc.bind(x.Var)
@@ -167,12 +171,13 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 	if loop == nil {
 		loop = jen.For(jen.Id(v).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call())
 	}
-	return sc.aggregateLoop(x, v, loop, where)
+	return sc.aggregateLoop(x, v, "", loop, where)
 }
 
 // aggregateLoop compiles the aggregate's body inside loop, which binds the
-// aggregate's variable to v.
-func (sc *scope) aggregateLoop(x *ir.Aggregate, v string, loop *jen.Statement, where ir.Expr) code {
+// aggregate's variable to v (and, for index, the element's position to
+// pos).
+func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Statement, where ir.Expr) code {
 	var body []jen.Code
 	if where != nil {
 		body = append(body, jen.If(jen.Op("!").Add(sc.expr(where).at(precUnary))).Block(jen.Continue()))
@@ -193,6 +198,27 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v string, loop *jen.Statement, w
 	case "forall":
 		body = append(body, jen.If(jen.Op("!").Add(sc.expr(x.Value).at(precUnary))).Block(jen.Return(jen.False())))
 		return primary(jen.Func().Params().Bool().Block(loop.Block(body...), jen.Return(jen.True())).Call())
+	case "index":
+		body = append(body, jen.Return(jen.Int64().Call(jen.Id(pos))))
+		return primary(jen.Func().Params().Int64().Block(loop.Block(body...), jen.Return(jen.Lit(-1))).Call())
+	case "first":
+		// No match records compiler/eval's fault and yields an empty value
+		// (an empty record, so that reading its fields cannot panic).
+		what := "element"
+		var none *jen.Statement
+		if x.Entity != nil {
+			what = x.Entity.Name
+			none = jen.Return(jen.Op("&").Id(sc.g.ents[x.Entity].typ).Values())
+		} else {
+			z := sc.temp("zero")
+			none = jen.Var().Id(z).Add(sc.g.goType(x.T)).Line().Return(jen.Id(z))
+		}
+		body = append(body, jen.Return(jen.Id(v)))
+		return primary(jen.Func().Params().Add(sc.g.goType(x.T)).Block(
+			loop.Block(body...),
+			jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(jen.Id("s").Dot("fault").Op("=").Qual(rt, "NoMatch").Call(jen.Lit(what))),
+			none,
+		).Call())
 	}
 	// sum, min, max over the values (unset optional values do not count).
 	vt := x.Value.Type()

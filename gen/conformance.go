@@ -562,8 +562,9 @@ func messagePattern(msg string, x ir.Expr) string {
 }
 
 // comparedLiterals are the string constants a tool's body compares the
-// parameter's variable with (`reason in ["a", "b"]`, `code == "x"`): likely
-// values for it.
+// parameter's variable with (`reason in ["a", "b"]`, `code == "x"`), and
+// the values of the enum types it converts the variable to (`reason as
+// Order.cancel_reason`): likely values for it.
 func comparedLiterals(t *ir.Tool, p *ir.Param) []string {
 	var out []string
 	isVar := func(e ir.Expr) bool {
@@ -583,6 +584,9 @@ func comparedLiterals(t *ir.Tool, p *ir.Param) []string {
 		}
 	}
 	ir.WalkStmts(t.Body, nil, func(e ir.Expr) bool {
+		if c, ok := e.(*ir.Cast); ok && isVar(c.X) {
+			out = append(out, c.T.Enum.Values...) // `p as E`: E's values
+		}
 		if b, ok := e.(*ir.Binary); ok {
 			switch b.Op {
 			case "==", "!=", "in", "notin":

@@ -74,7 +74,8 @@ func (sc *scope) temp(want string) string { return sc.ns.name(new(int), want) }
 
 // canFault reports whether evaluating e may record a fault (a missing
 // record behind a ref or lookup, an integer modulo by zero, a calc that
-// fails), so the caller must check s.fault after it.
+// fails, a string outside the enum it is converted to, a first that
+// matches nothing), so the caller must check s.fault after it.
 func canFault(e ir.Expr) bool {
 	found := false
 	ir.WalkExpr(e, func(x ir.Expr) bool {
@@ -90,7 +91,13 @@ func canFault(e ir.Expr) bool {
 				found = true
 			}
 		case *ir.Call:
-			if x.Func == "calc" {
+			if x.Func == "calc" || faultsNull(x) {
+				found = true
+			}
+		case *ir.Cast:
+			found = true
+		case *ir.Aggregate:
+			if x.Op == "first" || faultsNull(x) {
 				found = true
 			}
 		default:
@@ -161,6 +168,15 @@ func (sc *scope) expr(e ir.Expr) code {
 			return sc.recordAt(x.Entity, primary(jen.Lit(x.ID)))
 		}
 		return primary(jen.Lit(x.ID))
+	case *ir.KeyIn:
+		// A lookup in the table's index of ids, not a scan.
+		has := jen.Id("s").Dot(g.ents[x.Entity].table).Dot("Has").Call(sc.asString(x.Key).c)
+		if x.Not {
+			return code{jen.Op("!").Add(has), precUnary}
+		}
+		return primary(has)
+	case *ir.Cast:
+		return sc.cast(x)
 	case *ir.Binary:
 		return sc.binary(x)
 	case *ir.Unary:

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -93,6 +94,16 @@ func (sc *scope) stored(e ir.Expr, to *ir.Type) code {
 		return c
 	}
 	return primary(sc.g.cloneOf(to, c.c))
+}
+
+// cast is `x as T`: the string x as a value of the enum type T, checked
+// by castEnum (a value T does not have records compiler/eval's
+// constraint_violation fault).
+func (sc *scope) cast(x *ir.Cast) code {
+	g := sc.g
+	g.need["castEnum"] = true
+	return primary(jen.Id("castEnum").Types(jen.Id(g.enums[x.T.Enum].typ)).Call(
+		jen.Id("s"), sc.asString(x.X).c, jen.Lit(x.T.String()), jen.Lit(strings.Join(x.T.Enum.Values, ", "))))
 }
 
 // structLit is a value record: its tag, the given fields in order, the

@@ -389,6 +389,59 @@ func retail() *retailWorld {
 			}})
 	}
 
+	{
+		// cancel_with_reason: `k in E`, `k not in E` and `x as E.f` (a
+		// string converted to an enum: constraint_violation when it is none
+		// of its values).
+		pid := param("order_id", typ(ir.KindString), "")
+		pr := param("reason", typ(ir.KindString), "'no longer needed' or 'ordered by mistake'")
+		o := keyLookupExpr(order, varRef(pid.Var))
+		b.tool(store, &ir.Tool{Name: "cancel_with_reason", Kind: ir.ToolCustom, Doc: "Cancel an order, giving a reason",
+			Params: []*ir.Param{pid, pr}, Returns: recT(order),
+			Body: []ir.Stmt{
+				&ir.Require{Cond: keyIn(order, varRef(pid.Var), false), MessageExpr: bin("+", strLit("Order not found: "), varRef(pid.Var))},
+				&ir.Require{Cond: keyIn(user, varRef(pid.Var), true), Message: "That is a user id"},
+				&ir.Set{Target: o, Field: cancelReason, Value: cast(varRef(pr.Var), cancelReason.Type)},
+				&ir.Set{Target: o, Field: status, Value: cast(strLit("cancelled"), status.Type)},
+				&ir.Return{Value: o},
+			}})
+	}
+	{
+		// find_item: index(…) over a list, first(…) over a list, over map
+		// values and over an entity's records (none is code internal).
+		pid := param("order_id", typ(ir.KindString), "")
+		pit := param("item_id", typ(ir.KindString), "")
+		pe := param("email", typ(ir.KindString), "")
+		o := &ir.Var{Name: "o", Type: recT(order)}
+		k := &ir.Var{Name: "k", Type: typ(ir.KindInt)}
+		u := &ir.Var{Name: "u", Type: recT(user)}
+		gcard := &ir.Var{Name: "card", Type: structT(pm)}
+		byID := func() *ir.Aggregate {
+			return agg2("first", structT(item), field(varRef(o), items), structT(item), "it", func(it ir.Expr) (ir.Expr, ir.Expr) {
+				return bin("==", sfield(it, item.Fields[2]), varRef(pit.Var)), nil
+			})
+		}
+		b.tool(store, &ir.Tool{Name: "find_item", Kind: ir.ToolCustom, Doc: "An item of an order, checked against the buyer's gift card",
+			Params: []*ir.Param{pid, pit, pe}, Returns: structT(item),
+			Body: []ir.Stmt{
+				&ir.Let{Var: o, Value: keyLookupExpr(order, varRef(pid.Var))},
+				&ir.Let{Var: k, Value: agg2("index", typ(ir.KindInt), field(varRef(o), items), structT(item), "it", func(it ir.Expr) (ir.Expr, ir.Expr) {
+					return bin("==", sfield(it, item.Fields[2]), varRef(pit.Var)), nil
+				})},
+				&ir.Require{Cond: bin(">=", varRef(k), intLit0(0)), MessageExpr: bin("+", bin("+", strLit("Item "), varRef(pit.Var)), strLit(" not found"))},
+				&ir.Let{Var: u, Value: agg("first", recT(user), user, "x", func(x ir.Expr) (ir.Expr, ir.Expr) {
+					return bin("==", field(x, user.Fields[2]), varRef(pe.Var)), nil
+				})},
+				&ir.Let{Var: gcard, Value: agg2("first", structT(pm), field(varRef(u), methods), structT(pm), "m", func(m ir.Expr) (ir.Expr, ir.Expr) {
+					return bin("==", sfield(m, pm.Tag), enumLit(pm.Tag, "gift_card")), nil
+				})},
+				&ir.Require{Cond: bin(">=", call(typ(ir.KindDecimal), "coalesce", sfield(varRef(gcard), balance), decLit(0)), sfield(byID(), item.Fields[3])),
+					MessageExpr: bin("+", strLit("Not enough on "), sfield(varRef(gcard), pmID))},
+				&ir.Require{Cond: bin("==", sfield(byID(), item.Fields[3]), sfield(idx(field(varRef(o), items), varRef(k)), item.Fields[3])), Message: "unreachable"},
+				&ir.Return{Value: byID()},
+			}})
+	}
+
 	// --- invariants ----------------------------------------------------------
 	ov := &ir.Var{Name: "o", Type: recT(order)}
 	b.w.Invariants = append(b.w.Invariants, &ir.Invariant{Name: "orders_are_listed_by_their_user",
@@ -401,10 +454,18 @@ func retail() *retailWorld {
 			return nil, bin("in", sfield(it, item.Fields[2]), field(deref(sfield(it, item.Fields[1])), variants))
 		})})
 
+	ov3 := &ir.Var{Name: "o", Type: recT(order)}
+	b.w.Invariants = append(b.w.Invariants, &ir.Invariant{Name: "orders_have_known_users",
+		Policy: "Every order belongs to a known user, whose first order is known too.", Var: ov3, Entity: order, Local: true,
+		Check: bin("and", keyIn(user, convID(field(varRef(ov3), ordUser)), false),
+			bin("==", field(agg("first", recT(order), order, "p", func(p ir.Expr) (ir.Expr, ir.Expr) {
+				return bin("==", field(p, ordUser), field(varRef(ov3), ordUser)), nil
+			}), ordUser), field(varRef(ov3), ordUser)))})
+
 	// The policy document (`policy from`), with what would break a Go
 	// string or comment if it were ever written into source.
 	b.w.PolicyFile = "retail/policy.md"
-	b.w.Policy = "# Retail policy\n\nEvery order is listed among its user's orders.\nEvery item of an order is a variant of\nits product.\n\n" +
+	b.w.Policy = "# Retail policy\n\nEvery order is listed among its user's orders.\nEvery item of an order is a variant of\nits product.\nEvery order belongs to a known user, whose first order is known too.\n\n" +
 		"Arguments are `JSON` */ /* objects; a \"quote\", a \\ backslash, a NUL \x00 and a \"\\\" is `fine`.\n"
 
 	// --- seed ----------------------------------------------------------------
@@ -485,6 +546,14 @@ func retail() *retailWorld {
 					return nil, sfield(p, payment.Fields[1])
 				}), decLit(321.24))},
 			{Kind: ir.AssertInvariant, Text: "invariant items_are_variants_of_their_product", Invariant: b.w.Invariants[1]},
+			{Kind: ir.AssertExpr, Text: `first(it in store.Order["#W1"].items where it.item_id == "1002").price == 21.25`,
+				Expr: bin("==", sfield(agg2("first", structT(item), field(w1, items), structT(item), "it", func(it ir.Expr) (ir.Expr, ir.Expr) {
+					return bin("==", sfield(it, item.Fields[2]), strLit("1002")), nil
+				}), item.Fields[3]), decLit(21.25))},
+			{Kind: ir.AssertExpr, Text: `index(it in store.Order["#W1"].items where it.item_id == "2001") == 1`,
+				Expr: bin("==", agg2("index", typ(ir.KindInt), field(w1, items), structT(item), "it", func(it ir.Expr) (ir.Expr, ir.Expr) {
+					return bin("==", sfield(it, item.Fields[2]), strLit("2001")), nil
+				}), intLit0(1))},
 		},
 		Solution: []*ir.Step{
 			{Tool: rw.modifyItems, Args: []*ir.Arg{arg(rw.modifyItems, "order", vRef("#W1")), arg(rw.modifyItems, "item_ids", vList(vStr("1001"))), arg(rw.modifyItems, "new_item_ids", vList(vStr("1003")))},
@@ -501,6 +570,7 @@ func retail() *retailWorld {
 				Expr: bin("==", field(tom, addr), recLit(address, nil, fi(address.Fields[0], strLit("2 Oak Ave")), fi(address.Fields[1], strLit("")),
 					fi(address.Fields[2], strLit("Springfield")), fi(address.Fields[3], strLit("USA")), fi(address.Fields[4], strLit("12345"))))},
 			{Kind: ir.AssertExpr, Text: `"#W9" in store.User["tom_li_2"].orders`, Expr: bin("in", handle(order, "#W9"), field(tom, orders))},
+			{Kind: ir.AssertExpr, Text: `"#W9" in store.Order and "#W10" not in store.Order`, Expr: bin("and", keyIn(order, strLit("#W9"), false), keyIn(order, strLit("#W10"), true))},
 			{Kind: ir.AssertExpr, Text: `store.Order["#W9"].gift_address.city == "Shelbyville"`, Expr: bin("==", sfield(field(keyLookup(order, "#W9"), gift), address.Fields[2]), strLit("Shelbyville"))},
 			{Kind: ir.AssertInvariant, Text: "invariant orders_are_listed_by_their_user", Invariant: b.w.Invariants[0]},
 		},
@@ -528,4 +598,26 @@ func agg2(op string, t *ir.Type, src ir.Expr, elem *ir.Type, name string, body f
 	v := &ir.Var{Name: name, Type: elem}
 	where, value := body(varRef(v))
 	return &ir.Aggregate{ExprBase: ir.ExprBase{T: t}, Op: op, Var: v, Source: src, Where: where, Value: value}
+}
+
+// keyLookupExpr is E[key] of a keyed entity.
+func keyLookupExpr(e *ir.Entity, key ir.Expr) *ir.Lookup {
+	return &ir.Lookup{ExprBase: ir.ExprBase{T: recT(e)}, Entity: e, Key: key}
+}
+
+// keyIn is `key in E` (`not in` when not).
+func keyIn(e *ir.Entity, key ir.Expr, not bool) *ir.KeyIn {
+	return &ir.KeyIn{ExprBase: ir.ExprBase{T: typ(ir.KindBool)}, Entity: e, Key: key, Not: not}
+}
+
+// cast is `x as T` for the enum type t.
+func cast(x ir.Expr, t *ir.Type) *ir.Cast {
+	nt := *t
+	nt.Optional = false
+	return &ir.Cast{ExprBase: ir.ExprBase{T: &nt}, X: x}
+}
+
+// convID is the string id of the ref x (`x.id`).
+func convID(x ir.Expr) *ir.Convert {
+	return &ir.Convert{ExprBase: ir.ExprBase{T: typ(ir.KindString)}, X: x}
 }

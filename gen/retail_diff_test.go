@@ -43,8 +43,10 @@ type diffRun struct {
 
 // retailProbes are calls from the world seed that take error paths:
 // strict decoding of records and variants, bounds and cases of nested
-// values, index and key errors, keyed inserts.
+// values, index and key errors, keyed inserts, `k in E`, conversions to
+// enums, first(…) and index(…).
 var retailProbes = []probe{
+	{"find_item", `{"order_id":"#W1","item_id":"2001","email":"sara@example.com"}`},
 	{"get_order_details", `{"order_id":"#W2"}`},
 	{"get_order_details", `{"order_id":"#NOPE"}`},
 	{"get_product_details", `{"product_id":"6086499569"}`},
@@ -87,6 +89,17 @@ var retailProbes = []probe{
 	{"place_order", `{"user":"tom_li_2","order_id":"#W8","items":[{"name":"x","product_id":"6086499569","item_id":"1001","price":19.5,"options":{"size":"M"}}]}`},
 	{"modify_user_address", `{"user":"tom_li_2","address":{"address1":"a","address2":"","city":"c","country":"US"}}`},
 	{"modify_user_address", `{"user":"tom_li_2","address":{"address1":"a","address2":null,"city":"c","country":"US","zip":"9"}}`},
+	{"cancel_with_reason", `{"order_id":"#W2","reason":"changed my mind"}`},
+	{"cancel_with_reason", `{"order_id":"#W2","reason":"Ordered by mistake"}`},
+	{"cancel_with_reason", `{"order_id":"#W9","reason":"no longer needed"}`},
+	{"cancel_with_reason", `{"order_id":"sara_doe_1","reason":"no longer needed"}`},
+	{"cancel_with_reason", `{"order_id":"#W2","reason":"ordered by mistake"}`},
+	{"find_item", `{"order_id":"#W1","item_id":"2001","email":"sara@example.com"}`},
+	{"find_item", `{"order_id":"#W1","item_id":"1001","email":"sara@example.com"}`},
+	{"find_item", `{"order_id":"#W1","item_id":"9999","email":"sara@example.com"}`},
+	{"find_item", `{"order_id":"#W1","item_id":"1001","email":"nobody@example.com"}`},
+	{"find_item", `{"order_id":"#W3","item_id":"1002","email":"tom@example.com"}`},
+	{"find_item", `{"order_id":"#W9","item_id":"1001","email":"tom@example.com"}`},
 }
 
 // argsJSON renders the arguments of a solution step as compiler/eval

@@ -178,6 +178,18 @@ func (g *generator) compositeHelpers(f *jen.File) {
 		)
 		f.Line()
 	}
+	if g.need["castEnum"] {
+		f.Comment("castEnum is `v as E`: the string v as a value of the enum type E (typ as")
+		f.Comment("the spec names it, values its values); a value E does not have records a")
+		f.Comment("constraint_violation fault.")
+		f.Func().Id("castEnum").Types(jen.Id("E").Interface(jen.Op("~").String(), jen.Id("Valid").Params().Bool())).Params(
+			jen.Id("s").Op("*").Id("State"), jen.Id("v").String(), jen.List(jen.Id("typ"), jen.Id("values")).String()).Id("E").Block(
+			jen.If(jen.Op("!").Id("E").Call(jen.Id("v")).Dot("Valid").Call()).Block(
+				setFault(jen.Qual(rt, "NotInEnum").Call(jen.Id("v"), jen.Id("typ"), jen.Id("values")))),
+			jen.Return(jen.Id("E").Call(jen.Id("v"))),
+		)
+		f.Line()
+	}
 	if g.need["nonNullList"] {
 		f.Comment("nonNullList is xs; a null list records the fault msg.")
 		f.Func().Id("nonNullList").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("xs").Index().Add(T), jen.Id("msg").String()).Index().Add(T).Block(

@@ -131,7 +131,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 	case *ir.Require:
 		fail := b.failure(x.Message, x.MessageExpr)
 		if !canFault(x.Cond) {
-			return []jen.Code{jen.If(jen.Op("!").Add(sc.expr(x.Cond).at(precUnary))).Block(fail...)}
+			return []jen.Code{jen.If(sc.negated(x.Cond)).Block(fail...)}
 		}
 		ok := sc.temp("ok")
 		out := []jen.Code{jen.Id(ok).Op(":=").Add(sc.expr(x.Cond).c)}
@@ -409,4 +409,20 @@ func terminates(list []ir.Stmt) bool {
 		return len(x.Else) > 0 && terminates(x.Then) && terminates(x.Else)
 	}
 	return false
+}
+
+// negated compiles `not e` as an if condition, without a double negation
+// for `require not x` and `require k not in E`.
+func (sc *scope) negated(e ir.Expr) *jen.Statement {
+	switch x := e.(type) {
+	case *ir.Unary:
+		if x.Op == "not" {
+			return sc.expr(x.X).c
+		}
+	case *ir.KeyIn:
+		y := *x
+		y.Not = !y.Not
+		return sc.expr(&y).c
+	}
+	return jen.Op("!").Add(sc.expr(e).at(precUnary))
 }

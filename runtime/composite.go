@@ -136,6 +136,20 @@ func KeyError(k string) error {
 	return Internal("map has no key %s", strconv.Quote(k))
 }
 
+// NotInEnum is the error of `v as T` when v is not one of the values of
+// the enum type T: `"x" is not a value of Order.cancel_reason; values: no
+// longer needed, ordered by mistake` (constraint_violation). typ is T as
+// the spec writes it and values its values, joined with ", ".
+func NotInEnum(v, typ, values string) error {
+	return ConstraintViolation("%s is not a value of %s; values: %s", strconv.Quote(v), typ, values)
+}
+
+// NoMatch is the error of first(x in S where c) when no element of S (or
+// record, what being the entity's name) satisfies c.
+func NoMatch(what string) error {
+	return Internal("first: no %s matches", what)
+}
+
 // At returns element i of s, or the zero value and IndexError when i is out
 // of range.
 func At[T any](s []T, i int64) (T, error) {

@@ -121,6 +121,20 @@
 //     the sum wraps, as runtime.Date arithmetic does.
 //   - `E[key]` and following a ref (Deref) look the record up; a missing id
 //     is an error "<Entity> "<id>" not found" (code not_found in a tool).
+//   - `k in E` (ir.KeyIn) evaluates k and is true when E has a record whose
+//     id is k (byte-wise equal: the key field's value for an entity with a
+//     key, the implicit id otherwise); `k not in E` is its negation. It
+//     reads the table's index: the records are not visited. The checker
+//     also gives `exists(x in E where x.k == v)`, k being E's key field
+//     (or id) and v a local or a string constant, as `v in E`: the same
+//     result, since v cannot fail to evaluate.
+//   - `x as T` (ir.Cast) evaluates x, a string or an enum value (its
+//     name), and is that value of the enum type T when T has it (exactly,
+//     case-sensitive); otherwise it is an error of code
+//     constraint_violation, `"x" is not a value of Order.status; values:
+//     pending, cancelled` (runtime.NotInEnum: the value quoted as Go's %q,
+//     T as the spec names it, the values in declaration order joined with
+//     ", "). A constant is checked by the checker instead.
 //   - `xs[i]` (ir.Index on a list) is element i, 0-based; i outside [0,
 //     len) (negative indexes included: there is no counting from the end)
 //     is an evaluation error "list index 5 out of range (length 2)". `m[k]`
@@ -197,6 +211,13 @@
 // first; null is an evaluation error "cannot iterate over null"), with the
 // optional where: count is an int; exists stops at the first match; forall
 // stops at the first item whose where holds and whose condition does not;
+// first is the first item (record, element or map value) whose where
+// holds, or else an evaluation error "first: no <Entity> matches" for an
+// entity, "first: no element matches" for a list or map (code internal,
+// runtime.NoMatch: like an index out of range, the spec must make sure
+// there is one, e.g. with a `require exists(…)` before); a record it gives
+// is live, like E[key]. index (over a list only) is the int position of
+// the first element whose where holds, or -1 when none does;
 // sum adds from left to right starting at 0, as int64 when every value is
 // an int (converted to float64 at the end when the aggregate is typed
 // decimal or money), else as float64 (0 + v1 + v2 + … in IEEE arithmetic,

@@ -163,6 +163,36 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 			return ev.record(x.ID, x.Entity)
 		}
 		return x.ID, nil
+	case *ir.KeyIn:
+		k, err := ev.eval(x.Key)
+		if err != nil {
+			return nil, err
+		}
+		id, ok := k.(string)
+		if !ok {
+			return nil, errorf(CodeInternal, "in %s: the id is %s, not a string", entityName(x.Entity), typeName(k))
+		}
+		t := ev.s.table(x.Entity)
+		if t == nil {
+			return nil, errorf(CodeInternal, "entity not in the world")
+		}
+		return (t.byID[id] != nil) != x.Not, nil
+	case *ir.Cast:
+		v, err := ev.eval(x.X)
+		if err != nil {
+			return nil, err
+		}
+		str, ok := v.(string)
+		if !ok {
+			return nil, errorf(CodeInternal, "as %s: cannot convert %s", x.T, typeName(v))
+		}
+		if x.T == nil || x.T.Enum == nil {
+			return nil, errorf(CodeInternal, "as: not an enum type")
+		}
+		if !x.T.Enum.Has(str) {
+			return nil, fromToolError(runtime.NotInEnum(str, x.T.String(), strings.Join(x.T.Enum.Values, ", ")))
+		}
+		return str, nil
 	case *ir.Binary:
 		return ev.binary(x)
 	case *ir.Unary:
@@ -279,6 +309,20 @@ func (ev *evaluator) structLit(x *ir.StructLit) (value, *evalError) {
 		return nil, err
 	}
 	return sv, nil
+}
+
+// fromToolError is the evaluation error of a runtime error: the same code
+// and message, so that both sides agree by construction.
+func fromToolError(err error) *evalError {
+	te := runtime.AsToolError(err)
+	return &evalError{code: te.Code, msg: te.Message}
+}
+
+func entityName(e *ir.Entity) string {
+	if e == nil {
+		return "record"
+	}
+	return e.Name
 }
 
 func varName(v *ir.Var) string {
@@ -910,7 +954,7 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (
 		allInts = true
 	)
 	// Aggregates do not write, so the table cannot change while they run.
-	for _, r := range rows {
+	for i, r := range rows {
 		if err := ev.tick(); err != nil {
 			return nil, err
 		}
@@ -929,6 +973,10 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (
 			count++
 		case "exists":
 			return true, nil
+		case "first":
+			return any(r), nil
+		case "index":
+			return int64(i), nil
 		case "forall":
 			ok, err := ev.cond(x.Value)
 			if err != nil {
@@ -975,6 +1023,14 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (
 		return count, nil
 	case "exists":
 		return false, nil
+	case "first":
+		what := "element"
+		if x.Entity != nil {
+			what = x.Entity.Name
+		}
+		return nil, fromToolError(runtime.NoMatch(what))
+	case "index":
+		return int64(-1), nil
 	case "forall":
 		return true, nil
 	case "sum":

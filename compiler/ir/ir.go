@@ -511,6 +511,24 @@ type Lookup struct {
 	Key    Expr // of Kind String
 }
 
+// KeyIn is `Key in E` (or `Key not in E`, Not): whether a record of
+// Entity has the id Key, a string (the key field's value for an entity
+// with a key). It is a lookup in the table's index, not a scan.
+type KeyIn struct {
+	ExprBase
+	Entity *Entity
+	Key    Expr // of a textual kind, never optional
+	Not    bool
+}
+
+// Cast is `X as T`: the string X (or an enum value, by its name) as a
+// value of the enum type T (ExprBase.T, Kind KindEnum). A string that is
+// not one of the enum's values fails the call (constraint_violation).
+type Cast struct {
+	ExprBase
+	X Expr
+}
+
 // Binary is `L Op R`. Op is one of: or and == != < <= > >= in notin + - * / %.
 // For `in`/`notin`, R is a List. Numeric operands of mixed kinds are already
 // converted (see Convert).
@@ -541,10 +559,14 @@ type Call struct {
 	Args []Expr
 }
 
-// Aggregate is count/exists/forall/sum/min/max over the records of Entity.
+// Aggregate is count/exists/forall/sum/min/max/first/index over the
+// records of Entity, or over the elements of Source. first is the first
+// record or element satisfying Where (none is an evaluation error); index
+// is the position of the first element of the list Source satisfying
+// Where, or -1.
 type Aggregate struct {
 	ExprBase
-	Op     string // count exists forall sum min max
+	Op     string // count exists forall sum min max first index
 	Var    *Var
 	Entity *Entity // the records ranged over; nil when Source is set
 	Source Expr    // a list (its elements) or a map (its values, in key order)

@@ -15,6 +15,10 @@ func WalkExpr(e Expr, fn func(Expr) bool) {
 		WalkExpr(x.X, fn)
 	case *Lookup:
 		WalkExpr(x.Key, fn)
+	case *KeyIn:
+		WalkExpr(x.Key, fn)
+	case *Cast:
+		WalkExpr(x.X, fn)
 	case *Binary:
 		WalkExpr(x.L, fn)
 		WalkExpr(x.R, fn)
@@ -122,6 +126,8 @@ func Touches(e Expr) []*Entity {
 		case *Aggregate:
 			add(x.Entity)
 		case *Lookup:
+			add(x.Entity)
+		case *KeyIn:
 			add(x.Entity)
 		case *Deref:
 			add(x.T.Entity)

@@ -152,7 +152,7 @@ func (s *State) RestockReturn(args RestockReturnArgs) (string, error) {
 	if !(rma.Condition == ReturnAuthorizationConditionUnopened || rma.Condition == ReturnAuthorizationConditionGood) {
 		return "", runtime.PreconditionFailed("only unopened items or items in good condition are restocked; damaged items are written off")
 	}
-	if !!func() bool {
+	if func() bool {
 		for m := range s.StockMovements.All() {
 			if !(m.Rma != nil && *m.Rma == rma.ID) {
 				continue
@@ -1098,7 +1098,7 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 	if !ok2 {
 		return nil, runtime.PreconditionFailed("orders paid by gift card are paid back as store credit")
 	}
-	if !!func() bool {
+	if func() bool {
 		for f := range s.Refunds.All() {
 			if !(f.Rma != nil && *f.Rma == rma.ID) {
 				continue
@@ -1192,7 +1192,7 @@ func (s *State) CreditReturn(args CreditReturnArgs) (*StoreCreditTransaction, er
 	if !ok2 {
 		return nil, runtime.PreconditionFailed("the store credit account belongs to another customer")
 	}
-	if !!func() bool {
+	if func() bool {
 		for t := range s.StoreCreditTransactions.All() {
 			if !(t.Rma != nil && *t.Rma == rma.ID) {
 				continue
@@ -1254,7 +1254,7 @@ func (s *State) OpenStoreCreditAccount(args OpenStoreCreditAccountArgs) (*StoreC
 	if err != nil {
 		return nil, err
 	}
-	if !!func() bool {
+	if func() bool {
 		for a := range s.StoreCreditAccounts.All() {
 			if !(a.Customer == customer.ID) {
 				continue
@@ -1304,7 +1304,7 @@ func (s *State) RefundCancelledOrder(args RefundCancelledOrderArgs) (*Refund, er
 	if !(order.Status == OrderStatusCancelled) {
 		return nil, runtime.PreconditionFailed("only cancelled orders are refunded in full")
 	}
-	if !!func() bool {
+	if func() bool {
 		for f := range s.Refunds.All() {
 			if !(f.Order == order.ID) {
 				continue

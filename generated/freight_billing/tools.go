@@ -182,7 +182,7 @@ func (s *State) BookShipment(args BookShipmentArgs) (*Shipment, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !!customer.OnHold {
+	if customer.OnHold {
 		return nil, runtime.PreconditionFailed("the customer is on credit hold: no new bookings until accounts receivable releases the hold")
 	}
 	if !carrier.Active {
@@ -538,7 +538,7 @@ func (s *State) PublishRateCard(args PublishRateCardArgs) (*RateCard, error) {
 	if !(args.FuelSurchargePct >= float64(0) && args.FuelSurchargePct <= float64(40)) {
 		return nil, runtime.PreconditionFailed("the fuel surcharge must be between 0 and 40 percent")
 	}
-	if !!func() bool {
+	if func() bool {
 		for r := range s.RateCards.All() {
 			if !(r.Carrier == carrier.ID && r.Zone == args.Zone && r.Active && r.ValidFrom <= args.ValidTo && r.ValidTo >= args.ValidFrom) {
 				continue
@@ -593,7 +593,7 @@ func (s *State) RetireRateCard(args RetireRateCardArgs) (*RateCard, error) {
 	if !rateCard.Active {
 		return nil, runtime.PreconditionFailed("the rate card is already retired")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s2 := range s.Shipments.All() {
 			if !(s2.RateCard != nil && *s2.RateCard == rateCard.ID && s2.Status == ShipmentStatusBooked) {
 				continue
@@ -894,7 +894,7 @@ func (s *State) OpenInvoice(args OpenInvoiceArgs) (*FreightInvoice, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !!func() bool {
+	if func() bool {
 		for i := range s.FreightInvoices.All() {
 			if !(i.Customer == customer.ID && i.Status == FreightInvoiceStatusDraft) {
 				continue
@@ -1450,7 +1450,7 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Payment, error) {
 	if !(args.ReceivedOn <= today) {
 		return nil, runtime.PreconditionFailed("the payment date is in the future")
 	}
-	if !!func() bool {
+	if func() bool {
 		for p := range s.Payments.All() {
 			if !(p.BankReference == args.BankReference) {
 				continue
@@ -1536,7 +1536,7 @@ func (s *State) SendDunningLetter(args SendDunningLetterArgs) (*DunningLetter, e
 	if !(level <= 3) {
 		return nil, runtime.PreconditionFailed("three reminders have been sent: hand the case to collections")
 	}
-	if !!func() bool {
+	if func() bool {
 		for d2 := range s.DunningLetters.All() {
 			if !(d2.Invoice == invoice.ID && d2.SentOn > today-runtime.Date(10)) {
 				continue

@@ -109,7 +109,7 @@ func (s *State) UpdateContactDetails(args UpdateContactDetailsArgs) (*Patient, e
 	if err != nil {
 		return nil, err
 	}
-	if !!patient.Deceased {
+	if patient.Deceased {
 		return nil, runtime.PreconditionFailed("the patient is recorded as deceased")
 	}
 	if !(args.Phone != nil || args.Postcode != nil) {
@@ -159,7 +159,7 @@ func (s *State) RecordDeath(args RecordDeathArgs) (*Patient, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !!patient.Deceased {
+	if patient.Deceased {
 		return nil, runtime.PreconditionFailed("the patient is already recorded as deceased")
 	}
 	if !(args.DateOfDeath <= today) {
@@ -397,7 +397,7 @@ func (s *State) AddRotaEntry(args AddRotaEntryArgs) (*RotaEntry, error) {
 	if !(args.EndsOn >= args.StartsOn) {
 		return nil, runtime.PreconditionFailed("the rota entry ends before it starts")
 	}
-	if !!func() bool {
+	if func() bool {
 		for r := range s.RotaEntries.All() {
 			if !(r.Clinician == clinician.ID && r.StartsOn <= args.EndsOn && r.EndsOn >= args.StartsOn) {
 				continue
@@ -710,7 +710,7 @@ func (s *State) ScheduleSession(args ScheduleSessionArgs) (*ClinicSession, error
 	if !(args.Capacity >= 1 && args.Capacity <= 20) {
 		return nil, runtime.PreconditionFailed("a clinic has between 1 and 20 slots")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s2 := range s.ClinicSessions.All() {
 			if !(s2.Room == room.ID && s2.SessionDate == args.SessionDate && s2.Period == args.Period && s2.Status == ClinicSessionStatusScheduled) {
 				continue
@@ -721,7 +721,7 @@ func (s *State) ScheduleSession(args ScheduleSessionArgs) (*ClinicSession, error
 	}() {
 		return nil, runtime.PreconditionFailed("the room is already in use for that session")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s3 := range s.ClinicSessions.All() {
 			if !(s3.Clinician == clinician.ID && s3.SessionDate == args.SessionDate && s3.Period == args.Period && s3.Status == ClinicSessionStatusScheduled) {
 				continue
@@ -790,7 +790,7 @@ func (s *State) ReassignSessionClinician(args ReassignSessionClinicianArgs) (*Cl
 	if !(clinician.ID != session.Clinician) {
 		return nil, runtime.PreconditionFailed("the clinician already runs this clinic")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s2 := range s.ClinicSessions.All() {
 			if !(s2.Clinician == clinician.ID && s2.SessionDate == session.SessionDate && s2.Period == session.Period && s2.Status == ClinicSessionStatusScheduled) {
 				continue
@@ -835,7 +835,7 @@ func (s *State) CancelSession(args CancelSessionArgs) (*ClinicSession, error) {
 	if !(session.SessionDate >= today) {
 		return nil, runtime.PreconditionFailed("past clinics cannot be cancelled")
 	}
-	if !!func() bool {
+	if func() bool {
 		for a := range s.Appointments.All() {
 			if !(a.Session == session.ID && a.Status == AppointmentStatusBooked) {
 				continue
@@ -915,7 +915,7 @@ func (s *State) BookAppointment(args BookAppointmentArgs) (*Appointment, error) 
 	}() < session.Capacity) {
 		return nil, runtime.PreconditionFailed("the clinic is full")
 	}
-	if !!func() bool {
+	if func() bool {
 		for a2 := range s.Appointments.All() {
 			if !(a2.Referral == referral.ID && a2.Status == AppointmentStatusBooked) {
 				continue
@@ -1466,7 +1466,7 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 	if !(referral.Status == ReferralStatusAwaitingTriage || referral.Status == ReferralStatusAccepted) {
 		return nil, runtime.PreconditionFailed("the referral is already closed")
 	}
-	if !!func() bool {
+	if func() bool {
 		for a := range s.Appointments.All() {
 			if !(a.Referral == referral.ID && a.Status == AppointmentStatusBooked) {
 				continue

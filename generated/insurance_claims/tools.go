@@ -343,7 +343,7 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 	if !(args.Effective <= policy.EndDate) {
 		return nil, runtime.PreconditionFailed("the contract already ends before that date")
 	}
-	if !!func() bool {
+	if func() bool {
 		for c := range s.Claims.All() {
 			if !(c.Policy == policy.ID && (c.Status == ClaimStatusSubmitted || c.Status == ClaimStatusUnderAssessment || c.Status == ClaimStatusApproved)) {
 				continue
@@ -489,7 +489,7 @@ func (s *State) FileClaim(args FileClaimArgs) (*Claim, error) {
 	if !(args.EstimatedAmount > float64(0)) {
 		return nil, runtime.PreconditionFailed("the estimate must be positive")
 	}
-	if !!func() bool {
+	if func() bool {
 		for c := range s.Claims.All() {
 			if !(c.ClaimNumber == args.ClaimNumber) {
 				continue
@@ -862,7 +862,7 @@ func (s *State) RequestAssessment(args RequestAssessmentArgs) (*Assessment, erro
 	if !ok2 {
 		return nil, runtime.PreconditionFailed("the adjuster's specialty does not match the contract")
 	}
-	if !!func() bool {
+	if func() bool {
 		for a := range s.Assessments.All() {
 			if !(a.Claim == claim.ID && a.Status == AssessmentStatusRequested) {
 				continue
@@ -1153,7 +1153,7 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 	if !(payout.Status == PayoutStatusScheduled) {
 		return nil, runtime.PreconditionFailed("only a scheduled payout can be released")
 	}
-	if !!func() bool {
+	if func() bool {
 		for f := range s.FraudFlags.All() {
 			if !(f.Claim == payout.Claim && (f.Status == FraudFlagStatusOpen || f.Status == FraudFlagStatusConfirmed)) {
 				continue
@@ -1288,7 +1288,7 @@ func (s *State) RaiseFraudFlag(args RaiseFraudFlagArgs) (*FraudFlag, error) {
 	if !(int64(utf8.RuneCountInString(strings.TrimSpace(args.Note))) > 0) {
 		return nil, runtime.PreconditionFailed("describe what raised the suspicion")
 	}
-	if !!func() bool {
+	if func() bool {
 		for f := range s.FraudFlags.All() {
 			if !(f.Claim == claim.ID && f.Reason == args.Reason && f.Status == FraudFlagStatusOpen) {
 				continue

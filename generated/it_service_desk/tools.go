@@ -412,7 +412,7 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 	if !(employee.Status == EmployeeStatusActive) {
 		return nil, runtime.PreconditionFailed("assets are only handed out to active employees")
 	}
-	if !!func() bool {
+	if func() bool {
 		for a := range s.Assets.All() {
 			if !(a.AssignedTo != nil && *a.AssignedTo == employee.ID && a.Kind == asset.Kind && a.Status == AssetStatusAssigned) {
 				continue
@@ -631,7 +631,7 @@ func (s *State) GrantLicenceSeat(args GrantLicenceSeatArgs) (*LicenceSeat, error
 	if !(employee.Status == EmployeeStatusActive) {
 		return nil, runtime.PreconditionFailed("licence seats are only given to active employees")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s2 := range s.LicenceSeats.All() {
 			if !(s2.Licence == licence.ID && s2.Employee == employee.ID && s2.Status == LicenceSeatStatusActive) {
 				continue

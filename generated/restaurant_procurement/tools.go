@@ -293,7 +293,7 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	if !supplier.Active {
 		return nil, runtime.PreconditionFailed("the supplier is already inactive")
 	}
-	if !!func() bool {
+	if func() bool {
 		for i := range s.Ingredients.All() {
 			if !(i.Supplier == supplier.ID && i.Active) {
 				continue
@@ -304,7 +304,7 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	}() {
 		return nil, runtime.PreconditionFailed("move this supplier's ingredients to another supplier first")
 	}
-	if !!func() bool {
+	if func() bool {
 		for o := range s.PurchaseOrders.All() {
 			if !(o.Supplier == supplier.ID && (o.Status == PurchaseOrderStatusDraft || o.Status == PurchaseOrderStatusSent)) {
 				continue
@@ -581,7 +581,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	if !(purchaseOrder.Status == PurchaseOrderStatusSent) {
 		return nil, runtime.PreconditionFailed("only a sent purchase order can be received")
 	}
-	if !!func() bool {
+	if func() bool {
 		for g := range s.GoodsReceipts.All() {
 			if !(g.PurchaseOrder == purchaseOrder.ID && g.Quality == GoodsReceiptQualityAccepted) {
 				continue
@@ -933,7 +933,7 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	if !(args.Quantity > 0) {
 		return nil, runtime.PreconditionFailed("the quantity must be positive")
 	}
-	if !!func() bool {
+	if func() bool {
 		for l := range s.OrderLines.All() {
 			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
 				continue
@@ -1295,7 +1295,7 @@ func (s *State) RegisterInvoice(args RegisterInvoiceArgs) (*SupplierInvoice, err
 	if !(args.Subtotal > float64(0) && args.Tax >= float64(0)) {
 		return nil, runtime.PreconditionFailed("amounts must be positive")
 	}
-	if !!func() bool {
+	if func() bool {
 		for i := range s.SupplierInvoices.All() {
 			if !(i.Supplier == supplier.ID && i.InvoiceNumber == args.InvoiceNumber) {
 				continue

@@ -22,15 +22,7 @@ type GetProductDetailsArgs struct {
 
 // GetProductDetails implements the tool get_product_details (service catalog): get the inventory details of a product.
 func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) {
-	if !func() bool {
-		for p := range s.Products.All() {
-			if !(p.ProductID == args.ProductID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Products.Has(args.ProductID) {
 		return nil, runtime.PreconditionFailed("Product not found")
 	}
 	v := s.productAt(args.ProductID)
@@ -238,15 +230,7 @@ type GetOrderDetailsArgs struct {
 
 // GetOrderDetails implements the tool get_order_details (service store): get the status and details of an order.
 func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	v := s.orderAt(args.OrderID)
@@ -273,15 +257,7 @@ type GetUserDetailsArgs struct {
 
 // GetUserDetails implements the tool get_user_details (service store): get the details of a user, including their orders.
 func (s *State) GetUserDetails(args GetUserDetailsArgs) (*User, error) {
-	if !func() bool {
-		for u := range s.Users.All() {
-			if !(u.UserID == args.UserID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Users.Has(args.UserID) {
 		return nil, runtime.PreconditionFailed("User not found")
 	}
 	v := s.userAt(args.UserID)
@@ -314,15 +290,7 @@ type ModifyUserAddressArgs struct {
 // ModifyUserAddress implements the tool modify_user_address (service store): modify the default address of a user, after explicit confirmation.
 func (s *State) ModifyUserAddress(args ModifyUserAddressArgs) (*User, error) {
 	var err error
-	if !func() bool {
-		for u := range s.Users.All() {
-			if !(u.UserID == args.UserID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Users.Has(args.UserID) {
 		return nil, runtime.PreconditionFailed("User not found")
 	}
 	user := s.userAt(args.UserID)
@@ -355,15 +323,7 @@ type CancelPendingOrderArgs struct {
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order, after explicit confirmation; gift cards are refunded at once.
 func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) {
 	var err error
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	order := s.orderAt(args.OrderID)
@@ -475,15 +435,7 @@ type ModifyPendingOrderAddressArgs struct {
 // ModifyPendingOrderAddress implements the tool modify_pending_order_address (service store): modify the shipping address of a pending order, after explicit confirmation.
 func (s *State) ModifyPendingOrderAddress(args ModifyPendingOrderAddressArgs) (*Order, error) {
 	var err error
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	order := s.orderAt(args.OrderID)
@@ -518,15 +470,7 @@ type ModifyPendingOrderPaymentArgs struct {
 // ModifyPendingOrderPayment implements the tool modify_pending_order_payment (service store): modify the payment method of a pending order, after explicit confirmation.
 func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*Order, error) {
 	var err error
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	order := s.orderAt(args.OrderID)
@@ -563,12 +507,12 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 		return nil, runtime.PreconditionFailed("The new payment method should be different from the current one")
 	}
 	amount := orig.Amount
-	if !!(pm.Source == PaymentMethodSourceGiftCard && func() float64 {
+	if pm.Source == PaymentMethodSourceGiftCard && func() float64 {
 		if p := pm.Balance; p != nil {
 			return *p
 		}
 		return 0.0
-	}() < amount) {
+	}() < amount {
 		return nil, runtime.PreconditionFailed("Insufficient gift card balance to pay for the order")
 	}
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
@@ -667,15 +611,7 @@ type ModifyPendingOrderItemsArgs struct {
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): modify items of a pending order to other options of the same products; only once per order, after explicit confirmation.
 func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Order, error) {
 	var err error
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	order := s.orderAt(args.OrderID)
@@ -770,12 +706,12 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
-	if !!(pm.Source == PaymentMethodSourceGiftCard && func() float64 {
+	if pm.Source == PaymentMethodSourceGiftCard && func() float64 {
 		if p := pm.Balance; p != nil {
 			return *p
 		}
 		return 0.0
-	}() < diff) {
+	}() < diff {
 		return nil, runtime.PreconditionFailed("Insufficient gift card balance to pay for the new item")
 	}
 	if diff > float64(0) {
@@ -904,15 +840,7 @@ type ExchangeDeliveredOrderItemsArgs struct {
 // ExchangeDeliveredOrderItems implements the tool exchange_delivered_order_items (service store): exchange items of a delivered order for other options of the same products; only once per order, after explicit confirmation.
 func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs) (*Order, error) {
 	var err error
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	order := s.orderAt(args.OrderID)
@@ -1001,12 +929,12 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
-	if !!(pm.Source == PaymentMethodSourceGiftCard && func() float64 {
+	if pm.Source == PaymentMethodSourceGiftCard && func() float64 {
 		if p := pm.Balance; p != nil {
 			return *p
 		}
 		return 0.0
-	}() < diff) {
+	}() < diff {
 		return nil, runtime.PreconditionFailed("Insufficient gift card balance to pay for the price difference")
 	}
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
@@ -1059,15 +987,7 @@ type ReturnDeliveredOrderItemsArgs struct {
 // ReturnDeliveredOrderItems implements the tool return_delivered_order_items (service store): return items of a delivered order, after explicit confirmation; the refund goes to the original payment method or a gift card.
 func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*Order, error) {
 	var err error
-	if !func() bool {
-		for o := range s.Orders.All() {
-			if !(o.OrderID == args.OrderID) {
-				continue
-			}
-			return true
-		}
-		return false
-	}() {
+	if !s.Orders.Has(args.OrderID) {
 		return nil, runtime.PreconditionFailed("Order not found")
 	}
 	order := s.orderAt(args.OrderID)

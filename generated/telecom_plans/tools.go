@@ -114,7 +114,7 @@ func (s *State) RegisterSubscriber(args RegisterSubscriberArgs) (*Subscriber, er
 	if !(int64(utf8.RuneCountInString(args.Cpf)) == 14) {
 		return nil, runtime.PreconditionFailed("the CPF must be written 000.000.000-00")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s2 := range s.Subscribers.All() {
 			if !(s2.Cpf == args.Cpf) {
 				continue
@@ -221,7 +221,7 @@ func (s *State) CloseSubscriber(args CloseSubscriberArgs) (*Subscriber, error) {
 	if !(subscriber.Status == SubscriberStatusActive) {
 		return nil, runtime.PreconditionFailed("the account is already closed")
 	}
-	if !!func() bool {
+	if func() bool {
 		for l := range s.Lines.All() {
 			if !(l.Subscriber == subscriber.ID && (l.Status == LineStatusActive || l.Status == LineStatusSuspended)) {
 				continue
@@ -393,7 +393,7 @@ func (s *State) Subscribe(args SubscribeArgs) (*Subscription, error) {
 	if !plan.Available {
 		return nil, runtime.PreconditionFailed("this plan is no longer sold")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s2 := range s.Subscriptions.All() {
 			if !(s2.Line == line.ID && s2.Status == SubscriptionStatusActive) {
 				continue
@@ -465,7 +465,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("the line has no plan; use subscribe")
 	}
-	if !!func() bool {
+	if func() bool {
 		for s3 := range s.Subscriptions.All() {
 			if !(s3.Line == line.ID && s3.Status == SubscriptionStatusActive && s3.Plan == newPlan.ID) {
 				continue
@@ -756,7 +756,7 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	if !(strings.HasPrefix(args.Msisdn, "+55") && int64(utf8.RuneCountInString(args.Msisdn)) == 14) {
 		return nil, runtime.PreconditionFailed("the number must be a Brazilian mobile number in E.164 form")
 	}
-	if !!func() bool {
+	if func() bool {
 		for l := range s.Lines.All() {
 			if !(l.Msisdn == args.Msisdn) {
 				continue
@@ -767,7 +767,7 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("this number is already in use")
 	}
-	if !!func() bool {
+	if func() bool {
 		for l2 := range s.Lines.All() {
 			if !(l2.Iccid == args.Iccid) {
 				continue
@@ -1060,7 +1060,7 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	if !(int64(utf8.RuneCountInString(args.Cycle)) == 7) {
 		return nil, runtime.PreconditionFailed("the cycle must be written YYYY-MM")
 	}
-	if !!func() bool {
+	if func() bool {
 		for b := range s.Bills.All() {
 			if !(b.Line == line.ID && b.Cycle == args.Cycle && b.Status != BillStatusCancelled) {
 				continue

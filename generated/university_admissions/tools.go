@@ -1053,7 +1053,7 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	if !(scholarship.Program == nil || scholarship.Program != nil && *scholarship.Program == application.Program) {
 		return nil, runtime.PreconditionFailed("this scholarship is for another program")
 	}
-	if !!func() bool {
+	if func() bool {
 		for w := range s.ScholarshipAwards.All() {
 			if !(w.Scholarship == scholarship.ID && w.Application == application.ID && w.Status != ScholarshipAwardStatusCancelled) {
 				continue
@@ -1257,7 +1257,7 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	if !ok2 {
 		return nil, runtime.PreconditionFailed("the deposit must equal the program's deposit amount")
 	}
-	if !!func() bool {
+	if func() bool {
 		for d := range s.TuitionDeposits.All() {
 			if !(d.Application == application.ID && d.Status == TuitionDepositStatusReceived) {
 				continue
@@ -1268,7 +1268,7 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("a deposit has already been received for this application")
 	}
-	if !!func() bool {
+	if func() bool {
 		for d2 := range s.TuitionDeposits.All() {
 			if !(d2.Reference == args.Reference) {
 				continue

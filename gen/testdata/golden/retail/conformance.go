@@ -190,6 +190,31 @@ var toolProbes = []runtime.ToolProbe{{
 	}},
 	Requires: []string{"An order needs items"},
 	Tool:     "place_order",
+}, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"reason\":\"no longer needed\"}")},
+	Params: []runtime.ParamProbe{{
+		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance cancel_with_reason order_id\"")},
+		Name:       "order_id",
+	}, {
+		Candidates: []json.RawMessage{json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance cancel_with_reason reason\""), json.RawMessage("\"test\"")},
+		Name:       "reason",
+	}},
+	Requires: []string{"Order not found: ￼", "That is a user id"},
+	Tool:     "cancel_with_reason",
+}, {
+	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"1001\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"2001\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"1002\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"1003\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"item_id\":\"1002\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"item_id\":\"1001\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"item_id\":\"1003\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"item_id\":\"1001\",\"email\":\"tom@example.com\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"item_id\":\"1002\",\"email\":\"tom@example.com\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"item_id\":\"1003\",\"email\":\"tom@example.com\"}")},
+	Params: []runtime.ParamProbe{{
+		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance find_item order_id\"")},
+		Name:       "order_id",
+	}, {
+		Candidates: []json.RawMessage{json.RawMessage("\"1001\""), json.RawMessage("\"2001\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance find_item item_id\""), json.RawMessage("\"test\"")},
+		Name:       "item_id",
+	}, {
+		Candidates: []json.RawMessage{json.RawMessage("\"sara@example.com\""), json.RawMessage("\"tom@example.com\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"sara@example.con\""), json.RawMessage("\"tom@example.con\""), json.RawMessage("\"conformance find_item email\"")},
+		Name:       "email",
+	}},
+	Requires: []string{"Item ￼ not found", "Not enough on ￼", "unreachable"},
+	Tool:     "find_item",
 }}
 
 // checkSeed checks that the world seed satisfies its types, refs,

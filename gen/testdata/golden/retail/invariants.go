@@ -70,11 +70,52 @@ func (s *State) checkItemsAreVariantsOfTheirProduct() []runtime.Violation {
 	return out
 }
 
+// checkOrdersHaveKnownUsers checks the invariant orders_have_known_users: every Order record it applies to must satisfy its check. The policy reads:
+//
+// Every order belongs to a known user, whose first order is known too.
+func (s *State) checkOrdersHaveKnownUsers() []runtime.Violation {
+	var out []runtime.Violation
+	ordersByUserID := make(map[string][]*Order)
+	for r := range s.Orders.All() {
+		ordersByUserID[r.UserID] = append(ordersByUserID[r.UserID], r)
+	}
+	for o := range s.Orders.All() {
+		ok2 := s.Users.Has(o.UserID) && func() *Order {
+			for _, p := range ordersByUserID[o.UserID] {
+				return p
+			}
+			if s.fault == nil {
+				s.fault = runtime.NoMatch("Order")
+			}
+			return &Order{}
+		}().UserID == o.UserID
+		if err := s.takeFault(); err != nil {
+			out = append(out, runtime.Violation{
+				Entity:    "Order",
+				ID:        o.OrderID,
+				Invariant: "orders_have_known_users",
+				Message:   err.Error(),
+			})
+			continue
+		}
+		if !ok2 {
+			out = append(out, runtime.Violation{
+				Entity:    "Order",
+				ID:        o.OrderID,
+				Invariant: "orders_have_known_users",
+				Message:   "Every order belongs to a known user, whose first order is known too.",
+			})
+		}
+	}
+	return out
+}
+
 // CheckInvariants runs every invariant check and returns the records that
 // break them, in invariant order and then insertion order.
 func (s *State) CheckInvariants() []runtime.Violation {
 	var out []runtime.Violation
 	out = append(out, s.checkOrdersAreListedByTheirUser()...)
 	out = append(out, s.checkItemsAreVariantsOfTheirProduct()...)
+	out = append(out, s.checkOrdersHaveKnownUsers()...)
 	return out
 }

@@ -97,6 +97,42 @@ func assertSwapShirt4(s *State, _ startState) (bool, string) {
 	return s.compared(l == 321.24, l, 321.24)
 }
 
+// assertSwapShirt6 grades assertion 6 of task swap_shirt:
+//
+// first(it in store.Order["#W1"].items where it.item_id == "1002").price == 21.25
+func assertSwapShirt6(s *State, _ startState) (bool, string) {
+	l := func() OrderItem {
+		for _, it := range s.orderAt("#W1").Items {
+			if !(it.ItemID == "1002") {
+				continue
+			}
+			return it
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("element")
+		}
+		var zero OrderItem
+		return zero
+	}().Price
+	return s.compared(l == 21.25, l, 21.25)
+}
+
+// assertSwapShirt7 grades assertion 7 of task swap_shirt:
+//
+// index(it in store.Order["#W1"].items where it.item_id == "2001") == 1
+func assertSwapShirt7(s *State, _ startState) (bool, string) {
+	l := func() int64 {
+		for i, it := range s.orderAt("#W1").Items {
+			if !(it.ItemID == "2001") {
+				continue
+			}
+			return int64(i)
+		}
+		return -1
+	}()
+	return s.compared(l == 1, l, 1)
+}
+
 // assertNewCardAndOrder1 grades assertion 1 of task new_card_and_order:
 //
 // store.User["tom_li_2"].payment_methods["gift_card_9"].source == gift_card
@@ -123,8 +159,15 @@ func assertNewCardAndOrder3(s *State, _ startState) (bool, string) {
 
 // assertNewCardAndOrder4 grades assertion 4 of task new_card_and_order:
 //
-// store.Order["#W9"].gift_address.city == "Shelbyville"
+// "#W9" in store.Order and "#W10" not in store.Order
 func assertNewCardAndOrder4(s *State, _ startState) (bool, string) {
+	return s.verdict(s.Orders.Has("#W9") && !s.Orders.Has("#W10"))
+}
+
+// assertNewCardAndOrder5 grades assertion 5 of task new_card_and_order:
+//
+// store.Order["#W9"].gift_address.city == "Shelbyville"
+func assertNewCardAndOrder5(s *State, _ startState) (bool, string) {
 	l := present(s, s.orderAt("#W9").GiftAddress, "city").City
 	return s.compared(l == "Shelbyville", l, "Shelbyville")
 }
@@ -252,6 +295,14 @@ var tasks = []*task{{
 		check: holds((*State).checkItemsAreVariantsOfTheirProduct),
 		kind:  "invariant",
 		text:  "invariant items_are_variants_of_their_product",
+	}, {
+		check: assertSwapShirt6,
+		kind:  "expr",
+		text:  "first(it in store.Order[\"#W1\"].items where it.item_id == \"1002\").price == 21.25",
+	}, {
+		check: assertSwapShirt7,
+		kind:  "expr",
+		text:  "index(it in store.Order[\"#W1\"].items where it.item_id == \"2001\") == 1",
 	}},
 	start: taskStart("swap_shirt"),
 }, {
@@ -306,6 +357,10 @@ var tasks = []*task{{
 		text:  "\"#W9\" in store.User[\"tom_li_2\"].orders",
 	}, {
 		check: assertNewCardAndOrder4,
+		kind:  "expr",
+		text:  "\"#W9\" in store.Order and \"#W10\" not in store.Order",
+	}, {
+		check: assertNewCardAndOrder5,
 		kind:  "expr",
 		text:  "store.Order[\"#W9\"].gift_address.city == \"Shelbyville\"",
 	}, {

@@ -765,6 +765,195 @@ func (s *State) callPlaceOrder(raw json.RawMessage) (any, error) {
 	return s.PlaceOrder(args)
 }
 
+// CancelWithReasonArgs are the arguments of the tool cancel_with_reason.
+type CancelWithReasonArgs struct {
+	OrderID string `json:"order_id"`
+	// 'no longer needed' or 'ordered by mistake'.
+	Reason string `json:"reason"`
+}
+
+// CancelWithReason implements the tool cancel_with_reason (service store): cancel an order, giving a reason
+func (s *State) CancelWithReason(args CancelWithReasonArgs) (*Order, error) {
+	var err error
+	if !s.Orders.Has(args.OrderID) {
+		return nil, runtime.PreconditionFailed("Order not found: " + args.OrderID)
+	}
+	if s.Users.Has(args.OrderID) {
+		return nil, runtime.PreconditionFailed("That is a user id")
+	}
+	rec := s.orderAt(args.OrderID)
+	if err := s.takeFault(); err != nil {
+		return nil, err
+	}
+	v := castEnum[OrderCancelReason](s, args.Reason, "Order.cancel_reason", "no longer needed, ordered by mistake")
+	if err := s.takeFault(); err != nil {
+		return nil, err
+	}
+	if rec, err = s.Orders.Mut(rec.OrderID); err != nil {
+		return nil, err
+	}
+	rec.CancelReason = &v
+	if err := s.checkOrderCancelReason(rec); err != nil {
+		return nil, err
+	}
+	rec2 := s.orderAt(args.OrderID)
+	if err := s.takeFault(); err != nil {
+		return nil, err
+	}
+	v2 := castEnum[OrderStatus](s, "cancelled", "Order.status", "pending, pending (item modified), delivered, cancelled, exchange requested")
+	if err := s.takeFault(); err != nil {
+		return nil, err
+	}
+	if rec2, err = s.Orders.Mut(rec2.OrderID); err != nil {
+		return nil, err
+	}
+	rec2.Status = v2
+	if err := s.checkOrderStatus(rec2); err != nil {
+		return nil, err
+	}
+	v3 := s.orderAt(args.OrderID)
+	if err := s.takeFault(); err != nil {
+		return nil, err
+	}
+	return v3, nil
+}
+
+// callCancelWithReason decodes the JSON arguments of cancel_with_reason and calls CancelWithReason.
+func (s *State) callCancelWithReason(raw json.RawMessage) (any, error) {
+	var args CancelWithReasonArgs
+	if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
+		return nil, err
+	}
+	return s.CancelWithReason(args)
+}
+
+// FindItemArgs are the arguments of the tool find_item.
+type FindItemArgs struct {
+	OrderID string `json:"order_id"`
+	ItemID  string `json:"item_id"`
+	Email   string `json:"email"`
+}
+
+// FindItem implements the tool find_item (service store): an item of an order, checked against the buyer's gift card
+func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
+	o := s.orderAt(args.OrderID)
+	if err := s.takeFault(); err != nil {
+		return OrderItem{}, err
+	}
+	k := func() int64 {
+		for i, it := range o.Items {
+			if !(it.ItemID == args.ItemID) {
+				continue
+			}
+			return int64(i)
+		}
+		return -1
+	}()
+	if !(k >= 0) {
+		return OrderItem{}, runtime.PreconditionFailed("Item " + args.ItemID + " not found")
+	}
+	u := func() *User {
+		for x := range s.Users.All() {
+			if !(x.Email == args.Email) {
+				continue
+			}
+			return x
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("User")
+		}
+		return &User{}
+	}()
+	if err := s.takeFault(); err != nil {
+		return OrderItem{}, err
+	}
+	card := func() PaymentMethod {
+		for _, m := range runtime.InKeyOrder(u.PaymentMethods) {
+			if !(m.Source == PaymentMethodSourceGiftCard) {
+				continue
+			}
+			return m
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("element")
+		}
+		var zero2 PaymentMethod
+		return zero2
+	}()
+	if err := s.takeFault(); err != nil {
+		return OrderItem{}, err
+	}
+	ok2 := func() float64 {
+		if p := card.Balance; p != nil {
+			return *p
+		}
+		return 0.0
+	}() >= func() OrderItem {
+		for _, it2 := range o.Items {
+			if !(it2.ItemID == args.ItemID) {
+				continue
+			}
+			return it2
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("element")
+		}
+		var zero3 OrderItem
+		return zero3
+	}().Price
+	if err := s.takeFault(); err != nil {
+		return OrderItem{}, err
+	}
+	if !ok2 {
+		return OrderItem{}, runtime.PreconditionFailed("Not enough on " + card.ID)
+	}
+	ok3 := func() OrderItem {
+		for _, it3 := range o.Items {
+			if !(it3.ItemID == args.ItemID) {
+				continue
+			}
+			return it3
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("element")
+		}
+		var zero4 OrderItem
+		return zero4
+	}().Price == listAt(s, o.Items, k).Price
+	if err := s.takeFault(); err != nil {
+		return OrderItem{}, err
+	}
+	if !ok3 {
+		return OrderItem{}, runtime.PreconditionFailed("unreachable")
+	}
+	v := func() OrderItem {
+		for _, it4 := range o.Items {
+			if !(it4.ItemID == args.ItemID) {
+				continue
+			}
+			return it4
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("element")
+		}
+		var zero5 OrderItem
+		return zero5
+	}()
+	if err := s.takeFault(); err != nil {
+		return OrderItem{}, err
+	}
+	return v, nil
+}
+
+// callFindItem decodes the JSON arguments of find_item and calls FindItem.
+func (s *State) callFindItem(raw json.RawMessage) (any, error) {
+	var args FindItemArgs
+	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_id", "email"); err != nil {
+		return nil, err
+	}
+	return s.FindItem(args)
+}
+
 // registry holds the world's tools in declaration order; it is built
 // once and shared by all episodes.
 var registry = func() *runtime.Registry[*State] {
@@ -865,6 +1054,20 @@ var registry = func() *runtime.Registry[*State] {
 		Handler:     (*State).callPlaceOrder,
 		Name:        "place_order",
 		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"},\"order_id\":{\"type\":\"string\",\"description\":\"The new order's id.\"},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"product_id\":{\"type\":\"string\",\"description\":\"The id of a Product record.\"},\"item_id\":{\"type\":\"string\"},\"price\":{\"type\":\"number\"},\"options\":{\"type\":\"object\",\"description\":\"An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)\",\"additionalProperties\":{\"type\":\"string\"}}},\"required\":[\"name\",\"product_id\",\"item_id\",\"price\",\"options\"],\"additionalProperties\":false}},\"gift_address\":{\"type\":[\"object\",\"null\"],\"description\":\"Where to send it as a gift. Optional: null when not given.\",\"properties\":{\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\",\"description\":\"May be empty.\"},\"city\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"address1\",\"address2\",\"city\",\"country\",\"zip\"],\"additionalProperties\":false}},\"required\":[\"user\",\"order_id\",\"items\",\"gift_address\"],\"additionalProperties\":false}"),
+		Service:     "store",
+	})
+	r.Register(runtime.Tool[*State]{
+		Description: "Cancel an order, giving a reason",
+		Handler:     (*State).callCancelWithReason,
+		Name:        "cancel_with_reason",
+		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"reason\":{\"type\":\"string\",\"description\":\"'no longer needed' or 'ordered by mistake'.\"}},\"required\":[\"order_id\",\"reason\"],\"additionalProperties\":false}"),
+		Service:     "store",
+	})
+	r.Register(runtime.Tool[*State]{
+		Description: "An item of an order, checked against the buyer's gift card",
+		Handler:     (*State).callFindItem,
+		Name:        "find_item",
+		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"item_id\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"item_id\",\"email\"],\"additionalProperties\":false}"),
 		Service:     "store",
 	})
 	return r
