@@ -305,17 +305,21 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			return b.forValues(x)
 		}
 		ei := g.ents[x.Entity]
-		g.needIDs[x.Entity] = true
-		id := sc.temp("id")
 		name := sc.bind(x.Var)
-		ok := sc.temp("ok")
+		readOnly := !writesTables(x.Body)
 		var inner []jen.Code
-		inner = append(inner,
-			jen.List(jen.Id(name), jen.Id(ok)).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id(id)),
-			jen.If(jen.Op("!").Id(ok)).Block(jen.Comment("deleted by an earlier iteration"), jen.Continue()),
-		)
-		if !mentionsStmts(x, x.Var) {
-			inner = append(inner, jen.Id("_").Op("=").Id(name))
+		var id string
+		if !readOnly {
+			g.needIDs[x.Entity] = true
+			id = sc.temp("id")
+			ok := sc.temp("ok")
+			inner = append(inner,
+				jen.List(jen.Id(name), jen.Id(ok)).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id(id)),
+				jen.If(jen.Op("!").Id(ok)).Block(jen.Comment("deleted by an earlier iteration"), jen.Continue()),
+			)
+			if !mentionsStmts(x, x.Var) {
+				inner = append(inner, jen.Id("_").Op("=").Id(name))
+			}
 		}
 		if x.Where != nil {
 			if canFault(x.Where) {
@@ -329,6 +333,14 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		}
 		b.recVars = append(b.recVars, x.Var)
 		inner = append(inner, b.stmts(x.Body)...)
+		if readOnly {
+			// The body writes no table: the records it visits are those of
+			// a snapshot without taking one.
+			if !mentionsStmts(x, x.Var) {
+				return []jen.Code{jen.For(jen.Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(inner...)}
+			}
+			return []jen.Code{jen.For(jen.Id(name).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(inner...)}
+		}
 		return []jen.Code{
 			jen.Comment("Iterate over a snapshot of the ids: records inserted by the body are not visited."),
 			jen.For(jen.List(jen.Id("_"), jen.Id(id)).Op(":=").Range().Id("s").Dot(ei.lower + "IDs").Call()).Block(inner...),
@@ -425,4 +437,22 @@ func (sc *scope) negated(e ir.Expr) *jen.Statement {
 		return sc.expr(&y).c
 	}
 	return jen.Op("!").Add(sc.expr(e).at(precUnary))
+}
+
+// writesTables reports whether statements may change a table: a set,
+// insert or delete, or a write through a path rooted at a record (a write
+// to a local is not one).
+func writesTables(stmts []ir.Stmt) bool {
+	writes := false
+	ir.WalkStmts(stmts, func(st ir.Stmt) {
+		switch x := st.(type) {
+		case *ir.Set, *ir.Insert, *ir.Delete:
+			writes = true
+		case *ir.Assign:
+			if k := x.Root.Type().Kind; k == ir.KindRecord || k == ir.KindRef {
+				writes = true
+			}
+		}
+	}, nil)
+	return writes
 }

@@ -155,15 +155,6 @@ func (s *State) productAt(id string) *Product {
 	return &Product{ProductID: id}
 }
 
-// productIDs is a snapshot of the Product ids in insertion order.
-func (s *State) productIDs() []string {
-	ids := make([]string, 0, s.Products.Len())
-	for r := range s.Products.All() {
-		ids = append(ids, r.ProductID)
-	}
-	return ids
-}
-
 // checkProductProductID checks Product.product_id of a record about to be written.
 func (s *State) checkProductProductID(r *Product) error {
 	if o, ok := s.Products.Get(r.ProductID); ok && o != r {
@@ -213,15 +204,6 @@ func (s *State) userAt(id string) *User {
 		s.fault = runtime.NotFound("User", id)
 	}
 	return &User{UserID: id}
-}
-
-// userIDs is a snapshot of the User ids in insertion order.
-func (s *State) userIDs() []string {
-	ids := make([]string, 0, s.Users.Len())
-	for r := range s.Users.All() {
-		ids = append(ids, r.UserID)
-	}
-	return ids
 }
 
 // checkUserUserID checks User.user_id of a record about to be written.

@@ -49,13 +49,7 @@ type GetItemDetailsArgs struct {
 
 // GetItemDetails implements the tool get_item_details (service catalog): get the inventory details of an item.
 func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
-	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
-	for _, id := range s.productIDs() {
-		p, ok2 := s.Products.Get(id)
-		if !ok2 {
-			// deleted by an earlier iteration
-			continue
-		}
+	for p := range s.Products.All() {
 		if !runtime.HasKey(p.Variants, args.ItemID) {
 			continue
 		}
@@ -83,23 +77,17 @@ type ListAllProductTypesArgs struct{}
 // ListAllProductTypes implements the tool list_all_product_types (service catalog): list the name and product id of every product type, sorted by name.
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (string, error) {
 	types := map[string]string{}
-	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
-	for _, id := range s.productIDs() {
-		p, ok2 := s.Products.Get(id)
-		if !ok2 {
-			// deleted by an earlier iteration
-			continue
-		}
+	for p := range s.Products.All() {
 		types[p.Name] = p.ProductID
 	}
 	var text string = "{"
 	snapshot := maps.Clone(types)
 	// Iterate over a copy of the map: the body's writes do not change it. In key order.
-	for name, id2 := range runtime.InKeyOrder(snapshot) {
+	for name, id := range runtime.InKeyOrder(snapshot) {
 		if text != "{" {
 			text = text + ", "
 		}
-		text = text + "\"" + name + "\": \"" + id2 + "\""
+		text = text + "\"" + name + "\": \"" + id + "\""
 	}
 	return text + "}", nil
 }
@@ -165,13 +153,7 @@ type FindUserIDByEmailArgs struct {
 
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
 func (s *State) FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
-	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
-	for _, id := range s.userIDs() {
-		u, ok2 := s.Users.Get(id)
-		if !ok2 {
-			// deleted by an earlier iteration
-			continue
-		}
+	for u := range s.Users.All() {
 		if !(strings.ToLower(u.Email) == strings.ToLower(args.Email)) {
 			continue
 		}
@@ -198,13 +180,7 @@ type FindUserIDByNameZipArgs struct {
 
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
 func (s *State) FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error) {
-	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
-	for _, id := range s.userIDs() {
-		u, ok2 := s.Users.Get(id)
-		if !ok2 {
-			// deleted by an earlier iteration
-			continue
-		}
+	for u := range s.Users.All() {
 		if !(strings.ToLower(u.Name.FirstName) == strings.ToLower(args.FirstName) && strings.ToLower(u.Name.LastName) == strings.ToLower(args.LastName) && u.Address.Zip == args.Zip) {
 			continue
 		}

@@ -170,15 +170,6 @@ func (s *State) productAt(id string) *Product {
 	return &Product{ProductID: id}
 }
 
-// productIDs is a snapshot of the Product ids in insertion order.
-func (s *State) productIDs() []string {
-	ids := make([]string, 0, s.Products.Len())
-	for r := range s.Products.All() {
-		ids = append(ids, r.ProductID)
-	}
-	return ids
-}
-
 // checkProductProductID checks Product.product_id of a record about to be written.
 func (s *State) checkProductProductID(r *Product) error {
 	if o, ok := s.Products.Get(r.ProductID); ok && o != r {

@@ -44,13 +44,7 @@ type GetItemDetailsArgs struct {
 
 // GetItemDetails implements the tool get_item_details (service catalog): get a variant item by its id
 func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
-	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
-	for _, id := range s.productIDs() {
-		p, ok2 := s.Products.Get(id)
-		if !ok2 {
-			// deleted by an earlier iteration
-			continue
-		}
+	for p := range s.Products.All() {
 		if !runtime.HasKey(p.Variants, args.ItemID) {
 			continue
 		}
@@ -78,13 +72,7 @@ type ListAllProductTypesArgs struct{}
 // ListAllProductTypes implements the tool list_all_product_types (service catalog): product ids by product name
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]string, error) {
 	types := map[string]string{}
-	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
-	for _, id := range s.productIDs() {
-		p, ok2 := s.Products.Get(id)
-		if !ok2 {
-			// deleted by an earlier iteration
-			continue
-		}
+	for p := range s.Products.All() {
 		types[p.Name] = p.ProductID
 	}
 	return types, nil
