@@ -134,6 +134,21 @@ func mapAt[V any](s *State, m map[string]V, k string) V {
 	return v
 }
 
+// castEnum is `v as E`: the string v as a value of the enum type E (typ as
+// the spec names it, values its values); a value E does not have records a
+// constraint_violation fault.
+func castEnum[E interface {
+	~string
+	Valid() bool
+}](s *State, v string, typ, values string) E {
+	if !E(v).Valid() {
+		if s.fault == nil {
+			s.fault = runtime.NotInEnum(v, typ, values)
+		}
+	}
+	return E(v)
+}
+
 // findProduct is the Product with the id, or a not_found error.
 func (s *State) findProduct(id string) (*Product, error) {
 	if r, ok := s.Products.Get(id); ok {

@@ -366,24 +366,16 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	if err := s.checkOrderStatus(order); err != nil {
 		return nil, err
 	}
-	if args.Reason == "no longer needed" {
-		var v2 OrderCancelReason = OrderCancelReasonNoLongerNeeded
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
-		order.CancelReason = &v2
-		if err := s.checkOrderCancelReason(order); err != nil {
-			return nil, err
-		}
-	} else {
-		var v3 OrderCancelReason = OrderCancelReasonOrderedByMistake
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
-		order.CancelReason = &v3
-		if err := s.checkOrderCancelReason(order); err != nil {
-			return nil, err
-		}
+	v2 := castEnum[OrderCancelReason](s, args.Reason, "Order.cancel_reason", "no longer needed, ordered by mistake")
+	if err := s.takeFault(); err != nil {
+		return nil, err
+	}
+	if order, err = s.Orders.Mut(order.OrderID); err != nil {
+		return nil, err
+	}
+	order.CancelReason = &v2
+	if err := s.checkOrderCancelReason(order); err != nil {
+		return nil, err
 	}
 	return order, nil
 }
@@ -637,14 +629,15 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		if !(itemID2 != newItemID) {
 			return nil, runtime.PreconditionFailed("The new item id should be different from the old item id")
 		}
-		var k int64 = -1
-		snapshot2 := runtime.CloneSlice(order.Items, OrderItem.clone)
-		// Iterate over a copy of the list: the body's writes do not change it.
-		for j, it2 := range runtime.Indexed(snapshot2) {
-			if k < 0 && it2.ItemID == itemID2 {
-				k = j
+		k := func() int64 {
+			for i2, it2 := range order.Items {
+				if !(it2.ItemID == itemID2) {
+					continue
+				}
+				return int64(i2)
 			}
-		}
+			return -1
+		}()
 		if !(k >= 0) {
 			return nil, runtime.PreconditionFailed("Item " + itemID2 + " not found")
 		}
@@ -736,21 +729,22 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		if err := s.takeFault(); err != nil {
 			return nil, err
 		}
-		snapshot3 := slices.Clone(args.ItemIds)
+		snapshot2 := slices.Clone(args.ItemIds)
 		// Iterate over a copy of the list: the body's writes do not change it.
-		for i2, itemID3 := range runtime.Indexed(snapshot3) {
-			var k2 int64 = -1
-			snapshot4 := runtime.CloneSlice(order.Items, OrderItem.clone)
-			// Iterate over a copy of the list: the body's writes do not change it.
-			for j2, it3 := range runtime.Indexed(snapshot4) {
-				if k2 < 0 && it3.ItemID == itemID3 {
-					k2 = j2
+		for i3, itemID3 := range runtime.Indexed(snapshot2) {
+			k2 := func() int64 {
+				for i4, it3 := range order.Items {
+					if !(it3.ItemID == itemID3) {
+						continue
+					}
+					return int64(i4)
 				}
-			}
+				return -1
+			}()
 			if !(k2 >= 0) {
 				return nil, runtime.PreconditionFailed("Item " + itemID3 + " not found")
 			}
-			v2 := listAt(s, args.NewItemIds, i2)
+			v2 := listAt(s, args.NewItemIds, i3)
 			if err := s.takeFault(); err != nil {
 				return nil, err
 			}
@@ -861,14 +855,15 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 		if err := s.takeFault(); err != nil {
 			return nil, err
 		}
-		var k int64 = -1
-		snapshot2 := runtime.CloneSlice(order.Items, OrderItem.clone)
-		// Iterate over a copy of the list: the body's writes do not change it.
-		for j, it2 := range runtime.Indexed(snapshot2) {
-			if k < 0 && it2.ItemID == itemID2 {
-				k = j
+		k := func() int64 {
+			for i2, it2 := range order.Items {
+				if !(it2.ItemID == itemID2) {
+					continue
+				}
+				return int64(i2)
 			}
-		}
+			return -1
+		}()
 		if !(k >= 0) {
 			return nil, runtime.PreconditionFailed("Item " + itemID2 + " not found")
 		}
