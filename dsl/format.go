@@ -1079,10 +1079,28 @@ func renderSection(b *bytes.Buffer, lines []outLine) {
 	if len(lines) > 0 {
 		indent = strings.Repeat("  ", max(lines[0].indent, 0))
 	}
+	level := 0
+	if len(lines) > 0 {
+		level = max(lines[0].indent, 0)
+	}
 	for i := 0; i < len(lines); {
 		l := lines[i]
 		if l.cells == nil {
 			b.WriteString(indent + l.comment + "\n")
+			i++
+			continue
+		}
+		if len(indent)+utf8.RuneCountInString(texts[i]) > lineWidth {
+			// A long line of one construct: broken at its brackets, its
+			// trailing comment after the last line.
+			wrapped := wrapLine(texts[i], level)
+			for k, w := range wrapped {
+				b.WriteString(w)
+				if k == len(wrapped)-1 && l.comment != "" {
+					b.WriteString(" " + l.comment)
+				}
+				b.WriteByte('\n')
+			}
 			i++
 			continue
 		}
@@ -1093,7 +1111,7 @@ func renderSection(b *bytes.Buffer, lines []outLine) {
 		}
 		// A run of consecutive lines with trailing comments.
 		j, col := i, 0
-		for j < len(lines) && lines[j].cells != nil && lines[j].comment != "" {
+		for j < len(lines) && lines[j].cells != nil && lines[j].comment != "" && len(indent)+utf8.RuneCountInString(texts[j]) <= lineWidth {
 			col = max(col, utf8.RuneCountInString(texts[j]))
 			j++
 		}
@@ -1103,4 +1121,116 @@ func renderSection(b *bytes.Buffer, lines []outLine) {
 		}
 		i = j
 	}
+}
+
+// lineWidth is the width, indentation included, beyond which a line of one
+// construct is broken at its brackets.
+const lineWidth = 100
+
+// wrapLine lays out text, one line of one construct at indentation level,
+// in lines of at most lineWidth where it can. A require's ` else
+// "message"` goes on a line of its own, one level deeper. Otherwise the
+// longest bracketed list on the line — ( ), [ ] or { } holding commas
+// outside any inner bracket or string, and at least minListWidth long —
+// puts each of its items on a line of its own, one level deeper, and its
+// closing bracket and the rest of the line on the next. The parts are laid
+// out the same way. A line with neither stays as it is. The result is a
+// pure function of the one-line text, so formatting stays a fixed point,
+// and it parses as the same tree: the language separates tokens by any
+// white space.
+func wrapLine(text string, level int) []string {
+	indent := strings.Repeat("  ", level)
+	if len(indent)+utf8.RuneCountInString(text) <= lineWidth {
+		return []string{indent + text}
+	}
+	if k := topLevelElse(text); k > 0 {
+		return append(wrapLine(text[:k], level), wrapLine(text[k+1:], level+1)...)
+	}
+	open, close := longestList(text)
+	if open < 0 || close-open-1 < minListWidth {
+		return []string{indent + text}
+	}
+	out := []string{indent + text[:open+1]}
+	items := splitTopLevel(text[open+1:close], ',')
+	for k, it := range items {
+		if k < len(items)-1 {
+			it += ","
+		}
+		out = append(out, wrapLine(it, level+1)...)
+	}
+	return append(out, wrapLine(text[close:], level)...)
+}
+
+// minListWidth is the length below which a bracketed list is not worth a
+// line per item (`["DE", "FR"]` stays on its line).
+const minListWidth = 30
+
+// longestList returns the byte offsets of the brackets of the longest
+// bracketed list at the top level of text that holds a comma of its own;
+// -1, -1 when there is none.
+func longestList(text string) (open, close int) {
+	open, close = -1, -1
+	var stack []int
+	commas := map[int]bool{} // open offsets whose list has a comma
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '"':
+			i = skipString(text, i)
+		case '(', '[', '{':
+			stack = append(stack, i)
+		case ')', ']', '}':
+			if len(stack) == 0 || !matches(text[stack[len(stack)-1]], c) {
+				return -1, -1 // unbalanced: leave the line alone
+			}
+			o := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 && commas[o] && i-o > close-open {
+				open, close = o, i
+			}
+		case ',':
+			if len(stack) > 0 {
+				commas[stack[len(stack)-1]] = true
+			}
+		}
+	}
+	return open, close
+}
+
+// topLevelElse returns the offset of the space before the first ` else `
+// of text outside brackets and strings; -1 when there is none.
+func topLevelElse(text string) int {
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '"':
+			i = skipString(text, i)
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ' ':
+			if depth == 0 && strings.HasPrefix(text[i:], " else ") {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func matches(open, close byte) bool {
+	return open == '(' && close == ')' || open == '[' && close == ']' || open == '{' && close == '}'
+}
+
+// skipString returns the offset of the quote that closes the string
+// starting at text[i] (the last offset when it is not closed).
+func skipString(text string, i int) int {
+	for i++; i < len(text); i++ {
+		switch text[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return len(text) - 1
 }

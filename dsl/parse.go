@@ -447,7 +447,7 @@ func cleanMessage(msg string) string {
 // of a grammar sequence (`"persona" <string> "instruction" <string> …`), to
 // its leading optional items and the first required one: what may come next.
 func firstExpected(seq string) string {
-	items := splitTopLevel(seq)
+	items := splitTopLevel(seq, ' ')
 	for i, item := range items {
 		if !strings.HasSuffix(item, "?") && !strings.HasSuffix(item, "*") {
 			return strings.Join(items[:i+1], " ")
@@ -456,39 +456,31 @@ func firstExpected(seq string) string {
 	return seq
 }
 
-// splitTopLevel splits an EBNF sequence at spaces outside quotes and
-// brackets.
-func splitTopLevel(s string) []string {
-	var (
-		items   []string
-		depth   int
-		inQuote bool
-		start   int
-	)
+// splitTopLevel splits s at each sep outside quotes and brackets, trimming
+// the spaces around the items and dropping empty ones: an EBNF sequence
+// at spaces, a list's contents at commas.
+func splitTopLevel(s string, sep byte) []string {
+	var items []string
+	add := func(item string) {
+		if item = strings.TrimSpace(item); item != "" {
+			items = append(items, item)
+		}
+	}
+	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case inQuote:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inQuote = false
-			}
 		case c == '"':
-			inQuote = true
+			i = skipString(s, i)
 		case c == '(' || c == '[' || c == '{':
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-		case c == ' ' && depth == 0:
-			if i > start {
-				items = append(items, s[start:i])
-			}
+		case c == sep && depth == 0:
+			add(s[start:i])
 			start = i + 1
 		}
 	}
-	if start < len(s) {
-		items = append(items, s[start:])
-	}
+	add(s[start:])
 	return items
 }
 
