@@ -107,7 +107,7 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 			return nil
 		}
 	}
-	what := "value of " + c.sourceText(p.Pos, p.EndPos)
+	what := "value of " + p.String()
 	if rec := root.Type(); rec.Kind == ir.KindRecord {
 		t, e := s.tool, rec.Entity
 		if e.Service != t.Service {

@@ -76,18 +76,17 @@ func CheckSource(filename string, src []byte, opts ...Option) (*ir.World, Diagno
 		}
 		return nil, Diagnostics{diagAt("W001", dsl.Pos{Filename: filename, Line: 1, Column: 1}, dsl.Pos{}, "%s", err)}
 	}
-	return check(filename, f, src, opts)
+	return check(filename, f, opts)
 }
 
-// Check checks a parsed spec. src is the file's source, used to quote
-// rubric assertions as written. It returns the IR only when there are no
+// Check checks a parsed spec. It returns the IR only when there are no
 // errors. Data files are read relative to the directory of the file the
 // positions of f name (see WithData).
-func Check(f *dsl.File, src []byte, opts ...Option) (*ir.World, Diagnostics) {
-	return check(f.Pos.Filename, f, src, opts)
+func Check(f *dsl.File, opts ...Option) (*ir.World, Diagnostics) {
+	return check(f.Pos.Filename, f, opts)
 }
 
-func check(filename string, f *dsl.File, src []byte, opts []Option) (*ir.World, Diagnostics) {
+func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics) {
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
@@ -96,7 +95,6 @@ func check(filename string, f *dsl.File, src []byte, opts []Option) (*ir.World, 
 		filename:    filename,
 		data:        cfg.data,
 		dataFiles:   map[string]*dataFile{},
-		src:         src,
 		w:           &ir.World{},
 		services:    map[string]*ir.Service{},
 		entities:    map[string]*ir.Entity{},
@@ -125,7 +123,6 @@ func check(filename string, f *dsl.File, src []byte, opts []Option) (*ir.World, 
 
 // checker holds the state of one Check.
 type checker struct {
-	src   []byte
 	diags Diagnostics
 	w     *ir.World
 

@@ -238,7 +238,7 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			c.errorf("W006", d.Expect.Pos, d.Expect.EndPos, "task %s has an empty rubric", d.Name)
 		}
 		for _, a := range d.Expect.Assertions {
-			as := &ir.Assertion{Pos: a.Pos, Text: c.sourceText(a.Pos, a.EndPos)}
+			as := &ir.Assertion{Pos: a.Pos, Text: a.String()}
 			switch {
 			case a.Invariant != nil:
 				as.Kind = ir.AssertInvariant
@@ -267,15 +267,6 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			}
 		}
 	}
-}
-
-// sourceText returns the source between two positions with whitespace
-// collapsed, for naming rubric assertions in reports.
-func (c *checker) sourceText(pos, end dsl.Pos) string {
-	if c.src == nil || pos.Offset < 0 || end.Offset > len(c.src) || pos.Offset >= end.Offset {
-		return ""
-	}
-	return strings.Join(strings.Fields(string(c.src[pos.Offset:end.Offset])), " ")
 }
 
 func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {

@@ -621,24 +621,8 @@ func (p *printer) task(t *Task) {
 	}
 	if e := t.Expect; e != nil {
 		p.block(p.tok(e.Pos, -1), e.Pos, e.EndPos, "expect", len(e.Assertions), func(i int) {
-			a := e.Assertions[i]
-			switch {
-			case a == nil:
-			case a.Invariant != nil:
-				p.line(a.Pos, a.EndPos, "invariant "+*a.Invariant)
-			case a.Unchanged:
-				text := "unchanged"
-				for i, x := range a.Except {
-					if i == 0 {
-						text += " except "
-					} else {
-						text += ", "
-					}
-					text += postfixString(x)
-				}
-				p.line(a.Pos, a.EndPos, text)
-			default:
-				p.line(a.Pos, a.EndPos, exprString(a.Expr))
+			if a := e.Assertions[i]; a != nil {
+				p.line(a.Pos, a.EndPos, a.String())
 			}
 		})
 	}
@@ -665,6 +649,30 @@ func (p *printer) task(t *Task) {
 		})
 	}
 	p.close(t.EndPos)
+}
+
+// String is the assertion in canonical form, on one line: what the
+// formatter prints, and what reports name it by, whatever the source's
+// layout.
+func (a *Assertion) String() string {
+	switch {
+	case a.Invariant != nil:
+		return "invariant " + *a.Invariant
+	case a.Unchanged:
+		text := "unchanged"
+		for i, x := range a.Except {
+			if i == 0 {
+				text += " except "
+			} else {
+				text += ", "
+			}
+			text += postfixString(x)
+		}
+		return text
+	case a.Expr != nil:
+		return exprString(a.Expr)
+	}
+	return ""
 }
 
 func tagsString(t *Tags) string {
@@ -804,6 +812,9 @@ func exprString(e *Expr) string {
 	w.expr(e)
 	return w.String()
 }
+
+// String is the expression in canonical form, on one line.
+func (x *Postfix) String() string { return postfixString(x) }
 
 func postfixString(x *Postfix) string {
 	var w exprWriter
