@@ -186,8 +186,8 @@ func ValueText(v any) string {
 // differ in that order: `status is "pending", want "cancelled"; total is
 // 10, want 12`. Values JSON cannot show (NaN) fall back to both sides.
 func FieldDiff(got, want any, names ...string) string {
-	g, gerr := jsonMembers(got)
-	w, werr := jsonMembers(want)
+	g, gerr := jsonMembers(got, false)
+	w, werr := jsonMembers(want, len(names) == 0)
 	if gerr == nil && werr == nil {
 		if len(names) == 0 {
 			names = w.order
@@ -221,11 +221,15 @@ func (o jsonObject) member(n string) json.RawMessage {
 }
 
 // jsonMembers marshals v, which must give a JSON object, and splits it
-// into its members in order.
-func jsonMembers(v any) (jsonObject, error) {
+// into its members, noting their order when ordered is set.
+func jsonMembers(v any, ordered bool) (jsonObject, error) {
 	o := jsonObject{vals: map[string]json.RawMessage{}}
 	b, err := marshalJSON(v)
 	if err != nil {
+		return o, err
+	}
+	if !ordered {
+		err := json.Unmarshal(b, &o.vals)
 		return o, err
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
