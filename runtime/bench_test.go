@@ -7,34 +7,16 @@ import (
 	"testing"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/cpubench"
 	"github.com/worldc/worldc/runtime/internal/worldtest"
 )
-
-// loop runs f b.N times and, where the OS can say, also reports the CPU
-// time of the benchmark's own thread per op ("cpu-ns/op"): on a shared,
-// loaded machine ns/op is wall time and includes waiting for a CPU.
-func loop(b *testing.B, f func()) {
-	b.Helper()
-	goruntime.LockOSThread()
-	defer goruntime.UnlockOSThread()
-	b.ReportAllocs()
-	c0 := threadCPU()
-	n := 0
-	for b.Loop() {
-		f()
-		n++
-	}
-	if c1 := threadCPU(); c0 >= 0 && c1 >= 0 && n > 0 {
-		b.ReportMetric(float64(c1-c0)/float64(n), "cpu-ns/op")
-	}
-}
 
 // BenchmarkCallGet: a get tool on a table of 1,000 rows, JSON arguments in,
 // observation JSON out.
 func BenchmarkCallGet(b *testing.B) {
 	s := worldtest.BigState(1000).Clone()
 	args := json.RawMessage(`{"id":"invoice_500"}`)
-	loop(b, func() {
+	cpubench.Loop(b, func() {
 		obs := worldtest.Registry.Call(s, "get_invoice", args)
 		if _, err := obs.MarshalJSON(); err != nil || !obs.OK {
 			b.Fatal(obs, err)
@@ -51,7 +33,7 @@ func BenchmarkCallSearch(b *testing.B) {
 	if err := json.Unmarshal(obs.Data, &out); err != nil || len(out) != 11 {
 		b.Fatalf("%d matches, %v", len(out), err)
 	}
-	loop(b, func() {
+	cpubench.Loop(b, func() {
 		obs := worldtest.Registry.Call(s, "find_invoices", args)
 		if _, err := obs.MarshalJSON(); err != nil || !obs.OK {
 			b.Fatal(obs, err)
@@ -66,7 +48,7 @@ func BenchmarkCallWrite(b *testing.B) {
 	s := seed.Clone()
 	args := json.RawMessage(`{"customer":"customer_7","amount":120.5,"issued_on":"2026-03-01"}`)
 	i := 0
-	loop(b, func() {
+	cpubench.Loop(b, func() {
 		if i++; i%1000 == 0 {
 			s = seed.Clone()
 		}
@@ -81,7 +63,7 @@ func BenchmarkCallWrite(b *testing.B) {
 func BenchmarkCallFail(b *testing.B) {
 	s := worldtest.BigState(1000).Clone()
 	args := json.RawMessage(`{"invoice":"invoice_3"}`) // paid already
-	loop(b, func() {
+	cpubench.Loop(b, func() {
 		if obs := worldtest.Registry.Call(s, "mark_paid", args); obs.OK || obs.Error.Code != runtime.CodePreconditionFailed {
 			b.Fatal(obs)
 		}
@@ -94,7 +76,7 @@ func BenchmarkCallFail(b *testing.B) {
 // BenchmarkDecodeArgs: strict decoding of a three-argument call.
 func BenchmarkDecodeArgs(b *testing.B) {
 	raw := json.RawMessage(`{"customer":"acme","amount":1200.5,"issued_on":"2026-03-01"}`)
-	loop(b, func() {
+	cpubench.Loop(b, func() {
 		var a worldtest.CreateInvoiceArgs
 		if err := runtime.DecodeArgs(raw, &a, "customer", "amount"); err != nil {
 			b.Fatal(err)
@@ -108,7 +90,7 @@ func BenchmarkClone(b *testing.B) {
 	for _, rows := range []int{100, 100_000} {
 		seed := worldtest.BigState(rows / 2) // two tables of rows/2
 		b.Run(fmt.Sprintf("rows=%d", rows), func(b *testing.B) {
-			loop(b, func() { _ = seed.Clone() })
+			cpubench.Loop(b, func() { _ = seed.Clone() })
 		})
 	}
 	for _, rows := range []int{100, 100_000} {
@@ -123,7 +105,7 @@ func BenchmarkClone(b *testing.B) {
 			s.Journal().Commit()
 		}
 		b.Run(fmt.Sprintf("rows=%d/after-50-writes", rows), func(b *testing.B) {
-			loop(b, func() { _ = s.Clone() })
+			cpubench.Loop(b, func() { _ = s.Clone() })
 		})
 	}
 }
@@ -143,10 +125,10 @@ func BenchmarkStateHash(b *testing.B) {
 			b.StopTimer()
 			s := worldtest.BigState(5000)
 			b.StartTimer()
-			c0 := threadCPU()
+			c0 := cpubench.ThreadCPU()
 			_ = s.Hash()
 			if c0 >= 0 {
-				cpu += threadCPU() - c0
+				cpu += cpubench.ThreadCPU() - c0
 				n++
 			}
 		}
@@ -158,7 +140,7 @@ func BenchmarkStateHash(b *testing.B) {
 	_ = seed.Hash()
 	b.Run("rows=10000/warm", func(b *testing.B) {
 		s := seed.Clone()
-		loop(b, func() { _ = s.Hash() })
+		cpubench.Loop(b, func() { _ = s.Hash() })
 	})
 	b.Run("rows=10000/warm+50", func(b *testing.B) {
 		s := seed.Clone()
@@ -166,7 +148,7 @@ func BenchmarkStateHash(b *testing.B) {
 			inv, _ := s.Invoices.Mut(fmt.Sprintf("invoice_%d", i*7))
 			inv.Amount++
 		}
-		loop(b, func() { _ = s.Hash() })
+		cpubench.Loop(b, func() { _ = s.Hash() })
 	})
 }
 
@@ -180,7 +162,7 @@ func BenchmarkAll(b *testing.B) {
 			inv.Amount++
 		}
 		b.Run(fmt.Sprintf("rows=1000/overlay=%d", writes), func(b *testing.B) {
-			loop(b, func() {
+			cpubench.Loop(b, func() {
 				n := 0
 				for r := range s.Invoices.All() {
 					if r.Amount > 100 {

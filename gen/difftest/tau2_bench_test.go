@@ -2,11 +2,11 @@ package difftest
 
 import (
 	"encoding/json"
-	goruntime "runtime"
 	"testing"
 
 	"github.com/worldc/worldc/generated/tau2_retail"
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/cpubench"
 )
 
 // Benchmarks of the compiled tau2-bench retail world (50 products, 500
@@ -23,26 +23,6 @@ func tau2Episode(b *testing.B) runtime.Episode {
 	return ep
 }
 
-// tau2Loop runs f b.N times and, where the OS can say, also reports the
-// CPU time of the benchmark's own thread per op ("cpu-ns/op"): on a
-// shared, loaded machine ns/op is wall time and includes waiting for a
-// CPU.
-func tau2Loop(b *testing.B, f func()) {
-	b.Helper()
-	goruntime.LockOSThread()
-	defer goruntime.UnlockOSThread()
-	b.ReportAllocs()
-	c0 := threadCPU()
-	n := 0
-	for b.Loop() {
-		f()
-		n++
-	}
-	if c1 := threadCPU(); c0 >= 0 && c1 >= 0 && n > 0 {
-		b.ReportMetric(float64(c1-c0)/float64(n), "cpu-ns/op")
-	}
-}
-
 // tau2Call benchmarks one call and the JSON encoding of its observation,
 // as a server sends it to the agent.
 func tau2Call(b *testing.B, tool, args string) {
@@ -54,7 +34,7 @@ func tau2Call(b *testing.B, tool, args string) {
 	}
 	out, _ := json.Marshal(o)
 	b.SetBytes(int64(len(out)))
-	tau2Loop(b, func() {
+	cpubench.Loop(b, func() {
 		o := ep.Call(tool, raw)
 		out, err := json.Marshal(o)
 		if err != nil || !o.OK {
@@ -68,7 +48,7 @@ func tau2Call(b *testing.B, tool, args string) {
 func tau2Fails(b *testing.B, tool, args string) {
 	ep := tau2Episode(b)
 	raw := json.RawMessage(args)
-	tau2Loop(b, func() {
+	cpubench.Loop(b, func() {
 		if o := ep.Call(tool, raw); o.OK {
 			b.Fatal("succeeded")
 		}
@@ -176,7 +156,7 @@ func BenchmarkTau2ReplayAll(b *testing.B) {
 		calls += len(t.EvaluationCriteria.Actions)
 	}
 	n := 0
-	tau2Loop(b, func() {
+	cpubench.Loop(b, func() {
 		for _, t := range d.tasks {
 			ep, err := tau2_retail.New().NewEpisode("")
 			if err != nil {
@@ -197,7 +177,7 @@ func BenchmarkTau2ReplayAll(b *testing.B) {
 func BenchmarkTau2ModifyPendingOrderItems(b *testing.B) {
 	raw := json.RawMessage(`{"order_id": "#W9348897", "item_ids": ["6117189161", "7453605304", "3799046073"], "new_item_ids": ["6700049080", "5320792178", "3234800602"], "payment_method_id": "credit_card_8853416"}`)
 	tau2Episode(b)
-	tau2Loop(b, func() {
+	cpubench.Loop(b, func() {
 		ep, err := tau2_retail.New().NewEpisode("")
 		if err != nil {
 			b.Fatal(err)

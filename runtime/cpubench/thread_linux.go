@@ -1,13 +1,13 @@
-package runtime_test
+package cpubench
 
 import (
 	"syscall"
 	"unsafe"
 )
 
-// threadCPU returns the CPU time consumed by the calling OS thread, in
+// ThreadCPU returns the CPU time consumed by the calling OS thread, in
 // nanoseconds, or -1 if it is unavailable.
-func threadCPU() int64 {
+func ThreadCPU() int64 {
 	const clockThreadCPUTimeID = 3
 	var ts syscall.Timespec
 	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTimeID, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
