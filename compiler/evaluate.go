@@ -63,12 +63,7 @@ func (c *checker) evaluate() {
 		if t.Solution == nil {
 			continue
 		}
-		res, err := eval.RunSolution(c.w, t)
-		if err != nil {
-			c.errorf("W021", t.Pos, t.Pos, "the solution of task %s cannot run: %v", t.Name, err)
-			continue
-		}
-		if !res.OK() {
+		if res := eval.CheckSolution(t, start); !res.OK() {
 			pos := t.Pos
 			if res.Failed >= 0 && res.Steps[res.Failed].Step != nil {
 				pos = res.Steps[res.Failed].Step.Pos

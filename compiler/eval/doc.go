@@ -17,7 +17,8 @@
 //	st.Violations()                       // invariants
 //	st.CheckConstraints()                 // required, type, enum, bounds, unique, refs
 //	st.Grade(task, start)                 // rubric
-//	eval.RunSolution(world, task)         // replay + grade
+//	eval.RunSolution(world, task)         // replay + grade, with state hashes
+//	eval.CheckSolution(task, start)       // replay + grade, without them
 //	st.JSON(), st.Hash(), st.Clone()
 //
 // # Values

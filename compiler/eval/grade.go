@@ -227,7 +227,7 @@ type StepResult struct {
 	Args map[string]*ir.Value
 	Data Data       // the observation data when the call succeeded
 	Err  *ToolError // the failure, or nil
-	Hash string     // the state hash after the step
+	Hash string     // the state hash after the step (RunSolution only)
 }
 
 // AsExpected reports whether the step did what the solution says: it
@@ -251,9 +251,9 @@ type SolutionResult struct {
 	Steps []StepResult
 	// Failed is the index in Steps of that step, or -1.
 	Failed    int
-	Grade     Grade // the rubric on the final state, violations included
-	StartHash string
-	FinalHash string
+	Grade     Grade  // the rubric on the final state, violations included
+	StartHash string // RunSolution only
+	FinalHash string // RunSolution only
 	Final     *State // the state after the last step run
 }
 
@@ -300,8 +300,10 @@ func (r *SolutionResult) Problem() string {
 // expected failure that succeeded or failed with another message); the
 // grade is then of the state after that step (unchanged when it failed).
 // An argument bound to an earlier step's name passes the id of the record
-// that step returned. The error is for a task without a solution or a
-// start state that cannot be built.
+// that step returned. The result holds the state hash after every step,
+// at the start and at the end, for comparison with the generated package.
+// The error is for a task without a solution or a start state that cannot
+// be built.
 func RunSolution(w *ir.World, task *ir.Task) (*SolutionResult, error) {
 	if task == nil {
 		return nil, fmt.Errorf("eval: nil task")
@@ -313,11 +315,28 @@ func RunSolution(w *ir.World, task *ir.Task) (*SolutionResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	return replay(task, start, true), nil
+}
+
+// CheckSolution is RunSolution from start, the task's start state (which
+// it leaves unchanged), without the state hashes: what tells whether a
+// solution is golden. Hashing the whole state after every step is most of
+// the cost of a replay on a large world. task must have a solution.
+func CheckSolution(task *ir.Task, start *State) *SolutionResult {
+	return replay(task, start, false)
+}
+
+// replay runs task's solution on a copy of start; hash tells whether to
+// record the state hashes.
+func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	s := start.Clone()
-	res := &SolutionResult{Failed: -1, StartHash: start.Hash(), Final: s}
+	res := &SolutionResult{Failed: -1, Final: s}
+	if hash {
+		res.StartHash = start.Hash()
+	}
 	bound := map[string]Data{}
 	for i, step := range task.Solution {
-		sr := s.runStep(step, bound)
+		sr := s.runStep(step, bound, hash)
 		res.Steps = append(res.Steps, sr)
 		if !sr.AsExpected() {
 			res.Failed = i
@@ -327,16 +346,20 @@ func RunSolution(w *ir.World, task *ir.Task) (*SolutionResult, error) {
 			bound[step.Bind] = sr.Data
 		}
 	}
-	res.FinalHash = s.Hash()
+	if hash {
+		res.FinalHash = s.Hash()
+	}
 	res.Grade = s.Grade(task, start)
-	return res, nil
+	return res
 }
 
-func (s *State) runStep(step *ir.Step, bound map[string]Data) StepResult {
+func (s *State) runStep(step *ir.Step, bound map[string]Data, hash bool) StepResult {
 	sr := StepResult{Step: step, Args: map[string]*ir.Value{}}
 	fail := func(code, format string, args ...any) StepResult {
 		sr.Err = &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
-		sr.Hash = s.Hash()
+		if hash {
+			sr.Hash = s.Hash()
+		}
 		return sr
 	}
 	if step == nil || step.Tool == nil {
@@ -357,6 +380,8 @@ func (s *State) runStep(step *ir.Step, bound map[string]Data) StepResult {
 		sr.Args[a.Param.Name] = v
 	}
 	sr.Data, sr.Err = s.Call(step.Tool, sr.Args)
-	sr.Hash = s.Hash()
+	if hash {
+		sr.Hash = s.Hash()
+	}
 	return sr
 }

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,5 +197,45 @@ func TestRunSolution(t *testing.T) {
 	x.w.Today = "x"
 	if _, err := RunSolution(x.w, x.refuse); err == nil {
 		t.Error("bad world accepted")
+	}
+}
+
+// TestCheckSolution checks that CheckSolution reaches the verdict of
+// RunSolution, step for step, without hashing and without changing the
+// start state it is given.
+func TestCheckSolution(t *testing.T) {
+	x := newFixture(t)
+	failing := *x.settle
+	failing.Name = "settle_failing"
+	failing.Solution = slices.Clone(x.settle.Solution)
+	failing.Solution[1] = &ir.Step{Tool: x.settle.Solution[1].Tool, Args: slices.Clone(x.settle.Solution[1].Args)}
+	failing.Solution[1].Args[1] = &ir.Arg{Param: failing.Solution[1].Args[1].Param, Value: vInt(0)}
+	for _, task := range []*ir.Task{x.settle, x.onboard, x.refuse, &failing} {
+		want, err := RunSolution(x.w, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, err := NewState(x.w, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := start.Hash()
+		got := CheckSolution(task, start)
+		if start.Hash() != before {
+			t.Errorf("%s: the start state changed", task.Name)
+		}
+		if got.OK() != want.OK() || got.Failed != want.Failed || got.Problem() != want.Problem() || len(got.Steps) != len(want.Steps) {
+			t.Errorf("%s: got ok=%v failed=%d %q, want ok=%v failed=%d %q", task.Name, got.OK(), got.Failed, got.Problem(), want.OK(), want.Failed, want.Problem())
+			continue
+		}
+		for i := range got.Steps {
+			g, w := got.Steps[i], want.Steps[i]
+			if string(g.Observation()) != string(w.Observation()) || g.Hash != "" {
+				t.Errorf("%s step %d: %s (hash %q), want %s", task.Name, i+1, g.Observation(), g.Hash, w.Observation())
+			}
+		}
+		if got.StartHash != "" || got.FinalHash != "" || got.Final.Hash() != want.FinalHash {
+			t.Errorf("%s: hashes %q %q, final state %s, want %s", task.Name, got.StartHash, got.FinalHash, got.Final.Hash(), want.FinalHash)
+		}
 	}
 }
