@@ -166,3 +166,66 @@ func TestSeveralMistakesInOrder(t *testing.T) {
 		t.Errorf("diagnostics\n got %v\nwant %v\n%s", got, want, ds.Text())
 	}
 }
+
+// TestTaskSeedStartState checks that a task's seed records are part of the
+// start state its rubric and solution are judged on: pay_o2 is golden only
+// with the order its seed adds, and the rubric of paid_o3 holds before the
+// agent acts only because of its seed.
+func TestTaskSeedStartState(t *testing.T) {
+	src := `world corner_shop {
+  title "Corner Shop"
+  today 2026-03-14
+}
+
+service sales "Orders" {
+  entity Order {
+    customer string
+    total    money >= 0
+    status   enum { open paid } = open
+  }
+  tool get_order: get Order
+  tool pay_order(order: ref Order) "Mark an order as paid" {
+    require order.status == open else "order is not open"
+    set order.status = paid
+    return order
+  }
+}
+
+seed {
+  sales.Order o1 { customer: "Ana", total: 20 }
+}
+
+task pay_o2 {
+  persona     "Shop owner"
+  instruction "Ben paid his order. Record it."
+  seed {
+    sales.Order o2 { customer: "Ben", total: 30 }
+  }
+  expect {
+    sales.Order[o2].status == paid
+  }
+  solution {
+    pay_order(order: o2)
+  }
+}
+
+task paid_o3 {
+  persona     "Shop owner"
+  instruction "Check that Cleo's order is paid."
+  seed {
+    sales.Order o3 { customer: "Cleo", total: 40, status: paid }
+  }
+  expect {
+    sales.Order[o3].status == paid
+  }
+}
+`
+	_, ds := CheckSource("task_seed.world", []byte(src))
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%d:%s", d.Line, d.Code))
+	}
+	if want := []string{"38:W014"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("diagnostics\n got %v\nwant %v\n%s", got, want, ds.Text())
+	}
+}
