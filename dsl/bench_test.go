@@ -3,6 +3,8 @@ package dsl
 import (
 	"os"
 	"testing"
+
+	"github.com/worldc/worldc/runtime/cpubench"
 )
 
 // benchSpec is a representative spec: a copy of an example world (five
@@ -18,12 +20,11 @@ func benchSpec(b *testing.B) []byte {
 
 func BenchmarkParse(b *testing.B) {
 	src := benchSpec(b)
-	b.ReportAllocs()
-	for b.Loop() {
+	cpubench.Loop(b, func() {
 		if _, err := Parse("bench.world", src); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkFormat(b *testing.B) {
