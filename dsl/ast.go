@@ -6,7 +6,10 @@
 // closely and carries the source position of every node (Pos, EndPos); it is
 // consumed by the compiler, which resolves names and types into an IR. The
 // structs double as the participle grammar: each field's tag is the grammar
-// fragment that fills it.
+// fragment that fills it. Participle parses the declarations with them;
+// what the declarations hold is parsed by hand, exactly as participle
+// would parse those tags (see handparse.go). Grammar exports the EBNF
+// participle derives from all of them (internal/grammar).
 package dsl
 
 import "github.com/alecthomas/participle/v2/lexer"

@@ -1,6 +1,7 @@
 package dsl
 
 import (
+	"bytes"
 	"os"
 	"testing"
 
@@ -37,4 +38,18 @@ func BenchmarkFormat(b *testing.B) {
 	for b.Loop() {
 		Format(f)
 	}
+}
+
+// BenchmarkParseError parses the spec of BenchmarkParse with a mistake
+// near its end (its last closing brace dropped): Parse parses it again with
+// participle alone, to report the error.
+func BenchmarkParseError(b *testing.B) {
+	src := benchSpec(b)
+	end := bytes.LastIndexByte(src, '}')
+	src = append(src[:end:end], src[end+1:]...)
+	cpubench.Loop(b, func() {
+		if _, err := Parse("bench.world", src); err == nil {
+			b.Fatal("no error")
+		}
+	})
 }

@@ -228,3 +228,32 @@ func TestParseLongChain(t *testing.T) {
 		}
 	}
 }
+
+// TestParseErrorOrder checks which of several problems Parse reports: a
+// problem scan finds (a character outside the language, a limit) before a
+// string that does not decode, that before a syntax error, whatever their
+// order in the file.
+func TestParseErrorOrder(t *testing.T) {
+	deep := strings.Repeat("(", MaxNesting+1)
+	tests := []struct{ name, src, want string }{
+		{"bad escape, then nesting too deep",
+			"world w { title \"\\q\" }\nservice s { tool t() { return " + deep + " } }",
+			"nesting deeper than 64 levels"},
+		{"bad escape, then a stray character",
+			"world w { title \"\\q\" }\n@",
+			"spec.world:2:1: unexpected character '@'"},
+		{"syntax error, then bad escape",
+			"world w { title }\nworld v { title \"\\q\" }",
+			"spec.world:2:18: invalid escape \\q in string"},
+		{"two bad escapes",
+			"world w { title \"\\q\" }\nworld v { title \"\\z\" }",
+			"spec.world:1:18: invalid escape \\q in string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := parseError(t, []byte(tt.src)).Error(); !strings.Contains(got, tt.want) {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -2,15 +2,18 @@ package dsl
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/worldc/worldc/dsl/internal/grammar"
 )
 
 // Limits that protect the parser from hostile input. Specs come from LLMs:
@@ -41,44 +44,81 @@ var tokenRules = []lexer.SimpleRule{
 	{Name: "Op", Pattern: `==|!=|<=|>=|[-+*/%<>=.,:()\[\]{}?]`},
 }
 
-// parser is built once; participle parsers are safe for concurrent use.
-var parser = participle.MustBuild[File](parserOptions...)
+// parser parses the language: participle, with the line-level constructs,
+// statements, expressions, types and constants parsed by hand
+// (handparse.go). It parses the tokens scan produces (see parseTokens):
+// its lexer only names the token types. It is built once; participle
+// parsers are safe for concurrent use.
+var parser = participle.MustBuild[File](participle.Lexer(specLexer), participle.Elide("Comment", "Whitespace"), participle.UseLookahead(lookahead))
 
-var parserOptions = []participle.Option{
-	participle.Lexer(specLexer),
+// referenceOptions configure participle alone on the grammar tags.
+var referenceOptions = []participle.Option{
+	// The lexer decodes string tokens (not participle.Unquote: it builds
+	// the value by repeated string concatenation, quadratic on a long
+	// string, and decodes \xNN as a rune instead of a byte).
+	participle.Lexer(grammarLexer),
 	participle.Elide("Comment", "Whitespace"),
-	// Not participle.Unquote: it builds the value by repeated string
-	// concatenation (quadratic on a long string) and decodes \xNN as a rune
-	// instead of a byte.
-	participle.Map(unquoteString, "String"),
-	participle.UseLookahead(4),
+	participle.UseLookahead(lookahead),
 }
 
-// Parsers of one line-level construct, used only to explain an error: when
-// a member, statement, field, seed record, assertion or solution call fails
-// within the parser's lookahead, the parser backtracks and blames the token
-// that starts it ("expected }"); parsing that construct alone finds the
-// real mistake.
-var (
-	parseMember    = partParser[Member]()
-	parseStmt      = partParser[Stmt]()
-	parseField     = partParser[Field]()
-	parseProp      = partParser[Prop]()
-	parseRecord    = partParser[Record]()
-	parseAssertion = partParser[Assertion]()
-	parseCallStep  = partParser[CallStep]()
-	parseRecordIt  = partParser[RecordItem]()
-	parseLoad      = partParser[Load]()
-	parseMetaEntry = partParser[MetaEntry]()
-	parseMeta      = partParser[Meta]()
-)
+// grammarParser is participle alone on the grammar tags (internal/grammar
+// holds the syntax tree types with their tags and nothing else): the
+// language's reference parser, whose errors Parse reports.
+type grammarParser struct {
+	file *participle.Parser[grammar.File]
+
+	// Parsers of one line-level construct, used only to explain an
+	// error: when a member, statement, field, seed record, assertion or
+	// solution call fails within the parser's lookahead, the parser
+	// backtracks and blames the token that starts it ("expected }");
+	// parsing that construct alone finds the real mistake.
+	member, stmt, field, prop, record, assertion, callStep, recordItem, load, metaEntry, meta func(filename string, src []byte) error
+}
+
+// reference is the grammarParser, built on first use: parses that
+// succeed never need it.
+var reference = sync.OnceValue(func() *grammarParser {
+	return &grammarParser{
+		file:       participle.MustBuild[grammar.File](referenceOptions...),
+		member:     partParser[grammar.Member](),
+		stmt:       partParser[grammar.Stmt](),
+		field:      partParser[grammar.Field](),
+		prop:       partParser[grammar.Prop](),
+		record:     partParser[grammar.Record](),
+		assertion:  partParser[grammar.Assertion](),
+		callStep:   partParser[grammar.CallStep](),
+		recordItem: partParser[grammar.RecordItem](),
+		load:       partParser[grammar.Load](),
+		metaEntry:  partParser[grammar.MetaEntry](),
+		meta:       partParser[grammar.Meta](),
+	}
+})
 
 func partParser[T any]() func(filename string, src []byte) error {
-	p := participle.MustBuild[T](parserOptions...)
+	p := participle.MustBuild[T](referenceOptions...)
 	return func(filename string, src []byte) error {
 		_, err := p.ParseBytes(filename, src, participle.AllowTrailing(true))
 		return err
 	}
+}
+
+// parseFile parses src with participle alone, on the grammar tags. The
+// tree has the types of package grammar, with the same fields as this
+// package's: JSON carries it over.
+func (g *grammarParser) parseFile(filename string, src []byte) (*File, error) {
+	tree, err := g.file.ParseBytes(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(tree)
+	if err != nil {
+		return nil, err
+	}
+	f := new(File)
+	if err := json.Unmarshal(data, f); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 // Error is a syntax error at a position.
@@ -102,27 +142,52 @@ type tokenPos struct {
 // text, or exceeds MaxFileSize, MaxTokens or MaxNesting, is rejected with an
 // *Error before the parser runs, so no input can panic, exhaust the stack
 // or take more than linear time.
+//
+// A spec that does not parse is parsed a second time, by participle alone
+// on the grammar tags (see grammarParser), which reports the error: about
+// ten times slower than the first parse, as Parse was before expressions
+// were parsed by hand.
 func Parse(filename string, src []byte) (*File, error) {
+	buf := tokenBuffers.Get().(*[]lexer.Token)
+	defer releaseTokens(buf)
+	comments, tokens, err := lexSpec(filename, src, buf)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parseTokens(*buf)
+	if err != nil {
+		// Participle alone on the grammar tags words the error (the
+		// hand-written parser reports none). Were it to parse the file,
+		// its tree would be the answer.
+		ref := reference()
+		if f, err = ref.parseFile(filename, src); err != nil {
+			return nil, toError(filename, err, tokens, src)
+		}
+	}
+	return finish(f, comments, tokens, src), nil
+}
+
+// lexSpec checks the limits and the encoding of src and lexes it: see
+// scan.
+func lexSpec(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comment, []tokenPos, error) {
 	if len(src) > MaxFileSize {
-		return nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
+		return nil, nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
 			Msg: fmt.Sprintf("spec is %d bytes; the limit is %d", len(src), MaxFileSize)}
 	}
 	if err := checkEncoding(filename, src); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	comments, tokens, err := scan(filename, src)
-	if err != nil {
-		return nil, err
-	}
-	f, err := parser.ParseBytes(filename, src)
-	if err != nil {
-		return nil, toError(filename, err, tokens, src)
-	}
+	return scan(filename, src, parserTokens)
+}
+
+// finish completes a parsed tree: the repairs, the policy positions, the
+// comments and the token positions.
+func finish(f *File, comments []*Comment, tokens []tokenPos, src []byte) *File {
 	repairLeakedOperators(f)
 	locatePolicies(f, tokens, src)
 	f.Comments = comments
 	f.tokens = tokens
-	return f, nil
+	return f
 }
 
 // locatePolicies fills the position of every invariant's policy string:
@@ -191,15 +256,23 @@ func posAt(filename string, src []byte, off int) Pos {
 // the formatter and token positions, reports lexical errors with a clear
 // message, and rejects input that would recurse without bound in the
 // parser: nesting deeper than MaxNesting, more than MaxNesting prefix
-// operators in a row, and `else if` chains longer than MaxNesting.
-func scan(filename string, src []byte) ([]*Comment, []tokenPos, error) {
+// operators in a row, and `else if` chains longer than MaxNesting. When
+// parserTokens is not nil, it also appends there the tokens the parser
+// reads: strings decoded (see unquoteString), and of the white space and
+// comments only the piece right after a token that may end a node (see
+// neverLast), and the end of input. A string that does not decode is
+// reported after every other problem scan finds, as participle, which
+// decodes strings as it reads the tokens, did.
+func scan(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comment, []tokenPos, error) {
 	lx, err := specLexer.LexString(filename, string(src))
 	if err != nil {
 		return nil, nil, toError(filename, err, nil, src)
 	}
 	var (
 		comments []*Comment
-		tokens   = make([]tokenPos, 0, min(len(src)/4, MaxTokens))
+		tokens   = make([]tokenPos, 0, min(len(src)/5, MaxTokens))
+		skipGap  bool  // the white space or comment can mark no node's end
+		badStr   error // the first string that does not decode
 		depth    int
 		prefixes int                 // prefix operators (`not`, `-`) in a row
 		elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
@@ -211,14 +284,35 @@ func scan(filename string, src []byte) ([]*Comment, []tokenPos, error) {
 			return nil, nil, toError(filename, err, nil, src)
 		}
 		if tok.EOF() {
+			if parserTokens != nil {
+				*parserTokens = append(*parserTokens, tok)
+			}
+			if badStr != nil {
+				return nil, nil, toError(filename, badStr, tokens, src)
+			}
 			return comments, tokens, nil
 		}
 		switch tok.Type {
-		case whitespaceType:
+		case whitespaceType, commentType:
+			if parserTokens != nil && !skipGap {
+				*parserTokens = append(*parserTokens, tok)
+				skipGap = true
+			}
+			if tok.Type == commentType {
+				comments = append(comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
+			}
 			continue
-		case commentType:
-			comments = append(comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
-			continue
+		}
+		if parserTokens != nil {
+			pt := tok
+			if tok.Type == tokString {
+				var err error
+				if pt, err = unquoteString(tok); err != nil && badStr == nil {
+					badStr = err
+				}
+			}
+			*parserTokens = append(*parserTokens, pt)
+			skipGap = neverLast(tok)
 		}
 		if len(tokens) == MaxTokens {
 			return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
@@ -331,32 +425,33 @@ func explain(e *Error, tokens []tokenPos, src []byte) *Error {
 		return nil
 	}
 	var parse func(string, []byte) error
+	g := reference()
 	word := identAt(src, off)
 	switch {
 	case word == "meta" && strings.HasPrefix(e.Msg, `unexpected token "meta"`):
 		// A task's meta block that does not parse is skipped as optional,
 		// and the error blames its first token.
-		parse = parseMeta
+		parse = g.meta
 	case word == "" || !strings.HasSuffix(e.Msg, `(expected "}")`):
 		return nil
 	case word == "entity" || word == "tool" || word == "record":
-		parse = parseMember
+		parse = g.member
 	case word == "case":
-		parse = parseRecordIt
+		parse = g.recordItem
 	case word == "load":
-		parse = parseLoad
+		parse = g.load
 	case word == "fails":
 		if enclosingBlock(tokens, src, i) == "solution" {
 			return &Error{Pos: e.Pos, Msg: `"fails" needs the message the call is expected to fail with: call(…) fails "message"`}
 		}
 		return nil
 	case slices.Contains([]string{"require", "let", "var", "set", "insert", "delete", "return", "if", "for", "fail"}, word):
-		parse = parseStmt
+		parse = g.stmt
 	default:
 		parse = map[string]func(string, []byte) error{
-			"entity": parseField, "world": parseProp, "seed": parseRecord,
-			"expect": parseAssertion, "solution": parseCallStep,
-			"record": parseRecordIt, "case": parseField, "meta": parseMetaEntry,
+			"entity": g.field, "world": g.prop, "seed": g.record,
+			"expect": g.assertion, "solution": g.callStep,
+			"record": g.recordItem, "case": g.field, "meta": g.metaEntry,
 		}[enclosingBlock(tokens, src, i)]
 	}
 	if parse == nil {
@@ -557,5 +652,10 @@ func tokenIndex(tokens []tokenPos, offset int) int {
 // Grammar returns the grammar in EBNF, for prompts that teach an LLM the
 // language.
 func Grammar() string {
-	return parser.String()
+	return grammarEBNF()
 }
+
+// grammarEBNF is the EBNF participle derives from the grammar tags.
+var grammarEBNF = sync.OnceValue(func() string {
+	return reference().file.String()
+})

@@ -6,7 +6,9 @@ package dsl
 // CmpExpr, while the tokens it gave back are parsed again by what follows:
 // in a rubric `a in` then parses as the assertions `a` and `in`, and the
 // first would keep Op "in" with no right side. An operator without a right
-// side is always such a leftover, so it is cleared.
+// side is always such a leftover, so it is cleared. (The hand-written
+// parser leaves none; the trees of participle alone, in Parse's error path
+// and in the tests, still need the repair.)
 func repairLeakedOperators(f *File) {
 	for _, d := range f.Decls {
 		switch {
