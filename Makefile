@@ -6,6 +6,10 @@ WORLDC   := bin/worldc
 WORLDS   := testdata/worlds
 FUZZTIME ?= 30s
 BENCH    ?= .
+# Every package of the repository: worldc's module, and the runtime, a
+# module of its own (runtime/go.mod) that worldc's go.mod replaces with
+# ./runtime, so that the go command reaches it by its import path.
+PKGS     := ./... github.com/worldc/worldc/runtime/...
 
 .PHONY: all build demo generate gen-check test vet fmt-check fmt bench fuzz clean
 
@@ -32,29 +36,29 @@ gen-check: build
 # worlds, generated/ up to date with them, and every test (the generated
 # packages' own included: go test ./... covers ./generated/...).
 test: build vet fmt-check gen-check
-	$(GO) test ./...
+	$(GO) test $(PKGS)
 
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(PKGS)
 
 # Fails listing the files whose layout is not canonical.
 fmt-check: build
-	@out="$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./... | sort -u) | sed 's|^$(CURDIR)/||' | sort -u)"; \
+	@out="$$(gofmt -l $$($(GO) list -f '{{.Dir}}' $(PKGS) | sort -u) | sed 's|^$(CURDIR)/||' | sort -u)"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@out="$$($(WORLDC) fmt -l $(WORLDS))"; \
 	if [ -n "$$out" ]; then echo "worldc fmt needed:"; echo "$$out"; exit 1; fi
 
 # Rewrite Go sources and the example worlds in their canonical layout.
 fmt: build
-	gofmt -w $$($(GO) list -f '{{.Dir}}' ./... | sort -u)
+	gofmt -w $$($(GO) list -f '{{.Dir}}' $(PKGS) | sort -u)
 	$(WORLDC) fmt -w $(WORLDS)
 
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem ./...
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
 # A short run of every fuzz target in the repository (FUZZTIME each).
 fuzz:
-	@set -e; for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' ./...); do \
+	@set -e; for pkg in $$($(GO) list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}}{{end}}' $(PKGS)); do \
 		for target in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
 			echo "== $$pkg $$target"; \
 			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$pkg; \

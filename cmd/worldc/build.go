@@ -10,7 +10,7 @@ import (
 )
 
 type buildCmd struct {
-	Out string `short:"o" default:"generated" placeholder:"DIR" help:"Output directory (default ${default}): world W goes to DIR/W/."`
+	outFlags
 	gateFlags
 	Paths []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns."`
 }
@@ -52,8 +52,15 @@ func (c *buildCmd) Run(sys *stdio) error {
 		built = append(built, r)
 	}
 	outDir := absPath(sys.cwd, c.Out)
+	mod, err := c.planModule(sys)
+	if err != nil {
+		return err
+	}
 	changes, err := gate.Plan(outDir, outs)
 	if err != nil {
+		return err
+	}
+	if err := c.applyModule(sys, mod); err != nil {
 		return err
 	}
 	if err := gate.Apply(outDir, outs, changes); err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/worldc/worldc/compiler/gate"
 )
 
 // Exit codes, as gofmt and the go command use them.
@@ -51,6 +53,9 @@ type cli struct {
 	Explain    explainCmd    `cmd:"" help:"Explain a diagnostic code: its validator, hint and a failing example."`
 	Validators validatorsCmd `cmd:"" help:"List the structural validators."`
 	Grammar    grammarCmd    `cmd:"" help:"Print the grammar of the world language in EBNF."`
+	Version    versionCmd    `cmd:"" help:"Print worldc's version, its Go version and the runtime it generates code for."`
+
+	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }
 
 const description = `Compile world specs into typed Go environment packages.
@@ -82,7 +87,13 @@ type exitRequest int
 // lets a panic of the command line parser reach the user.
 func run(args []string, sys *stdio) (code int) {
 	var c cli
+	rt, err := gate.EmbeddedRuntime()
+	if err != nil {
+		fmt.Fprintf(sys.stderr, "worldc: internal error: %v\n", err)
+		return exitFailure
+	}
 	parser, err := kong.New(&c,
+		kong.Vars{"version": strings.TrimRight(versionText(rt), "\n")},
 		kong.Name("worldc"),
 		kong.Description(description),
 		kong.Writers(sys.stdout, sys.stderr),

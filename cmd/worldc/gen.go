@@ -9,7 +9,7 @@ import (
 )
 
 type genCmd struct {
-	Out   string   `short:"o" default:"generated" placeholder:"DIR" help:"Output directory (default ${default}): world W goes to DIR/W/."`
+	outFlags
 	Check bool     `help:"Write nothing; list the files that are missing, out of date or stale, and exit 1 if any."`
 	Paths []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns."`
 }
@@ -35,13 +35,22 @@ func (c *genCmd) Run(sys *stdio) error {
 		return err
 	}
 	outDir := absPath(sys.cwd, c.Out)
+	mod, err := c.planModule(sys)
+	if err != nil {
+		return err
+	}
 	changes, err := gate.Plan(outDir, outs)
 	if err != nil {
 		return err
 	}
 	if c.Check {
+		changes = append(mod.Changes(outDir), changes...)
 		for _, ch := range changes {
-			fmt.Fprintf(sys.stderr, "%s: %s\n", filepath.Join(c.Out, filepath.FromSlash(ch.Path)), ch.Kind)
+			p := filepath.FromSlash(ch.Path)
+			if !filepath.IsAbs(p) {
+				p = filepath.Join(c.Out, p)
+			}
+			fmt.Fprintf(sys.stderr, "%s: %s\n", p, ch.Kind)
 		}
 		if len(changes) > 0 {
 			fmt.Fprintf(sys.stderr, "%s of %s not up to date in %s; run worldc gen\n", plural(len(changes), "file"), plural(len(outs), "world"), c.Out)
@@ -49,6 +58,9 @@ func (c *genCmd) Run(sys *stdio) error {
 		}
 		fmt.Fprintf(sys.stderr, "%s up to date in %s\n", plural(len(outs), "world"), c.Out)
 		return nil
+	}
+	if err := c.applyModule(sys, mod); err != nil {
+		return err
 	}
 	if err := gate.Apply(outDir, outs, changes); err != nil {
 		return err

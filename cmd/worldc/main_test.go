@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -12,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/worldc/worldc/compiler/gate"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected files of failing cmp commands in testdata/script/*.txtar")
@@ -54,7 +55,8 @@ func TestScript(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"worldmod": cmdWorldmod,
+			"worldmod":     cmdWorldmod,
+			"checkversion": cmdCheckversion,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "short" {
@@ -94,17 +96,31 @@ func goEnvironment() (map[string]string, error) {
 	return goEnvVals, goEnvErr
 }
 
-// cmdWorldmod writes go.mod and go.sum for a module example.com/worlds in
-// the script's working directory that uses worldc (its runtime) from
-// $REPO, so that generated worlds build and test there offline.
+// cmdWorldmod writes go.mod for a module example.com/worlds in the
+// script's working directory that takes worldc's runtime from
+// $REPO/runtime, as a user's module that already depends on the runtime
+// does, so that generated worlds build and test there offline.
 func cmdWorldmod(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: worldmod")
 	}
-	repo := ts.Getenv("REPO")
-	mod := fmt.Sprintf("module example.com/worlds\n\ngo 1.26.0\n\nrequire github.com/worldc/worldc v0.0.0\n\nreplace github.com/worldc/worldc => %s\n", repo)
+	runtimeDir := filepath.Join(ts.Getenv("REPO"), "runtime")
+	mod := fmt.Sprintf("module example.com/worlds\n\ngo 1.26.0\n\nrequire github.com/worldc/worldc/runtime v0.0.0\n\nreplace github.com/worldc/worldc/runtime => %s\n", runtimeDir)
 	ts.Check(os.WriteFile(ts.MkAbs("go.mod"), []byte(mod), 0o644))
-	sum, err := os.ReadFile(filepath.Join(repo, "go.sum"))
+}
+
+// cmdCheckversion checks that a go.mod requires the runtime at the version
+// of the runtime worldc embeds (the one `worldc version` prints).
+func cmdCheckversion(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: checkversion go.mod")
+	}
+	rt, err := gate.EmbeddedRuntime()
 	ts.Check(err)
-	ts.Check(os.WriteFile(ts.MkAbs("go.sum"), bytes.Clone(sum), 0o644))
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	want := "require " + gate.RuntimeModule + " " + rt.Version() + "\n"
+	if !strings.Contains(string(data), want) {
+		ts.Fatalf("%s does not say %q", args[0], want)
+	}
 }

@@ -38,7 +38,12 @@ func (f *gateFlags) validate() error {
 }
 
 func (f *gateFlags) options(sys *stdio) gate.VetOptions {
+	rt, err := gate.EmbeddedRuntime()
+	if err != nil {
+		rt = nil // run already read it once: this cannot fail now
+	}
 	return gate.VetOptions{
+		Runtime:       rt,
 		Dir:           sys.cwd,
 		Workers:       f.Workers,
 		Optimize:      f.Optimize,
@@ -156,6 +161,9 @@ func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOption
 		}
 		sys.stdout.Write(append(out, '\n'))
 	} else {
+		for _, w := range report.Warnings {
+			fmt.Fprintf(sys.stderr, "worldc: warning: %s\n", w)
+		}
 		fmt.Fprintln(sys.stdout, gateSummary(report))
 	}
 	if !report.OK() {

@@ -99,15 +99,8 @@ func (m *measure) run(repo string, keep bool, stages []string) error {
 	} else {
 		defer os.RemoveAll(m.scratch)
 	}
-	mod := fmt.Sprintf("module example.com/scale\n\ngo 1.26.0\n\nrequire github.com/worldc/worldc v0.0.0\n\nreplace github.com/worldc/worldc => %s\n", m.repo)
+	mod := fmt.Sprintf("module example.com/scale\n\ngo 1.26.0\n\nrequire github.com/worldc/worldc/runtime v0.0.0\n\nreplace github.com/worldc/worldc/runtime => %s\n", filepath.Join(m.repo, "runtime"))
 	if err := os.WriteFile(filepath.Join(m.scratch, "go.mod"), []byte(mod), 0o644); err != nil {
-		return err
-	}
-	sum, err := os.ReadFile(filepath.Join(m.repo, "go.sum"))
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(m.scratch, "go.sum"), sum, 0o644); err != nil {
 		return err
 	}
 	fmt.Printf("machine: %d CPUs (GOMAXPROCS %d), %s\n", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadavg())

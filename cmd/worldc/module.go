@@ -1,0 +1,48 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/worldc/worldc/compiler/gate"
+)
+
+// outFlags are where gen and build write, and the module the worlds build
+// in there (see gate.PlanModule for the rule).
+type outFlags struct {
+	Out        string `short:"o" default:"generated" placeholder:"DIR" help:"Output directory (default ${default}): world W goes to DIR/W/. Outside any Go module, DIR becomes a module of its own."`
+	Module     string `placeholder:"PATH" help:"Module path of DIR when it becomes a module of its own (default worlds)."`
+	AddRuntime bool   `name:"add-runtime" help:"When DIR is inside a module that does not require worldc's runtime, add it there: a copy in .worldc/runtime at the module's root, and require and replace lines in its go.mod."`
+}
+
+// planModule decides how the worlds written to the output directory build.
+func (f *outFlags) planModule(sys *stdio) (*gate.ModulePlan, error) {
+	rt, err := gate.EmbeddedRuntime()
+	if err != nil {
+		return nil, err
+	}
+	return gate.PlanModule(absPath(sys.cwd, f.Out), rt, gate.ModuleOptions{
+		ModulePath: f.Module,
+		AddRuntime: f.AddRuntime,
+		Version:    worldcVersion(),
+	})
+}
+
+// applyModule writes the module's go.mod and runtime copy when they
+// change, and says so.
+func (f *outFlags) applyModule(sys *stdio, p *gate.ModulePlan) error {
+	if len(p.Files)+len(p.Remove) == 0 {
+		return nil
+	}
+	if err := gate.ApplyModule(p); err != nil {
+		return err
+	}
+	fmt.Fprintf(sys.stderr, "module %s in %s: worldc's runtime written to %s\n",
+		p.Path, displayPath(sys.cwd, p.Root), displayPath(sys.cwd, p.RuntimeDir))
+	return nil
+}
+
+// displayPath names a directory in output: relative to cwd when it lies
+// below it, otherwise absolute.
+func displayPath(cwd, abs string) string {
+	return displayName(cwd, abs, abs)
+}

@@ -1,0 +1,3 @@
+module github.com/worldc/worldc/runtime
+
+go 1.26.0
