@@ -1,0 +1,164 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/worldc/worldc/runtime"
+)
+
+// Main is the whole program of a bundle's binary: worldc generates
+// `func main() { serve.Main("name", world1.New(), world2.New()) }`. It never
+// returns.
+func Main(bundle string, worlds ...runtime.World) {
+	os.Exit(Run(bundle, worlds, os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `usage: %[1]s COMMAND [flags]
+
+  %[1]s serve [--addr HOST:PORT] [--max-episodes N] [--idle-timeout D]
+        the episode server: JSON API (/v1/...), MCP (/mcp/{world}?task=T,
+        /v1/episodes/{id}/mcp), OpenEnv WebSocket (/ws), /healthz, /metrics
+  %[1]s stdio --world W [--task T]
+        one episode over MCP on stdin and stdout
+  %[1]s verify [--bundle DIR]
+        replay every golden solution and check every hash against the
+        bundle's manifest.json (default: the directory above this binary)
+  %[1]s export DIR
+        write the per-world files of a bundle (worldc bundle runs it)
+  %[1]s worlds
+        list the worlds and their tasks
+`
+
+// Run runs a command of the bundle binary and returns its exit status: 0
+// success, 1 failure, 2 bad usage.
+func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintf(stderr, usage, bundle)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, rest := args[0], args[1:]
+	fs := flag.NewFlagSet(bundle+" "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var err error
+	switch cmd {
+	case "serve":
+		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
+		maxEp := fs.Int("max-episodes", DefaultMaxEpisodes, "episodes open at once, at most")
+		idle := fs.Duration("idle-timeout", 30*time.Minute, "close episodes idle this long (0: never)")
+		grace := fs.Duration("grace", 10*time.Second, "on SIGTERM or SIGINT, wait this long for calls in flight")
+		if fs.Parse(rest) != nil || fs.NArg() > 0 {
+			return 2
+		}
+		err = serveCmd(worlds, *addr, Options{MaxEpisodes: *maxEp, IdleTimeout: *idle, Logger: slog.New(slog.NewJSONHandler(stderr, nil))}, *grace, stdout)
+	case "stdio":
+		world := fs.String("world", "", "the world (may be omitted when the bundle has one)")
+		task := fs.String("task", "", "the task (empty: the world seed, no rubric)")
+		if fs.Parse(rest) != nil || fs.NArg() > 0 {
+			return 2
+		}
+		w := *world
+		if w == "" && len(worlds) == 1 {
+			w = worlds[0].Info().Name
+		}
+		err = stdioCmd(worlds, w, *task, stdin, stdout, stderr)
+	case "verify":
+		dir := fs.String("bundle", "", "the bundle directory (default: the directory above this binary)")
+		if fs.Parse(rest) != nil || fs.NArg() > 0 {
+			return 2
+		}
+		err = verifyCmd(worlds, *dir, stdout)
+	case "export":
+		if fs.Parse(rest) != nil || fs.NArg() != 1 {
+			fmt.Fprintf(stderr, "usage: %s export DIR\n", bundle)
+			return 2
+		}
+		err = Export(worlds, fs.Arg(0), ExportOptions{Bundle: bundle})
+	case "worlds":
+		for _, w := range worlds {
+			info := w.Info()
+			fmt.Fprintf(stdout, "%s\t%s\t%d tools\t%d tasks\n", info.Name, info.Title, len(w.Tools()), len(w.Tasks()))
+		}
+	default:
+		fmt.Fprintf(stderr, "%s: unknown command %q\n", bundle, cmd)
+		fmt.Fprintf(stderr, usage, bundle)
+		return 2
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "%s %s: %v\n", bundle, cmd, err)
+		return 1
+	}
+	return 0
+}
+
+// serveCmd listens on addr and serves until SIGINT or SIGTERM, then
+// drains the calls in flight.
+func serveCmd(worlds []runtime.World, addr string, opts Options, grace time.Duration, stdout io.Writer) error {
+	s, err := New(worlds, opts)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	// The address actually bound (":0" picks a port): scripts read it.
+	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down", "grace", grace.String())
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	fmt.Fprintln(stdout, "stopped")
+	return nil
+}
+
+func stdioCmd(worlds []runtime.World, world, task string, stdin io.Reader, stdout, stderr io.Writer) error {
+	s, err := New(worlds, Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return s.ServeStdio(ctx, world, task, stdin, stdout)
+}
+
+// defaultBundleDir is the directory above the running binary (bin/).
+func defaultBundleDir() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	exe, err = filepath.EvalSymlinks(exe)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(filepath.Dir(exe)), nil
+}

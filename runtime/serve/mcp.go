@@ -1,0 +1,207 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpVersion is the version the MCP servers announce.
+const mcpVersion = "1"
+
+// resolver finds the episode a tool call acts in.
+type resolver func(ss *mcp.ServerSession) (*episode, error)
+
+// newMCPServer is an MCP server with a world's tools, registered with their
+// own JSON schemas; each call acts in the episode resolve gives. The SDK
+// runs calls concurrently; the episode serialises them.
+func (s *Server) newMCPServer(wd *world, resolve resolver, opts *mcp.ServerOptions) *mcp.Server {
+	if opts == nil {
+		opts = &mcp.ServerOptions{}
+	}
+	opts.Instructions = wd.w.Policy()
+	opts.Capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
+	srv := mcp.NewServer(&mcp.Implementation{Name: wd.info.Name, Title: wd.info.Title, Version: mcpVersion}, opts)
+	for _, t := range wd.tools {
+		name := t.Name
+		schema := t.Parameters
+		if len(schema) == 0 || !json.Valid(schema) {
+			schema = json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)
+		}
+		srv.AddTool(&mcp.Tool{Name: name, Description: t.Description, InputSchema: schema}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			e, err := resolve(req.Session)
+			if err != nil {
+				return toolFailure(err), nil
+			}
+			obs, err := s.call(e, name, req.Params.Arguments)
+			if err != nil {
+				return toolFailure(err), nil
+			}
+			text, err := json.Marshal(obs)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: !obs.OK}, nil
+		})
+	}
+	return srv
+}
+
+// toolFailure is a tool result for a call that could not run at all (the
+// episode is gone, the server is full).
+func toolFailure(err error) *mcp.CallToolResult {
+	ae := asAPIError(err)
+	text, _ := json.Marshal(map[string]any{"ok": false, "error": ae})
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: true}
+}
+
+// mcpKey names the session server of a world and task.
+type mcpKey struct{ world, task string }
+
+// sessionServer is the MCP server of /mcp/{world}?task=…: every session
+// gets an episode of its own, opened when the session initialises (or at
+// its first call) and closed when the session ends.
+func (s *Server) sessionServer(wd *world, task string) *mcp.Server {
+	key := mcpKey{wd.info.Name, task}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if srv, ok := s.mcpServers[key]; ok {
+		return srv
+	}
+	resolve := func(ss *mcp.ServerSession) (*episode, error) {
+		return s.sessionEpisode(ss, wd.info.Name, task)
+	}
+	srv := s.newMCPServer(wd, resolve, &mcp.ServerOptions{
+		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
+			if _, err := resolve(req.Session); err != nil {
+				s.log.Warn("mcp session without an episode", "world", wd.info.Name, "task", task, "err", err)
+			}
+		},
+	})
+	s.mcpServers[key] = srv
+	return srv
+}
+
+// sessionEpisode is the episode of an MCP session, opened on first use;
+// it is closed when the session ends.
+func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string) (*episode, error) {
+	if ss == nil || ss.ID() == "" {
+		return nil, &apiError{Status: http.StatusBadRequest, Code: CodeUnknownEpisode, Message: "an MCP call outside a session"}
+	}
+	s.mu.Lock()
+	id, ok := s.mcpSessions[ss.ID()]
+	s.mu.Unlock()
+	if ok {
+		return s.get(id)
+	}
+	e, err := s.open(worldName, task)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if other, ok := s.mcpSessions[ss.ID()]; ok { // a concurrent first call won
+		s.mu.Unlock()
+		s.closeEpisode(e.id, "duplicate")
+		return s.get(other)
+	}
+	s.mcpSessions[ss.ID()] = e.id
+	s.mu.Unlock()
+	go func() {
+		ss.Wait()
+		s.mu.Lock()
+		delete(s.mcpSessions, ss.ID())
+		s.mu.Unlock()
+		s.closeEpisode(e.id, "mcp session ended")
+	}()
+	return e, nil
+}
+
+// episodeServer is the MCP server bound to one episode, for the
+// per-episode endpoint and stdio.
+func (s *Server) episodeServer(e *episode) *mcp.Server {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if srv, ok := e.mcp.(*mcp.Server); ok {
+		return srv
+	}
+	srv := s.newMCPServer(e.world, func(*mcp.ServerSession) (*episode, error) {
+		if _, err := s.get(e.id); err != nil {
+			return nil, err
+		}
+		return e, nil
+	}, nil)
+	e.mcp = srv
+	return srv
+}
+
+// mcpRoutes registers the MCP endpoints.
+func (s *Server) mcpRoutes(mux *http.ServeMux) {
+	sessions := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		wd, ok := s.worlds[r.PathValue("world")]
+		if !ok {
+			return nil
+		}
+		if _, ok := wd.tasks[r.URL.Query().Get("task")]; !ok && r.URL.Query().Get("task") != "" {
+			return nil
+		}
+		return s.sessionServer(wd, r.URL.Query().Get("task"))
+	}, &mcp.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
+	mux.HandleFunc("/mcp/{world}", func(w http.ResponseWriter, r *http.Request) {
+		wd, err := s.world(r.PathValue("world"))
+		if err != nil {
+			s.writeError(w, err)
+			return
+		}
+		task := r.URL.Query().Get("task")
+		if _, ok := wd.tasks[task]; !ok && task != "" {
+			s.writeError(w, &apiError{Status: http.StatusNotFound, Code: CodeUnknownTask, Message: fmt.Sprintf("world %s has no task %q; tasks: %s", wd.info.Name, task, joinNames(wd.order))})
+			return
+		}
+		// A new session opens an episode: refuse it up front when full.
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.openCount() >= s.opts.MaxEpisodes {
+			s.m.capacity.Inc()
+			s.writeError(w, &apiError{Status: http.StatusTooManyRequests, Code: CodeCapacityReached, Message: fmt.Sprintf("the server holds %d episodes, its maximum", s.opts.MaxEpisodes)})
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
+	perEpisode := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		e, err := s.get(r.PathValue("id"))
+		if err != nil {
+			return nil
+		}
+		return s.episodeServer(e)
+	}, &mcp.StreamableHTTPOptions{Stateless: true, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
+	mux.HandleFunc("/v1/episodes/{id}/mcp", func(w http.ResponseWriter, r *http.Request) {
+		if _, err := s.get(r.PathValue("id")); err != nil {
+			s.writeError(w, err)
+			return
+		}
+		perEpisode.ServeHTTP(w, r)
+	})
+}
+
+// ServeStdio runs one episode of a task over MCP on r and w (a client's
+// stdio), until the client disconnects or ctx is done; the episode is
+// closed then.
+func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Reader, w io.Writer) error {
+	e, err := s.open(worldName, task)
+	if err != nil {
+		return err
+	}
+	defer s.closeEpisode(e.id, "stdio ended")
+	err = s.episodeServer(e).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
+	if err != nil && (ctx.Err() != nil || strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "closed")) {
+		return nil // the client went away: a normal end
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

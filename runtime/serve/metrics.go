@@ -1,0 +1,47 @@
+package serve
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/VictoriaMetrics/metrics"
+
+	"github.com/worldc/worldc/runtime"
+)
+
+// metrics are the server's Prometheus metrics, in a set of its own (no
+// global registry).
+type serverMetrics struct {
+	set                              *metrics.Set
+	opened, closed, reaped, capacity *metrics.Counter
+	latency                          *metrics.PrometheusHistogram
+}
+
+func newMetrics(s *Server) *serverMetrics {
+	set := metrics.NewSet()
+	m := &serverMetrics{
+		set:      set,
+		opened:   set.NewCounter("worldc_episodes_opened_total"),
+		closed:   set.NewCounter("worldc_episodes_closed_total"),
+		reaped:   set.NewCounter("worldc_episodes_reaped_total"),
+		capacity: set.NewCounter("worldc_capacity_refusals_total"),
+		latency:  set.NewPrometheusHistogram("worldc_call_duration_seconds"),
+	}
+	set.NewGauge("worldc_episodes_open", func() float64 { return float64(s.openCount()) })
+	return m
+}
+
+// observe counts one tool call by outcome and records its latency.
+func (m *serverMetrics) observe(obs runtime.Observation, d time.Duration) {
+	code := "ok"
+	if !obs.OK && obs.Error != nil {
+		code = obs.Error.Code
+	}
+	m.set.GetOrCreateCounter(fmt.Sprintf(`worldc_calls_total{code=%q}`, code)).Inc()
+	m.latency.Update(d.Seconds())
+}
+
+// apiErrors is the counter of API errors with a code.
+func (m *serverMetrics) apiErrors(code string) *metrics.Counter {
+	return m.set.GetOrCreateCounter(fmt.Sprintf(`worldc_api_errors_total{code=%q}`, code))
+}
