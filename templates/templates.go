@@ -2,7 +2,11 @@
 // so the compiler binary carries them.
 package templates
 
-import _ "embed"
+import (
+	"bytes"
+	_ "embed"
+	"text/template"
+)
 
 // Policy is the text/template for a world's visible policy document
 // (policy.md) when the spec gives none (`policy from "file"` is shown as it
@@ -14,3 +18,35 @@ import _ "embed"
 //
 //go:embed policy.md.tmpl
 var Policy string
+
+// PythonClient is the bundle's Python client for the JSON episode API
+// (client/worldc_client.py), standard library only.
+//
+//go:embed worldc_client.py
+var PythonClient string
+
+//go:embed bundle_readme.md.tmpl
+var bundleReadme string
+
+var bundleReadmeTmpl = template.Must(template.New("bundle_readme.md.tmpl").Parse(bundleReadme))
+
+// BundleData is what the bundle README is rendered from.
+type BundleData struct {
+	Name   string
+	Worlds []BundleWorld // at least one
+}
+
+// BundleWorld is a row of the README's table of worlds.
+type BundleWorld struct {
+	Name, Title  string
+	Tools, Tasks int
+}
+
+// BundleReadme renders a bundle's README.md.
+func BundleReadme(d BundleData) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := bundleReadmeTmpl.Execute(&buf, d); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

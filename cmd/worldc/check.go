@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,6 +54,8 @@ type checkResult struct {
 	file  specFile
 	world *ir.World // nil unless the spec checked without errors
 	diags compiler.Diagnostics
+	// sha256 is the hex SHA-256 of the spec's bytes.
+	sha256 string
 }
 
 // checkFiles checks every file, in parallel, and returns the results in
@@ -91,7 +95,8 @@ func checkFile(sys *stdio, f specFile) checkResult {
 		}
 	}
 	w, diags := compiler.CheckSource(f.name, src, opts...)
-	return checkResult{file: f, world: w, diags: diags}
+	sum := sha256.Sum256(src)
+	return checkResult{file: f, world: w, diags: diags, sha256: hex.EncodeToString(sum[:])}
 }
 
 // readError reports an unreadable spec as a diagnostic at its first line,

@@ -1,0 +1,126 @@
+"""A client for the JSON episode API of a worldc bundle's server.
+
+Standard library only (urllib, json). Start the server with
+`bin/<bundle> serve --addr 127.0.0.1:8080`, then:
+
+    from worldc_client import Client
+
+    client = Client("http://127.0.0.1:8080")
+    print(client.worlds())
+    with client.episode("my_world", "my_task") as ep:
+        print(ep.instruction)
+        obs = ep.call("get_customer", id="acme")   # {"ok": True, "data": {...}}
+        grade = ep.grade()                          # {"reward": 1.0, "assertions": [...], ...}
+
+A failed tool call is an observation ({"ok": False, "error": {...}}), as
+the agent sees it; errors of the API itself (unknown world, task or
+episode, a full server) raise WorldcError with the server's code.
+"""
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+__all__ = ["Client", "Episode", "WorldcError"]
+
+
+class WorldcError(Exception):
+    """An error of the episode API: HTTP status, stable code and message."""
+
+    def __init__(self, status, code, message):
+        super().__init__("%s (%s): %s" % (code, status, message))
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """The JSON episode API of one server."""
+
+    def __init__(self, url, timeout=60.0):
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+
+    def _request(self, method, path, body=None, raw=False):
+        data = None
+        headers = {"Accept": "application/json"}
+        if body is not None:
+            data = json.dumps(body).encode("utf-8")
+            headers["Content-Type"] = "application/json"
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                payload = resp.read()
+        except urllib.error.HTTPError as err:
+            payload = err.read()
+            try:
+                e = json.loads(payload)["error"]
+                raise WorldcError(err.code, e.get("code", ""), e.get("message", "")) from None
+            except (ValueError, KeyError, TypeError):
+                raise WorldcError(err.code, "http_error", payload.decode("utf-8", "replace")) from None
+        if raw:
+            return payload.decode("utf-8")
+        return json.loads(payload)
+
+    def worlds(self):
+        """The worlds of the server: name, title, industry, ..., tools, tasks."""
+        return self._request("GET", "/v1/worlds")
+
+    def tasks(self, world):
+        """The tasks of a world, without their solutions."""
+        return self._request("GET", "/v1/worlds/%s/tasks" % urllib.parse.quote(world, safe=""))
+
+    def episode(self, world, task=""):
+        """Open an episode of a task (task "" is the world seed, with no rubric)."""
+        start = self._request("POST", "/v1/worlds/%s/episodes" % urllib.parse.quote(world, safe=""), {"task": task})
+        return Episode(self, start)
+
+
+class Episode:
+    """One open episode. Use it as a context manager to close it."""
+
+    def __init__(self, client, start):
+        self._client = client
+        self.id = start["episode_id"]
+        self.world = start["world"]
+        self.task = start["task"]
+        self.persona = start.get("persona", "")
+        self.instruction = start.get("instruction", "")
+        self.policy = start.get("policy", "")
+        self.tools = start.get("tools", [])
+
+    def _path(self, suffix=""):
+        return "/v1/episodes/%s%s" % (urllib.parse.quote(self.id, safe=""), suffix)
+
+    def call(self, tool, **arguments):
+        """Call a tool; returns the observation the agent sees."""
+        return self._client._request("POST", self._path("/calls"), {"tool": tool, "arguments": arguments})
+
+    def state(self):
+        """The state as JSON, its hash and the number of calls made."""
+        return self._client._request("GET", self._path("/state"))
+
+    def grade(self):
+        """Grade the current state: reward, assertions, invariant violations."""
+        return self._client._request("POST", self._path("/grade"))
+
+    def trajectory(self):
+        """The calls made so far, as a list of steps (tool, args, observation)."""
+        text = self._client._request("GET", self._path("/trajectory"), raw=True)
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+    def close(self):
+        """Close the episode (idempotent)."""
+        try:
+            self._client._request("DELETE", self._path())
+        except WorldcError as err:
+            if err.code != "unknown_episode":
+                raise
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
