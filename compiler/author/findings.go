@@ -9,6 +9,7 @@ import (
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/compiler/ir"
 )
 
 // Finding is one problem the loop feeds back to the model: a diagnostic of
@@ -62,12 +63,17 @@ func CheckFindings(diags compiler.Diagnostics, src string) []Finding {
 
 // GateFindings turns a failed gate verdict into findings: each error at
 // its spec position when the gate could tell it (the declaration the Go
-// code was generated from), else at its Go position.
-func GateFindings(r gate.WorldResult, src string) []Finding {
+// code was generated from) or when its message names a tool, task or
+// invariant of w ("tool pay: …"), else at its Go position only.
+func GateFindings(r gate.WorldResult, src string, w *ir.World) []Finding {
 	var out []Finding
 	for _, e := range r.Errors {
 		f := Finding{Severity: compiler.SeverityError, Message: e.Message, Go: e.Go}
-		if file, line, col, ok := parseSpecPos(e.Spec); ok {
+		file, line, col, ok := parseSpecPos(e.Spec)
+		if !ok {
+			file, line, col, ok = declPos(w, e.Message)
+		}
+		if ok {
 			f.File, f.Line, f.Col = file, line, col
 			f.Context = snippet(src, line, col)
 		}
@@ -77,6 +83,45 @@ func GateFindings(r gate.WorldResult, src string) []Finding {
 		out = append(out, Finding{Severity: compiler.SeverityError, Message: r.Reason})
 	}
 	return out
+}
+
+// declPos is the position of the declaration a conformance message starts
+// with: "tool NAME: …", "task NAME: …" or "invariant NAME …".
+func declPos(w *ir.World, msg string) (string, int, int, bool) {
+	if w == nil {
+		return "", 0, 0, false
+	}
+	kind, rest, _ := strings.Cut(msg, " ")
+	fields := strings.FieldsFunc(rest, func(r rune) bool { return r == ' ' || r == ':' || r == ',' })
+	if len(fields) == 0 {
+		return "", 0, 0, false
+	}
+	name := fields[0]
+	var pos *ir.Pos
+	switch kind {
+	case "tool":
+		for _, t := range w.Tools {
+			if t.Name == name {
+				pos = &t.Pos
+			}
+		}
+	case "task":
+		for _, t := range w.Tasks {
+			if t.Name == name {
+				pos = &t.Pos
+			}
+		}
+	case "invariant":
+		for _, inv := range w.Invariants {
+			if inv.Name == name {
+				pos = &inv.Pos
+			}
+		}
+	}
+	if pos == nil || pos.Line == 0 {
+		return "", 0, 0, false
+	}
+	return pos.Filename, pos.Line, pos.Column, true
 }
 
 // parseSpecPos reads "file:line:col" or "file:line:col, tool x".

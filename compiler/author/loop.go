@@ -181,7 +181,7 @@ func (l *briefLoop) judge(ctx context.Context, t *Trace, content string) (stage,
 		return "", "", nil, true
 	}
 	t.Verdict = VerdictGateFailed
-	return "gate", verdict.Reason, GateFindings(verdict, spec), false
+	return "gate", verdict.Reason, GateFindings(verdict, spec, w), false
 }
 
 func (l *briefLoop) pass(verdict, spec string) {

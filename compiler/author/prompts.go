@@ -232,3 +232,20 @@ func MessagesTokens(ms []Message) int {
 	}
 	return n
 }
+
+// ExampleSource is the example world templates/author/example.world is a
+// copy of, in testdata/worlds: the shortest of them.
+const ExampleSource = "telecom_plans.world"
+
+// FormatMessages renders messages as `worldc author --print-prompt` shows
+// them: each under a line naming its role and estimated size.
+func FormatMessages(ms []Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "==== %s (%d bytes, about %d tokens)\n%s", m.Role, len(m.Content), EstimateTokens(m.Content), m.Content)
+		if !strings.HasSuffix(m.Content, "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
