@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -240,4 +241,28 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// PassedBriefs reads the results of an output directory and returns the
+// ids of the briefs whose world passed.
+func PassedBriefs(out string) (map[string]bool, error) {
+	files, err := filepath.Glob(filepath.Join(out, "results", "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	passed := map[string]bool{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var r Result
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %v", f, err)
+		}
+		if r.Verdict == ResultPassed {
+			passed[r.ID] = true
+		}
+	}
+	return passed, nil
 }
