@@ -12,8 +12,8 @@ import (
 	"github.com/worldc/worldc/compiler/author/fakellm"
 )
 
-// reply reads a reply fixture of testdata/replies.
-func replyFile(t *testing.T, name string) string {
+// replyFile reads a reply fixture of testdata/replies.
+func replyFile(t testing.TB, name string) string {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "replies", name))
 	if err != nil {
