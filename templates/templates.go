@@ -4,7 +4,7 @@ package templates
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"text/template"
 )
 
@@ -50,3 +50,20 @@ func BundleReadme(d BundleData) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
+
+// Author holds the prompts of the authoring loop (compiler/author), each a
+// text/template whose first line declares its version
+// (`{{- /* version: author-1 */ -}}`), and what they are built from:
+//
+//   - system.md.tmpl: the system prompt (the language, grammar, validators,
+//     the gate's rules, an example world);
+//   - author.md.tmpl: the first request for a brief;
+//   - repair.md.tmpl: a request to repair a spec, with its findings;
+//   - brief.md.tmpl: a request for a brief from a taxonomy sample;
+//   - taxonomy.json: the industries, countries, capabilities and
+//     difficulties that `worldc briefs` samples;
+//   - example.world: the example world of the system prompt, a copy of one
+//     of testdata/worlds (a test keeps it identical).
+//
+//go:embed author
+var Author embed.FS

@@ -55,6 +55,10 @@ type cli struct {
 	Validators validatorsCmd `cmd:"" help:"List the structural validators."`
 	Grammar    grammarCmd    `cmd:"" help:"Print the grammar of the world language in EBNF."`
 	Version    versionCmd    `cmd:"" help:"Print worldc's version, its Go version and the runtime it generates code for."`
+	Author     authorCmd     `cmd:"" help:"Write worlds from business briefs with an LLM: draft, check, gate, repair; traces for training."`
+	Traces     tracesCmd     `cmd:"" help:"Work with the construction traces of worldc author."`
+	Corrupt    corruptCmd    `cmd:"" help:"Apply named corruption operators to valid specs: synthetic repair pairs, and a test of the checker."`
+	Briefs     briefsCmd     `cmd:"" help:"Sample briefs from the taxonomy with an LLM, and report what a corpus covers."`
 
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 }

@@ -57,6 +57,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"worldmod":     cmdWorldmod,
 			"checkversion": cmdCheckversion,
+			"fakellm":      cmdFakellm,
 		},
 		Condition: func(cond string) (bool, error) {
 			if cond == "short" {
