@@ -37,6 +37,7 @@ gen-check: build
 # packages' own included: go test ./... covers ./generated/...).
 test: build vet fmt-check gen-check
 	$(GO) test $(PKGS)
+	$(GO) test -race github.com/worldc/worldc/runtime github.com/worldc/worldc/runtime/serve
 
 vet:
 	$(GO) vet $(PKGS)

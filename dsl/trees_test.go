@@ -70,7 +70,7 @@ func repoSpecs(t testing.TB) []namedSpec {
 		}
 		name := filepath.ToSlash(strings.TrimPrefix(path, ".."+string(filepath.Separator)))
 		switch {
-		case d.IsDir() && (name == "generated" || strings.HasPrefix(d.Name(), ".")) && path != "..":
+		case d.IsDir() && (name == "generated" || d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) && path != "..":
 			return filepath.SkipDir
 		case d.IsDir():
 			return nil
