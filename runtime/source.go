@@ -19,10 +19,14 @@ var source embed.FS
 // worldc writes them into an output module (.worldc/runtime) so that the
 // worlds it generates build anywhere, offline, with the runtime they were
 // generated for. A program that never calls Source does not link them.
-func Source() fs.FS { return sourceFiles{source} }
+func Source() fs.FS { return WithoutTests(source) }
 
-// sourceFiles hides the _test.go files of the embedded tree.
-type sourceFiles struct{ fsys embed.FS }
+// WithoutTests is fsys without its _test.go files: how worldc's modules
+// hand out their embedded sources (this one's, the server's).
+func WithoutTests(fsys fs.ReadDirFS) fs.FS { return sourceFiles{fsys} }
+
+// sourceFiles hides the _test.go files of a tree.
+type sourceFiles struct{ fsys fs.ReadDirFS }
 
 func (s sourceFiles) Open(name string) (fs.File, error) {
 	if isTestFile(name) {
