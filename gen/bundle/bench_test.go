@@ -7,8 +7,10 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,7 +49,9 @@ func BenchmarkStep(b *testing.B) {
 
 	b.Run("inprocess", func(b *testing.B) {
 		ep, _ := w.NewEpisode(task)
-		for b.Loop() {
+		lat := newLatencies(b)
+		defer lat.report()
+		for lat.loop() {
 			obs := ep.Call("get_order_details", args)
 			if _, err := json.Marshal(obs); err != nil || !obs.OK {
 				b.Fatal(obs)
@@ -64,7 +68,9 @@ func BenchmarkStep(b *testing.B) {
 		resp.Body.Close()
 		body := fmt.Sprintf(`{"tool":"get_order_details","arguments":%s}`, args)
 		url := ts.URL + "/v1/episodes/" + start.EpisodeID + "/calls"
-		for b.Loop() {
+		lat := newLatencies(b)
+		defer lat.report()
+		for lat.loop() {
 			resp, err := http.Post(url, "application/json", strings.NewReader(body))
 			if err != nil || resp.StatusCode != 200 {
 				b.Fatal(err)
@@ -83,7 +89,9 @@ func BenchmarkStep(b *testing.B) {
 		c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"reset","data":{"task_id":%q}}`, task))
 		c.Read(ctx)
 		msg := fmt.Appendf(nil, `{"type":"step","data":{"type":"call_tool","tool_name":"get_order_details","arguments":%s}}`, args)
-		for b.Loop() {
+		lat := newLatencies(b)
+		defer lat.report()
+		for lat.loop() {
 			if err := c.Write(ctx, websocket.MessageText, msg); err != nil {
 				b.Fatal(err)
 			}
@@ -101,14 +109,18 @@ func BenchmarkStep(b *testing.B) {
 		defer sess.Close()
 		var a map[string]any
 		json.Unmarshal(args, &a)
-		for b.Loop() {
+		lat := newLatencies(b)
+		defer lat.report()
+		for lat.loop() {
 			if _, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_details", Arguments: a}); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
 	b.Run("open", func(b *testing.B) {
-		for b.Loop() {
+		lat := newLatencies(b)
+		defer lat.report()
+		for lat.loop() {
 			resp, err := http.Post(ts.URL+"/v1/worlds/tau2_retail/episodes", "application/json", strings.NewReader(fmt.Sprintf(`{"task":%q}`, task)))
 			if err != nil || resp.StatusCode != 201 {
 				b.Fatal(err)
@@ -125,4 +137,36 @@ func BenchmarkStep(b *testing.B) {
 			r2.Body.Close()
 		}
 	})
+}
+
+// latencies records the duration of every iteration of a benchmark loop
+// and reports their median and 99th percentile beside ns/op.
+type latencies struct {
+	b    *testing.B
+	last time.Time
+	d    []time.Duration
+}
+
+func newLatencies(b *testing.B) *latencies { return &latencies{b: b} }
+
+// loop is b.Loop that also times each iteration.
+func (l *latencies) loop() bool {
+	now := time.Now()
+	if !l.last.IsZero() {
+		l.d = append(l.d, now.Sub(l.last))
+	}
+	if !l.b.Loop() {
+		return false
+	}
+	l.last = time.Now()
+	return true
+}
+
+func (l *latencies) report() {
+	if len(l.d) == 0 {
+		return
+	}
+	slices.Sort(l.d)
+	l.b.ReportMetric(float64(l.d[len(l.d)/2].Nanoseconds()), "p50-ns")
+	l.b.ReportMetric(float64(l.d[len(l.d)*99/100].Nanoseconds()), "p99-ns")
 }
