@@ -1,24 +1,36 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/compiler/ir"
 )
 
 type buildCmd struct {
 	outFlags
 	gateFlags
-	Paths []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns."`
+	Shard    string   `placeholder:"I/N" help:"Build only shard I of N (0-based) of the specs, chosen by content hash (stable when specs are added). Default: JOB_COMPLETION_INDEX and WORLDC_SHARD_COUNT when both are set (a Kubernetes Indexed Job)."`
+	Report   string   `placeholder:"FILE" help:"Also write the JSON report to FILE (for worldc report and report merge)."`
+	CacheDir string   `name:"cache-dir" placeholder:"DIR" help:"The verdict cache (default $WORLDC_CACHE, else the user cache directory's worldc/verdicts)."`
+	Paths    []string `arg:"" name:"path" help:"Spec files, directories or dir/... patterns."`
 }
 
 // Run is the main job: check every spec, generate the worlds that check
 // clean into DIR, and vet them. A world that fails at any step gets a FAIL
 // verdict with the reason, and the others go on (unlike gen, which writes
-// nothing unless every spec is clean).
+// nothing unless every spec is clean). A world whose spec, data files,
+// generated files, worldc, runtime and Go are unchanged since a verdict
+// takes that verdict from the cache (--no-cache: never).
 func (c *buildCmd) Run(sys *stdio) error {
 	if err := c.validate(); err != nil {
 		return err
@@ -27,31 +39,62 @@ func (c *buildCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	results := checkFiles(sys, files)
+	shard, count, err := c.shard()
+	if err != nil {
+		return err
+	}
+	outDir := absPath(sys.cwd, c.Out)
+	cache, err := c.openCache(sys)
+	if err != nil {
+		return err
+	}
+	// Read every spec once: its bytes decide its shard and its cache key.
+	var todo []specFile
+	var decided []gate.WorldResult
+	keys := map[string]string{} // spec path → cache key
+	for _, f := range files {
+		src, err := f.read(sys)
+		if err == nil && count > 1 && shardOf(src, count) != shard {
+			continue
+		}
+		if err == nil && cache != nil {
+			key := cache.Key(gate.CacheInput{Spec: src, Options: c.cacheOptions()})
+			keys[f.path] = key
+			if e, ok := cache.Get(key, outDir); ok && !c.NoCache {
+				r := e.Result
+				r.Cached = true
+				decided = append(decided, r)
+				continue
+			}
+		}
+		todo = append(todo, f)
+	}
+	results := checkFiles(sys, todo)
 	if err := checkDuplicateWorlds(results); err != nil {
 		return err
 	}
-	var failed []gate.WorldResult
 	var outs []gate.Output
 	var built []checkResult
+	failedCheck := map[string]checkResult{}
 	for _, r := range results {
 		if !c.JSON {
 			fmt.Fprint(sys.stderr, r.diags.Text())
 		}
 		if r.world == nil {
-			failed = append(failed, checkFailure(r))
+			res := checkFailure(r)
+			decided = append(decided, res)
+			failedCheck[res.World] = r
 			continue
 		}
 		out, err := generateWorld(r)
 		if err != nil {
-			failed = append(failed, gate.WorldResult{World: r.world.Name, Stage: gate.StageGenerate,
-				Reason: "generate: " + err.Error(), Errors: []gate.Error{{Message: err.Error()}}})
+			decided = append(decided, gate.WorldResult{World: r.world.Name, Stage: gate.StageGenerate,
+				Reason: "generate: " + err.Error(), Errors: []gate.Error{{Message: err.Error()}}, Spec: r.file.name, Meta: worldMeta(r.world)})
 			continue
 		}
 		outs = append(outs, out)
 		built = append(built, r)
 	}
-	outDir := absPath(sys.cwd, c.Out)
 	mod, err := c.planModule(sys)
 	if err != nil {
 		return err
@@ -77,13 +120,130 @@ func (c *buildCmd) Run(sys *stdio) error {
 		patterns = append(patterns, packageDir(sys.cwd, dir))
 		opts.Locate[dir] = gate.NewLocator(r.world, sys.cwd)
 	}
-	return runGate(sys, patterns, c.gateFlags, opts, failed)
+	report, err := runGate(sys, patterns, c.gateFlags, opts, decided)
+	if err != nil {
+		return err
+	}
+	// Name each verdict's spec and world, and remember the new verdicts.
+	byWorld := map[string]checkResult{}
+	outFiles := map[string]map[string][]byte{}
+	for i, r := range built {
+		byWorld[r.world.Name] = r
+		outFiles[r.world.Name] = outs[i].Files
+	}
+	for i := range report.Worlds {
+		w := &report.Worlds[i]
+		r, ok := byWorld[w.World]
+		if !ok {
+			if fr, ok := failedCheck[w.World]; ok && cache != nil {
+				c.remember(cache, keys[fr.file.path], fr, nil, *w)
+			}
+			continue
+		}
+		w.Spec, w.Meta = r.file.name, worldMeta(r.world)
+		if cache != nil {
+			c.remember(cache, keys[r.file.path], r, outFiles[w.World], *w)
+		}
+	}
+	if c.Report != "" {
+		if err := writeReport(absPath(sys.cwd, c.Report), report); err != nil {
+			return err
+		}
+	}
+	return gateStatus(report, nil)
+}
+
+// remember stores a verdict; a cache that cannot be written is not a
+// failure of the build.
+func (c *buildCmd) remember(cache *gate.Cache, key string, r checkResult, files map[string][]byte, res gate.WorldResult) {
+	if key == "" {
+		return
+	}
+	res.Cached = false
+	e := gate.CacheEntry{Deps: r.deps, Result: res}
+	if files != nil {
+		e.Outputs = gate.OutputSums(files)
+	}
+	_ = cache.Put(key, e)
+}
+
+// cacheOptions are the flags that change a verdict.
+func (c *buildCmd) cacheOptions() string {
+	return fmt.Sprintf("typecheck-only=%t link=%t", c.TypecheckOnly, c.Link > 0)
+}
+
+// openCache opens the verdict cache, keyed by this worldc's executable,
+// the runtime it generates for and the Go toolchain.
+func (c *buildCmd) openCache(sys *stdio) (*gate.Cache, error) {
+	dir := c.CacheDir
+	if dir == "" {
+		var err error
+		if dir, err = gate.DefaultCacheDir(); err != nil {
+			return nil, err
+		}
+	} else {
+		dir = absPath(sys.cwd, dir)
+	}
+	exe, err := gate.ExecutableSum()
+	if err != nil {
+		return nil, err
+	}
+	rt, err := gate.EmbeddedRuntime()
+	if err != nil {
+		return nil, err
+	}
+	goVersion, err := gate.GoVersion()
+	if err != nil {
+		return nil, err
+	}
+	return gate.OpenCache(dir, exe+"\x00"+rt.Hash+"\x00"+goVersion)
+}
+
+// shard is this run's shard and the number of shards: from --shard, or
+// from a Kubernetes Indexed Job's environment; (0, 1) for all specs.
+func (c *buildCmd) shard() (int, int, error) {
+	spec := c.Shard
+	if spec == "" {
+		idx, cnt := os.Getenv("JOB_COMPLETION_INDEX"), os.Getenv("WORLDC_SHARD_COUNT")
+		if idx == "" || cnt == "" {
+			return 0, 1, nil
+		}
+		spec = idx + "/" + cnt
+	}
+	i, n, ok := strings.Cut(spec, "/")
+	shard, err1 := strconv.Atoi(i)
+	count, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || count < 1 || shard < 0 || shard >= count {
+		return 0, 0, usagef("--shard %s: want I/N with 0 <= I < N", spec)
+	}
+	return shard, count, nil
+}
+
+// shardOf is the shard of a spec: its content hash modulo n, so that
+// adding specs moves none of the others.
+func shardOf(src []byte, n int) int {
+	sum := sha256.Sum256(src)
+	return int(binary.BigEndian.Uint64(sum[:8]) % uint64(n))
+}
+
+// worldMeta classifies a checked world for reports.
+func worldMeta(w *ir.World) *gate.WorldMeta {
+	m := &gate.WorldMeta{Title: w.Title, Industry: w.Industry, Country: w.Country, Tools: len(w.Tools), Tasks: len(w.Tasks)}
+	for _, t := range w.Tasks {
+		m.Capabilities = append(m.Capabilities, t.Capabilities...)
+		m.Difficulty = append(m.Difficulty, t.Difficulty...)
+	}
+	slices.Sort(m.Capabilities)
+	m.Capabilities = slices.Compact(m.Capabilities)
+	slices.Sort(m.Difficulty)
+	m.Difficulty = slices.Compact(m.Difficulty)
+	return m
 }
 
 // checkFailure is the verdict on a spec with errors, named after its file,
 // with the first error as the reason.
 func checkFailure(r checkResult) gate.WorldResult {
-	res := gate.WorldResult{World: strings.TrimSuffix(filepath.Base(r.file.name), specExt), Stage: gate.StageCheck}
+	res := gate.WorldResult{World: strings.TrimSuffix(filepath.Base(r.file.name), specExt), Stage: gate.StageCheck, Spec: r.file.name}
 	for _, d := range r.diags {
 		if d.Severity != compiler.SeverityError {
 			continue
@@ -114,4 +274,13 @@ func packageDir(cwd, dir string) string {
 		return "./" + filepath.ToSlash(rel)
 	}
 	return dir
+}
+
+// writeReport writes a gate report as indented JSON.
+func writeReport(p string, r *gate.Report) error {
+	data, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(p, append(data, '\n'))
 }

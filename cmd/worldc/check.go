@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/gate"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
@@ -56,6 +57,8 @@ type checkResult struct {
 	diags compiler.Diagnostics
 	// sha256 is the hex SHA-256 of the spec's bytes.
 	sha256 string
+	// deps are the data files the check read, with their SHA-256.
+	deps []gate.FileSum
 }
 
 // checkFiles checks every file, in parallel, and returns the results in
@@ -88,15 +91,21 @@ func checkFile(sys *stdio, f specFile) checkResult {
 	// Diagnostics name the file as the user does; data files (load … from)
 	// are read from the spec's real directory whatever the names say.
 	var opts []compiler.Option
+	var data *gate.RecordingFS
 	if !f.isStdin() {
 		if root, err := os.OpenRoot(filepath.Dir(f.path)); err == nil {
 			defer root.Close()
-			opts = append(opts, compiler.WithData(root.FS()))
+			data = &gate.RecordingFS{FS: root.FS(), Base: filepath.Dir(f.path)}
+			opts = append(opts, compiler.WithData(data))
 		}
 	}
 	w, diags := compiler.CheckSource(f.name, src, opts...)
 	sum := sha256.Sum256(src)
-	return checkResult{file: f, world: w, diags: diags, sha256: hex.EncodeToString(sum[:])}
+	res := checkResult{file: f, world: w, diags: diags, sha256: hex.EncodeToString(sum[:])}
+	if data != nil {
+		res.deps, _ = data.Deps() // a file that cannot be hashed now is no dependency a cache could check
+	}
+	return res
 }
 
 // readError reports an unreadable spec as a diagnostic at its first line,

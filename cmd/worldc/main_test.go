@@ -52,6 +52,8 @@ func TestScript(t *testing.T) {
 			env.Setenv("GOSUMDB", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
 			env.Setenv("GOFLAGS", "-mod=mod")
+			// Each script starts with an empty verdict cache of its own.
+			env.Setenv("WORLDC_CACHE", filepath.Join(env.WorkDir, ".worldc-cache"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -72,7 +72,8 @@ func (c *vetCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	return runGate(sys, patterns, c.gateFlags, c.options(sys), nil)
+	report, err := runGate(sys, patterns, c.gateFlags, c.options(sys), nil)
+	return gateStatus(report, err)
 }
 
 // packagePatterns turns vet arguments into go package patterns: a
@@ -117,11 +118,24 @@ func packagePatterns(cwd string, args []string) ([]string, error) {
 	return out, nil
 }
 
+// gateStatus is the exit of a gate run: 1 when a world failed.
+func gateStatus(report *gate.Report, err error) error {
+	if err != nil {
+		return err
+	}
+	if !report.OK() {
+		return exitError(exitFailure)
+	}
+	return nil
+}
+
 // runGate runs gate.Vet and reports: a verdict line per world as it is
 // known (and a progress bar on a terminal), then the summary; or, with
-// --json, the report. failed are worlds that failed before the gate (their
-// specs have errors); they are reported first.
-func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOptions, failed []gate.WorldResult) error {
+// --json, the report. decided are worlds whose verdict is known before the
+// gate (specs with errors, verdicts from the cache); they are reported
+// first.
+func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOptions, decided []gate.WorldResult) (*gate.Report, error) {
+	failed := decided
 	start := time.Now()
 	p := &verdictPrinter{w: sys.stdout, quiet: flags.JSON, typecheckOnly: flags.TypecheckOnly}
 	if sys.terminal && !flags.JSON {
@@ -144,20 +158,26 @@ func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOption
 		report, err = gate.Vet(context.Background(), patterns, opts)
 		p.finish()
 		if err != nil {
-			return err
+			return nil, err
 		}
 	} else {
 		opts.Start(nil)
 		report = &gate.Report{}
 	}
 	report.Worlds = append(report.Worlds, failed...)
-	report.Failed += len(failed)
+	for _, r := range failed {
+		if r.OK {
+			report.Passed++
+		} else {
+			report.Failed++
+		}
+	}
 	slices.SortStableFunc(report.Worlds, func(a, b gate.WorldResult) int { return strings.Compare(a.World, b.World) })
 	report.Seconds = time.Since(start).Seconds()
 	if flags.JSON {
 		out, err := json.MarshalIndent(report, "", "  ")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		sys.stdout.Write(append(out, '\n'))
 	} else {
@@ -166,10 +186,7 @@ func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOption
 		}
 		fmt.Fprintln(sys.stdout, gateSummary(report))
 	}
-	if !report.OK() {
-		return exitError(exitFailure)
-	}
-	return nil
+	return report, nil
 }
 
 // gateSummary is the closing line: "8 worlds, 7 passed, 1 failed in 12.3s

@@ -31,7 +31,23 @@ type WorldResult struct {
 	Reason  string  `json:"reason,omitempty"` // one line; empty when OK
 	Errors  []Error `json:"errors,omitempty"` // every error found, in order
 	Seconds float64 `json:"seconds"`          // the tests' own run time as go test reports it
-	Cached  bool    `json:"cached,omitempty"` // go test reused a cached result
+	Cached  bool    `json:"cached,omitempty"` // go test or the verdict cache reused a result
+	// Spec is the spec file the world was built from, when it was.
+	Spec string `json:"spec,omitempty"`
+	// Meta classifies the world, for reports on a corpus; set by callers
+	// that built it from a spec.
+	Meta *WorldMeta `json:"meta,omitempty"`
+}
+
+// WorldMeta is what a report says of a world besides its verdict.
+type WorldMeta struct {
+	Title        string   `json:"title,omitempty"`
+	Industry     string   `json:"industry,omitempty"`
+	Country      string   `json:"country,omitempty"`
+	Tools        int      `json:"tools"`
+	Tasks        int      `json:"tasks"`
+	Capabilities []string `json:"capabilities,omitempty"` // of its tasks, sorted, distinct
+	Difficulty   []string `json:"difficulty,omitempty"`   // of its tasks, sorted, distinct
 }
 
 // Error is one problem found in a world package: at a Go position when it
