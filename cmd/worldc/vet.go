@@ -24,7 +24,8 @@ type gateFlags struct {
 	Optimize      bool `help:"Build the world packages with optimisations (by default the gate builds them with -N -l: faster)."`
 	NoCache       bool `name:"no-cache" help:"Run the tests even when go test has a cached result."`
 	TypecheckOnly bool `name:"typecheck-only" help:"Stop after the type-check."`
-	Link          int  `default:"0" placeholder:"N" help:"Link the conformance checks of up to N worlds into one test binary instead of testing each package: far fewer links for many worlds (the packages' own _test.go files and go vet are skipped)."`
+	Link          int  `default:"0" placeholder:"N" help:"Link the conformance checks of up to N worlds into one test binary instead of testing each package: far fewer links for many worlds (go test's vet checks run once over all of them). By default worlds are linked in batches of 25 when more than 8 are tested."`
+	NoLink        bool `name:"no-link" help:"Test every package with go test, however many there are."`
 }
 
 func (f *gateFlags) validate() error {
@@ -50,6 +51,7 @@ func (f *gateFlags) options(sys *stdio) gate.VetOptions {
 		NoCache:       f.NoCache,
 		TypecheckOnly: f.TypecheckOnly,
 		LinkBatch:     f.Link,
+		NoLink:        f.NoLink,
 	}
 }
 

@@ -113,6 +113,8 @@ type VetOptions struct {
 	// without the entry point, or whose batch fails to build, are tested
 	// one package at a time.
 	LinkBatch int
+	// NoLink tests every package with go test, however many there are.
+	NoLink bool
 	// Locate maps a Go position in a world package to the spec position it
 	// comes from (see NewLocator); keyed by the package's absolute
 	// directory. Optional.
@@ -128,6 +130,28 @@ type VetOptions struct {
 	// Start, when set, is called once the worlds are known, before any
 	// Progress call, with their names in the order of the report.
 	Start func(worlds []string)
+}
+
+// AutoLink is how many worlds a gate run must test before it links them
+// by default (LinkBatch 0), and AutoLinkBatch the batch size it then uses.
+const (
+	AutoLink      = 8
+	AutoLinkBatch = 25
+)
+
+// linkBatch is the batch size of linked testing for n packages: LinkBatch
+// when set, AutoLinkBatch for more than AutoLink packages unless NoLink, 0
+// (each package tested by go test) otherwise.
+func (o *VetOptions) linkBatch(n int) int {
+	switch {
+	case o.NoLink:
+		return 0
+	case o.LinkBatch > 0:
+		return o.LinkBatch
+	case n > AutoLink:
+		return AutoLinkBatch
+	}
+	return 0
 }
 
 func (o *VetOptions) workers() int {
@@ -211,6 +235,7 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 // was tested.
 func testChecked(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions) ([]WorldResult, bool, error) {
 	results := map[string]*WorldResult{}
+	batch := opts.linkBatch(len(pkgs))
 	progress := func(r *WorldResult) {
 		if opts.mismatch != "" && !r.OK && r.Stage != StageTest {
 			// Worlds generated for another runtime: the likely cause.
@@ -235,14 +260,35 @@ func testChecked(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions) 
 		case opts.TypecheckOnly:
 			r.OK = true
 			progress(r)
-		case opts.LinkBatch > 0 && p.Entry:
+		case batch > 0 && p.Entry:
 			toLink = append(toLink, p)
 		default:
 			toTest = append(toTest, p.Path)
 		}
 	}
 	if len(toLink) > 0 {
-		rest, err := linkedTest(ctx, toLink, opts, func(path string, o testOutcome) {
+		// Linked tests skip go test's vet: run its analyzers once over
+		// every package, and fail the packages they find something in.
+		findings, err := goVet(ctx, checkedPaths(toLink), opts)
+		if err != nil {
+			return nil, false, err
+		}
+		clean := toLink[:0:0]
+		for _, p := range toLink {
+			if errs := findings[p.Path]; len(errs) > 0 {
+				r := results[p.Path]
+				r.Stage, r.Errors, r.Reason = StageBuild, errs, summarize(StageBuild, errs)
+				progress(r)
+				continue
+			}
+			clean = append(clean, p)
+		}
+		toLink = clean
+	}
+	if len(toLink) > 0 {
+		linkOpts := *opts
+		linkOpts.LinkBatch = batch
+		rest, err := linkedTest(ctx, toLink, &linkOpts, func(path string, o testOutcome) {
 			r := results[path]
 			r.Seconds = o.Elapsed
 			if o.OK {
@@ -326,4 +372,13 @@ func summarize(stage Stage, errs []Error) string {
 // oneLine joins a multi-line message ("have …\n\twant …") into one line.
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// checkedPaths are the import paths of pkgs.
+func checkedPaths(pkgs []*checkedPackage) []string {
+	out := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = p.Path
+	}
+	return out
 }

@@ -141,7 +141,7 @@ func TestVetLinked(t *testing.T) {
 	needGo(t)
 	world := func(name, body string) map[string]string {
 		return map[string]string{
-			"w/" + name + "/w.go":      "package " + name + "\n\nimport \"errors\"\n\nvar _ = errors.New\n\nfunc Conformance() []error {\n" + body + "\n}\n",
+			"w/" + name + "/w.go":      "package " + name + "\n\nimport (\n\t\"errors\"\n\t\"fmt\"\n)\n\nvar _ = errors.New\nvar _ = fmt.Sprint\n\nfunc Conformance() []error {\n" + body + "\n}\n",
 			"w/" + name + "/w_test.go": "package " + name + "\n\nimport \"testing\"\n\nfunc TestConformance(t *testing.T) {\n\tfor _, err := range Conformance() {\n\t\tt.Error(err)\n\t}\n}\n",
 		}
 	}
@@ -154,6 +154,7 @@ func TestVetLinked(t *testing.T) {
 		"bad":   "\treturn []error{errors.New(`world \"bad\": task \"t\": scores 0.5`), errors.New(\"second\")}",
 		"crash": "\tvar m map[string]int\n\tm[\"x\"] = 1\n\treturn nil",
 		"omega": "\treturn nil",
+		"vetty": "\tif false {\n\t\t_ = fmt.Sprintf(\"%d\", \"x\")\n\t}\n\treturn nil",
 	} {
 		for k, v := range world(name, body) {
 			files[k] = v
@@ -179,8 +180,12 @@ func TestVetLinked(t *testing.T) {
 	if r := got["crash"]; r.OK || !strings.Contains(r.Reason, "panic: assignment to entry in nil map") {
 		t.Errorf("crash: %+v", r)
 	}
-	if len(report.Worlds) != 5 || report.Passed != 3 {
-		t.Errorf("%d worlds, %d passed; want 5 and 3", len(report.Worlds), report.Passed)
+	// go test would have failed it on its vet checks: so does linking.
+	if r := got["vetty"]; r.OK || r.Stage != StageBuild || !strings.Contains(r.Reason, "vet: fmt.Sprintf format %d has arg \"x\" of wrong type string") {
+		t.Errorf("vetty: %+v", r)
+	}
+	if len(report.Worlds) != 6 || report.Passed != 3 {
+		t.Errorf("%d worlds, %d passed; want 6 and 3", len(report.Worlds), report.Passed)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, "_worldc_gate_*")); len(left) > 0 {
 		t.Errorf("the aggregating packages were left behind: %v", left)
