@@ -22,7 +22,7 @@ import (
 func TestExampleWorlds(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/worlds/*.world")
 	if len(files) == 0 {
-		t.Skip("no example worlds")
+		t.Fatal("no example worlds in ../../testdata/worlds")
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".world"), func(t *testing.T) {

@@ -3,9 +3,7 @@ package difftest
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,14 +18,17 @@ import (
 // The tau2-bench retail fidelity test: every task's gold actions, replayed
 // on the compiled world (generated/tau2_retail) from its seed, must raise
 // exactly where tau2 raises, with the same messages, and end in exactly
-// the state tau2 ends in. tau2's files are read from the shared peers
-// directory (../shared/peers/tau2-retail from the repository root, MIT,
-// © 2025 Sierra Research): tasks.json for the gold actions,
-// expected_final_states.json for the records each task changes and the
-// actions that raise, and db.json for every other record.
+// the state tau2 ends in. tau2's files are in testdata/tau2 (MIT, © 2025
+// Sierra Research; PROVENANCE.md says where each comes from): tasks.json
+// for the gold actions, expected_final_states.json for the records each
+// task changes and the actions that raise; db.json, for every other record,
+// is the world's own seed data file.
 
-// tau2Dir is where tau2's files are; the test skips only when it is absent.
-var tau2Dir = filepath.Join("..", "..", "..", "shared", "peers", "tau2-retail")
+// tau2Dir holds tau2's tasks and expected states; tau2DB is its database.
+var (
+	tau2Dir = filepath.Join("testdata", "tau2")
+	tau2DB  = filepath.Join("..", "..", "testdata", "worlds", "tau2_retail", "db.json")
+)
 
 // tau2Tables maps tau2's tables to the world's entities and their keys.
 var tau2Tables = []struct{ table, entity, key string }{
@@ -65,22 +66,16 @@ type tau2Data struct {
 	initial  map[string]map[string]any // table → key → record, from db.json
 }
 
-// loadTau2 reads tau2's files; it skips the test when the directory is
-// absent and fails on anything else.
+// loadTau2 reads tau2's files; a missing file is a failure.
 func loadTau2(tb testing.TB) *tau2Data {
 	tb.Helper()
-	if _, err := os.Stat(tau2Dir); errors.Is(err, fs.ErrNotExist) {
-		tb.Skipf("no tau2-bench data at %s", tau2Dir)
-	} else if err != nil {
-		tb.Fatal(err)
-	}
 	d := &tau2Data{}
 	var exp struct{ Tasks map[string]tau2Expected }
 	for _, f := range []struct {
 		name string
 		dst  any
-	}{{"tasks.json", &d.tasks}, {"expected_final_states.json", &exp}, {"db.json", &d.initial}} {
-		b, err := os.ReadFile(filepath.Join(tau2Dir, f.name))
+	}{{filepath.Join(tau2Dir, "tasks.json"), &d.tasks}, {filepath.Join(tau2Dir, "expected_final_states.json"), &exp}, {tau2DB, &d.initial}} {
+		b, err := os.ReadFile(f.name)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -425,7 +420,6 @@ func TestTau2Probes(t *testing.T) {
 // tau2's split, reward basis, NL assertions and communicate_info, read here
 // from tau2's own files rather than from the converter.
 func TestTau2PolicyAndMeta(t *testing.T) {
-	loadTau2(t) // skips without the data
 	want, err := os.ReadFile(filepath.Join(tau2Dir, "policy.md"))
 	if err != nil {
 		t.Fatal(err)
