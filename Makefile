@@ -11,7 +11,7 @@ BENCH    ?= .
 # ./runtime, so that the go command reaches it by its import path.
 PKGS     := ./... github.com/worldc/worldc/runtime/...
 
-.PHONY: all build demo generate gen-check test vet fmt-check fmt bench fuzz clean
+.PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz clean
 
 all: build
 
@@ -31,6 +31,11 @@ generate: build
 # worlds generate.
 gen-check: build
 	$(WORLDC) gen --check $(WORLDS)
+
+# The quick tier for the inner loop: go vet and go test -short.
+check:
+	$(GO) vet $(PKGS)
+	$(GO) test -short $(PKGS)
 
 # Everything CI checks: vet, gofmt, the canonical layout of the example
 # worlds, generated/ up to date with them, and every test (the generated

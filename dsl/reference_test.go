@@ -160,8 +160,12 @@ func TestSameAsReference(t *testing.T) {
 // the errors must agree too.
 func TestSameAsReferenceOnMutants(t *testing.T) {
 	n, failed := 0, 0
+	perLine := 4
+	if testing.Short() {
+		perLine = 1 // the quick tier: one mutant of each kind per line; make test runs four
+	}
 	for _, s := range lineSnippets(t) {
-		for _, m := range mutants(s, 4) {
+		for _, m := range mutants(s, perLine) {
 			n++
 			if d := sameParse("spec.world", []byte(m)); d != "" {
 				failed++

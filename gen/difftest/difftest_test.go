@@ -113,6 +113,10 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		t.Run(w.Name, func(t *testing.T) {
+			t.Parallel()
+			if testing.Short() && w.Name == "tau2_retail" {
+				t.Skip("the tau2 world takes most of this test's time: make test runs it, -short does not")
+			}
 			tasks := append([]*ir.Task{nil}, w.Tasks...)
 			for _, task := range tasks {
 				name := "seed"

@@ -349,6 +349,9 @@ func TestTau2DiffIsReadable(t *testing.T) {
 // a model_dump, or tau2's string as a JSON string), and the records tau2
 // changed, and only those, must end with tau2's values.
 func TestTau2Probes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("400 probes on both sides: make test runs them, -short does not")
+	}
 	var probes struct {
 		Probes []struct {
 			Steps []struct {
