@@ -331,8 +331,12 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 				inner = append(inner, jen.If(jen.Op("!").Add(sc.expr(x.Where).at(precUnary))).Block(jen.Continue()))
 			}
 		}
+		// The loop variable names a record only inside the loop: statements
+		// after it must not refresh it (it is out of scope in Go).
+		scopeLen := len(b.recVars)
 		b.recVars = append(b.recVars, x.Var)
 		inner = append(inner, b.stmts(x.Body)...)
+		b.recVars = b.recVars[:scopeLen]
 		if readOnly {
 			// The body writes no table: the records it visits are those of
 			// a snapshot without taking one.
