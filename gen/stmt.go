@@ -191,8 +191,8 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		b.usesErr = true
 		out = append(out,
 			jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())),
-			jen.Id(row).Dot(ei.fields[x.Field]).Op("=").Add(val.c),
 		)
+		out = append(out, assignment(jen.Id(row).Dot(ei.fields[x.Field]), val.c)...)
 		if g.fieldNeedsCheck(x.Field) {
 			out = append(out, b.checked(jen.Id("s").Dot(g.checkFieldName(x.Field)).Call(jen.Id(row))))
 		}
