@@ -176,6 +176,13 @@ func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...a
 	c.diags = append(c.diags, diagAt(code, pos, end, format, args...))
 }
 
+// errorHint is errorf with a hint for this cause instead of the
+// validator's general one.
+func (c *checker) errorHint(code, hint string, pos, end dsl.Pos, format string, args ...any) {
+	c.errorf(code, pos, end, format, args...)
+	c.diags[len(c.diags)-1].Hint = hint
+}
+
 func (c *checker) check(f *dsl.File) {
 	var (
 		worlds     []*dsl.World
@@ -425,6 +432,9 @@ func (c *checker) lookupEntity(q *dsl.QualName) *ir.Entity {
 func (c *checker) suggestEntity(name string) string {
 	best, bestD := "", 3
 	for _, e := range c.w.Entities {
+		if e.Name == name {
+			continue // never the name itself
+		}
 		if d := editDistance(strings.ToLower(name), strings.ToLower(e.Name)); d < bestD {
 			best, bestD = e.Name, d
 		}
