@@ -9,6 +9,7 @@ import (
 
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
+	"github.com/worldc/worldc/runtime"
 )
 
 // scope is a lexical scope of an expression: locals, and, in rubrics, seed
@@ -996,6 +997,29 @@ func init() {
 			}
 			return nil
 		},
+		"year": datePart, "month": datePart, "day": datePart, "weekday": datePart,
+		"date": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isInt := func(k ir.Kind) bool { return k == ir.KindInt }
+			if !c.wantArgs(call, args, 3) || !c.argKind(call, args, 0, "an int (the year)", isInt) ||
+				!c.argKind(call, args, 1, "an int (the month, 1-12)", isInt) || !c.argKind(call, args, 2, "an int (the day of the month)", isInt) {
+				return nil
+			}
+			// Constant parts must make a date; computed ones are checked
+			// when the call runs.
+			var parts [3]int64
+			for i, a := range args {
+				l, isLit := a.(*ir.Lit)
+				if !isLit || l.Value == nil || l.Value.Kind != ir.KindInt {
+					return dateT
+				}
+				parts[i] = l.Value.Int
+			}
+			if _, err := runtime.NewDate(int(parts[0]), int(parts[1]), int(parts[2])); err != nil {
+				c.errorf("W022", call.Pos, call.EndPos, "date(%d, %d, %d) does not exist: %v", parts[0], parts[1], parts[2], err)
+				return nil
+			}
+			return dateT
+		},
 		"coalesce": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 			if !c.wantArgs(call, args, 2) {
 				return nil
@@ -1013,6 +1037,16 @@ func init() {
 			return want
 		},
 	}
+}
+
+// datePart types year(d), month(d), day(d) and weekday(d): an int from a
+// date or a date-time (its date, in UTC).
+func datePart(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+	isDate := func(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
+	if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a date or a date-time", isDate) {
+		return intT
+	}
+	return nil
 }
 
 func (c *checker) wantArgs(call *dsl.Call, args []ir.Expr, n int) bool {

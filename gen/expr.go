@@ -98,6 +98,9 @@ func canFault(e ir.Expr) bool {
 			if x.Func == "calc" || faultsNull(x) {
 				found = true
 			}
+			if _, isConst := constDate(x); x.Func == "date" && !isConst {
+				found = true
+			}
 		case *ir.Cast:
 			found = true
 		case *ir.Aggregate:
@@ -112,6 +115,24 @@ func canFault(e ir.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// constDate is the value of date(y, m, d) with constant parts (which the
+// checker has found to make a date).
+func constDate(x *ir.Call) (runtime.Date, bool) {
+	if x.Func != "date" || len(x.Args) != 3 {
+		return 0, false
+	}
+	var parts [3]int
+	for i, a := range x.Args {
+		l, isLit := a.(*ir.Lit)
+		if !isLit || l.Value == nil || l.Value.Kind != ir.KindInt {
+			return 0, false
+		}
+		parts[i] = int(l.Value.Int)
+	}
+	d, err := runtime.NewDate(parts[0], parts[1], parts[2])
+	return d, err == nil
 }
 
 // simple reports whether e is cheap and pure enough to evaluate twice.
@@ -820,6 +841,27 @@ func (sc *scope) call(x *ir.Call) code {
 		}
 	case "days_between":
 		return primary(jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))))
+	case "year", "month", "day", "weekday":
+		d := arg(0).at(precPrimary)
+		if x.Args[0].Type().Kind == ir.KindDateTime {
+			d = d.Dot("Date").Call()
+		}
+		switch x.Func {
+		case "year":
+			return primary(jen.Int64().Call(d.Dot("Year").Call()))
+		case "month":
+			return primary(jen.Int64().Call(d.Dot("Month").Call()))
+		case "day":
+			return primary(jen.Int64().Call(d.Dot("Day").Call()))
+		}
+		// ISO 8601: Monday is 1, Sunday 7 (time.Weekday counts from Sunday, 0).
+		return primary(jen.Int64().Call(jen.Parens(d.Dot("Weekday").Call().Op("+").Lit(6)).Op("%").Lit(7).Op("+").Lit(1)))
+	case "date":
+		if v, ok := constDate(x); ok {
+			return dateLit(v.String())
+		}
+		sc.g.needDate = true
+		return primary(jen.Id("s").Dot("date").Call(arg(0).c, arg(1).c, arg(2).c))
 	case "calc":
 		sc.g.needCalc = true
 		return primary(jen.Id("s").Dot("calc").Call(str(0)))

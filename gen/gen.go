@@ -71,6 +71,7 @@ type generator struct {
 	needEntityEqual map[*ir.Entity]bool
 	needMod         bool
 	needCalc        bool
+	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name
 
 	consts     []jen.Code // constants of graders, rendered at the end of their file
