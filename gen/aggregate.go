@@ -152,9 +152,14 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 		if x.Op == "index" {
 			pos = sc.temp("i")
 		}
-		if x.Source.Type().Kind == ir.KindMap {
+		switch {
+		case v == "_" && pos == "_" && x.Source.Type().Kind == ir.KindMap:
+			loop = jen.For(jen.Range().Qual(rt, "InKeyOrder").Call(src))
+		case v == "_" && pos == "_":
+			loop = jen.For(jen.Range().Add(src))
+		case x.Source.Type().Kind == ir.KindMap:
 			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Qual(rt, "InKeyOrder").Call(src))
-		} else {
+		default:
 			loop = jen.For(jen.List(jen.Id(pos), jen.Id(v)).Op(":=").Range().Add(src))
 		}
 		return sc.aggregateLoop(x, v, pos, loop, x.Where)
@@ -255,7 +260,7 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 			jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Continue()),
 			jen.Id(item).Op(":=").Op("*").Id(p),
 		)
-	} else if _, isLit := x.Value.(*ir.Lit); isLit {
+	} else if untypedConst(x.Value) {
 		// A constant is untyped in Go: give it the accumulator's type.
 		body = append(body, jen.Var().Id(item).Add(acc).Op("=").Add(val.c))
 	} else {

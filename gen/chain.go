@@ -20,8 +20,7 @@ import (
 // an operand already in the chain is left out (evaluating it again gives
 // the same value: expressions do not change the state), and a comparison
 // that contradicts an earlier one (x == 1 after x == 2 in an &&, x != 1
-// after x != 2 in an ||) becomes the constant it always is, which ends the
-// chain.
+// after x != 2 in an ||) becomes the constant it always is.
 
 // cmpConst describes a comparison of a value with a constant, `x == k` or
 // `x != k`: the operator, the Go code of x and the constant's value.
@@ -93,22 +92,24 @@ func (sc *scope) chain(op string, parts ...code) code {
 	seen := map[string]bool{}
 	compared := map[string]string{} // the text of x → the constant it was compared with by bad
 	for _, t := range terms {
+		if t.cmp != nil && t.cmp.op == bad {
+			x := goText(t.cmp.x)
+			if prev, ok := compared[x]; ok && prev != t.cmp.key {
+				// Always false (in an &&) or true (in an ||). What follows
+				// is kept, though never evaluated: it may be the only use
+				// of a Go variable.
+				t = primary(jen.Lit(absorbing))
+			} else if ok {
+				continue // the same constant, written otherwise
+			} else {
+				compared[x] = t.cmp.key
+			}
+		}
 		text := goText(t.at(prec + 1))
 		if seen[text] {
 			continue
 		}
 		seen[text] = true
-		if t.cmp != nil && t.cmp.op == bad {
-			x := goText(t.cmp.x)
-			if prev, ok := compared[x]; ok {
-				if prev == t.cmp.key {
-					continue // the same constant, written otherwise
-				}
-				kept = append(kept, primary(jen.Lit(absorbing)))
-				break
-			}
-			compared[x] = t.cmp.key
-		}
 		kept = append(kept, t)
 	}
 	if len(kept) == 1 {

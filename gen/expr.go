@@ -117,6 +117,23 @@ func canFault(e ir.Expr) bool {
 	return found
 }
 
+// untypedConst reports whether e compiles to an untyped Go constant (a
+// literal, or + - * on literals): a Go declaration with := would give it
+// a type of its own (int, float64) instead of the spec's, so it is
+// declared with its type.
+func untypedConst(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.Lit:
+		return true
+	case *ir.Binary:
+		switch x.Op {
+		case "+", "-", "*":
+			return untypedConst(x.L) && untypedConst(x.R)
+		}
+	}
+	return false
+}
+
 // constDate is the value of date(y, m, d) with constant parts (which the
 // checker has found to make a date).
 func constDate(x *ir.Call) (runtime.Date, bool) {

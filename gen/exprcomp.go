@@ -77,7 +77,7 @@ func (sc *scope) elemValue(e ir.Expr, to *ir.Type) code {
 		base := *to
 		base.Optional = false
 		v := sc.valueAs(e, &base)
-		if _, isLit := e.(*ir.Lit); isLit {
+		if untypedConst(e) {
 			return primary(jen.Qual(rt, "Ptr").Types(sc.g.baseGoType(&base)).Call(v.c))
 		}
 		return primary(jen.Qual(rt, "Ptr").Call(v.c))

@@ -83,7 +83,7 @@ func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
 		if len(pre) > 0 {
 			// The local was declared with :=; give it the field's type when
 			// the value is an untyped constant.
-			if l, isLit := e.(*ir.Lit); isLit && l.Value != nil {
+			if l, isLit := e.(*ir.Lit); isLit && l.Value != nil || !isLit && untypedConst(e) {
 				pre[0] = jen.Var().Add(c.c).Add(b.sc.g.baseGoType(&base)).Op("=").Add(b.sc.valueAs(e, &base).c)
 			}
 		}
@@ -154,7 +154,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		}
 		name := sc.bind(x.Var)
 		var out []jen.Code
-		if _, isLit := x.Value.(*ir.Lit); isLit {
+		if untypedConst(x.Value) {
 			out = append(out, jen.Var().Id(name).Add(g.goType(x.Var.Type)).Op("=").Add(val.c))
 		} else {
 			out = append(out, jen.Id(name).Op(":=").Add(val.c))

@@ -79,7 +79,7 @@ func (b *body) varDecl(x *ir.VarDecl) []jen.Code {
 	faulty := canFault(x.Value)
 	name := sc.bind(x.Var)
 	var out []jen.Code
-	if _, isLit := x.Value.(*ir.Lit); isLit || isNull(x.Value) {
+	if untypedConst(x.Value) || isNull(x.Value) {
 		out = append(out, jen.Var().Id(name).Add(g.goType(x.Var.Type)).Op("=").Add(val.c))
 	} else {
 		out = append(out, jen.Id(name).Op(":=").Add(val.c))
