@@ -76,9 +76,6 @@ type generator struct {
 
 	consts     []jen.Code // constants of graders, rendered at the end of their file
 	constNames map[ir.Expr]string
-	shapeDepth int        // nesting of conformance candidates being built
-	seeds      *seedIndex // the seed's values for conformance candidates
-	byID       map[*ir.Entity]map[string]*ir.Record
 }
 
 type entityInfo struct {
