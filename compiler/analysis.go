@@ -222,11 +222,24 @@ func (c *checker) checkIdentifiers() {
 	}
 }
 
+// hasInvalid reports whether e holds an expression the checker could not
+// type (an error already reported).
+func hasInvalid(e ir.Expr) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) bool {
+		if isInvalid(x) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
 // analyse runs the structural validators that need the whole resolved world.
 func (c *checker) analyse() {
 	for _, inv := range c.w.Invariants {
-		if inv.Check == nil || isInvalid(inv.Check) || inv.Local {
-			continue
+		if inv.Check == nil || hasInvalid(inv.Check) || inv.Local {
+			continue // a check with an error is reported as such
 		}
 		home := inv.Entity.Service
 		cross := false

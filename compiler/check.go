@@ -26,7 +26,17 @@ import (
 type Option func(*config)
 
 type config struct {
-	data fs.FS
+	data        fs.FS
+	noReachable bool
+}
+
+// WithoutReachability leaves out the prediction of the gate's conformance
+// search (W025), for a spec that is not a whole world: the part of a spec
+// before its tasks (whose golden solutions the search starts from, as
+// cmd/tau2import checks it), or a test of other validators on a world
+// without the seed records its tools need.
+func WithoutReachability() Option {
+	return func(c *config) { c.noReachable = true }
 }
 
 // WithData makes `load` read data files from fsys: a path in the spec
@@ -94,6 +104,7 @@ func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics)
 	c := &checker{
 		filename:    filename,
 		data:        cfg.data,
+		noReachable: cfg.noReachable,
 		dataFiles:   map[string]*dataFile{},
 		w:           &ir.World{},
 		services:    map[string]*ir.Service{},
@@ -126,12 +137,13 @@ type checker struct {
 	diags Diagnostics
 	w     *ir.World
 
-	filename  string               // the spec's path: data files are relative to its directory
-	data      fs.FS                // where data files are read; nil until needed (see dataFS)
-	root      *os.Root             // the spec's directory, when data is read from it
-	dataFiles map[string]*dataFile // parsed data files by path
-	dataBytes int                  // bytes of data files read so far
-	seedCount int                  // seed records so far, loaded ones included
+	filename    string               // the spec's path: data files are relative to its directory
+	noReachable bool                 // leave out W025 (WithoutReachability)
+	data        fs.FS                // where data files are read; nil until needed (see dataFS)
+	root        *os.Root             // the spec's directory, when data is read from it
+	dataFiles   map[string]*dataFile // parsed data files by path
+	dataBytes   int                  // bytes of data files read so far
+	seedCount   int                  // seed records so far, loaded ones included
 
 	services   map[string]*ir.Service
 	entities   map[string]*ir.Entity
@@ -174,6 +186,13 @@ func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...a
 		}
 	}
 	c.diags = append(c.diags, diagAt(code, pos, end, format, args...))
+}
+
+// errorHint is errorf with a hint for this cause instead of the
+// validator's general one.
+func (c *checker) errorHint(code, hint string, pos, end dsl.Pos, format string, args ...any) {
+	c.errorf(code, pos, end, format, args...)
+	c.diags[len(c.diags)-1].Hint = hint
 }
 
 func (c *checker) check(f *dsl.File) {
@@ -425,6 +444,9 @@ func (c *checker) lookupEntity(q *dsl.QualName) *ir.Entity {
 func (c *checker) suggestEntity(name string) string {
 	best, bestD := "", 3
 	for _, e := range c.w.Entities {
+		if e.Name == name {
+			continue // never the name itself
+		}
 		if d := editDistance(strings.ToLower(name), strings.ToLower(e.Name)); d < bestD {
 			best, bestD = e.Name, d
 		}

@@ -229,3 +229,41 @@ task paid_o3 {
 		t.Errorf("diagnostics\n got %v\nwant %v\n%s", got, want, ds.Text())
 	}
 }
+
+// TestHintsFitTheCause checks the hints of testdata/check/hints.world:
+// where the validator's general hint would mislead (W004's is about
+// optional values, W006's about fields), the diagnostic carries one for
+// its cause.
+func TestHintsFitTheCause(t *testing.T) {
+	src, err := os.ReadFile("testdata/check/hints.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, ds := CheckSource("hints.world", src)
+	want := map[int]string{
+		29: `^A parameter named like an enum value hides that value .*rename the parameter \(e\.g\. owner_member\), or write the value as a string, "owner"\.$`,
+		30: "^Two enum types are distinct even when they share values: convert one by its name with `as` \\(x as Member.state\\)",
+		31: `^A record or ref compares with a record or ref of its entity .*compare ids on both sides`,
+		37: `^A parameter named like an enum value hides that value .*viewer_string`,
+		42: `^Rename or remove one of the two declarations\.$`,
+		47: `^Declare the name`,
+		54: `^Declare the name`,
+		70: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
+	}
+	if len(ds) != len(want) {
+		t.Errorf("%d diagnostics, want %d:\n%s", len(ds), len(want), ds.Text())
+	}
+	for _, d := range ds {
+		rx, ok := want[d.Line]
+		if !ok {
+			t.Errorf("unexpected %s", d)
+			continue
+		}
+		if !regexp.MustCompile(rx).MatchString(d.Hint) {
+			t.Errorf("%s\nhint %q, want it to match %q", d, d.Hint, rx)
+		}
+		if strings.Contains(d.Hint, "optional values need") || strings.Contains(d.Hint, "make the field optional") {
+			t.Errorf("%s: the general hint %q does not fit", d, d.Hint)
+		}
+	}
+}

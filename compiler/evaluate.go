@@ -47,6 +47,8 @@ func (c *checker) evaluate() {
 	if len(violations) > 0 {
 		return // tasks built on a broken seed would only repeat the problem
 	}
+	starts := map[*ir.Task]*eval.State{}
+	solutions := map[*ir.Task]*eval.SolutionResult{}
 	for _, t := range c.w.Tasks {
 		// A task without seed records starts from the world seed; nothing
 		// below changes the start state (a solution runs on a copy).
@@ -57,6 +59,7 @@ func (c *checker) evaluate() {
 				continue
 			}
 		}
+		starts[t] = start
 		unchanged := false
 		for _, a := range t.Assertions {
 			unchanged = unchanged || a.Kind == ir.AssertUnchanged
@@ -67,12 +70,17 @@ func (c *checker) evaluate() {
 		if t.Solution == nil {
 			continue
 		}
-		if res := eval.CheckSolution(t, start); !res.OK() {
+		res := eval.CheckSolution(t, start)
+		solutions[t] = res
+		if !res.OK() {
 			pos := t.Pos
 			if res.Failed >= 0 && res.Steps[res.Failed].Step != nil {
 				pos = res.Steps[res.Failed].Step.Pos
 			}
 			c.errorf("W021", pos, pos, "the solution of task %s is not golden: %s", t.Name, res.Problem())
 		}
+	}
+	if !c.diags.HasErrors() && !c.noReachable {
+		c.reachability(seed, starts, solutions)
 	}
 }

@@ -3,11 +3,13 @@ package compiler
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
+	"github.com/worldc/worldc/runtime"
 )
 
 // scope is a lexical scope of an expression: locals, and, in rubrics, seed
@@ -341,7 +343,8 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	// Records and refs compare by id.
 	if (lt.Kind == ir.KindRecord || lt.Kind == ir.KindRef) && (rt.Kind == ir.KindRecord || rt.Kind == ir.KindRef) {
 		if lt.Entity != rt.Entity {
-			c.errorf("W004", e.Pos, e.EndPos, "cannot compare a %s with a %s", lt.Entity.Name, rt.Entity.Name)
+			c.errorHint("W004", "Compare records of one entity (a record or ref with a record or ref), or the ids they hold as strings: a.id == b.other_id.",
+				e.Pos, e.EndPos, "cannot compare a %s with a %s", lt.Entity.Name, rt.Entity.Name)
 			return l, r, false
 		}
 		return toRef(l), toRef(r), true
@@ -357,15 +360,66 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	if lt.Kind.Textual() && rt.Kind.Textual() {
 		return l, r, true
 	}
-	if lt.Kind == rt.Kind && lt.Kind != ir.KindSet && lt.Kind != ir.KindList {
-		if lt.Kind == ir.KindEnum && lt.Enum != rt.Enum {
-			c.errorf("W004", e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
-			return l, r, false
-		}
+	if lt.Kind == rt.Kind && lt.Kind != ir.KindSet && lt.Kind != ir.KindList && !(lt.Kind == ir.KindEnum && lt.Enum != rt.Enum) {
 		return l, r, true
 	}
-	c.errorf("W004", e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
+	msg, hint := c.compareMismatch(l, r)
+	c.errorHint("W004", hint, e.Pos, e.EndPos, "%s", msg)
 	return l, r, false
+}
+
+// compareMismatch explains why l and r cannot be compared, with a hint
+// for that cause: a parameter or local hiding an enum value, two distinct
+// enum types, a string (an id) against a record or ref.
+func (c *checker) compareMismatch(l, r ir.Expr) (msg, hint string) {
+	lt, rt := l.Type(), r.Type()
+	msg = fmt.Sprintf("cannot compare %s with %s", typeString(lt), typeString(rt))
+	hint = mustValidator("W004").Hint
+	for _, side := range [][2]ir.Expr{{l, r}, {r, l}} {
+		v, isVar := side[0].(*ir.VarRef)
+		et := side[1].Type()
+		if !isVar || et.Kind != ir.KindEnum || et.Enum == nil || !slices.Contains(et.Enum.Values, v.Var.Name) {
+			continue
+		}
+		what := "local"
+		if c.isParam(v.Var) {
+			what = "parameter"
+		}
+		msg = fmt.Sprintf("%s: %s here is the %s %s (%s), which hides the value %s of %s", msg, v.Var.Name, what, v.Var.Name, typeString(v.Var.Type), v.Var.Name, typeString(nonOptional(et)))
+		hint = fmt.Sprintf("A %s named like an enum value hides that value (names are looked up before enum values): rename the %s (e.g. %s_%s), or write the value as a string, \"%s\".",
+			what, what, v.Var.Name, strings.ToLower(nonOptionalEntityName(v.Var.Type)), v.Var.Name)
+		return msg, hint
+	}
+	switch {
+	case lt.Kind == ir.KindEnum && rt.Kind == ir.KindEnum:
+		hint = fmt.Sprintf("Two enum types are distinct even when they share values: convert one by its name with `as` (x as %s), or declare the fields with one enum type (a field typed %s).",
+			typeString(nonOptional(lt)), typeString(nonOptional(lt)))
+	case (lt.Kind == ir.KindRecord || lt.Kind == ir.KindRef) && rt.Kind.Textual(),
+		(rt.Kind == ir.KindRecord || rt.Kind == ir.KindRef) && lt.Kind.Textual():
+		hint = "A record or ref compares with a record or ref of its entity (p.lead == owner), by id; a string compares with an id: compare ids on both sides (p.lead.id == owner.id)."
+	}
+	return msg, hint
+}
+
+// isParam reports whether v is a parameter of a tool.
+func (c *checker) isParam(v *ir.Var) bool {
+	for _, t := range c.w.Tools {
+		for _, p := range t.Params {
+			if p.Var == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nonOptionalEntityName names what a value of t is, for a suggested name:
+// its entity for a record or ref, else its kind.
+func nonOptionalEntityName(t *ir.Type) string {
+	if t.Entity != nil {
+		return t.Entity.Name
+	}
+	return t.Kind.String()
 }
 
 func nonOptional(t *ir.Type) *ir.Type {
@@ -549,7 +603,11 @@ func (c *checker) postfixChain(p *dsl.Postfix, n int, s *scope) []ir.Expr {
 				return append(chain, invalid(p.Pos))
 			}
 			e := c.entities[*suf.Field]
-			if e == nil || e.Service != sm.svc {
+			if e != nil && e.Service != sm.svc {
+				c.errorf("W003", suf.Pos, suf.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, sm.svc.Name)
+				return append(chain, invalid(p.Pos))
+			}
+			if e == nil {
 				c.errorf("W003", suf.Pos, suf.EndPos, "service %s has no entity %q%s", sm.svc.Name, *suf.Field, c.suggestEntity(*suf.Field))
 				return append(chain, invalid(p.Pos))
 			}
@@ -939,6 +997,29 @@ func init() {
 			}
 			return nil
 		},
+		"year": datePart, "month": datePart, "day": datePart, "weekday": datePart,
+		"date": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isInt := func(k ir.Kind) bool { return k == ir.KindInt }
+			if !c.wantArgs(call, args, 3) || !c.argKind(call, args, 0, "an int (the year)", isInt) ||
+				!c.argKind(call, args, 1, "an int (the month, 1-12)", isInt) || !c.argKind(call, args, 2, "an int (the day of the month)", isInt) {
+				return nil
+			}
+			// Constant parts must make a date; computed ones are checked
+			// when the call runs.
+			var parts [3]int64
+			for i, a := range args {
+				l, isLit := a.(*ir.Lit)
+				if !isLit || l.Value == nil || l.Value.Kind != ir.KindInt {
+					return dateT
+				}
+				parts[i] = l.Value.Int
+			}
+			if _, err := runtime.NewDate(int(parts[0]), int(parts[1]), int(parts[2])); err != nil {
+				c.errorf("W022", call.Pos, call.EndPos, "date(%d, %d, %d) does not exist: %v", parts[0], parts[1], parts[2], err)
+				return nil
+			}
+			return dateT
+		},
 		"coalesce": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 			if !c.wantArgs(call, args, 2) {
 				return nil
@@ -956,6 +1037,16 @@ func init() {
 			return want
 		},
 	}
+}
+
+// datePart types year(d), month(d), day(d) and weekday(d): an int from a
+// date or a date-time (its date, in UTC).
+func datePart(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+	isDate := func(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
+	if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a date or a date-time", isDate) {
+		return intT
+	}
+	return nil
 }
 
 func (c *checker) wantArgs(call *dsl.Call, args []ir.Expr, n int) bool {

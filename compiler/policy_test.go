@@ -51,6 +51,10 @@ invariant receipts_match {
   for r in books.Receipt
   require r.amount == r.order.total
 }
+
+seed {
+  sales.Order o1 { total: 20 }
+}
 `
 
 func policyWorld(header, p1, p2 string) string {

@@ -67,6 +67,8 @@ var validators = []Validator{
 		"Put the file inside the spec's directory and name it relative to it with / (no .., no absolute path): a .json file (at names the object key of the records) or a .csv file with a header row for a load, UTF-8 text for `policy from`."},
 	{"W024", "policy-text-not-in-document", "An invariant's policy text does not occur in the world's policy document (`policy from`).",
 		"Copy the rule's sentences from the policy document exactly (line breaks and runs of spaces count as one space; case and punctuation count), or correct the document."},
+	{"W025", "unreachable-tool", "A tool never succeeds on the arguments the conformance search tries, from the seed, the task start states and the states along golden solutions.",
+		"Give the search a state and arguments on which the tool succeeds: a seed record (or a task seed record) that meets its requires, or a golden solution that calls it (the search also starts from the states after each call of a golden solution)."},
 }
 
 // Validators returns the registry, in code order.

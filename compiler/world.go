@@ -319,7 +319,8 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 					step.Args = append(step.Args, a)
 				}
 			} else if p.Required() {
-				c.errorf("W006", cd.Pos, cd.EndPos, "call of %s does not give required argument %q", t.Name, p.Name)
+				c.errorHint("W006", fmt.Sprintf("Pass every required parameter of the tool in the call (%s: …), or make the parameter optional in the tool (%s: %s?).", p.Name, p.Name, typeString(p.Type)),
+					cd.Pos, cd.EndPos, "call of %s does not give required argument %q", t.Name, p.Name)
 			}
 		}
 		if cd.Bind != nil {

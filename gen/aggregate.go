@@ -152,9 +152,14 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 		if x.Op == "index" {
 			pos = sc.temp("i")
 		}
-		if x.Source.Type().Kind == ir.KindMap {
+		switch {
+		case v == "_" && pos == "_" && x.Source.Type().Kind == ir.KindMap:
+			loop = jen.For(jen.Range().Qual(rt, "InKeyOrder").Call(src))
+		case v == "_" && pos == "_":
+			loop = jen.For(jen.Range().Add(src))
+		case x.Source.Type().Kind == ir.KindMap:
 			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Qual(rt, "InKeyOrder").Call(src))
-		} else {
+		default:
 			loop = jen.For(jen.List(jen.Id(pos), jen.Id(v)).Op(":=").Range().Add(src))
 		}
 		return sc.aggregateLoop(x, v, pos, loop, x.Where)
@@ -162,14 +167,34 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 	ei := g.ents[x.Entity]
 	v := sc.bind(x.Var)
 	where := x.Where
+	// The records to visit: the table, or the bucket of an index.
+	records := jen.Id("s").Dot(ei.table).Dot("All").Call()
+	size := jen.Id("s").Dot(ei.table).Dot("Len").Call()
 	if key, k, rest, ok := indexable(x); ok && sc.readOnly {
 		if idx, have := sc.indexes[key]; have {
 			where = rest
-			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Id(idx).Index(sc.valueAs(k, key.f.Type).c))
+			kc := sc.valueAs(k, key.f.Type).c
+			records = jen.Id(idx).Index(kc)
+			size = jen.Len(jen.Id(idx).Index(kc))
+			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Add(records))
 		}
 	}
+	if where == nil {
+		// Every record counts: the number of records says it all.
+		switch x.Op {
+		case "count":
+			return primary(jen.Int64().Call(size))
+		case "exists":
+			return code{c: size.Op(">").Lit(0), prec: precCmp}
+		}
+	}
+	if x.Op != "first" && !mentions(where, x.Var) && !mentions(x.Value, x.Var) {
+		// The variable is not read: a Go loop variable would be unused.
+		v = "_"
+		loop = jen.For(jen.Range().Add(records))
+	}
 	if loop == nil {
-		loop = jen.For(jen.Id(v).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call())
+		loop = jen.For(jen.Id(v).Op(":=").Range().Add(records))
 	}
 	return sc.aggregateLoop(x, v, "", loop, where)
 }
@@ -235,6 +260,9 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 			jen.If(jen.Id(p).Op("==").Nil()).Block(jen.Continue()),
 			jen.Id(item).Op(":=").Op("*").Id(p),
 		)
+	} else if untypedConst(x.Value) {
+		// A constant is untyped in Go: give it the accumulator's type.
+		body = append(body, jen.Var().Id(item).Add(acc).Op("=").Add(val.c))
 	} else {
 		body = append(body, jen.Id(item).Op(":=").Add(val.c))
 	}

@@ -26,9 +26,13 @@ const (
 type code struct {
 	c    *jen.Statement
 	prec int
+	// terms are the operands of a chain of && or || (prec precAnd or
+	// precOr) built by chain; cmp describes a comparison with a constant.
+	terms []code
+	cmp   *cmpConst
 }
 
-func primary(c *jen.Statement) code { return code{c, precPrimary} }
+func primary(c *jen.Statement) code { return code{c: c, prec: precPrimary} }
 
 // at renders c as an operand needing precedence min, parenthesised if it
 // binds less tightly.
@@ -94,6 +98,9 @@ func canFault(e ir.Expr) bool {
 			if x.Func == "calc" || faultsNull(x) {
 				found = true
 			}
+			if _, isConst := constDate(x); x.Func == "date" && !isConst {
+				found = true
+			}
 		case *ir.Cast:
 			found = true
 		case *ir.Aggregate:
@@ -108,6 +115,41 @@ func canFault(e ir.Expr) bool {
 		return !found
 	})
 	return found
+}
+
+// untypedConst reports whether e compiles to an untyped Go constant (a
+// literal, or + - * on literals): a Go declaration with := would give it
+// a type of its own (int, float64) instead of the spec's, so it is
+// declared with its type.
+func untypedConst(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.Lit:
+		return true
+	case *ir.Binary:
+		switch x.Op {
+		case "+", "-", "*":
+			return untypedConst(x.L) && untypedConst(x.R)
+		}
+	}
+	return false
+}
+
+// constDate is the value of date(y, m, d) with constant parts (which the
+// checker has found to make a date).
+func constDate(x *ir.Call) (runtime.Date, bool) {
+	if x.Func != "date" || len(x.Args) != 3 {
+		return 0, false
+	}
+	var parts [3]int
+	for i, a := range x.Args {
+		l, isLit := a.(*ir.Lit)
+		if !isLit || l.Value == nil || l.Value.Kind != ir.KindInt {
+			return 0, false
+		}
+		parts[i] = int(l.Value.Int)
+	}
+	d, err := runtime.NewDate(parts[0], parts[1], parts[2])
+	return d, err == nil
 }
 
 // simple reports whether e is cheap and pure enough to evaluate twice.
@@ -172,7 +214,7 @@ func (sc *scope) expr(e ir.Expr) code {
 		// A lookup in the table's index of ids, not a scan.
 		has := jen.Id("s").Dot(g.ents[x.Entity].table).Dot("Has").Call(sc.asString(x.Key).c)
 		if x.Not {
-			return code{jen.Op("!").Add(has), precUnary}
+			return code{c: jen.Op("!").Add(has), prec: precUnary}
 		}
 		return primary(has)
 	case *ir.Cast:
@@ -182,9 +224,9 @@ func (sc *scope) expr(e ir.Expr) code {
 	case *ir.Unary:
 		v := sc.expr(x.X)
 		if x.Op == "not" {
-			return code{jen.Op("!").Add(v.at(precUnary)), precUnary}
+			return code{c: jen.Op("!").Add(v.at(precUnary)), prec: precUnary}
 		}
-		return code{jen.Op("-").Add(v.at(precUnary)), precUnary}
+		return code{c: jen.Op("-").Add(v.at(precUnary)), prec: precUnary}
 	case *ir.Convert:
 		return sc.convert(sc.expr(x.X), x.X.Type(), x.T)
 	case *ir.Call:
@@ -337,7 +379,7 @@ func (sc *scope) compositeLit(v *ir.Value, t *ir.Type) code {
 
 func intLit(i int64) code {
 	if i < 0 {
-		return code{jen.Lit(int(i)), precUnary}
+		return code{c: jen.Lit(int(i)), prec: precUnary}
 	}
 	return primary(jen.Lit(int(i)))
 }
@@ -347,7 +389,7 @@ func floatLit(f float64) code {
 		return primary(jen.Qual("math", "NaN").Call())
 	}
 	if f < 0 || math.Signbit(f) {
-		return code{jen.Lit(f), precUnary}
+		return code{c: jen.Lit(f), prec: precUnary}
 	}
 	return primary(jen.Lit(f))
 }
@@ -445,9 +487,9 @@ func (sc *scope) valueAs(e ir.Expr, to *ir.Type) code {
 func (sc *scope) binary(x *ir.Binary) code {
 	switch x.Op {
 	case "and":
-		return code{jen.Add(sc.expr(x.L).at(precAnd)).Op("&&").Add(sc.expr(x.R).at(precAnd + 1)), precAnd}
+		return sc.chain("&&", sc.expr(x.L), sc.expr(x.R))
 	case "or":
-		return code{jen.Add(sc.expr(x.L).at(precOr)).Op("||").Add(sc.expr(x.R).at(precOr + 1)), precOr}
+		return sc.chain("||", sc.expr(x.L), sc.expr(x.R))
 	case "==", "!=":
 		return sc.equality(x.L, x.R, x.Op == "!=")
 	case "<", "<=", ">", ">=":
@@ -520,7 +562,7 @@ func (sc *scope) equality(l, r ir.Expr, negate bool) code {
 		if isNull(l) {
 			return primary(jen.Lit(!negate))
 		}
-		return code{jen.Add(sc.expr(l).at(precCmp + 1)).Op(op).Nil(), precCmp}
+		return code{c: jen.Add(sc.expr(l).at(precCmp + 1)).Op(op).Nil(), prec: precCmp}
 	}
 	if isComposite(l.Type()) || isComposite(r.Type()) {
 		return sc.compositeEquality(l, r, negate)
@@ -529,7 +571,7 @@ func (sc *scope) equality(l, r ir.Expr, negate bool) code {
 	lo, ro := optional(l.Type()) && l.Type().Kind != ir.KindRecord, optional(r.Type()) && r.Type().Kind != ir.KindRecord
 	switch {
 	case !lo && !ro:
-		return code{jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), precCmp}
+		return sc.compareConst(code{c: jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), prec: precCmp}, op, l, r, lc, rc)
 	case lo && ro:
 		a, b := sc.temp("a"), sc.temp("b")
 		same := jen.Id(a).Op("==").Nil().Op("&&").Id(b).Op("==").Nil().Op("||").
@@ -539,7 +581,7 @@ func (sc *scope) equality(l, r ir.Expr, negate bool) code {
 			jen.Return(same),
 		).Call())
 		if negate {
-			return code{jen.Op("!").Add(res.c), precUnary}
+			return code{c: jen.Op("!").Add(res.c), prec: precUnary}
 		}
 		return res
 	}
@@ -548,12 +590,20 @@ func (sc *scope) equality(l, r ir.Expr, negate bool) code {
 	if ro {
 		optE, optC, other = r, rc, lc
 	}
+	otherE := r
+	if ro {
+		otherE = l
+	}
 	return sc.withValue(optE, optC, func(v code) code {
 		val := sc.derefOpt(v, optE.Type(), other)
-		if negate {
-			return code{jen.Add(v.at(precCmp + 1)).Op("==").Nil().Op("||").Add(val).Op("!=").Add(other.at(precCmp + 1)), precOr}
+		cmp := code{c: jen.Add(val).Op(op).Add(other.at(precCmp + 1)), prec: precCmp}
+		if k, ok := sc.constKey(otherE); ok {
+			cmp.cmp = &cmpConst{op: op, x: val, key: k}
 		}
-		return code{jen.Add(v.at(precCmp + 1)).Op("!=").Nil().Op("&&").Add(val).Op("==").Add(other.at(precCmp + 1)), precAnd}
+		if negate {
+			return sc.chain("||", code{c: jen.Add(v.at(precCmp + 1)).Op("==").Nil(), prec: precCmp}, cmp)
+		}
+		return sc.chain("&&", code{c: jen.Add(v.at(precCmp + 1)).Op("!=").Nil(), prec: precCmp}, cmp)
 	})
 }
 
@@ -571,12 +621,12 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 	lc, rc := sc.operands(l, r)
 	lo, ro := optional(l.Type()), optional(r.Type())
 	if lo {
-		lc = code{jen.Op("*").Add(lc.at(precUnary)), precUnary}
+		lc = code{c: jen.Op("*").Add(lc.at(precUnary)), prec: precUnary}
 	}
 	if ro {
-		rc = code{jen.Op("*").Add(rc.at(precUnary)), precUnary}
+		rc = code{c: jen.Op("*").Add(rc.at(precUnary)), prec: precUnary}
 	}
-	cmp := code{jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), precCmp}
+	cmp := code{c: jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), prec: precCmp}
 	if !lo && !ro {
 		return cmp
 	}
@@ -605,14 +655,14 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 			jen.Return(ret),
 		).Call())
 	}
-	guard := jen.Null()
+	var guards []code
 	if lo {
-		guard.Add(sc.expr(l).at(precCmp + 1)).Op("!=").Nil().Op("&&")
+		guards = append(guards, code{c: jen.Add(sc.expr(l).at(precCmp + 1)).Op("!=").Nil(), prec: precCmp})
 	}
 	if ro {
-		guard.Add(sc.expr(r).at(precCmp + 1)).Op("!=").Nil().Op("&&")
+		guards = append(guards, code{c: jen.Add(sc.expr(r).at(precCmp + 1)).Op("!=").Nil(), prec: precCmp})
 	}
-	return code{guard.Add(cmp.c), precAnd}
+	return sc.chain("&&", append(guards, cmp)...)
 }
 
 // membership compiles x in [a, b] as x == a || x == b (and `not in` as
@@ -627,20 +677,14 @@ func (sc *scope) membership(x *ir.Binary) code {
 		return primary(jen.Lit(negate))
 	}
 	build := func(lhs ir.Expr) code {
-		var out code
-		for i, el := range list.Elems {
-			c := sc.equality(lhs, el, negate)
-			if i == 0 {
-				out = c
-				continue
-			}
-			if negate {
-				out = code{jen.Add(out.at(precAnd)).Op("&&").Add(c.at(precAnd + 1)), precAnd}
-			} else {
-				out = code{jen.Add(out.at(precOr)).Op("||").Add(c.at(precOr + 1)), precOr}
-			}
+		var parts []code
+		for _, el := range list.Elems {
+			parts = append(parts, sc.equality(lhs, el, negate))
 		}
-		return out
+		if negate {
+			return sc.chain("&&", parts...)
+		}
+		return sc.chain("||", parts...)
 	}
 	if simple(x.L) {
 		return build(x.L)
@@ -668,7 +712,7 @@ func (sc *scope) arith(x *ir.Binary) code {
 		prec = precMul
 	}
 	bin := func(l, r code) code {
-		return code{jen.Add(l.at(prec)).Op(x.Op).Add(r.at(prec + 1)), prec}
+		return code{c: jen.Add(l.at(prec)).Op(x.Op).Add(r.at(prec + 1)), prec: prec}
 	}
 	switch {
 	case lt.Kind == ir.KindDate && rt.Kind == ir.KindDate:
@@ -814,6 +858,27 @@ func (sc *scope) call(x *ir.Call) code {
 		}
 	case "days_between":
 		return primary(jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))))
+	case "year", "month", "day", "weekday":
+		d := arg(0).at(precPrimary)
+		if x.Args[0].Type().Kind == ir.KindDateTime {
+			d = d.Dot("Date").Call()
+		}
+		switch x.Func {
+		case "year":
+			return primary(jen.Int64().Call(d.Dot("Year").Call()))
+		case "month":
+			return primary(jen.Int64().Call(d.Dot("Month").Call()))
+		case "day":
+			return primary(jen.Int64().Call(d.Dot("Day").Call()))
+		}
+		// ISO 8601: Monday is 1, Sunday 7 (time.Weekday counts from Sunday, 0).
+		return primary(jen.Int64().Call(jen.Parens(d.Dot("Weekday").Call().Op("+").Lit(6)).Op("%").Lit(7).Op("+").Lit(1)))
+	case "date":
+		if v, ok := constDate(x); ok {
+			return dateLit(v.String())
+		}
+		sc.g.needDate = true
+		return primary(jen.Id("s").Dot("date").Call(arg(0).c, arg(1).c, arg(2).c))
 	case "calc":
 		sc.g.needCalc = true
 		return primary(jen.Id("s").Dot("calc").Call(str(0)))

@@ -77,7 +77,7 @@ func (sc *scope) elemValue(e ir.Expr, to *ir.Type) code {
 		base := *to
 		base.Optional = false
 		v := sc.valueAs(e, &base)
-		if _, isLit := e.(*ir.Lit); isLit {
+		if untypedConst(e) {
 			return primary(jen.Qual(rt, "Ptr").Types(sc.g.baseGoType(&base)).Call(v.c))
 		}
 		return primary(jen.Qual(rt, "Ptr").Call(v.c))
@@ -208,9 +208,9 @@ func (sc *scope) compositeEquality(l, r ir.Expr, negate bool) code {
 	ct := *t
 	ct.Optional = l.Type().Optional || r.Type().Optional
 	lc, rc := sc.elemValue(l, &ct), sc.elemValue(r, &ct)
-	eq := code{sc.g.eqOf(&ct, lc.c, rc.c), precPrimary}
+	eq := code{c: sc.g.eqOf(&ct, lc.c, rc.c), prec: precPrimary}
 	if negate {
-		return code{jen.Op("!").Add(eq.c), precUnary}
+		return code{c: jen.Op("!").Add(eq.c), prec: precUnary}
 	}
 	return eq
 }
@@ -267,7 +267,7 @@ func (sc *scope) containsOf(x *ir.Binary) code {
 		}
 	}
 	if x.Op == "notin" {
-		return code{jen.Op("!").Add(res.c), precUnary}
+		return code{c: jen.Op("!").Add(res.c), prec: precUnary}
 	}
 	return res
 }

@@ -71,13 +71,11 @@ type generator struct {
 	needEntityEqual map[*ir.Entity]bool
 	needMod         bool
 	needCalc        bool
+	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name
 
 	consts     []jen.Code // constants of graders, rendered at the end of their file
 	constNames map[ir.Expr]string
-	shapeDepth int        // nesting of conformance candidates being built
-	seeds      *seedIndex // the seed's values for conformance candidates
-	byID       map[*ir.Entity]map[string]*ir.Record
 }
 
 type entityInfo struct {

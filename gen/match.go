@@ -125,16 +125,13 @@ func (sc *scope) partialMatch(m *ir.Match, report bool) matchParts {
 		p.body = append(p.body, jen.Id(name).Op(":=").Add(v.c))
 		return primary(jen.Id(name))
 	}
-	var eqs []jen.Code
+	var eqs []code
 	add := func(name string, t *ir.Type, got *jen.Statement, e ir.Expr, want code) {
 		eq := g.eqOf(t, got, want.c)
 		if isNull(e) {
 			eq = jen.Add(got).Op("==").Nil()
 		}
-		if len(eqs) > 0 {
-			eq = jen.Op("&&").Add(eq)
-		}
-		eqs = append(eqs, eq)
+		eqs = append(eqs, code{c: eq, prec: precCmp})
 		p.names = append(p.names, name)
 		p.want = append(p.want, want.c)
 	}
@@ -150,10 +147,7 @@ func (sc *scope) partialMatch(m *ir.Match, report bool) matchParts {
 		t := g.storedType(f)
 		add(f.Name, t, x.at(precPrimary).Dot(g.structs[f.Struct].fields[f]), fi.Value, value(fi.Value, sc.elemValue(fi.Value, t)))
 	}
-	p.ok = code{jen.Add(eqs...), precAnd}
-	if len(eqs) == 1 {
-		p.ok = code{jen.Add(eqs...), precCmp}
-	}
+	p.ok = sc.chain("&&", eqs...)
 	return p
 }
 

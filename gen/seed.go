@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
-	"sort"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
-	"github.com/worldc/worldc/runtime"
+	toolprobe "github.com/worldc/worldc/compiler/probe"
 )
 
 // The seed travels as data, not code: seed.json (embedded) holds the world
@@ -112,136 +110,7 @@ func (g *generator) writeRecord(b *bytes.Buffer, r *ir.Record) error {
 }
 
 // valueJSON renders a constant as JSON for a slot of type t.
-func valueJSON(v *ir.Value, t *ir.Type) ([]byte, error) {
-	if v == nil || v.Kind == ir.KindNull {
-		return []byte("null"), nil
-	}
-	kind := v.Kind
-	if t != nil && t.Kind != ir.KindInvalid {
-		kind = t.Kind
-	}
-	switch kind {
-	case ir.KindInt:
-		if v.Kind == ir.KindInt {
-			return json.Marshal(v.Int)
-		}
-		return json.Marshal(int64(v.Num))
-	case ir.KindDecimal, ir.KindMoney:
-		n := v.Num
-		if v.Kind == ir.KindInt {
-			n = float64(v.Int)
-		}
-		if math.IsNaN(n) || math.IsInf(n, 0) {
-			return nil, fmt.Errorf("non-finite number")
-		}
-		return json.Marshal(n)
-	case ir.KindBool:
-		return json.Marshal(v.Bool)
-	case ir.KindDate:
-		d, err := runtime.ParseDate(v.Str)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(d)
-	case ir.KindDateTime:
-		d, err := runtime.ParseDateTime(v.Str)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(d)
-	case ir.KindList, ir.KindMap, ir.KindStruct:
-		return compositeJSON(v, t)
-	}
-	return json.Marshal(v.Str)
-}
-
-// compositeJSON renders a list (an array), a map (an object in key order)
-// or a record constant (an object with its fields in declaration order;
-// for a variant, its tag, common fields and the fields of its case).
-func compositeJSON(v *ir.Value, t *ir.Type) ([]byte, error) {
-	var b bytes.Buffer
-	// member writes the i-th element (keyed: member key of an object).
-	member := func(i int, keyed bool, key string, x *ir.Value, et *ir.Type) error {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if keyed {
-			k, _ := json.Marshal(key)
-			b.Write(k)
-			b.WriteByte(':')
-		}
-		j, err := valueJSON(x, et)
-		if err != nil {
-			return err
-		}
-		b.Write(j)
-		return nil
-	}
-	switch {
-	case t == nil:
-		return nil, fmt.Errorf("a composite constant without its type")
-	case t.Kind == ir.KindList:
-		b.WriteByte('[')
-		for i, x := range v.List {
-			if err := member(i, false, "", x, t.Elem); err != nil {
-				return nil, fmt.Errorf("[%d]: %w", i, err)
-			}
-		}
-		b.WriteByte(']')
-	case t.Kind == ir.KindMap:
-		entries := append([]ir.MapEntry(nil), v.Entries...)
-		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
-		b.WriteByte('{')
-		for i, e := range entries {
-			if err := member(i, true, e.Key, e.Value, t.Elem); err != nil {
-				return nil, fmt.Errorf("[%q]: %w", e.Key, err)
-			}
-		}
-		b.WriteByte('}')
-	case t.Kind == ir.KindStruct:
-		sd := t.Struct
-		fields := sd.AllFields()
-		if len(v.Fields) != len(fields) {
-			return nil, fmt.Errorf("%s constant with %d fields, want %d", sd.Name, len(v.Fields), len(fields))
-		}
-		var current *ir.Case
-		if sd.Tag != nil && v.Fields[0] != nil {
-			for _, c := range sd.Cases {
-				if c.Name == v.Fields[0].Str {
-					current = c
-				}
-			}
-		}
-		inCase := map[*ir.Field]bool{}
-		if current != nil {
-			for _, f := range current.Fields {
-				inCase[f] = true
-			}
-		}
-		for _, c := range sd.Cases {
-			for _, f := range c.Fields {
-				if !inCase[f] {
-					inCase[f] = false
-				}
-			}
-		}
-		b.WriteByte('{')
-		n := 0
-		for i, f := range fields {
-			if in, isCase := inCase[f]; isCase && !in {
-				continue // a field of another case
-			}
-			if err := member(n, true, f.Name, v.Fields[i], f.Type); err != nil {
-				return nil, fmt.Errorf(".%s: %w", f.Name, err)
-			}
-			n++
-		}
-		b.WriteByte('}')
-	default:
-		return nil, fmt.Errorf("a %s constant of type %s", v.Kind, t)
-	}
-	return b.Bytes(), nil
-}
+func valueJSON(v *ir.Value, t *ir.Type) ([]byte, error) { return toolprobe.ValueJSON(v, t) }
 
 // seedFile renders the seed loader.
 func (g *generator) seedFile(f *jen.File) {

@@ -122,6 +122,17 @@ func (g *generator) stateFile(f *jen.File) {
 		)
 		f.Line()
 	}
+	if g.needDate {
+		f.Comment("date is date(year, month, day); a day that does not exist (or a year")
+		f.Comment("outside 1..9999) is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("date").Params(jen.List(jen.Id("year"), jen.Id("month"), jen.Id("day")).Int64()).Qual(rt, "Date").Block(
+			jen.List(jen.Id("d"), jen.Err()).Op(":=").Qual(rt, "NewDate").Call(jen.Int().Call(jen.Id("year")), jen.Int().Call(jen.Id("month")), jen.Int().Call(jen.Id("day"))),
+			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("date(%d, %d, %d): %v"), jen.Id("year"), jen.Id("month"), jen.Id("day"), jen.Err())),
+			jen.Return(jen.Id("d")),
+		)
+		f.Line()
+	}
 	g.compositeHelpers(f)
 	for _, e := range g.w.Entities {
 		g.entityHelpers(f, e)

@@ -83,7 +83,7 @@ func (b *body) fieldValue(e ir.Expr, f *ir.Field) ([]jen.Code, code) {
 		if len(pre) > 0 {
 			// The local was declared with :=; give it the field's type when
 			// the value is an untyped constant.
-			if l, isLit := e.(*ir.Lit); isLit && l.Value != nil {
+			if l, isLit := e.(*ir.Lit); isLit && l.Value != nil || !isLit && untypedConst(e) {
 				pre[0] = jen.Var().Add(c.c).Add(b.sc.g.baseGoType(&base)).Op("=").Add(b.sc.valueAs(e, &base).c)
 			}
 		}
@@ -154,7 +154,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		}
 		name := sc.bind(x.Var)
 		var out []jen.Code
-		if _, isLit := x.Value.(*ir.Lit); isLit {
+		if untypedConst(x.Value) {
 			out = append(out, jen.Var().Id(name).Add(g.goType(x.Var.Type)).Op("=").Add(val.c))
 		} else {
 			out = append(out, jen.Id(name).Op(":=").Add(val.c))
@@ -191,8 +191,8 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		b.usesErr = true
 		out = append(out,
 			jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())),
-			jen.Id(row).Dot(ei.fields[x.Field]).Op("=").Add(val.c),
 		)
+		out = append(out, assignment(jen.Id(row).Dot(ei.fields[x.Field]), val.c)...)
 		if g.fieldNeedsCheck(x.Field) {
 			out = append(out, b.checked(jen.Id("s").Dot(g.checkFieldName(x.Field)).Call(jen.Id(row))))
 		}
@@ -331,8 +331,12 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 				inner = append(inner, jen.If(jen.Op("!").Add(sc.expr(x.Where).at(precUnary))).Block(jen.Continue()))
 			}
 		}
+		// The loop variable names a record only inside the loop: statements
+		// after it must not refresh it (it is out of scope in Go).
+		scopeLen := len(b.recVars)
 		b.recVars = append(b.recVars, x.Var)
 		inner = append(inner, b.stmts(x.Body)...)
+		b.recVars = b.recVars[:scopeLen]
 		if readOnly {
 			// The body writes no table: the records it visits are those of
 			// a snapshot without taking one.

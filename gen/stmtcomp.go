@@ -79,7 +79,7 @@ func (b *body) varDecl(x *ir.VarDecl) []jen.Code {
 	faulty := canFault(x.Value)
 	name := sc.bind(x.Var)
 	var out []jen.Code
-	if _, isLit := x.Value.(*ir.Lit); isLit || isNull(x.Value) {
+	if untypedConst(x.Value) || isNull(x.Value) {
 		out = append(out, jen.Var().Id(name).Add(g.goType(x.Var.Type)).Op("=").Add(val.c))
 	} else {
 		out = append(out, jen.Id(name).Op(":=").Add(val.c))
@@ -192,7 +192,12 @@ func (b *body) assign(x *ir.Assign) []jen.Code {
 		out = append(out, jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())))
 		target = jen.Id(row).Dot(ei.fields[x.Path[0].Field])
 	}
-	out = append(out, b.pathWrite(target, rootT, steps, keys, val.c)...)
+	write := b.pathWrite(target, rootT, steps, keys, val.c)
+	if local && len(write) == 0 {
+		// `set x = x`: nothing to write, but x is read.
+		write = []jen.Code{jen.Id("_").Op("=").Add(target)}
+	}
+	out = append(out, write...)
 	if !local {
 		f := x.Path[0].Field
 		if g.fieldNeedsCheck(f) {
@@ -207,6 +212,16 @@ func (b *body) assign(x *ir.Assign) []jen.Code {
 	return out
 }
 
+// assignment is `lhs = rhs`, or nothing when rhs is lhs itself: writing
+// a value back where it was read changes nothing (and go vet rejects a
+// self-assignment).
+func assignment(lhs, rhs *jen.Statement) []jen.Code {
+	if goText(lhs) == goText(rhs) {
+		return nil
+	}
+	return []jen.Code{jen.Add(lhs).Op("=").Add(rhs)}
+}
+
 // pathWrite writes val at the end of steps inside target, a Go expression
 // of a value of t (addressable, or a slice or map). Steps into lists check
 // the index, steps into maps the key (the last step of a path into a map
@@ -214,7 +229,7 @@ func (b *body) assign(x *ir.Assign) []jen.Code {
 func (b *body) pathWrite(target *jen.Statement, t *ir.Type, steps []ir.PathStep, keys []*jen.Statement, val *jen.Statement) []jen.Code {
 	g := b.sc.g
 	if len(steps) == 0 {
-		return []jen.Code{jen.Add(target).Op("=").Add(val)}
+		return assignment(target, val)
 	}
 	st := steps[0]
 	var out []jen.Code

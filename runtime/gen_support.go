@@ -435,6 +435,7 @@ type ProbeResult struct {
 	Best         Observation     // the failure that got furthest
 	Precondition *ToolError      // a precondition_failed seen on the way, if any
 	Tries        int
+	Err          error // a start could not be built
 
 	from  *Start // the start the arguments succeeded in
 	setup *Start // for ProbeTools: the setup the arguments need
@@ -560,32 +561,93 @@ func FindValidArgs(starts []Start, tp ToolProbe, exhaustive int) (ProbeResult, e
 	return res, nil
 }
 
+// A Caller runs tool calls in one state: what the conformance search needs
+// of an episode (an [Episode] is one; so is a state of the compile-time
+// evaluator, for the checker's prediction of this search).
+type Caller interface {
+	Call(tool string, args json.RawMessage) Observation
+}
+
 // A Start makes the episodes a tool is probed in.
 type Start struct {
 	Name string // for reports: a task id, "" for the world seed, or "after tool …"
-	New  func() (Episode, error)
+	New  func() (Caller, error)
 }
 
 // ProbeTools looks for arguments each tool succeeds on: in the world seed
-// and each task's start state (starts), and, for the tools still failing,
-// in the states reached by one successful call of another tool (a return
-// must be received before it can be restocked). It returns one error per
-// probe, nil for a tool that succeeded: the error names the tool and the
-// failure that got furthest; a precondition_failed whose message is none
-// of the tool's require messages is an error too.
+// and each task's start state (starts), then, for the tools still failing,
+// in the states along each golden solution (after each of its calls), and
+// in the states reached by one or two successful calls of other tools (a
+// return must be received before it can be restocked). It returns one
+// error per probe, nil for a tool that succeeded: the error names the tool
+// and the failure that got furthest; a precondition_failed whose message
+// is none of the tool's require messages is an error too.
 func ProbeTools(w World, starts []string, probes []ToolProbe) []error {
 	var base []Start
 	for _, id := range starts {
-		base = append(base, Start{Name: id, New: func() (Episode, error) { return w.NewEpisode(id) }})
+		base = append(base, Start{Name: id, New: func() (Caller, error) { return w.NewEpisode(id) }})
 	}
+	return ProbeErrors(probes, ProbeFrom(base, SolutionStarts(w), probes))
+}
+
+// SolutionStarts are the states along the golden solutions of w's tasks:
+// for each task with a solution and each k, its start state after the
+// solution's first k calls.
+func SolutionStarts(w World) []Start {
+	var out []Start
+	for _, t := range w.Tasks() {
+		for k := 1; k <= len(t.Solution); k++ {
+			id, calls := t.ID, t.Solution[:k]
+			out = append(out, Start{Name: fmt.Sprintf("%s after step %d", id, k), New: func() (Caller, error) {
+				ep, err := w.NewEpisode(id)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := Run(ep, calls); err != nil {
+					return nil, err
+				}
+				return ep, nil
+			}})
+		}
+	}
+	return out
+}
+
+// ProbeFrom runs the search of [ProbeTools] for each probe: in the base
+// starts (exhaustively up to 4096 tries each), then, for the tools still
+// failing, in the along starts (states along golden solutions) and in the
+// states after one, then two, successful calls of other tools (up to 256
+// tries each). A result's Err is set when a start could not be built.
+func ProbeFrom(base, along []Start, probes []ToolProbe) []ProbeResult {
 	results := make([]ProbeResult, len(probes))
-	errs := make([]error, len(probes))
 	for i, tp := range probes {
 		res, err := FindValidArgs(base, tp, maxExhaustive)
-		if err != nil {
-			errs[i] = err
-		}
+		res.Err = err
 		results[i] = res
+	}
+	merge := func(i int, res ProbeResult, err error) {
+		r := &results[i]
+		if err != nil {
+			r.Err = err
+			return
+		}
+		if res.Args != nil {
+			r.Args, r.Start, r.setup = res.Args, res.Start, res.from
+		} else if r.Best.OK || probes[i].score(res.Best) > probes[i].score(r.Best) {
+			r.Best = res.Best
+		}
+		r.Tries += res.Tries
+		if r.Precondition == nil {
+			r.Precondition = res.Precondition
+		}
+	}
+	if len(along) > 0 {
+		for i, tp := range probes {
+			if results[i].Err == nil && results[i].Args == nil {
+				res, err := FindValidArgs(along, tp, 256)
+				merge(i, res, err)
+			}
+		}
 	}
 	// Up to two rounds of setup: the states after one, then after two,
 	// successful calls of other tools.
@@ -600,16 +662,12 @@ func ProbeTools(w World, starts []string, probes []ToolProbe) []error {
 				continue
 			}
 			done[i] = false // added as a setup once
-			prev, tool, args := res.setup, probes[i].Tool, res.Args
-			start := res.Start
-			after = append(after, Start{Name: "after " + tool, New: func() (Episode, error) {
-				var ep Episode
-				var err error
-				if prev != nil {
-					ep, err = prev.New()
-				} else {
-					ep, err = w.NewEpisode(start)
-				}
+			origin, tool, args := res.setup, probes[i].Tool, res.Args
+			if origin == nil {
+				origin = res.from
+			}
+			after = append(after, Start{Name: "after " + tool, New: func() (Caller, error) {
+				ep, err := origin.New()
 				if err != nil {
 					return nil, err
 				}
@@ -620,30 +678,28 @@ func ProbeTools(w World, starts []string, probes []ToolProbe) []error {
 			}})
 		}
 		for i, tp := range probes {
-			if errs[i] != nil || results[i].Args != nil {
+			if results[i].Err != nil || results[i].Args != nil {
 				continue
 			}
 			res, err := FindValidArgs(after, tp, 256)
-			if err != nil {
-				errs[i] = err
-				continue
-			}
-			if res.Args != nil {
-				results[i].Args, results[i].setup = res.Args, res.from
+			merge(i, res, err)
+			if results[i].Args != nil {
 				done[i] = true
-			} else if results[i].Best.OK || tp.score(res.Best) > tp.score(results[i].Best) {
-				results[i].Best = res.Best
-			}
-			results[i].Tries += res.Tries
-			if results[i].Precondition == nil {
-				results[i].Precondition = res.Precondition
 			}
 		}
 	}
+	return results
+}
+
+// ProbeErrors turns the results of [ProbeFrom] into the errors of
+// [ProbeTools]: nil for a tool that succeeded.
+func ProbeErrors(probes []ToolProbe, results []ProbeResult) []error {
+	errs := make([]error, len(probes))
 	for i, tp := range probes {
 		res := results[i]
 		switch {
-		case errs[i] != nil:
+		case res.Err != nil:
+			errs[i] = res.Err
 		case res.Args == nil:
 			errs[i] = fmt.Errorf("tool %s: no candidate arguments succeeded in %d tries; the furthest got: %v", tp.Tool, res.Tries, res.Best.Err())
 		case res.Precondition != nil && requireIndex(tp.Requires, res.Precondition.Message) < 0:
@@ -652,6 +708,10 @@ func ProbeTools(w World, starts []string, probes []ToolProbe) []error {
 	}
 	return errs
 }
+
+// RequireIndex is the position of the first of the tool's require
+// messages (patterns) that msg matches, or -1.
+func (tp ToolProbe) RequireIndex(msg string) int { return requireIndex(tp.Requires, msg) }
 
 // Join turns a list of errors into one (nil for none).
 func Join(errs []error) error { return errors.Join(errs...) }

@@ -189,7 +189,11 @@
 // runtime/pycalc, whose failure (Python's message, or calc's limits) is an
 // evaluation error of code precondition_failed, in a tool too; str(x) is
 // strconv.FormatInt(x, 10) for an int and runtime.FloatString (Python's
-// repr of a float: 4.0, 1e+16, -0.0, inf, nan) for a decimal. A float
+// repr of a float: 4.0, 1e+16, -0.0, inf, nan) for a decimal; year, month,
+// day and weekday (ISO 8601: Monday 1 to Sunday 7) are the parts of a date,
+// or of a date-time's UTC date, as ints; date(y, m, d) is runtime.NewDate,
+// whose error (no such day, a year outside 1..9999) is an evaluation error
+// of code internal, `date(2026, 2, 29): 2026-02 has no day 29`. A float
 // result where the checker typed the call as int (e.g. floor of a decimal
 // typed int) truncates toward zero, saturating at the int64 range, NaN
 // giving 0. A null argument to any function but coalesce is an evaluation

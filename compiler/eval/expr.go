@@ -849,6 +849,43 @@ func builtin(name string, args []value) (value, *evalError) {
 			return bad()
 		}
 		return int64(b - a), nil
+	case "year", "month", "day", "weekday":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		var d date
+		switch x := args[0].(type) {
+		case date:
+			d = x
+		case dateTime:
+			d = x.Date()
+		default:
+			return bad()
+		}
+		switch name {
+		case "year":
+			return int64(d.Year()), nil
+		case "month":
+			return int64(d.Month()), nil
+		case "day":
+			return int64(d.Day()), nil
+		}
+		return int64(d.Weekday()+6)%7 + 1, nil // ISO 8601: Monday is 1, Sunday 7
+	case "date":
+		if err := want(3); err != nil {
+			return nil, err
+		}
+		y, ok1 := args[0].(int64)
+		m, ok2 := args[1].(int64)
+		d, ok3 := args[2].(int64)
+		if !ok1 || !ok2 || !ok3 {
+			return bad()
+		}
+		v, err := runtime.NewDate(int(y), int(m), int(d))
+		if err != nil {
+			return nil, errorf(CodeInternal, "date(%d, %d, %d): %v", y, m, d, err)
+		}
+		return v, nil
 	}
 	return nil, errorf(CodeInternal, "unknown function %s", name)
 }

@@ -218,6 +218,19 @@ func (s *State) Clone() *State {
 	return c
 }
 
+// IDs are the ids of e's records, in insertion order.
+func (s *State) IDs(e *ir.Entity) []string {
+	t := s.table(e)
+	if t == nil {
+		return nil
+	}
+	out := make([]string, len(t.rows))
+	for i, r := range t.rows {
+		out[i] = r.id
+	}
+	return out
+}
+
 // Len is the number of records of entity e (0 for an entity not in the world).
 func (s *State) Len(e *ir.Entity) int {
 	if t := s.table(e); t != nil {

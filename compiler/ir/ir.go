@@ -703,6 +703,17 @@ type Task struct {
 	// in source order, keys unique; nil when the task has none.
 	Meta []MetaEntry
 	Pos  Pos
+	// Created lists the records the golden solution creates, in the order
+	// it creates them (set by the checker, which replays the solution):
+	// the conformance search tries their ids as arguments, from the
+	// states along the solution.
+	Created []Created
+}
+
+// Created is a record created at run time, by entity and id.
+type Created struct {
+	Entity *Entity
+	ID     string
 }
 
 // MetaEntry is one `key: value` of a task's metadata. Value is a string,

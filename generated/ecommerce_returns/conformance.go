@@ -38,14 +38,14 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"receipt\""), json.RawMessage("\"return_restock\""), json.RawMessage("\"adjustment\""), json.RawMessage("\"write_off\"")},
 		Name:       "kind",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Tool: "find_stock_movements",
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"the item has not been received back yet", "only unopened items or items in good condition are restocked; damaged items are written off", "this return has already been restocked"},
@@ -148,7 +148,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_returns",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "id",
 	}},
 	Tool: "get_return",
@@ -172,7 +172,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"condition\":\"good\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_blender\",\"condition\":\"damaged\"}"), json.RawMessage("{\"rma\":\"rma_sorensen_jacket\",\"condition\":\"good\"}"), json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"condition\":\"pending_inspection\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_duvet\",\"condition\":\"damaged\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"pending_inspection\""), json.RawMessage("\"unopened\""), json.RawMessage("\"good\""), json.RawMessage("\"damaged\"")},
@@ -183,7 +183,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_goldberg_blender\",\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"rma\":\"rma_sorensen_jacket\",\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"note\":\"Motor burns out after a few seconds\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_duvet\",\"note\":\"Carton crushed and soaked in transit; cover torn and water-stained\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Motor burns out after a few seconds\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stained\""), json.RawMessage("\"PO 55821 from Nestwell Textiles\""), json.RawMessage("\"Carton crushed by forklift, written off\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blender\""), json.RawMessage("\"Used on order W1003712\""), json.RawMessage("\"Late delivery of order W1002455\""), json.RawMessage("\"Motor burns out after a few secondt\""), json.RawMessage("\"Carton crushed and soaked in transit; cover torn and water-stainee\""), json.RawMessage("\"PO 55821 from Nestwell Textilet\""), json.RawMessage("\"Carton crushed by forklift, written ofg\""), json.RawMessage("\"Return of Brevia ProBlend 900 Blendes\""), json.RawMessage("\"Used on order W1003713\""), json.RawMessage("\"Late delivery of order W1002456\""), json.RawMessage("\"conformance reject_return note\""), json.RawMessage("\"test\"")},
@@ -193,7 +193,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "reject_return",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"only returns not yet received can be withdrawn"},
@@ -201,7 +201,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"only received returns can be completed", "the return has no credit amount"},
@@ -212,7 +212,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ord_w1002874\""), json.RawMessage("\"ord_w1003301\""), json.RawMessage("\"ord_w1003550\""), json.RawMessage("\"ord_w1003987\""), json.RawMessage("\"ord_w1004101\""), json.RawMessage("\"ord_w1004175\""), json.RawMessage("\"ord_w1004220\""), json.RawMessage("\"ord_w1004512\""), json.RawMessage("\"ord_w1004630\"")},
 		Name:       "order",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Tool: "find_refunds",
@@ -237,14 +237,14 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"return_credit\""), json.RawMessage("\"goodwill\""), json.RawMessage("\"redemption\"")},
 		Name:       "kind",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Tool: "find_store_credit_transactions",
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}},
 	Requires: []string{"refunds are issued once the warehouse has received the items", "this return was authorized for store credit", "the return has no credit amount", "orders paid by gift card are paid back as store credit", "this return has already been refunded", "the refunds would exceed what the customer paid for the order"},
@@ -252,7 +252,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"rma\":\"rma_goldberg_blender\",\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"rma\":\"rma_sorensen_jacket\",\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"account\":\"sca_goldberg\"}"), json.RawMessage("{\"rma\":\"rma_goldberg_duvet\",\"account\":\"sca_goldberg\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"rma_goldberg_blender\""), json.RawMessage("\"rma_sorensen_jacket\""), json.RawMessage("\"rma_moreno_espresso\""), json.RawMessage("\"rma_goldberg_duvet\""), json.RawMessage("\"return_authorization_1\"")},
 		Name:       "rma",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"sca_goldberg\""), json.RawMessage("\"sca_thompson\"")},

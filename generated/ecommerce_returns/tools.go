@@ -679,7 +679,7 @@ func (s *State) AuthorizeReturn(args AuthorizeReturnArgs) (*ReturnAuthorization,
 	already := func() int64 {
 		var acc int64
 		for r := range s.ReturnAuthorizations.All() {
-			if !(r.Line == line.ID && (r.Status != ReturnAuthorizationStatusRejected && r.Status != ReturnAuthorizationStatusCancelled)) {
+			if !(r.Line == line.ID && r.Status != ReturnAuthorizationStatusRejected && r.Status != ReturnAuthorizationStatusCancelled) {
 				continue
 			}
 			x := r.Quantity

@@ -242,7 +242,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"assessment\":\"asm_0412\",\"assessed_amount\":7350,\"findings\":\"Burst water heater; living-room parquet to replace, neighbour's ceiling to repaint.\"}"), json.RawMessage("{\"assessment\":\"asm_0355\",\"assessed_amount\":26500,\"findings\":\"Market value 27,500 EUR less 1,000 EUR for unrepaired bodywork damage noted at subscription. Both keys handed in.\"}"), json.RawMessage("{\"assessment\":\"asm_0405\",\"assessed_amount\":5950,\"findings\":\"Forced entry confirmed. Invoices supplied for the laptop (1,899 EUR) and the bicycle (2,400 EUR); jewellery valued from photographs.\"}"), json.RawMessage("{\"assessment\":\"asm_0412\",\"assessed_amount\":26500,\"findings\":\"Market value 27,500 EUR less 1,000 EUR for unrepaired bodywork damage noted at subscription. Both keys handed in.\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"asm_0355\""), json.RawMessage("\"asm_0405\""), json.RawMessage("\"asm_0412\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"asm_0355\""), json.RawMessage("\"asm_0405\""), json.RawMessage("\"asm_0412\""), json.RawMessage("\"assessment_413\"")},
 		Name:       "assessment",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("26500"), json.RawMessage("5950"), json.RawMessage("846"), json.RawMessage("35000"), json.RawMessage("300"), json.RawMessage("312"), json.RawMessage("150000"), json.RawMessage("150"), json.RawMessage("612"), json.RawMessage("25000"), json.RawMessage("400"), json.RawMessage("1032"), json.RawMessage("40000"), json.RawMessage("500"), json.RawMessage("684"), json.RawMessage("400000")},
@@ -255,7 +255,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "record_assessment",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"asm_0355\""), json.RawMessage("\"asm_0405\""), json.RawMessage("\"asm_0412\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"asm_0355\""), json.RawMessage("\"asm_0405\""), json.RawMessage("\"asm_0412\""), json.RawMessage("\"assessment_413\"")},
 		Name:       "assessment",
 	}},
 	Requires: []string{"only a pending assessment can be cancelled"},
@@ -272,7 +272,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_payouts",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\""), json.RawMessage("\"payout_406\"")},
 		Name:       "id",
 	}},
 	Tool: "get_payout",
@@ -295,7 +295,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "schedule_payout",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\""), json.RawMessage("\"payout_406\"")},
 		Name:       "payout",
 	}},
 	Requires: []string{"only a scheduled payout can be released", "the claim has an open fraud flag; the payout is blocked"},
@@ -303,7 +303,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"payout\":\"pay_0405\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"pay_0274\""), json.RawMessage("\"pay_0297\""), json.RawMessage("\"pay_0355\""), json.RawMessage("\"pay_0405\""), json.RawMessage("\"payout_406\"")},
 		Name:       "payout",
 	}},
 	Requires: []string{"only a scheduled payout can be cancelled"},
@@ -349,7 +349,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"flag\":\"ff_0355\",\"fraud_confirmed\":true,\"note\":\"Theft of a recent vehicle, estimate above 15,000 EUR.\"}"), json.RawMessage("{\"flag\":\"ff_0431\",\"fraud_confirmed\":true,\"note\":\"Declared 7 days after the accident.\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"ff_0355\""), json.RawMessage("\"ff_0431\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"ff_0355\""), json.RawMessage("\"ff_0431\""), json.RawMessage("\"fraud_flag_432\""), json.RawMessage("\"fraud_flag_433\"")},
 		Name:       "flag",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("true"), json.RawMessage("false")},

@@ -30,7 +30,7 @@ type task struct {
 func assertSettleWaterDamageClaim1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for a := range s.Assessments.All() {
-			if !(a.Claim == "clm_0412" && a.Status == AssessmentStatusCompleted && (a.AssessedAmount != nil && *a.AssessedAmount == float64(7350))) {
+			if !(a.Claim == "clm_0412" && a.Status == AssessmentStatusCompleted && a.AssessedAmount != nil && *a.AssessedAmount == float64(7350)) {
 				continue
 			}
 			return true

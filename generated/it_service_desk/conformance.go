@@ -165,7 +165,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"seat\":\"seat_m365_mehta\"}"), json.RawMessage("{\"seat\":\"seat_tally_mehta\"}"), json.RawMessage("{\"seat\":\"seat_adobe_qureshi\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"seat_m365_mehta\""), json.RawMessage("\"seat_m365_reddy\""), json.RawMessage("\"seat_m365_sharma\""), json.RawMessage("\"seat_m365_joshi\""), json.RawMessage("\"seat_m365_singh\""), json.RawMessage("\"seat_tally_mehta\""), json.RawMessage("\"seat_tally_subramanian\""), json.RawMessage("\"seat_adobe_das\""), json.RawMessage("\"seat_adobe_qureshi\""), json.RawMessage("\"seat_adobe_subramanian\""), json.RawMessage("\"seat_adobe_sharma\""), json.RawMessage("\"seat_jb_reddy\""), json.RawMessage("\"seat_jb_menon\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"seat_m365_mehta\""), json.RawMessage("\"seat_m365_reddy\""), json.RawMessage("\"seat_m365_sharma\""), json.RawMessage("\"seat_m365_joshi\""), json.RawMessage("\"seat_m365_singh\""), json.RawMessage("\"seat_tally_mehta\""), json.RawMessage("\"seat_tally_subramanian\""), json.RawMessage("\"seat_adobe_das\""), json.RawMessage("\"seat_adobe_qureshi\""), json.RawMessage("\"seat_adobe_subramanian\""), json.RawMessage("\"seat_adobe_sharma\""), json.RawMessage("\"seat_jb_reddy\""), json.RawMessage("\"seat_jb_menon\""), json.RawMessage("\"licence_seat_1\"")},
 		Name:       "seat",
 	}},
 	Requires: []string{"the seat is already revoked"},
@@ -194,7 +194,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_tickets",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "id",
 	}},
 	Tool: "get_ticket",
@@ -221,7 +221,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"engineer\":\"mehta\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"engineer\":\"mehta\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"mehta\""), json.RawMessage("\"reddy\""), json.RawMessage("\"joshi\""), json.RawMessage("\"iyer\""), json.RawMessage("\"kulkarni\""), json.RawMessage("\"nair\""), json.RawMessage("\"karthik\""), json.RawMessage("\"sharma\""), json.RawMessage("\"singh\""), json.RawMessage("\"das\""), json.RawMessage("\"qureshi\""), json.RawMessage("\"menon\""), json.RawMessage("\"verma\""), json.RawMessage("\"subramanian\"")},
@@ -232,7 +232,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"reason\":\"conformance put_ticket_on_hold reason\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"reason\":\"conformance put_ticket_on_hold reason\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"conformance put_ticket_on_hold reason\""), json.RawMessage("\"test\"")},
@@ -243,7 +243,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"sla\":\"sla_p3\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"sla\":\"sla_p4\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"sla\":\"sla_p3\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"sla\":\"sla_p3\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"sla\":\"sla_p2\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"sla\":\"sla_p4\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"sla_p1\""), json.RawMessage("\"sla_p2\""), json.RawMessage("\"sla_p3\""), json.RawMessage("\"sla_p4\"")},
@@ -254,7 +254,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"resolution\":\"change_implemented\",\"notes\":\"FortiGate upgraded to 7.4.4 under the approved change; tunnels stable since the upgrade.\"}"), json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"resolution\":\"change_implemented\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"resolution\":\"fixed\",\"notes\":\"Added to the analytics-readers IAM group.\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"resolution\":\"workaround\",\"notes\":\"Calendar opened in Outlook on the web until the client update is rolled out.\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"resolution\":\"fixed\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"resolution\":\"fixed\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"resolution\":\"fixed\",\"notes\":\"figma.com allowed through the proxy under the approved change.\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"fixed\""), json.RawMessage("\"change_implemented\""), json.RawMessage("\"workaround\""), json.RawMessage("\"no_fault_found\""), json.RawMessage("\"duplicate\"")},
@@ -267,7 +267,7 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool:     "resolve_ticket",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}},
 	Requires: []string{"only resolved tickets can be closed"},
@@ -275,7 +275,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"submitted\""), json.RawMessage("\"approved\""), json.RawMessage("\"rejected\""), json.RawMessage("\"implemented\""), json.RawMessage("\"cancelled\"")},
@@ -297,7 +297,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"ticket\":\"tkt_das_figma\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_reddy_s3\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_outlook\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_menon_battery\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}"), json.RawMessage("{\"ticket\":\"tkt_verma_printer\",\"title\":\"Allow figma.com through the web proxy\",\"description\":\"Add figma.com and its CDN domains to the proxy allow list.\",\"risk\":\"low\",\"requested_by\":\"mehta\",\"planned_start\":\"2026-06-19T12:30:00Z\",\"planned_end\":\"2026-06-19T13:00:00Z\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"tkt_das_figma\""), json.RawMessage("\"tkt_reddy_s3\""), json.RawMessage("\"tkt_sharma_outlook\""), json.RawMessage("\"tkt_menon_battery\""), json.RawMessage("\"tkt_sharma_vpn\""), json.RawMessage("\"tkt_verma_printer\""), json.RawMessage("\"ticket_1\"")},
 		Name:       "ticket",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Allow figma.com through the web proxy\""), json.RawMessage("\"Upgrade FortiGate 200F firmware from 7.2.8 to 7.4.4\""), json.RawMessage("\"July security patches on the payroll database server\""), json.RawMessage("\"Allow figma.com through the web proxz\""), json.RawMessage("\"Upgrade FortiGate 200F firmware from 7.2.8 to 7.4.5\""), json.RawMessage("\"July security patches on the payroll database serves\""), json.RawMessage("\"conformance raise_change title\""), json.RawMessage("\"test\"")},

@@ -104,7 +104,7 @@ func (s *State) checkAssetsInRepairHaveOpenTicket() []runtime.Violation {
 func (s *State) checkChangeResolutionsHaveImplementedChange() []runtime.Violation {
 	var out []runtime.Violation
 	for t := range s.Tickets.All() {
-		if !((t.Status == TicketStatusResolved || t.Status == TicketStatusClosed) && (t.Resolution != nil && *t.Resolution == TicketResolutionChangeImplemented)) {
+		if !((t.Status == TicketStatusResolved || t.Status == TicketStatusClosed) && t.Resolution != nil && *t.Resolution == TicketResolutionChangeImplemented) {
 			continue
 		}
 		ok2 := func() bool {

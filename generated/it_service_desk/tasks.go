@@ -71,7 +71,7 @@ func assertOffboardLeaver4(s *State, _ startState) (bool, string) {
 func assertLaptopToRepairWithLoaner1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for t := range s.Tickets.All() {
-			if !(t.Requester == "reddy" && (t.Asset != nil && *t.Asset == "lt_0377") && t.Category == TicketCategoryHardware && t.SLA == "sla_p3" && (t.Status == TicketStatusOpen || t.Status == TicketStatusInProgress)) {
+			if !(t.Requester == "reddy" && t.Asset != nil && *t.Asset == "lt_0377" && t.Category == TicketCategoryHardware && t.SLA == "sla_p3" && (t.Status == TicketStatusOpen || t.Status == TicketStatusInProgress)) {
 				continue
 			}
 			return true
@@ -94,7 +94,7 @@ func assertLaptopToRepairWithLoaner2(s *State, _ startState) (bool, string) {
 func assertLaptopToRepairWithLoaner3(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for a := range s.Assets.All() {
-			if !(a.Kind == AssetKindLaptop && (a.AssignedTo != nil && *a.AssignedTo == "reddy") && a.Status == AssetStatusAssigned) {
+			if !(a.Kind == AssetKindLaptop && a.AssignedTo != nil && *a.AssignedTo == "reddy" && a.Status == AssetStatusAssigned) {
 				continue
 			}
 			return true

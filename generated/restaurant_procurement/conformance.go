@@ -111,7 +111,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0520\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"accepted\""), json.RawMessage("\"rejected\"")},
@@ -146,7 +146,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Mika Fujita\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Kaito Shimizu\""), json.RawMessage("\"Yuna Takahashi\""), json.RawMessage("\"Sho Kimura\""), json.RawMessage("\"Kaito Shimizv\""), json.RawMessage("\"Yuna Takahashj\""), json.RawMessage("\"Sho Kimurb\""), json.RawMessage("\"conformance receive_delivery received_by\""), json.RawMessage("\"test\"")},
@@ -160,7 +160,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Sho Kimura\",\"temperature_ok\":false,\"reason\":\"Frozen scallops at 9 °C on arrival; cold chain broken.\"}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"received_by\":\"Kaito Shimizu\",\"temperature_ok\":true,\"reason\":\"conformance refuse_delivery reason\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Kaito Shimizu\""), json.RawMessage("\"Yuna Takahashi\""), json.RawMessage("\"Sho Kimura\""), json.RawMessage("\"Kaito Shimizv\""), json.RawMessage("\"Yuna Takahashj\""), json.RawMessage("\"Sho Kimurb\""), json.RawMessage("\"conformance refuse_delivery received_by\""), json.RawMessage("\"test\"")},
@@ -192,14 +192,14 @@ var toolProbes = []runtime.ToolProbe{{
 	Tool: "find_purchase_orders",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "id",
 	}},
 	Tool: "get_purchase_order",
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0520\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"ing_maguro\""), json.RawMessage("\"ing_salmon\""), json.RawMessage("\"ing_hotate\""), json.RawMessage("\"ing_negi\""), json.RawMessage("\"ing_cabbage\""), json.RawMessage("\"ing_butter\""), json.RawMessage("\"ing_cream\""), json.RawMessage("\"ing_wagyu\""), json.RawMessage("\"ing_gyutan\""), json.RawMessage("\"ing_kombu\""), json.RawMessage("\"ing_rice\""), json.RawMessage("\"ing_unagi\"")},
@@ -223,7 +223,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0520\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_maguro\",\"quantity\":3}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"ing_maguro\""), json.RawMessage("\"ing_salmon\""), json.RawMessage("\"ing_hotate\""), json.RawMessage("\"ing_negi\""), json.RawMessage("\"ing_cabbage\""), json.RawMessage("\"ing_butter\""), json.RawMessage("\"ing_cream\""), json.RawMessage("\"ing_wagyu\""), json.RawMessage("\"ing_gyutan\""), json.RawMessage("\"ing_kombu\""), json.RawMessage("\"ing_rice\""), json.RawMessage("\"ing_unagi\"")},
@@ -237,7 +237,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_wagyu\",\"quantity\":5}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"ingredient\":\"ing_maguro\",\"quantity\":3}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_maguro\",\"quantity\":3}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"ing_maguro\""), json.RawMessage("\"ing_salmon\""), json.RawMessage("\"ing_hotate\""), json.RawMessage("\"ing_negi\""), json.RawMessage("\"ing_cabbage\""), json.RawMessage("\"ing_butter\""), json.RawMessage("\"ing_cream\""), json.RawMessage("\"ing_wagyu\""), json.RawMessage("\"ing_gyutan\""), json.RawMessage("\"ing_kombu\""), json.RawMessage("\"ing_rice\""), json.RawMessage("\"ing_unagi\"")},
@@ -251,7 +251,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0605\",\"approved_by\":\"Daisuke Ito\"}"), json.RawMessage("{\"purchase_order\":\"po_0520\",\"approved_by\":\"Mika Fujita\"}"), json.RawMessage("{\"purchase_order\":\"po_0528\",\"approved_by\":\"Daisuke Ito\"}"), json.RawMessage("{\"purchase_order\":\"po_0601\",\"approved_by\":\"Sho Kimura\"}"), json.RawMessage("{\"purchase_order\":\"po_0602\",\"approved_by\":\"Daisuke Ito\"}"), json.RawMessage("{\"purchase_order\":\"po_0603\",\"approved_by\":\"Mika Fujita\"}"), json.RawMessage("{\"purchase_order\":\"po_0604\",\"approved_by\":\"Sho Kimura\"}"), json.RawMessage("{\"purchase_order\":\"po_0605\",\"approved_by\":\"Mika Fujita\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"Mika Fujita\""), json.RawMessage("\"Daisuke Ito\""), json.RawMessage("\"Sho Kimura\""), json.RawMessage("\"Mika Fujitb\""), json.RawMessage("\"Daisuke Itp\""), json.RawMessage("\"Sho Kimurb\""), json.RawMessage("\"conformance submit_purchase_order approved_by\""), json.RawMessage("\"test\"")},
@@ -262,7 +262,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0603\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}},
 	Requires: []string{"only a sent order can be marked received"},
@@ -270,7 +270,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"purchase_order\":\"po_0604\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}},
 	Requires: []string{"only a draft or sent order can be cancelled"},
@@ -284,7 +284,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"sup_toyosu\""), json.RawMessage("\"sup_kanto\""), json.RawMessage("\"sup_tokachi\""), json.RawMessage("\"sup_matsusaka\""), json.RawMessage("\"sup_nishiki\""), json.RawMessage("\"sup_shonan\""), json.RawMessage("\"sup_kagoshima\"")},
 		Name:       "supplier",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"received\""), json.RawMessage("\"approved\""), json.RawMessage("\"paid\""), json.RawMessage("\"disputed\"")},
@@ -303,7 +303,7 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"sup_toyosu\""), json.RawMessage("\"sup_kanto\""), json.RawMessage("\"sup_tokachi\""), json.RawMessage("\"sup_matsusaka\""), json.RawMessage("\"sup_nishiki\""), json.RawMessage("\"sup_shonan\""), json.RawMessage("\"sup_kagoshima\"")},
 		Name:       "supplier",
 	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"po_0520\""), json.RawMessage("\"po_0528\""), json.RawMessage("\"po_0601\""), json.RawMessage("\"po_0602\""), json.RawMessage("\"po_0603\""), json.RawMessage("\"po_0604\""), json.RawMessage("\"po_0605\""), json.RawMessage("\"purchase_order_606\"")},
 		Name:       "purchase_order",
 	}, {
 		Candidates: []json.RawMessage{json.RawMessage("\"NK-2605-0318\""), json.RawMessage("\"MMT-26-05877\""), json.RawMessage("\"TU-260606-112\""), json.RawMessage("\"TMF-2606-0042\""), json.RawMessage("\"KS-0610-2291\""), json.RawMessage("\"NK-2605-0319\""), json.RawMessage("\"MMT-26-05878\""), json.RawMessage("\"TU-260606-113\""), json.RawMessage("\"TMF-2606-0043\""), json.RawMessage("\"KS-0610-2292\""), json.RawMessage("\"conformance register_invoice invoice_number\""), json.RawMessage("\"test\"")},

@@ -137,7 +137,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"subscription\":\"subs_fernanda\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"subs_ana1\""), json.RawMessage("\"subs_ana2\""), json.RawMessage("\"subs_rafael\""), json.RawMessage("\"subs_juliana\""), json.RawMessage("\"subs_marcos\""), json.RawMessage("\"subs_marcos_old\""), json.RawMessage("\"subs_fernanda\""), json.RawMessage("\"subs_lucas\""), json.RawMessage("\"subs_gustavo\""), json.RawMessage("\"subs_patricia\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"subs_ana1\""), json.RawMessage("\"subs_ana2\""), json.RawMessage("\"subs_rafael\""), json.RawMessage("\"subs_juliana\""), json.RawMessage("\"subs_marcos\""), json.RawMessage("\"subs_marcos_old\""), json.RawMessage("\"subs_fernanda\""), json.RawMessage("\"subs_lucas\""), json.RawMessage("\"subs_gustavo\""), json.RawMessage("\"subs_patricia\""), json.RawMessage("\"subscription_1\"")},
 		Name:       "subscription",
 	}},
 	Requires: []string{"the subscription has already ended"},

@@ -200,14 +200,14 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"offer\":\"off_chen\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"off_chen\""), json.RawMessage("\"off_tremblay\""), json.RawMessage("\"off_okafor\""), json.RawMessage("\"off_patel\""), json.RawMessage("\"off_macdonald\""), json.RawMessage("\"off_wilson\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"off_chen\""), json.RawMessage("\"off_tremblay\""), json.RawMessage("\"off_okafor\""), json.RawMessage("\"off_patel\""), json.RawMessage("\"off_macdonald\""), json.RawMessage("\"off_wilson\""), json.RawMessage("\"offer_1\"")},
 		Name:       "offer",
 	}},
 	Requires: []string{"only an extended offer can be accepted", "the response deadline has passed", "the application is no longer admitted"},
 	Tool:     "accept_offer",
 }, {
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"off_chen\""), json.RawMessage("\"off_tremblay\""), json.RawMessage("\"off_okafor\""), json.RawMessage("\"off_patel\""), json.RawMessage("\"off_macdonald\""), json.RawMessage("\"off_wilson\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"off_chen\""), json.RawMessage("\"off_tremblay\""), json.RawMessage("\"off_okafor\""), json.RawMessage("\"off_patel\""), json.RawMessage("\"off_macdonald\""), json.RawMessage("\"off_wilson\""), json.RawMessage("\"offer_1\"")},
 		Name:       "offer",
 	}},
 	Requires: []string{"only an extended offer can be declined"},
@@ -301,7 +301,7 @@ var toolProbes = []runtime.ToolProbe{{
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"deposit\":\"dep_wilson\"}")},
 	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"dep_tremblay\""), json.RawMessage("\"dep_okafor\""), json.RawMessage("\"dep_wilson\"")},
+		Candidates: []json.RawMessage{json.RawMessage("\"dep_tremblay\""), json.RawMessage("\"dep_okafor\""), json.RawMessage("\"dep_wilson\""), json.RawMessage("\"tuition_deposit_1\"")},
 		Name:       "deposit",
 	}},
 	Requires: []string{"the deposit has already been refunded"},
