@@ -23,8 +23,11 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -291,12 +294,32 @@ func (g *generator) newFile() *jen.File {
 	return f
 }
 
+// render formats a file. jennifer's error on source gofmt cannot format
+// holds the whole unformatted file: only its first line is kept, cut to a
+// few hundred bytes, so that no error ever prints generated source.
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, err
+		return nil, errors.New(firstLine(err.Error(), 300))
 	}
 	return buf.Bytes(), nil
+}
+
+// firstLine is the first line of s, at most max bytes of it (cut at a rune
+// boundary, with "…" when cut).
+func firstLine(s string, max int) string {
+	line, _, cut := strings.Cut(s, "\n")
+	if len(line) > max {
+		line, cut = line[:max], true
+		for len(line) > 0 && !utf8.ValidString(line) {
+			line = line[:len(line)-1]
+		}
+	}
+	line = strings.TrimSuffix(line, ":")
+	if cut {
+		line += "…"
+	}
+	return line
 }
 
 // Files returns the names of generated files in a stable order.

@@ -1,0 +1,123 @@
+package gen
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
+)
+
+// nestedRecordsWorld is issue 10's first reproducer: record Rk names
+// R(k+1) twice, depth deep, and a tool takes an R0.
+func nestedRecordsWorld(depth int) string {
+	var b strings.Builder
+	b.WriteString("world nested {\n  title \"x\"\n  industry \"x\"\n  country \"DE\"\n  currency \"EUR\"\n  today 2026-01-01\n}\n")
+	for i := 0; i < depth; i++ {
+		fmt.Fprintf(&b, "record R%d { a R%d  b R%d  c R%d? }\n", i, i+1, i+1, i+1)
+	}
+	fmt.Fprintf(&b, "record R%d { v string }\n", depth)
+	b.WriteString(`service s "S" {
+  entity E {
+    name string
+  }
+  tool get_e: get E
+  tool put(e: ref E, r: R0, more: list<R1>, maybe: R2?) "put" {
+    set e.name = "x"
+    return e
+  }
+}
+service t "T" {
+  entity F {
+    e ref s.E
+  }
+  tool get_f: get F
+}
+seed {
+  s.E e1 { name: "a" }
+  t.F f1 { e: e1 }
+}
+`)
+	return b.String()
+}
+
+// TestSchemaLinearInNestedRecords: a record named in several places of a
+// tool's schema is described once in $defs, so the schema grows with the
+// spec and not as 2^depth, and stays valid for OpenAI strict mode.
+func TestSchemaLinearInNestedRecords(t *testing.T) {
+	const depth = 11 // R0's smallest value holds 2^13-2 values: within the limit
+	w, ds := compiler.CheckSource("nested.world", []byte(nestedRecordsWorld(depth)))
+	if w == nil {
+		t.Fatalf("check:\n%s", ds.Text())
+	}
+	g := newTestGenerator(t, w)
+	var put *ir.Tool
+	for _, tl := range w.Tools {
+		if tl.Name == "put" {
+			put = tl
+		}
+	}
+	schema := g.schema(put)
+	if len(schema) > 1000*(depth+1) {
+		t.Fatalf("schema of %d bytes for %d records: not linear", len(schema), depth+1)
+	}
+	if err := runtime.StrictSchema(json.RawMessage(schema)); err != nil {
+		t.Errorf("not strict: %v", err)
+	}
+	var s struct {
+		Properties map[string]map[string]any `json:"properties"`
+		Defs       map[string]map[string]any `json:"$defs"`
+	}
+	if err := json.Unmarshal([]byte(schema), &s); err != nil {
+		t.Fatal(err)
+	}
+	// R0 is named once (the parameter r): written in place; every other
+	// record is named at least twice: a definition each.
+	if s.Properties["r"]["type"] != "object" {
+		t.Errorf("r: %v, want R0 written in place", s.Properties["r"])
+	}
+	for i := 1; i <= depth; i++ {
+		if s.Defs[fmt.Sprintf("R%d", i)] == nil {
+			t.Errorf("no $defs entry for R%d", i)
+		}
+	}
+	if len(s.Defs) != depth {
+		t.Errorf("%d definitions, want %d", len(s.Defs), depth)
+	}
+	if strings.Count(schema, `"v":`) != 1 {
+		t.Errorf("R%d described %d times, want once", depth, strings.Count(schema, `"v":`))
+	}
+	for _, want := range []string{`"more":{"type":"array","items":{"$ref":"#/$defs/R1"}`, `"maybe":{"anyOf":[{"$ref":"#/$defs/R2"},{"type":"null"}]`} {
+		if !strings.Contains(schema, want) {
+			t.Errorf("schema lacks %s", want)
+		}
+	}
+}
+
+// TestRenderErrorHoldsNoSource: jennifer's formatting error carries the
+// whole unformatted file; render keeps one short line of it.
+func TestRenderErrorHoldsNoSource(t *testing.T) {
+	f := jen.NewFile("p")
+	f.Func().Id("f").Params().Block(jen.Op("}}} not go").Comment(strings.Repeat("x", 100_000)))
+	_, err := render(f)
+	if err == nil {
+		t.Fatal("no error for source gofmt cannot format")
+	}
+	if msg := err.Error(); len(msg) > 400 || strings.Contains(msg, "\n") || strings.Contains(msg, "not go") {
+		t.Errorf("error of %d bytes holds source: %.200q", len(msg), msg)
+	}
+}
+
+func newTestGenerator(t *testing.T, w *ir.World) *generator {
+	t.Helper()
+	g, err := newGenerator(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
