@@ -227,6 +227,7 @@ func (c *checker) check(f *dsl.File) {
 	}
 	c.resolvePending()
 	c.checkTasks(tasks)
+	c.checkExprBounds()
 	c.checkIdentifiers()
 	c.analyse()
 	if !c.diags.HasErrors() {

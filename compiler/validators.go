@@ -67,6 +67,8 @@ var validators = []Validator{
 		"Put the file inside the spec's directory and name it relative to it with / (no .., no absolute path): a .json file (at names the object key of the records) or a .csv file with a header row for a load, UTF-8 text for `policy from`."},
 	{"W024", "policy-text-not-in-document", "An invariant's policy text does not occur in the world's policy document (`policy from`).",
 		"Copy the rule's sentences from the policy document exactly (line breaks and runs of spaces count as one space; case and punctuation count), or correct the document."},
+	{"W025", "expression-too-large", "An expression is nested too deeply (a long operator chain), or a declaration holds too many expression nodes and statements.",
+		"Split it: bind parts to `let` locals, use several `require`s or assertions, or an aggregate (sum, count, forall) over a list instead of a chain of operators; the limits are in docs/language.md (Limits)."},
 }
 
 // Validators returns the registry, in code order.

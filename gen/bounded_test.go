@@ -3,6 +3,9 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"strings"
 	"testing"
 
@@ -120,4 +123,81 @@ func newTestGenerator(t *testing.T, w *ir.World) *generator {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// boundsWorld is a world near the edge of what W025 accepts: a tool with
+// fifty requires, each an operator chain nested nearly MaxExprDepth
+// deep, and a membership test in a list of 9,000 numbers.
+func boundsWorld() string {
+	var body strings.Builder
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&body, "    require n%s > %d else \"too small\"\n", strings.Repeat(" + 1", compiler.MaxExprDepth-4), i)
+	}
+	nums := make([]string, 9_000)
+	for i := range nums {
+		nums[i] = fmt.Sprint(i)
+	}
+	fmt.Fprintf(&body, "    require n in [%s] else \"no\"\n", strings.Join(nums, ", "))
+	return `world bounds {
+  title "x"
+  industry "x"
+  country "DE"
+  currency "EUR"
+  today 2026-01-01
+}
+service s "S" {
+  entity E {
+    n int
+  }
+  tool get_e: get E
+  tool bump(e: ref E, n: int) "bump" {
+` + body.String() + `    set e.n = n
+    return e
+  }
+}
+service t "T" {
+  entity F {
+    e ref s.E
+  }
+  tool get_f: get F
+}
+seed {
+  s.E e1 { n: 1 }
+  t.F f1 { e: e1 }
+}
+`
+}
+
+// TestGeneratedNestingBounded: what the checker accepts is generated as Go
+// whose syntax tree nests about as deep as the spec's expressions, never
+// as deep as a list is long (gofmt, and go/printer, take time quadratic in
+// the nesting, and refuse beyond a depth).
+func TestGeneratedNestingBounded(t *testing.T) {
+	w, ds := compiler.CheckSource("bounds.world", []byte(boundsWorld()))
+	if w == nil {
+		t.Fatalf("check:\n%s", ds.Text())
+	}
+	files := mustGenerate(t, w)
+	for _, name := range Files(files) {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, files[name], parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		depth, deepest := 0, 0
+		ast.Inspect(f, func(n ast.Node) bool {
+			if n == nil {
+				depth--
+				return false
+			}
+			depth++
+			deepest = max(deepest, depth)
+			return true
+		})
+		if limit := 4 * compiler.MaxExprDepth; deepest > limit {
+			t.Errorf("%s: syntax tree %d deep; want at most %d", name, deepest, limit)
+		}
+	}
 }

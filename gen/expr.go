@@ -626,22 +626,31 @@ func (sc *scope) membership(x *ir.Binary) code {
 	if len(list.Elems) == 0 {
 		return primary(jen.Lit(negate))
 	}
-	build := func(lhs ir.Expr) code {
-		var out code
-		for i, el := range list.Elems {
-			c := sc.equality(lhs, el, negate)
-			if i == 0 {
-				out = c
-				continue
-			}
-			if negate {
-				out = code{jen.Add(out.at(precAnd)).Op("&&").Add(c.at(precAnd + 1)), precAnd}
-			} else {
-				out = code{jen.Add(out.at(precOr)).Op("||").Add(c.at(precOr + 1)), precOr}
-			}
+	join := func(l, r code) code {
+		if negate {
+			return code{jen.Add(l.at(precAnd)).Op("&&").Add(r.at(precAnd + 1)), precAnd}
+		}
+		return code{jen.Add(l.at(precOr)).Op("||").Add(r.at(precOr + 1)), precOr}
+	}
+	// A chain of up to flatMembers comparisons is written flat; a longer
+	// one is split in halves, parenthesized, so that its nesting in Go
+	// grows with the logarithm of its length (gofmt takes time quadratic
+	// in the nesting). The order of evaluation and the short circuit are
+	// the same.
+	const flatMembers = 16
+	var chain func(lhs ir.Expr, elems []ir.Expr) code
+	chain = func(lhs ir.Expr, elems []ir.Expr) code {
+		if len(elems) > flatMembers {
+			mid := len(elems) / 2
+			return join(chain(lhs, elems[:mid]), chain(lhs, elems[mid:]))
+		}
+		out := sc.equality(lhs, elems[0], negate)
+		for _, el := range elems[1:] {
+			out = join(out, sc.equality(lhs, el, negate))
 		}
 		return out
 	}
+	build := func(lhs ir.Expr) code { return chain(lhs, list.Elems) }
 	if simple(x.L) {
 		return build(x.L)
 	}
