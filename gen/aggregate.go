@@ -165,7 +165,13 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 	if key, k, rest, ok := indexable(x); ok && sc.readOnly {
 		if idx, have := sc.indexes[key]; have {
 			where = rest
-			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Id(idx).Index(sc.valueAs(k, key.f.Type).c))
+			bucket := jen.Id(idx).Index(sc.valueAs(k, key.f.Type).c)
+			if !mentions(rest, x.Var) && !mentions(x.Value, x.Var) && x.Op != "first" {
+				// exists(i in E where i.f == k): i is not read.
+				loop = jen.For(jen.Range().Add(bucket))
+			} else {
+				loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Add(bucket))
+			}
 		}
 	}
 	if loop == nil {

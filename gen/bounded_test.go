@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -200,4 +201,141 @@ func TestGeneratedNestingBounded(t *testing.T) {
 			t.Errorf("%s: syntax tree %d deep; want at most %d", name, deepest, limit)
 		}
 	}
+}
+
+// clashWorld is issue 10's fifth reproducer: invariants named customer,
+// customer_tier and invoice_status, whose checks would be named like the
+// checks of the entity Customer and of the fields Customer.tier and
+// Invoice.status, and an entity CustomerCredit, whose check would be
+// named like that of Customer.credit.
+const clashWorld = `world tiers {
+  title "x"
+  industry "x"
+  country "DE"
+  currency "EUR"
+  today 2026-01-01
+}
+service crm "C" {
+  entity Customer {
+    tier   enum { bronze gold }
+    credit money >= 0 = 0
+  }
+  entity CustomerCredit {
+    level int >= 0
+  }
+  tool get_customer: get Customer
+  tool get_customer_credit: get CustomerCredit
+  tool set_tier(c: ref Customer, tier: Customer.tier) "t" {
+    set c.tier = tier
+    return c
+  }
+}
+service billing "B" {
+  entity Invoice {
+    customer ref crm.Customer
+    status   enum { open paid } = open
+  }
+  tool get_invoice: get Invoice
+  tool pay(i: ref Invoice) "p" {
+    set i.status = paid
+    return i
+  }
+}
+invariant customer_tier {
+  policy "Gold customers have an invoice."
+  for c in crm.Customer where c.tier == gold
+  require exists(i in billing.Invoice where i.customer == c)
+}
+local invariant customer {
+  policy "Every customer with an invoice is bronze or gold."
+  for c in crm.Customer where exists(i in billing.Invoice where i.customer == c)
+  require c.tier in [bronze, gold]
+}
+invariant invoice_status {
+  policy "A paid invoice belongs to a gold customer."
+  for i in billing.Invoice where i.status == paid
+  require count(c in crm.Customer where c == i.customer and c.tier == gold) == 1
+}
+seed {
+  crm.Customer c1 { tier: bronze }
+  crm.CustomerCredit t1 { level: 1 }
+  billing.Invoice i1 { customer: c1 }
+}
+task pay_i1 {
+  persona     "p"
+  instruction "Pay invoice i1 and make its customer gold."
+  expect {
+    billing.Invoice[i1].status == paid
+    crm.Customer[c1].tier == gold
+  }
+  solution {
+    set_tier(c: c1, tier: gold)
+    pay(i: i1)
+  }
+}
+`
+
+// TestGeneratedNamesDoNotClash: every method of State and every
+// package-level name of a generated package is declared once, whatever
+// the spec names (the gate's type check reported "already declared").
+func TestGeneratedNamesDoNotClash(t *testing.T) {
+	w, ds := compiler.CheckSource("tiers.world", []byte(clashWorld))
+	if w == nil {
+		t.Fatalf("check:\n%s", ds.Text())
+	}
+	files := mustGenerate(t, w)
+	declared := map[string]string{}
+	for _, name := range Files(files) {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, files[name], parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		declare := func(key string) {
+			if prev, dup := declared[key]; dup {
+				t.Errorf("%s declared in %s and again in %s", key, prev, name)
+			}
+			declared[key] = name
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil {
+					recv := d.Recv.List[0].Type
+					if star, ok := recv.(*ast.StarExpr); ok {
+						recv = star.X
+					}
+					declare(fmt.Sprintf("method %s.%s", recv.(*ast.Ident).Name, d.Name.Name))
+				} else {
+					declare("func " + d.Name.Name)
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					switch sp := sp.(type) {
+					case *ast.TypeSpec:
+						declare("name " + sp.Name.Name)
+					case *ast.ValueSpec:
+						for _, n := range sp.Names {
+							if n.Name != "_" {
+								declare("name " + n.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	for _, want := range []string{"method State.checkCustomer", "method State.checkCustomerTier", "method State.checkInvoiceStatus", "method State.checkCustomerCredit", "method State.checkCustomer2", "method State.checkCustomerTier2", "method State.checkInvoiceStatus2", "method State.checkCustomerCredit2"} {
+		if declared[want] == "" {
+			t.Errorf("no %s", want)
+		}
+	}
+	if testing.Short() {
+		return // the package's own tests run in the full suite
+	}
+	dir := filepath.Join(scratch(t), w.Name)
+	writeFiles(t, dir, files)
+	vetAndTest(t, dir)
 }

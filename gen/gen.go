@@ -93,6 +93,11 @@ type entityInfo struct {
 	fields map[*ir.Field]string
 	// referrers are the ref fields (of any entity) pointing at this one.
 	referrers []*ir.Field
+	// check is the State method checking a record about to be written
+	// (checkCustomer), checks those of its fields that need one
+	// (checkCustomerTier); both come from the State namespace.
+	check  string
+	checks map[*ir.Field]string
 }
 
 // structInfo names a value record's Go type and fields.
@@ -114,6 +119,7 @@ type enumInfo struct {
 type toolInfo struct {
 	t      *ir.Tool
 	method string // SetTier
+	call   string // callSetTier: the handler decoding JSON arguments
 	args   string // SetTierArgs
 	fields map[*ir.Param]string
 }
@@ -209,8 +215,31 @@ func newGenerator(w *ir.World) (*generator, error) {
 		}
 		g.tools[t] = ti
 	}
+	// The unexported methods of State named after spec names share the
+	// State namespace with the tables and tools: an invariant named
+	// customer_tier cannot take the name of the check of Customer.tier,
+	// nor an entity CustomerTier that of the same check. Entity checks
+	// first, then field checks, tool handlers and invariants, so that
+	// worlds without a clash keep the names they always had.
+	for _, e := range w.Entities {
+		ei := g.ents[e]
+		ei.check = g.stateNames.name([2]any{e, "check"}, "check"+ei.typ)
+	}
+	for _, e := range w.Entities {
+		ei := g.ents[e]
+		ei.checks = map[*ir.Field]string{}
+		for _, f := range e.Fields {
+			if g.fieldNeedsCheck(f) {
+				ei.checks[f] = g.stateNames.name([2]any{f, "check"}, "check"+ei.typ+ei.fields[f])
+			}
+		}
+	}
+	for _, t := range w.Tools {
+		ti := g.tools[t]
+		ti.call = g.stateNames.name([2]any{t, "call"}, "call"+ti.method)
+	}
 	for _, inv := range w.Invariants {
-		g.invs[inv] = "check" + exported(inv.Name)
+		g.invs[inv] = g.stateNames.name(inv, "check"+exported(inv.Name))
 	}
 	return g, nil
 }

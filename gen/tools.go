@@ -352,7 +352,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 		out = append(out, jen.Id("r").Op(":=").Op("&").Id(ei.typ).Values(dict))
 		out = append(out, after...)
 		return append(out,
-			jen.If(jen.Err().Op(":=").Id("s").Dot("check"+ei.typ).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op(":=").Id("s").Dot(ei.check).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.If(jen.Err().Op(":=").Add(table).Dot("Insert").Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Id("r"), jen.Nil()),
 		)
@@ -483,8 +483,8 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 	if g.resultType(t) == nil {
 		ret = jen.Return(jen.Nil(), call)
 	}
-	f.Commentf("call%s decodes the JSON arguments of %s and calls %s.", ti.method, t.Name, ti.method)
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call"+ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
+	f.Commentf("%s decodes the JSON arguments of %s and calls %s.", ti.call, t.Name, ti.method)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ti.call).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
 		jen.Var().Id("args").Id(ti.args),
 		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		ret,
@@ -504,7 +504,7 @@ func (g *generator) registry(f *jen.File) {
 			jen.Id("Service"):     jen.Lit(t.Service.Name),
 			jen.Id("Description"): jen.Lit(g.toolDescription(t)),
 			jen.Id("Parameters"):  jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(schema)),
-			jen.Id("Handler"):     jen.Parens(jen.Op("*").Id("State")).Dot("call" + ti.method),
+			jen.Id("Handler"):     jen.Parens(jen.Op("*").Id("State")).Dot(ti.call),
 		})))
 	}
 	regs = append(regs, jen.Return(jen.Id("r")))
