@@ -20,6 +20,11 @@ const (
 	// declaration: a tool's body, an invariant, a task's rubric. The
 	// example worlds stay under 300.
 	MaxDeclNodes = 20_000
+	// MaxCheckSteps bounds the evaluation steps of checking one spec, all
+	// of them (W026): the invariants on the seed, every task's rubric on
+	// its start state, every golden solution and its grading. Each of
+	// these is also bounded on its own by eval.DefaultLimits.
+	MaxCheckSteps = 500_000_000
 )
 
 // checkExprBounds is W025: every expression within MaxExprDepth, every

@@ -26,7 +26,8 @@ import (
 type Option func(*config)
 
 type config struct {
-	data fs.FS
+	data       fs.FS
+	checkSteps int64 // tests: the evaluation budget instead of MaxCheckSteps
 }
 
 // WithData makes `load` read data files from fsys: a path in the spec
@@ -94,6 +95,7 @@ func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics)
 	c := &checker{
 		filename:    filename,
 		data:        cfg.data,
+		checkSteps:  cfg.checkSteps,
 		dataFiles:   map[string]*dataFile{},
 		w:           &ir.World{},
 		services:    map[string]*ir.Service{},
@@ -126,12 +128,13 @@ type checker struct {
 	diags Diagnostics
 	w     *ir.World
 
-	filename  string               // the spec's path: data files are relative to its directory
-	data      fs.FS                // where data files are read; nil until needed (see dataFS)
-	root      *os.Root             // the spec's directory, when data is read from it
-	dataFiles map[string]*dataFile // parsed data files by path
-	dataBytes int                  // bytes of data files read so far
-	seedCount int                  // seed records so far, loaded ones included
+	filename   string               // the spec's path: data files are relative to its directory
+	data       fs.FS                // where data files are read; nil until needed (see dataFS)
+	root       *os.Root             // the spec's directory, when data is read from it
+	dataFiles  map[string]*dataFile // parsed data files by path
+	dataBytes  int                  // bytes of data files read so far
+	seedCount  int                  // seed records so far, loaded ones included
+	checkSteps int64                // the evaluation budget, when not MaxCheckSteps
 
 	services   map[string]*ir.Service
 	entities   map[string]*ir.Entity

@@ -16,6 +16,9 @@ import (
 type evalError struct {
 	code string
 	msg  string
+	// limit marks an evaluation stopped by Limits or by its Budget, not
+	// by the world's rules.
+	limit bool
 }
 
 func (e *evalError) Error() string { return e.msg }
@@ -41,6 +44,13 @@ type evaluator struct {
 	vars  []binding
 	depth int
 	steps int64
+	// budget, when not nil, is charged one unit per step (see Budget).
+	budget *Budget
+	// indexes, in a read-only evaluation (an invariant, a rubric
+	// assertion), are the indexes by entity and field its aggregates may
+	// read, as the generated checks do (ir.CollectIndexes); each is built
+	// on first use. Nil while a tool runs.
+	indexes map[ir.IndexKey]map[string][]*row
 }
 
 type binding struct {
@@ -48,7 +58,7 @@ type binding struct {
 	val value
 }
 
-func (s *State) evaluator() *evaluator { return &evaluator{s: s} }
+func (s *State) evaluator() *evaluator { return &evaluator{s: s, budget: s.budget} }
 
 // bind binds v, rebinding it when it is bound already.
 func (ev *evaluator) bind(v *ir.Var, val value) {
@@ -86,10 +96,15 @@ func (ev *evaluator) enter() *evalError {
 	ev.steps++
 	ev.depth++
 	if ev.depth > ev.s.Limits.MaxDepth {
-		return errorf(CodeInternal, "evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth)
+		return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth), limit: true}
 	}
 	if ev.steps > ev.s.Limits.MaxSteps {
-		return errorf(CodeInternal, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+		return ev.exceeded()
+	}
+	if b := ev.budget; b != nil {
+		if b.left--; b.left < 0 {
+			return b.exceeded()
+		}
 	}
 	return nil
 }
@@ -98,9 +113,18 @@ func (ev *evaluator) enter() *evalError {
 func (ev *evaluator) tick() *evalError {
 	ev.steps++
 	if ev.steps > ev.s.Limits.MaxSteps {
-		return errorf(CodeInternal, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+		return ev.exceeded()
+	}
+	if b := ev.budget; b != nil {
+		if b.left--; b.left < 0 {
+			return b.exceeded()
+		}
 	}
 	return nil
+}
+
+func (ev *evaluator) exceeded() *evalError {
+	return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation exceeded %d steps", ev.s.Limits.MaxSteps), limit: true}
 }
 
 func (ev *evaluator) eval(x ir.Expr) (value, *evalError) {
@@ -176,7 +200,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		if t == nil {
 			return nil, errorf(CodeInternal, "entity not in the world")
 		}
-		return (t.byID[id] != nil) != x.Not, nil
+		return (t.get(id) != nil) != x.Not, nil
 	case *ir.Cast:
 		v, err := ev.eval(x.X)
 		if err != nil {
@@ -343,7 +367,7 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 		if t == nil {
 			return nil, errorf(CodeInternal, "no table for the record %q", x)
 		}
-		r := t.byID[x]
+		r := t.get(x)
 		if r == nil {
 			return nil, notFound(e, x)
 		}
@@ -927,7 +951,7 @@ func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
 		}
 		n := len(ev.vars)
 		ev.vars = append(ev.vars, binding{v: x.Var})
-		v, err := aggregateItems(ev, x, n, elems)
+		v, err := aggregateItems(ev, x, x.Where, n, elems)
 		ev.vars = ev.vars[:n]
 		return v, err
 	}
@@ -935,17 +959,86 @@ func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
 	if err != nil {
 		return nil, err
 	}
+	where := x.Where
+	if ev.indexes != nil {
+		if bucket, rest, ok, err := ev.indexed(x); err != nil {
+			return nil, err
+		} else if ok {
+			rows, where = bucket, rest
+		}
+	}
 	n := len(ev.vars)
 	ev.vars = append(ev.vars, binding{v: x.Var})
-	v, err := aggregateItems(ev, x, n, rows)
+	v, err := aggregateItems(ev, x, where, n, rows)
 	ev.vars = ev.vars[:n]
 	return v, err
+}
+
+// indexed looks up the candidates of an aggregate over an entity whose
+// where clause holds `v.f == k` in the index by f, when the evaluation may
+// read that index: the records whose f is k, in insertion order, and the
+// rest of the where clause. Like the generated code, it evaluates k once
+// (before any record), and the rest only on those records.
+func (ev *evaluator) indexed(x *ir.Aggregate) (bucket []*row, rest ir.Expr, ok bool, err *evalError) {
+	f, k, rest, ok := ir.IndexedAggregate(x)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	key := ir.IndexKey{Entity: x.Entity, Field: f}
+	idx, allowed := ev.indexes[key]
+	if !allowed {
+		return nil, nil, false, nil
+	}
+	kv, err := ev.eval(k)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if r, isRow := kv.(*row); isRow {
+		kv = r.id
+	}
+	id, isString := kv.(string)
+	if !isString {
+		return nil, nil, false, errorf(CodeInternal, "index of %s by %s: the key is %s, not a string", x.Entity.Name, f.Name, typeName(kv))
+	}
+	if idx == nil {
+		t := ev.s.table(x.Entity)
+		fi := fieldIndex(x.Entity, f)
+		if t == nil || fi < 0 {
+			return nil, nil, false, errorf(CodeInternal, "no index of %s by %s", x.Entity.Name, f.Name)
+		}
+		idx = make(map[string][]*row)
+		for _, r := range t.rows {
+			if err := ev.tick(); err != nil {
+				return nil, nil, false, err
+			}
+			if s, isStr := r.vals[fi].(string); isStr {
+				idx[s] = append(idx[s], r)
+			}
+		}
+		ev.indexes[key] = idx
+	}
+	return idx[id], rest, true, nil
+}
+
+// readIndexes makes ev read the indexes worth building for the
+// expressions, as the generated code builds them (ir.CollectIndexes with
+// inLoop: true for an invariant, false for a rubric assertion).
+func (ev *evaluator) readIndexes(inLoop bool, xs ...ir.Expr) {
+	var keys []ir.IndexKey
+	seen := map[ir.IndexKey]bool{}
+	for _, x := range xs {
+		ir.CollectIndexes(x, inLoop, seen, &keys)
+	}
+	ev.indexes = make(map[ir.IndexKey]map[string][]*row, len(keys))
+	for _, k := range keys {
+		ev.indexes[k] = nil
+	}
 }
 
 // aggregateItems runs the aggregate, binding each record or element in turn
 // to the loop variable in ev.vars[slot]. (An index, not a pointer: nested
 // aggregates append to ev.vars and may move it.)
-func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (value, *evalError) {
+func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot int, rows []T) (value, *evalError) {
 	var (
 		count   int64
 		isum    int64
@@ -959,8 +1052,8 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (
 			return nil, err
 		}
 		ev.vars[slot].val = any(r)
-		if x.Where != nil {
-			ok, err := ev.cond(x.Where)
+		if where != nil {
+			ok, err := ev.cond(where)
 			if err != nil {
 				return nil, err
 			}

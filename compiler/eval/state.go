@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,6 +26,7 @@ type State struct {
 	tables []*table
 	index  map[*ir.Entity]int // entity → position in tables
 	log    []undo             // the running call's writes, for rollback
+	budget *Budget            // nil: no bound beyond Limits
 }
 
 // Limits bounds evaluation. Generated code has no such limits: they exist so
@@ -40,11 +43,49 @@ type Limits struct {
 // DefaultLimits are generous: far beyond any realistic world.
 var DefaultLimits = Limits{MaxDepth: 500, MaxSteps: 50_000_000}
 
-// table holds the records of one entity in insertion order.
+// Budget bounds the work of every evaluation on the states that share it,
+// together: a state given one with SetBudget and its clones. Steps count
+// as for Limits.MaxSteps. The checker gives each spec one, so that however
+// many tasks and records it has, checking it ends in bounded time; once it
+// is spent, every evaluation fails with "evaluation exceeded the budget".
+type Budget struct {
+	total, left int64
+}
+
+// NewBudget returns a budget of the given number of steps.
+func NewBudget(steps int64) *Budget { return &Budget{total: steps, left: steps} }
+
+// Spent reports whether an evaluation ran out of the budget.
+func (b *Budget) Spent() bool { return b.left < 0 }
+
+// Total is the number of steps the budget was created with.
+func (b *Budget) Total() int64 { return b.total }
+
+// Used is the number of steps charged so far (at most Total, plus one
+// once spent).
+func (b *Budget) Used() int64 { return b.total - b.left }
+
+func (b *Budget) exceeded() *evalError {
+	return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation exceeded the budget of %d steps for checking the world", b.total), limit: true}
+}
+
+// SetBudget makes every later evaluation on s and on its clones charge b.
+func (s *State) SetBudget(b *Budget) { s.budget = b }
+
+// table holds the records of one entity in insertion order. A table may be
+// shared by a state and its clones (copy on write): then shared is set and
+// no state writes it; a state that is about to write makes its own copy
+// first (State.own), before it hands out any of that copy's rows. A task's
+// start state extends the world seed's tables with its own records
+// (State.extend): such a table shares the seed's rows and index (byID,
+// read-only) and keeps its own records' ids in extra; it too is copied
+// before a tool writes it.
 type table struct {
-	ent  *ir.Entity
-	rows []*row
-	byID map[string]*row
+	ent    *ir.Entity
+	shared bool
+	rows   []*row
+	byID   map[string]*row
+	extra  map[string]*row // an extended table's own records; nil otherwise
 	// seq is the last number handed out for a new id (see newID).
 	seq    int64
 	prefix string // ir.SnakeName(entity name) + "_"
@@ -125,7 +166,7 @@ func (s *State) addRecord(r *ir.Record) error {
 	if t == nil {
 		return fmt.Errorf("eval: seed record %q: entity not in the world", r.ID)
 	}
-	if t.byID[r.ID] != nil {
+	if t.get(r.ID) != nil {
 		return fmt.Errorf("eval: seed record %s %q: duplicate id", t.ent.Name, r.ID)
 	}
 	if len(r.Values) != len(t.ent.Fields) {
@@ -164,8 +205,22 @@ func (s *State) table(e *ir.Entity) *table {
 	return s.tables[i]
 }
 
+// get is the record with the given id, or nil.
+func (t *table) get(id string) *row {
+	if t.extra != nil {
+		if r := t.extra[id]; r != nil {
+			return r
+		}
+	}
+	return t.byID[id]
+}
+
 func (t *table) append(r *row) {
 	t.rows = append(t.rows, r)
+	if t.extra != nil {
+		t.extra[r.id] = r
+		return
+	}
 	t.byID[r.id] = r
 }
 
@@ -196,26 +251,117 @@ func (t *table) restore(r *row, i int) {
 func (t *table) newID() string {
 	for n := t.seq + 1; ; n++ {
 		id := t.prefix + strconv.FormatInt(n, 10)
-		if t.byID[id] == nil {
+		if t.get(id) == nil {
 			t.seq = n
 			return id
 		}
 	}
 }
 
-// Clone returns an independent copy of the state.
+// Clone returns an independent copy of the state, in time proportional to
+// the number of tables: the copy and s share their tables until either is
+// about to write one (copy on write; see own), so that a task's start
+// state, or a solution's replay, costs what it writes, not the whole seed.
 func (s *State) Clone() *State {
-	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: make([]*table, len(s.tables))}
-	for i, t := range s.tables {
-		nt := &table{ent: t.ent, rows: make([]*row, len(t.rows)), byID: make(map[string]*row, len(t.rows)), seq: t.seq, prefix: t.prefix}
-		for j, r := range t.rows {
-			nr := &row{ent: r.ent, id: r.id, vals: append([]value(nil), r.vals...)}
-			nt.rows[j] = nr
-			nt.byID[nr.id] = nr
+	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: slices.Clone(s.tables), budget: s.budget}
+	for _, t := range s.tables {
+		if !t.shared {
+			t.shared = true
 		}
-		c.tables[i] = nt
 	}
 	return c
+}
+
+// own gives s its own copy of the table of e (a no-op when it has one), so
+// that s may write it. Rows handed out before are the shared table's: call
+// it before reading the rows a write will touch.
+func (s *State) own(e *ir.Entity) *table {
+	i, ok := s.index[e]
+	if !ok {
+		return nil
+	}
+	t := s.tables[i]
+	if !t.shared && t.extra == nil {
+		return t
+	}
+	nt := &table{ent: t.ent, rows: make([]*row, len(t.rows)), byID: make(map[string]*row, len(t.rows)), seq: t.seq, prefix: t.prefix}
+	for j, r := range t.rows {
+		nr := &row{ent: r.ent, id: r.id, vals: slices.Clone(r.vals)}
+		nt.rows[j] = nr
+		nt.byID[nr.id] = nr
+	}
+	s.tables[i] = nt
+	return nt
+}
+
+func (t *table) entOrNil() *ir.Entity {
+	if t == nil {
+		return nil
+	}
+	return t.ent
+}
+
+// writable is the table of r's entity when s owns it and r is its record:
+// a write anywhere else would change a table s shares.
+func (s *State) writable(e *ir.Entity) (*table, *evalError) {
+	t := s.table(e)
+	if t == nil {
+		return nil, errorf(CodeInternal, "entity not in the world")
+	}
+	if t.shared || t.extra != nil {
+		return nil, errorf(CodeInternal, "a tool writes %s, which its service does not own", entityName(e))
+	}
+	return t, nil
+}
+
+// extend makes the table of e one s may add records to without copying
+// the records it holds (a no-op when s owns it): the new table shares
+// them, and the index by id, with the table it replaces; only the slice of
+// row pointers is copied, when the first record is added.
+func (s *State) extend(e *ir.Entity) *table {
+	i, ok := s.index[e]
+	if !ok {
+		return nil
+	}
+	t := s.tables[i]
+	if !t.shared {
+		return t
+	}
+	nt := &table{ent: t.ent, rows: t.rows[:len(t.rows):len(t.rows)], byID: t.byID, extra: maps.Clone(t.extra), seq: t.seq, prefix: t.prefix}
+	if nt.extra == nil {
+		nt.extra = map[string]*row{}
+	}
+	s.tables[i] = nt
+	return nt
+}
+
+// WithTask returns the start state of task built on s, the world seed
+// state: a clone of s with the task's seed records added, as NewState(w,
+// task) builds it, in time proportional to the tables the task adds to.
+func (s *State) WithTask(task *ir.Task) (*State, error) {
+	c := s.Clone()
+	if task == nil {
+		return c, nil
+	}
+	added := map[*table]int{} // table → its records before the task's
+	for _, r := range task.Seed {
+		if r == nil {
+			return nil, fmt.Errorf("eval: nil seed record (task %s)", task.Name)
+		}
+		if t := c.table(r.Entity); t != nil && t.shared {
+			t = c.extend(r.Entity)
+			added[t] = len(t.rows)
+		}
+		if err := c.addRecord(r); err != nil {
+			return nil, fmt.Errorf("%v (task %s)", err, task.Name)
+		}
+	}
+	// The sequence NewState starts from is the largest suffix among all
+	// the records: the seed's (the table's sequence so far) or the task's.
+	for t, n := range added {
+		t.seq = max(t.seq, maxSuffix(t.rows[n:]))
+	}
+	return c, nil
 }
 
 // Len is the number of records of entity e (0 for an entity not in the world).
@@ -230,10 +376,10 @@ func (s *State) Len(e *ir.Entity) int {
 // does; ok is false when there is none.
 func (s *State) RecordJSON(e *ir.Entity, id string) (data []byte, ok bool) {
 	t := s.table(e)
-	if t == nil || t.byID[id] == nil {
+	if t == nil || t.get(id) == nil {
 		return nil, false
 	}
-	return appendJSON(nil, t.byID[id]), true
+	return appendJSON(nil, t.get(id)), true
 }
 
 // JSON is a snapshot of the state: an object keyed by entity name, in the
@@ -294,6 +440,9 @@ func (s *State) EqualExcept(o *State, except map[*ir.Entity]map[string]bool) boo
 		return false
 	}
 	for i, t := range s.tables {
+		if t == o.tables[i] {
+			continue // shared: equal
+		}
 		if !t.equalExcept(o.tables[i], except[t.ent]) {
 			return false
 		}

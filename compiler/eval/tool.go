@@ -148,6 +148,17 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q panicked: %v", tool.Name, p)}
 		}
 	}()
+	// The tool may write its own service's tables only (W010): s takes
+	// its own copies of them before the body reads any of their rows.
+	if tool.Service != nil {
+		for _, e := range tool.Service.Entities {
+			s.own(e)
+		}
+	} else {
+		for _, e := range s.w.Entities {
+			s.own(e)
+		}
+	}
 	ev := s.evaluator()
 	v, err := ev.runTool(tool, args)
 	if err != nil {
@@ -1173,7 +1184,13 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	if f == r.ent.Key && !equal(v, r.vals[i]) {
 		return errorf(CodeConstraintViolation, "%s.%s cannot be changed: it is the key of %s %q", r.ent.Name, f.Name, r.ent.Name, r.id)
 	}
-	t := ev.s.table(r.ent)
+	t, err := ev.s.writable(r.ent)
+	if err != nil {
+		return err
+	}
+	if t.get(r.id) != r {
+		return errorf(CodeInternal, "set: %s %q is not a record of this state", r.ent.Name, r.id)
+	}
 	if err := ev.checkField(t, r, i, v); err != nil {
 		return err
 	}
@@ -1186,6 +1203,9 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 // field order. Its id is the table's next id, or for an entity with a key
 // field the key's value (checked as a required, unique field).
 func (ev *evaluator) insert(t *table, vals []value) (*row, *evalError) {
+	if t == nil || t.shared {
+		return nil, errorf(CodeInternal, "insert: a tool writes %s, which its service does not own", entityName(t.entOrNil()))
+	}
 	var id string
 	if k := t.ent.Key; k != nil {
 		if i := fieldIndex(t.ent, k); i >= 0 {
@@ -1214,7 +1234,13 @@ func (ev *evaluator) delete(r *row) *evalError {
 	if q, f := ev.s.referrer(r); q != nil {
 		return errorf(CodeConstraintViolation, "%s %q is still referenced by %s %q (field %s)", r.ent.Name, r.id, q.ent.Name, q.id, f.Name)
 	}
-	t := ev.s.table(r.ent)
+	t, err := ev.s.writable(r.ent)
+	if err != nil {
+		return err
+	}
+	if t.get(r.id) != r {
+		return errorf(CodeInternal, "delete: %s %q is not a record of this state", r.ent.Name, r.id)
+	}
 	pos := t.remove(r)
 	r.deleted = true
 	ev.s.log = append(ev.s.log, undo{op: 'd', t: t, r: r, pos: pos})
