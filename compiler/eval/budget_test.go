@@ -146,3 +146,56 @@ func TestBudgetSharedByClones(t *testing.T) {
 		t.Fatalf("a call after the budget is spent: %v", terr)
 	}
 }
+
+// TestValueWorkIsCharged: building and copying large values costs steps
+// with their size, and no string grows beyond MaxStringBytes, so that a
+// string doubled in a loop, or a list appended to in one, is stopped like
+// any other long evaluation instead of exhausting memory or time.
+func TestValueWorkIsCharged(t *testing.T) {
+	w := linkedWorld(t, 300, `service u "U" {
+  entity G {
+    text string
+    size int
+  }
+  tool get_g: get G
+  tool double(g: ref G) "doubles a string once per E record" {
+    var x = "ab"
+    for r in s.E {
+      set x = x + x
+    }
+    set g.text = x
+    return g
+  }
+  tool collect(g: ref G) "appends once per E record" {
+    var xs: list<int> = []
+    for r in s.E {
+      set xs = append(xs, r.n)
+    }
+    set g.size = len(xs)
+    return g
+  }
+}
+`)
+	st, err := eval.NewState(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := w.Entities[len(w.Entities)-1]
+	st2, err := st.WithTask(&ir.Task{Name: "t", Seed: []*ir.Record{{Entity: g, ID: "g1", Values: []*ir.Value{{Kind: ir.KindString, Str: ""}, {Kind: ir.KindInt}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, terr := st2.CallJSON("double", []byte(`{"g":"g1"}`))
+	if terr == nil || terr.Message != fmt.Sprintf("evaluation built a string of more than %d bytes", eval.MaxStringBytes) {
+		t.Fatalf("double: %v", terr)
+	}
+	// 300 appends copy 45,000 elements: within the default limits, beyond
+	// 20,000 steps.
+	if _, terr := st2.CallJSON("collect", []byte(`{"g":"g1"}`)); terr != nil {
+		t.Fatalf("collect: %v", terr)
+	}
+	st2.Limits.MaxSteps = 20_000
+	if _, terr := st2.CallJSON("collect", []byte(`{"g":"g1"}`)); terr == nil || terr.Message != "evaluation exceeded 20000 steps" {
+		t.Fatalf("collect within 20,000 steps: %v", terr)
+	}
+}

@@ -123,6 +123,44 @@ func (ev *evaluator) tick() *evalError {
 	return nil
 }
 
+// charge accounts for n steps of work at once: the copying or comparing
+// of a large value, which takes time with its size.
+func (ev *evaluator) charge(n int64) *evalError {
+	if n <= 0 {
+		return nil
+	}
+	ev.steps += n
+	if ev.steps > ev.s.Limits.MaxSteps {
+		return ev.exceeded()
+	}
+	if b := ev.budget; b != nil {
+		if b.left -= n; b.left < 0 {
+			return b.exceeded()
+		}
+	}
+	return nil
+}
+
+// MaxStringBytes bounds the strings evaluation builds: a string doubled in
+// a loop would otherwise exhaust memory in a few dozen iterations.
+const MaxStringBytes = 1 << 20
+
+// cost is the work of copying or comparing v, in steps: its elements for a
+// list, a map or a record value, a step per 64 bytes for a string.
+func cost(v value) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x) / 64)
+	case []value:
+		return int64(len(x))
+	case *mapValue:
+		return int64(len(x.keys))
+	case *structValue:
+		return int64(len(x.vals))
+	}
+	return 0
+}
+
 func (ev *evaluator) exceeded() *evalError {
 	return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation exceeded %d steps", ev.s.Limits.MaxSteps), limit: true}
 }
@@ -473,6 +511,14 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 	if err != nil {
 		return nil, err
 	}
+	if err := ev.charge(cost(l) + cost(r)); err != nil {
+		return nil, err
+	}
+	if ls, ok := l.(string); ok && x.Op == "+" {
+		if rs, ok := r.(string); ok && len(ls)+len(rs) > MaxStringBytes {
+			return nil, &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation built a string of more than %d bytes", MaxStringBytes), limit: true}
+		}
+	}
 	switch x.Op {
 	case "==", "!=", "<", "<=", ">", ">=":
 		res, err := compare(x.Op, l, r)
@@ -656,6 +702,16 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 			return nil, err
 		}
 		args[i] = v
+	}
+	var work int64
+	for _, a := range args {
+		work += cost(a)
+	}
+	if x.Func == "sorted" {
+		work *= 20 // n log n
+	}
+	if err := ev.charge(work); err != nil {
+		return nil, err
 	}
 	if x.Func == "coalesce" {
 		if len(args) != 2 {

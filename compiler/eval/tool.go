@@ -1105,6 +1105,9 @@ func (ev *evaluator) assign(st *ir.Assign) *evalError {
 		if i < 0 {
 			return errorf(CodeInternal, "variable %s is not bound", varName(local))
 		}
+		if err := ev.charge(cost(ev.vars[i].val)); err != nil {
+			return err
+		}
 		nv, err := replaceAt(ev.vars[i].val, local.Type, st.Path, keys, v)
 		if err != nil {
 			return err
@@ -1136,6 +1139,9 @@ func (ev *evaluator) assign(st *ir.Assign) *evalError {
 	i := fieldIndex(r.ent, f)
 	if i < 0 {
 		return errorf(CodeInternal, "set: %s is not a field of %s", f.Name, r.ent.Name)
+	}
+	if err := ev.charge(cost(r.vals[i])); err != nil {
+		return err
 	}
 	nv, err := replaceAt(r.vals[i], f.Type, st.Path[1:], keys[1:], v)
 	if err != nil {
