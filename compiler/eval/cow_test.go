@@ -38,8 +38,8 @@ func TestWithTaskSharesTheSeed(t *testing.T) {
 	if st, tt := seed.tables[ci], start.tables[ci]; len(tt.rows) != len(st.rows)+1 || tt.rows[0] != st.rows[0] || tt.get("acme") != st.rows[0] || tt.get("zed") == nil {
 		t.Errorf("the task's Customer table does not extend the seed's")
 	}
-	// A solution runs on a clone: it copies the tables of the services
-	// whose tools it calls, and nothing else.
+	// A solution runs on a clone: it makes its own the tables of the
+	// services whose tools it calls, and nothing else...
 	res := CheckSolution(x.settle, start)
 	if !res.OK() {
 		t.Fatalf("solution: %s", res.Problem())
@@ -48,6 +48,12 @@ func TestWithTaskSharesTheSeed(t *testing.T) {
 		if shared := tb == start.tables[i]; shared != (tb.ent == x.Customer) {
 			t.Errorf("after the solution, table %s: shared with the start state = %v", tb.ent.Name, shared)
 		}
+	}
+	// ... and of those, copies only the records it touches: mark_paid(inv1)
+	// leaves inv2 shared.
+	ii := start.index[x.Invoice]
+	if ft, stt := res.Final.tables[ii], start.tables[ii]; ft.get("inv2") != stt.get("inv2") || ft.get("inv1") == stt.get("inv1") {
+		t.Errorf("the solution's Invoice table: inv2 shared = %v, inv1 shared = %v; want true, false", ft.get("inv2") == stt.get("inv2"), ft.get("inv1") == stt.get("inv1"))
 	}
 	if seed.Hash() != hash || start.Hash() != want.Hash() {
 		t.Fatal("the solution changed the states it started from")
@@ -58,10 +64,10 @@ func TestWithTaskSharesTheSeed(t *testing.T) {
 		t.Error("a write to the seed state changed the task's start state")
 	}
 	mustCall(t, start, "set_tier", `{"customer":"acme","tier":"bronze"}`)
-	if got := seed.tables[seed.index[x.Customer]].byID["acme"].vals[2]; got != "gold" {
+	if got := seed.tables[seed.index[x.Customer]].get("acme").vals[2]; got != "gold" {
 		t.Errorf("acme's tier in the seed state: %v", got)
 	}
-	if got := start.tables[start.index[x.Customer]].byID["acme"].vals[2]; got != "bronze" {
+	if got := start.tables[start.index[x.Customer]].get("acme").vals[2]; got != "bronze" {
 		t.Errorf("acme's tier in the start state: %v", got)
 	}
 }

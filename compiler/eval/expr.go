@@ -46,6 +46,9 @@ type evaluator struct {
 	steps int64
 	// budget, when not nil, is charged one unit per step (see Budget).
 	budget *Budget
+	// writing is set while a tool runs: rows of the tables it may write
+	// are handed out as the state's own copies (table.mine).
+	writing bool
 	// indexes, in a read-only evaluation (an invariant, a rubric
 	// assertion), are the indexes by entity and field its aggregates may
 	// read, as the generated checks do (ir.CollectIndexes); each is built
@@ -408,6 +411,9 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 		r := t.get(x)
 		if r == nil {
 			return nil, notFound(e, x)
+		}
+		if ev.writing && t.extra != nil && !t.shared {
+			r = t.mine(r)
 		}
 		return r, nil
 	case nil:
@@ -991,6 +997,9 @@ func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
 	t := ev.s.table(e)
 	if t == nil {
 		return nil, errorf(CodeInternal, "entity not in the world")
+	}
+	if ev.writing && t.extra != nil && !t.shared {
+		t.mineAll() // a scan by a tool: every row it hands out is the state's
 	}
 	return t.rows, nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -72,27 +73,56 @@ func (b *Budget) exceeded() *evalError {
 // SetBudget makes every later evaluation on s and on its clones charge b.
 func (s *State) SetBudget(b *Budget) { s.budget = b }
 
-// table holds the records of one entity in insertion order. A table may be
-// shared by a state and its clones (copy on write): then shared is set and
-// no state writes it; a state that is about to write makes its own copy
-// first (State.own), before it hands out any of that copy's rows. A task's
-// start state extends the world seed's tables with its own records
-// (State.extend): such a table shares the seed's rows and index (byID,
-// read-only) and keeps its own records' ids in extra; it too is copied
-// before a tool writes it.
+// table holds the records of one entity in insertion order.
+//
+// Tables are copy on write. A state and its clones share a table (shared
+// is set) until one of them is about to write it: that state then makes a
+// partial copy (State.own), which shares the rows themselves and the index
+// of the table it copies (byID, read-only; pos, their positions) and keeps
+// in extra what it changed: the rows it copied, the rows it added, and nil
+// for the rows it deleted. A row is written only by its owner; a partial
+// table hands a tool its own copy of a row before the tool can write it
+// (table.mine, or table.mineAll before a scan). Building a task's start
+// state, or replaying a solution, thus costs what it adds and touches, not
+// the world seed.
 type table struct {
 	ent    *ir.Entity
 	shared bool
 	rows   []*row
 	byID   map[string]*row
-	extra  map[string]*row // an extended table's own records; nil otherwise
+	extra  map[string]*row // a partial table's changes (see above); nil for a full one
+	pos    *positions      // a partial table's: where byID's rows are in rows
+	// own is a shared full table's positions of its rows, for its partial
+	// copies (set when it is first shared: it never changes after).
+	own *positions
 	// seq is the last number handed out for a new id (see newID).
 	seq    int64
 	prefix string // ir.SnakeName(entity name) + "_"
 }
 
-// row is one record: its id and one value per field, in field order.
+// positions maps the ids of a full table's rows to their positions, built
+// once on first need and then shared, read-only, by its partial copies.
+type positions struct {
+	once sync.Once
+	rows []*row
+	at   map[string]int
+}
+
+func (p *positions) of(id string) (int, bool) {
+	p.once.Do(func() {
+		p.at = make(map[string]int, len(p.rows))
+		for i, r := range p.rows {
+			p.at[r.id] = i
+		}
+	})
+	i, ok := p.at[id]
+	return i, ok
+}
+
+// row is one record: its id and one value per field, in field order. Only
+// its owner table writes it.
 type row struct {
+	owner   *table
 	ent     *ir.Entity
 	id      string
 	vals    []value
@@ -190,7 +220,7 @@ func (s *State) addRecord(r *ir.Record) error {
 			return fmt.Errorf("eval: seed record %s %q: its key %s is %s", t.ent.Name, r.ID, k.Name, text(vals[i]))
 		}
 	}
-	t.append(&row{ent: t.ent, id: r.ID, vals: vals})
+	t.append(&row{owner: t, ent: t.ent, id: r.ID, vals: vals})
 	return nil
 }
 
@@ -208,7 +238,7 @@ func (s *State) table(e *ir.Entity) *table {
 // get is the record with the given id, or nil.
 func (t *table) get(id string) *row {
 	if t.extra != nil {
-		if r := t.extra[id]; r != nil {
+		if r, ok := t.extra[id]; ok {
 			return r
 		}
 	}
@@ -226,21 +256,78 @@ func (t *table) append(r *row) {
 
 // remove deletes r from the table and returns its position.
 func (t *table) remove(r *row) int {
-	for i, x := range t.rows {
-		if x == r {
-			t.rows = append(t.rows[:i], t.rows[i+1:]...)
-			delete(t.byID, r.id)
+	i := t.position(r)
+	if i < 0 {
+		return -1
+	}
+	t.rows = append(t.rows[:i], t.rows[i+1:]...)
+	if t.extra != nil {
+		// Only a row the state added (undoing its insert) leaves a partial
+		// table: a delete makes it full first (see State.delete).
+		delete(t.extra, r.id)
+		return i
+	}
+	delete(t.byID, r.id)
+	return i
+}
+
+// position is where r is in the table's rows, or -1.
+func (t *table) position(r *row) int {
+	if t.pos != nil {
+		if i, ok := t.pos.of(r.id); ok && i < len(t.rows) && t.rows[i] == r {
+			return i
+		}
+	}
+	for i := len(t.rows) - 1; i >= 0; i-- {
+		if t.rows[i] == r {
 			return i
 		}
 	}
 	return -1
 }
 
-// restore puts r back at position i.
+// mine returns the table's own copy of r, a row of the table, copying it
+// into the table first when another table owns it.
+func (t *table) mine(r *row) *row {
+	if r == nil || r.owner == t {
+		return r
+	}
+	i := t.position(r)
+	if i < 0 {
+		return r // not a row of this table: writing it is refused
+	}
+	nr := &row{owner: t, ent: r.ent, id: r.id, vals: slices.Clone(r.vals)}
+	t.rows[i] = nr
+	t.extra[r.id] = nr
+	return nr
+}
+
+// mineAll makes a partial table a full one: every row its own, its own
+// index.
+func (t *table) mineAll() {
+	if t.extra == nil {
+		return
+	}
+	byID := make(map[string]*row, len(t.rows))
+	for i, r := range t.rows {
+		if r.owner != t {
+			r = &row{owner: t, ent: r.ent, id: r.id, vals: slices.Clone(r.vals)}
+			t.rows[i] = r
+		}
+		byID[r.id] = r
+	}
+	t.byID, t.extra, t.pos = byID, nil, nil
+}
+
+// restore puts r back at position i (undoing a delete, on a full table).
 func (t *table) restore(r *row, i int) {
 	t.rows = append(t.rows, nil)
 	copy(t.rows[i+1:], t.rows[i:])
 	t.rows[i] = r
+	if t.extra != nil {
+		t.extra[r.id] = r
+		return
+	}
 	t.byID[r.id] = r
 }
 
@@ -267,28 +354,30 @@ func (s *State) Clone() *State {
 	for _, t := range s.tables {
 		if !t.shared {
 			t.shared = true
+			if t.extra == nil && t.own == nil {
+				t.own = &positions{rows: t.rows}
+			}
 		}
 	}
 	return c
 }
 
-// own gives s its own copy of the table of e (a no-op when it has one), so
-// that s may write it. Rows handed out before are the shared table's: call
-// it before reading the rows a write will touch.
+// own makes the table of e one s may write (a no-op when it is): a partial
+// copy of the shared table, in time proportional to its number of rows
+// (the slice of pointers is copied, not the rows, nor the index).
 func (s *State) own(e *ir.Entity) *table {
 	i, ok := s.index[e]
 	if !ok {
 		return nil
 	}
 	t := s.tables[i]
-	if !t.shared && t.extra == nil {
+	if !t.shared {
 		return t
 	}
-	nt := &table{ent: t.ent, rows: make([]*row, len(t.rows)), byID: make(map[string]*row, len(t.rows)), seq: t.seq, prefix: t.prefix}
-	for j, r := range t.rows {
-		nr := &row{ent: r.ent, id: r.id, vals: slices.Clone(r.vals)}
-		nt.rows[j] = nr
-		nt.byID[nr.id] = nr
+	nt := &table{ent: t.ent, rows: slices.Clone(t.rows), byID: t.byID, extra: maps.Clone(t.extra), pos: t.pos, seq: t.seq, prefix: t.prefix}
+	if nt.extra == nil {
+		nt.extra = map[string]*row{}
+		nt.pos = t.own
 	}
 	s.tables[i] = nt
 	return nt
@@ -301,43 +390,23 @@ func (t *table) entOrNil() *ir.Entity {
 	return t.ent
 }
 
-// writable is the table of r's entity when s owns it and r is its record:
-// a write anywhere else would change a table s shares.
+// writable is the table of e when s may write it: a write to a table s
+// shares would show in the other states.
 func (s *State) writable(e *ir.Entity) (*table, *evalError) {
 	t := s.table(e)
 	if t == nil {
 		return nil, errorf(CodeInternal, "entity not in the world")
 	}
-	if t.shared || t.extra != nil {
+	if t.shared {
 		return nil, errorf(CodeInternal, "a tool writes %s, which its service does not own", entityName(e))
 	}
 	return t, nil
 }
 
-// extend makes the table of e one s may add records to without copying
-// the records it holds (a no-op when s owns it): the new table shares
-// them, and the index by id, with the table it replaces; only the slice of
-// row pointers is copied, when the first record is added.
-func (s *State) extend(e *ir.Entity) *table {
-	i, ok := s.index[e]
-	if !ok {
-		return nil
-	}
-	t := s.tables[i]
-	if !t.shared {
-		return t
-	}
-	nt := &table{ent: t.ent, rows: t.rows[:len(t.rows):len(t.rows)], byID: t.byID, extra: maps.Clone(t.extra), seq: t.seq, prefix: t.prefix}
-	if nt.extra == nil {
-		nt.extra = map[string]*row{}
-	}
-	s.tables[i] = nt
-	return nt
-}
-
 // WithTask returns the start state of task built on s, the world seed
 // state: a clone of s with the task's seed records added, as NewState(w,
-// task) builds it, in time proportional to the tables the task adds to.
+// task) builds it, in time proportional to the task's records (and to the
+// number of rows of the tables they go to, whose pointers are copied).
 func (s *State) WithTask(task *ir.Task) (*State, error) {
 	c := s.Clone()
 	if task == nil {
@@ -349,7 +418,7 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 			return nil, fmt.Errorf("eval: nil seed record (task %s)", task.Name)
 		}
 		if t := c.table(r.Entity); t != nil && t.shared {
-			t = c.extend(r.Entity)
+			t = c.own(r.Entity)
 			added[t] = len(t.rows)
 		}
 		if err := c.addRecord(r); err != nil {

@@ -148,8 +148,10 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q panicked: %v", tool.Name, p)}
 		}
 	}()
-	// The tool may write its own service's tables only (W010): s takes
-	// its own copies of them before the body reads any of their rows.
+	// The tool may write its own service's tables only (W010): s makes
+	// them its own (copies on write) before the body reads any of their
+	// rows, and the evaluator hands the tool its own copy of every row of
+	// them it reads (see table.mine).
 	if tool.Service != nil {
 		for _, e := range tool.Service.Entities {
 			s.own(e)
@@ -160,6 +162,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 		}
 	}
 	ev := s.evaluator()
+	ev.writing = true
 	v, err := ev.runTool(tool, args)
 	if err != nil {
 		s.rollback()
@@ -1194,7 +1197,7 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	if err != nil {
 		return err
 	}
-	if t.get(r.id) != r {
+	if r.owner != t {
 		return errorf(CodeInternal, "set: %s %q is not a record of this state", r.ent.Name, r.id)
 	}
 	if err := ev.checkField(t, r, i, v); err != nil {
@@ -1221,7 +1224,7 @@ func (ev *evaluator) insert(t *table, vals []value) (*row, *evalError) {
 		ev.s.log = append(ev.s.log, undo{op: 'q', t: t, seq: t.seq})
 		id = t.newID()
 	}
-	r := &row{ent: t.ent, id: id, vals: vals}
+	r := &row{owner: t, ent: t.ent, id: id, vals: vals}
 	for i := range vals {
 		if err := ev.checkField(t, r, i, vals[i]); err != nil {
 			return nil, err
@@ -1244,9 +1247,10 @@ func (ev *evaluator) delete(r *row) *evalError {
 	if err != nil {
 		return err
 	}
-	if t.get(r.id) != r {
+	if r.owner != t {
 		return errorf(CodeInternal, "delete: %s %q is not a record of this state", r.ent.Name, r.id)
 	}
+	t.mineAll() // the rows after r move: a partial table's positions would not hold
 	pos := t.remove(r)
 	r.deleted = true
 	ev.s.log = append(ev.s.log, undo{op: 'd', t: t, r: r, pos: pos})
