@@ -137,7 +137,7 @@ func planWorld(root string, out Output) ([]Change, error) {
 		case err != nil:
 			return nil, err
 		case !info.Mode().IsRegular():
-			return nil, fmt.Errorf("%s is in the way of world %s: it is not a regular file (%s); refusing to replace it", full, out.World, info.Mode().Type())
+			return nil, fmt.Errorf("%s is in the way of world %s: it is not a regular file but %s; refusing to replace it", full, out.World, fileKind(info.Mode()))
 		case !ours[name] && (strings.HasSuffix(name, ".go") || len(ours) == 0):
 			// A Go file without the header fails generatedFiles; any other
 			// file is worldc's only beside the Go files it wrote.
@@ -223,6 +223,23 @@ func hasHeader(p string) (bool, error) {
 	n, _ := io.ReadFull(f, buf)
 	line, _, _ := strings.Cut(string(buf[:n]), "\n")
 	return strings.TrimSuffix(line, "\r") == Header, nil
+}
+
+// fileKind names the kind of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // openRegular opens p for reading only if it is a regular file (not a
