@@ -81,6 +81,7 @@ type generator struct {
 	shapeDepth int        // nesting of conformance candidates being built
 	seeds      *seedIndex // the seed's values for conformance candidates
 	byID       map[*ir.Entity]map[string]*ir.Record
+	top        *topSeedIndex // the seed's records and field values, for candidates
 }
 
 type entityInfo struct {
