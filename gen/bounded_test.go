@@ -339,3 +339,57 @@ func TestGeneratedNamesDoNotClash(t *testing.T) {
 	writeFiles(t, dir, files)
 	vetAndTest(t, dir)
 }
+
+// optionalRecordsWorld nests records depth deep, each with fanOut
+// optional fields of the next: their smallest value is tiny (all null),
+// and so must the conformance candidates stay.
+func optionalRecordsWorld(fanOut, depth int) string {
+	var b strings.Builder
+	b.WriteString("world optrec {\n  title \"x\"\n  industry \"x\"\n  country \"DE\"\n  currency \"EUR\"\n  today 2026-01-01\n}\n")
+	for d := 0; d < depth; d++ {
+		fmt.Fprintf(&b, "record R%d {\n", d)
+		for i := 0; i < fanOut; i++ {
+			fmt.Fprintf(&b, "  f%d R%d?\n", i, d+1)
+		}
+		b.WriteString("}\n")
+	}
+	fmt.Fprintf(&b, "record R%d { v string }\n", depth)
+	b.WriteString(`service s "S" {
+  entity E {
+    name string
+  }
+  tool get_e: get E
+  tool put(e: ref E, r: R0) "put" {
+    set e.name = "x"
+    return e
+  }
+}
+service t "T" {
+  entity F {
+    e ref s.E
+  }
+  tool get_f: get F
+}
+seed {
+  s.E e1 { name: "a" }
+  t.F f1 { e: e1 }
+}
+`)
+	return b.String()
+}
+
+// TestConformanceCandidatesBounded: a record candidate fills at most
+// maxShapeValues fields from the outermost record down, so records in
+// optional fields of records in optional fields do not make the
+// conformance tests grow as fanOut^depth (60 fields four deep wrote a
+// conformance.go of 337 MB).
+func TestConformanceCandidatesBounded(t *testing.T) {
+	w, ds := compiler.CheckSource("optrec.world", []byte(optionalRecordsWorld(20, 4)))
+	if w == nil {
+		t.Fatalf("check:\n%s", ds.Text())
+	}
+	files := mustGenerate(t, w)
+	if n := len(files["conformance.go"]); n > 200_000 {
+		t.Errorf("conformance.go of %d bytes", n)
+	}
+}

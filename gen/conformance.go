@@ -140,6 +140,11 @@ func (g *generator) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 	return out
 }
 
+// maxShapeValues bounds the fields a composite candidate fills, from its
+// outermost record down: beyond it, optional fields are null. (Required
+// fields are bounded by the checker: W019, MaxRecordValues.)
+const maxShapeValues = 1000
+
 // shapeCandidates are values of a composite type built from the
 // candidates of its parts: a list of one candidate element and the empty
 // list, the empty map, a record of its fields' first candidates (one per
@@ -148,9 +153,19 @@ func (g *generator) shapeCandidates(t *ir.Tool, name string, typ *ir.Type) []jso
 	if g.shapeDepth > 3 {
 		return nil // a record inside itself
 	}
+	if g.shapeDepth == 0 {
+		g.shapeLeft = maxShapeValues
+	}
 	g.shapeDepth++
 	defer func() { g.shapeDepth-- }()
 	first := func(name string, et *ir.Type) (json.RawMessage, bool) {
+		if et.Optional && g.shapeLeft <= 0 {
+			// Records in optional fields of records in optional fields…
+			// grow as fast as their fields multiply: past the budget,
+			// an optional field is null.
+			return json.RawMessage("null"), true
+		}
+		g.shapeLeft--
 		cs := g.candidates(t, &ir.Param{Name: name, Type: et})
 		for _, c := range cs {
 			if string(c) != "null" {

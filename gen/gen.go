@@ -79,6 +79,7 @@ type generator struct {
 	consts     []jen.Code // constants of graders, rendered at the end of their file
 	constNames map[ir.Expr]string
 	shapeDepth int        // nesting of conformance candidates being built
+	shapeLeft  int        // values a record candidate may still fill in optional fields
 	seeds      *seedIndex // the seed's values for conformance candidates
 	byID       map[*ir.Entity]map[string]*ir.Record
 	top        *topSeedIndex // the seed's records and field values, for candidates
