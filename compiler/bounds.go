@@ -25,7 +25,77 @@ const (
 	// its start state, every golden solution and its grading. Each of
 	// these is also bounded on its own by eval.DefaultLimits.
 	MaxCheckSteps = 500_000_000
+	// MaxToolSchemaBytes bounds what the JSON schema of one tool's
+	// parameters says about the records they take (each record once, in
+	// $defs or in place): their fields, docs and enum values, estimated
+	// from the spec. MaxSchemaBytes bounds the same for all the tools
+	// together: a record is described again in every tool that takes it.
+	MaxToolSchemaBytes = 1 << 20
+	MaxSchemaBytes     = 32 << 20
 )
+
+// checkSchemaBounds is W019 for the tools' JSON schemas: each record is
+// described once per tool that takes it (in its $defs or in place), so a
+// thousand tools taking a record with a large closure made a tools.go of
+// hundreds of megabytes.
+func (c *checker) checkSchemaBounds() {
+	var total int
+	for _, t := range c.w.Tools {
+		n := schemaBytes(t)
+		if n > MaxToolSchemaBytes {
+			c.errorf("W019", t.Pos, t.Pos, "the JSON schema of the parameters of tool %s describes records in about %d bytes (their fields, docs and enum values); the limit is %d", t.Name, n, MaxToolSchemaBytes)
+			continue
+		}
+		if total += n; total > MaxSchemaBytes {
+			c.errorf("W019", t.Pos, t.Pos, "the JSON schemas of the tools up to %s describe records in about %d bytes (each record once per tool that takes it); the limit is %d", t.Name, total, MaxSchemaBytes)
+			return
+		}
+	}
+}
+
+// schemaBytes estimates the bytes the JSON schema of t's parameters spends
+// on the records they take (about what gen writes, before the escaping of
+// a Go string): every record reachable once, a variant's common fields
+// once per case.
+func schemaBytes(t *ir.Tool) int {
+	seen := map[*ir.StructDef]bool{}
+	n := 0
+	var visit func(ty *ir.Type)
+	fields := func(fs []*ir.Field) {
+		for _, f := range fs {
+			n += 96 + len(f.Name) + len(f.Doc)
+			if f.Type != nil && f.Type.Kind == ir.KindEnum && f.Type.Enum != nil {
+				for _, v := range f.Type.Enum.Values {
+					n += len(v) + 4
+				}
+			}
+			visit(f.Type)
+		}
+	}
+	visit = func(ty *ir.Type) {
+		for ty != nil && (ty.Kind == ir.KindList || ty.Kind == ir.KindMap) {
+			ty = ty.Elem
+		}
+		if ty == nil || ty.Kind != ir.KindStruct || ty.Struct == nil || seen[ty.Struct] {
+			return
+		}
+		sd := ty.Struct
+		seen[sd] = true
+		n += 64 + len(sd.Name)
+		if sd.Tag == nil || len(sd.Cases) == 0 {
+			fields(sd.Fields)
+			return
+		}
+		for _, cs := range sd.Cases {
+			fields(sd.Fields)
+			fields(cs.Fields)
+		}
+	}
+	for _, p := range t.Params {
+		visit(p.Type)
+	}
+	return n
+}
 
 // checkExprBounds is W025: every expression within MaxExprDepth, every
 // declaration within MaxDeclNodes. Each is reported once, at the

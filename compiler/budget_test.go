@@ -68,3 +68,43 @@ func src2line(src []byte, line int) string {
 	}
 	return lines[line-1]
 }
+
+// TestSchemaBounds: every tool's JSON schema describes again the records
+// it takes; W019 bounds that for one tool and for all of them together
+// (a thousand tools taking a record with a large closure made a tools.go
+// of 228 MB in 75 s and 2 GB).
+func TestSchemaBounds(t *testing.T) {
+	world := func(tools, fields, docBytes int) []byte {
+		var b strings.Builder
+		b.WriteString("world schemas {\n  title \"x\"\n  today 2026-01-01\n}\nrecord Big {\n")
+		for i := 0; i < fields; i++ {
+			fmt.Fprintf(&b, "  f%d string? %q\n", i, strings.Repeat("d", docBytes))
+		}
+		b.WriteString("}\nservice s \"S\" {\n  entity E {\n    name string\n  }\n  tool get_e: get E\n")
+		for i := 0; i < tools; i++ {
+			fmt.Fprintf(&b, "  tool put%d(e: ref E, r: Big) \"put\" {\n    set e.name = \"x\"\n    return e\n  }\n", i)
+		}
+		b.WriteString("}\n")
+		return []byte(b.String())
+	}
+	codes := func(ds Diagnostics) (out []string) {
+		for _, d := range ds {
+			out = append(out, fmt.Sprintf("%s %d %s", d.Code, d.Line, d.Message))
+		}
+		return out
+	}
+	// One tool: 60 fields with docs of 20,000 bytes, beyond 1 MiB.
+	_, ds := CheckSource("one.world", world(1, 60, 20_000))
+	if got := codes(ds); len(got) != 1 || !strings.HasPrefix(got[0], "W019 ") || !strings.Contains(got[0], "the JSON schema of the parameters of tool put0 describes records in about") {
+		t.Errorf("one tool:\n%s", strings.Join(got, "\n"))
+	}
+	// 200 tools taking a record of about 170 kB: within the limit each,
+	// beyond 32 MiB together, reported once, at the tool that crosses it.
+	_, ds = CheckSource("all.world", world(200, 10, 17_000))
+	if got := codes(ds); len(got) != 1 || !strings.HasPrefix(got[0], "W019 ") || !strings.Contains(got[0], "the JSON schemas of the tools up to put19") {
+		t.Errorf("200 tools:\n%s", strings.Join(got, "\n"))
+	}
+	if _, ds := CheckSource("few.world", world(20, 10, 17_000)); len(ds) != 0 {
+		t.Errorf("20 tools:\n%s", ds.Text())
+	}
+}

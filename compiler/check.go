@@ -231,6 +231,7 @@ func (c *checker) check(f *dsl.File) {
 	c.resolvePending()
 	c.checkTasks(tasks)
 	c.checkExprBounds()
+	c.checkSchemaBounds()
 	c.checkIdentifiers()
 	c.analyse()
 	if !c.diags.HasErrors() {

@@ -54,6 +54,7 @@ func FuzzCheckGenerate(f *testing.F) {
 	f.Add([]byte(nestedRecordsWorld(20)))
 	f.Add([]byte(boundsWorld()))
 	f.Add([]byte(clashWorld))
+	f.Add([]byte(optionalRecordsWorld(20, 4)))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if len(src) > dsl.MaxFileSize {
 			return
