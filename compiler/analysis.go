@@ -25,6 +25,10 @@ const (
 	MaxNameLength      = 64
 	MaxTextLength      = 20_000
 	MaxMetaEntries     = 100 // entries in a task's meta block
+	// MaxRecordValues bounds the values in the smallest value of a record
+	// (its fields, and the fields of the records inside it, each counted
+	// where it occurs).
+	MaxRecordValues = 10_000
 )
 
 func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invariants []*dsl.Invariant, seeds []*dsl.Seed, tasks []*dsl.Task) {

@@ -28,6 +28,7 @@ type Option func(*config)
 type config struct {
 	data        fs.FS
 	noReachable bool
+	checkSteps  int64 // tests: the evaluation budget instead of MaxCheckSteps
 }
 
 // WithoutReachability leaves out the prediction of the gate's conformance
@@ -105,6 +106,7 @@ func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics)
 		filename:    filename,
 		data:        cfg.data,
 		noReachable: cfg.noReachable,
+		checkSteps:  cfg.checkSteps,
 		dataFiles:   map[string]*dataFile{},
 		w:           &ir.World{},
 		services:    map[string]*ir.Service{},
@@ -144,6 +146,7 @@ type checker struct {
 	dataFiles   map[string]*dataFile // parsed data files by path
 	dataBytes   int                  // bytes of data files read so far
 	seedCount   int                  // seed records so far, loaded ones included
+	checkSteps  int64                // the evaluation budget, when not MaxCheckSteps
 
 	services   map[string]*ir.Service
 	entities   map[string]*ir.Entity
@@ -246,6 +249,8 @@ func (c *checker) check(f *dsl.File) {
 	}
 	c.resolvePending()
 	c.checkTasks(tasks)
+	c.checkExprBounds()
+	c.checkSchemaBounds()
 	c.checkIdentifiers()
 	c.analyse()
 	if !c.diags.HasErrors() {

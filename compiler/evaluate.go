@@ -9,22 +9,55 @@ import (
 // time (compiler/eval): the seed against the invariants (W012), invariants
 // that can never trigger (W013), rubrics that hold before the agent acts
 // (W014) and golden solutions that do not reach a full score (W021).
+//
+// Evaluation is bounded (W026): each invariant checked on all its records
+// together, each rubric assertion and each tool call within
+// eval.DefaultLimits, and all of it, for the whole spec, within
+// MaxCheckSteps.
 func (c *checker) evaluate() {
 	seed, err := eval.NewState(c.w, nil)
 	if err != nil {
 		c.errorf("W012", c.w.Pos, c.w.Pos, "the seed cannot be loaded: %v", err)
 		return
 	}
+	steps := int64(MaxCheckSteps)
+	if c.checkSteps > 0 {
+		steps = c.checkSteps
+	}
+	budget := eval.NewBudget(steps)
+	seed.SetBudget(budget)
+
+	spent := func(what string, pos ir.Pos) bool {
+		if !budget.Spent() {
+			return false
+		}
+		c.errorf("W026", pos, pos, "checking the spec ran out of its evaluation budget of %d steps in all while evaluating %s; nothing after it was evaluated", budget.Total(), what)
+		return true
+	}
 	records := map[[2]string]*ir.Record{}
 	for _, r := range c.w.Seed {
 		records[[2]string{r.Entity.Name, r.ID}] = r
 	}
 	violations := seed.Violations()
+	if spent("the invariants on the seed", c.w.Pos) {
+		return
+	}
+	broken := false
 	for _, v := range violations {
 		pos := c.w.Pos
 		if r := records[[2]string{v.Entity, v.ID}]; r != nil {
 			pos = r.Pos
 		}
+		if v.Exceeded {
+			ipos := pos
+			if inv := c.invariants[v.Invariant]; inv != nil {
+				ipos = inv.Pos
+			}
+			c.errorf("W026", ipos, ipos, "checking invariant %s on the seed stopped at %s %q: %s (on all its records together)", v.Invariant, v.Entity, v.ID, v.Detail)
+			broken = true
+			continue
+		}
+		broken = true
 		msg := "the seed breaks invariant %s: %s %q does not satisfy it"
 		if v.Detail != "" {
 			msg += " (" + v.Detail + ")"
@@ -44,17 +77,22 @@ func (c *checker) evaluate() {
 			c.errorf("W013", inv.Pos, inv.Pos, "invariant %s can never trigger: no tool creates %s or changes what its where clause reads, and no seed record triggers it", inv.Name, inv.Entity.Name)
 		}
 	}
-	if len(violations) > 0 {
+	if broken {
 		return // tasks built on a broken seed would only repeat the problem
 	}
 	starts := map[*ir.Task]*eval.State{}
 	solutions := map[*ir.Task]*eval.SolutionResult{}
+	if spent("the invariants' triggers", c.w.Pos) {
+		return
+	}
 	for _, t := range c.w.Tasks {
 		// A task without seed records starts from the world seed; nothing
-		// below changes the start state (a solution runs on a copy).
+		// below changes the start state (a solution runs on a copy). One
+		// with seed records starts from the world seed shared copy on
+		// write, with its own records added: it costs what it adds.
 		start := seed
 		if len(t.Seed) > 0 {
-			if start, err = eval.NewState(c.w, t); err != nil {
+			if start, err = seed.WithTask(t); err != nil {
 				c.errorf("W012", t.Pos, t.Pos, "the start state of task %s cannot be built: %v", t.Name, err)
 				continue
 			}
@@ -67,11 +105,17 @@ func (c *checker) evaluate() {
 		if g := start.Grade(t, start); !unchanged && g.Total > 0 && g.Passed == g.Total {
 			c.errorf("W014", t.Pos, t.Pos, "the rubric of task %s already holds before the agent acts", t.Name)
 		}
+		if spent("the rubric of task "+t.Name, t.Pos) {
+			return
+		}
 		if t.Solution == nil {
 			continue
 		}
 		res := eval.CheckSolution(t, start)
 		solutions[t] = res
+		if spent("the solution of task "+t.Name, t.Pos) {
+			return
+		}
 		if !res.OK() {
 			pos := t.Pos
 			if res.Failed >= 0 && res.Steps[res.Failed].Step != nil {

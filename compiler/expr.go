@@ -18,11 +18,14 @@ type scope struct {
 	parent  *scope
 	vars    map[string]*ir.Var
 	handles map[string]*ir.Record // non-nil where seed handles are names (rubrics)
-	tool    *ir.Tool              // the tool whose body this is, if any
+	// taskHandles are a task's own seed handles, looked up before handles
+	// (the world's), without copying those for every task.
+	taskHandles map[string]*ir.Record
+	tool        *ir.Tool // the tool whose body this is, if any
 }
 
 func (s *scope) child() *scope {
-	return &scope{parent: s, vars: map[string]*ir.Var{}, handles: s.handles, tool: s.tool}
+	return &scope{parent: s, vars: map[string]*ir.Var{}, handles: s.handles, taskHandles: s.taskHandles, tool: s.tool}
 }
 
 func (s *scope) lookup(name string) *ir.Var {
@@ -837,7 +840,11 @@ func (c *checker) name(n string, l *dsl.Literal, s *scope) ir.Expr {
 		return &serviceMarker{ExprBase: base(&ir.Type{Kind: ir.KindSet}, l.Pos), svc: svc}
 	}
 	if s.handles != nil {
-		if r := s.handles[n]; r != nil {
+		r := s.taskHandles[n]
+		if r == nil {
+			r = s.handles[n]
+		}
+		if r != nil {
 			return &ir.Handle{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: r.Entity}, l.Pos), Entity: r.Entity, ID: r.ID}
 		}
 	}

@@ -67,4 +67,19 @@ func TestHostileSpecs(t *testing.T) {
 	if _, ds := CheckSource("deep.world", []byte(deep)); !ds.HasErrors() || ds[0].Code != "W001" {
 		t.Errorf("deep nesting: %s", ds.Text())
 	}
+	// Issue 10, reproducer 3: an operator chain of 100,000 terms parses
+	// (it nests no brackets) and is one W027, positioned, in a short
+	// message.
+	chain := "world w {\n  title \"x\"\n  today 2026-01-01\n}\nservice s \"S\" {\n  entity E {\n    n int\n  }\n  tool bump(e: ref E, n: int) \"b\" {\n    set e.n = n" + strings.Repeat(" + 1", 100_000) + "\n  }\n}\n"
+	_, ds := CheckSource("chain.world", []byte(chain))
+	var w025 []Diagnostic
+	for _, d := range ds {
+		if d.Code == "W027" {
+			w025 = append(w025, d)
+		}
+	}
+	if len(w025) != 1 || w025[0].Line != 10 || w025[0].Col != 15 || len(w025[0].Message) > 200 ||
+		!strings.Contains(w025[0].Message, "nested 100001 levels deep") {
+		t.Errorf("operator chain: %s", ds.Text())
+	}
 }

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -90,6 +91,7 @@ func (c *checker) resolveRecordFields() {
 			c.resolveField(f)
 		}
 	}
+	cyclic := false
 	for _, s := range c.w.Structs {
 		if path := c.selfContaining(s); path != nil {
 			names := make([]string, len(path))
@@ -98,29 +100,79 @@ func (c *checker) resolveRecordFields() {
 			}
 			fd := c.fieldDecl[path[0]]
 			c.errorf("W004", fd.Pos, fd.EndPos, "record %s contains itself (%s): no value of it can be built; make a field on the way optional, a list or a map", s.Name, strings.Join(names, " → "))
+			cyclic = true
+		}
+	}
+	if cyclic {
+		return
+	}
+	// Reported at the innermost records too large: those the records
+	// containing them are too large because of.
+	memo := map[*ir.StructDef]int{}
+	for _, s := range c.w.Structs {
+		if c.valueSize(s, memo) > MaxRecordValues && !slices.ContainsFunc(s.AllFields(), func(f *ir.Field) bool {
+			return f.Type != nil && f.Type.Kind == ir.KindStruct && !f.Type.Optional && f.Type.Struct != nil && memo[f.Type.Struct] > MaxRecordValues
+		}) {
+			d := c.structDecl[s]
+			c.errorf("W019", d.Pos, d.Pos, "a value of record %s holds more than %d values (fields of the records inside it, each counted where it occurs); the limit is %d", s.Name, MaxRecordValues, MaxRecordValues)
 		}
 	}
 }
 
+// valueSize is the number of values in the smallest value of record s as
+// JSON writes it (every field present, optional ones null, lists and maps
+// empty): 1 for s itself plus its common fields' and, for a variant, its
+// smallest case's; at most MaxRecordValues+1. A record naming the next one
+// twice, twenty deep, holds 2^21 values: every argument of its type, and
+// every value the conformance tests build, would be that large.
+func (c *checker) valueSize(s *ir.StructDef, memo map[*ir.StructDef]int) int {
+	if n, ok := memo[s]; ok {
+		return n
+	}
+	memo[s] = MaxRecordValues + 1 // unreachable: no record is inside itself here
+	sum := func(fs []*ir.Field) int {
+		n := 0
+		for _, f := range fs {
+			if f.Type != nil && f.Type.Kind == ir.KindStruct && !f.Type.Optional && f.Type.Struct != nil {
+				n += c.valueSize(f.Type.Struct, memo)
+			} else {
+				n++
+			}
+			n = min(n, MaxRecordValues+1)
+		}
+		return n
+	}
+	n := 1 + sum(s.Fields)
+	if s.Tag != nil {
+		smallest := MaxRecordValues + 1
+		for _, cs := range s.Cases {
+			smallest = min(smallest, sum(cs.Fields))
+		}
+		n += smallest
+	}
+	n = min(n, MaxRecordValues+1)
+	memo[s] = n
+	return n
+}
+
 // selfContaining returns a chain of required record fields that leads from
-// s back to s, or nil.
+// s back to s, or nil. A record explored once without leading back to s
+// never does: it is not explored again, so the search takes time linear in
+// the records' fields (a record naming the next one twice, twenty deep,
+// does not make it exponential).
 func (c *checker) selfContaining(s *ir.StructDef) []*ir.Field {
 	var path []*ir.Field
-	visiting := map[*ir.StructDef]bool{}
+	seen := map[*ir.StructDef]bool{}
 	var walk func(t *ir.StructDef) bool
 	walk = func(t *ir.StructDef) bool {
-		if visiting[t] {
-			return t == s
-		}
-		visiting[t] = true
-		defer delete(visiting, t)
+		seen[t] = true
 		for _, f := range t.AllFields() {
 			ft := f.Type
 			if ft == nil || ft.Kind != ir.KindStruct || ft.Optional || f.Case != nil {
 				continue
 			}
 			path = append(path, f)
-			if ft.Struct == s || (!visiting[ft.Struct] && walk(ft.Struct)) {
+			if ft.Struct == s || (!seen[ft.Struct] && walk(ft.Struct)) {
 				return true
 			}
 			path = path[:len(path)-1]

@@ -69,6 +69,10 @@ var validators = []Validator{
 		"Copy the rule's sentences from the policy document exactly (line breaks and runs of spaces count as one space; case and punctuation count), or correct the document."},
 	{"W025", "unreachable-tool", "A tool never succeeds on the arguments the conformance search tries, from the seed, the task start states and the states along golden solutions.",
 		"Give the search a state and arguments on which the tool succeeds: a seed record (or a task seed record) that meets its requires, or a golden solution that calls it (the search also starts from the states after each call of a golden solution)."},
+	{"W026", "evaluation-budget", "Evaluating the spec at check time exceeds its budget: an invariant on the seed, or everything the checker evaluates in all.",
+		"Make the invariant cheaper: look records up (E[k], k in E, or an aggregate whose where clause says x.field == value, which reads an index) instead of nesting scans of a table in one another; or use fewer, smaller tasks. The budgets are in docs/language.md (Limits)."},
+	{"W027", "expression-too-large", "An expression is nested too deeply (a long operator chain), or a declaration holds too many expression nodes and statements.",
+		"Split it: bind parts to `let` locals, use several `require`s or assertions, or an aggregate (sum, count, forall) over a list instead of a chain of operators; the limits are in docs/language.md (Limits)."},
 }
 
 // Validators returns the registry, in code order.

@@ -162,44 +162,41 @@ func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, idx *recordIndex) {
 	}
 }
 
-func mergeHandles(a, b map[string]*ir.Record) map[string]*ir.Record {
-	m := make(map[string]*ir.Record, len(a)+len(b))
-	for k, v := range a {
-		m[k] = v
-	}
-	for k, v := range b {
-		m[k] = v
-	}
-	return m
+// uniqueKey is a value of a unique field.
+type uniqueKey struct {
+	f *ir.Field
+	v string
 }
 
-// checkUnique reports seed records that share a unique field's value.
-func (c *checker) checkUnique(records []*ir.Record, reportable map[*ir.Record]bool) {
-	type key struct {
-		f *ir.Field
-		v string
-	}
-	first := map[key]*ir.Record{}
+// checkUnique reports seed records that share a unique field's value, and
+// returns the first record holding each value. With seen (the world seed's
+// values, which it does not change), it checks a task's own records
+// against the world seed's and each other's in time proportional to them.
+func (c *checker) checkUnique(records []*ir.Record, seen map[uniqueKey]*ir.Record) map[uniqueKey]*ir.Record {
+	first := map[uniqueKey]*ir.Record{}
 	for _, r := range records {
 		for i, f := range r.Entity.Fields {
 			v := r.Values[i]
 			if !f.Unique || v == nil || v.Kind == ir.KindNull {
 				continue
 			}
-			k := key{f, formatValue(v)}
-			if prev := first[k]; prev != nil {
-				if reportable == nil || reportable[r] {
-					c.errorf("W007", r.Pos, r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
-				}
+			k := uniqueKey{f, formatValue(v)}
+			prev := seen[k]
+			if prev == nil {
+				prev = first[k]
+			}
+			if prev != nil {
+				c.errorf("W007", r.Pos, r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
 				continue
 			}
 			first[k] = r
 		}
 	}
+	return first
 }
 
 func (c *checker) checkTasks(decls []*dsl.Task) {
-	c.checkUnique(c.w.Seed, nil)
+	worldUnique := c.checkUnique(c.w.Seed, nil)
 	seen := map[string]*ir.Task{}
 	for _, d := range decls {
 		if first, dup := seen[d.Name]; dup {
@@ -225,15 +222,9 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 		if d.Seed != nil {
 			t.Seed = c.seedRecords(d.Seed, taskIdx)
 			c.resolvePending()
-			all := append(append([]*ir.Record{}, c.w.Seed...), t.Seed...)
-			own := map[*ir.Record]bool{}
-			for _, r := range t.Seed {
-				own[r] = true
-			}
-			c.checkUnique(all, own)
+			c.checkUnique(t.Seed, worldUnique)
 		}
-		handles := mergeHandles(c.handles, taskHandles)
-		s := &scope{vars: map[string]*ir.Var{}, handles: handles}
+		s := &scope{vars: map[string]*ir.Var{}, handles: c.handles, taskHandles: taskHandles}
 		if len(d.Expect.Assertions) == 0 {
 			c.errorf("W006", d.Expect.Pos, d.Expect.EndPos, "task %s has an empty rubric", d.Name)
 		}

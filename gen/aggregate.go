@@ -12,108 +12,31 @@ type indexKey struct {
 	f *ir.Field
 }
 
-// indexable reports whether the aggregate's where clause is a conjunction
-// holding `v.f == k` with v the aggregate's variable, f a non-optional
-// string-valued field (a ref, string or text) and k not depending on v. Such
-// an aggregate can look its candidates up in an index of the entity by f
-// instead of scanning the table. rest is the where clause without that
-// conjunct (nil when nothing remains).
+// indexable is ir.IndexedAggregate, with the index it reads named by
+// entity and field.
 func indexable(x *ir.Aggregate) (key indexKey, k ir.Expr, rest ir.Expr, ok bool) {
-	var conj []ir.Expr
-	var split func(e ir.Expr)
-	split = func(e ir.Expr) {
-		if b, isBin := e.(*ir.Binary); isBin && b.Op == "and" {
-			split(b.L)
-			split(b.R)
-			return
-		}
-		conj = append(conj, e)
-	}
-	if x.Where == nil || x.Source != nil {
+	f, k, rest, ok := ir.IndexedAggregate(x)
+	if !ok {
 		return key, nil, nil, false
 	}
-	split(x.Where)
-	for i, c := range conj {
-		b, isBin := c.(*ir.Binary)
-		if !isBin || b.Op != "==" {
-			continue
-		}
-		for _, side := range [][2]ir.Expr{{b.L, b.R}, {b.R, b.L}} {
-			fr, isField := side[0].(*ir.FieldRef)
-			if !isField || fr.Field == nil || fr.Field.Type.Optional {
-				continue
-			}
-			if vr, isVar := fr.X.(*ir.VarRef); !isVar || vr.Var != x.Var {
-				continue
-			}
-			switch fr.Field.Type.Kind {
-			case ir.KindRef, ir.KindString, ir.KindText:
-			default:
-				continue
-			}
-			other := side[1]
-			switch ot := other.Type(); {
-			case ot.Optional:
-				continue
-			case ot.Kind == ir.KindRef || ot.Kind == ir.KindString || ot.Kind == ir.KindText || ot.Kind == ir.KindRecord:
-			default:
-				continue
-			}
-			if mentions(other, x.Var) {
-				continue
-			}
-			for j, d := range conj {
-				if j == i {
-					continue
-				}
-				if rest == nil {
-					rest = d
-				} else {
-					rest = &ir.Binary{ExprBase: ir.ExprBase{T: x.Where.Type()}, Op: "and", L: rest, R: d}
-				}
-			}
-			return indexKey{x.Entity, fr.Field}, other, rest, true
-		}
-	}
-	return key, nil, nil, false
+	return indexKey{x.Entity, f}, k, rest, true
 }
 
 // mentions reports whether e reads the variable v.
-func mentions(e ir.Expr, v *ir.Var) bool {
-	found := false
-	ir.WalkExpr(e, func(x ir.Expr) bool {
-		if r, ok := x.(*ir.VarRef); ok && r.Var == v {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
+func mentions(e ir.Expr, v *ir.Var) bool { return ir.Mentions(e, v) }
 
-// collectIndexes lists the indexes worth building for e: those of
-// indexable aggregates evaluated once per row of an enclosing loop (inLoop
-// is true inside an invariant's row loop and inside another aggregate).
+// collectIndexes lists the indexes worth building for e (ir.CollectIndexes).
 func collectIndexes(e ir.Expr, inLoop bool, seen map[indexKey]bool, out *[]indexKey) {
-	if e == nil {
-		return
+	var keys []ir.IndexKey
+	irSeen := map[ir.IndexKey]bool{}
+	for k := range seen {
+		irSeen[ir.IndexKey{Entity: k.e, Field: k.f}] = true
 	}
-	switch x := e.(type) {
-	case *ir.Aggregate:
-		if key, _, _, ok := indexable(x); ok && inLoop && !seen[key] {
-			seen[key] = true
-			*out = append(*out, key)
-		}
-		collectIndexes(x.Where, true, seen, out)
-		collectIndexes(x.Value, true, seen, out)
-		return
+	ir.CollectIndexes(e, inLoop, irSeen, &keys)
+	for _, k := range keys {
+		seen[indexKey{k.Entity, k.Field}] = true
+		*out = append(*out, indexKey{k.Entity, k.Field})
 	}
-	ir.WalkExpr(e, func(sub ir.Expr) bool {
-		if sub == e {
-			return true
-		}
-		collectIndexes(sub, inLoop, seen, out)
-		return false
-	})
 }
 
 // buildIndexes declares the indexes (map from field value to the records

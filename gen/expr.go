@@ -676,9 +676,26 @@ func (sc *scope) membership(x *ir.Binary) code {
 	if len(list.Elems) == 0 {
 		return primary(jen.Lit(negate))
 	}
-	build := func(lhs ir.Expr) code {
+	join := func(l, r code) code {
+		if negate {
+			return code{c: jen.Add(l.at(precAnd)).Op("&&").Add(r.at(precAnd + 1)), prec: precAnd}
+		}
+		return code{c: jen.Add(l.at(precOr)).Op("||").Add(r.at(precOr + 1)), prec: precOr}
+	}
+	// A chain of up to flatMembers comparisons is written flat (sc.chain,
+	// which leaves out what vet would call redundant); a longer one is
+	// split in halves, parenthesized, so that its nesting in Go grows with
+	// the logarithm of its length (gofmt takes time quadratic in the
+	// nesting). The order of evaluation and the short circuit are the same.
+	const flatMembers = 16
+	var chain func(lhs ir.Expr, elems []ir.Expr) code
+	chain = func(lhs ir.Expr, elems []ir.Expr) code {
+		if len(elems) > flatMembers {
+			mid := len(elems) / 2
+			return join(chain(lhs, elems[:mid]), chain(lhs, elems[mid:]))
+		}
 		var parts []code
-		for _, el := range list.Elems {
+		for _, el := range elems {
 			parts = append(parts, sc.equality(lhs, el, negate))
 		}
 		if negate {
@@ -686,6 +703,7 @@ func (sc *scope) membership(x *ir.Binary) code {
 		}
 		return sc.chain("||", parts...)
 	}
+	build := func(lhs ir.Expr) code { return chain(lhs, list.Elems) }
 	if simple(x.L) {
 		return build(x.L)
 	}

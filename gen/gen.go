@@ -23,8 +23,11 @@ package gen
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
 
@@ -88,6 +91,11 @@ type entityInfo struct {
 	fields map[*ir.Field]string
 	// referrers are the ref fields (of any entity) pointing at this one.
 	referrers []*ir.Field
+	// check is the State method checking a record about to be written
+	// (checkCustomer), checks those of its fields that need one
+	// (checkCustomerTier); both come from the State namespace.
+	check  string
+	checks map[*ir.Field]string
 }
 
 // structInfo names a value record's Go type and fields.
@@ -109,6 +117,7 @@ type enumInfo struct {
 type toolInfo struct {
 	t      *ir.Tool
 	method string // SetTier
+	call   string // callSetTier: the handler decoding JSON arguments
 	args   string // SetTierArgs
 	fields map[*ir.Param]string
 }
@@ -204,8 +213,31 @@ func newGenerator(w *ir.World) (*generator, error) {
 		}
 		g.tools[t] = ti
 	}
+	// The unexported methods of State named after spec names share the
+	// State namespace with the tables and tools: an invariant named
+	// customer_tier cannot take the name of the check of Customer.tier,
+	// nor an entity CustomerTier that of the same check. Entity checks
+	// first, then field checks, tool handlers and invariants, so that
+	// worlds without a clash keep the names they always had.
+	for _, e := range w.Entities {
+		ei := g.ents[e]
+		ei.check = g.stateNames.name([2]any{e, "check"}, "check"+ei.typ)
+	}
+	for _, e := range w.Entities {
+		ei := g.ents[e]
+		ei.checks = map[*ir.Field]string{}
+		for _, f := range e.Fields {
+			if g.fieldNeedsCheck(f) {
+				ei.checks[f] = g.stateNames.name([2]any{f, "check"}, "check"+ei.typ+ei.fields[f])
+			}
+		}
+	}
+	for _, t := range w.Tools {
+		ti := g.tools[t]
+		ti.call = g.stateNames.name([2]any{t, "call"}, "call"+ti.method)
+	}
 	for _, inv := range w.Invariants {
-		g.invs[inv] = "check" + exported(inv.Name)
+		g.invs[inv] = g.stateNames.name(inv, "check"+exported(inv.Name))
 	}
 	return g, nil
 }
@@ -289,12 +321,32 @@ func (g *generator) newFile() *jen.File {
 	return f
 }
 
+// render formats a file. jennifer's error on source gofmt cannot format
+// holds the whole unformatted file: only its first line is kept, cut to a
+// few hundred bytes, so that no error ever prints generated source.
 func render(f *jen.File) ([]byte, error) {
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
-		return nil, err
+		return nil, errors.New(firstLine(err.Error(), 300))
 	}
 	return buf.Bytes(), nil
+}
+
+// firstLine is the first line of s, at most max bytes of it (cut at a rune
+// boundary, with "…" when cut).
+func firstLine(s string, max int) string {
+	line, _, cut := strings.Cut(s, "\n")
+	if len(line) > max {
+		line, cut = line[:max], true
+		for len(line) > 0 && !utf8.ValidString(line) {
+			line = line[:len(line)-1]
+		}
+	}
+	line = strings.TrimSuffix(line, ":")
+	if cut {
+		line += "…"
+	}
+	return line
 }
 
 // Files returns the names of generated files in a stable order.

@@ -19,8 +19,11 @@ func (g *generator) fieldNeedsCheck(f *ir.Field) bool {
 }
 
 func (g *generator) checkFieldName(f *ir.Field) string {
-	ei := g.ents[f.Entity]
-	return "check" + ei.typ + ei.fields[f]
+	name, ok := g.ents[f.Entity].checks[f]
+	if !ok {
+		panic("gen: no check method for field " + f.Entity.Name + "." + f.Name)
+	}
+	return name
 }
 
 func (g *generator) stateFile(f *jen.File) {
@@ -261,9 +264,9 @@ func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
 		all = append(all, jen.If(jen.Err().Op(":=").Id("s").Dot(name).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err())))
 		g.fieldCheck(f, e, fl)
 	}
-	f.Commentf("check%s checks the constraints of every field of a %s about to be", ei.typ, ei.typ)
+	f.Commentf("%s checks the constraints of every field of a %s about to be", ei.check, ei.typ)
 	f.Comment("written, in field order.")
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("check" + ei.typ).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(append(all, jen.Return(jen.Nil()))...)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ei.check).Params(jen.Id("r").Op("*").Id(ei.typ)).Error().Block(append(all, jen.Return(jen.Nil()))...)
 	f.Line()
 	g.deleteHelper(f, e)
 }

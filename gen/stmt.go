@@ -237,7 +237,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		}
 		out = append(out,
 			jen.Id(name).Op(":=").Op("&").Id(ei.typ).Values(dict),
-			b.checked(jen.Id("s").Dot("check"+ei.typ).Call(jen.Id(name))),
+			b.checked(jen.Id("s").Dot(ei.check).Call(jen.Id(name))),
 			b.checked(jen.Id("s").Dot(ei.table).Dot("Insert").Call(jen.Id(name))),
 		)
 		if x.Var != nil {

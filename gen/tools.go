@@ -352,7 +352,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 		out = append(out, jen.Id("r").Op(":=").Op("&").Id(ei.typ).Values(dict))
 		out = append(out, after...)
 		return append(out,
-			jen.If(jen.Err().Op(":=").Id("s").Dot("check"+ei.typ).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.If(jen.Err().Op(":=").Id("s").Dot(ei.check).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.If(jen.Err().Op(":=").Add(table).Dot("Insert").Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 			jen.Return(jen.Id("r"), jen.Nil()),
 		)
@@ -483,8 +483,8 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 	if g.resultType(t) == nil {
 		ret = jen.Return(jen.Nil(), call)
 	}
-	f.Commentf("call%s decodes the JSON arguments of %s and calls %s.", ti.method, t.Name, ti.method)
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call"+ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
+	f.Commentf("%s decodes the JSON arguments of %s and calls %s.", ti.call, t.Name, ti.method)
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ti.call).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
 		jen.Var().Id("args").Id(ti.args),
 		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		ret,
@@ -504,7 +504,7 @@ func (g *generator) registry(f *jen.File) {
 			jen.Id("Service"):     jen.Lit(t.Service.Name),
 			jen.Id("Description"): jen.Lit(g.toolDescription(t)),
 			jen.Id("Parameters"):  jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(schema)),
-			jen.Id("Handler"):     jen.Parens(jen.Op("*").Id("State")).Dot("call" + ti.method),
+			jen.Id("Handler"):     jen.Parens(jen.Op("*").Id("State")).Dot(ti.call),
 		})))
 	}
 	regs = append(regs, jen.Return(jen.Id("r")))
@@ -544,11 +544,15 @@ func (o ordered) MarshalJSON() ([]byte, error) {
 
 // schema is the JSON schema of a tool's arguments, safe for OpenAI strict
 // mode: additionalProperties false, every property required, optional ones
-// nullable.
+// nullable. A record named in more than one place of the schema (two
+// parameters or fields of its type, a record inside itself) is described
+// once in $defs and referred to with $ref; one named once is written in
+// place. Either way every record is described once, and the schema grows
+// with the spec, not with the records' nesting.
 func (g *generator) schema(t *ir.Tool) string {
 	props := ordered{}
 	required := []string{}
-	ctx := &schemaCtx{open: map[*ir.StructDef]bool{}, defs: map[*ir.StructDef]bool{}}
+	ctx := &schemaCtx{uses: recordUses(t), defs: map[*ir.StructDef]bool{}}
 	for _, p := range t.Params {
 		props = append(props, kv{p.Name, g.typeSchema(p.Type, g.paramDescription(t, p), ctx)})
 		required = append(required, p.Name)
@@ -560,11 +564,9 @@ func (g *generator) schema(t *ir.Tool) string {
 		{"additionalProperties", false},
 	}
 	if len(ctx.order) > 0 {
-		// Records inside themselves, referred to by $ref.
 		defs := ordered{}
 		for i := 0; i < len(ctx.order); i++ {
 			sd := ctx.order[i]
-			ctx.open = map[*ir.StructDef]bool{sd: true}
 			defs = append(defs, kv{sd.Name, g.structSchema(&ir.Type{Kind: ir.KindStruct, Struct: sd}, "", ctx)})
 		}
 		s = append(s, kv{"$defs", defs})
@@ -576,13 +578,55 @@ func (g *generator) schema(t *ir.Tool) string {
 	return string(b)
 }
 
-// schemaCtx is what building one tool's schema keeps track of: the records
-// being described (a record met again inside itself is a $ref), and the
-// records that need a definition in $defs, in the order met.
+// schemaCtx is what building one tool's schema keeps track of: how many
+// places of the schema name each record, and the records that have a
+// definition in $defs, in the order met.
 type schemaCtx struct {
-	open  map[*ir.StructDef]bool
+	uses  map[*ir.StructDef]int
 	defs  map[*ir.StructDef]bool
 	order []*ir.StructDef
+}
+
+// recordUses counts the places of a tool's schema that name each record
+// reachable from its parameters: a parameter, an element or value type, a
+// field of a record written in place (a variant's common fields once per
+// case, as structSchema writes them). A record is expanded only when first
+// met, so the count takes time linear in the records' declarations; a
+// record inside itself is met at least twice.
+func recordUses(t *ir.Tool) map[*ir.StructDef]int {
+	uses := map[*ir.StructDef]int{}
+	var visit func(ty *ir.Type)
+	visit = func(ty *ir.Type) {
+		for ty != nil && (ty.Kind == ir.KindList || ty.Kind == ir.KindMap) {
+			ty = ty.Elem
+		}
+		if ty == nil || ty.Kind != ir.KindStruct || ty.Struct == nil {
+			return
+		}
+		sd := ty.Struct
+		uses[sd]++
+		if uses[sd] > 1 {
+			return
+		}
+		if sd.Tag == nil || len(sd.Cases) == 0 {
+			for _, f := range sd.Fields {
+				visit(f.Type)
+			}
+			return
+		}
+		for _, c := range sd.Cases {
+			for _, f := range sd.Fields {
+				visit(f.Type)
+			}
+			for _, f := range c.Fields {
+				visit(f.Type)
+			}
+		}
+	}
+	for _, p := range t.Params {
+		visit(p.Type)
+	}
+	return uses
 }
 
 // mapNote is added to the description of every map in a schema.
@@ -613,8 +657,9 @@ func (g *generator) typeSchema(t *ir.Type, desc string, ctx *schemaCtx) ordered 
 		return append(withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" "+mapNote)), kv{"additionalProperties", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)})
 	case ir.KindStruct:
 		sd := t.Struct
-		if ctx.open[sd] {
-			// A record inside itself: a reference to its definition.
+		if ctx.uses[sd] > 1 {
+			// A record named in several places: a reference to its
+			// definition.
 			if !ctx.defs[sd] {
 				ctx.defs[sd] = true
 				ctx.order = append(ctx.order, sd)
@@ -625,8 +670,6 @@ func (g *generator) typeSchema(t *ir.Type, desc string, ctx *schemaCtx) ordered 
 			}
 			return withDesc(ref, desc)
 		}
-		ctx.open[sd] = true
-		defer delete(ctx.open, sd)
 		return g.structSchema(t, desc, ctx)
 	}
 	return g.scalarSchema(t, desc)

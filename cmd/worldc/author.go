@@ -22,6 +22,7 @@ type authorCmd struct {
 	Module      string   `placeholder:"PATH" help:"Module path of the build directory when it becomes a module of its own (default worlds)."`
 	AddRuntime  bool     `name:"add-runtime" help:"When the build directory is inside a module that does not require worldc's runtime, add it there (as worldc build --add-runtime)."`
 	Rounds      int      `default:"3" placeholder:"N" help:"Repair rounds a brief gets after its first draft (default ${default})."`
+	NoReach     bool     `name:"no-reachability" help:"Check without predicting the gate's conformance search (W025): the gate alone judges whether every tool can succeed."`
 	CheckOnly   bool     `name:"check-only" help:"Stop at worldc check: write the specs that check clean without gating them (verdict checked); gate them later with worldc build."`
 	Force       bool     `help:"Redo briefs done before with the same brief, model and prompts."`
 	RetryFailed bool     `name:"retry-failed" help:"Redo the briefs that failed before."`
@@ -64,7 +65,7 @@ func (c *authorCmd) Run(sys *stdio) error {
 	}
 	out := absPath(sys.cwd, c.Out)
 	r := &author.Runner{Prompts: prompts, Client: c.client(),
-		Opts: author.Options{Out: out, Rounds: c.Rounds, CheckOnly: c.CheckOnly, Force: c.Force, RetryFailed: c.RetryFailed, Jobs: c.Jobs}}
+		Opts: author.Options{Out: out, Rounds: c.Rounds, CheckOnly: c.CheckOnly, Force: c.Force, RetryFailed: c.RetryFailed, Jobs: c.Jobs, NoReachability: c.NoReach}}
 	if !c.CheckOnly {
 		build := filepath.Join(out, "build")
 		if c.Build != "" {

@@ -30,18 +30,33 @@ type specFile struct {
 
 func (f specFile) isStdin() bool { return f.path == "" }
 
-// read returns the file's content.
+// read returns the file's content. Only a regular file is read (a named
+// symbolic link is followed to one): opening a FIFO or a device could block
+// forever or never end.
 func (f specFile) read(sys *stdio) ([]byte, error) {
 	if f.isStdin() {
 		return readAllLimited(sys.stdin)
+	}
+	if info, err := os.Stat(f.path); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() {
+		return nil, errNotRegular
 	}
 	fh, err := os.Open(f.path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
+	if info, err := fh.Stat(); err != nil {
+		return nil, err
+	} else if !info.Mode().IsRegular() { // replaced since the Stat above
+		return nil, errNotRegular
+	}
 	return readAllLimited(fh)
 }
+
+// errNotRegular refuses to read a spec that is not a regular file.
+var errNotRegular = errors.New("not a regular file")
 
 // expandPaths turns PATH arguments into spec files: a file is taken as it
 // is (whatever its extension), a directory or dir/... means every *.world
@@ -108,7 +123,11 @@ func expandPaths(cwd string, args []string) ([]specFile, error) {
 	return out, nil
 }
 
-// specsBelow lists the *.world files below dir, sorted.
+// specsBelow lists the *.world files below dir, sorted: regular files
+// only. A symbolic link (to a spec, inside the tree or not, or to a
+// directory), a FIFO, a socket or a device is skipped, so that a walk
+// neither leaves the tree, nor blocks opening a FIFO, nor lets `fmt -w`
+// write anywhere but the regular files inside it.
 func specsBelow(dir string) ([]string, error) {
 	var found []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
@@ -121,7 +140,7 @@ func specsBelow(dir string) ([]string, error) {
 			}
 			return nil
 		}
-		if strings.HasSuffix(d.Name(), specExt) && !strings.HasPrefix(d.Name(), ".") {
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), specExt) && !strings.HasPrefix(d.Name(), ".") {
 			found = append(found, path)
 		}
 		return nil

@@ -152,7 +152,11 @@ func (l *briefLoop) judge(ctx context.Context, t *Trace, content string) (stage,
 	spec, t.RenamedFrom = renameWorld(l.file, spec, l.b.WorldName())
 	t.Spec = spec
 	l.lastSpec = spec
-	w, diags := compiler.CheckSource(l.file, []byte(spec), compiler.WithData(fstest.MapFS{}))
+	opts := []compiler.Option{compiler.WithData(fstest.MapFS{})}
+	if l.r.Opts.NoReachability {
+		opts = append(opts, compiler.WithoutReachability())
+	}
+	w, diags := compiler.CheckSource(l.file, []byte(spec), opts...)
 	t.Diagnostics = diags
 	if diags.HasErrors() {
 		t.Verdict = VerdictCheckFailed

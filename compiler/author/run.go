@@ -30,6 +30,10 @@ type Options struct {
 	Force, RetryFailed bool
 	// Jobs is how many briefs are worked on at once.
 	Jobs int
+	// NoReachability checks without predicting the gate's conformance
+	// search (compiler.WithoutReachability): a spec whose tools the
+	// checker's search cannot reach then goes to the gate, which decides.
+	NoReachability bool
 }
 
 // Runner runs the loop on briefs.

@@ -14,6 +14,10 @@ type Violation struct {
 	// Detail is "" when the check evaluated to false, else the evaluation
 	// error (e.g. a followed ref whose record is missing).
 	Detail string
+	// Exceeded marks an evaluation stopped by the state's Limits or
+	// Budget: the invariant was not checked on this record nor on the
+	// records after it.
+	Exceeded bool
 }
 
 // String renders the violation for a report: `invariant N violated by E "id": detail`.
@@ -47,23 +51,29 @@ func (s *State) InvariantViolations(inv *ir.Invariant) (out []Violation) {
 	if t == nil {
 		return []Violation{{Invariant: inv.Name, Detail: "the invariant's entity is not in the world"}}
 	}
+	// One invariant is one operation: Limits.MaxSteps bounds its steps on
+	// all the records together, and the first evaluation stopped by a
+	// limit ends it. It reads the indexes the generated check builds.
 	ev := s.evaluator()
+	ev.readIndexes(true, inv.Where, inv.Check)
 	for _, r := range t.rows {
-		ev.steps = 0
-		detail, ok := ev.holds(inv, r)
+		detail, ok, limit := ev.holds(inv, r)
 		if !ok {
-			out = append(out, Violation{Invariant: inv.Name, Entity: t.ent.Name, ID: r.id, Detail: detail})
+			out = append(out, Violation{Invariant: inv.Name, Entity: t.ent.Name, ID: r.id, Detail: detail, Exceeded: limit})
+		}
+		if limit {
+			break
 		}
 	}
 	return out
 }
 
 // holds checks inv on r; when it does not hold, detail is "" or the
-// evaluation error.
-func (ev *evaluator) holds(inv *ir.Invariant, r *row) (detail string, ok bool) {
+// evaluation error, and limit tells whether a limit stopped it.
+func (ev *evaluator) holds(inv *ir.Invariant, r *row) (detail string, ok, limit bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			detail, ok = fmt.Sprintf("internal error: %v", p), false
+			detail, ok, limit = fmt.Sprintf("internal error: %v", p), false, false
 		}
 	}()
 	ev.depth = 0
@@ -71,17 +81,17 @@ func (ev *evaluator) holds(inv *ir.Invariant, r *row) (detail string, ok bool) {
 	if inv.Where != nil {
 		trig, err := ev.cond(inv.Where)
 		if err != nil {
-			return err.msg, false
+			return err.msg, false, err.limit
 		}
 		if !trig {
-			return "", true
+			return "", true, false
 		}
 	}
 	res, err := ev.cond(inv.Check)
 	if err != nil {
-		return err.msg, false
+		return err.msg, false, err.limit
 	}
-	return "", res
+	return "", res, false
 }
 
 // Problem is a record that breaks a field constraint or refers to a

@@ -643,7 +643,7 @@ func (s *State) refProblem(path string, t *ir.Type, v value) string {
 		if t.Kind != ir.KindRef {
 			return ""
 		}
-		if rt := s.table(t.Entity); rt == nil || rt.byID[x] == nil {
+		if rt := s.table(t.Entity); rt == nil || rt.get(x) == nil {
 			return fmt.Sprintf("%s refers to %s, which does not exist", path, refName(t.Entity, x))
 		}
 	case []value:

@@ -16,6 +16,9 @@ import (
 type evalError struct {
 	code string
 	msg  string
+	// limit marks an evaluation stopped by Limits or by its Budget, not
+	// by the world's rules.
+	limit bool
 }
 
 func (e *evalError) Error() string { return e.msg }
@@ -41,6 +44,16 @@ type evaluator struct {
 	vars  []binding
 	depth int
 	steps int64
+	// budget, when not nil, is charged one unit per step (see Budget).
+	budget *Budget
+	// writing is set while a tool runs: rows of the tables it may write
+	// are handed out as the state's own copies (table.mine).
+	writing bool
+	// indexes, in a read-only evaluation (an invariant, a rubric
+	// assertion), are the indexes by entity and field its aggregates may
+	// read, as the generated checks do (ir.CollectIndexes); each is built
+	// on first use. Nil while a tool runs.
+	indexes map[ir.IndexKey]map[string][]*row
 }
 
 type binding struct {
@@ -48,7 +61,7 @@ type binding struct {
 	val value
 }
 
-func (s *State) evaluator() *evaluator { return &evaluator{s: s} }
+func (s *State) evaluator() *evaluator { return &evaluator{s: s, budget: s.budget} }
 
 // bind binds v, rebinding it when it is bound already.
 func (ev *evaluator) bind(v *ir.Var, val value) {
@@ -86,10 +99,15 @@ func (ev *evaluator) enter() *evalError {
 	ev.steps++
 	ev.depth++
 	if ev.depth > ev.s.Limits.MaxDepth {
-		return errorf(CodeInternal, "evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth)
+		return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation nested deeper than %d levels", ev.s.Limits.MaxDepth), limit: true}
 	}
 	if ev.steps > ev.s.Limits.MaxSteps {
-		return errorf(CodeInternal, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+		return ev.exceeded()
+	}
+	if b := ev.budget; b != nil {
+		if b.left--; b.left < 0 {
+			return b.exceeded()
+		}
 	}
 	return nil
 }
@@ -98,9 +116,56 @@ func (ev *evaluator) enter() *evalError {
 func (ev *evaluator) tick() *evalError {
 	ev.steps++
 	if ev.steps > ev.s.Limits.MaxSteps {
-		return errorf(CodeInternal, "evaluation exceeded %d steps", ev.s.Limits.MaxSteps)
+		return ev.exceeded()
+	}
+	if b := ev.budget; b != nil {
+		if b.left--; b.left < 0 {
+			return b.exceeded()
+		}
 	}
 	return nil
+}
+
+// charge accounts for n steps of work at once: the copying or comparing
+// of a large value, which takes time with its size.
+func (ev *evaluator) charge(n int64) *evalError {
+	if n <= 0 {
+		return nil
+	}
+	ev.steps += n
+	if ev.steps > ev.s.Limits.MaxSteps {
+		return ev.exceeded()
+	}
+	if b := ev.budget; b != nil {
+		if b.left -= n; b.left < 0 {
+			return b.exceeded()
+		}
+	}
+	return nil
+}
+
+// MaxStringBytes bounds the strings evaluation builds: a string doubled in
+// a loop would otherwise exhaust memory in a few dozen iterations.
+const MaxStringBytes = 1 << 20
+
+// cost is the work of copying or comparing v, in steps: its elements for a
+// list, a map or a record value, a step per 64 bytes for a string.
+func cost(v value) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x) / 64)
+	case []value:
+		return int64(len(x))
+	case *mapValue:
+		return int64(len(x.keys))
+	case *structValue:
+		return int64(len(x.vals))
+	}
+	return 0
+}
+
+func (ev *evaluator) exceeded() *evalError {
+	return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation exceeded %d steps", ev.s.Limits.MaxSteps), limit: true}
 }
 
 func (ev *evaluator) eval(x ir.Expr) (value, *evalError) {
@@ -176,7 +241,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		if t == nil {
 			return nil, errorf(CodeInternal, "entity not in the world")
 		}
-		return (t.byID[id] != nil) != x.Not, nil
+		return (t.get(id) != nil) != x.Not, nil
 	case *ir.Cast:
 		v, err := ev.eval(x.X)
 		if err != nil {
@@ -343,9 +408,12 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 		if t == nil {
 			return nil, errorf(CodeInternal, "no table for the record %q", x)
 		}
-		r := t.byID[x]
+		r := t.get(x)
 		if r == nil {
 			return nil, notFound(e, x)
+		}
+		if ev.writing && t.extra != nil && !t.shared {
+			r = t.mine(r)
 		}
 		return r, nil
 	case nil:
@@ -448,6 +516,14 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 	r, err := ev.eval(x.R)
 	if err != nil {
 		return nil, err
+	}
+	if err := ev.charge(cost(l) + cost(r)); err != nil {
+		return nil, err
+	}
+	if ls, ok := l.(string); ok && x.Op == "+" {
+		if rs, ok := r.(string); ok && len(ls)+len(rs) > MaxStringBytes {
+			return nil, &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation built a string of more than %d bytes", MaxStringBytes), limit: true}
+		}
 	}
 	switch x.Op {
 	case "==", "!=", "<", "<=", ">", ">=":
@@ -632,6 +708,16 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 			return nil, err
 		}
 		args[i] = v
+	}
+	var work int64
+	for _, a := range args {
+		work += cost(a)
+	}
+	if x.Func == "sorted" {
+		work *= 20 // n log n
+	}
+	if err := ev.charge(work); err != nil {
+		return nil, err
 	}
 	if x.Func == "coalesce" {
 		if len(args) != 2 {
@@ -949,6 +1035,9 @@ func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
 	if t == nil {
 		return nil, errorf(CodeInternal, "entity not in the world")
 	}
+	if ev.writing && t.extra != nil && !t.shared {
+		t.mineAll() // a scan by a tool: every row it hands out is the state's
+	}
 	return t.rows, nil
 }
 
@@ -964,7 +1053,7 @@ func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
 		}
 		n := len(ev.vars)
 		ev.vars = append(ev.vars, binding{v: x.Var})
-		v, err := aggregateItems(ev, x, n, elems)
+		v, err := aggregateItems(ev, x, x.Where, n, elems)
 		ev.vars = ev.vars[:n]
 		return v, err
 	}
@@ -972,17 +1061,86 @@ func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
 	if err != nil {
 		return nil, err
 	}
+	where := x.Where
+	if ev.indexes != nil {
+		if bucket, rest, ok, err := ev.indexed(x); err != nil {
+			return nil, err
+		} else if ok {
+			rows, where = bucket, rest
+		}
+	}
 	n := len(ev.vars)
 	ev.vars = append(ev.vars, binding{v: x.Var})
-	v, err := aggregateItems(ev, x, n, rows)
+	v, err := aggregateItems(ev, x, where, n, rows)
 	ev.vars = ev.vars[:n]
 	return v, err
+}
+
+// indexed looks up the candidates of an aggregate over an entity whose
+// where clause holds `v.f == k` in the index by f, when the evaluation may
+// read that index: the records whose f is k, in insertion order, and the
+// rest of the where clause. Like the generated code, it evaluates k once
+// (before any record), and the rest only on those records.
+func (ev *evaluator) indexed(x *ir.Aggregate) (bucket []*row, rest ir.Expr, ok bool, err *evalError) {
+	f, k, rest, ok := ir.IndexedAggregate(x)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	key := ir.IndexKey{Entity: x.Entity, Field: f}
+	idx, allowed := ev.indexes[key]
+	if !allowed {
+		return nil, nil, false, nil
+	}
+	kv, err := ev.eval(k)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if r, isRow := kv.(*row); isRow {
+		kv = r.id
+	}
+	id, isString := kv.(string)
+	if !isString {
+		return nil, nil, false, errorf(CodeInternal, "index of %s by %s: the key is %s, not a string", x.Entity.Name, f.Name, typeName(kv))
+	}
+	if idx == nil {
+		t := ev.s.table(x.Entity)
+		fi := fieldIndex(x.Entity, f)
+		if t == nil || fi < 0 {
+			return nil, nil, false, errorf(CodeInternal, "no index of %s by %s", x.Entity.Name, f.Name)
+		}
+		idx = make(map[string][]*row)
+		for _, r := range t.rows {
+			if err := ev.tick(); err != nil {
+				return nil, nil, false, err
+			}
+			if s, isStr := r.vals[fi].(string); isStr {
+				idx[s] = append(idx[s], r)
+			}
+		}
+		ev.indexes[key] = idx
+	}
+	return idx[id], rest, true, nil
+}
+
+// readIndexes makes ev read the indexes worth building for the
+// expressions, as the generated code builds them (ir.CollectIndexes with
+// inLoop: true for an invariant, false for a rubric assertion).
+func (ev *evaluator) readIndexes(inLoop bool, xs ...ir.Expr) {
+	var keys []ir.IndexKey
+	seen := map[ir.IndexKey]bool{}
+	for _, x := range xs {
+		ir.CollectIndexes(x, inLoop, seen, &keys)
+	}
+	ev.indexes = make(map[ir.IndexKey]map[string][]*row, len(keys))
+	for _, k := range keys {
+		ev.indexes[k] = nil
+	}
 }
 
 // aggregateItems runs the aggregate, binding each record or element in turn
 // to the loop variable in ev.vars[slot]. (An index, not a pointer: nested
 // aggregates append to ev.vars and may move it.)
-func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (value, *evalError) {
+func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot int, rows []T) (value, *evalError) {
 	var (
 		count   int64
 		isum    int64
@@ -996,8 +1154,8 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, slot int, rows []T) (
 			return nil, err
 		}
 		ev.vars[slot].val = any(r)
-		if x.Where != nil {
-			ok, err := ev.cond(x.Where)
+		if where != nil {
+			ok, err := ev.cond(where)
 			if err != nil {
 				return nil, err
 			}

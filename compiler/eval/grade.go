@@ -141,6 +141,7 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[
 // both sides, a failed match the fields that differ.
 func (s *State) evalAssertion(x ir.Expr) (passed bool, detail string) {
 	ev := s.evaluator()
+	ev.readIndexes(false, x)
 	if m, ok := x.(*ir.Match); ok {
 		diffs, err := ev.matchDiffs(m, false)
 		if err != nil {

@@ -148,7 +148,21 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q panicked: %v", tool.Name, p)}
 		}
 	}()
+	// The tool may write its own service's tables only (W010): s makes
+	// them its own (copies on write) before the body reads any of their
+	// rows, and the evaluator hands the tool its own copy of every row of
+	// them it reads (see table.mine).
+	if tool.Service != nil {
+		for _, e := range tool.Service.Entities {
+			s.own(e)
+		}
+	} else {
+		for _, e := range s.w.Entities {
+			s.own(e)
+		}
+	}
 	ev := s.evaluator()
+	ev.writing = true
 	v, err := ev.runTool(tool, args)
 	if err != nil {
 		s.rollback()
@@ -1094,6 +1108,9 @@ func (ev *evaluator) assign(st *ir.Assign) *evalError {
 		if i < 0 {
 			return errorf(CodeInternal, "variable %s is not bound", varName(local))
 		}
+		if err := ev.charge(cost(ev.vars[i].val)); err != nil {
+			return err
+		}
 		nv, err := replaceAt(ev.vars[i].val, local.Type, st.Path, keys, v)
 		if err != nil {
 			return err
@@ -1125,6 +1142,9 @@ func (ev *evaluator) assign(st *ir.Assign) *evalError {
 	i := fieldIndex(r.ent, f)
 	if i < 0 {
 		return errorf(CodeInternal, "set: %s is not a field of %s", f.Name, r.ent.Name)
+	}
+	if err := ev.charge(cost(r.vals[i])); err != nil {
+		return err
 	}
 	nv, err := replaceAt(r.vals[i], f.Type, st.Path[1:], keys[1:], v)
 	if err != nil {
@@ -1173,7 +1193,13 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	if f == r.ent.Key && !equal(v, r.vals[i]) {
 		return errorf(CodeConstraintViolation, "%s.%s cannot be changed: it is the key of %s %q", r.ent.Name, f.Name, r.ent.Name, r.id)
 	}
-	t := ev.s.table(r.ent)
+	t, err := ev.s.writable(r.ent)
+	if err != nil {
+		return err
+	}
+	if r.owner != t {
+		return errorf(CodeInternal, "set: %s %q is not a record of this state", r.ent.Name, r.id)
+	}
 	if err := ev.checkField(t, r, i, v); err != nil {
 		return err
 	}
@@ -1186,6 +1212,9 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 // field order. Its id is the table's next id, or for an entity with a key
 // field the key's value (checked as a required, unique field).
 func (ev *evaluator) insert(t *table, vals []value) (*row, *evalError) {
+	if t == nil || t.shared {
+		return nil, errorf(CodeInternal, "insert: a tool writes %s, which its service does not own", entityName(t.entOrNil()))
+	}
 	var id string
 	if k := t.ent.Key; k != nil {
 		if i := fieldIndex(t.ent, k); i >= 0 {
@@ -1195,7 +1224,7 @@ func (ev *evaluator) insert(t *table, vals []value) (*row, *evalError) {
 		ev.s.log = append(ev.s.log, undo{op: 'q', t: t, seq: t.seq})
 		id = t.newID()
 	}
-	r := &row{ent: t.ent, id: id, vals: vals}
+	r := &row{owner: t, ent: t.ent, id: id, vals: vals}
 	for i := range vals {
 		if err := ev.checkField(t, r, i, vals[i]); err != nil {
 			return nil, err
@@ -1214,7 +1243,14 @@ func (ev *evaluator) delete(r *row) *evalError {
 	if q, f := ev.s.referrer(r); q != nil {
 		return errorf(CodeConstraintViolation, "%s %q is still referenced by %s %q (field %s)", r.ent.Name, r.id, q.ent.Name, q.id, f.Name)
 	}
-	t := ev.s.table(r.ent)
+	t, err := ev.s.writable(r.ent)
+	if err != nil {
+		return err
+	}
+	if r.owner != t {
+		return errorf(CodeInternal, "delete: %s %q is not a record of this state", r.ent.Name, r.id)
+	}
+	t.mineAll() // the rows after r move: a partial table's positions would not hold
 	pos := t.remove(r)
 	r.deleted = true
 	ev.s.log = append(ev.s.log, undo{op: 'd', t: t, r: r, pos: pos})

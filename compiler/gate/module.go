@@ -292,19 +292,6 @@ func (p *ModulePlan) add(file string, data []byte) {
 	}
 }
 
-// readRegular reads a regular file; anything else (a FIFO, a device) is an
-// error rather than a read that may never end.
-func readRegular(p string) ([]byte, error) {
-	info, err := os.Lstat(p)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", p)
-	}
-	return os.ReadFile(p)
-}
-
 // Changes are the plan's writes and removals as paths relative to base
 // (slash-separated where they lie below it), for `gen --check`.
 func (p *ModulePlan) Changes(base string) []Change {

@@ -25,7 +25,9 @@ type builder struct {
 	w          *ir.World
 	seeds      *seedIndex // the seed's values for candidates
 	byID       map[*ir.Entity]map[string]*ir.Record
-	shapeDepth int // nesting of candidates being built
+	shapeDepth int           // nesting of candidates being built
+	shapeLeft  int           // values a record candidate may still fill in optional fields
+	top        *topSeedIndex // the seed's records and field values, built once
 }
 
 // Probes are the probes of w's tools, in tool order.
@@ -116,10 +118,11 @@ func (g *builder) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 	}
 	switch kind {
 	case ir.KindRef:
-		for _, r := range g.allSeedRecords() {
-			if r.Entity == p.Type.Entity {
-				add(json.Marshal(r.ID))
+		for _, r := range g.topSeed().records[p.Type.Entity] {
+			if len(out) >= maxCandidates {
+				break
 			}
+			add(json.Marshal(r.ID))
 		}
 		for _, id := range g.created(p.Type.Entity) {
 			addCreated(id)
@@ -138,18 +141,14 @@ func (g *builder) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 			add(v, nil)
 		}
 		var variants [][]byte
-		for _, r := range g.allSeedRecords() {
-			for i, f := range r.Entity.Fields {
-				if f.Name != p.Name || f.Type.Kind != kind {
-					continue
-				}
-				if v := r.Values[i]; v != nil && v.Kind != ir.KindNull {
-					add(ValueJSON(v, f.Type))
-					if kind.Textual() {
-						if b, err := json.Marshal(variant(v.Str)); err == nil {
-							variants = append(variants, b)
-						}
-					}
+		for _, v := range g.topSeed().byName[nameKind{p.Name, kind}] {
+			if len(out) >= maxCandidates {
+				break // nothing more can be added, variants included
+			}
+			add(v.json, nil)
+			if kind.Textual() {
+				if b, err := json.Marshal(variant(v.str)); err == nil {
+					variants = append(variants, b)
 				}
 			}
 		}
@@ -187,13 +186,12 @@ func (g *builder) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 		// Values of other fields of the same kind (an amount that must
 		// equal a bill's total).
 		if kind.Numeric() {
-			for _, r := range g.allSeedRecords() {
-				for i, f := range r.Entity.Fields {
-					if f.Type.Kind == kind && f.Name != p.Name {
-						if v := r.Values[i]; v != nil && v.Kind != ir.KindNull {
-							add(ValueJSON(v, f.Type))
-						}
-					}
+			for _, v := range g.topSeed().byKind[kind] {
+				if len(out) >= maxCandidates {
+					break
+				}
+				if v.name != p.Name {
+					add(v.json, nil)
 				}
 			}
 		}
@@ -233,6 +231,11 @@ func (g *builder) candidates(t *ir.Tool, p *ir.Param) []json.RawMessage {
 	return out
 }
 
+// maxShapeValues bounds the fields a composite candidate fills, from its
+// outermost record down: beyond it, optional fields are null. (Required
+// fields are bounded by the checker: W019, MaxRecordValues.)
+const maxShapeValues = 1000
+
 // shapeCandidates are values of a composite type built from the
 // candidates of its parts: a list of one candidate element and the empty
 // list, the empty map, a record of its fields' first candidates (one per
@@ -241,9 +244,19 @@ func (g *builder) shapeCandidates(t *ir.Tool, name string, typ *ir.Type) []json.
 	if g.shapeDepth > 3 {
 		return nil // a record inside itself
 	}
+	if g.shapeDepth == 0 {
+		g.shapeLeft = maxShapeValues
+	}
 	g.shapeDepth++
 	defer func() { g.shapeDepth-- }()
 	first := func(name string, et *ir.Type) (json.RawMessage, bool) {
+		if et.Optional && g.shapeLeft <= 0 {
+			// Records in optional fields of records in optional fields…
+			// grow as fast as their fields multiply: past the budget,
+			// an optional field is null.
+			return json.RawMessage("null"), true
+		}
+		g.shapeLeft--
 		cs := g.candidates(t, &ir.Param{Name: name, Type: et})
 		for _, c := range cs {
 			if string(c) != "null" {
@@ -380,13 +393,70 @@ func (g *builder) anchors(t *ir.Tool, p *ir.Param) []anchor {
 
 // anchorRecords are the first seed records of e.
 func (g *builder) anchorRecords(e *ir.Entity) []*ir.Record {
-	var out []*ir.Record
+	rs := g.topSeed().records[e]
+	return append([]*ir.Record(nil), rs[:min(len(rs), maxAnchors)]...)
+}
+
+// topSeedIndex holds the seed records (the world's, then the tasks') by
+// entity, and the values of their fields: by field name and kind, each
+// value once, in the order first met; by kind, each value once per field
+// name, in the order first met. Candidates read the index instead of
+// scanning the seed for every parameter of every tool (1,000 tools over
+// 100,000 loaded records took minutes), and take the same values in the
+// same order as the scans did.
+type topSeedIndex struct {
+	records map[*ir.Entity][]*ir.Record
+	byName  map[nameKind][]seedValue
+	byKind  map[ir.Kind][]seedValue
+}
+
+// seedValue is a field value of a seed record as JSON (its field's name,
+// and its text for a textual one).
+type seedValue struct {
+	name string
+	str  string
+	json json.RawMessage
+}
+
+func (g *builder) topSeed() *topSeedIndex {
+	if g.top != nil {
+		return g.top
+	}
+	idx := &topSeedIndex{records: map[*ir.Entity][]*ir.Record{}, byName: map[nameKind][]seedValue{}, byKind: map[ir.Kind][]seedValue{}}
+	seenName := map[nameKind]map[string]bool{}
+	seenKind := map[nameKind]map[string]bool{}
 	for _, r := range g.allSeedRecords() {
-		if r.Entity == e && len(out) < maxAnchors {
-			out = append(out, r)
+		idx.records[r.Entity] = append(idx.records[r.Entity], r)
+		for i, f := range r.Entity.Fields {
+			v := r.Values[i]
+			if v == nil || v.Kind == ir.KindNull {
+				continue
+			}
+			b, err := ValueJSON(v, f.Type)
+			if err != nil {
+				continue
+			}
+			k := nameKind{f.Name, f.Type.Kind}
+			if seenName[k] == nil {
+				seenName[k] = map[string]bool{}
+			}
+			if !seenName[k][string(b)] {
+				seenName[k][string(b)] = true
+				idx.byName[k] = append(idx.byName[k], seedValue{name: f.Name, str: v.Str, json: b})
+			}
+			if f.Type.Kind.Numeric() {
+				if seenKind[k] == nil {
+					seenKind[k] = map[string]bool{}
+				}
+				if !seenKind[k][string(b)] {
+					seenKind[k][string(b)] = true
+					idx.byKind[f.Type.Kind] = append(idx.byKind[f.Type.Kind], seedValue{name: f.Name, json: b})
+				}
+			}
 		}
 	}
-	return out
+	g.top = idx
+	return idx
 }
 
 // neighbourhood lists values for a parameter named name of kind kind found
