@@ -279,3 +279,14 @@ func TestConformanceCatchesBrokenWorlds(t *testing.T) {
 	expect(t, "panic", errs, `world "worldtest": solutions: panic: boom`)
 	expect(t, "panic", errs, `world "worldtest": bad-arguments: panic: boom`)
 }
+
+// TestProbeFromNoStarts: a search with nowhere to start (a world with no
+// seed state worth trying) reports every tool as failing; it does not
+// panic on outcomes that were never observed.
+func TestProbeFromNoStarts(t *testing.T) {
+	probes := []runtime.ToolProbe{{Tool: "a"}, {Tool: "b", Requires: []string{"must"}}}
+	res := runtime.ProbeFrom(nil, nil, probes)
+	if len(res) != 2 || res[0].Args != nil || res[1].Args != nil {
+		t.Fatalf("results %+v", res)
+	}
+}

@@ -414,6 +414,9 @@ func (tp ToolProbe) score(o Observation) int {
 	if o.OK {
 		return math.MaxInt
 	}
+	if o.Error == nil {
+		return -1 // no call was tried: nothing got anywhere
+	}
 	switch o.Error.Code {
 	case CodeConstraintViolation:
 		return 10 + len(tp.Requires) + 1
