@@ -11,7 +11,7 @@ BENCH    ?= .
 # ./runtime, so that the go command reaches it by its import path.
 PKGS     := ./... github.com/worldc/worldc/runtime/...
 
-.PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz clean
+.PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz scale clean
 
 all: build
 
@@ -58,6 +58,12 @@ fmt-check: build
 fmt: build
 	gofmt -w $$($(GO) list -f '{{.Dir}}' $(PKGS) | sort -u)
 	$(WORLDC) fmt -w $(WORLDS)
+
+# The gate at scale: N synthetic worlds cold, warm and unchanged (see
+# compiler/gate/testdata/scale/scale.sh); prints the table.
+N ?= 200
+scale: build
+	sh compiler/gate/testdata/scale/scale.sh $(WORLDC) $(N)
 
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
