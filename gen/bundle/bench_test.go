@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -114,6 +115,34 @@ func BenchmarkStep(b *testing.B) {
 		for lat.loop() {
 			if _, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: "get_order_details", Arguments: a}); err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("hold", func(b *testing.B) {
+		// Episodes opened and kept: the heap an open, idle episode of the
+		// tau2 world costs (a copy-on-write clone of the task's state).
+		goruntime.GC()
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		var ids []string
+		for b.Loop() {
+			resp, err := http.Post(ts.URL+"/v1/worlds/tau2_retail/episodes", "application/json", strings.NewReader(fmt.Sprintf(`{"task":%q}`, task)))
+			if err != nil || resp.StatusCode != 201 {
+				b.Fatal(err)
+			}
+			var start serve.EpisodeStart
+			json.NewDecoder(resp.Body).Decode(&start)
+			resp.Body.Close()
+			ids = append(ids, start.EpisodeID)
+		}
+		goruntime.GC()
+		goruntime.ReadMemStats(&after)
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(len(ids)), "heap-B/episode")
+		for _, id := range ids {
+			req, _ := http.NewRequest("DELETE", ts.URL+"/v1/episodes/"+id, nil)
+			if r, err := http.DefaultClient.Do(req); err == nil {
+				io.Copy(io.Discard, r.Body)
+				r.Body.Close()
 			}
 		}
 	})
