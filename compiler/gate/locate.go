@@ -6,16 +6,19 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
 )
 
-// A Locator maps a position in a generated Go file ("file.go:12:3",
-// relative to VetOptions.Dir or absolute) to the spec position of the
-// declaration it was generated from, or "" when it cannot tell.
-type Locator func(goPos string) string
+// A Locator maps a failure of a world package to the spec position of the
+// declaration it comes from, or "" when it cannot tell: by its position in
+// a generated Go file ("file.go:12:3", relative to VetOptions.Dir or
+// absolute), or else by what its message names (the conformance checks
+// say `task "t"`, `step 2`, `tool "x"` or `tool x:`).
+type Locator func(goPos, message string) string
 
 // specDecl is a spec declaration a generated Go declaration may come from.
 type specDecl struct {
@@ -48,7 +51,18 @@ func NewLocator(w *ir.World, dir string) Locator {
 	for _, t := range w.Tasks {
 		decls = append(decls, specDecl{ir.GoName(t.Name), "task " + t.Name, t.Pos})
 	}
-	return func(goPos string) string {
+	byMessage := messageLocator(w)
+	return func(goPos, message string) string {
+		if spec := byGoPos(decls, dir, goPos); spec != "" {
+			return spec
+		}
+		return byMessage(message)
+	}
+}
+
+// byGoPos locates a Go position by the declaration around it.
+func byGoPos(decls []specDecl, dir, goPos string) string {
+	{
 		file, line, ok := splitPos(goPos)
 		if !ok {
 			return ""
@@ -79,6 +93,57 @@ func NewLocator(w *ir.World, dir string) Locator {
 		}
 		d := decls[best]
 		return fmt.Sprintf("%s:%d:%d, %s", d.pos.Filename, d.pos.Line, d.pos.Column, d.what)
+	}
+}
+
+var (
+	taskRE      = regexp.MustCompile(`task "([^"]+)"`)
+	stepRE      = regexp.MustCompile(`: step (\d+)`)
+	toolRE      = regexp.MustCompile(`tool "([^"]+)"|\btool ([A-Za-z_][A-Za-z0-9_]*):`)
+	invariantRE = regexp.MustCompile(`invariant "?([A-Za-z_][A-Za-z0-9_]*)"?`)
+)
+
+// messageLocator locates a failure by what its message names: a task's
+// solution step, a task, a tool or an invariant of w, most precise first.
+func messageLocator(w *ir.World) func(string) string {
+	tasks, tools, invs := map[string]*ir.Task{}, map[string]*ir.Tool{}, map[string]*ir.Invariant{}
+	for _, t := range w.Tasks {
+		tasks[t.Name] = t
+	}
+	for _, t := range w.Tools {
+		tools[t.Name] = t
+	}
+	for _, inv := range w.Invariants {
+		invs[inv.Name] = inv
+	}
+	at := func(pos ir.Pos, what string) string {
+		return fmt.Sprintf("%s:%d:%d, %s", pos.Filename, pos.Line, pos.Column, what)
+	}
+	return func(msg string) string {
+		if m := taskRE.FindStringSubmatch(msg); m != nil {
+			if t := tasks[m[1]]; t != nil {
+				if s := stepRE.FindStringSubmatch(msg); s != nil && t.Solution != nil {
+					if n, err := strconv.Atoi(s[1]); err == nil && n >= 1 && n <= len(t.Solution) {
+						if st := t.Solution[n-1]; st != nil {
+							return at(st.Pos, fmt.Sprintf("task %s, solution step %d", t.Name, n))
+						}
+					}
+				}
+				return at(t.Pos, "task "+t.Name)
+			}
+		}
+		if m := toolRE.FindStringSubmatch(msg); m != nil {
+			name := m[1] + m[2]
+			if t := tools[name]; t != nil {
+				return at(t.Pos, "tool "+name)
+			}
+		}
+		if m := invariantRE.FindStringSubmatch(msg); m != nil {
+			if inv := invs[m[1]]; inv != nil {
+				return at(inv.Pos, "invariant "+inv.Name)
+			}
+		}
+		return ""
 	}
 }
 

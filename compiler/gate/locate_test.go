@@ -115,14 +115,26 @@ func unrelated() {}
 		{"func unrelated", ""},
 	} {
 		pos := fmt.Sprintf("gen/shop/tools.go:%d:2", line(tt.at))
-		if got := locate(pos); got != tt.want {
+		if got := locate(pos, ""); got != tt.want {
 			t.Errorf("locate(%s) [%s] = %q, want %q", pos, strings.SplitN(tt.at, "\n", 2)[0], got, tt.want)
 		}
 	}
-	if got := locate("nowhere.go:1:1"); got != "" {
+	if got := locate("nowhere.go:1:1", ""); got != "" {
 		t.Errorf("a missing file: %q", got)
 	}
-	if got := locate("garbage"); got != "" {
+	if got := locate("garbage", ""); got != "" {
 		t.Errorf("no position: %q", got)
+	}
+	// Failures of the generated tests are placed by what they name.
+	for _, tt := range []struct{ msg, want string }{
+		{`world "shop": task "pay_it": step 1: tool "pay": solutions: the call fails`, "shop.world:55:5, task pay_it, solution step 1"},
+		{`world "shop": task "pay_it": tasks: the rubric holds already`, "shop.world:48:1, task pay_it"},
+		{`tool set_tier: no candidate arguments succeeded in 12 tries; the furthest got: …`, "shop.world:16:3, tool set_tier"},
+		{`world "shop": invariant "gold_customers_are_active" is broken`, "shop.world:37:1, invariant gold_customers_are_active"},
+		{`world "shop": tool "nope": x`, ""},
+	} {
+		if got := locate("world_test.go:12", tt.msg); got != tt.want {
+			t.Errorf("locate(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
 	}
 }

@@ -332,11 +332,11 @@ func testChecked(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions) 
 		r := results[p.Path]
 		if locate := opts.Locate[p.Dir]; locate != nil && p.Dir != "" {
 			for i := range r.Errors {
-				if r.Errors[i].Spec == "" && r.Errors[i].Go != "" {
-					r.Errors[i].Spec = locate(r.Errors[i].Go)
+				if r.Errors[i].Spec == "" {
+					r.Errors[i].Spec = locate(r.Errors[i].Go, r.Errors[i].Message)
 				}
 			}
-			if !r.OK && r.Stage != StageTest {
+			if !r.OK {
 				r.Reason = summarize(r.Stage, r.Errors)
 			}
 		}
