@@ -132,7 +132,14 @@ func serveCmd(worlds []runtime.World, addr string, opts Options, grace time.Dura
 	s.log.Info("shutting down", "grace", grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err = srv.Shutdown(sctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Connections still busy after the grace period (a client holding
+		// an MCP event stream open, say) are closed.
+		s.log.Warn("connections still open after the grace period: closing them", "grace", grace.String())
+		err = srv.Close()
+	}
+	if err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
 	fmt.Fprintln(stdout, "stopped")
