@@ -77,6 +77,7 @@ func (s *Server) sessionServer(wd *world, task string) *mcp.Server {
 		return s.sessionEpisode(ss, wd.info.Name, task)
 	}
 	srv := s.newMCPServer(wd, resolve, &mcp.ServerOptions{
+		GetSessionID: newID,
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
 			if _, err := resolve(req.Session); err != nil {
 				s.log.Warn("mcp session without an episode", "world", wd.info.Name, "task", task, "err", err)
@@ -99,16 +100,17 @@ func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string) (
 	if ok {
 		return s.get(id)
 	}
-	e, err := s.open(worldName, task)
+	// The session's id is the episode's (ServerOptions.GetSessionID makes
+	// it one): a trainer grades the episode of an MCP session with the JSON
+	// API, POST /v1/episodes/{Mcp-Session-Id}/grade.
+	e, err := s.openID(worldName, task, ss.ID())
 	if err != nil {
+		if ae := asAPIError(err); ae.Status == http.StatusConflict {
+			return s.get(ss.ID()) // a concurrent first call opened it
+		}
 		return nil, err
 	}
 	s.mu.Lock()
-	if other, ok := s.mcpSessions[ss.ID()]; ok { // a concurrent first call won
-		s.mu.Unlock()
-		s.closeEpisode(e.id, "duplicate")
-		return s.get(other)
-	}
 	s.mcpSessions[ss.ID()] = e.id
 	s.mu.Unlock()
 	go func() {

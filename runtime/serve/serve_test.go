@@ -291,12 +291,13 @@ func TestMCPStreamable(t *testing.T) {
 	if s.openCount() != 1 {
 		t.Fatalf("%d episodes open, want the session's", s.openCount())
 	}
-	var id string
-	s.mu.Lock()
-	for _, v := range s.mcpSessions {
-		id = v
+	// The session id names the episode: the trainer grades it with the
+	// JSON API.
+	id := sess.ID()
+	var g runtime.Grade
+	if st := do(t, "POST", url+"/v1/episodes/"+id+"/grade", "", &g); st != 200 || len(g.Assertions) == 0 {
+		t.Fatalf("grading the MCP session's episode %q: %d %+v", id, st, g)
 	}
-	s.mu.Unlock()
 	e, err := s.get(id)
 	if err != nil {
 		t.Fatal(err)

@@ -144,6 +144,12 @@ func (s *Server) Worlds() []string { return slices.Clone(s.names) }
 
 // open starts an episode of a task ("" for the world seed alone).
 func (s *Server) open(worldName, task string) (*episode, error) {
+	return s.openID(worldName, task, newID())
+}
+
+// openID is open with the episode's id chosen by the caller (an MCP
+// session's, so that the session id names the episode).
+func (s *Server) openID(worldName, task, id string) (*episode, error) {
 	w, ok := s.worlds[worldName]
 	if !ok {
 		return nil, &apiError{Status: http.StatusNotFound, Code: CodeUnknownWorld, Message: fmt.Sprintf("unknown world %q; worlds: %s", worldName, joinNames(s.names))}
@@ -157,7 +163,11 @@ func (s *Server) open(worldName, task string) (*episode, error) {
 		s.m.capacity.Inc()
 		return nil, &apiError{Status: http.StatusTooManyRequests, Code: CodeCapacityReached, Message: fmt.Sprintf("the server holds %d episodes, its maximum; close some or try later", s.opts.MaxEpisodes)}
 	}
-	e := &episode{id: newID(), world: w, task: task, lastUsed: s.opts.Now()}
+	if _, taken := s.episodes[id]; taken {
+		s.mu.Unlock()
+		return nil, &apiError{Status: http.StatusConflict, Code: CodeInternal, Message: fmt.Sprintf("episode %s exists already", id)}
+	}
+	e := &episode{id: id, world: w, task: task, lastUsed: s.opts.Now()}
 	s.episodes[e.id] = e // reserve the slot before the (cheap) clone
 	s.mu.Unlock()
 	ep, err := w.w.NewEpisode(task)
