@@ -225,6 +225,8 @@ func (p *verdictPrinter) start(total int, names []string) {
 			progressbar.OptionSetWriter(p.barOut),
 			progressbar.OptionSetDescription("vet"),
 			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("worlds"),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetRenderBlankState(true),
 			progressbar.OptionClearOnFinish(),
