@@ -247,6 +247,13 @@ func (p *verdictPrinter) verdict(r gate.WorldResult, counted bool) {
 		p.bar.Clear()
 	}
 	fmt.Fprintln(p.w, verdictLine(r, p.width, p.typecheckOnly))
+	// The reason names the first error; every other one follows, indented,
+	// so that nothing is hidden behind "(and N more)".
+	if !r.OK && len(r.Errors) > 1 {
+		for _, e := range r.Errors[1:] {
+			fmt.Fprintf(p.w, "      %s\n", errorLine(e))
+		}
+	}
 	if p.bar != nil && counted {
 		p.bar.Add(1)
 	}
@@ -274,4 +281,17 @@ func verdictLine(r gate.WorldResult, width int, typecheckOnly bool) string {
 		return fmt.Sprintf("ok    %-*s  %s", width, r.World, timing)
 	}
 	return fmt.Sprintf("FAIL  %-*s  %s", width, r.World, r.Reason)
+}
+
+// errorLine is one error of a failed world: its spec position first when
+// it has one, then the message, then the Go position.
+func errorLine(e gate.Error) string {
+	line := e.Message
+	if e.Spec != "" {
+		line = e.Spec + ": " + line
+	}
+	if e.Go != "" {
+		line += " (" + e.Go + ")"
+	}
+	return strings.Join(strings.Fields(line), " ")
 }
