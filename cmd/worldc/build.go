@@ -120,10 +120,6 @@ func (c *buildCmd) Run(sys *stdio) error {
 		patterns = append(patterns, packageDir(sys.cwd, dir))
 		opts.Locate[dir] = gate.NewLocator(r.world, sys.cwd)
 	}
-	report, err := runGate(sys, patterns, c.gateFlags, opts, decided)
-	if err != nil {
-		return err
-	}
 	// Name each verdict's spec and world, and remember the new verdicts.
 	byWorld := map[string]checkResult{}
 	outFiles := map[string]map[string][]byte{}
@@ -131,19 +127,29 @@ func (c *buildCmd) Run(sys *stdio) error {
 		byWorld[r.world.Name] = r
 		outFiles[r.world.Name] = outs[i].Files
 	}
-	for i := range report.Worlds {
-		w := &report.Worlds[i]
-		r, ok := byWorld[w.World]
-		if !ok {
-			if fr, ok := failedCheck[w.World]; ok && cache != nil {
-				c.remember(cache, keys[fr.file.path], fr, nil, *w)
+	annotate := func(report *gate.Report) {
+		for i := range report.Worlds {
+			w := &report.Worlds[i]
+			r, ok := byWorld[w.World]
+			if !ok {
+				if fr, ok := failedCheck[w.World]; ok {
+					w.Diagnostics = errorDiagnostics(fr.diags)
+					if cache != nil {
+						c.remember(cache, keys[fr.file.path], fr, nil, *w)
+					}
+				}
+				continue
 			}
-			continue
+			w.Spec, w.Meta = r.file.name, worldMeta(r.world)
+			w.Diagnostics = w.GateDiagnostics()
+			if cache != nil {
+				c.remember(cache, keys[r.file.path], r, outFiles[w.World], *w)
+			}
 		}
-		w.Spec, w.Meta = r.file.name, worldMeta(r.world)
-		if cache != nil {
-			c.remember(cache, keys[r.file.path], r, outFiles[w.World], *w)
-		}
+	}
+	report, err := runGate(sys, patterns, c.gateFlags, opts, decided, annotate)
+	if err != nil {
+		return err
 	}
 	if c.Report != "" {
 		if err := writeReport(absPath(sys.cwd, c.Report), report); err != nil {
@@ -283,4 +289,15 @@ func writeReport(p string, r *gate.Report) error {
 		return err
 	}
 	return writeFileAtomic(p, append(data, '\n'))
+}
+
+// errorDiagnostics are the errors among diags.
+func errorDiagnostics(diags compiler.Diagnostics) []compiler.Diagnostic {
+	var out []compiler.Diagnostic
+	for _, d := range diags {
+		if d.Severity == compiler.SeverityError {
+			out = append(out, d)
+		}
+	}
+	return out
 }

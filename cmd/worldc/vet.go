@@ -74,7 +74,7 @@ func (c *vetCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	report, err := runGate(sys, patterns, c.gateFlags, c.options(sys), nil)
+	report, err := runGate(sys, patterns, c.gateFlags, c.options(sys), nil, nil)
 	return gateStatus(report, err)
 }
 
@@ -136,7 +136,10 @@ func gateStatus(report *gate.Report, err error) error {
 // --json, the report. decided are worlds whose verdict is known before the
 // gate (specs with errors, verdicts from the cache); they are reported
 // first.
-func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOptions, decided []gate.WorldResult) (*gate.Report, error) {
+//
+// annotate, when set, completes the report (spec names, metadata,
+// diagnostics) before it is printed.
+func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOptions, decided []gate.WorldResult, annotate func(*gate.Report)) (*gate.Report, error) {
 	failed := decided
 	start := time.Now()
 	p := &verdictPrinter{w: sys.stdout, quiet: flags.JSON, typecheckOnly: flags.TypecheckOnly}
@@ -176,6 +179,9 @@ func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOption
 	}
 	slices.SortStableFunc(report.Worlds, func(a, b gate.WorldResult) int { return strings.Compare(a.World, b.World) })
 	report.Seconds = time.Since(start).Seconds()
+	if annotate != nil {
+		annotate(report)
+	}
 	if flags.JSON {
 		out, err := json.MarshalIndent(report, "", "  ")
 		if err != nil {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/worldc/worldc/compiler"
 )
 
 // Stage is where a world failed the gate.
@@ -37,6 +40,10 @@ type WorldResult struct {
 	// Meta classifies the world, for reports on a corpus; set by callers
 	// that built it from a spec.
 	Meta *WorldMeta `json:"meta,omitempty"`
+	// Diagnostics are the failure as the diagnostics of `worldc check
+	// --json` (the checker's for a spec with errors, GateDiagnostics
+	// otherwise); set by callers that built the world from a spec.
+	Diagnostics []compiler.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // WorldMeta is what a report says of a world besides its verdict.
@@ -381,4 +388,65 @@ func checkedPaths(pkgs []*checkedPackage) []string {
 		out[i] = p.Path
 	}
 	return out
+}
+
+// Diagnostics are a failed world's errors as the diagnostics `worldc check
+// --json` prints, so that one repair loop reads both: errors with a spec
+// position become diagnostics there (code gate-<stage>, the Go position
+// and what the spec element is in the message), the others diagnostics at
+// the spec file's first line when it is known. Check failures carry the
+// checker's own diagnostics already (see the callers).
+func (r WorldResult) GateDiagnostics() []compiler.Diagnostic {
+	if r.OK || r.Stage == StageCheck {
+		return nil
+	}
+	var out []compiler.Diagnostic
+	for _, e := range r.Errors {
+		d := compiler.Diagnostic{Code: "gate-" + string(r.Stage), Severity: compiler.SeverityError, Message: e.Message,
+			Hint: gateHint(r.Stage)}
+		spec, what, _ := strings.Cut(e.Spec, ", ")
+		if file, line, col, ok := splitSpecPos(spec); ok {
+			d.File, d.Line, d.Col = file, line, col
+		} else if r.Spec != "" {
+			d.File, d.Line, d.Col = r.Spec, 1, 1
+		}
+		d.End = compiler.Position{Line: d.Line, Col: d.Col}
+		if what != "" {
+			d.Message = what + ": " + d.Message
+		}
+		if e.Go != "" {
+			d.Message += " (generated Go: " + e.Go + ")"
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// gateHint is what to do about a failure at a stage of the gate.
+func gateHint(s Stage) string {
+	switch s {
+	case StageTest:
+		return "The spec checks clean but its generated tests fail: make the named tool, task or invariant behave as its conformance check expects (a golden solution that reaches a full score, a tool some seed state lets succeed)."
+	case StageTypecheck, StageBuild:
+		return "The spec checks clean but its generated Go does not build: this is a worldc bug worth reporting; meanwhile, rewrite the named element another way."
+	}
+	return "The generated package could not be vetted; see the message."
+}
+
+// splitSpecPos splits "file:line:col".
+func splitSpecPos(p string) (string, int, int, bool) {
+	i := strings.LastIndex(p, ":")
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	j := strings.LastIndex(p[:i], ":")
+	if j < 0 {
+		return "", 0, 0, false
+	}
+	line, err1 := strconv.Atoi(p[j+1 : i])
+	col, err2 := strconv.Atoi(p[i+1:])
+	if err1 != nil || err2 != nil {
+		return "", 0, 0, false
+	}
+	return p[:j], line, col, true
 }

@@ -191,3 +191,26 @@ func TestVetLinked(t *testing.T) {
 		t.Errorf("the aggregating packages were left behind: %v", left)
 	}
 }
+
+// TestGateDiagnostics: a gate failure reads as check --json diagnostics,
+// at the spec position the locator found, or at the spec's first line.
+func TestGateDiagnostics(t *testing.T) {
+	r := WorldResult{World: "shop", Stage: StageTest, Spec: "specs/shop.world", Errors: []Error{
+		{Go: "world_test.go:12", Spec: "specs/shop.world:16:3, tool set_tier", Message: "tool set_tier: no candidate arguments succeeded"},
+		{Message: "panic: boom"},
+	}}
+	ds := r.GateDiagnostics()
+	if len(ds) != 2 {
+		t.Fatalf("%d diagnostics", len(ds))
+	}
+	if d := ds[0]; d.Code != "gate-test" || d.File != "specs/shop.world" || d.Line != 16 || d.Col != 3 || d.Hint == "" ||
+		d.Message != "tool set_tier: tool set_tier: no candidate arguments succeeded (generated Go: world_test.go:12)" {
+		t.Errorf("first: %+v", d)
+	}
+	if d := ds[1]; d.File != "specs/shop.world" || d.Line != 1 || d.Message != "panic: boom" {
+		t.Errorf("second: %+v", d)
+	}
+	if (WorldResult{OK: true}).GateDiagnostics() != nil || (WorldResult{Stage: StageCheck}).GateDiagnostics() != nil {
+		t.Error("diagnostics for a world that passed or failed the check")
+	}
+}
