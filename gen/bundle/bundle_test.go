@@ -212,7 +212,8 @@ func TestBundle(t *testing.T) {
 			fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, stepTool, stepArgs),
 		}, "\n") + "\n"
 		// A client keeps stdin open until it has its answers.
-		cmd := exec.Command(bin, "stdio", "--world", "insurance_claims", "--task", taskID)
+		result := filepath.Join(t.TempDir(), "result.json")
+		cmd := exec.Command(bin, "stdio", "--world", "insurance_claims", "--task", taskID, "--grade-to", result)
 		stdin, _ := cmd.StdinPipe()
 		stdout, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {
@@ -241,6 +242,15 @@ func TestBundle(t *testing.T) {
 		}
 		if !jsonEqual(resp.Result.Content[0].Text, string(stepObs)) {
 			t.Errorf("stdio observation %s, golden %s", resp.Result.Content[0].Text, stepObs)
+		}
+		var graded struct {
+			Task       string
+			Grade      struct{ Assertions []any }
+			Trajectory []any
+		}
+		data, err := os.ReadFile(result)
+		if err != nil || json.Unmarshal(data, &graded) != nil || graded.Task != taskID || len(graded.Grade.Assertions) == 0 || len(graded.Trajectory) != 1 {
+			t.Errorf("--grade-to: %v %s", err, data)
 		}
 	})
 

@@ -30,8 +30,9 @@ const usage = `usage: %[1]s COMMAND [flags]
   %[1]s serve [--addr HOST:PORT] [--max-episodes N] [--idle-timeout D]
         the episode server: JSON API (/v1/...), MCP (/mcp/{world}?task=T,
         /v1/episodes/{id}/mcp), OpenEnv WebSocket (/ws), /healthz, /metrics
-  %[1]s stdio --world W [--task T]
-        one episode over MCP on stdin and stdout
+  %[1]s stdio --world W [--task T] [--grade-to FILE]
+        one episode over MCP on stdin and stdout; its grade and trajectory
+        are written to FILE when the client disconnects
   %[1]s verify [--bundle DIR]
         replay every golden solution and check every hash against the
         bundle's manifest.json (default: the directory above this binary)
@@ -68,6 +69,7 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 	case "stdio":
 		world := fs.String("world", "", "the world (may be omitted when the bundle has one)")
 		task := fs.String("task", "", "the task (empty: the world seed, no rubric)")
+		gradeTo := fs.String("grade-to", "", "when the client disconnects, write {grade, trajectory} as JSON to this file")
 		if fs.Parse(rest) != nil || fs.NArg() > 0 {
 			return 2
 		}
@@ -75,7 +77,7 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 		if w == "" && len(worlds) == 1 {
 			w = worlds[0].Info().Name
 		}
-		err = stdioCmd(worlds, w, *task, stdin, stdout, stderr)
+		err = stdioCmd(worlds, w, *task, *gradeTo, stdin, stdout, stderr)
 	case "verify":
 		dir := fs.String("bundle", "", "the bundle directory (default: the directory above this binary)")
 		if fs.Parse(rest) != nil || fs.NArg() > 0 {
@@ -146,7 +148,7 @@ func serveCmd(worlds []runtime.World, addr string, opts Options, grace time.Dura
 	return nil
 }
 
-func stdioCmd(worlds []runtime.World, world, task string, stdin io.Reader, stdout, stderr io.Writer) error {
+func stdioCmd(worlds []runtime.World, world, task, gradeTo string, stdin io.Reader, stdout, stderr io.Writer) error {
 	s, err := New(worlds, Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return err
@@ -154,7 +156,22 @@ func stdioCmd(worlds []runtime.World, world, task string, stdin io.Reader, stdou
 	defer s.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return s.ServeStdio(ctx, world, task, stdin, stdout)
+	var done func(runtime.Grade, []runtime.Step) error
+	if gradeTo != "" {
+		done = func(g runtime.Grade, steps []runtime.Step) error {
+			data, err := marshalIndent(struct {
+				World      string         `json:"world"`
+				Task       string         `json:"task"`
+				Grade      runtime.Grade  `json:"grade"`
+				Trajectory []runtime.Step `json:"trajectory"`
+			}{world, task, g, nonNil(steps)})
+			if err != nil {
+				return err
+			}
+			return os.WriteFile(gradeTo, data, 0o644)
+		}
+	}
+	return s.ServeStdio(ctx, world, task, stdin, stdout, done)
 }
 
 // defaultBundleDir is the directory above the running binary (bin/).

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // mcpVersion is the version the MCP servers announce.
@@ -190,8 +192,9 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 
 // ServeStdio runs one episode of a task over MCP on r and w (a client's
 // stdio), until the client disconnects or ctx is done; the episode is
-// closed then.
-func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Reader, w io.Writer) error {
+// closed then. When done is set, it is given the episode's final grade and
+// trajectory first (stdio has no side channel for the grader).
+func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Reader, w io.Writer, done func(runtime.Grade, []runtime.Step) error) error {
 	e, err := s.open(worldName, task)
 	if err != nil {
 		return err
@@ -199,7 +202,14 @@ func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Re
 	defer s.closeEpisode(e.id, "stdio ended")
 	err = s.episodeServer(e).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}})
 	if err != nil && (ctx.Err() != nil || strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "closed")) {
-		return nil // the client went away: a normal end
+		err = nil // the client went away: a normal end
+	}
+	if err == nil && done != nil {
+		g, gerr := e.grade(s.opts.Now())
+		if gerr != nil {
+			return gerr
+		}
+		return done(g, e.trajectory())
 	}
 	return err
 }

@@ -356,7 +356,14 @@ func TestMCPStdio(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- s.ServeStdio(ctx, "worldtest", task, sr, sw) }()
+	var graded runtime.Grade
+	var steps []runtime.Step
+	go func() {
+		done <- s.ServeStdio(ctx, "worldtest", task, sr, sw, func(g runtime.Grade, st []runtime.Step) error {
+			graded, steps = g, st
+			return nil
+		})
+	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	sess, err := client.Connect(ctx, &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {
@@ -378,6 +385,9 @@ func TestMCPStdio(t *testing.T) {
 	}
 	if s.openCount() != 0 {
 		t.Error("the stdio episode outlived its client")
+	}
+	if len(graded.Assertions) == 0 || len(steps) != 1 || steps[0].Tool != "get_invoice" {
+		t.Errorf("the grade and trajectory given at the end: %+v, %+v", graded, steps)
 	}
 }
 
