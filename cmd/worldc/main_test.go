@@ -3,9 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -59,6 +61,7 @@ func TestScript(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"worldmod":     cmdWorldmod,
 			"checkversion": cmdCheckversion,
+			"freeport":     cmdFreeport,
 			"fakellm":      cmdFakellm,
 		},
 		Condition: func(cond string) (bool, error) {
@@ -126,4 +129,17 @@ func cmdCheckversion(ts *testscript.TestScript, neg bool, args []string) {
 	if !strings.Contains(string(data), want) {
 		ts.Fatalf("%s does not say %q", args[0], want)
 	}
+}
+
+// cmdFreeport sets $PORT to a TCP port of the loopback interface that is
+// free now, for a server a script starts in the background.
+func cmdFreeport(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: freeport")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	port := l.Addr().(*net.TCPAddr).Port
+	ts.Check(l.Close())
+	ts.Setenv("PORT", strconv.Itoa(port))
 }
