@@ -98,6 +98,17 @@ func Check(f *dsl.File, opts ...Option) (*ir.World, Diagnostics) {
 }
 
 func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics) {
+	c := newChecker(filename, opts)
+	defer c.closeData()
+	c.check(f)
+	c.diags = c.diags.Sort()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	return c.w, c.diags
+}
+
+func newChecker(filename string, opts []Option) *checker {
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
@@ -126,13 +137,7 @@ func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics)
 		numberText:  map[*ir.Lit]string{},
 	}
 	c.ids = newRecordIndex(c.handles, nil)
-	defer c.closeData()
-	c.check(f)
-	c.diags = c.diags.Sort()
-	if c.diags.HasErrors() {
-		return nil, c.diags
-	}
-	return c.w, c.diags
+	return c
 }
 
 // checker holds the state of one Check.
