@@ -9,6 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 	"time"
+
+	"github.com/worldc/worldc/dsl"
 )
 
 // processCPU is the CPU time this process has used. On a shared machine
@@ -50,6 +52,50 @@ func BenchmarkCheck(b *testing.B) {
 					b.Fatal(ds.Text())
 				}
 			})
+		})
+	}
+}
+
+// BenchmarkLints measures the lints of issue 9 alone on each example
+// world, checked once: unsatisfiable conditions (W028), checks that ignore
+// their trigger (W029), the ISO codes (W030), money literals in
+// expressions (W031; those of seeds are checked as they are read) and the
+// value sets of dead triggers (W013). Compare with BenchmarkCheck.
+func BenchmarkLints(b *testing.B) {
+	files, _ := filepath.Glob("../testdata/worlds/*.world")
+	if len(files) == 0 {
+		b.Fatal("no example worlds")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		file, err := dsl.Parse(f, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		c := newChecker(f, nil)
+		c.check(file)
+		c.closeData()
+		if c.diags.HasErrors() {
+			b.Fatal(c.diags.Text())
+		}
+		b.Run(strings.TrimSuffix(filepath.Base(f), ".world"), func(b *testing.B) {
+			b.ReportAllocs()
+			reportCPU(b, func() {
+				c.checkCountry(c.w.Country, c.w.Pos, c.w.Pos)
+				c.checkCurrency(c.w.Currency, c.w.Pos, c.w.Pos)
+				c.checkConditions()
+				c.checkTriggerRead()
+				c.checkMoneyExprs()
+				for _, inv := range c.w.Invariants {
+					c.deadTrigger(inv)
+				}
+			})
+			if len(c.diags) > 0 {
+				b.Fatal(c.diags.Text())
+			}
 		})
 	}
 }

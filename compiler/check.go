@@ -98,6 +98,17 @@ func Check(f *dsl.File, opts ...Option) (*ir.World, Diagnostics) {
 }
 
 func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics) {
+	c := newChecker(filename, opts)
+	defer c.closeData()
+	c.check(f)
+	c.diags = c.diags.Sort()
+	if c.diags.HasErrors() {
+		return nil, c.diags
+	}
+	return c.w, c.diags
+}
+
+func newChecker(filename string, opts []Option) *checker {
 	var cfg config
 	for _, o := range opts {
 		o(&cfg)
@@ -123,15 +134,10 @@ func check(filename string, f *dsl.File, opts []Option) (*ir.World, Diagnostics)
 		structSvc:   map[*ir.StructDef]*ir.Service{},
 		serviceDecl: map[*dsl.Service]*ir.Service{},
 		mutable:     map[*ir.Var]bool{},
+		numberText:  map[*ir.Lit]string{},
 	}
 	c.ids = newRecordIndex(c.handles, nil)
-	defer c.closeData()
-	c.check(f)
-	c.diags = c.diags.Sort()
-	if c.diags.HasErrors() {
-		return nil, c.diags
-	}
-	return c.w, c.diags
+	return c
 }
 
 // checker holds the state of one Check.
@@ -164,7 +170,8 @@ type checker struct {
 	structDecl  map[*ir.StructDef]*dsl.RecordDecl
 	structSvc   map[*ir.StructDef]*ir.Service // nil for a top-level record
 	serviceDecl map[*dsl.Service]*ir.Service
-	mutable     map[*ir.Var]bool // `var` locals
+	mutable     map[*ir.Var]bool   // `var` locals
+	numberText  map[*ir.Lit]string // number literals with a point, as written (W031)
 }
 
 // recordDecl is a value record declaration and the service it is declared
@@ -253,6 +260,9 @@ func (c *checker) check(f *dsl.File) {
 	c.checkSchemaBounds()
 	c.checkIdentifiers()
 	c.analyse()
+	c.checkConditions()
+	c.checkTriggerRead()
+	c.checkMoneyExprs()
 	if !c.diags.HasErrors() {
 		c.evaluate()
 	}
@@ -319,11 +329,15 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			c.w.Country = str()
 			if p.Value.String != nil && !countryRx.MatchString(c.w.Country) {
 				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "country %q must be an ISO 3166 alpha-2 code such as \"DE\"", c.w.Country)
+			} else if p.Value.String != nil {
+				c.checkCountry(c.w.Country, p.Value.Pos, p.Value.EndPos)
 			}
 		case "currency":
 			c.w.Currency = str()
 			if p.Value.String != nil && !currencyRx.MatchString(c.w.Currency) {
 				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "currency %q must be an ISO 4217 code such as \"EUR\"", c.w.Currency)
+			} else if p.Value.String != nil {
+				c.checkCurrency(c.w.Currency, p.Value.Pos, p.Value.EndPos)
 			}
 		case "today":
 			if p.Value.Date == nil {

@@ -66,6 +66,11 @@ func (c *checker) evaluate() {
 	}
 	for _, inv := range c.w.Invariants {
 		if len(c.triggerWriters(inv)) > 0 {
+			// Tools change what the trigger reads, but a field it tests
+			// may still never hold a value that passes the test.
+			if why := c.deadTrigger(inv); why != "" {
+				c.errorf("W013", inv.Pos, inv.Pos, "invariant %s can never trigger: %s", inv.Name, why)
+			}
 			continue
 		}
 		// Nothing can change which records trigger it: it is dead unless the

@@ -792,7 +792,9 @@ func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 				c.errorf("W022", l.Pos, l.EndPos, "number %s is out of range", *l.Number)
 				return invalid(l.Pos)
 			}
-			return lit(&ir.Value{Kind: ir.KindDecimal, Num: f})
+			e := lit(&ir.Value{Kind: ir.KindDecimal, Num: f})
+			c.numberText[e.(*ir.Lit)] = *l.Number
+			return e
 		}
 		n, err := strconv.ParseInt(*l.Number, 10, 64)
 		if err != nil {

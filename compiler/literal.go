@@ -116,6 +116,9 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 			c.errorf("W022", lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
 			return nil
 		}
+		if want.Kind == ir.KindMoney {
+			c.checkMoneyText(*lit.Number, lit.Pos, lit.EndPos)
+		}
 		return &ir.Value{Kind: want.Kind, Num: f}
 	case ir.KindBool:
 		if lit.Bool == nil {

@@ -43,8 +43,8 @@ var validators = []Validator{
 		"An invariant is a cross-service rule the agent must keep: make `require` involve an entity of another service, or enforce the rule with `require` inside the tool instead."},
 	{"W012", "seed-violates-invariant", "The world seed breaks an invariant.",
 		"Fix the seed records named in the message so every invariant holds at the start."},
-	{"W013", "dead-invariant", "No tool can make an invariant's trigger true.",
-		"Add a tool that creates the trigger entity or sets a field its `where` clause reads, or drop the invariant."},
+	{"W013", "dead-invariant", "No tool, insert or seed record can make an invariant's trigger true: nothing changes what its where clause reads, or a field it tests only ever holds values that fail the test.",
+		"Add a tool that creates the trigger entity or sets a field its `where` clause reads to a value that makes the trigger true (or a seed record that triggers it), fix the trigger, or drop the invariant."},
 	{"W014", "rubric-already-satisfied", "A task's rubric holds before the agent acts.",
 		"Change the task seed or the assertions so that the rubric needs the agent's work, or add `unchanged` if doing nothing is the right answer."},
 	{"W015", "unobservable-rubric", "A rubric reads an entity no tool lets the agent observe.",
@@ -73,6 +73,14 @@ var validators = []Validator{
 		"Make the invariant cheaper: look records up (E[k], k in E, or an aggregate whose where clause says x.field == value, which reads an index) instead of nesting scans of a table in one another; or use fewer, smaller tasks. The budgets are in docs/language.md (Limits)."},
 	{"W027", "expression-too-large", "An expression is nested too deeply (a long operator chain), or a declaration holds too many expression nodes and statements.",
 		"Split it: bind parts to `let` locals, use several `require`s or assertions, or an aggregate (sum, count, forall) over a list instead of a chain of operators; the limits are in docs/language.md (Limits)."},
+	{"W028", "unsatisfiable-condition", "A condition can never hold: it joins with `and` tests of one value against constants that no value passes (`s == a and s == b`, `x > 5 and x < 3`).",
+		"Each value has one value at a time: to accept either constant write `or` (or `s in [a, b]`), and check that the bounds of a range overlap; if one test is a typo, fix its operand or constant."},
+	{"W029", "invariant-ignores-trigger", "An invariant's check never reads its trigger record (the variable of `for x in E where …`), so every triggering record gets the same verdict.",
+		"Make the check about the record: compare its fields or its id (`exists(r in Receipt where r.order == o)`), or fix a misspelt variable in the check."},
+	{"W030", "unknown-country-or-currency", "The world's country is not an assigned ISO 3166-1 alpha-2 code, or its currency is not a current ISO 4217 code.",
+		"Use the ISO code: a country such as \"DE\", \"GB\" (not \"UK\") or \"US\", a currency such as \"EUR\", \"GBP\" or \"JPY\" (not a withdrawn one such as \"HRK\")."},
+	{"W031", "money-precision", "A money literal has more decimals than the minor unit of the world's currency (ISO 4217: 2 for EUR, 0 for JPY, 3 for BHD).",
+		"Round the amount to the currency's minor unit; for a rate or a unit price finer than that (fuel per litre, an interest rate), use a decimal field or parameter, not money."},
 }
 
 // Validators returns the registry, in code order.
