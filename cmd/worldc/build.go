@@ -69,81 +69,89 @@ func (c *buildCmd) Run(sys *stdio) error {
 		}
 		todo = append(todo, f)
 	}
-	results := checkFiles(sys, todo)
-	if err := checkDuplicateWorlds(results); err != nil {
-		return err
-	}
-	var outs []gate.Output
-	var built []checkResult
-	failedCheck := map[string]checkResult{}
-	for _, r := range results {
-		if !c.JSON {
-			fmt.Fprint(sys.stderr, r.diags.Text())
-		}
-		if r.world == nil {
-			res := checkFailure(r)
-			decided = append(decided, res)
-			failedCheck[res.World] = r
-			continue
-		}
-		out, err := generateWorld(r)
-		if err != nil {
-			decided = append(decided, gate.WorldResult{World: r.world.Name, Stage: gate.StageGenerate,
-				Reason: "generate: " + err.Error(), Errors: []gate.Error{{Message: err.Error()}}, Spec: r.file.name, Meta: worldMeta(r.world)})
-			continue
-		}
-		outs = append(outs, out)
-		built = append(built, r)
-	}
 	mod, err := c.planModule(sys)
-	if err != nil {
-		return err
-	}
-	changes, err := gate.Plan(outDir, outs)
 	if err != nil {
 		return err
 	}
 	if err := c.applyModule(sys, mod); err != nil {
 		return err
 	}
-	if err := gate.Apply(outDir, outs, changes); err != nil {
-		return err
-	}
-	if !c.JSON {
-		fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", plural(len(outs), "world"), c.Out, changeSummary(changes))
-	}
+	// Check, generate and write the specs a chunk at a time, keeping of
+	// each world only what the gate and the report need: worldc's memory
+	// does not grow with the corpus by the worlds' IR and generated files.
 	opts := c.options(sys)
 	opts.Locate = map[string]gate.Locator{}
 	var patterns []string
-	for _, r := range built {
-		dir := filepath.Join(outDir, r.world.Name)
-		patterns = append(patterns, packageDir(sys.cwd, dir))
-		opts.Locate[dir] = gate.NewLocator(r.world, sys.cwd)
+	built := map[string]builtWorld{}        // by world name
+	failedCheck := map[string]checkedSpec{} // by the name of its verdict
+	seen := map[string]string{}             // world → the spec that defines it
+	var changes []gate.Change
+	generated := 0
+	for start := 0; start < len(todo); start += buildChunk {
+		results := checkFiles(sys, todo[start:min(start+buildChunk, len(todo))])
+		var outs []gate.Output
+		var chunk []checkResult
+		for _, r := range results {
+			if !c.JSON {
+				fmt.Fprint(sys.stderr, r.diags.Text())
+			}
+			if r.world == nil {
+				res := checkFailure(r)
+				decided = append(decided, res)
+				failedCheck[res.World] = checkedSpec{path: r.file.path, diags: errorDiagnostics(r.diags), deps: r.deps}
+				continue
+			}
+			if other, dup := seen[r.world.Name]; dup {
+				return fmt.Errorf("%s and %s both define world %s", other, r.file.name, r.world.Name)
+			}
+			seen[r.world.Name] = r.file.name
+			out, err := generateWorld(r)
+			if err != nil {
+				decided = append(decided, gate.WorldResult{World: r.world.Name, Stage: gate.StageGenerate,
+					Reason: "generate: " + err.Error(), Errors: []gate.Error{{Message: err.Error()}}, Spec: r.file.name, Meta: worldMeta(r.world)})
+				continue
+			}
+			outs = append(outs, out)
+			chunk = append(chunk, r)
+		}
+		ch, err := gate.Plan(outDir, outs)
+		if err != nil {
+			return err
+		}
+		if err := gate.Apply(outDir, outs, ch); err != nil {
+			return err
+		}
+		changes = append(changes, ch...)
+		generated += len(outs)
+		for i, r := range chunk {
+			dir := filepath.Join(outDir, r.world.Name)
+			patterns = append(patterns, packageDir(sys.cwd, dir))
+			opts.Locate[dir] = gate.NewLocator(r.world, sys.cwd)
+			built[r.world.Name] = builtWorld{spec: r.file.name, path: r.file.path, meta: worldMeta(r.world),
+				deps: r.deps, outputs: gate.OutputSums(outs[i].Files)}
+		}
+	}
+	if !c.JSON {
+		fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", plural(generated, "world"), c.Out, changeSummary(changes))
 	}
 	// Name each verdict's spec and world, and remember the new verdicts.
-	byWorld := map[string]checkResult{}
-	outFiles := map[string]map[string][]byte{}
-	for i, r := range built {
-		byWorld[r.world.Name] = r
-		outFiles[r.world.Name] = outs[i].Files
-	}
 	annotate := func(report *gate.Report) {
 		for i := range report.Worlds {
 			w := &report.Worlds[i]
-			r, ok := byWorld[w.World]
+			b, ok := built[w.World]
 			if !ok {
-				if fr, ok := failedCheck[w.World]; ok {
-					w.Diagnostics = errorDiagnostics(fr.diags)
+				if fc, ok := failedCheck[w.World]; ok {
+					w.Diagnostics = fc.diags
 					if cache != nil {
-						c.remember(cache, keys[fr.file.path], fr, nil, *w)
+						c.remember(cache, keys[fc.path], fc.deps, nil, *w)
 					}
 				}
 				continue
 			}
-			w.Spec, w.Meta = r.file.name, worldMeta(r.world)
+			w.Spec, w.Meta = b.spec, b.meta
 			w.Diagnostics = w.GateDiagnostics()
 			if cache != nil {
-				c.remember(cache, keys[r.file.path], r, outFiles[w.World], *w)
+				c.remember(cache, keys[b.path], b.deps, b.outputs, *w)
 			}
 		}
 	}
@@ -159,18 +167,33 @@ func (c *buildCmd) Run(sys *stdio) error {
 	return gateStatus(report, nil)
 }
 
+// buildChunk is how many specs build checks and generates before it writes
+// them and lets their IR and generated files go.
+const buildChunk = 100
+
+// builtWorld is what build keeps of a world it generated.
+type builtWorld struct {
+	spec, path string // the spec's name in output, and its path
+	meta       *gate.WorldMeta
+	deps       []gate.FileSum // data files the check read
+	outputs    []gate.FileSum // the generated files
+}
+
+// checkedSpec is what build keeps of a spec with errors.
+type checkedSpec struct {
+	path  string
+	diags []compiler.Diagnostic
+	deps  []gate.FileSum
+}
+
 // remember stores a verdict; a cache that cannot be written is not a
 // failure of the build.
-func (c *buildCmd) remember(cache *gate.Cache, key string, r checkResult, files map[string][]byte, res gate.WorldResult) {
+func (c *buildCmd) remember(cache *gate.Cache, key string, deps, outputs []gate.FileSum, res gate.WorldResult) {
 	if key == "" {
 		return
 	}
 	res.Cached = false
-	e := gate.CacheEntry{Deps: r.deps, Result: res}
-	if files != nil {
-		e.Outputs = gate.OutputSums(files)
-	}
-	_ = cache.Put(key, e)
+	_ = cache.Put(key, gate.CacheEntry{Deps: deps, Outputs: outputs, Result: res})
 }
 
 // cacheOptions are the flags that change a verdict.

@@ -105,42 +105,53 @@ var (
 
 // messageLocator locates a failure by what its message names: a task's
 // solution step, a task, a tool or an invariant of w, most precise first.
+// It keeps the names and positions only, not w.
 func messageLocator(w *ir.World) func(string) string {
-	tasks, tools, invs := map[string]*ir.Task{}, map[string]*ir.Tool{}, map[string]*ir.Invariant{}
+	type taskAt struct {
+		pos   ir.Pos
+		steps []ir.Pos
+	}
+	tasks, tools, invs := map[string]taskAt{}, map[string]ir.Pos{}, map[string]ir.Pos{}
 	for _, t := range w.Tasks {
-		tasks[t.Name] = t
+		ta := taskAt{pos: t.Pos}
+		for _, st := range t.Solution {
+			var p ir.Pos
+			if st != nil {
+				p = st.Pos
+			}
+			ta.steps = append(ta.steps, p)
+		}
+		tasks[t.Name] = ta
 	}
 	for _, t := range w.Tools {
-		tools[t.Name] = t
+		tools[t.Name] = t.Pos
 	}
 	for _, inv := range w.Invariants {
-		invs[inv.Name] = inv
+		invs[inv.Name] = inv.Pos
 	}
 	at := func(pos ir.Pos, what string) string {
 		return fmt.Sprintf("%s:%d:%d, %s", pos.Filename, pos.Line, pos.Column, what)
 	}
 	return func(msg string) string {
 		if m := taskRE.FindStringSubmatch(msg); m != nil {
-			if t := tasks[m[1]]; t != nil {
-				if s := stepRE.FindStringSubmatch(msg); s != nil && t.Solution != nil {
-					if n, err := strconv.Atoi(s[1]); err == nil && n >= 1 && n <= len(t.Solution) {
-						if st := t.Solution[n-1]; st != nil {
-							return at(st.Pos, fmt.Sprintf("task %s, solution step %d", t.Name, n))
-						}
+			if t, ok := tasks[m[1]]; ok {
+				if s := stepRE.FindStringSubmatch(msg); s != nil {
+					if n, err := strconv.Atoi(s[1]); err == nil && n >= 1 && n <= len(t.steps) && t.steps[n-1].Line > 0 {
+						return at(t.steps[n-1], fmt.Sprintf("task %s, solution step %d", m[1], n))
 					}
 				}
-				return at(t.Pos, "task "+t.Name)
+				return at(t.pos, "task "+m[1])
 			}
 		}
 		if m := toolRE.FindStringSubmatch(msg); m != nil {
 			name := m[1] + m[2]
-			if t := tools[name]; t != nil {
-				return at(t.Pos, "tool "+name)
+			if pos, ok := tools[name]; ok {
+				return at(pos, "tool "+name)
 			}
 		}
 		if m := invariantRE.FindStringSubmatch(msg); m != nil {
-			if inv := invs[m[1]]; inv != nil {
-				return at(inv.Pos, "invariant "+inv.Name)
+			if pos, ok := invs[m[1]]; ok {
+				return at(pos, "invariant "+m[1])
 			}
 		}
 		return ""
