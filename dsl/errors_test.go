@@ -76,7 +76,7 @@ func TestParseErrors(t *testing.T) {
 			`spec.world:3:35: unexpected "=" (compare with ==)`},
 		{"= instead of : in an insert",
 			"service s {\n  tool t() {\n    insert E { a = 1 }\n  }\n}\n",
-			`spec.world:3:18: unexpected token "=" (expected ":")`},
+			`spec.world:3:18: unexpected "=" (fields and arguments are written name: value)`},
 		{"invariant without policy",
 			"invariant i {\n  for x in E\n  require x.ok\n}\n",
 			`spec.world:2:3: unexpected token "for" (expected "policy")`},

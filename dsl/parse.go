@@ -2,18 +2,17 @@ package dsl
 
 import (
 	"bytes"
-	"encoding/json"
+
 	"errors"
 	"fmt"
-	"slices"
+
 	"strconv"
 	"strings"
-	"sync"
+
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
-	"github.com/worldc/worldc/dsl/internal/grammar"
 )
 
 // Limits that protect the parser from hostile input. Specs come from LLMs:
@@ -44,82 +43,23 @@ var tokenRules = []lexer.SimpleRule{
 	{Name: "Op", Pattern: `==|!=|<=|>=|[-+*/%<>=.,:()\[\]{}?]`},
 }
 
-// parser parses the language: participle, with the line-level constructs,
-// statements, expressions, types and constants parsed by hand
-// (handparse.go). It parses the tokens scan produces (see parseTokens):
-// its lexer only names the token types. It is built once; participle
-// parsers are safe for concurrent use.
-var parser = participle.MustBuild[File](participle.Lexer(specLexer), participle.Elide("Comment", "Whitespace"), participle.UseLookahead(lookahead))
-
-// referenceOptions configure participle alone on the grammar tags.
-var referenceOptions = []participle.Option{
-	// The lexer decodes string tokens (not participle.Unquote: it builds
-	// the value by repeated string concatenation, quadratic on a long
-	// string, and decodes \xNN as a rune instead of a byte).
-	participle.Lexer(grammarLexer),
-	participle.Elide("Comment", "Whitespace"),
-	participle.UseLookahead(lookahead),
-}
-
-// grammarParser is participle alone on the grammar tags (internal/grammar
-// holds the syntax tree types with their tags and nothing else): the
-// language's reference parser, whose errors Parse reports.
-type grammarParser struct {
-	file *participle.Parser[grammar.File]
-
-	// Parsers of one line-level construct, used only to explain an
-	// error: when a member, statement, field, seed record, assertion or
-	// solution call fails within the parser's lookahead, the parser
-	// backtracks and blames the token that starts it ("expected }");
-	// parsing that construct alone finds the real mistake.
-	member, stmt, field, prop, record, assertion, callStep, recordItem, load, metaEntry, meta func(filename string, src []byte) error
-}
-
-// reference is the grammarParser, built on first use: parses that
-// succeed never need it.
-var reference = sync.OnceValue(func() *grammarParser {
-	return &grammarParser{
-		file:       participle.MustBuild[grammar.File](referenceOptions...),
-		member:     partParser[grammar.Member](),
-		stmt:       partParser[grammar.Stmt](),
-		field:      partParser[grammar.Field](),
-		prop:       partParser[grammar.Prop](),
-		record:     partParser[grammar.Record](),
-		assertion:  partParser[grammar.Assertion](),
-		callStep:   partParser[grammar.CallStep](),
-		recordItem: partParser[grammar.RecordItem](),
-		load:       partParser[grammar.Load](),
-		metaEntry:  partParser[grammar.MetaEntry](),
-		meta:       partParser[grammar.Meta](),
-	}
-})
-
-func partParser[T any]() func(filename string, src []byte) error {
-	p := participle.MustBuild[T](referenceOptions...)
-	return func(filename string, src []byte) error {
-		_, err := p.ParseBytes(filename, src, participle.AllowTrailing(true))
-		return err
-	}
-}
-
-// parseFile parses src with participle alone, on the grammar tags. The
-// tree has the types of package grammar, with the same fields as this
-// package's: JSON carries it over.
-func (g *grammarParser) parseFile(filename string, src []byte) (*File, error) {
-	tree, err := g.file.ParseBytes(filename, src)
-	if err != nil {
-		return nil, err
-	}
-	data, err := json.Marshal(tree)
-	if err != nil {
-		return nil, err
-	}
-	f := new(File)
-	if err := json.Unmarshal(data, f); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
+// parser parses the language: participle with the grammar tags of ast.go
+// for the declarations, calling the parser of exprparse.go for
+// expressions, types, names and constants (participle.Parseable). It
+// parses the tokens scan produces (see parseTokens): its lexer only names
+// the token types. It is built once; participle parsers are safe for
+// concurrent use.
+//
+// Participle may give up an alternative, an optional or a repeated group
+// however far it got into it (MaxLookahead), and then reports the error
+// it found furthest into the input: the mistake inside a statement, a
+// field or a seed record rather than the brace of the block that holds
+// it. The alternatives of the grammar are told apart by their first
+// tokens, so a valid spec costs no backtracking (a seed record and a load
+// are told apart at their third: `load crm.Customer from` is not the
+// record `load crm {`), and every piece of input is parsed at most twice
+// (an expression after a failed `insert`), so a broken spec stays linear.
+var parser = participle.MustBuild[File](participle.Lexer(specLexer), participle.Elide("Comment", "Whitespace"), participle.UseLookahead(participle.MaxLookahead))
 
 // Error is a syntax error at a position.
 type Error struct {
@@ -142,11 +82,6 @@ type tokenPos struct {
 // text, or exceeds MaxFileSize, MaxTokens or MaxNesting, is rejected with an
 // *Error before the parser runs, so no input can panic, exhaust the stack
 // or take more than linear time.
-//
-// A spec that does not parse is parsed a second time, by participle alone
-// on the grammar tags (see grammarParser), which reports the error: about
-// ten times slower than the first parse, as Parse was before expressions
-// were parsed by hand.
 func Parse(filename string, src []byte) (*File, error) {
 	buf := tokenBuffers.Get().(*[]lexer.Token)
 	defer releaseTokens(buf)
@@ -156,13 +91,7 @@ func Parse(filename string, src []byte) (*File, error) {
 	}
 	f, err := parseTokens(*buf)
 	if err != nil {
-		// Participle alone on the grammar tags words the error (the
-		// hand-written parser reports none). Were it to parse the file,
-		// its tree would be the answer.
-		ref := reference()
-		if f, err = ref.parseFile(filename, src); err != nil {
-			return nil, toError(filename, err, tokens, src)
-		}
+		return nil, toError(filename, err, tokens, src)
 	}
 	return finish(f, comments, tokens, src), nil
 }
@@ -180,10 +109,9 @@ func lexSpec(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comme
 	return scan(filename, src, parserTokens)
 }
 
-// finish completes a parsed tree: the repairs, the policy positions, the
-// comments and the token positions.
+// finish completes a parsed tree: the policy positions, the comments and
+// the token positions.
 func finish(f *File, comments []*Comment, tokens []tokenPos, src []byte) *File {
-	repairLeakedOperators(f)
 	locatePolicies(f, tokens, src)
 	f.Comments = comments
 	f.tokens = tokens
@@ -402,109 +330,10 @@ func toError(filename string, err error, tokens []tokenPos, src []byte) error {
 			pos.Filename = filename
 		}
 		e := &Error{Pos: pos, Msg: cleanMessage(perr.Message())}
-		for range MaxNesting {
-			deeper := explain(e, tokens, src)
-			if deeper == nil {
-				break
-			}
-			e = deeper
-		}
 		hint(e, tokens, src)
 		return e
 	}
 	return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: err.Error()}
-}
-
-// explain re-parses, alone, the line-level construct that starts where e
-// blames a token that "should be }", and returns the error found inside it,
-// or nil when there is none.
-func explain(e *Error, tokens []tokenPos, src []byte) *Error {
-	off := e.Pos.Offset
-	i := tokenIndex(tokens, off)
-	if i < 0 || !strings.HasPrefix(e.Msg, "unexpected token ") {
-		return nil
-	}
-	var parse func(string, []byte) error
-	g := reference()
-	word := identAt(src, off)
-	switch {
-	case word == "meta" && strings.HasPrefix(e.Msg, `unexpected token "meta"`):
-		// A task's meta block that does not parse is skipped as optional,
-		// and the error blames its first token.
-		parse = g.meta
-	case word == "" || !strings.HasSuffix(e.Msg, `(expected "}")`):
-		return nil
-	case word == "entity" || word == "tool" || word == "record":
-		parse = g.member
-	case word == "case":
-		parse = g.recordItem
-	case word == "load":
-		parse = g.load
-	case word == "fails":
-		if enclosingBlock(tokens, src, i) == "solution" {
-			return &Error{Pos: e.Pos, Msg: `"fails" needs the message the call is expected to fail with: call(…) fails "message"`}
-		}
-		return nil
-	case slices.Contains([]string{"require", "let", "var", "set", "insert", "delete", "return", "if", "for", "fail"}, word):
-		parse = g.stmt
-	default:
-		parse = map[string]func(string, []byte) error{
-			"entity": g.field, "world": g.prop, "seed": g.record,
-			"expect": g.assertion, "solution": g.callStep,
-			"record": g.recordItem, "case": g.field, "meta": g.metaEntry,
-		}[enclosingBlock(tokens, src, i)]
-	}
-	if parse == nil {
-		return nil
-	}
-	// Blank out what comes before, keeping byte offsets and lines.
-	padded := make([]byte, len(src))
-	for j, c := range src {
-		if j < off && c != '\n' {
-			c = ' '
-		}
-		padded[j] = c
-	}
-	var perr participle.Error
-	if err := parse(e.Pos.Filename, padded); !errors.As(err, &perr) || perr.Position().Offset <= off {
-		return nil
-	}
-	return &Error{Pos: posAt(e.Pos.Filename, src, perr.Position().Offset), Msg: cleanMessage(perr.Message())}
-}
-
-// identAt is the identifier that starts at offset off, or "".
-func identAt(src []byte, off int) string {
-	end := off
-	for end < len(src) && (isIdentStart(src[end]) || end > off && '0' <= src[end] && src[end] <= '9') {
-		end++
-	}
-	return string(src[off:end])
-}
-
-// enclosingBlock names the block around token i by the keyword of its
-// header: "entity" for `entity Name key k "doc" {`, "record" for `record
-// Name by tag "doc" {`, "case", "world", "seed", "expect" or "solution";
-// "" for any other block.
-func enclosingBlock(tokens []tokenPos, src []byte, i int) string {
-	depth := 0
-	for k := i - 1; k >= 0; k-- {
-		switch src[tokens[k].offset] {
-		case '}':
-			depth++
-		case '{':
-			if depth > 0 {
-				depth--
-				continue
-			}
-			for back, words := range [][]string{{"seed", "expect", "solution", "meta"}, {"world", "entity", "record", "case"}, {"entity", "record"}, {"entity", "record"}, {"entity", "record"}} {
-				if k-1-back >= 0 && slices.Contains(words, identAt(src, tokens[k-1-back].offset)) {
-					return identAt(src, tokens[k-1-back].offset)
-				}
-			}
-			return ""
-		}
-	}
-	return ""
 }
 
 // cleanMessage rewrites participle's wording where it would confuse a spec
@@ -589,6 +418,11 @@ func hint(e *Error, tokens []tokenPos, src []byte) {
 	}
 	nameValue := `unexpected "=" (fields and arguments are written name: value)`
 	i := tokenIndex(tokens, e.Pos.Offset)
+	if i > 0 && strings.HasSuffix(e.Msg, "(expected <string>)") && identAt(src, tokens[i-1].offset) == "fails" {
+		e.Pos = posAt(e.Pos.Filename, src, tokens[i-1].offset)
+		e.Msg = `"fails" needs the message the call is expected to fail with: call(…) fails "message"`
+		return
+	}
 	if i >= 0 && i+1 < len(tokens) && isAssign(src, tokens[i+1]) && isIdentStart(src[e.Pos.Offset]) &&
 		(strings.Contains(e.Msg, `(expected "}"`) || strings.Contains(e.Msg, `(expected ")"`)) {
 		e.Pos = posAt(e.Pos.Filename, src, tokens[i+1].offset)
@@ -649,13 +483,11 @@ func tokenIndex(tokens []tokenPos, offset int) int {
 	return -1
 }
 
-// Grammar returns the grammar in EBNF, for prompts that teach an LLM the
-// language.
-func Grammar() string {
-	return grammarEBNF()
+// identAt is the identifier that starts at offset off, or "".
+func identAt(src []byte, off int) string {
+	end := off
+	for end < len(src) && (isIdentStart(src[end]) || end > off && isDigit(src[end])) {
+		end++
+	}
+	return string(src[off:end])
 }
-
-// grammarEBNF is the EBNF participle derives from the grammar tags.
-var grammarEBNF = sync.OnceValue(func() string {
-	return reference().file.String()
-})
