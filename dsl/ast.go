@@ -270,7 +270,7 @@ type Block struct {
 	Pos    Pos
 	EndPos Pos
 
-	Stmts []*Stmt `parser:"'{':Op @@* '}':Op"`
+	Stmts []*Stmt
 }
 
 // Stmt is one statement of a tool body. Exactly one field is set.
@@ -278,16 +278,16 @@ type Stmt struct {
 	Pos    Pos
 	EndPos Pos
 
-	Require *Require `parser:"  @@"`
-	Let     *Let     `parser:"| @@"`
-	Var     *Var     `parser:"| @@"`
-	Set     *Set     `parser:"| @@"`
-	Insert  *Insert  `parser:"| @@"`
-	Delete  *Delete  `parser:"| @@"`
-	Return  *Return  `parser:"| @@"`
-	If      *If      `parser:"| @@"`
-	For     *For     `parser:"| @@"`
-	Fail    *Fail    `parser:"| @@"`
+	Require *Require
+	Let     *Let
+	Var     *Var
+	Set     *Set
+	Insert  *Insert
+	Delete  *Delete
+	Return  *Return
+	If      *If
+	For     *For
+	Fail    *Fail
 }
 
 // Require is `require cond else "message"`: the tool fails with the message
@@ -298,9 +298,9 @@ type Require struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond        *Expr  `parser:"'require':Ident @@ 'else':Ident"`
-	Message     string `parser:"( @String (?! '+':Op)"`
-	MessageExpr *Expr  `parser:" | @@ )"`
+	Cond        *Expr
+	Message     string
+	MessageExpr *Expr
 }
 
 // Fail fails the tool unconditionally: `fail "message"`, or a message
@@ -309,7 +309,7 @@ type Fail struct {
 	Pos    Pos
 	EndPos Pos
 
-	Message *Expr `parser:"'fail':Ident @@"`
+	Message *Expr
 }
 
 // Var declares a mutable local: `var total = 0.0`; `set total = …`
@@ -319,9 +319,9 @@ type Var struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string `parser:"'var':Ident @Ident"`
-	Type  *Type  `parser:"(':':Op @@)? '=':Op"`
-	Value *Expr  `parser:"@@"`
+	Name  string
+	Type  *Type
+	Value *Expr
 }
 
 // Let binds a name to a value or to a newly inserted record.
@@ -329,9 +329,9 @@ type Let struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string  `parser:"'let':Ident @Ident '=':Op"`
-	Insert *Insert `parser:"(  @@"`
-	Value  *Expr   `parser:" | @@ )"`
+	Name   string
+	Insert *Insert
+	Value  *Expr
 }
 
 // Set assigns a field of a record: `set invoice.status = paid`.
@@ -339,8 +339,8 @@ type Set struct {
 	Pos    Pos
 	EndPos Pos
 
-	Target *Postfix `parser:"'set':Ident @@"`
-	Value  *Expr    `parser:"'=':Op @@"`
+	Target *Postfix
+	Value  *Expr
 }
 
 // Insert creates a record: `insert Entry { invoice: inv, amount: 10 }`.
@@ -348,8 +348,8 @@ type Insert struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName    `parser:"'insert':Ident @@"`
-	Fields []*FieldInit `parser:"'{':Op (@@ ',':Op?)* '}':Op"`
+	Entity *QualName
+	Fields []*FieldInit
 }
 
 // FieldInit is `name: value` inside an insert.
@@ -366,7 +366,7 @@ type Delete struct {
 	Pos    Pos
 	EndPos Pos
 
-	Target *Expr `parser:"'delete':Ident @@"`
+	Target *Expr
 }
 
 // Return ends the tool with a value the agent observes.
@@ -374,7 +374,7 @@ type Return struct {
 	Pos    Pos
 	EndPos Pos
 
-	Value *Expr `parser:"'return':Ident @@"`
+	Value *Expr
 }
 
 // If is a conditional with optional else / else-if.
@@ -382,10 +382,10 @@ type If struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond   *Expr  `parser:"'if':Ident @@"`
-	Then   *Block `parser:"@@"`
-	ElseIf *If    `parser:"( 'else':Ident ( @@"`
-	Else   *Block `parser:"          | @@ ) )?"`
+	Cond   *Expr
+	Then   *Block
+	ElseIf *If
+	Else   *Block
 }
 
 // For runs its body for every element of a source (an entity's records, a
@@ -396,11 +396,11 @@ type For struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key    string   `parser:"'for':Ident (@Ident ',':Op)?"`
-	Var    string   `parser:"@Ident 'in':Ident"`
-	Source *Postfix `parser:"@@"`
-	Where  *Expr    `parser:"('where':Ident @@)?"`
-	Body   *Block   `parser:"@@"`
+	Key    string
+	Var    string
+	Source *Postfix
+	Where  *Expr
+	Body   *Block
 }
 
 // Invariant is a world rule. Policy is the visible text the agent reads;
@@ -465,9 +465,9 @@ type Record struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName     `parser:"@@"`
-	Handle string        `parser:"@Ident"`
-	Fields []*FieldValue `parser:"'{':Op (@@ ',':Op?)* '}':Op"`
+	Entity *QualName
+	Handle string
+	Fields []*FieldValue
 }
 
 // FieldValue is `name: value` inside a seed record or a record value: a
