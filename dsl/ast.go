@@ -155,10 +155,10 @@ type Field struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name        string        `parser:"@Ident"`
-	Type        *Type         `parser:"@@"`
-	Constraints []*Constraint `parser:"@@*"`
-	Doc         *string       `parser:"@String?"`
+	Name        string
+	Type        *Type
+	Constraints []*Constraint
+	Doc         *string
 }
 
 // Constraint is `unique`, a default `= value`, or a bound `>= value`.
@@ -166,10 +166,10 @@ type Constraint struct {
 	Pos    Pos
 	EndPos Pos
 
-	Unique  bool     `parser:"  @'unique':Ident"`
-	Default *Literal `parser:"| '=':Op @@"`
-	Op      string   `parser:"| @('>=':Op | '<=':Op | '>':Op | '<':Op)"`
-	Bound   *Literal `parser:"  @@"`
+	Unique  bool
+	Default *Literal
+	Op      string
+	Bound   *Literal
 }
 
 // Type is a field or parameter type: a scalar name (string, text, int,
@@ -260,9 +260,9 @@ type Param struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name string  `parser:"@Ident ':':Op"`
-	Type *Type   `parser:"@@"`
-	Doc  *string `parser:"@String?"`
+	Name string
+	Type *Type
+	Doc  *string
 }
 
 // Block is a braced statement list.

@@ -69,6 +69,9 @@ var exprGrammar = map[string]string{
 	"MapValueEntry": `<string> ":" Value`,
 	"RecordValue":   `<ident> "{" (FieldValue ","?)* "}"`,
 	"Record":        `QualName <ident> "{" (FieldValue ","?)* "}"`,
+	"Field":         `<ident> Type Constraint* <string>?`,
+	"Constraint":    `"unique" | ("=" Literal) | ((">=" | "<=" | ">" | "<") Literal)`,
+	"Param":         `<ident> ":" Type <string>?`,
 	"Block":         `"{" Stmt* "}"`,
 	"Stmt":          `Require | Let | Var | Set | Insert | Delete | Return | If | For | Fail`,
 	"Require":       `"require" Expr "else" ((<string> (?! "+")) | Expr)`,
@@ -128,6 +131,16 @@ func (f *FieldValue) Parse(lex *lexer.PeekingLexer) error {
 // Parse parses `name: constant` of a solution call (participle.Parseable).
 func (a *Arg) Parse(lex *lexer.PeekingLexer) error {
 	return parseWith(lex, (*FieldValue)(a), (*exprParser).fieldValue)
+}
+
+// Parse parses a field of an entity or a record (participle.Parseable).
+func (f *Field) Parse(lex *lexer.PeekingLexer) error {
+	return parseWith(lex, f, (*exprParser).field)
+}
+
+// Parse parses a parameter of a tool (participle.Parseable).
+func (pa *Param) Parse(lex *lexer.PeekingLexer) error {
+	return parseWith(lex, pa, (*exprParser).param)
 }
 
 // Parse parses a block of statements (participle.Parseable).
@@ -1467,4 +1480,91 @@ func (p *exprParser) forStmt() (*For, error) {
 	}
 	f.EndPos = p.end()
 	return f, nil
+}
+
+// Fields and parameters: a name, a type and what qualifies it.
+
+// field parses `name type constraints "doc"`; nil when no name comes
+// next.
+func (p *exprParser) field() (*Field, error) {
+	t := p.peek()
+	if t.Type != tokIdent {
+		return nil, nil
+	}
+	p.next()
+	f := &Field{Pos: t.Pos, Name: t.Value}
+	var err error
+	if f.Type, err = p.requireType(); err != nil {
+		return nil, err
+	}
+	for {
+		c, err := p.constraint()
+		if err != nil {
+			return nil, err
+		}
+		if c == nil {
+			break
+		}
+		f.Constraints = append(f.Constraints, c)
+	}
+	f.Doc = p.docString()
+	f.EndPos = p.end()
+	return f, nil
+}
+
+// constraint parses `unique`, `= default` or a bound `>= value`; nil when
+// none comes next.
+func (p *exprParser) constraint() (*Constraint, error) {
+	t := p.peek()
+	c := &Constraint{Pos: t.Pos}
+	switch {
+	case isKeyword(t, "unique"):
+		p.next()
+		c.Unique = true
+	case isOp(t, "="):
+		p.next()
+		if c.Default = p.literal(true); c.Default == nil {
+			return nil, p.unexpected("Literal")
+		}
+	case isOp(t, ">=") || isOp(t, "<=") || isOp(t, ">") || isOp(t, "<"):
+		p.next()
+		c.Op = t.Value
+		if c.Bound = p.literal(true); c.Bound == nil {
+			return nil, p.unexpected("Literal")
+		}
+	default:
+		return nil, nil
+	}
+	c.EndPos = p.end()
+	return c, nil
+}
+
+// docString consumes an optional doc string.
+func (p *exprParser) docString() *string {
+	if t := p.peek(); t.Type == tokString {
+		p.next()
+		s := t.Value
+		return &s
+	}
+	return nil
+}
+
+// param parses `name: type "doc"`; nil when no name comes next.
+func (p *exprParser) param() (*Param, error) {
+	t := p.peek()
+	if t.Type != tokIdent {
+		return nil, nil
+	}
+	p.next()
+	pa := &Param{Pos: t.Pos, Name: t.Value}
+	if err := p.expectOp(":"); err != nil {
+		return nil, err
+	}
+	var err error
+	if pa.Type, err = p.requireType(); err != nil {
+		return nil, err
+	}
+	pa.Doc = p.docString()
+	pa.EndPos = p.end()
+	return pa, nil
 }
