@@ -927,10 +927,10 @@ func (p *exprParser) typ() (*Type, error) {
 	)
 	switch t.Value {
 	case "enum":
-		matched, err = p.attempt(func(*bool) (err error) {
+		if isOp(p.peekN(1), "{") { // no type is followed by a brace
 			ty.Enum, err = p.enumType()
-			return err
-		})
+			matched = true
+		}
 	case "ref":
 		if p.peekN(1).Type == tokIdent {
 			p.next()
@@ -1035,7 +1035,7 @@ func (p *exprParser) mapType(commit *bool) (*MapType, error) {
 		return nil, err
 	}
 	m.Key = k.Value
-	if isOp(p.peek(), ">") || isOp(p.peek(), ">=") {
+	if t := p.peek(); isOp(t, ">") || isOp(t, ">=") || isOp(t, ")") || isOp(t, "]") {
 		*commit = true
 	}
 	if err := p.expectOp(","); err != nil {
@@ -1052,13 +1052,22 @@ func (p *exprParser) mapType(commit *bool) (*MapType, error) {
 }
 
 // expectAngle consumes the `>` that closes a list or map type. A `>=`
-// there is certainly that `>` run into an `=` (*commit): `list<int>= []`.
+// there is certainly that `>` run into an `=`, and a closing bracket or a
+// comma certainly ends a list of parameters, not a field's bounds
+// (*commit).
 func (p *exprParser) expectAngle(commit *bool) error {
-	if isOp(p.peek(), ">=") {
+	t := p.peek()
+	if isOp(t, ">=") {
 		*commit = true
-		return participle.Errorf(p.peek().Pos, `unexpected token ">=" (expected ">")`)
+		return participle.Errorf(t.Pos, `unexpected token ">=" (expected ">")`)
 	}
+	*commit = *commit || endsList(t)
 	return p.expectOp(">")
+}
+
+// endsList reports whether t closes or separates the items of a list.
+func endsList(t *lexer.Token) bool {
+	return isOp(t, ")") || isOp(t, "]") || isOp(t, ",")
 }
 
 // qualName parses a dotted name; nil when no name comes next. A `.`
@@ -1181,16 +1190,17 @@ func (p *exprParser) composite() (*Composite, error) {
 }
 
 // record parses a seed record, `crm.Customer acme { name: "Acme" }`; nil
-// when what comes next is not one (`load crm.Customer from …` is a load:
-// it goes wrong at its third token).
+// when what comes next is not one: `load crm.Customer from …` is a load,
+// which the header of a record of an entity `load` gets wrong within
+// giveUpWithin tokens.
 func (p *exprParser) record() (*Record, error) {
 	t := p.peek()
 	if t.Type != tokIdent {
 		return nil, nil
 	}
 	r := &Record{Pos: t.Pos}
-	var matched bool
-	matched, err := p.attempt(func(*bool) (err error) {
+	header := func(commit *bool) (err error) {
+		*commit = t.Value != "load"
 		r.Entity, _ = p.qualName()
 		h, err := p.expectIdent()
 		if err != nil {
@@ -1198,7 +1208,8 @@ func (p *exprParser) record() (*Record, error) {
 		}
 		r.Handle = h.Value
 		return p.expectOp("{")
-	})
+	}
+	matched, err := p.attempt(header)
 	if err != nil || !matched {
 		return nil, err
 	}
