@@ -4,12 +4,16 @@
 // A world spec is one file holding a world header, services with entities and
 // tools, invariants, a seed and tasks. The syntax tree mirrors the grammar
 // closely and carries the source position of every node (Pos, EndPos); it is
-// consumed by the compiler, which resolves names and types into an IR. The
-// structs double as the participle grammar: each field's tag is the grammar
-// fragment that fills it. Participle parses the declarations with them;
-// what the declarations hold is parsed by hand, exactly as participle
-// would parse those tags (see handparse.go). Grammar exports the EBNF
-// participle derives from all of them (internal/grammar).
+// consumed by the compiler, which resolves names and types into an IR.
+//
+// One parser reads the language. The structs of the declarations double as
+// participle's grammar: each field's tag is the grammar fragment that fills
+// it. Where a tag reaches a statement block, a field, a parameter, a type,
+// an expression, a dotted name or a constant, participle calls that node's
+// Parse method (participle.Parseable), written in exprparse.go: a small
+// precedence-climbing parser that reads participle's own lexer. Grammar
+// exports the EBNF participle derives from the tags, with the productions
+// of exprparse.go merged in.
 package dsl
 
 import "github.com/alecthomas/participle/v2/lexer"

@@ -1,8 +1,11 @@
 package dsl
 
 import (
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,16 +24,24 @@ var snippetContexts = [][2]string{
 	{"world w {\n    ", "\n}\n"},
 }
 
-// lineSnippets is every distinct line of the repository's .world files
-// that parses alone in one of snippetContexts, in that context.
+// lineSnippets is every distinct line of the specs in dsl/testdata
+// (bench.world, a whole world, and the inputs of the format goldens) that
+// parses alone in one of snippetContexts, in that context. The specs of
+// other packages are left out, so that the golden changes only with the
+// parser and these files.
 func lineSnippets(t testing.TB) []string {
+	paths, err := filepath.Glob("testdata/format/*.input")
+	if err != nil {
+		t.Fatal(err)
+	}
 	seen := map[string]bool{}
 	var out []string
-	for _, s := range repoSpecs(t) {
-		if !strings.HasSuffix(s.name, ".world") {
-			continue
+	for _, path := range append([]string{"testdata/bench.world"}, paths...) {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, line := range strings.Split(string(s.src), "\n") {
+		for _, line := range strings.Split(string(src), "\n") {
 			line = strings.TrimSpace(line)
 			if line == "" || strings.HasPrefix(line, "//") || seen[line] {
 				continue
@@ -103,4 +114,38 @@ func mutants(src string, n int) []string {
 		out = append(out, strings.Join(lines, "\n"))
 	}
 	return out
+}
+
+// TestMutantsGolden parses the lines of the repository's specs, each
+// alone in a construct that holds it (see snippetContexts), and mutants
+// of them: a token deleted, doubled, replaced or swapped with the next,
+// or the line cut short. Most mutants are broken. What Parse returns for
+// each, the digest of the tree or the error, is kept in
+// testdata/mutants.golden, so that a change of the accepted language, of
+// a tree or of an error shows in review. Rewrite it with
+// go test ./dsl -run TestMutantsGolden -update.
+func TestMutantsGolden(t *testing.T) {
+	const mutantsPerLine = 3
+	var b strings.Builder
+	for _, s := range lineSnippets(t) {
+		for i, m := range mutants(s, mutantsPerLine) {
+			if i == 0 {
+				continue // the line as written: the trees of the specs pin it
+			}
+			fmt.Fprintf(&b, "%s\n\t%s\n", mutatedLine(m), parseDigest("spec.world", []byte(m)))
+		}
+	}
+	checkGolden(t, "testdata/mutants.golden", []byte(b.String()))
+}
+
+// mutatedLine is the line of a mutant that holds the mutation: its last
+// line indented by four spaces, and the context around it, in brackets.
+func mutatedLine(src string) string {
+	lines := strings.Split(src, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], "    ") {
+			return fmt.Sprintf("[%s] %s", strings.Fields(lines[0])[0], strings.TrimSpace(lines[i]))
+		}
+	}
+	return src
 }
