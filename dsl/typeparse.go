@@ -236,7 +236,7 @@ func (p *exprParser) param() (*Param, error) {
 	}
 	p.next()
 	pa := &Param{Pos: t.Pos, Name: t.Value}
-	if err := p.expectOp(":"); err != nil {
+	if err := p.expectColon(); err != nil {
 		return nil, err
 	}
 	var err error
