@@ -44,21 +44,21 @@ var tokenRules = []lexer.SimpleRule{
 }
 
 // parser parses the language: participle with the grammar tags of ast.go
-// for the declarations, calling the parser of exprparse.go for
-// expressions, types, names and constants (participle.Parseable). It
-// parses the tokens scan produces (see parseTokens): its lexer only names
-// the token types. It is built once; participle parsers are safe for
-// concurrent use.
+// for the declarations, calling the parser of exprparse.go for what they
+// hold: statements, fields, parameters, types, expressions, names,
+// constants and seed records (participle.Parseable). It parses the tokens
+// scan produces (see parseTokens): its lexer only names the token types.
+// It is built once; participle parsers are safe for concurrent use.
 //
 // Participle may give up an alternative, an optional or a repeated group
 // however far it got into it (MaxLookahead), and then reports the error
 // it found furthest into the input: the mistake inside a statement, a
 // field or a seed record rather than the brace of the block that holds
-// it. The alternatives of the grammar are told apart by their first
-// tokens, so a valid spec costs no backtracking (a seed record and a load
-// are told apart at their third: `load crm.Customer from` is not the
-// record `load crm {`), and every piece of input is parsed at most twice
-// (an expression after a failed `insert`), so a broken spec stays linear.
+// it. The alternatives of the tags are told apart by their first token,
+// and the grammar the tags describe does not recurse (blocks and
+// expressions nest inside exprparse.go, which does not backtrack but
+// within a few tokens), so no input is parsed more than a few times
+// over: a broken spec costs what a good one does.
 var parser = participle.MustBuild[File](participle.Lexer(specLexer), participle.Elide("Comment", "Whitespace"), participle.UseLookahead(participle.MaxLookahead))
 
 // Error is a syntax error at a position.
