@@ -374,10 +374,29 @@ func firstExpected(seq string) string {
 	items := splitTopLevel(seq, ' ')
 	for i, item := range items {
 		if !strings.HasSuffix(item, "?") && !strings.HasSuffix(item, "*") {
-			return strings.Join(items[:i+1], " ")
+			return unparen(strings.Join(items[:i+1], " "))
 		}
 	}
 	return seq
+}
+
+// unparen drops the parentheses participle puts around a choice and its
+// alternatives: `(("from" <string>) | Literal)` reads `"from" <string> |
+// Literal`.
+func unparen(s string) string {
+	if len(s) > 1 && s[0] == '(' && s[len(s)-1] == ')' && len(splitTopLevel(s, ' ')) == 1 {
+		s = s[1 : len(s)-1]
+	}
+	alts := splitTopLevel(s, '|')
+	if len(alts) < 2 {
+		return s
+	}
+	for i, a := range alts {
+		if len(a) > 1 && a[0] == '(' && a[len(a)-1] == ')' && len(splitTopLevel(a, ' ')) == 1 {
+			alts[i] = a[1 : len(a)-1]
+		}
+	}
+	return strings.Join(alts, " | ")
 }
 
 // splitTopLevel splits s at each sep outside quotes and brackets, trimming
