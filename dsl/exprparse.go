@@ -14,8 +14,8 @@ import (
 // participle calls where a grammar tag reaches one of these nodes
 // (participle.Parseable).
 //
-// The parser reads participle's own lexer and decides by looking at most
-// four tokens ahead. Every Parse method returns participle.NextMatch when
+// The parser reads participle's own lexer and decides by looking a few
+// tokens ahead (six for a record literal, `svc.Name { f:`). Every Parse method returns participle.NextMatch when
 // the next token cannot start its construct (nothing consumed; participle
 // tries its next alternative), and a positioned error (participle.Errorf)
 // when the construct started and then went wrong, with the lexer left at
