@@ -282,6 +282,23 @@ const (
 	precMul
 )
 
+// operand holds the nodes of one operand at every level of the tree, from
+// Expr down to Primary: an expression that is one operand (most are) is
+// one allocation rather than nine. Each level takes its node from the
+// operand it is given and passes the operand down to its first child; an
+// operand to the right of an operator starts an operand of its own.
+type operand struct {
+	expr    Expr
+	and     AndExpr
+	not     NotExpr
+	cmp     CmpExpr
+	add     AddExpr
+	mul     MulExpr
+	unary   Unary
+	postfix Postfix
+	primary Primary
+}
+
 // binaryPrec is the precedence of the binary operator that starts at the
 // next token and its length in tokens (2 for `not in`), or 0.
 func (p *exprParser) binaryPrec() (prec, width int) {
@@ -335,16 +352,18 @@ func (p *exprParser) expr() (*Expr, error) {
 	if !canStartOperand(t) {
 		return nil, nil
 	}
-	left, err := p.andExpr()
+	n := new(operand)
+	left, err := p.andExpr(n)
 	if err != nil {
 		return nil, err
 	}
-	e := &Expr{Pos: t.Pos, Left: left}
+	e := &n.expr
+	e.Pos, e.Left = t.Pos, left
 	for {
 		if _, ok := p.takeOperator(precOr); !ok {
 			break
 		}
-		right, err := p.andExpr()
+		right, err := p.andExpr(new(operand))
 		if err != nil {
 			return nil, err
 		}
@@ -363,18 +382,19 @@ func (p *exprParser) requireExpr() (*Expr, error) {
 	return e, err
 }
 
-func (p *exprParser) andExpr() (*AndExpr, error) {
+func (p *exprParser) andExpr(n *operand) (*AndExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.notExpr()
+	left, err := p.notExpr(n)
 	if err != nil {
 		return nil, err
 	}
-	a := &AndExpr{Pos: pos, Left: left}
+	a := &n.and
+	a.Pos, a.Left = pos, left
 	for {
 		if _, ok := p.takeOperator(precAnd); !ok {
 			break
 		}
-		right, err := p.notExpr()
+		right, err := p.notExpr(new(operand))
 		if err != nil {
 			return nil, err
 		}
@@ -384,18 +404,19 @@ func (p *exprParser) andExpr() (*AndExpr, error) {
 	return a, nil
 }
 
-func (p *exprParser) notExpr() (*NotExpr, error) {
+func (p *exprParser) notExpr(o *operand) (*NotExpr, error) {
 	t := p.peek()
-	n := &NotExpr{Pos: t.Pos}
+	n := &o.not
+	n.Pos = t.Pos
 	if isKeyword(t, "not") && canStartOperand(p.peekN(1)) {
 		p.next()
-		inner, err := p.notExpr()
+		inner, err := p.notExpr(new(operand))
 		if err != nil {
 			return nil, err
 		}
 		n.Not = inner
 	} else {
-		c, err := p.cmpExpr()
+		c, err := p.cmpExpr(o)
 		if err != nil {
 			return nil, err
 		}
@@ -405,15 +426,16 @@ func (p *exprParser) notExpr() (*NotExpr, error) {
 	return n, nil
 }
 
-func (p *exprParser) cmpExpr() (*CmpExpr, error) {
+func (p *exprParser) cmpExpr(n *operand) (*CmpExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.addExpr()
+	left, err := p.addExpr(n)
 	if err != nil {
 		return nil, err
 	}
-	c := &CmpExpr{Pos: pos, Left: left}
+	c := &n.cmp
+	c.Pos, c.Left = pos, left
 	if op, ok := p.takeOperator(precCmp); ok {
-		if c.Right, err = p.addExpr(); err != nil {
+		if c.Right, err = p.addExpr(new(operand)); err != nil {
 			return nil, err
 		}
 		c.Op = op
@@ -422,20 +444,21 @@ func (p *exprParser) cmpExpr() (*CmpExpr, error) {
 	return c, nil
 }
 
-func (p *exprParser) addExpr() (*AddExpr, error) {
+func (p *exprParser) addExpr(n *operand) (*AddExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.mulExpr()
+	left, err := p.mulExpr(n)
 	if err != nil {
 		return nil, err
 	}
-	a := &AddExpr{Pos: pos, Left: left}
+	a := &n.add
+	a.Pos, a.Left = pos, left
 	for {
 		t := p.peek()
 		op, ok := p.takeOperator(precAdd)
 		if !ok {
 			break
 		}
-		operand, err := p.mulExpr()
+		operand, err := p.mulExpr(new(operand))
 		if err != nil {
 			return nil, err
 		}
@@ -445,20 +468,21 @@ func (p *exprParser) addExpr() (*AddExpr, error) {
 	return a, nil
 }
 
-func (p *exprParser) mulExpr() (*MulExpr, error) {
+func (p *exprParser) mulExpr(n *operand) (*MulExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.unary()
+	left, err := p.unary(n)
 	if err != nil {
 		return nil, err
 	}
-	m := &MulExpr{Pos: pos, Left: left}
+	m := &n.mul
+	m.Pos, m.Left = pos, left
 	for {
 		t := p.peek()
 		op, ok := p.takeOperator(precMul)
 		if !ok {
 			break
 		}
-		operand, err := p.unary()
+		operand, err := p.unary(new(operand))
 		if err != nil {
 			return nil, err
 		}
@@ -469,12 +493,13 @@ func (p *exprParser) mulExpr() (*MulExpr, error) {
 }
 
 // unary parses `- x`, or a postfix expression with an optional `as T`.
-func (p *exprParser) unary() (*Unary, error) {
+func (p *exprParser) unary(n *operand) (*Unary, error) {
 	t := p.peek()
-	u := &Unary{Pos: t.Pos}
+	u := &n.unary
+	u.Pos = t.Pos
 	if isOp(t, "-") {
 		p.next()
-		inner, err := p.unary()
+		inner, err := p.unary(new(operand))
 		if err != nil {
 			return nil, err
 		}
@@ -482,7 +507,7 @@ func (p *exprParser) unary() (*Unary, error) {
 		u.EndPos = p.end()
 		return u, nil
 	}
-	x, err := p.postfix()
+	x, err := p.postfixIn(&n.postfix, &n.primary)
 	if err != nil {
 		return nil, err
 	}
@@ -506,15 +531,32 @@ func (p *exprParser) unary() (*Unary, error) {
 // wrong within giveUpWithin tokens: in a rubric, `x.status` and `[a, b]` on
 // the next line are two assertions.
 func (p *exprParser) postfix() (*Postfix, error) {
-	t := p.peek()
-	if !canStartOperand(t) || isOp(t, "-") && p.peekN(1).Type != tokNumber {
+	if !p.postfixAhead() {
 		return nil, nil
 	}
-	pr, err := p.primary()
-	if err != nil {
+	nodes := new(struct {
+		x  Postfix
+		pr Primary
+	})
+	return p.postfixIn(&nodes.x, &nodes.pr)
+}
+
+// postfixAhead reports whether a postfix expression starts here.
+func (p *exprParser) postfixAhead() bool {
+	t := p.peek()
+	return canStartOperand(t) && (!isOp(t, "-") || p.peekN(1).Type == tokNumber)
+}
+
+// postfixIn is postfix into the nodes x and pr.
+func (p *exprParser) postfixIn(x *Postfix, pr *Primary) (*Postfix, error) {
+	if !p.postfixAhead() {
+		return nil, nil
+	}
+	t := p.peek()
+	if _, err := p.primary(pr); err != nil {
 		return nil, err
 	}
-	x := &Postfix{Pos: t.Pos, Primary: pr}
+	x.Pos, x.Primary = t.Pos, pr
 	for {
 		t := p.peek()
 		switch {
@@ -551,9 +593,9 @@ func (p *exprParser) postfix() (*Postfix, error) {
 // first tokens decide: `count(x in` starts an aggregate, `sum(e for`
 // too (decided after e: `sum(a, b)` is a call), `matches(x, {` a match,
 // `name(` a call, `Name {f:` or `svc.Name {f:` a record literal.
-func (p *exprParser) primary() (*Primary, error) {
+func (p *exprParser) primary(pr *Primary) (*Primary, error) {
 	t := p.peek()
-	pr := &Primary{Pos: t.Pos}
+	pr.Pos = t.Pos
 	var err error
 	switch {
 	case t.Type == tokIdent && isOp(p.peekN(1), "("):
@@ -877,35 +919,43 @@ func mapEntries[V, E any](p *exprParser, value func() (*V, error), entry func(po
 // both tokens: "-2".
 func (p *exprParser) literal(neg bool) *Literal {
 	t := p.peek()
-	l := &Literal{Pos: t.Pos}
-	v := t.Value
+	switch t.Type {
+	case tokDateTime, tokDate, tokNumber, tokString, tokIdent:
+	case tokOp:
+		if !neg || t.Value != "-" || p.peekN(1).Type != tokNumber {
+			return nil
+		}
+	default:
+		return nil
+	}
+	// The literal and the text it points to are one allocation.
+	box := &struct {
+		l Literal
+		v string
+	}{l: Literal{Pos: t.Pos}, v: t.Value}
+	l, v := &box.l, &box.v
 	switch t.Type {
 	case tokDateTime:
-		l.DateTime = &v
+		l.DateTime = v
 	case tokDate:
-		l.Date = &v
+		l.Date = v
 	case tokNumber:
-		l.Number = &v
+		l.Number = v
 	case tokString:
-		l.String = &v
+		l.String = v
 	case tokIdent:
-		switch v {
+		switch *v {
 		case "true", "false":
-			l.Bool = &v
+			l.Bool = v
 		case "null":
 			l.Null = true
 		default:
-			l.Ident = &v
+			l.Ident = v
 		}
-	case tokOp:
-		if !neg || v != "-" || p.peekN(1).Type != tokNumber {
-			return nil
-		}
+	case tokOp: // a negative number
 		p.next()
-		v += p.peek().Value
-		l.Number = &v
-	default:
-		return nil
+		*v += p.peek().Value
+		l.Number = v
 	}
 	p.next()
 	l.EndPos = p.end()
