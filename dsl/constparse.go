@@ -9,8 +9,9 @@ func (p *exprParser) constLiteral() (*Literal, error) {
 	return p.literal(true), nil
 }
 
-// fieldValue parses `name: constant`; nil when no name comes next.
-func (p *exprParser) fieldValue() (*FieldValue, error) {
+// fieldValue parses `name: constant` into dst (or a new node); nil when
+// no name comes next.
+func (p *exprParser) fieldValue(dst *FieldValue) (*FieldValue, error) {
 	t := p.peek()
 	if t.Type != tokIdent {
 		return nil, nil
@@ -19,7 +20,8 @@ func (p *exprParser) fieldValue() (*FieldValue, error) {
 	if err := p.expectColon(); err != nil {
 		return nil, err
 	}
-	f := &FieldValue{Pos: t.Pos, Name: t.Value}
+	f := node(dst)
+	*f = FieldValue{Pos: t.Pos, Name: t.Value}
 	var err error
 	if p.compositeAhead() {
 		f.Composite, err = p.composite()
@@ -32,6 +34,9 @@ func (p *exprParser) fieldValue() (*FieldValue, error) {
 	f.EndPos = p.end()
 	return f, nil
 }
+
+// newFieldValue parses `name: constant` into a new node.
+func (p *exprParser) newFieldValue() (*FieldValue, error) { return p.fieldValue(nil) }
 
 // compositeAhead reports whether a list, map or record constant starts
 // here.
@@ -90,7 +95,7 @@ func (p *exprParser) composite() (*Composite, error) {
 	default:
 		r := &RecordValue{Pos: t.Pos, Name: t.Value}
 		p.next() // {
-		if r.Fields, err = fieldList(p, p.fieldValue); err == nil {
+		if r.Fields, err = fieldList(p, p.newFieldValue); err == nil {
 			err = p.expectClose("}")
 		}
 		r.EndPos, c.Record = p.end(), r
@@ -106,12 +111,13 @@ func (p *exprParser) composite() (*Composite, error) {
 // when what comes next is not one: `load crm.Customer from …` is a load,
 // which the header of a record of an entity `load` gets wrong within
 // giveUpWithin tokens.
-func (p *exprParser) record() (*Record, error) {
+func (p *exprParser) record(dst *Record) (*Record, error) {
 	t := p.peek()
 	if t.Type != tokIdent {
 		return nil, nil
 	}
-	r := &Record{Pos: t.Pos}
+	r := node(dst)
+	*r = Record{Pos: t.Pos}
 	header := func(commit *bool) (err error) {
 		*commit = t.Value != "load"
 		r.Entity, _ = p.qualName()
@@ -126,7 +132,7 @@ func (p *exprParser) record() (*Record, error) {
 	if err != nil || !matched {
 		return nil, err
 	}
-	if r.Fields, err = fieldList(p, p.fieldValue); err != nil {
+	if r.Fields, err = fieldList(p, p.newFieldValue); err != nil {
 		return nil, err
 	}
 	if err := p.expectClose("}"); err != nil {

@@ -129,32 +129,32 @@ func (f *FieldInit) Parse(lex *lexer.PeekingLexer) error {
 
 // Parse parses `name: constant` of a seed record (participle.Parseable).
 func (f *FieldValue) Parse(lex *lexer.PeekingLexer) error {
-	return parseWith(lex, f, (*exprParser).fieldValue)
+	return parseInto(lex, f, (*exprParser).fieldValue)
 }
 
 // Parse parses `name: constant` of a solution call (participle.Parseable).
 func (a *Arg) Parse(lex *lexer.PeekingLexer) error {
-	return parseWith(lex, (*FieldValue)(a), (*exprParser).fieldValue)
+	return parseInto(lex, (*FieldValue)(a), (*exprParser).fieldValue)
 }
 
 // Parse parses a field of an entity or a record (participle.Parseable).
 func (f *Field) Parse(lex *lexer.PeekingLexer) error {
-	return parseWith(lex, f, (*exprParser).field)
+	return parseInto(lex, f, (*exprParser).field)
 }
 
 // Parse parses a parameter of a tool (participle.Parseable).
 func (pa *Param) Parse(lex *lexer.PeekingLexer) error {
-	return parseWith(lex, pa, (*exprParser).param)
+	return parseInto(lex, pa, (*exprParser).param)
 }
 
 // Parse parses a block of statements (participle.Parseable).
 func (b *Block) Parse(lex *lexer.PeekingLexer) error {
-	return parseWith(lex, b, (*exprParser).block)
+	return parseInto(lex, b, (*exprParser).block)
 }
 
 // Parse parses a seed record, a named record constant (participle.Parseable).
 func (r *Record) Parse(lex *lexer.PeekingLexer) error {
-	return parseWith(lex, r, (*exprParser).record)
+	return parseInto(lex, r, (*exprParser).record)
 }
 
 // Parse parses a constant (participle.Parseable).
@@ -175,6 +175,28 @@ func parseWith[T any](lex *lexer.PeekingLexer, out *T, parse func(*exprParser) (
 	}
 	*out = *n
 	return nil
+}
+
+// parseInto is parseWith for a parse that fills the node it is given
+// (the one participle allocated) rather than a new one.
+func parseInto[T any](lex *lexer.PeekingLexer, out *T, parse func(*exprParser, *T) (*T, error)) error {
+	p := exprParser{lex: lex}
+	n, err := parse(&p, out)
+	if err != nil {
+		return err
+	}
+	if n == nil {
+		return participle.NextMatch
+	}
+	return nil
+}
+
+// node is dst, or a new node when dst is nil.
+func node[T any](dst *T) *T {
+	if dst == nil {
+		return new(T)
+	}
+	return dst
 }
 
 // Tokens.

@@ -3,13 +3,14 @@ package dsl
 // Statements: a tool's body. Each starts with its keyword.
 
 // block parses `{ statements }`; nil when no `{` comes next.
-func (p *exprParser) block() (*Block, error) {
+func (p *exprParser) block(dst *Block) (*Block, error) {
 	t := p.peek()
 	if !isOp(t, "{") {
 		return nil, nil
 	}
 	p.next()
-	b := &Block{Pos: t.Pos}
+	b := node(dst)
+	*b = Block{Pos: t.Pos}
 	for {
 		s, err := p.stmt()
 		if err != nil {
@@ -29,7 +30,7 @@ func (p *exprParser) block() (*Block, error) {
 
 // requireBlock parses a block that must come next.
 func (p *exprParser) requireBlock() (*Block, error) {
-	b, err := p.block()
+	b, err := p.block(nil)
 	if err == nil && b == nil {
 		err = p.unexpected("Block")
 	}

@@ -165,13 +165,14 @@ func (p *exprParser) qualName() (*QualName, error) {
 
 // field parses `name type constraints "doc"`; nil when no name comes
 // next.
-func (p *exprParser) field() (*Field, error) {
+func (p *exprParser) field(dst *Field) (*Field, error) {
 	t := p.peek()
 	if t.Type != tokIdent {
 		return nil, nil
 	}
 	p.next()
-	f := &Field{Pos: t.Pos, Name: t.Value}
+	f := node(dst)
+	*f = Field{Pos: t.Pos, Name: t.Value}
 	var err error
 	if f.Type, err = p.requireType(); err != nil {
 		return nil, err
@@ -229,13 +230,14 @@ func (p *exprParser) docString() *string {
 }
 
 // param parses `name: type "doc"`; nil when no name comes next.
-func (p *exprParser) param() (*Param, error) {
+func (p *exprParser) param(dst *Param) (*Param, error) {
 	t := p.peek()
 	if t.Type != tokIdent {
 		return nil, nil
 	}
 	p.next()
-	pa := &Param{Pos: t.Pos, Name: t.Value}
+	pa := node(dst)
+	*pa = Param{Pos: t.Pos, Name: t.Value}
 	if err := p.expectColon(); err != nil {
 		return nil, err
 	}
