@@ -307,19 +307,40 @@ const (
 // operand holds the nodes of one operand at every level of the tree, from
 // Expr down to Primary: an expression that is one operand (most are) is
 // one allocation rather than nine. Each level takes its node from the
-// operand it is given and passes the operand down to its first child; an
-// operand to the right of an operator starts an operand of its own.
-type operand struct {
-	expr    Expr
-	and     AndExpr
-	not     NotExpr
-	cmp     CmpExpr
-	add     AddExpr
-	mul     MulExpr
-	unary   Unary
-	postfix Postfix
-	primary Primary
-}
+// operand it is given and passes the rest down to its first child; an
+// operand to the right of an operator is a new one, from the level below
+// the operator's down.
+type (
+	operand struct {
+		expr Expr
+		andOperand
+	}
+	andOperand struct {
+		and AndExpr
+		notOperand
+	}
+	notOperand struct {
+		not NotExpr
+		cmpOperand
+	}
+	cmpOperand struct {
+		cmp CmpExpr
+		addOperand
+	}
+	addOperand struct {
+		add AddExpr
+		mulOperand
+	}
+	mulOperand struct {
+		mul MulExpr
+		unaryOperand
+	}
+	unaryOperand struct {
+		unary   Unary
+		postfix Postfix
+		primary Primary
+	}
+)
 
 // binaryPrec is the precedence of the binary operator that starts at the
 // next token and its length in tokens (2 for `not in`), or 0.
@@ -375,7 +396,7 @@ func (p *exprParser) expr() (*Expr, error) {
 		return nil, nil
 	}
 	n := new(operand)
-	left, err := p.andExpr(n)
+	left, err := p.andExpr(&n.andOperand)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +406,7 @@ func (p *exprParser) expr() (*Expr, error) {
 		if _, ok := p.takeOperator(precOr); !ok {
 			break
 		}
-		right, err := p.andExpr(new(operand))
+		right, err := p.andExpr(new(andOperand))
 		if err != nil {
 			return nil, err
 		}
@@ -404,9 +425,9 @@ func (p *exprParser) requireExpr() (*Expr, error) {
 	return e, err
 }
 
-func (p *exprParser) andExpr(n *operand) (*AndExpr, error) {
+func (p *exprParser) andExpr(n *andOperand) (*AndExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.notExpr(n)
+	left, err := p.notExpr(&n.notOperand)
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +437,7 @@ func (p *exprParser) andExpr(n *operand) (*AndExpr, error) {
 		if _, ok := p.takeOperator(precAnd); !ok {
 			break
 		}
-		right, err := p.notExpr(new(operand))
+		right, err := p.notExpr(new(notOperand))
 		if err != nil {
 			return nil, err
 		}
@@ -426,19 +447,19 @@ func (p *exprParser) andExpr(n *operand) (*AndExpr, error) {
 	return a, nil
 }
 
-func (p *exprParser) notExpr(o *operand) (*NotExpr, error) {
+func (p *exprParser) notExpr(o *notOperand) (*NotExpr, error) {
 	t := p.peek()
 	n := &o.not
 	n.Pos = t.Pos
 	if isKeyword(t, "not") && canStartOperand(p.peekN(1)) {
 		p.next()
-		inner, err := p.notExpr(new(operand))
+		inner, err := p.notExpr(new(notOperand))
 		if err != nil {
 			return nil, err
 		}
 		n.Not = inner
 	} else {
-		c, err := p.cmpExpr(o)
+		c, err := p.cmpExpr(&o.cmpOperand)
 		if err != nil {
 			return nil, err
 		}
@@ -448,16 +469,16 @@ func (p *exprParser) notExpr(o *operand) (*NotExpr, error) {
 	return n, nil
 }
 
-func (p *exprParser) cmpExpr(n *operand) (*CmpExpr, error) {
+func (p *exprParser) cmpExpr(n *cmpOperand) (*CmpExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.addExpr(n)
+	left, err := p.addExpr(&n.addOperand)
 	if err != nil {
 		return nil, err
 	}
 	c := &n.cmp
 	c.Pos, c.Left = pos, left
 	if op, ok := p.takeOperator(precCmp); ok {
-		if c.Right, err = p.addExpr(new(operand)); err != nil {
+		if c.Right, err = p.addExpr(new(addOperand)); err != nil {
 			return nil, err
 		}
 		c.Op = op
@@ -466,9 +487,9 @@ func (p *exprParser) cmpExpr(n *operand) (*CmpExpr, error) {
 	return c, nil
 }
 
-func (p *exprParser) addExpr(n *operand) (*AddExpr, error) {
+func (p *exprParser) addExpr(n *addOperand) (*AddExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.mulExpr(n)
+	left, err := p.mulExpr(&n.mulOperand)
 	if err != nil {
 		return nil, err
 	}
@@ -480,7 +501,7 @@ func (p *exprParser) addExpr(n *operand) (*AddExpr, error) {
 		if !ok {
 			break
 		}
-		operand, err := p.mulExpr(new(operand))
+		operand, err := p.mulExpr(new(mulOperand))
 		if err != nil {
 			return nil, err
 		}
@@ -490,9 +511,9 @@ func (p *exprParser) addExpr(n *operand) (*AddExpr, error) {
 	return a, nil
 }
 
-func (p *exprParser) mulExpr(n *operand) (*MulExpr, error) {
+func (p *exprParser) mulExpr(n *mulOperand) (*MulExpr, error) {
 	pos := p.peek().Pos
-	left, err := p.unary(n)
+	left, err := p.unary(&n.unaryOperand)
 	if err != nil {
 		return nil, err
 	}
@@ -504,7 +525,7 @@ func (p *exprParser) mulExpr(n *operand) (*MulExpr, error) {
 		if !ok {
 			break
 		}
-		operand, err := p.unary(new(operand))
+		operand, err := p.unary(new(unaryOperand))
 		if err != nil {
 			return nil, err
 		}
@@ -515,13 +536,13 @@ func (p *exprParser) mulExpr(n *operand) (*MulExpr, error) {
 }
 
 // unary parses `- x`, or a postfix expression with an optional `as T`.
-func (p *exprParser) unary(n *operand) (*Unary, error) {
+func (p *exprParser) unary(n *unaryOperand) (*Unary, error) {
 	t := p.peek()
 	u := &n.unary
 	u.Pos = t.Pos
 	if isOp(t, "-") {
 		p.next()
-		inner, err := p.unary(new(operand))
+		inner, err := p.unary(new(unaryOperand))
 		if err != nil {
 			return nil, err
 		}
