@@ -236,7 +236,7 @@ func TestParseLongChain(t *testing.T) {
 }
 
 // TestParseErrorOrder checks which of several problems Parse reports: a
-// problem scan finds (a character outside the language, a limit) before a
+// problem the scanner finds (a character outside the language, a limit) before a
 // string that does not decode, that before a syntax error, whatever their
 // order in the file.
 func TestParseErrorOrder(t *testing.T) {

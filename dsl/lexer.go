@@ -87,7 +87,7 @@ func digits(s string, i, n int) bool {
 // an opening bracket, a separator, an operator that takes an operand.
 // (`>` ends `list<T>`, `?` an optional type, closing brackets many nodes.)
 // The white space after such a token is where no node ends, and the
-// parser does not need it (see scan).
+// parser does not need it (see scanner).
 func neverLast(t lexer.Token) bool {
 	if t.Type != tokOp {
 		return false

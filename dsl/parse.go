@@ -47,7 +47,7 @@ var tokenRules = []lexer.SimpleRule{
 // for the declarations, calling the parser of exprparse.go for what they
 // hold: statements, fields, parameters, types, expressions, names,
 // constants and seed records (participle.Parseable). It parses the tokens
-// scan produces (see parseTokens): its lexer only names the token types.
+// the scanner produces (see Parse): its lexer only names the token types.
 // It is built once; participle parsers are safe for concurrent use.
 //
 // Participle may give up an alternative, an optional or a repeated group
@@ -83,30 +83,28 @@ type tokenPos struct {
 // *Error before the parser runs, so no input can panic, exhaust the stack
 // or take more than linear time.
 func Parse(filename string, src []byte) (*File, error) {
-	buf := tokenBuffers.Get().(*[]lexer.Token)
-	defer releaseTokens(buf)
-	comments, tokens, err := lexSpec(filename, src, buf)
-	if err != nil {
-		return nil, err
-	}
-	f, err := parseTokens(*buf)
-	if err != nil {
-		return nil, toError(filename, err, tokens, src)
-	}
-	return finish(f, comments, tokens, src), nil
-}
-
-// lexSpec checks the limits and the encoding of src and lexes it: see
-// scan.
-func lexSpec(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comment, []tokenPos, error) {
 	if len(src) > MaxFileSize {
-		return nil, nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
+		return nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
 			Msg: fmt.Sprintf("spec is %d bytes; the limit is %d", len(src), MaxFileSize)}
 	}
 	if err := checkEncoding(filename, src); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return scan(filename, src, parserTokens)
+	s, err := newScanner(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	// Participle reads every token before it parses: the scanner's errors come
+	// first.
+	tokens, err := lexer.Upgrade(s, tokComment, tokWhitespace)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseFromLexer(tokens)
+	if err != nil {
+		return nil, toError(filename, err, s.tokens, src)
+	}
+	return finish(f, s.comments, s.tokens, src), nil
 }
 
 // finish completes a parsed tree: the policy positions, the comments and
@@ -180,101 +178,114 @@ func posAt(filename string, src []byte, off int) Pos {
 	return pos
 }
 
-// scan lexes the whole input once before parsing: it collects comments for
-// the formatter and token positions, reports lexical errors with a clear
-// message, and rejects input that would recurse without bound in the
-// parser: nesting deeper than MaxNesting, more than MaxNesting prefix
-// operators in a row, and `else if` chains longer than MaxNesting. When
-// parserTokens is not nil, it also appends there the tokens the parser
-// reads: strings decoded (see unquoteString), and of the white space and
-// comments only the piece right after a token that may end a node (see
-// neverLast), and the end of input. A string that does not decode is
-// reported after every other problem scan finds, as participle, which
-// decodes strings as it reads the tokens, did.
-func scan(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comment, []tokenPos, error) {
+// scanner lexes the whole input once, as participle reads it before
+// parsing (lexer.Upgrade): it collects comments for the formatter and
+// token positions, reports lexical errors with a clear message, and
+// rejects input that would recurse without bound in the parser: nesting
+// deeper than MaxNesting, more than MaxNesting prefix operators in a row,
+// and `else if` chains longer than MaxNesting. Its tokens are those the
+// parser reads: strings decoded (see unquoteString), and of the white
+// space and comments only the piece right after a token that may end a
+// node (see neverLast), where the node ends (EndPos), and the end of
+// input. A string that does not decode is reported after every other
+// problem the scanner finds, as participle, which decoded strings as it
+// read the tokens, did. Its errors are *Error.
+type scanner struct {
+	filename string
+	src      []byte
+	lx       lexer.Lexer
+	comments []*Comment
+	tokens   []tokenPos // every token but white space and comments
+	skipGap  bool       // the white space or comment can mark no node's end
+	badStr   error      // the first string that does not decode
+	depth    int
+	prefixes int                 // prefix operators (`not`, `-`) in a row
+	elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
+	prev     lexer.Token         // previous token other than a comment
+}
+
+func newScanner(filename string, src []byte) (*scanner, error) {
 	lx, err := specLexer.LexString(filename, string(src))
 	if err != nil {
-		return nil, nil, toError(filename, err, nil, src)
+		return nil, toError(filename, err, nil, src)
 	}
-	var (
-		comments []*Comment
-		tokens   = make([]tokenPos, 0, min(len(src)/5, MaxTokens))
-		skipGap  bool  // the white space or comment can mark no node's end
-		badStr   error // the first string that does not decode
-		depth    int
-		prefixes int                 // prefix operators (`not`, `-`) in a row
-		elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
-		prev     lexer.Token         // previous token other than a comment
-	)
+	return &scanner{filename: filename, src: src, lx: lx, tokens: make([]tokenPos, 0, min(len(src)/5, MaxTokens))}, nil
+}
+
+// Next is the next token the parser reads (lexer.Lexer).
+func (s *scanner) Next() (lexer.Token, error) {
 	for {
-		tok, err := lx.Next()
+		tok, err := s.lx.Next()
 		if err != nil {
-			return nil, nil, toError(filename, err, nil, src)
+			return tok, toError(s.filename, err, nil, s.src)
 		}
 		if tok.EOF() {
-			if parserTokens != nil {
-				*parserTokens = append(*parserTokens, tok)
+			if s.badStr != nil {
+				return tok, toError(s.filename, s.badStr, s.tokens, s.src)
 			}
-			if badStr != nil {
-				return nil, nil, toError(filename, badStr, tokens, src)
-			}
-			return comments, tokens, nil
+			return tok, nil
 		}
 		switch tok.Type {
 		case whitespaceType, commentType:
-			if parserTokens != nil && !skipGap {
-				*parserTokens = append(*parserTokens, tok)
-				skipGap = true
-			}
 			if tok.Type == commentType {
-				comments = append(comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
+				s.comments = append(s.comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
 			}
-			continue
-		}
-		if parserTokens != nil {
-			pt := tok
-			if tok.Type == tokString {
-				var err error
-				if pt, err = unquoteString(tok); err != nil && badStr == nil {
-					badStr = err
-				}
+			if s.skipGap {
+				continue
 			}
-			*parserTokens = append(*parserTokens, pt)
-			skipGap = neverLast(tok)
+			s.skipGap = true
+			return tok, nil
 		}
-		if len(tokens) == MaxTokens {
-			return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
+		if err := s.check(tok); err != nil {
+			return tok, err
 		}
-		tokens = append(tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line, col: tok.Pos.Column})
-		switch {
-		case tok.Type == opType && (tok.Value == "(" || tok.Value == "[" || tok.Value == "{"):
-			depth++
-			if depth > MaxNesting {
-				return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxNesting)}
-			}
-			elseIfs[depth] = 0
-		case tok.Type == opType && (tok.Value == ")" || tok.Value == "]" || tok.Value == "}"):
-			depth = max(depth-1, 0)
-		case tok.Type == identType && tok.Value == "if":
-			if prev.Type == identType && prev.Value == "else" {
-				elseIfs[depth]++
-				if elseIfs[depth] > MaxNesting {
-					return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d `else if` in one chain", MaxNesting)}
-				}
-			} else {
-				elseIfs[depth] = 0
+		s.skipGap = neverLast(tok)
+		if tok.Type == tokString {
+			var err error
+			if tok, err = unquoteString(tok); err != nil && s.badStr == nil {
+				s.badStr = err
 			}
 		}
-		if (tok.Type == opType && tok.Value == "-") || (tok.Type == identType && tok.Value == "not") {
-			prefixes++
-			if prefixes > MaxNesting {
-				return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d prefix operators (`not`, `-`) in a row", MaxNesting)}
+		return tok, nil
+	}
+}
+
+// check records the position of tok, a token other than white space and
+// comments, and applies the limits.
+func (s *scanner) check(tok lexer.Token) error {
+	if len(s.tokens) == MaxTokens {
+		return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
+	}
+	s.tokens = append(s.tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line, col: tok.Pos.Column})
+	switch {
+	case tok.Type == opType && (tok.Value == "(" || tok.Value == "[" || tok.Value == "{"):
+		s.depth++
+		if s.depth > MaxNesting {
+			return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxNesting)}
+		}
+		s.elseIfs[s.depth] = 0
+	case tok.Type == opType && (tok.Value == ")" || tok.Value == "]" || tok.Value == "}"):
+		s.depth = max(s.depth-1, 0)
+	case tok.Type == identType && tok.Value == "if":
+		if s.prev.Type == identType && s.prev.Value == "else" {
+			s.elseIfs[s.depth]++
+			if s.elseIfs[s.depth] > MaxNesting {
+				return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d `else if` in one chain", MaxNesting)}
 			}
 		} else {
-			prefixes = 0
+			s.elseIfs[s.depth] = 0
 		}
-		prev = tok
 	}
+	if (tok.Type == opType && tok.Value == "-") || (tok.Type == identType && tok.Value == "not") {
+		s.prefixes++
+		if s.prefixes > MaxNesting {
+			return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d prefix operators (`not`, `-`) in a row", MaxNesting)}
+		}
+	} else {
+		s.prefixes = 0
+	}
+	s.prev = tok
+	return nil
 }
 
 var (
