@@ -4,12 +4,16 @@
 // A world spec is one file holding a world header, services with entities and
 // tools, invariants, a seed and tasks. The syntax tree mirrors the grammar
 // closely and carries the source position of every node (Pos, EndPos); it is
-// consumed by the compiler, which resolves names and types into an IR. The
-// structs double as the participle grammar: each field's tag is the grammar
-// fragment that fills it. Participle parses the declarations with them;
-// what the declarations hold is parsed by hand, exactly as participle
-// would parse those tags (see handparse.go). Grammar exports the EBNF
-// participle derives from all of them (internal/grammar).
+// consumed by the compiler, which resolves names and types into an IR.
+//
+// One parser reads the language. The structs of the declarations double as
+// participle's grammar: each field's tag is the grammar fragment that fills
+// it. Where a tag reaches a statement block, a field, a parameter, a type,
+// an expression, a dotted name or a constant, participle calls that node's
+// Parse method (participle.Parseable), written in exprparse.go: a small
+// precedence-climbing parser that reads participle's own lexer. Grammar
+// exports the EBNF participle derives from the tags, with the productions
+// of exprparse.go merged in.
 package dsl
 
 import "github.com/alecthomas/participle/v2/lexer"
@@ -63,8 +67,8 @@ type World struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string  `parser:"'world' @Ident '{'"`
-	Props []*Prop `parser:"@@* '}'"`
+	Name  string  `parser:"'world':Ident @Ident '{':Op"`
+	Props []*Prop `parser:"@@* '}':Op"`
 }
 
 // Prop is a `key value` pair of the world header, or `key from "file"`
@@ -75,7 +79,7 @@ type Prop struct {
 	EndPos Pos
 
 	Key   string   `parser:"@Ident"`
-	From  *string  `parser:"( 'from' @String"`
+	From  *string  `parser:"( 'from':Ident @String"`
 	Value *Literal `parser:"| @@ )"`
 }
 
@@ -84,9 +88,9 @@ type Service struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name    string    `parser:"'service' @Ident"`
+	Name    string    `parser:"'service':Ident @Ident"`
 	Doc     *string   `parser:"@String?"`
-	Members []*Member `parser:"'{' @@* '}'"`
+	Members []*Member `parser:"'{':Op @@* '}':Op"`
 }
 
 // Member is an entity, a value record or a tool of a service. Exactly one
@@ -107,10 +111,10 @@ type Entity struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string   `parser:"'entity' @Ident"`
-	Key    *string  `parser:"('key' @Ident)?"`
+	Name   string   `parser:"'entity':Ident @Ident"`
+	Key    *string  `parser:"('key':Ident @Ident)?"`
 	Doc    *string  `parser:"@String?"`
-	Fields []*Field `parser:"'{' @@* '}'"`
+	Fields []*Field `parser:"'{':Op @@* '}':Op"`
 }
 
 // RecordDecl is a value record type, stored inside entities and compared
@@ -123,10 +127,10 @@ type RecordDecl struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string        `parser:"'record' @Ident"`
-	By    *string       `parser:"('by' @Ident)?"`
+	Name  string        `parser:"'record':Ident @Ident"`
+	By    *string       `parser:"('by':Ident @Ident)?"`
 	Doc   *string       `parser:"@String?"`
-	Items []*RecordItem `parser:"'{' @@* '}'"`
+	Items []*RecordItem `parser:"'{':Op @@* '}':Op"`
 }
 
 // RecordItem is a field or a case of a value record. Exactly one field is
@@ -136,7 +140,7 @@ type RecordItem struct {
 	EndPos Pos
 
 	Case  *Case  `parser:"  @@"`
-	Field *Field `parser:"| (?! 'case') @@"`
+	Field *Field `parser:"| (?! 'case':Ident) @@"`
 }
 
 // Case is one case of a variant record: `case gift_card { balance decimal }`.
@@ -144,8 +148,8 @@ type Case struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string   `parser:"'case' @Ident"`
-	Fields []*Field `parser:"'{' @@* '}'"`
+	Name   string   `parser:"'case':Ident @Ident"`
+	Fields []*Field `parser:"'{':Op @@* '}':Op"`
 }
 
 // Field is a typed field of an entity with its constraints.
@@ -155,10 +159,10 @@ type Field struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name        string        `parser:"@Ident"`
-	Type        *Type         `parser:"@@"`
-	Constraints []*Constraint `parser:"@@*"`
-	Doc         *string       `parser:"@String?"`
+	Name        string
+	Type        *Type
+	Constraints []*Constraint
+	Doc         *string
 }
 
 // Constraint is `unique`, a default `= value`, or a bound `>= value`.
@@ -166,10 +170,10 @@ type Constraint struct {
 	Pos    Pos
 	EndPos Pos
 
-	Unique  bool     `parser:"  @'unique'"`
-	Default *Literal `parser:"| '=' @@"`
-	Op      string   `parser:"| @('>=' | '<=' | '>' | '<')"`
-	Bound   *Literal `parser:"  @@"`
+	Unique  bool
+	Default *Literal
+	Op      string
+	Bound   *Literal
 }
 
 // Type is a field or parameter type: a scalar name (string, text, int,
@@ -180,12 +184,12 @@ type Type struct {
 	Pos    Pos
 	EndPos Pos
 
-	Enum     *EnumType `parser:"(  @@"`
-	Ref      *QualName `parser:" | 'ref' @@"`
-	List     *Type     `parser:" | 'list' '<' @@ '>'"`
-	Map      *MapType  `parser:" | @@"`
-	Named    *QualName `parser:" | @@ )"`
-	Optional bool      `parser:"@'?'?"`
+	Enum     *EnumType
+	Ref      *QualName
+	List     *Type
+	Map      *MapType
+	Named    *QualName
+	Optional bool
 }
 
 // MapType is `map<string, T>`. Key is the key type as written; only string
@@ -194,8 +198,8 @@ type MapType struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key   string `parser:"'map' '<' @Ident ','"`
-	Value *Type  `parser:"@@ '>'"`
+	Key   string
+	Value *Type
 }
 
 // EnumType is `enum { a b "c d" }`.
@@ -203,7 +207,7 @@ type EnumType struct {
 	Pos    Pos
 	EndPos Pos
 
-	Values []*EnumValue `parser:"'enum' '{' (@@ ','?)+ '}'"`
+	Values []*EnumValue
 }
 
 // EnumValue is one enum member: an identifier or a quoted string.
@@ -211,7 +215,7 @@ type EnumValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name string `parser:"@Ident | @String"`
+	Name string
 }
 
 // QualName is a dotted name: `Customer`, `crm.Customer`, `Customer.tier`.
@@ -219,7 +223,7 @@ type QualName struct {
 	Pos    Pos
 	EndPos Pos
 
-	Parts []string `parser:"@Ident ('.' @Ident)*"`
+	Parts []string
 }
 
 // Tool is an agent-callable operation: a standard tool over one entity or a
@@ -228,8 +232,8 @@ type Tool struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string      `parser:"'tool' @Ident"`
-	Std    *StdTool    `parser:"( ':' @@"`
+	Name   string      `parser:"'tool':Ident @Ident"`
+	Std    *StdTool    `parser:"( ':':Op @@"`
 	Custom *CustomTool `parser:"| @@ )"`
 }
 
@@ -239,9 +243,9 @@ type StdTool struct {
 	Pos    Pos
 	EndPos Pos
 
-	Kind   string    `parser:"@('search' | 'list' | 'get' | 'create' | 'update' | 'delete')"`
+	Kind   string    `parser:"@('search':Ident | 'list':Ident | 'get':Ident | 'create':Ident | 'update':Ident | 'delete':Ident)"`
 	Entity *QualName `parser:"@@"`
-	By     []string  `parser:"('by' @Ident (',' @Ident)*)?"`
+	By     []string  `parser:"('by':Ident @Ident (',':Op @Ident)*)?"`
 	Doc    *string   `parser:"@String?"`
 }
 
@@ -250,7 +254,7 @@ type CustomTool struct {
 	Pos    Pos
 	EndPos Pos
 
-	Params []*Param `parser:"'(' (@@ (',' @@)* ','?)? ')'"`
+	Params []*Param `parser:"'(':Op (@@ (',':Op @@)* ',':Op?)? ')':Op"`
 	Doc    *string  `parser:"@String?"`
 	Body   *Block   `parser:"@@"`
 }
@@ -260,9 +264,9 @@ type Param struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name string  `parser:"@Ident ':'"`
-	Type *Type   `parser:"@@"`
-	Doc  *string `parser:"@String?"`
+	Name string
+	Type *Type
+	Doc  *string
 }
 
 // Block is a braced statement list.
@@ -270,7 +274,7 @@ type Block struct {
 	Pos    Pos
 	EndPos Pos
 
-	Stmts []*Stmt `parser:"'{' @@* '}'"`
+	Stmts []*Stmt
 }
 
 // Stmt is one statement of a tool body. Exactly one field is set.
@@ -278,16 +282,16 @@ type Stmt struct {
 	Pos    Pos
 	EndPos Pos
 
-	Require *Require `parser:"  @@"`
-	Let     *Let     `parser:"| @@"`
-	Var     *Var     `parser:"| @@"`
-	Set     *Set     `parser:"| @@"`
-	Insert  *Insert  `parser:"| @@"`
-	Delete  *Delete  `parser:"| @@"`
-	Return  *Return  `parser:"| @@"`
-	If      *If      `parser:"| @@"`
-	For     *For     `parser:"| @@"`
-	Fail    *Fail    `parser:"| @@"`
+	Require *Require
+	Let     *Let
+	Var     *Var
+	Set     *Set
+	Insert  *Insert
+	Delete  *Delete
+	Return  *Return
+	If      *If
+	For     *For
+	Fail    *Fail
 }
 
 // Require is `require cond else "message"`: the tool fails with the message
@@ -298,9 +302,9 @@ type Require struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond        *Expr  `parser:"'require' @@ 'else'"`
-	Message     string `parser:"( @String (?! '+')"`
-	MessageExpr *Expr  `parser:" | @@ )"`
+	Cond        *Expr
+	Message     string
+	MessageExpr *Expr
 }
 
 // Fail fails the tool unconditionally: `fail "message"`, or a message
@@ -309,7 +313,7 @@ type Fail struct {
 	Pos    Pos
 	EndPos Pos
 
-	Message *Expr `parser:"'fail' @@"`
+	Message *Expr
 }
 
 // Var declares a mutable local: `var total = 0.0`; `set total = …`
@@ -319,9 +323,9 @@ type Var struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string `parser:"'var' @Ident"`
-	Type  *Type  `parser:"(':' @@)? '='"`
-	Value *Expr  `parser:"@@"`
+	Name  string
+	Type  *Type
+	Value *Expr
 }
 
 // Let binds a name to a value or to a newly inserted record.
@@ -329,9 +333,9 @@ type Let struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string  `parser:"'let' @Ident '='"`
-	Insert *Insert `parser:"(  @@"`
-	Value  *Expr   `parser:" | @@ )"`
+	Name   string
+	Insert *Insert
+	Value  *Expr
 }
 
 // Set assigns a field of a record: `set invoice.status = paid`.
@@ -339,8 +343,8 @@ type Set struct {
 	Pos    Pos
 	EndPos Pos
 
-	Target *Postfix `parser:"'set' @@"`
-	Value  *Expr    `parser:"'=' @@"`
+	Target *Postfix
+	Value  *Expr
 }
 
 // Insert creates a record: `insert Entry { invoice: inv, amount: 10 }`.
@@ -348,8 +352,8 @@ type Insert struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName    `parser:"'insert' @@"`
-	Fields []*FieldInit `parser:"'{' (@@ ','?)* '}'"`
+	Entity *QualName
+	Fields []*FieldInit
 }
 
 // FieldInit is `name: value` inside an insert.
@@ -357,8 +361,8 @@ type FieldInit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name  string `parser:"@Ident ':'"`
-	Value *Expr  `parser:"@@"`
+	Name  string
+	Value *Expr
 }
 
 // Delete removes a record.
@@ -366,7 +370,7 @@ type Delete struct {
 	Pos    Pos
 	EndPos Pos
 
-	Target *Expr `parser:"'delete' @@"`
+	Target *Expr
 }
 
 // Return ends the tool with a value the agent observes.
@@ -374,7 +378,7 @@ type Return struct {
 	Pos    Pos
 	EndPos Pos
 
-	Value *Expr `parser:"'return' @@"`
+	Value *Expr
 }
 
 // If is a conditional with optional else / else-if.
@@ -382,10 +386,10 @@ type If struct {
 	Pos    Pos
 	EndPos Pos
 
-	Cond   *Expr  `parser:"'if' @@"`
-	Then   *Block `parser:"@@"`
-	ElseIf *If    `parser:"( 'else' ( @@"`
-	Else   *Block `parser:"          | @@ ) )?"`
+	Cond   *Expr
+	Then   *Block
+	ElseIf *If
+	Else   *Block
 }
 
 // For runs its body for every element of a source (an entity's records, a
@@ -396,11 +400,11 @@ type For struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key    string   `parser:"'for' (@Ident ',')?"`
-	Var    string   `parser:"@Ident 'in'"`
-	Source *Postfix `parser:"@@"`
-	Where  *Expr    `parser:"('where' @@)?"`
-	Body   *Block   `parser:"@@"`
+	Key    string
+	Var    string
+	Source *Postfix
+	Where  *Expr
+	Body   *Block
 }
 
 // Invariant is a world rule. Policy is the visible text the agent reads;
@@ -415,13 +419,13 @@ type Invariant struct {
 	PolicyPos Pos `parser:""`
 	PolicyEnd Pos `parser:""`
 
-	Local  bool     `parser:"@'local'?"`
-	Name   string   `parser:"'invariant' @Ident '{'"`
-	Policy string   `parser:"'policy' @String"`
-	Var    string   `parser:"'for' @Ident 'in'"`
+	Local  bool     `parser:"@'local':Ident?"`
+	Name   string   `parser:"'invariant':Ident @Ident '{':Op"`
+	Policy string   `parser:"'policy':Ident @String"`
+	Var    string   `parser:"'for':Ident @Ident 'in':Ident"`
 	Source *Postfix `parser:"@@"`
-	Where  *Expr    `parser:"('where' @@)?"`
-	Check  *Expr    `parser:"'require' @@ '}'"`
+	Where  *Expr    `parser:"('where':Ident @@)?"`
+	Check  *Expr    `parser:"'require':Ident @@ '}':Op"`
 }
 
 // Seed lists the records of the initial state (of the world or of a task):
@@ -431,8 +435,8 @@ type Seed struct {
 	Pos    Pos
 	EndPos Pos
 
-	Records []*Record `parser:"'seed' '{' ( @@"`
-	Loads   []*Load   `parser:"        | @@ )* '}'"`
+	Records []*Record `parser:"'seed':Ident '{':Op ( @@"`
+	Loads   []*Load   `parser:"        | @@ )* '}':Op"`
 }
 
 // Load reads seed records from a JSON or CSV file, relative to the spec's
@@ -444,10 +448,10 @@ type Load struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName    `parser:"'load' @@"`
-	From   string       `parser:"'from' @String"`
-	At     *string      `parser:"('at' @String)?"`
-	Fields []*LoadField `parser:"('{' (@@ ','?)* '}')?"`
+	Entity *QualName    `parser:"'load':Ident @@"`
+	From   string       `parser:"'from':Ident @String"`
+	At     *string      `parser:"('at':Ident @String)?"`
+	Fields []*LoadField `parser:"('{':Op (@@ ',':Op?)* '}':Op)?"`
 }
 
 // LoadField maps an entity field to a JSON key or CSV column: `name:
@@ -456,7 +460,7 @@ type LoadField struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string `parser:"@Ident ':'"`
+	Name   string `parser:"@Ident ':':Op"`
 	Source string `parser:"@String"`
 }
 
@@ -465,9 +469,9 @@ type Record struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entity *QualName     `parser:"@@"`
-	Handle string        `parser:"@Ident"`
-	Fields []*FieldValue `parser:"'{' (@@ ','?)* '}'"`
+	Entity *QualName
+	Handle string
+	Fields []*FieldValue
 }
 
 // FieldValue is `name: value` inside a seed record or a record value: a
@@ -476,9 +480,9 @@ type FieldValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name      string     `parser:"@Ident ':'"`
-	Value     *Literal   `parser:"(  @@ (?! '{')"`
-	Composite *Composite `parser:" | @@ )"`
+	Name      string
+	Value     *Literal
+	Composite *Composite
 }
 
 // Value is a constant of a seed or a solution argument: a literal or a
@@ -487,8 +491,8 @@ type Value struct {
 	Pos    Pos
 	EndPos Pos
 
-	Composite *Composite `parser:"  @@"`
-	Lit       *Literal   `parser:"| @@"`
+	Composite *Composite
+	Lit       *Literal
 }
 
 // Composite is a list `["a", "b"]`, a map `{ "k": 1 }` or a record
@@ -497,9 +501,9 @@ type Composite struct {
 	Pos    Pos
 	EndPos Pos
 
-	List   *ListValue   `parser:"  @@"`
-	Map    *MapValue    `parser:"| @@"`
-	Record *RecordValue `parser:"| @@"`
+	List   *ListValue
+	Map    *MapValue
+	Record *RecordValue
 }
 
 // ListValue is `[v, …]`.
@@ -507,7 +511,7 @@ type ListValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Elems []*Value `parser:"'[' (@@ (',' @@)* ','?)? ']'"`
+	Elems []*Value
 }
 
 // MapValue is `{ "key": v, … }`.
@@ -515,7 +519,7 @@ type MapValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entries []*MapValueEntry `parser:"'{' (@@ ','?)* '}'"`
+	Entries []*MapValueEntry
 }
 
 // MapValueEntry is one `"key": v` of a MapValue.
@@ -523,8 +527,8 @@ type MapValueEntry struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key   string `parser:"@String ':'"`
-	Value *Value `parser:"@@"`
+	Key   string
+	Value *Value
 }
 
 // RecordValue is `Name { field: v, … }`: a value record constant.
@@ -532,8 +536,8 @@ type RecordValue struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name   string        `parser:"@Ident '{'"`
-	Fields []*FieldValue `parser:"(@@ ','?)* '}'"`
+	Name   string
+	Fields []*FieldValue
 }
 
 // Task is a job for the agent with its rubric and golden solution.
@@ -541,14 +545,14 @@ type Task struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name        string    `parser:"'task' @Ident '{'"`
-	Persona     string    `parser:"'persona' @String"`
-	Instruction string    `parser:"'instruction' @String"`
-	Tags        *Tags     `parser:"('tags' @@)?"`
+	Name        string    `parser:"'task':Ident @Ident '{':Op"`
+	Persona     string    `parser:"'persona':Ident @String"`
+	Instruction string    `parser:"'instruction':Ident @String"`
+	Tags        *Tags     `parser:"('tags':Ident @@)?"`
 	Meta        *Meta     `parser:"@@?"`
 	Seed        *Seed     `parser:"@@?"`
-	Expect      *Expect   `parser:"'expect' @@"`
-	Solution    *Solution `parser:"('solution' @@)? '}'"`
+	Expect      *Expect   `parser:"'expect':Ident @@"`
+	Solution    *Solution `parser:"('solution':Ident @@)? '}':Op"`
 }
 
 // Tags is the task taxonomy: a domain path, capabilities and difficulty atoms.
@@ -556,9 +560,9 @@ type Tags struct {
 	Pos    Pos
 	EndPos Pos
 
-	Domain       *string  `parser:"'{' ('domain' @String)?"`
-	Capabilities []string `parser:"('capabilities' '[' (@Ident ','?)* ']')?"`
-	Difficulty   []string `parser:"('difficulty' '[' (@Ident ','?)* ']')? '}'"`
+	Domain       *string  `parser:"'{':Op ('domain':Ident @String)?"`
+	Capabilities []string `parser:"('capabilities':Ident '[':Op (@Ident ',':Op?)* ']':Op)?"`
+	Difficulty   []string `parser:"('difficulty':Ident '[':Op (@Ident ',':Op?)* ']':Op)? '}':Op"`
 }
 
 // Meta is a task's free-form metadata, carried into the task's
@@ -572,7 +576,7 @@ type Meta struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entries []*MetaEntry `parser:"'meta' '{' (@@ ','?)* '}'"`
+	Entries []*MetaEntry `parser:"'meta':Ident '{':Op (@@ ',':Op?)* '}':Op"`
 }
 
 // MetaEntry is one `key: value` of a Meta.
@@ -580,7 +584,7 @@ type MetaEntry struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key   string `parser:"@Ident ':'"`
+	Key   string `parser:"@Ident ':':Op"`
 	Value *Value `parser:"@@"`
 }
 
@@ -589,7 +593,7 @@ type Expect struct {
 	Pos    Pos
 	EndPos Pos
 
-	Assertions []*Assertion `parser:"'{' @@* '}'"`
+	Assertions []*Assertion `parser:"'{':Op @@* '}':Op"`
 }
 
 // Assertion is `invariant name`, `unchanged` (the state equals the task's
@@ -599,9 +603,9 @@ type Assertion struct {
 	Pos    Pos
 	EndPos Pos
 
-	Invariant *string    `parser:"  'invariant' @Ident"`
-	Unchanged bool       `parser:"| @'unchanged'"`
-	Except    []*Postfix `parser:"  ('except' @@ (',' @@)*)?"`
+	Invariant *string    `parser:"  'invariant':Ident @Ident"`
+	Unchanged bool       `parser:"| @'unchanged':Ident"`
+	Except    []*Postfix `parser:"  ('except':Ident @@ (',':Op @@)*)?"`
 	Expr      *Expr      `parser:"| @@"`
 }
 
@@ -610,7 +614,7 @@ type Solution struct {
 	Pos    Pos
 	EndPos Pos
 
-	Calls []*CallStep `parser:"'{' @@* '}'"`
+	Calls []*CallStep `parser:"'{':Op @@* '}':Op"`
 }
 
 // CallStep is one call of a solution: `tool(arg: value)`, optionally bound to
@@ -620,10 +624,10 @@ type CallStep struct {
 	Pos    Pos
 	EndPos Pos
 
-	Bind  *string `parser:"(@Ident '=')?"`
-	Tool  string  `parser:"(?! 'fails') @Ident '('"`
-	Args  []*Arg  `parser:"(@@ ','?)* ')'"`
-	Fails *string `parser:"('fails' @String)?"`
+	Bind  *string `parser:"(@Ident '=':Op)?"`
+	Tool  string  `parser:"(?! 'fails':Ident) @Ident '(':Op"`
+	Args  []*Arg  `parser:"(@@ ',':Op?)* ')':Op"`
+	Fails *string `parser:"('fails':Ident @String)?"`
 }
 
 // Arg is `name: value` in a call: a literal or a list, map or record
@@ -632,9 +636,9 @@ type Arg struct {
 	Pos    Pos
 	EndPos Pos
 
-	Name      string     `parser:"@Ident ':'"`
-	Value     *Literal   `parser:"(  @@ (?! '{')"`
-	Composite *Composite `parser:" | @@ )"`
+	Name      string
+	Value     *Literal
+	Composite *Composite
 }
 
 // Literal is a constant: number, string, date, datetime, boolean, null, or an
@@ -643,13 +647,13 @@ type Literal struct {
 	Pos    Pos
 	EndPos Pos
 
-	DateTime *string `parser:"  @DateTime"`
-	Date     *string `parser:"| @Date"`
-	Number   *string `parser:"| @('-'? Number)"`
-	String   *string `parser:"| @String"`
-	Bool     *string `parser:"| @('true' | 'false')"`
-	Null     bool    `parser:"| @'null'"`
-	Ident    *string `parser:"| @Ident"`
+	DateTime *string
+	Date     *string
+	Number   *string
+	String   *string
+	Bool     *string
+	Null     bool
+	Ident    *string
 }
 
 // Expr is an `or` chain, the loosest-binding expression level.
@@ -657,8 +661,8 @@ type Expr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *AndExpr   `parser:"@@"`
-	Right []*AndExpr `parser:"('or' @@)*"`
+	Left  *AndExpr
+	Right []*AndExpr
 }
 
 // AndExpr is an `and` chain.
@@ -666,8 +670,8 @@ type AndExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *NotExpr   `parser:"@@"`
-	Right []*NotExpr `parser:"('and' @@)*"`
+	Left  *NotExpr
+	Right []*NotExpr
 }
 
 // NotExpr is `not x` or a comparison.
@@ -675,8 +679,8 @@ type NotExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Not *NotExpr `parser:"  'not' @@"`
-	Cmp *CmpExpr `parser:"| @@"`
+	Not *NotExpr
+	Cmp *CmpExpr
 }
 
 // CmpExpr is an optional comparison or membership test between two sums.
@@ -685,9 +689,9 @@ type CmpExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *AddExpr `parser:"@@"`
-	Op    string   `parser:"( @('==' | '!=' | '<=' | '>=' | '<' | '>' | 'in' | 'not' 'in')"`
-	Right *AddExpr `parser:"  @@ )?"`
+	Left  *AddExpr
+	Op    string
+	Right *AddExpr
 }
 
 // AddExpr is a chain of + and -.
@@ -695,8 +699,8 @@ type AddExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *MulExpr `parser:"@@"`
-	Right []*AddOp `parser:"@@*"`
+	Left  *MulExpr
+	Right []*AddOp
 }
 
 // AddOp is one `+ x` or `- x` of an AddExpr.
@@ -704,8 +708,8 @@ type AddOp struct {
 	Pos    Pos
 	EndPos Pos
 
-	Op      string   `parser:"@('+' | '-')"`
-	Operand *MulExpr `parser:"@@"`
+	Op      string
+	Operand *MulExpr
 }
 
 // MulExpr is a chain of *, / and %.
@@ -713,8 +717,8 @@ type MulExpr struct {
 	Pos    Pos
 	EndPos Pos
 
-	Left  *Unary   `parser:"@@"`
-	Right []*MulOp `parser:"@@*"`
+	Left  *Unary
+	Right []*MulOp
 }
 
 // MulOp is one `* x`, `/ x` or `% x` of a MulExpr.
@@ -722,8 +726,8 @@ type MulOp struct {
 	Pos    Pos
 	EndPos Pos
 
-	Op      string `parser:"@('*' | '/' | '%')"`
-	Operand *Unary `parser:"@@"`
+	Op      string
+	Operand *Unary
 }
 
 // Unary is a negation, or a postfix expression optionally converted to an
@@ -733,9 +737,9 @@ type Unary struct {
 	Pos    Pos
 	EndPos Pos
 
-	Neg     *Unary   `parser:"  '-' @@"`
-	Postfix *Postfix `parser:"| @@"`
-	As      *Type    `parser:"  ('as' @@)?"`
+	Neg     *Unary
+	Postfix *Postfix
+	As      *Type
 }
 
 // Postfix is a primary followed by field selections and indexes:
@@ -744,8 +748,8 @@ type Postfix struct {
 	Pos    Pos
 	EndPos Pos
 
-	Primary  *Primary  `parser:"@@"`
-	Suffixes []*Suffix `parser:"@@*"`
+	Primary  *Primary
+	Suffixes []*Suffix
 }
 
 // Suffix is `.name` or `[expr]`.
@@ -753,8 +757,8 @@ type Suffix struct {
 	Pos    Pos
 	EndPos Pos
 
-	Field *string `parser:"  '.' @Ident"`
-	Index *Expr   `parser:"| '[' @@ ']'"`
+	Field *string
+	Index *Expr
 }
 
 // Primary is an aggregate, a field match, a function call, a record
@@ -763,14 +767,14 @@ type Primary struct {
 	Pos    Pos
 	EndPos Pos
 
-	Agg    *Aggregate `parser:"  @@"`
-	Match  *Match     `parser:"| @@"`
-	Call   *Call      `parser:"| @@"`
-	Struct *StructLit `parser:"| (?= Ident ('.' Ident)? '{' Ident ':') @@"`
-	Lit    *Literal   `parser:"| @@"`
-	List   *ListLit   `parser:"| @@"`
-	Map    *MapLit    `parser:"| @@"`
-	Paren  *Expr      `parser:"| '(' @@ ')'"`
+	Agg    *Aggregate
+	Match  *Match
+	Call   *Call
+	Struct *StructLit
+	Lit    *Literal
+	List   *ListLit
+	Map    *MapLit
+	Paren  *Expr
 }
 
 // Aggregate is a comprehension over a source:
@@ -782,12 +786,12 @@ type Aggregate struct {
 	Pos    Pos
 	EndPos Pos
 
-	Kind      string   `parser:"(  @('count' | 'exists' | 'first' | 'index') '('"`
-	ValueKind string   `parser:" | @('sum' | 'min' | 'max' | 'forall') '('"`
-	Value     *Expr    `parser:"   @@ 'for' )"`
-	Var       string   `parser:"@Ident 'in'"`
-	Source    *Postfix `parser:"@@"`
-	Where     *Expr    `parser:"('where' @@)? ')'"`
+	Kind      string
+	ValueKind string
+	Value     *Expr
+	Var       string
+	Source    *Postfix
+	Where     *Expr
 }
 
 // Op is the aggregate's operator: count, exists, first, index, sum, min,
@@ -804,8 +808,8 @@ type Call struct {
 	Pos    Pos
 	EndPos Pos
 
-	Func string  `parser:"@Ident '('"`
-	Args []*Expr `parser:"(@@ (',' @@)*)? ')'"`
+	Func string
+	Args []*Expr
 }
 
 // ListLit is `[a, b, c]`.
@@ -813,7 +817,7 @@ type ListLit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Elems []*Expr `parser:"'[' (@@ (',' @@)* ','?)? ']'"`
+	Elems []*Expr
 }
 
 // StructLit is a value record, `Address { city: "Paris", zip: "75001" }`,
@@ -825,9 +829,9 @@ type StructLit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Service string       `parser:"((?= Ident '.') @Ident '.')?"`
-	Name    string       `parser:"@Ident '{'"`
-	Fields  []*FieldInit `parser:"(@@ ','?)+ '}'"`
+	Service string
+	Name    string
+	Fields  []*FieldInit
 }
 
 // QualifiedName is the literal's name as written: `Order` or
@@ -846,8 +850,8 @@ type Match struct {
 	Pos    Pos
 	EndPos Pos
 
-	X      *Expr        `parser:"'matches' '(' @@ ','"`
-	Fields []*FieldInit `parser:"'{' (@@ ','?)* '}' ')'"`
+	X      *Expr
+	Fields []*FieldInit
 }
 
 // MapLit is `{ "key": value, … }`.
@@ -855,7 +859,7 @@ type MapLit struct {
 	Pos    Pos
 	EndPos Pos
 
-	Entries []*MapEntry `parser:"'{' (@@ ','?)* '}'"`
+	Entries []*MapEntry
 }
 
 // MapEntry is one `"key": value` of a MapLit.
@@ -863,6 +867,31 @@ type MapEntry struct {
 	Pos    Pos
 	EndPos Pos
 
-	Key   string `parser:"@String ':'"`
-	Value *Expr  `parser:"@@"`
+	Key   string
+	Value *Expr
+}
+
+// StringLiteral reports whether e is a single string literal, without
+// parentheses, and returns its value.
+func StringLiteral(e *Expr) (string, bool) {
+	if e == nil || len(e.Right) > 0 || e.Left == nil || len(e.Left.Right) > 0 {
+		return "", false
+	}
+	n := e.Left.Left
+	if n == nil || n.Not != nil || n.Cmp == nil || n.Cmp.Op != "" {
+		return "", false
+	}
+	a := n.Cmp.Left
+	if a == nil || len(a.Right) > 0 || a.Left == nil || len(a.Left.Right) > 0 {
+		return "", false
+	}
+	u := a.Left.Left
+	if u == nil || u.Neg != nil || u.Postfix == nil || len(u.Postfix.Suffixes) > 0 {
+		return "", false
+	}
+	p := u.Postfix.Primary
+	if p == nil || p.Lit == nil || p.Lit.String == nil {
+		return "", false
+	}
+	return *p.Lit.String, true
 }

@@ -170,7 +170,7 @@ func TestParseCompositeErrors(t *testing.T) {
 		{"fails without a message", "task t { persona \"p\" instruction \"i\" expect { unchanged } solution { f() fails } }", `spec.world:1:74: "fails" needs the message the call is expected to fail with`},
 		{"bad field in a record", "record R by k \"doc\" {\n  a int\n  b = 1\n}", `spec.world:3:5: unexpected token "="`},
 		{"bad field in a case", "record R by k {\n  case c {\n    a int\n    b = 1\n  }\n}", `spec.world:4:7: unexpected token "="`},
-		{"matches without a field list", "task t { persona \"p\" instruction \"i\" expect { matches(o.x[1], status) } }", `unexpected token "status" (expected "{")`},
+		{"matches with a field without a value", "task t { persona \"p\" instruction \"i\" expect { matches(o.x[1], { status }) } }", `unexpected token "}" (expected ":")`},
 		{"matches with a map", "task t { persona \"p\" instruction \"i\" expect { matches(o, { \"status\": 1 }) } }", `unexpected token "status"`},
 		{"bad field in a keyed entity", "service s {\n  entity E key k \"doc\" {\n    k string\n    b = 1\n  }\n}", `spec.world:4:7: unexpected token "="`},
 	}

@@ -76,7 +76,7 @@ func TestParseErrors(t *testing.T) {
 			`spec.world:3:35: unexpected "=" (compare with ==)`},
 		{"= instead of : in an insert",
 			"service s {\n  tool t() {\n    insert E { a = 1 }\n  }\n}\n",
-			`spec.world:3:18: unexpected token "=" (expected ":")`},
+			`spec.world:3:18: unexpected "=" (fields and arguments are written name: value)`},
 		{"invariant without policy",
 			"invariant i {\n  for x in E\n  require x.ok\n}\n",
 			`spec.world:2:3: unexpected token "for" (expected "policy")`},
@@ -113,6 +113,12 @@ func TestParseErrors(t *testing.T) {
 		{"meta after the seed",
 			"task t {\n  persona \"p\"\n  instruction \"i\"\n  seed {}\n  meta { a: 1 }\n  expect { unchanged }\n}\n",
 			`spec.world:5:3: unexpected token "meta" (expected "expect")`},
+		{"a string is not an operator or a keyword",
+			"service s {\n  tool t(x: string) {\n    require x \"==\" \"a\" \"or\" x \"==\" \"b\" else \"no\"\n  }\n}\n",
+			`spec.world:3:15: unexpected token "==" (expected "else")`},
+		{"set without a value",
+			"service s {\n  tool t(x: ref E) {\n    set x.n = }\n  }\n}\n",
+			`spec.world:3:15: unexpected token "}" (expected Expr)`},
 		{"escapes that are not UTF-8",
 			"world w { title \"\\xff\" }",
 			`spec.world:1:17: string escapes do not form valid UTF-8`},
@@ -230,7 +236,7 @@ func TestParseLongChain(t *testing.T) {
 }
 
 // TestParseErrorOrder checks which of several problems Parse reports: a
-// problem scan finds (a character outside the language, a limit) before a
+// problem the scanner finds (a character outside the language, a limit) before a
 // string that does not decode, that before a syntax error, whatever their
 // order in the file.
 func TestParseErrorOrder(t *testing.T) {

@@ -17,6 +17,9 @@ func FuzzParse(f *testing.F) {
 	for _, src := range fuzzSeeds {
 		f.Add([]byte(src))
 	}
+	for _, src := range lineSnippets(f) {
+		f.Add([]byte(src))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Parse("fuzz.world", src)
 		if err != nil {

@@ -22,13 +22,6 @@ import (
 //	Op         == != <= >= and one of - + * / % < > = . , : ( ) [ ] { } ?
 var specLexer = specDefinition{}
 
-// grammarLexer is specLexer with the value of every string token decoded
-// (see unquoteString): the lexer of participle alone on the grammar tags.
-// It decodes strings itself rather than through participle.Map, whose
-// wrapper would make participle read the source through an io.Reader,
-// copying it again.
-var grammarLexer = specDefinition{unquote: true}
-
 // Token types, as participle numbers them: EOF is -1, rules follow.
 const (
 	tokComment lexer.TokenType = lexer.EOF - 1 - iota
@@ -47,9 +40,7 @@ var specSymbols = map[string]lexer.TokenType{
 	"String": tokString, "Ident": tokIdent, "Op": tokOp,
 }
 
-type specDefinition struct {
-	unquote bool // decode string tokens
-}
+type specDefinition struct{}
 
 func (specDefinition) Symbols() map[string]lexer.TokenType { return specSymbols }
 
@@ -62,7 +53,7 @@ func (d specDefinition) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
 }
 
 func (d specDefinition) LexString(filename string, input string) (lexer.Lexer, error) {
-	return &specScanner{data: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}, unquote: d.unquote}, nil
+	return &specScanner{data: input, pos: lexer.Position{Filename: filename, Line: 1, Column: 1}}, nil
 }
 
 func (d specDefinition) LexBytes(filename string, input []byte) (lexer.Lexer, error) {
@@ -71,10 +62,9 @@ func (d specDefinition) LexBytes(filename string, input []byte) (lexer.Lexer, er
 
 // specScanner produces tokens from a string.
 type specScanner struct {
-	data    string
-	off     int
-	pos     lexer.Position
-	unquote bool
+	data string
+	off  int
+	pos  lexer.Position
 }
 
 func isDigit(c byte) bool     { return '0' <= c && c <= '9' }
@@ -97,8 +87,7 @@ func digits(s string, i, n int) bool {
 // an opening bracket, a separator, an operator that takes an operand.
 // (`>` ends `list<T>`, `?` an optional type, closing brackets many nodes.)
 // The white space after such a token is where no node ends, and the
-// parser does not need it (see scan). The tests compare every tree,
-// EndPos included, with participle's on the full token stream.
+// parser does not need it (see scanner).
 func neverLast(t lexer.Token) bool {
 	if t.Type != tokOp {
 		return false
@@ -172,9 +161,6 @@ func (s *specScanner) Next() (lexer.Token, error) {
 	tok := lexer.Token{Type: typ, Value: text, Pos: s.pos}
 	s.off = end
 	s.pos.Advance(text)
-	if typ == tokString && s.unquote {
-		return unquoteString(tok)
-	}
 	return tok, nil
 }
 

@@ -2,18 +2,17 @@ package dsl
 
 import (
 	"bytes"
-	"encoding/json"
+
 	"errors"
 	"fmt"
-	"slices"
+
 	"strconv"
 	"strings"
-	"sync"
+
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
-	"github.com/worldc/worldc/dsl/internal/grammar"
 )
 
 // Limits that protect the parser from hostile input. Specs come from LLMs:
@@ -44,82 +43,23 @@ var tokenRules = []lexer.SimpleRule{
 	{Name: "Op", Pattern: `==|!=|<=|>=|[-+*/%<>=.,:()\[\]{}?]`},
 }
 
-// parser parses the language: participle, with the line-level constructs,
-// statements, expressions, types and constants parsed by hand
-// (handparse.go). It parses the tokens scan produces (see parseTokens):
-// its lexer only names the token types. It is built once; participle
-// parsers are safe for concurrent use.
-var parser = participle.MustBuild[File](participle.Lexer(specLexer), participle.Elide("Comment", "Whitespace"), participle.UseLookahead(lookahead))
-
-// referenceOptions configure participle alone on the grammar tags.
-var referenceOptions = []participle.Option{
-	// The lexer decodes string tokens (not participle.Unquote: it builds
-	// the value by repeated string concatenation, quadratic on a long
-	// string, and decodes \xNN as a rune instead of a byte).
-	participle.Lexer(grammarLexer),
-	participle.Elide("Comment", "Whitespace"),
-	participle.UseLookahead(lookahead),
-}
-
-// grammarParser is participle alone on the grammar tags (internal/grammar
-// holds the syntax tree types with their tags and nothing else): the
-// language's reference parser, whose errors Parse reports.
-type grammarParser struct {
-	file *participle.Parser[grammar.File]
-
-	// Parsers of one line-level construct, used only to explain an
-	// error: when a member, statement, field, seed record, assertion or
-	// solution call fails within the parser's lookahead, the parser
-	// backtracks and blames the token that starts it ("expected }");
-	// parsing that construct alone finds the real mistake.
-	member, stmt, field, prop, record, assertion, callStep, recordItem, load, metaEntry, meta func(filename string, src []byte) error
-}
-
-// reference is the grammarParser, built on first use: parses that
-// succeed never need it.
-var reference = sync.OnceValue(func() *grammarParser {
-	return &grammarParser{
-		file:       participle.MustBuild[grammar.File](referenceOptions...),
-		member:     partParser[grammar.Member](),
-		stmt:       partParser[grammar.Stmt](),
-		field:      partParser[grammar.Field](),
-		prop:       partParser[grammar.Prop](),
-		record:     partParser[grammar.Record](),
-		assertion:  partParser[grammar.Assertion](),
-		callStep:   partParser[grammar.CallStep](),
-		recordItem: partParser[grammar.RecordItem](),
-		load:       partParser[grammar.Load](),
-		metaEntry:  partParser[grammar.MetaEntry](),
-		meta:       partParser[grammar.Meta](),
-	}
-})
-
-func partParser[T any]() func(filename string, src []byte) error {
-	p := participle.MustBuild[T](referenceOptions...)
-	return func(filename string, src []byte) error {
-		_, err := p.ParseBytes(filename, src, participle.AllowTrailing(true))
-		return err
-	}
-}
-
-// parseFile parses src with participle alone, on the grammar tags. The
-// tree has the types of package grammar, with the same fields as this
-// package's: JSON carries it over.
-func (g *grammarParser) parseFile(filename string, src []byte) (*File, error) {
-	tree, err := g.file.ParseBytes(filename, src)
-	if err != nil {
-		return nil, err
-	}
-	data, err := json.Marshal(tree)
-	if err != nil {
-		return nil, err
-	}
-	f := new(File)
-	if err := json.Unmarshal(data, f); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
+// parser parses the language: participle with the grammar tags of ast.go
+// for the declarations, calling the parser of exprparse.go for what they
+// hold: statements, fields, parameters, types, expressions, names,
+// constants and seed records (participle.Parseable). It parses the tokens
+// the scanner produces (see Parse): its lexer only names the token types.
+// It is built once; participle parsers are safe for concurrent use.
+//
+// Participle may give up an alternative, an optional or a repeated group
+// however far it got into it (MaxLookahead), and then reports the error
+// it found furthest into the input: the mistake inside a statement, a
+// field or a seed record rather than the brace of the block that holds
+// it. The alternatives of the tags are told apart by their first token,
+// and the grammar the tags describe does not recurse (blocks and
+// expressions nest inside exprparse.go, which does not backtrack but
+// within a few tokens), so no input is parsed more than a few times
+// over: a broken spec costs what a good one does.
+var parser = participle.MustBuild[File](participle.Lexer(specLexer), participle.Elide("Comment", "Whitespace"), participle.UseLookahead(participle.MaxLookahead))
 
 // Error is a syntax error at a position.
 type Error struct {
@@ -142,48 +82,34 @@ type tokenPos struct {
 // text, or exceeds MaxFileSize, MaxTokens or MaxNesting, is rejected with an
 // *Error before the parser runs, so no input can panic, exhaust the stack
 // or take more than linear time.
-//
-// A spec that does not parse is parsed a second time, by participle alone
-// on the grammar tags (see grammarParser), which reports the error: about
-// ten times slower than the first parse, as Parse was before expressions
-// were parsed by hand.
 func Parse(filename string, src []byte) (*File, error) {
-	buf := tokenBuffers.Get().(*[]lexer.Token)
-	defer releaseTokens(buf)
-	comments, tokens, err := lexSpec(filename, src, buf)
-	if err != nil {
-		return nil, err
-	}
-	f, err := parseTokens(*buf)
-	if err != nil {
-		// Participle alone on the grammar tags words the error (the
-		// hand-written parser reports none). Were it to parse the file,
-		// its tree would be the answer.
-		ref := reference()
-		if f, err = ref.parseFile(filename, src); err != nil {
-			return nil, toError(filename, err, tokens, src)
-		}
-	}
-	return finish(f, comments, tokens, src), nil
-}
-
-// lexSpec checks the limits and the encoding of src and lexes it: see
-// scan.
-func lexSpec(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comment, []tokenPos, error) {
 	if len(src) > MaxFileSize {
-		return nil, nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
+		return nil, &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1},
 			Msg: fmt.Sprintf("spec is %d bytes; the limit is %d", len(src), MaxFileSize)}
 	}
 	if err := checkEncoding(filename, src); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return scan(filename, src, parserTokens)
+	s, err := newScanner(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	// Participle reads every token before it parses: the scanner's errors come
+	// first.
+	tokens, err := lexer.Upgrade(s, tokComment, tokWhitespace)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parser.ParseFromLexer(tokens)
+	if err != nil {
+		return nil, toError(filename, err, s.tokens, src)
+	}
+	return finish(f, s.comments, s.tokens, src), nil
 }
 
-// finish completes a parsed tree: the repairs, the policy positions, the
-// comments and the token positions.
+// finish completes a parsed tree: the policy positions, the comments and
+// the token positions.
 func finish(f *File, comments []*Comment, tokens []tokenPos, src []byte) *File {
-	repairLeakedOperators(f)
 	locatePolicies(f, tokens, src)
 	f.Comments = comments
 	f.tokens = tokens
@@ -252,101 +178,114 @@ func posAt(filename string, src []byte, off int) Pos {
 	return pos
 }
 
-// scan lexes the whole input once before parsing: it collects comments for
-// the formatter and token positions, reports lexical errors with a clear
-// message, and rejects input that would recurse without bound in the
-// parser: nesting deeper than MaxNesting, more than MaxNesting prefix
-// operators in a row, and `else if` chains longer than MaxNesting. When
-// parserTokens is not nil, it also appends there the tokens the parser
-// reads: strings decoded (see unquoteString), and of the white space and
-// comments only the piece right after a token that may end a node (see
-// neverLast), and the end of input. A string that does not decode is
-// reported after every other problem scan finds, as participle, which
-// decodes strings as it reads the tokens, did.
-func scan(filename string, src []byte, parserTokens *[]lexer.Token) ([]*Comment, []tokenPos, error) {
+// scanner lexes the whole input once, as participle reads it before
+// parsing (lexer.Upgrade): it collects comments for the formatter and
+// token positions, reports lexical errors with a clear message, and
+// rejects input that would recurse without bound in the parser: nesting
+// deeper than MaxNesting, more than MaxNesting prefix operators in a row,
+// and `else if` chains longer than MaxNesting. Its tokens are those the
+// parser reads: strings decoded (see unquoteString), and of the white
+// space and comments only the piece right after a token that may end a
+// node (see neverLast), where the node ends (EndPos), and the end of
+// input. A string that does not decode is reported after every other
+// problem the scanner finds, as participle, which decoded strings as it
+// read the tokens, did. Its errors are *Error.
+type scanner struct {
+	filename string
+	src      []byte
+	lx       lexer.Lexer
+	comments []*Comment
+	tokens   []tokenPos // every token but white space and comments
+	skipGap  bool       // the white space or comment can mark no node's end
+	badStr   error      // the first string that does not decode
+	depth    int
+	prefixes int                 // prefix operators (`not`, `-`) in a row
+	elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
+	prev     lexer.Token         // previous token other than a comment
+}
+
+func newScanner(filename string, src []byte) (*scanner, error) {
 	lx, err := specLexer.LexString(filename, string(src))
 	if err != nil {
-		return nil, nil, toError(filename, err, nil, src)
+		return nil, toError(filename, err, nil, src)
 	}
-	var (
-		comments []*Comment
-		tokens   = make([]tokenPos, 0, min(len(src)/5, MaxTokens))
-		skipGap  bool  // the white space or comment can mark no node's end
-		badStr   error // the first string that does not decode
-		depth    int
-		prefixes int                 // prefix operators (`not`, `-`) in a row
-		elseIfs  [MaxNesting + 2]int // length of the current else-if chain per depth
-		prev     lexer.Token         // previous token other than a comment
-	)
+	return &scanner{filename: filename, src: src, lx: lx, tokens: make([]tokenPos, 0, min(len(src)/5, MaxTokens))}, nil
+}
+
+// Next is the next token the parser reads (lexer.Lexer).
+func (s *scanner) Next() (lexer.Token, error) {
 	for {
-		tok, err := lx.Next()
+		tok, err := s.lx.Next()
 		if err != nil {
-			return nil, nil, toError(filename, err, nil, src)
+			return tok, toError(s.filename, err, nil, s.src)
 		}
 		if tok.EOF() {
-			if parserTokens != nil {
-				*parserTokens = append(*parserTokens, tok)
+			if s.badStr != nil {
+				return tok, toError(s.filename, s.badStr, s.tokens, s.src)
 			}
-			if badStr != nil {
-				return nil, nil, toError(filename, badStr, tokens, src)
-			}
-			return comments, tokens, nil
+			return tok, nil
 		}
 		switch tok.Type {
 		case whitespaceType, commentType:
-			if parserTokens != nil && !skipGap {
-				*parserTokens = append(*parserTokens, tok)
-				skipGap = true
-			}
 			if tok.Type == commentType {
-				comments = append(comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
+				s.comments = append(s.comments, &Comment{Pos: tok.Pos, Text: strings.TrimRight(tok.Value, " \t\r")})
 			}
-			continue
-		}
-		if parserTokens != nil {
-			pt := tok
-			if tok.Type == tokString {
-				var err error
-				if pt, err = unquoteString(tok); err != nil && badStr == nil {
-					badStr = err
-				}
+			if s.skipGap {
+				continue
 			}
-			*parserTokens = append(*parserTokens, pt)
-			skipGap = neverLast(tok)
+			s.skipGap = true
+			return tok, nil
 		}
-		if len(tokens) == MaxTokens {
-			return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
+		if err := s.check(tok); err != nil {
+			return tok, err
 		}
-		tokens = append(tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line, col: tok.Pos.Column})
-		switch {
-		case tok.Type == opType && (tok.Value == "(" || tok.Value == "[" || tok.Value == "{"):
-			depth++
-			if depth > MaxNesting {
-				return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxNesting)}
-			}
-			elseIfs[depth] = 0
-		case tok.Type == opType && (tok.Value == ")" || tok.Value == "]" || tok.Value == "}"):
-			depth = max(depth-1, 0)
-		case tok.Type == identType && tok.Value == "if":
-			if prev.Type == identType && prev.Value == "else" {
-				elseIfs[depth]++
-				if elseIfs[depth] > MaxNesting {
-					return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d `else if` in one chain", MaxNesting)}
-				}
-			} else {
-				elseIfs[depth] = 0
+		s.skipGap = neverLast(tok)
+		if tok.Type == tokString {
+			var err error
+			if tok, err = unquoteString(tok); err != nil && s.badStr == nil {
+				s.badStr = err
 			}
 		}
-		if (tok.Type == opType && tok.Value == "-") || (tok.Type == identType && tok.Value == "not") {
-			prefixes++
-			if prefixes > MaxNesting {
-				return nil, nil, &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d prefix operators (`not`, `-`) in a row", MaxNesting)}
+		return tok, nil
+	}
+}
+
+// check records the position of tok, a token other than white space and
+// comments, and applies the limits.
+func (s *scanner) check(tok lexer.Token) error {
+	if len(s.tokens) == MaxTokens {
+		return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("spec has more than %d tokens", MaxTokens)}
+	}
+	s.tokens = append(s.tokens, tokenPos{offset: tok.Pos.Offset, line: tok.Pos.Line, col: tok.Pos.Column})
+	switch {
+	case tok.Type == opType && (tok.Value == "(" || tok.Value == "[" || tok.Value == "{"):
+		s.depth++
+		if s.depth > MaxNesting {
+			return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxNesting)}
+		}
+		s.elseIfs[s.depth] = 0
+	case tok.Type == opType && (tok.Value == ")" || tok.Value == "]" || tok.Value == "}"):
+		s.depth = max(s.depth-1, 0)
+	case tok.Type == identType && tok.Value == "if":
+		if s.prev.Type == identType && s.prev.Value == "else" {
+			s.elseIfs[s.depth]++
+			if s.elseIfs[s.depth] > MaxNesting {
+				return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d `else if` in one chain", MaxNesting)}
 			}
 		} else {
-			prefixes = 0
+			s.elseIfs[s.depth] = 0
 		}
-		prev = tok
 	}
+	if (tok.Type == opType && tok.Value == "-") || (tok.Type == identType && tok.Value == "not") {
+		s.prefixes++
+		if s.prefixes > MaxNesting {
+			return &Error{Pos: tok.Pos, Msg: fmt.Sprintf("more than %d prefix operators (`not`, `-`) in a row", MaxNesting)}
+		}
+	} else {
+		s.prefixes = 0
+	}
+	s.prev = tok
+	return nil
 }
 
 var (
@@ -402,109 +341,10 @@ func toError(filename string, err error, tokens []tokenPos, src []byte) error {
 			pos.Filename = filename
 		}
 		e := &Error{Pos: pos, Msg: cleanMessage(perr.Message())}
-		for range MaxNesting {
-			deeper := explain(e, tokens, src)
-			if deeper == nil {
-				break
-			}
-			e = deeper
-		}
 		hint(e, tokens, src)
 		return e
 	}
 	return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: err.Error()}
-}
-
-// explain re-parses, alone, the line-level construct that starts where e
-// blames a token that "should be }", and returns the error found inside it,
-// or nil when there is none.
-func explain(e *Error, tokens []tokenPos, src []byte) *Error {
-	off := e.Pos.Offset
-	i := tokenIndex(tokens, off)
-	if i < 0 || !strings.HasPrefix(e.Msg, "unexpected token ") {
-		return nil
-	}
-	var parse func(string, []byte) error
-	g := reference()
-	word := identAt(src, off)
-	switch {
-	case word == "meta" && strings.HasPrefix(e.Msg, `unexpected token "meta"`):
-		// A task's meta block that does not parse is skipped as optional,
-		// and the error blames its first token.
-		parse = g.meta
-	case word == "" || !strings.HasSuffix(e.Msg, `(expected "}")`):
-		return nil
-	case word == "entity" || word == "tool" || word == "record":
-		parse = g.member
-	case word == "case":
-		parse = g.recordItem
-	case word == "load":
-		parse = g.load
-	case word == "fails":
-		if enclosingBlock(tokens, src, i) == "solution" {
-			return &Error{Pos: e.Pos, Msg: `"fails" needs the message the call is expected to fail with: call(…) fails "message"`}
-		}
-		return nil
-	case slices.Contains([]string{"require", "let", "var", "set", "insert", "delete", "return", "if", "for", "fail"}, word):
-		parse = g.stmt
-	default:
-		parse = map[string]func(string, []byte) error{
-			"entity": g.field, "world": g.prop, "seed": g.record,
-			"expect": g.assertion, "solution": g.callStep,
-			"record": g.recordItem, "case": g.field, "meta": g.metaEntry,
-		}[enclosingBlock(tokens, src, i)]
-	}
-	if parse == nil {
-		return nil
-	}
-	// Blank out what comes before, keeping byte offsets and lines.
-	padded := make([]byte, len(src))
-	for j, c := range src {
-		if j < off && c != '\n' {
-			c = ' '
-		}
-		padded[j] = c
-	}
-	var perr participle.Error
-	if err := parse(e.Pos.Filename, padded); !errors.As(err, &perr) || perr.Position().Offset <= off {
-		return nil
-	}
-	return &Error{Pos: posAt(e.Pos.Filename, src, perr.Position().Offset), Msg: cleanMessage(perr.Message())}
-}
-
-// identAt is the identifier that starts at offset off, or "".
-func identAt(src []byte, off int) string {
-	end := off
-	for end < len(src) && (isIdentStart(src[end]) || end > off && '0' <= src[end] && src[end] <= '9') {
-		end++
-	}
-	return string(src[off:end])
-}
-
-// enclosingBlock names the block around token i by the keyword of its
-// header: "entity" for `entity Name key k "doc" {`, "record" for `record
-// Name by tag "doc" {`, "case", "world", "seed", "expect" or "solution";
-// "" for any other block.
-func enclosingBlock(tokens []tokenPos, src []byte, i int) string {
-	depth := 0
-	for k := i - 1; k >= 0; k-- {
-		switch src[tokens[k].offset] {
-		case '}':
-			depth++
-		case '{':
-			if depth > 0 {
-				depth--
-				continue
-			}
-			for back, words := range [][]string{{"seed", "expect", "solution", "meta"}, {"world", "entity", "record", "case"}, {"entity", "record"}, {"entity", "record"}, {"entity", "record"}} {
-				if k-1-back >= 0 && slices.Contains(words, identAt(src, tokens[k-1-back].offset)) {
-					return identAt(src, tokens[k-1-back].offset)
-				}
-			}
-			return ""
-		}
-	}
-	return ""
 }
 
 // cleanMessage rewrites participle's wording where it would confuse a spec
@@ -545,10 +385,29 @@ func firstExpected(seq string) string {
 	items := splitTopLevel(seq, ' ')
 	for i, item := range items {
 		if !strings.HasSuffix(item, "?") && !strings.HasSuffix(item, "*") {
-			return strings.Join(items[:i+1], " ")
+			return unparen(strings.Join(items[:i+1], " "))
 		}
 	}
 	return seq
+}
+
+// unparen drops the parentheses participle puts around a choice and its
+// alternatives: `(("from" <string>) | Literal)` reads `"from" <string> |
+// Literal`.
+func unparen(s string) string {
+	if len(s) > 1 && s[0] == '(' && s[len(s)-1] == ')' && len(splitTopLevel(s, ' ')) == 1 {
+		s = s[1 : len(s)-1]
+	}
+	alts := splitTopLevel(s, '|')
+	if len(alts) < 2 {
+		return s
+	}
+	for i, a := range alts {
+		if len(a) > 1 && a[0] == '(' && a[len(a)-1] == ')' && len(splitTopLevel(a, ' ')) == 1 {
+			alts[i] = a[1 : len(a)-1]
+		}
+	}
+	return strings.Join(alts, " | ")
 }
 
 // splitTopLevel splits s at each sep outside quotes and brackets, trimming
@@ -589,6 +448,11 @@ func hint(e *Error, tokens []tokenPos, src []byte) {
 	}
 	nameValue := `unexpected "=" (fields and arguments are written name: value)`
 	i := tokenIndex(tokens, e.Pos.Offset)
+	if i > 0 && strings.HasSuffix(e.Msg, "(expected <string>)") && identAt(src, tokens[i-1].offset) == "fails" {
+		e.Pos = posAt(e.Pos.Filename, src, tokens[i-1].offset)
+		e.Msg = `"fails" needs the message the call is expected to fail with: call(…) fails "message"`
+		return
+	}
 	if i >= 0 && i+1 < len(tokens) && isAssign(src, tokens[i+1]) && isIdentStart(src[e.Pos.Offset]) &&
 		(strings.Contains(e.Msg, `(expected "}"`) || strings.Contains(e.Msg, `(expected ")"`)) {
 		e.Pos = posAt(e.Pos.Filename, src, tokens[i+1].offset)
@@ -649,13 +513,11 @@ func tokenIndex(tokens []tokenPos, offset int) int {
 	return -1
 }
 
-// Grammar returns the grammar in EBNF, for prompts that teach an LLM the
-// language.
-func Grammar() string {
-	return grammarEBNF()
+// identAt is the identifier that starts at offset off, or "".
+func identAt(src []byte, off int) string {
+	end := off
+	for end < len(src) && (isIdentStart(src[end]) || end > off && isDigit(src[end])) {
+		end++
+	}
+	return string(src[off:end])
 }
-
-// grammarEBNF is the EBNF participle derives from the grammar tags.
-var grammarEBNF = sync.OnceValue(func() string {
-	return reference().file.String()
-})

@@ -1,291 +1,272 @@
 package dsl
 
-import "github.com/alecthomas/participle/v2/lexer"
+// Statements: a tool's body. Each starts with its keyword.
 
-// The statements of a tool body are parsed by hand, step for step as
-// participle parses their grammar tags (see handparse.go): each statement
-// starts with its own keyword, which picks the one alternative of Stmt
-// that can match.
-
-// Parse parses a block of statements (participle.Parseable).
-func (b *Block) Parse(lex *lexer.PeekingLexer) error {
-	p := handParser{lex: lex}
-	if !p.block(b) {
-		return errNoParse
+// block parses `{ statements }`; nil when no `{` comes next.
+func (p *exprParser) block(dst *Block) (*Block, error) {
+	t := p.peek()
+	if !isOp(t, "{") {
+		return nil, nil
 	}
-	return nil
-}
-
-// Block = "{" Stmt* "}" .
-func (p *handParser) block(b *Block) bool {
-	b.Pos = p.lex.Peek().Pos
-	if !p.accept("{") {
-		return false
-	}
+	p.next()
+	b := node(dst)
+	*b = Block{Pos: t.Pos}
 	for {
-		cp := p.lex.MakeCheckpoint()
-		s := new(Stmt)
-		if !p.stmt(s) {
-			if !p.giveUp(cp) {
-				return false
-			}
+		s, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		if s == nil {
 			break
 		}
 		b.Stmts = append(b.Stmts, s)
 	}
-	if !p.accept("}") {
-		return false
+	if err := p.expectOp("}"); err != nil {
+		return nil, err
 	}
 	b.EndPos = p.end()
-	return true
+	return b, nil
 }
 
-// Stmt = Require | Let | Var | Set | Insert | Delete | Return | If | For | Fail .
-func (p *handParser) stmt(s *Stmt) bool {
-	t := p.lex.Peek()
-	s.Pos = t.Pos
-	cp := p.lex.MakeCheckpoint()
-	ok := false
+// requireBlock parses a block that must come next.
+func (p *exprParser) requireBlock() (*Block, error) {
+	b, err := p.block(nil)
+	if err == nil && b == nil {
+		err = p.unexpected("Block")
+	}
+	return b, err
+}
+
+// stmt parses a statement; nil when no statement keyword comes next.
+func (p *exprParser) stmt() (*Stmt, error) {
+	t := p.peek()
+	if t.Type != tokIdent {
+		return nil, nil
+	}
+	s := &Stmt{Pos: t.Pos}
+	var err error
 	switch t.Value {
 	case "require":
-		r := new(Require)
-		ok, s.Require = p.require(r), r
+		s.Require, err = p.require()
 	case "let":
-		l := new(Let)
-		ok, s.Let = p.let(l), l
+		s.Let, err = p.let()
 	case "var":
-		v := new(Var)
-		ok, s.Var = p.varStmt(v), v
+		s.Var, err = p.varStmt()
 	case "set":
-		v := new(Set)
-		ok, s.Set = p.set(v), v
+		s.Set, err = p.set()
 	case "insert":
-		in := new(Insert)
-		ok, s.Insert = p.insert(in), in
+		s.Insert, err = p.insert()
 	case "delete":
+		p.next()
 		d := &Delete{Pos: t.Pos}
-		p.lex.Next()
-		d.Target = new(Expr)
-		if ok = p.expr(d.Target); ok {
+		if d.Target, err = p.requireExpr(); err == nil {
 			d.EndPos = p.end()
 		}
 		s.Delete = d
 	case "return":
+		p.next()
 		r := &Return{Pos: t.Pos}
-		p.lex.Next()
-		r.Value = new(Expr)
-		if ok = p.expr(r.Value); ok {
+		if r.Value, err = p.requireExpr(); err == nil {
 			r.EndPos = p.end()
 		}
 		s.Return = r
 	case "if":
-		i := new(If)
-		ok, s.If = p.ifStmt(i), i
+		s.If, err = p.ifStmt()
 	case "for":
-		f := new(For)
-		ok, s.For = p.forStmt(f), f
+		s.For, err = p.forStmt()
 	case "fail":
+		p.next()
 		f := &Fail{Pos: t.Pos}
-		p.lex.Next()
-		f.Message = new(Expr)
-		if ok = p.expr(f.Message); ok {
+		if f.Message, err = p.requireExpr(); err == nil {
 			f.EndPos = p.end()
 		}
 		s.Fail = f
+	default:
+		return nil, nil
 	}
-	if !ok {
-		p.giveUp(cp)
-		return false
+	if err != nil {
+		return nil, err
 	}
 	s.EndPos = p.end()
-	return true
+	return s, nil
 }
 
-// Require = "require" Expr "else" ((<string> (?! "+")) | Expr) .
-func (p *handParser) require(r *Require) bool {
-	r.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	r.Cond = new(Expr)
-	if !p.expr(r.Cond) || !p.accept("else") {
-		return false
+// require parses `require cond else "message"`; a message built from
+// values (`"No " + id`) is an expression.
+func (p *exprParser) require() (*Require, error) {
+	r := &Require{Pos: p.next().Pos}
+	var err error
+	if r.Cond, err = p.requireExpr(); err != nil {
+		return nil, err
 	}
-	if t := p.lex.Peek(); t.Type == tokString && p.second().Value != "+" {
-		p.lex.Next()
+	if !isKeyword(p.peek(), "else") {
+		return nil, p.unexpected(`"else"`)
+	}
+	p.next()
+	if t := p.peek(); t.Type == tokString && !isOp(p.peekN(1), "+") {
+		p.next()
 		r.Message = t.Value
-	} else {
-		cp := p.lex.MakeCheckpoint()
-		r.MessageExpr = new(Expr)
-		if !p.expr(r.MessageExpr) {
-			p.giveUp(cp)
-			return false
-		}
+	} else if r.MessageExpr, err = p.requireExpr(); err != nil {
+		return nil, err
 	}
 	r.EndPos = p.end()
-	return true
+	return r, nil
 }
 
-// Let = "let" <ident> "=" (Insert | Expr) .
-func (p *handParser) let(l *Let) bool {
-	l.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	var ok bool
-	if l.Name, ok = p.ident(); !ok || !p.accept("=") {
-		return false
+// let parses `let x = value` or `let x = insert E { … }`.
+func (p *exprParser) let() (*Let, error) {
+	l := &Let{Pos: p.next().Pos}
+	name, err := p.expectIdent()
+	if err != nil {
+		return nil, err
 	}
-	cp := p.lex.MakeCheckpoint()
-	if p.at("insert") {
-		in := new(Insert)
-		if p.insert(in) {
-			l.Insert = in
-			l.EndPos = p.end()
-			return true
+	l.Name = name.Value
+	if err := p.expectOp("="); err != nil {
+		return nil, err
+	}
+	if isKeyword(p.peek(), "insert") {
+		// `insert` is a name where an insert goes wrong within
+		// giveUpWithin tokens.
+		matched, err := p.attempt(func(*bool) (err error) {
+			l.Insert, err = p.insert()
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		if !p.giveUp(cp) {
-			return false
+		if !matched {
+			l.Insert = nil
 		}
 	}
-	l.Value = new(Expr)
-	if !p.expr(l.Value) {
-		p.giveUp(cp)
-		return false
+	if l.Insert == nil {
+		if l.Value, err = p.requireExpr(); err != nil {
+			return nil, err
+		}
 	}
 	l.EndPos = p.end()
-	return true
+	return l, nil
 }
 
-// Var = "var" <ident> (":" Type)? "=" Expr .
-func (p *handParser) varStmt(v *Var) bool {
-	v.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	var ok bool
-	if v.Name, ok = p.ident(); !ok {
-		return false
+// varStmt parses `var x = value` or `var x: T = value`.
+func (p *exprParser) varStmt() (*Var, error) {
+	v := &Var{Pos: p.next().Pos}
+	name, err := p.expectIdent()
+	if err != nil {
+		return nil, err
 	}
-	if p.at(":") {
-		cp := p.lex.MakeCheckpoint()
-		p.lex.Next()
-		t := new(Type)
-		if p.typ(t) {
-			v.Type = t
-		} else if !p.giveUp(cp) {
-			return false
+	v.Name = name.Value
+	if p.acceptOp(":") {
+		if v.Type, err = p.requireType(); err != nil {
+			return nil, err
 		}
 	}
-	if !p.accept("=") {
-		return false
+	if err := p.expectOp("="); err != nil {
+		return nil, err
 	}
-	v.Value = new(Expr)
-	if !p.expr(v.Value) {
-		return false
+	if v.Value, err = p.requireExpr(); err != nil {
+		return nil, err
 	}
 	v.EndPos = p.end()
-	return true
+	return v, nil
 }
 
-// Set = "set" Postfix "=" Expr .
-func (p *handParser) set(s *Set) bool {
-	s.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	s.Target = new(Postfix)
-	if !p.postfix(s.Target) || !p.accept("=") {
-		return false
+// set parses `set target = value`.
+func (p *exprParser) set() (*Set, error) {
+	s := &Set{Pos: p.next().Pos}
+	var err error
+	if s.Target, err = p.postfix(); err != nil {
+		return nil, err
 	}
-	s.Value = new(Expr)
-	if !p.expr(s.Value) {
-		return false
+	if s.Target == nil {
+		return nil, p.unexpected("Postfix")
+	}
+	if err := p.expectOp("="); err != nil {
+		return nil, err
+	}
+	if s.Value, err = p.requireExpr(); err != nil {
+		return nil, err
 	}
 	s.EndPos = p.end()
-	return true
+	return s, nil
 }
 
-// Insert = "insert" QualName "{" (FieldInit ","?)* "}" .
-func (p *handParser) insert(in *Insert) bool {
-	in.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	in.Entity = new(QualName)
-	if !p.qualName(in.Entity) || !p.accept("{") {
-		return false
+// insert parses `insert E { f: v, … }`.
+func (p *exprParser) insert() (*Insert, error) {
+	in := &Insert{Pos: p.next().Pos}
+	var err error
+	if in.Entity, _ = p.qualName(); in.Entity == nil {
+		return nil, p.unexpected("QualName")
 	}
-	var ok bool
-	if in.Fields, ok = p.fieldInits(); !ok || !p.accept("}") {
-		return false
+	if err := p.expectOp("{"); err != nil {
+		return nil, err
+	}
+	if in.Fields, err = fieldList(p, p.fieldInit); err != nil {
+		return nil, err
+	}
+	if err := p.expectOp("}"); err != nil {
+		return nil, err
 	}
 	in.EndPos = p.end()
-	return true
+	return in, nil
 }
 
-// If = "if" Expr Block ("else" (If | Block))? .
-func (p *handParser) ifStmt(i *If) bool {
-	i.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	i.Cond = new(Expr)
-	if !p.expr(i.Cond) {
-		return false
+// ifStmt parses `if cond { … }` with its `else { … }` or `else if …`.
+func (p *exprParser) ifStmt() (*If, error) {
+	i := &If{Pos: p.next().Pos}
+	var err error
+	if i.Cond, err = p.requireExpr(); err != nil {
+		return nil, err
 	}
-	i.Then = new(Block)
-	if !p.block(i.Then) {
-		return false
+	if i.Then, err = p.requireBlock(); err != nil {
+		return nil, err
 	}
-	if p.at("else") {
-		cp := p.lex.MakeCheckpoint()
-		p.lex.Next()
-		alt := p.lex.MakeCheckpoint()
-		matched := false
-		if p.at("if") {
-			elseIf := new(If)
-			if matched = p.ifStmt(elseIf); matched {
-				i.ElseIf = elseIf
-			} else if !p.giveUp(alt) {
-				return false
-			}
+	if isKeyword(p.peek(), "else") {
+		p.next()
+		if isKeyword(p.peek(), "if") {
+			i.ElseIf, err = p.ifStmt()
+		} else {
+			i.Else, err = p.requireBlock()
 		}
-		if !matched && p.at("{") {
-			b := new(Block)
-			if matched = p.block(b); matched {
-				i.Else = b
-			} else if !p.giveUp(alt) {
-				return false
-			}
-		}
-		if !matched && !p.giveUp(cp) {
-			return false
+		if err != nil {
+			return nil, err
 		}
 	}
 	i.EndPos = p.end()
-	return true
+	return i, nil
 }
 
-// For = "for" (<ident> ",")? <ident> "in" Postfix ("where" Expr)? Block .
-func (p *handParser) forStmt(f *For) bool {
-	f.Pos = p.lex.Peek().Pos
-	p.lex.Next()
-	if t := p.lex.Peek(); t.Type == tokIdent && p.second().Value == "," {
-		p.lex.Next()
-		p.lex.Next()
+// forStmt parses `for x in S where c { … }` and `for k, v in S { … }`.
+func (p *exprParser) forStmt() (*For, error) {
+	f := &For{Pos: p.next().Pos}
+	if t := p.peek(); t.Type == tokIdent && isOp(p.peekN(1), ",") {
+		p.next()
+		p.next()
 		f.Key = t.Value
 	}
-	var ok bool
-	if f.Var, ok = p.ident(); !ok || !p.accept("in") {
-		return false
+	v, err := p.expectIdent()
+	if err != nil {
+		return nil, err
 	}
-	f.Source = new(Postfix)
-	if !p.postfix(f.Source) {
-		return false
+	f.Var = v.Value
+	if !isKeyword(p.peek(), "in") {
+		return nil, p.unexpected(`"in"`)
 	}
-	if p.at("where") {
-		cp := p.lex.MakeCheckpoint()
-		p.lex.Next()
-		w := new(Expr)
-		if p.expr(w) {
-			f.Where = w
-		} else if !p.giveUp(cp) {
-			return false
+	p.next()
+	if f.Source, err = p.postfix(); err != nil {
+		return nil, err
+	}
+	if f.Source == nil {
+		return nil, p.unexpected("Postfix")
+	}
+	if isKeyword(p.peek(), "where") && canStartOperand(p.peekN(1)) {
+		p.next()
+		if f.Where, err = p.expr(); err != nil {
+			return nil, err
 		}
 	}
-	f.Body = new(Block)
-	if !p.block(f.Body) {
-		return false
+	if f.Body, err = p.requireBlock(); err != nil {
+		return nil, err
 	}
 	f.EndPos = p.end()
-	return true
+	return f, nil
 }
