@@ -143,9 +143,9 @@ func newGenerator(w *ir.World) (*generator, error) {
 		ei.lower = unexported(e.Name)
 		ei.table = g.stateNames.name(e, plural(ei.typ))
 		// An entity with a key field has no ID field: the key is the id.
-		fns := newNamespace()
+		fns := newNamespace(recordMethods...)
 		if e.Key == nil {
-			fns = newNamespace("ID")
+			fns = newNamespace(append([]string{"ID"}, recordMethods...)...)
 			ei.id = "ID"
 		}
 		for _, f := range e.Fields {
@@ -160,7 +160,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 		si := &structInfo{s: sd, fields: map[*ir.Field]string{}, cases: map[*ir.Field]*ir.Case{}}
 		si.typ = g.pkgNames.name(sd, exported(sd.Name))
 		si.plain = g.pkgNames.name([2]any{sd, "fields"}, unexported(si.typ)+"Fields")
-		fns := newNamespace("MarshalJSON", "UnmarshalJSON")
+		fns := newNamespace(append([]string{"MarshalJSON", "UnmarshalJSON"}, recordMethods...)...)
 		for _, f := range sd.AllFields() {
 			si.fields[f] = fns.name(f, exported(f.Name))
 		}
@@ -219,6 +219,10 @@ var fixedPackageNames = []string{
 	"toolRequires", "Episode", "Conformance", "World",
 	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
 }
+
+// recordMethods are the exported methods of records and entities, which
+// their fields must not be named as.
+var recordMethods = []string{"AppendJSON", "HashFields"}
 
 // fixedStateNames are the fields and methods of State besides the tables
 // and tools.

@@ -133,6 +133,31 @@ func (g *generator) resultType(t *ir.Tool) *jen.Statement {
 	return g.goType(t.Returns)
 }
 
+// resultIR is the type of the tool's result (nil: none).
+func (g *generator) resultIR(t *ir.Tool) *ir.Type {
+	switch t.Kind {
+	case ir.ToolGet, ir.ToolCreate, ir.ToolUpdate, ir.ToolDelete:
+		return &ir.Type{Kind: ir.KindRecord, Entity: t.Entity}
+	case ir.ToolList, ir.ToolSearch:
+		return &ir.Type{Kind: ir.KindList, Elem: &ir.Type{Kind: ir.KindRecord, Entity: t.Entity}}
+	}
+	return t.Returns
+}
+
+// encodedByRegistry reports whether runtime.Registry encodes a result of
+// type t without reflection as it is: the Go types string, int64, float64
+// and bool, and those with an AppendJSON method (records, dates).
+func encodedByRegistry(t *ir.Type) bool {
+	if pointerOpt(t) {
+		return false
+	}
+	switch t.Kind {
+	case ir.KindList, ir.KindMap, ir.KindEnum:
+		return false
+	}
+	return true
+}
+
 func (g *generator) zeroValue(t *ir.Tool) *jen.Statement {
 	switch t.Kind {
 	case ir.ToolCustom:
@@ -479,15 +504,23 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 		}
 	}
 	call := jen.Id("s").Dot(ti.method).Call(jen.Id("args"))
-	ret := jen.Return(call)
+	ret := []jen.Code{jen.Return(call)}
 	if g.resultType(t) == nil {
-		ret = jen.Return(jen.Nil(), call)
+		ret = []jen.Code{jen.Return(jen.Nil(), call)}
+	} else if res := g.resultIR(t); !encodedByRegistry(res) {
+		// The registry encodes the result with its AppendJSON method:
+		// give it one.
+		ret = []jen.Code{
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Qual(rt, "Encoded").Call(jen.Id("v"), g.appendFunc(res)), jen.Nil()),
+		}
 	}
 	f.Commentf("call%s decodes the JSON arguments of %s and calls %s.", ti.method, t.Name, ti.method)
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call"+ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call"+ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(append([]jen.Code{
 		jen.Var().Id("args").Id(ti.args),
 		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		ret,
+	}, ret...)...,
 	)
 	f.Line()
 }

@@ -467,10 +467,14 @@ func (b *tableBase) compactEncoding(i int) []byte {
 
 func (b *tableBase) rowDigests() [][32]byte {
 	b.digestOnce.Do(func() {
-		encs := b.rowEncodings()
+		var e rowEncoder
 		b.digests = make([][32]byte, len(b.rows))
-		for i := range b.rows {
-			b.digests[i] = sha256.Sum256(encs[i]) // as rowEncoder.digest
+		for i, r := range b.rows {
+			if _, ok := r.(Hashable); ok {
+				b.digests[i] = e.digest(r)
+			} else {
+				b.digests[i] = sha256.Sum256(b.rowEncodings()[i]) // as rowEncoder.digest
+			}
 		}
 	})
 	return b.digests

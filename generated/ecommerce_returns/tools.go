@@ -57,7 +57,13 @@ func (s *State) callFindProducts(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindProducts(args)
+	v, err := s.FindProducts(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Product) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Product])
+	}), nil
 }
 
 // GetProductArgs are the arguments of the tool get_product.
@@ -131,7 +137,13 @@ func (s *State) callFindStockMovements(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindStockMovements(args)
+	v, err := s.FindStockMovements(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*StockMovement) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StockMovement])
+	}), nil
 }
 
 // RestockReturnArgs are the arguments of the tool restock_return.
@@ -315,7 +327,13 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindCustomers(args)
+	v, err := s.FindCustomers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
+	}), nil
 }
 
 // GetCustomerArgs are the arguments of the tool get_customer.
@@ -388,7 +406,13 @@ func (s *State) callFindOrders(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindOrders(args)
+	v, err := s.FindOrders(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
+	}), nil
 }
 
 // GetOrderArgs are the arguments of the tool get_order.
@@ -457,7 +481,13 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindOrderLines(args)
+	v, err := s.FindOrderLines(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
+	}), nil
 }
 
 // CancelOrderArgs are the arguments of the tool cancel_order.
@@ -594,7 +624,13 @@ func (s *State) callFindReturns(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindReturns(args)
+	v, err := s.FindReturns(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*ReturnAuthorization) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ReturnAuthorization])
+	}), nil
 }
 
 // GetReturnArgs are the arguments of the tool get_return.
@@ -958,7 +994,13 @@ func (s *State) callFindRefunds(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindRefunds(args)
+	v, err := s.FindRefunds(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Refund) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Refund])
+	}), nil
 }
 
 // FindStoreCreditAccountsArgs are the arguments of the tool find_store_credit_accounts.
@@ -993,7 +1035,13 @@ func (s *State) callFindStoreCreditAccounts(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindStoreCreditAccounts(args)
+	v, err := s.FindStoreCreditAccounts(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditAccount) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditAccount])
+	}), nil
 }
 
 // GetStoreCreditAccountArgs are the arguments of the tool get_store_credit_account.
@@ -1067,7 +1115,13 @@ func (s *State) callFindStoreCreditTransactions(raw json.RawMessage) (any, error
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindStoreCreditTransactions(args)
+	v, err := s.FindStoreCreditTransactions(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditTransaction) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditTransaction])
+	}), nil
 }
 
 // RefundReturnArgs are the arguments of the tool refund_return.

@@ -61,6 +61,53 @@ func (r *Product) clone() *Product {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Product to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Product) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"sku\":"...)
+	dst = runtime.AppendString(dst, r.SKU)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"category\":"...)
+	dst = runtime.AppendString(dst, r.Category)
+	dst = append(dst, ",\"price\":"...)
+	dst = runtime.AppendFloat(dst, r.Price)
+	dst = append(dst, ",\"returnable\":"...)
+	dst = runtime.AppendBool(dst, r.Returnable)
+	dst = append(dst, ",\"return_window_days\":"...)
+	dst = runtime.AppendInt(dst, r.ReturnWindowDays)
+	dst = append(dst, ",\"restocking_fee_pct\":"...)
+	dst = runtime.AppendFloat(dst, r.RestockingFeePct)
+	dst = append(dst, ",\"stock_on_hand\":"...)
+	dst = runtime.AppendInt(dst, r.StockOnHand)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Product to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Product) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.SKU)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Category)
+	runtime.HashFloat(w, r.Price)
+	runtime.HashBool(w, r.Returnable)
+	runtime.HashInt(w, r.ReturnWindowDays)
+	runtime.HashFloat(w, r.RestockingFeePct)
+	runtime.HashInt(w, r.StockOnHand)
+}
+
 // StockMovementKind is the kind of a StockMovement.
 type StockMovementKind string
 
@@ -113,6 +160,47 @@ func (r *StockMovement) clone() *StockMovement {
 	return &c
 }
 
+// AppendJSON appends the JSON of the StockMovement to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StockMovement) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"product\":"...)
+	dst = runtime.AppendString(dst, r.Product)
+	dst = append(dst, ",\"quantity\":"...)
+	dst = runtime.AppendInt(dst, r.Quantity)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"rma\":"...)
+	dst = runtime.AppendOptional(dst, r.Rma, runtime.AppendString[string])
+	dst = append(dst, ",\"moved_on\":"...)
+	dst = r.MovedOn.AppendJSON(dst)
+	dst = append(dst, ",\"note\":"...)
+	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the StockMovement to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StockMovement) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Product)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashString(w, r.Kind)
+	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
+	r.MovedOn.HashFields(w)
+	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+}
+
 // CustomerLoyaltyTier is the loyalty_tier of a Customer.
 type CustomerLoyaltyTier string
 
@@ -160,6 +248,47 @@ func (r *Customer) recordID() string {
 func (r *Customer) clone() *Customer {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Customer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Customer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"phone\":"...)
+	dst = runtime.AppendString(dst, r.Phone)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, r.City)
+	dst = append(dst, ",\"state\":"...)
+	dst = runtime.AppendString(dst, r.State)
+	dst = append(dst, ",\"loyalty_tier\":"...)
+	dst = runtime.AppendString(dst, r.LoyaltyTier)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Customer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Customer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.State)
+	runtime.HashString(w, r.LoyaltyTier)
 }
 
 // OrderStatus is the status of a Order.
@@ -245,6 +374,59 @@ func (r *Order) clone() *Order {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Order to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Order) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"order_number\":"...)
+	dst = runtime.AppendString(dst, r.OrderNumber)
+	dst = append(dst, ",\"customer\":"...)
+	dst = runtime.AppendString(dst, r.Customer)
+	dst = append(dst, ",\"placed_on\":"...)
+	dst = r.PlacedOn.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"delivered_on\":"...)
+	dst = runtime.AppendOptional(dst, r.DeliveredOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"sales_tax_pct\":"...)
+	dst = runtime.AppendFloat(dst, r.SalesTaxPct)
+	dst = append(dst, ",\"shipping_fee\":"...)
+	dst = runtime.AppendFloat(dst, r.ShippingFee)
+	dst = append(dst, ",\"total\":"...)
+	dst = runtime.AppendFloat(dst, r.Total)
+	dst = append(dst, ",\"payment_method\":"...)
+	dst = runtime.AppendString(dst, r.PaymentMethod)
+	dst = append(dst, ",\"cancellation_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.CancellationReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Order to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Order) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.OrderNumber)
+	runtime.HashString(w, r.Customer)
+	r.PlacedOn.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
+	runtime.HashFloat(w, r.SalesTaxPct)
+	runtime.HashFloat(w, r.ShippingFee)
+	runtime.HashFloat(w, r.Total)
+	runtime.HashString(w, r.PaymentMethod)
+	runtime.HashOptional(w, r.CancellationReason, runtime.HashString[string])
+}
+
 // OrderLine is one product on an order.
 type OrderLine struct {
 	ID       string `json:"id"`
@@ -265,6 +447,41 @@ func (r *OrderLine) recordID() string {
 func (r *OrderLine) clone() *OrderLine {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the OrderLine to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *OrderLine) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"order\":"...)
+	dst = runtime.AppendString(dst, r.Order)
+	dst = append(dst, ",\"product\":"...)
+	dst = runtime.AppendString(dst, r.Product)
+	dst = append(dst, ",\"quantity\":"...)
+	dst = runtime.AppendInt(dst, r.Quantity)
+	dst = append(dst, ",\"unit_price\":"...)
+	dst = runtime.AppendFloat(dst, r.UnitPrice)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the OrderLine to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Order)
+	runtime.HashString(w, r.Product)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashFloat(w, r.UnitPrice)
 }
 
 // ReturnAuthorizationReason is the reason of a ReturnAuthorization.
@@ -408,6 +625,62 @@ func (r *ReturnAuthorization) clone() *ReturnAuthorization {
 	return &c
 }
 
+// AppendJSON appends the JSON of the ReturnAuthorization to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ReturnAuthorization) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"order\":"...)
+	dst = runtime.AppendString(dst, r.Order)
+	dst = append(dst, ",\"line\":"...)
+	dst = runtime.AppendString(dst, r.Line)
+	dst = append(dst, ",\"quantity\":"...)
+	dst = runtime.AppendInt(dst, r.Quantity)
+	dst = append(dst, ",\"reason\":"...)
+	dst = runtime.AppendString(dst, r.Reason)
+	dst = append(dst, ",\"resolution\":"...)
+	dst = runtime.AppendString(dst, r.Resolution)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"condition\":"...)
+	dst = runtime.AppendString(dst, r.Condition)
+	dst = append(dst, ",\"requested_on\":"...)
+	dst = r.RequestedOn.AppendJSON(dst)
+	dst = append(dst, ",\"received_on\":"...)
+	dst = runtime.AppendOptional(dst, r.ReceivedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"credit_amount\":"...)
+	dst = runtime.AppendFloat(dst, r.CreditAmount)
+	dst = append(dst, ",\"note\":"...)
+	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the ReturnAuthorization to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ReturnAuthorization) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(12)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Order)
+	runtime.HashString(w, r.Line)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashString(w, r.Reason)
+	runtime.HashString(w, r.Resolution)
+	runtime.HashString(w, r.Status)
+	runtime.HashString(w, r.Condition)
+	r.RequestedOn.HashFields(w)
+	runtime.HashOptional(w, r.ReceivedOn, runtime.HashValue[runtime.Date])
+	runtime.HashFloat(w, r.CreditAmount)
+	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+}
+
 // Refund is a record: Money sent back to the customer's original payment method.
 type Refund struct {
 	ID    string `json:"id"`
@@ -431,6 +704,44 @@ func (r *Refund) clone() *Refund {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Refund to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Refund) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"order\":"...)
+	dst = runtime.AppendString(dst, r.Order)
+	dst = append(dst, ",\"rma\":"...)
+	dst = runtime.AppendOptional(dst, r.Rma, runtime.AppendString[string])
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"issued_on\":"...)
+	dst = r.IssuedOn.AppendJSON(dst)
+	dst = append(dst, ",\"reason\":"...)
+	dst = runtime.AppendString(dst, r.Reason)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Refund to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Refund) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Order)
+	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
+	runtime.HashFloat(w, r.Amount)
+	r.IssuedOn.HashFields(w)
+	runtime.HashString(w, r.Reason)
+}
+
 // StoreCreditAccount is a customer's store credit balance.
 type StoreCreditAccount struct {
 	ID       string       `json:"id"`
@@ -449,6 +760,38 @@ func (r *StoreCreditAccount) recordID() string {
 func (r *StoreCreditAccount) clone() *StoreCreditAccount {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the StoreCreditAccount to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StoreCreditAccount) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"customer\":"...)
+	dst = runtime.AppendString(dst, r.Customer)
+	dst = append(dst, ",\"balance\":"...)
+	dst = runtime.AppendFloat(dst, r.Balance)
+	dst = append(dst, ",\"opened_on\":"...)
+	dst = r.OpenedOn.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the StoreCreditAccount to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StoreCreditAccount) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashFloat(w, r.Balance)
+	r.OpenedOn.HashFields(w)
 }
 
 // StoreCreditTransactionKind is the kind of a StoreCreditTransaction.
@@ -499,4 +842,45 @@ func (r *StoreCreditTransaction) recordID() string {
 func (r *StoreCreditTransaction) clone() *StoreCreditTransaction {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the StoreCreditTransaction to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StoreCreditTransaction) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"account\":"...)
+	dst = runtime.AppendString(dst, r.Account)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"rma\":"...)
+	dst = runtime.AppendOptional(dst, r.Rma, runtime.AppendString[string])
+	dst = append(dst, ",\"created_on\":"...)
+	dst = r.CreatedOn.AppendJSON(dst)
+	dst = append(dst, ",\"note\":"...)
+	dst = runtime.AppendString(dst, r.Note)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the StoreCreditTransaction to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StoreCreditTransaction) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Account)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Kind)
+	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
+	r.CreatedOn.HashFields(w)
+	runtime.HashString(w, r.Note)
 }

@@ -67,7 +67,13 @@ func (s *State) callFindShipments(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindShipments(args)
+	v, err := s.FindShipments(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Shipment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Shipment])
+	}), nil
 }
 
 // GetShipmentArgs are the arguments of the tool get_shipment.
@@ -129,7 +135,13 @@ func (s *State) callListCarriers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListCarriers(args)
+	v, err := s.ListCarriers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Carrier) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Carrier])
+	}), nil
 }
 
 // GetCarrierArgs are the arguments of the tool get_carrier.
@@ -477,7 +489,13 @@ func (s *State) callFindRateCards(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindRateCards(args)
+	v, err := s.FindRateCards(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*RateCard) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*RateCard])
+	}), nil
 }
 
 // GetRateCardArgs are the arguments of the tool get_rate_card.
@@ -669,7 +687,13 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindCustomers(args)
+	v, err := s.FindCustomers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
+	}), nil
 }
 
 // GetCustomerArgs are the arguments of the tool get_customer.
@@ -742,7 +766,13 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindInvoices(args)
+	v, err := s.FindInvoices(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*FreightInvoice) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*FreightInvoice])
+	}), nil
 }
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.
@@ -811,7 +841,13 @@ func (s *State) callFindInvoiceLines(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindInvoiceLines(args)
+	v, err := s.FindInvoiceLines(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*InvoiceLine) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*InvoiceLine])
+	}), nil
 }
 
 // FindCreditNotesArgs are the arguments of the tool find_credit_notes.
@@ -846,7 +882,13 @@ func (s *State) callFindCreditNotes(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindCreditNotes(args)
+	v, err := s.FindCreditNotes(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*CreditNote) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*CreditNote])
+	}), nil
 }
 
 // SetCreditHoldArgs are the arguments of the tool set_credit_hold.
@@ -1381,7 +1423,13 @@ func (s *State) callFindPayments(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPayments(args)
+	v, err := s.FindPayments(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Payment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Payment])
+	}), nil
 }
 
 // FindDunningLettersArgs are the arguments of the tool find_dunning_letters.
@@ -1421,7 +1469,13 @@ func (s *State) callFindDunningLetters(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindDunningLetters(args)
+	v, err := s.FindDunningLetters(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*DunningLetter) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*DunningLetter])
+	}), nil
 }
 
 // RecordPaymentArgs are the arguments of the tool record_payment.

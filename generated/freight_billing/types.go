@@ -57,6 +57,44 @@ func (r *Carrier) clone() *Carrier {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Carrier to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Carrier) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"code\":"...)
+	dst = runtime.AppendString(dst, r.Code)
+	dst = append(dst, ",\"country\":"...)
+	dst = runtime.AppendString(dst, r.Country)
+	dst = append(dst, ",\"rating\":"...)
+	dst = runtime.AppendString(dst, r.Rating)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Carrier to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Carrier) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Code)
+	runtime.HashString(w, r.Country)
+	runtime.HashString(w, r.Rating)
+	runtime.HashBool(w, r.Active)
+}
+
 // ShipmentStatus is the status of a Shipment.
 type ShipmentStatus string
 
@@ -119,6 +157,68 @@ func (r *Shipment) clone() *Shipment {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Shipment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Shipment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"customer\":"...)
+	dst = runtime.AppendString(dst, r.Customer)
+	dst = append(dst, ",\"carrier\":"...)
+	dst = runtime.AppendString(dst, r.Carrier)
+	dst = append(dst, ",\"customer_ref\":"...)
+	dst = runtime.AppendString(dst, r.CustomerRef)
+	dst = append(dst, ",\"origin_city\":"...)
+	dst = runtime.AppendString(dst, r.OriginCity)
+	dst = append(dst, ",\"destination_city\":"...)
+	dst = runtime.AppendString(dst, r.DestinationCity)
+	dst = append(dst, ",\"destination_country\":"...)
+	dst = runtime.AppendString(dst, r.DestinationCountry)
+	dst = append(dst, ",\"weight_kg\":"...)
+	dst = runtime.AppendFloat(dst, r.WeightKg)
+	dst = append(dst, ",\"pallets\":"...)
+	dst = runtime.AppendInt(dst, r.Pallets)
+	dst = append(dst, ",\"pickup_date\":"...)
+	dst = r.PickupDate.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"delivered_on\":"...)
+	dst = runtime.AppendOptional(dst, r.DeliveredOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"rate_card\":"...)
+	dst = runtime.AppendOptional(dst, r.RateCard, runtime.AppendString[string])
+	dst = append(dst, ",\"freight_charge\":"...)
+	dst = runtime.AppendFloat(dst, r.FreightCharge)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Shipment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Shipment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(14)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashString(w, r.Carrier)
+	runtime.HashString(w, r.CustomerRef)
+	runtime.HashString(w, r.OriginCity)
+	runtime.HashString(w, r.DestinationCity)
+	runtime.HashString(w, r.DestinationCountry)
+	runtime.HashFloat(w, r.WeightKg)
+	runtime.HashInt(w, r.Pallets)
+	r.PickupDate.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.RateCard, runtime.HashString[string])
+	runtime.HashFloat(w, r.FreightCharge)
+}
+
 // RateCardZone is the zone of a RateCard.
 //
 // domestic: Germany; eu: other EU countries; non_eu: everything else
@@ -174,6 +274,53 @@ func (r *RateCard) clone() *RateCard {
 	return &c
 }
 
+// AppendJSON appends the JSON of the RateCard to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *RateCard) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"carrier\":"...)
+	dst = runtime.AppendString(dst, r.Carrier)
+	dst = append(dst, ",\"zone\":"...)
+	dst = runtime.AppendString(dst, r.Zone)
+	dst = append(dst, ",\"price_per_kg\":"...)
+	dst = runtime.AppendFloat(dst, r.PricePerKg)
+	dst = append(dst, ",\"min_charge\":"...)
+	dst = runtime.AppendFloat(dst, r.MinCharge)
+	dst = append(dst, ",\"fuel_surcharge_pct\":"...)
+	dst = runtime.AppendFloat(dst, r.FuelSurchargePct)
+	dst = append(dst, ",\"valid_from\":"...)
+	dst = r.ValidFrom.AppendJSON(dst)
+	dst = append(dst, ",\"valid_to\":"...)
+	dst = r.ValidTo.AppendJSON(dst)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the RateCard to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *RateCard) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Carrier)
+	runtime.HashString(w, r.Zone)
+	runtime.HashFloat(w, r.PricePerKg)
+	runtime.HashFloat(w, r.MinCharge)
+	runtime.HashFloat(w, r.FuelSurchargePct)
+	r.ValidFrom.HashFields(w)
+	r.ValidTo.HashFields(w)
+	runtime.HashBool(w, r.Active)
+}
+
 // Customer is a shipper we invoice.
 type Customer struct {
 	ID   string `json:"id"`
@@ -199,6 +346,50 @@ func (r *Customer) recordID() string {
 func (r *Customer) clone() *Customer {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Customer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Customer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"vat_id\":"...)
+	dst = runtime.AppendString(dst, r.VATID)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, r.City)
+	dst = append(dst, ",\"payment_terms_days\":"...)
+	dst = runtime.AppendInt(dst, r.PaymentTermsDays)
+	dst = append(dst, ",\"credit_limit\":"...)
+	dst = runtime.AppendFloat(dst, r.CreditLimit)
+	dst = append(dst, ",\"on_hold\":"...)
+	dst = runtime.AppendBool(dst, r.OnHold)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Customer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Customer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.VATID)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.City)
+	runtime.HashInt(w, r.PaymentTermsDays)
+	runtime.HashFloat(w, r.CreditLimit)
+	runtime.HashBool(w, r.OnHold)
 }
 
 // FreightInvoiceStatus is the status of a FreightInvoice.
@@ -256,6 +447,53 @@ func (r *FreightInvoice) clone() *FreightInvoice {
 	return &c
 }
 
+// AppendJSON appends the JSON of the FreightInvoice to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *FreightInvoice) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"customer\":"...)
+	dst = runtime.AppendString(dst, r.Customer)
+	dst = append(dst, ",\"period\":"...)
+	dst = runtime.AppendString(dst, r.Period)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"total\":"...)
+	dst = runtime.AppendFloat(dst, r.Total)
+	dst = append(dst, ",\"credited\":"...)
+	dst = runtime.AppendFloat(dst, r.Credited)
+	dst = append(dst, ",\"issued_on\":"...)
+	dst = runtime.AppendOptional(dst, r.IssuedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"due_on\":"...)
+	dst = runtime.AppendOptional(dst, r.DueOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"paid_on\":"...)
+	dst = runtime.AppendOptional(dst, r.PaidOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the FreightInvoice to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *FreightInvoice) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashString(w, r.Period)
+	runtime.HashString(w, r.Status)
+	runtime.HashFloat(w, r.Total)
+	runtime.HashFloat(w, r.Credited)
+	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.DueOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
+}
+
 // InvoiceLine is one shipment billed on an invoice.
 type InvoiceLine struct {
 	ID       string  `json:"id"`
@@ -274,6 +512,38 @@ func (r *InvoiceLine) recordID() string {
 func (r *InvoiceLine) clone() *InvoiceLine {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the InvoiceLine to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *InvoiceLine) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"invoice\":"...)
+	dst = runtime.AppendString(dst, r.Invoice)
+	dst = append(dst, ",\"shipment\":"...)
+	dst = runtime.AppendString(dst, r.Shipment)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the InvoiceLine to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *InvoiceLine) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashString(w, r.Shipment)
+	runtime.HashFloat(w, r.Amount)
 }
 
 // CreditNote is a correction that reduces what the customer owes on an invoice.
@@ -295,6 +565,41 @@ func (r *CreditNote) recordID() string {
 func (r *CreditNote) clone() *CreditNote {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the CreditNote to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *CreditNote) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"invoice\":"...)
+	dst = runtime.AppendString(dst, r.Invoice)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"reason\":"...)
+	dst = runtime.AppendString(dst, r.Reason)
+	dst = append(dst, ",\"issued_on\":"...)
+	dst = r.IssuedOn.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the CreditNote to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *CreditNote) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Reason)
+	r.IssuedOn.HashFields(w)
 }
 
 // Payment is a customer's bank transfer matched to an invoice.
@@ -319,6 +624,41 @@ func (r *Payment) clone() *Payment {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Payment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Payment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"invoice\":"...)
+	dst = runtime.AppendString(dst, r.Invoice)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"received_on\":"...)
+	dst = r.ReceivedOn.AppendJSON(dst)
+	dst = append(dst, ",\"bank_reference\":"...)
+	dst = runtime.AppendString(dst, r.BankReference)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Payment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Payment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashFloat(w, r.Amount)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, r.BankReference)
+}
+
 // DunningLetter is a payment reminder for an overdue invoice.
 type DunningLetter struct {
 	ID      string       `json:"id"`
@@ -338,4 +678,39 @@ func (r *DunningLetter) recordID() string {
 func (r *DunningLetter) clone() *DunningLetter {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the DunningLetter to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *DunningLetter) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"invoice\":"...)
+	dst = runtime.AppendString(dst, r.Invoice)
+	dst = append(dst, ",\"level\":"...)
+	dst = runtime.AppendInt(dst, r.Level)
+	dst = append(dst, ",\"fee\":"...)
+	dst = runtime.AppendFloat(dst, r.Fee)
+	dst = append(dst, ",\"sent_on\":"...)
+	dst = r.SentOn.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the DunningLetter to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *DunningLetter) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashInt(w, r.Level)
+	runtime.HashFloat(w, r.Fee)
+	r.SentOn.HashFields(w)
 }

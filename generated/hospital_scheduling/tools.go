@@ -66,7 +66,13 @@ func (s *State) callFindPatients(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPatients(args)
+	v, err := s.FindPatients(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Patient) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Patient])
+	}), nil
 }
 
 // GetPatientArgs are the arguments of the tool get_patient.
@@ -224,7 +230,13 @@ func (s *State) callListDepartments(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListDepartments(args)
+	v, err := s.ListDepartments(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Department) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Department])
+	}), nil
 }
 
 // GetDepartmentArgs are the arguments of the tool get_department.
@@ -297,7 +309,13 @@ func (s *State) callFindClinicians(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindClinicians(args)
+	v, err := s.FindClinicians(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Clinician) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Clinician])
+	}), nil
 }
 
 // GetClinicianArgs are the arguments of the tool get_clinician.
@@ -366,7 +384,13 @@ func (s *State) callFindRotaEntries(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindRotaEntries(args)
+	v, err := s.FindRotaEntries(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*RotaEntry) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*RotaEntry])
+	}), nil
 }
 
 // AddRotaEntryArgs are the arguments of the tool add_rota_entry.
@@ -504,7 +528,13 @@ func (s *State) callListRooms(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListRooms(args)
+	v, err := s.ListRooms(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Room) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Room])
+	}), nil
 }
 
 // FindSessionsArgs are the arguments of the tool find_sessions.
@@ -559,7 +589,13 @@ func (s *State) callFindSessions(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindSessions(args)
+	v, err := s.FindSessions(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*ClinicSession) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ClinicSession])
+	}), nil
 }
 
 // GetSessionArgs are the arguments of the tool get_session.
@@ -643,7 +679,13 @@ func (s *State) callFindAppointments(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindAppointments(args)
+	v, err := s.FindAppointments(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Appointment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Appointment])
+	}), nil
 }
 
 // GetAppointmentArgs are the arguments of the tool get_appointment.
@@ -1172,7 +1214,13 @@ func (s *State) callFindReferrals(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindReferrals(args)
+	v, err := s.FindReferrals(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Referral) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Referral])
+	}), nil
 }
 
 // GetReferralArgs are the arguments of the tool get_referral.
@@ -1236,7 +1284,13 @@ func (s *State) callFindWaitingList(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindWaitingList(args)
+	v, err := s.FindWaitingList(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*WaitingListEntry) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*WaitingListEntry])
+	}), nil
 }
 
 // TriageReferralArgs are the arguments of the tool triage_referral.

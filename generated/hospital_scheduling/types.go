@@ -31,6 +31,53 @@ func (r *Patient) clone() *Patient {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Patient to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Patient) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"nhs_number\":"...)
+	dst = runtime.AppendString(dst, r.NhsNumber)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"date_of_birth\":"...)
+	dst = r.DateOfBirth.AppendJSON(dst)
+	dst = append(dst, ",\"postcode\":"...)
+	dst = runtime.AppendString(dst, r.Postcode)
+	dst = append(dst, ",\"phone\":"...)
+	dst = runtime.AppendString(dst, r.Phone)
+	dst = append(dst, ",\"gp_practice\":"...)
+	dst = runtime.AppendString(dst, r.GpPractice)
+	dst = append(dst, ",\"deceased\":"...)
+	dst = runtime.AppendBool(dst, r.Deceased)
+	dst = append(dst, ",\"date_of_death\":"...)
+	dst = runtime.AppendOptional(dst, r.DateOfDeath, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Patient to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Patient) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.NhsNumber)
+	runtime.HashString(w, r.FullName)
+	r.DateOfBirth.HashFields(w)
+	runtime.HashString(w, r.Postcode)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.GpPractice)
+	runtime.HashBool(w, r.Deceased)
+	runtime.HashOptional(w, r.DateOfDeath, runtime.HashValue[runtime.Date])
+}
+
 // Department is a clinical specialty running outpatient clinics.
 type Department struct {
 	ID   string `json:"id"`
@@ -52,6 +99,41 @@ func (r *Department) recordID() string {
 func (r *Department) clone() *Department {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Department to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Department) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"code\":"...)
+	dst = runtime.AppendString(dst, r.Code)
+	dst = append(dst, ",\"rtt_target_weeks\":"...)
+	dst = runtime.AppendInt(dst, r.RttTargetWeeks)
+	dst = append(dst, ",\"first_attendance_tariff\":"...)
+	dst = runtime.AppendFloat(dst, r.FirstAttendanceTariff)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Department to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Department) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Code)
+	runtime.HashInt(w, r.RttTargetWeeks)
+	runtime.HashFloat(w, r.FirstAttendanceTariff)
 }
 
 // ClinicianRole is the role of a Clinician.
@@ -103,6 +185,44 @@ func (r *Clinician) clone() *Clinician {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Clinician to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Clinician) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"registration_number\":"...)
+	dst = runtime.AppendString(dst, r.RegistrationNumber)
+	dst = append(dst, ",\"role\":"...)
+	dst = runtime.AppendString(dst, r.Role)
+	dst = append(dst, ",\"home_department\":"...)
+	dst = runtime.AppendString(dst, r.HomeDepartment)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Clinician to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Clinician) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.RegistrationNumber)
+	runtime.HashString(w, r.Role)
+	runtime.HashString(w, r.HomeDepartment)
+	runtime.HashBool(w, r.Active)
+}
+
 // RotaEntry is a period during which a clinician works for a department.
 type RotaEntry struct {
 	ID         string       `json:"id"`
@@ -122,6 +242,41 @@ func (r *RotaEntry) recordID() string {
 func (r *RotaEntry) clone() *RotaEntry {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the RotaEntry to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *RotaEntry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"clinician\":"...)
+	dst = runtime.AppendString(dst, r.Clinician)
+	dst = append(dst, ",\"department\":"...)
+	dst = runtime.AppendString(dst, r.Department)
+	dst = append(dst, ",\"starts_on\":"...)
+	dst = r.StartsOn.AppendJSON(dst)
+	dst = append(dst, ",\"ends_on\":"...)
+	dst = r.EndsOn.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the RotaEntry to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *RotaEntry) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Clinician)
+	runtime.HashString(w, r.Department)
+	r.StartsOn.HashFields(w)
+	r.EndsOn.HashFields(w)
 }
 
 // RoomRoomType is the room_type of a Room.
@@ -168,6 +323,41 @@ func (r *Room) recordID() string {
 func (r *Room) clone() *Room {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Room to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Room) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"site\":"...)
+	dst = runtime.AppendString(dst, r.Site)
+	dst = append(dst, ",\"room_type\":"...)
+	dst = runtime.AppendString(dst, r.RoomType)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Room to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Room) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Site)
+	runtime.HashString(w, r.RoomType)
+	runtime.HashBool(w, r.Active)
 }
 
 // ClinicSessionPeriod is the period of a ClinicSession.
@@ -246,6 +436,50 @@ func (r *ClinicSession) clone() *ClinicSession {
 	return &c
 }
 
+// AppendJSON appends the JSON of the ClinicSession to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ClinicSession) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"department\":"...)
+	dst = runtime.AppendString(dst, r.Department)
+	dst = append(dst, ",\"clinician\":"...)
+	dst = runtime.AppendString(dst, r.Clinician)
+	dst = append(dst, ",\"room\":"...)
+	dst = runtime.AppendString(dst, r.Room)
+	dst = append(dst, ",\"session_date\":"...)
+	dst = r.SessionDate.AppendJSON(dst)
+	dst = append(dst, ",\"period\":"...)
+	dst = runtime.AppendString(dst, r.Period)
+	dst = append(dst, ",\"capacity\":"...)
+	dst = runtime.AppendInt(dst, r.Capacity)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the ClinicSession to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ClinicSession) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Department)
+	runtime.HashString(w, r.Clinician)
+	runtime.HashString(w, r.Room)
+	r.SessionDate.HashFields(w)
+	runtime.HashString(w, r.Period)
+	runtime.HashInt(w, r.Capacity)
+	runtime.HashString(w, r.Status)
+}
+
 // AppointmentKind is the kind of a Appointment.
 type AppointmentKind string
 
@@ -320,6 +554,50 @@ func (r *Appointment) recordID() string {
 func (r *Appointment) clone() *Appointment {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Appointment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Appointment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"session\":"...)
+	dst = runtime.AppendString(dst, r.Session)
+	dst = append(dst, ",\"patient\":"...)
+	dst = runtime.AppendString(dst, r.Patient)
+	dst = append(dst, ",\"referral\":"...)
+	dst = runtime.AppendString(dst, r.Referral)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"booked_on\":"...)
+	dst = r.BookedOn.AppendJSON(dst)
+	dst = append(dst, ",\"cancellation_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.CancellationReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Appointment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Appointment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Session)
+	runtime.HashString(w, r.Patient)
+	runtime.HashString(w, r.Referral)
+	runtime.HashString(w, r.Kind)
+	runtime.HashString(w, r.Status)
+	r.BookedOn.HashFields(w)
+	runtime.HashOptional(w, r.CancellationReason, runtime.HashString[string])
 }
 
 // ReferralPriority is the priority of a Referral.
@@ -403,6 +681,50 @@ func (r *Referral) clone() *Referral {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Referral to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Referral) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"patient\":"...)
+	dst = runtime.AppendString(dst, r.Patient)
+	dst = append(dst, ",\"department\":"...)
+	dst = runtime.AppendString(dst, r.Department)
+	dst = append(dst, ",\"referrer\":"...)
+	dst = runtime.AppendString(dst, r.Referrer)
+	dst = append(dst, ",\"priority\":"...)
+	dst = runtime.AppendString(dst, r.Priority)
+	dst = append(dst, ",\"received_on\":"...)
+	dst = r.ReceivedOn.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"triage_note\":"...)
+	dst = runtime.AppendOptional(dst, r.TriageNote, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Referral to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Referral) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Patient)
+	runtime.HashString(w, r.Department)
+	runtime.HashString(w, r.Referrer)
+	runtime.HashString(w, r.Priority)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.TriageNote, runtime.HashString[string])
+}
+
 // WaitingListEntryStatus is the status of a WaitingListEntry.
 type WaitingListEntryStatus string
 
@@ -450,4 +772,42 @@ func (r *WaitingListEntry) recordID() string {
 func (r *WaitingListEntry) clone() *WaitingListEntry {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the WaitingListEntry to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *WaitingListEntry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"referral\":"...)
+	dst = runtime.AppendString(dst, r.Referral)
+	dst = append(dst, ",\"added_on\":"...)
+	dst = r.AddedOn.AppendJSON(dst)
+	dst = append(dst, ",\"breach_date\":"...)
+	dst = r.BreachDate.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"removal_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.RemovalReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the WaitingListEntry to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *WaitingListEntry) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Referral)
+	r.AddedOn.HashFields(w)
+	r.BreachDate.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.RemovalReason, runtime.HashString[string])
 }

@@ -61,7 +61,13 @@ func (s *State) callFindPolicyholders(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPolicyholders(args)
+	v, err := s.FindPolicyholders(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Policyholder) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Policyholder])
+	}), nil
 }
 
 // GetPolicyholderArgs are the arguments of the tool get_policyholder.
@@ -210,7 +216,13 @@ func (s *State) callFindPolicies(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPolicies(args)
+	v, err := s.FindPolicies(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*InsurancePolicy) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*InsurancePolicy])
+	}), nil
 }
 
 // GetPolicyArgs are the arguments of the tool get_policy.
@@ -428,7 +440,13 @@ func (s *State) callFindClaims(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindClaims(args)
+	v, err := s.FindClaims(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Claim) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Claim])
+	}), nil
 }
 
 // GetClaimArgs are the arguments of the tool get_claim.
@@ -754,7 +772,13 @@ func (s *State) callFindAdjusters(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindAdjusters(args)
+	v, err := s.FindAdjusters(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*LossAdjuster) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*LossAdjuster])
+	}), nil
 }
 
 // GetAdjusterArgs are the arguments of the tool get_adjuster.
@@ -828,7 +852,13 @@ func (s *State) callFindAssessments(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindAssessments(args)
+	v, err := s.FindAssessments(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Assessment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Assessment])
+	}), nil
 }
 
 // RequestAssessmentArgs are the arguments of the tool request_assessment.
@@ -1039,7 +1069,13 @@ func (s *State) callFindPayouts(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPayouts(args)
+	v, err := s.FindPayouts(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Payout) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Payout])
+	}), nil
 }
 
 // GetPayoutArgs are the arguments of the tool get_payout.
@@ -1264,7 +1300,13 @@ func (s *State) callFindFraudFlags(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindFraudFlags(args)
+	v, err := s.FindFraudFlags(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*FraudFlag) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*FraudFlag])
+	}), nil
 }
 
 // RaiseFraudFlagArgs are the arguments of the tool raise_fraud_flag.

@@ -29,6 +29,53 @@ func (r *Policyholder) clone() *Policyholder {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Policyholder to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Policyholder) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"phone\":"...)
+	dst = runtime.AppendString(dst, r.Phone)
+	dst = append(dst, ",\"address\":"...)
+	dst = runtime.AppendString(dst, r.Address)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, r.City)
+	dst = append(dst, ",\"postal_code\":"...)
+	dst = runtime.AppendString(dst, r.PostalCode)
+	dst = append(dst, ",\"birth_date\":"...)
+	dst = r.BirthDate.AppendJSON(dst)
+	dst = append(dst, ",\"customer_since\":"...)
+	dst = r.CustomerSince.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Policyholder to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Policyholder) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.Address)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.PostalCode)
+	r.BirthDate.HashFields(w)
+	r.CustomerSince.HashFields(w)
+}
+
 // InsurancePolicyProduct is the product of a InsurancePolicy.
 type InsurancePolicyProduct string
 
@@ -138,6 +185,65 @@ func (r *InsurancePolicy) clone() *InsurancePolicy {
 	return &c
 }
 
+// AppendJSON appends the JSON of the InsurancePolicy to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *InsurancePolicy) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"policy_number\":"...)
+	dst = runtime.AppendString(dst, r.PolicyNumber)
+	dst = append(dst, ",\"holder\":"...)
+	dst = runtime.AppendString(dst, r.Holder)
+	dst = append(dst, ",\"product\":"...)
+	dst = runtime.AppendString(dst, r.Product)
+	dst = append(dst, ",\"cover\":"...)
+	dst = runtime.AppendString(dst, r.Cover)
+	dst = append(dst, ",\"insured_item\":"...)
+	dst = runtime.AppendString(dst, r.InsuredItem)
+	dst = append(dst, ",\"start_date\":"...)
+	dst = r.StartDate.AppendJSON(dst)
+	dst = append(dst, ",\"end_date\":"...)
+	dst = r.EndDate.AppendJSON(dst)
+	dst = append(dst, ",\"premium_paid_until\":"...)
+	dst = r.PremiumPaidUntil.AppendJSON(dst)
+	dst = append(dst, ",\"annual_premium\":"...)
+	dst = runtime.AppendFloat(dst, r.AnnualPremium)
+	dst = append(dst, ",\"coverage_limit\":"...)
+	dst = runtime.AppendFloat(dst, r.CoverageLimit)
+	dst = append(dst, ",\"deductible\":"...)
+	dst = runtime.AppendFloat(dst, r.Deductible)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the InsurancePolicy to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *InsurancePolicy) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(13)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.PolicyNumber)
+	runtime.HashString(w, r.Holder)
+	runtime.HashString(w, r.Product)
+	runtime.HashString(w, r.Cover)
+	runtime.HashString(w, r.InsuredItem)
+	r.StartDate.HashFields(w)
+	r.EndDate.HashFields(w)
+	r.PremiumPaidUntil.HashFields(w)
+	runtime.HashFloat(w, r.AnnualPremium)
+	runtime.HashFloat(w, r.CoverageLimit)
+	runtime.HashFloat(w, r.Deductible)
+	runtime.HashString(w, r.Status)
+}
+
 // ClaimPeril is the peril of a Claim.
 type ClaimPeril string
 
@@ -227,6 +333,62 @@ func (r *Claim) clone() *Claim {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Claim to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Claim) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"claim_number\":"...)
+	dst = runtime.AppendString(dst, r.ClaimNumber)
+	dst = append(dst, ",\"policy\":"...)
+	dst = runtime.AppendString(dst, r.Policy)
+	dst = append(dst, ",\"peril\":"...)
+	dst = runtime.AppendString(dst, r.Peril)
+	dst = append(dst, ",\"incident_date\":"...)
+	dst = r.IncidentDate.AppendJSON(dst)
+	dst = append(dst, ",\"reported_on\":"...)
+	dst = r.ReportedOn.AppendJSON(dst)
+	dst = append(dst, ",\"description\":"...)
+	dst = runtime.AppendString(dst, r.Description)
+	dst = append(dst, ",\"estimated_amount\":"...)
+	dst = runtime.AppendFloat(dst, r.EstimatedAmount)
+	dst = append(dst, ",\"approved_amount\":"...)
+	dst = runtime.AppendOptional(dst, r.ApprovedAmount, runtime.AppendFloat[float64])
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"decided_on\":"...)
+	dst = runtime.AppendOptional(dst, r.DecidedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"rejection_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.RejectionReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Claim to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Claim) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(12)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.ClaimNumber)
+	runtime.HashString(w, r.Policy)
+	runtime.HashString(w, r.Peril)
+	r.IncidentDate.HashFields(w)
+	r.ReportedOn.HashFields(w)
+	runtime.HashString(w, r.Description)
+	runtime.HashFloat(w, r.EstimatedAmount)
+	runtime.HashOptional(w, r.ApprovedAmount, runtime.HashFloat[float64])
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.RejectionReason, runtime.HashString[string])
+}
+
 // LossAdjusterSpecialty is the specialty of a LossAdjuster.
 type LossAdjusterSpecialty string
 
@@ -274,6 +436,50 @@ func (r *LossAdjuster) recordID() string {
 func (r *LossAdjuster) clone() *LossAdjuster {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the LossAdjuster to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *LossAdjuster) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"firm\":"...)
+	dst = runtime.AppendString(dst, r.Firm)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"region\":"...)
+	dst = runtime.AppendString(dst, r.Region)
+	dst = append(dst, ",\"specialty\":"...)
+	dst = runtime.AppendString(dst, r.Specialty)
+	dst = append(dst, ",\"max_open_cases\":"...)
+	dst = runtime.AppendInt(dst, r.MaxOpenCases)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the LossAdjuster to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *LossAdjuster) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Firm)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Region)
+	runtime.HashString(w, r.Specialty)
+	runtime.HashInt(w, r.MaxOpenCases)
+	runtime.HashBool(w, r.Active)
 }
 
 // AssessmentStatus is the status of a Assessment.
@@ -327,6 +533,50 @@ func (r *Assessment) clone() *Assessment {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Assessment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Assessment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"claim\":"...)
+	dst = runtime.AppendString(dst, r.Claim)
+	dst = append(dst, ",\"adjuster\":"...)
+	dst = runtime.AppendString(dst, r.Adjuster)
+	dst = append(dst, ",\"requested_on\":"...)
+	dst = r.RequestedOn.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"assessed_on\":"...)
+	dst = runtime.AppendOptional(dst, r.AssessedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"assessed_amount\":"...)
+	dst = runtime.AppendOptional(dst, r.AssessedAmount, runtime.AppendFloat[float64])
+	dst = append(dst, ",\"findings\":"...)
+	dst = runtime.AppendOptional(dst, r.Findings, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Assessment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Assessment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Claim)
+	runtime.HashString(w, r.Adjuster)
+	r.RequestedOn.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.AssessedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.AssessedAmount, runtime.HashFloat[float64])
+	runtime.HashOptional(w, r.Findings, runtime.HashString[string])
+}
+
 // PayoutStatus is the status of a Payout.
 type PayoutStatus string
 
@@ -375,6 +625,50 @@ func (r *Payout) recordID() string {
 func (r *Payout) clone() *Payout {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Payout to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Payout) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"claim\":"...)
+	dst = runtime.AppendString(dst, r.Claim)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"payee\":"...)
+	dst = runtime.AppendString(dst, r.Payee)
+	dst = append(dst, ",\"iban\":"...)
+	dst = runtime.AppendString(dst, r.Iban)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"scheduled_on\":"...)
+	dst = r.ScheduledOn.AppendJSON(dst)
+	dst = append(dst, ",\"sent_on\":"...)
+	dst = runtime.AppendOptional(dst, r.SentOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Payout to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Payout) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Claim)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Payee)
+	runtime.HashString(w, r.Iban)
+	runtime.HashString(w, r.Status)
+	r.ScheduledOn.HashFields(w)
+	runtime.HashOptional(w, r.SentOn, runtime.HashValue[runtime.Date])
 }
 
 // FraudFlagReason is the reason of a FraudFlag.
@@ -453,4 +747,48 @@ func (r *FraudFlag) recordID() string {
 func (r *FraudFlag) clone() *FraudFlag {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the FraudFlag to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *FraudFlag) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"claim\":"...)
+	dst = runtime.AppendString(dst, r.Claim)
+	dst = append(dst, ",\"reason\":"...)
+	dst = runtime.AppendString(dst, r.Reason)
+	dst = append(dst, ",\"note\":"...)
+	dst = runtime.AppendString(dst, r.Note)
+	dst = append(dst, ",\"raised_on\":"...)
+	dst = r.RaisedOn.AppendJSON(dst)
+	dst = append(dst, ",\"raised_by\":"...)
+	dst = runtime.AppendString(dst, r.RaisedBy)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"resolution_note\":"...)
+	dst = runtime.AppendOptional(dst, r.ResolutionNote, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the FraudFlag to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *FraudFlag) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Claim)
+	runtime.HashString(w, r.Reason)
+	runtime.HashString(w, r.Note)
+	r.RaisedOn.HashFields(w)
+	runtime.HashString(w, r.RaisedBy)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.ResolutionNote, runtime.HashString[string])
 }

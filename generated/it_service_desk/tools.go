@@ -71,7 +71,13 @@ func (s *State) callFindEmployees(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindEmployees(args)
+	v, err := s.FindEmployees(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Employee) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Employee])
+	}), nil
 }
 
 // GetEmployeeArgs are the arguments of the tool get_employee.
@@ -244,7 +250,13 @@ func (s *State) callFindAssets(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindAssets(args)
+	v, err := s.FindAssets(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Asset) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Asset])
+	}), nil
 }
 
 // GetAssetArgs are the arguments of the tool get_asset.
@@ -311,7 +323,13 @@ func (s *State) callFindLicences(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindLicences(args)
+	v, err := s.FindLicences(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*SoftwareLicence) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*SoftwareLicence])
+	}), nil
 }
 
 // GetLicenceArgs are the arguments of the tool get_licence.
@@ -385,7 +403,13 @@ func (s *State) callFindLicenceSeats(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindLicenceSeats(args)
+	v, err := s.FindLicenceSeats(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*LicenceSeat) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*LicenceSeat])
+	}), nil
 }
 
 // AssignAssetArgs are the arguments of the tool assign_asset.
@@ -753,7 +777,13 @@ func (s *State) callListSLAPolicies(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListSLAPolicies(args)
+	v, err := s.ListSLAPolicies(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*SLAPolicy) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*SLAPolicy])
+	}), nil
 }
 
 // FindTicketsArgs are the arguments of the tool find_tickets.
@@ -808,7 +838,13 @@ func (s *State) callFindTickets(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindTickets(args)
+	v, err := s.FindTickets(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Ticket) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Ticket])
+	}), nil
 }
 
 // GetTicketArgs are the arguments of the tool get_ticket.
@@ -1180,7 +1216,13 @@ func (s *State) callFindChangeRequests(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindChangeRequests(args)
+	v, err := s.FindChangeRequests(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*ChangeRequest) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ChangeRequest])
+	}), nil
 }
 
 // GetChangeRequestArgs are the arguments of the tool get_change_request.

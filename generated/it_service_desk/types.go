@@ -114,6 +114,56 @@ func (r *Employee) clone() *Employee {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Employee to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Employee) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"employee_code\":"...)
+	dst = runtime.AppendString(dst, r.EmployeeCode)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"department\":"...)
+	dst = runtime.AppendString(dst, r.Department)
+	dst = append(dst, ",\"location\":"...)
+	dst = runtime.AppendString(dst, r.Location)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"joined_on\":"...)
+	dst = r.JoinedOn.AppendJSON(dst)
+	dst = append(dst, ",\"last_working_day\":"...)
+	dst = runtime.AppendOptional(dst, r.LastWorkingDay, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"cab_member\":"...)
+	dst = runtime.AppendBool(dst, r.CabMember)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Employee to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Employee) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.EmployeeCode)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Department)
+	runtime.HashString(w, r.Location)
+	runtime.HashString(w, r.Status)
+	r.JoinedOn.HashFields(w)
+	runtime.HashOptional(w, r.LastWorkingDay, runtime.HashValue[runtime.Date])
+	runtime.HashBool(w, r.CabMember)
+}
+
 // AssetKind is the kind of a Asset.
 type AssetKind string
 
@@ -197,6 +247,56 @@ func (r *Asset) clone() *Asset {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Asset to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Asset) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"asset_tag\":"...)
+	dst = runtime.AppendString(dst, r.AssetTag)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"model\":"...)
+	dst = runtime.AppendString(dst, r.Model)
+	dst = append(dst, ",\"serial_number\":"...)
+	dst = runtime.AppendString(dst, r.SerialNumber)
+	dst = append(dst, ",\"purchase_cost\":"...)
+	dst = runtime.AppendFloat(dst, r.PurchaseCost)
+	dst = append(dst, ",\"purchased_on\":"...)
+	dst = r.PurchasedOn.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"assigned_to\":"...)
+	dst = runtime.AppendOptional(dst, r.AssignedTo, runtime.AppendString[string])
+	dst = append(dst, ",\"repair_vendor\":"...)
+	dst = runtime.AppendOptional(dst, r.RepairVendor, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Asset to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Asset) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.AssetTag)
+	runtime.HashString(w, r.Kind)
+	runtime.HashString(w, r.Model)
+	runtime.HashString(w, r.SerialNumber)
+	runtime.HashFloat(w, r.PurchaseCost)
+	r.PurchasedOn.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.AssignedTo, runtime.HashString[string])
+	runtime.HashOptional(w, r.RepairVendor, runtime.HashString[string])
+}
+
 // SoftwareLicence is a licence agreement with a number of seats.
 type SoftwareLicence struct {
 	ID             string `json:"id"`
@@ -218,6 +318,44 @@ func (r *SoftwareLicence) recordID() string {
 func (r *SoftwareLicence) clone() *SoftwareLicence {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the SoftwareLicence to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *SoftwareLicence) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"product\":"...)
+	dst = runtime.AppendString(dst, r.Product)
+	dst = append(dst, ",\"vendor\":"...)
+	dst = runtime.AppendString(dst, r.Vendor)
+	dst = append(dst, ",\"seats_purchased\":"...)
+	dst = runtime.AppendInt(dst, r.SeatsPurchased)
+	dst = append(dst, ",\"cost_per_seat\":"...)
+	dst = runtime.AppendFloat(dst, r.CostPerSeat)
+	dst = append(dst, ",\"renewal_date\":"...)
+	dst = r.RenewalDate.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the SoftwareLicence to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *SoftwareLicence) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Product)
+	runtime.HashString(w, r.Vendor)
+	runtime.HashInt(w, r.SeatsPurchased)
+	runtime.HashFloat(w, r.CostPerSeat)
+	r.RenewalDate.HashFields(w)
 }
 
 // LicenceSeatStatus is the status of a LicenceSeat.
@@ -269,6 +407,47 @@ func (r *LicenceSeat) clone() *LicenceSeat {
 	return &c
 }
 
+// AppendJSON appends the JSON of the LicenceSeat to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *LicenceSeat) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"licence\":"...)
+	dst = runtime.AppendString(dst, r.Licence)
+	dst = append(dst, ",\"employee\":"...)
+	dst = runtime.AppendString(dst, r.Employee)
+	dst = append(dst, ",\"assigned_on\":"...)
+	dst = r.AssignedOn.AppendJSON(dst)
+	dst = append(dst, ",\"last_used_on\":"...)
+	dst = runtime.AppendOptional(dst, r.LastUsedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"revoked_on\":"...)
+	dst = runtime.AppendOptional(dst, r.RevokedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the LicenceSeat to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *LicenceSeat) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Licence)
+	runtime.HashString(w, r.Employee)
+	r.AssignedOn.HashFields(w)
+	runtime.HashOptional(w, r.LastUsedOn, runtime.HashValue[runtime.Date])
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.RevokedOn, runtime.HashValue[runtime.Date])
+}
+
 // SLAPolicy is a record: Service level for a ticket priority.
 type SLAPolicy struct {
 	ID             string `json:"id"`
@@ -287,6 +466,38 @@ func (r *SLAPolicy) recordID() string {
 func (r *SLAPolicy) clone() *SLAPolicy {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the SlaPolicy to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *SLAPolicy) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"response_hours\":"...)
+	dst = runtime.AppendInt(dst, r.ResponseHours)
+	dst = append(dst, ",\"resolution_days\":"...)
+	dst = runtime.AppendInt(dst, r.ResolutionDays)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the SlaPolicy to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *SLAPolicy) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashInt(w, r.ResponseHours)
+	runtime.HashInt(w, r.ResolutionDays)
 }
 
 // TicketCategory is the category of a Ticket.
@@ -403,6 +614,65 @@ func (r *Ticket) clone() *Ticket {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Ticket to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Ticket) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"requester\":"...)
+	dst = runtime.AppendString(dst, r.Requester)
+	dst = append(dst, ",\"category\":"...)
+	dst = runtime.AppendString(dst, r.Category)
+	dst = append(dst, ",\"sla\":"...)
+	dst = runtime.AppendString(dst, r.SLA)
+	dst = append(dst, ",\"summary\":"...)
+	dst = runtime.AppendString(dst, r.Summary)
+	dst = append(dst, ",\"asset\":"...)
+	dst = runtime.AppendOptional(dst, r.Asset, runtime.AppendString[string])
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"opened_on\":"...)
+	dst = r.OpenedOn.AppendJSON(dst)
+	dst = append(dst, ",\"due_on\":"...)
+	dst = r.DueOn.AppendJSON(dst)
+	dst = append(dst, ",\"assignee\":"...)
+	dst = runtime.AppendOptional(dst, r.Assignee, runtime.AppendString[string])
+	dst = append(dst, ",\"resolution\":"...)
+	dst = runtime.AppendOptional(dst, r.Resolution, runtime.AppendString[TicketResolution])
+	dst = append(dst, ",\"resolved_on\":"...)
+	dst = runtime.AppendOptional(dst, r.ResolvedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"notes\":"...)
+	dst = runtime.AppendOptional(dst, r.Notes, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Ticket to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Ticket) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(13)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Requester)
+	runtime.HashString(w, r.Category)
+	runtime.HashString(w, r.SLA)
+	runtime.HashString(w, r.Summary)
+	runtime.HashOptional(w, r.Asset, runtime.HashString[string])
+	runtime.HashString(w, r.Status)
+	r.OpenedOn.HashFields(w)
+	r.DueOn.HashFields(w)
+	runtime.HashOptional(w, r.Assignee, runtime.HashString[string])
+	runtime.HashOptional(w, r.Resolution, runtime.HashString[TicketResolution])
+	runtime.HashOptional(w, r.ResolvedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.Notes, runtime.HashString[string])
+}
+
 // ChangeRequestRisk is the risk of a ChangeRequest.
 type ChangeRequestRisk string
 
@@ -483,4 +753,57 @@ func (r *ChangeRequest) recordID() string {
 func (r *ChangeRequest) clone() *ChangeRequest {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the ChangeRequest to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ChangeRequest) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"ticket\":"...)
+	dst = runtime.AppendOptional(dst, r.Ticket, runtime.AppendString[string])
+	dst = append(dst, ",\"title\":"...)
+	dst = runtime.AppendString(dst, r.Title)
+	dst = append(dst, ",\"description\":"...)
+	dst = runtime.AppendString(dst, r.Description)
+	dst = append(dst, ",\"risk\":"...)
+	dst = runtime.AppendString(dst, r.Risk)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"requested_by\":"...)
+	dst = runtime.AppendString(dst, r.RequestedBy)
+	dst = append(dst, ",\"approver\":"...)
+	dst = runtime.AppendOptional(dst, r.Approver, runtime.AppendString[string])
+	dst = append(dst, ",\"planned_start\":"...)
+	dst = r.PlannedStart.AppendJSON(dst)
+	dst = append(dst, ",\"planned_end\":"...)
+	dst = r.PlannedEnd.AppendJSON(dst)
+	dst = append(dst, ",\"implemented_on\":"...)
+	dst = runtime.AppendOptional(dst, r.ImplementedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the ChangeRequest to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ChangeRequest) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashOptional(w, r.Ticket, runtime.HashString[string])
+	runtime.HashString(w, r.Title)
+	runtime.HashString(w, r.Description)
+	runtime.HashString(w, r.Risk)
+	runtime.HashString(w, r.Status)
+	runtime.HashString(w, r.RequestedBy)
+	runtime.HashOptional(w, r.Approver, runtime.HashString[string])
+	r.PlannedStart.HashFields(w)
+	r.PlannedEnd.HashFields(w)
+	runtime.HashOptional(w, r.ImplementedOn, runtime.HashValue[runtime.Date])
 }

@@ -57,7 +57,13 @@ func (s *State) callFindSuppliers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindSuppliers(args)
+	v, err := s.FindSuppliers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Supplier) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Supplier])
+	}), nil
 }
 
 // GetSupplierArgs are the arguments of the tool get_supplier.
@@ -139,7 +145,13 @@ func (s *State) callFindIngredients(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindIngredients(args)
+	v, err := s.FindIngredients(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Ingredient) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Ingredient])
+	}), nil
 }
 
 // GetIngredientArgs are the arguments of the tool get_ingredient.
@@ -371,7 +383,13 @@ func (s *State) callFindOutlets(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindOutlets(args)
+	v, err := s.FindOutlets(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Outlet) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Outlet])
+	}), nil
 }
 
 // GetOutletArgs are the arguments of the tool get_outlet.
@@ -440,7 +458,13 @@ func (s *State) callFindStock(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindStock(args)
+	v, err := s.FindStock(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*StockLevel) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StockLevel])
+	}), nil
 }
 
 // FindReceiptsArgs are the arguments of the tool find_receipts.
@@ -480,7 +504,13 @@ func (s *State) callFindReceipts(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindReceipts(args)
+	v, err := s.FindReceipts(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*GoodsReceipt) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*GoodsReceipt])
+	}), nil
 }
 
 // RecordStockCountArgs are the arguments of the tool record_stock_count.
@@ -774,7 +804,13 @@ func (s *State) callFindPurchaseOrders(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPurchaseOrders(args)
+	v, err := s.FindPurchaseOrders(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*PurchaseOrder) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*PurchaseOrder])
+	}), nil
 }
 
 // GetPurchaseOrderArgs are the arguments of the tool get_purchase_order.
@@ -843,7 +879,13 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindOrderLines(args)
+	v, err := s.FindOrderLines(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
+	}), nil
 }
 
 // CreatePurchaseOrderArgs are the arguments of the tool create_purchase_order.
@@ -1234,7 +1276,13 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindInvoices(args)
+	v, err := s.FindInvoices(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*SupplierInvoice) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*SupplierInvoice])
+	}), nil
 }
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.

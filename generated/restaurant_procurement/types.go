@@ -34,6 +34,59 @@ func (r *Supplier) clone() *Supplier {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Supplier to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Supplier) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"contact_name\":"...)
+	dst = runtime.AppendString(dst, r.ContactName)
+	dst = append(dst, ",\"phone\":"...)
+	dst = runtime.AppendString(dst, r.Phone)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"prefecture\":"...)
+	dst = runtime.AppendString(dst, r.Prefecture)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, r.City)
+	dst = append(dst, ",\"payment_terms_days\":"...)
+	dst = runtime.AppendInt(dst, r.PaymentTermsDays)
+	dst = append(dst, ",\"min_order_amount\":"...)
+	dst = runtime.AppendFloat(dst, r.MinOrderAmount)
+	dst = append(dst, ",\"invoice_registration_no\":"...)
+	dst = runtime.AppendString(dst, r.InvoiceRegistrationNo)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Supplier to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Supplier) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.ContactName)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Prefecture)
+	runtime.HashString(w, r.City)
+	runtime.HashInt(w, r.PaymentTermsDays)
+	runtime.HashFloat(w, r.MinOrderAmount)
+	runtime.HashString(w, r.InvoiceRegistrationNo)
+	runtime.HashBool(w, r.Active)
+}
+
 // IngredientCategory is the category of a Ingredient.
 type IngredientCategory string
 
@@ -142,6 +195,53 @@ func (r *Ingredient) clone() *Ingredient {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Ingredient to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Ingredient) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"sku\":"...)
+	dst = runtime.AppendString(dst, r.SKU)
+	dst = append(dst, ",\"category\":"...)
+	dst = runtime.AppendString(dst, r.Category)
+	dst = append(dst, ",\"unit\":"...)
+	dst = runtime.AppendString(dst, r.Unit)
+	dst = append(dst, ",\"supplier\":"...)
+	dst = runtime.AppendString(dst, r.Supplier)
+	dst = append(dst, ",\"unit_price\":"...)
+	dst = runtime.AppendFloat(dst, r.UnitPrice)
+	dst = append(dst, ",\"storage\":"...)
+	dst = runtime.AppendString(dst, r.Storage)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Ingredient to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Ingredient) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.SKU)
+	runtime.HashString(w, r.Category)
+	runtime.HashString(w, r.Unit)
+	runtime.HashString(w, r.Supplier)
+	runtime.HashFloat(w, r.UnitPrice)
+	runtime.HashString(w, r.Storage)
+	runtime.HashBool(w, r.Active)
+}
+
 // Outlet is a restaurant of the group.
 type Outlet struct {
 	ID          string       `json:"id"`
@@ -167,6 +267,50 @@ func (r *Outlet) clone() *Outlet {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Outlet to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Outlet) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"address\":"...)
+	dst = runtime.AppendString(dst, r.Address)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, r.City)
+	dst = append(dst, ",\"manager_name\":"...)
+	dst = runtime.AppendString(dst, r.ManagerName)
+	dst = append(dst, ",\"opened_on\":"...)
+	dst = r.OpenedOn.AppendJSON(dst)
+	dst = append(dst, ",\"monthly_budget\":"...)
+	dst = runtime.AppendFloat(dst, r.MonthlyBudget)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Outlet to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Outlet) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Address)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.ManagerName)
+	r.OpenedOn.HashFields(w)
+	runtime.HashFloat(w, r.MonthlyBudget)
+	runtime.HashBool(w, r.Active)
+}
+
 // StockLevel is a record: Stock of one ingredient at one outlet.
 type StockLevel struct {
 	ID         string `json:"id"`
@@ -189,6 +333,47 @@ func (r *StockLevel) recordID() string {
 func (r *StockLevel) clone() *StockLevel {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the StockLevel to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StockLevel) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"outlet\":"...)
+	dst = runtime.AppendString(dst, r.Outlet)
+	dst = append(dst, ",\"ingredient\":"...)
+	dst = runtime.AppendString(dst, r.Ingredient)
+	dst = append(dst, ",\"on_hand\":"...)
+	dst = runtime.AppendInt(dst, r.OnHand)
+	dst = append(dst, ",\"reorder_point\":"...)
+	dst = runtime.AppendInt(dst, r.ReorderPoint)
+	dst = append(dst, ",\"par_level\":"...)
+	dst = runtime.AppendInt(dst, r.ParLevel)
+	dst = append(dst, ",\"last_counted_on\":"...)
+	dst = r.LastCountedOn.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the StockLevel to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StockLevel) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Outlet)
+	runtime.HashString(w, r.Ingredient)
+	runtime.HashInt(w, r.OnHand)
+	runtime.HashInt(w, r.ReorderPoint)
+	runtime.HashInt(w, r.ParLevel)
+	r.LastCountedOn.HashFields(w)
 }
 
 // GoodsReceiptQuality is the quality of a GoodsReceipt.
@@ -238,6 +423,47 @@ func (r *GoodsReceipt) recordID() string {
 func (r *GoodsReceipt) clone() *GoodsReceipt {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the GoodsReceipt to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *GoodsReceipt) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"purchase_order\":"...)
+	dst = runtime.AppendString(dst, r.PurchaseOrder)
+	dst = append(dst, ",\"received_on\":"...)
+	dst = r.ReceivedOn.AppendJSON(dst)
+	dst = append(dst, ",\"received_by\":"...)
+	dst = runtime.AppendString(dst, r.ReceivedBy)
+	dst = append(dst, ",\"temperature_ok\":"...)
+	dst = runtime.AppendBool(dst, r.TemperatureOk)
+	dst = append(dst, ",\"quality\":"...)
+	dst = runtime.AppendString(dst, r.Quality)
+	dst = append(dst, ",\"note\":"...)
+	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the GoodsReceipt to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *GoodsReceipt) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.PurchaseOrder)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, r.ReceivedBy)
+	runtime.HashBool(w, r.TemperatureOk)
+	runtime.HashString(w, r.Quality)
+	runtime.HashOptional(w, r.Note, runtime.HashString[string])
 }
 
 // PurchaseOrderStatus is the status of a PurchaseOrder.
@@ -292,6 +518,50 @@ func (r *PurchaseOrder) clone() *PurchaseOrder {
 	return &c
 }
 
+// AppendJSON appends the JSON of the PurchaseOrder to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *PurchaseOrder) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"outlet\":"...)
+	dst = runtime.AppendString(dst, r.Outlet)
+	dst = append(dst, ",\"supplier\":"...)
+	dst = runtime.AppendString(dst, r.Supplier)
+	dst = append(dst, ",\"ordered_on\":"...)
+	dst = r.OrderedOn.AppendJSON(dst)
+	dst = append(dst, ",\"delivery_date\":"...)
+	dst = r.DeliveryDate.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"total\":"...)
+	dst = runtime.AppendFloat(dst, r.Total)
+	dst = append(dst, ",\"approved_by\":"...)
+	dst = runtime.AppendOptional(dst, r.ApprovedBy, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the PurchaseOrder to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *PurchaseOrder) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Outlet)
+	runtime.HashString(w, r.Supplier)
+	r.OrderedOn.HashFields(w)
+	r.DeliveryDate.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashFloat(w, r.Total)
+	runtime.HashOptional(w, r.ApprovedBy, runtime.HashString[string])
+}
+
 // OrderLine is one ingredient on a purchase order.
 type OrderLine struct {
 	ID            string `json:"id"`
@@ -313,6 +583,44 @@ func (r *OrderLine) recordID() string {
 func (r *OrderLine) clone() *OrderLine {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the OrderLine to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *OrderLine) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"purchase_order\":"...)
+	dst = runtime.AppendString(dst, r.PurchaseOrder)
+	dst = append(dst, ",\"ingredient\":"...)
+	dst = runtime.AppendString(dst, r.Ingredient)
+	dst = append(dst, ",\"quantity\":"...)
+	dst = runtime.AppendInt(dst, r.Quantity)
+	dst = append(dst, ",\"unit_price\":"...)
+	dst = runtime.AppendFloat(dst, r.UnitPrice)
+	dst = append(dst, ",\"line_total\":"...)
+	dst = runtime.AppendFloat(dst, r.LineTotal)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the OrderLine to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.PurchaseOrder)
+	runtime.HashString(w, r.Ingredient)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashFloat(w, r.UnitPrice)
+	runtime.HashFloat(w, r.LineTotal)
 }
 
 // SupplierInvoiceStatus is the status of a SupplierInvoice.
@@ -369,4 +677,57 @@ func (r *SupplierInvoice) recordID() string {
 func (r *SupplierInvoice) clone() *SupplierInvoice {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the SupplierInvoice to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *SupplierInvoice) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"invoice_number\":"...)
+	dst = runtime.AppendString(dst, r.InvoiceNumber)
+	dst = append(dst, ",\"supplier\":"...)
+	dst = runtime.AppendString(dst, r.Supplier)
+	dst = append(dst, ",\"purchase_order\":"...)
+	dst = runtime.AppendString(dst, r.PurchaseOrder)
+	dst = append(dst, ",\"invoice_date\":"...)
+	dst = r.InvoiceDate.AppendJSON(dst)
+	dst = append(dst, ",\"due_date\":"...)
+	dst = r.DueDate.AppendJSON(dst)
+	dst = append(dst, ",\"subtotal\":"...)
+	dst = runtime.AppendFloat(dst, r.Subtotal)
+	dst = append(dst, ",\"tax\":"...)
+	dst = runtime.AppendFloat(dst, r.Tax)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"paid_on\":"...)
+	dst = runtime.AppendOptional(dst, r.PaidOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"dispute_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.DisputeReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the SupplierInvoice to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *SupplierInvoice) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.InvoiceNumber)
+	runtime.HashString(w, r.Supplier)
+	runtime.HashString(w, r.PurchaseOrder)
+	r.InvoiceDate.HashFields(w)
+	r.DueDate.HashFields(w)
+	runtime.HashFloat(w, r.Subtotal)
+	runtime.HashFloat(w, r.Tax)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.DisputeReason, runtime.HashString[string])
 }

@@ -35,6 +35,30 @@ func (v *Variant) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the Variant to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Variant) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"item_id\":"...)
+	dst = runtime.AppendString(dst, v.ItemID)
+	dst = append(dst, ",\"options\":"...)
+	dst = runtime.AppendMap(dst, v.Options, runtime.AppendString[string])
+	dst = append(dst, ",\"available\":"...)
+	dst = runtime.AppendBool(dst, v.Available)
+	dst = append(dst, ",\"price\":"...)
+	dst = runtime.AppendFloat(dst, v.Price)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Variant to w in the canonical form of
+// state hashes.
+func (v Variant) HashFields(w *runtime.FieldHasher) {
+	w.Begin(4)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashMap(w, v.Options, runtime.HashString[string])
+	runtime.HashBool(w, v.Available)
+	runtime.HashFloat(w, v.Price)
+}
+
 // variantFields is Variant without its methods, for decoding its fields.
 type variantFields Variant
 
@@ -61,6 +85,24 @@ func (v UserName) clone() UserName {
 func (v UserName) equal(w UserName) bool {
 	return v.FirstName == w.FirstName &&
 		v.LastName == w.LastName
+}
+
+// AppendJSON appends the JSON of the UserName to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v UserName) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"first_name\":"...)
+	dst = runtime.AppendString(dst, v.FirstName)
+	dst = append(dst, ",\"last_name\":"...)
+	dst = runtime.AppendString(dst, v.LastName)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the UserName to w in the canonical form of
+// state hashes.
+func (v UserName) HashFields(w *runtime.FieldHasher) {
+	w.Begin(2)
+	runtime.HashString(w, v.FirstName)
+	runtime.HashString(w, v.LastName)
 }
 
 // userNameFields is UserName without its methods, for decoding its fields.
@@ -98,6 +140,36 @@ func (v UserAddress) equal(w UserAddress) bool {
 		v.Country == w.Country &&
 		v.State == w.State &&
 		v.Zip == w.Zip
+}
+
+// AppendJSON appends the JSON of the UserAddress to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v UserAddress) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"address1\":"...)
+	dst = runtime.AppendString(dst, v.Address1)
+	dst = append(dst, ",\"address2\":"...)
+	dst = runtime.AppendString(dst, v.Address2)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, v.City)
+	dst = append(dst, ",\"country\":"...)
+	dst = runtime.AppendString(dst, v.Country)
+	dst = append(dst, ",\"state\":"...)
+	dst = runtime.AppendString(dst, v.State)
+	dst = append(dst, ",\"zip\":"...)
+	dst = runtime.AppendString(dst, v.Zip)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the UserAddress to w in the canonical form of
+// state hashes.
+func (v UserAddress) HashFields(w *runtime.FieldHasher) {
+	w.Begin(6)
+	runtime.HashString(w, v.Address1)
+	runtime.HashString(w, v.Address2)
+	runtime.HashString(w, v.City)
+	runtime.HashString(w, v.Country)
+	runtime.HashString(w, v.State)
+	runtime.HashString(w, v.Zip)
 }
 
 // userAddressFields is UserAddress without its methods, for decoding its fields.
@@ -201,6 +273,66 @@ func (v *PaymentMethod) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the PaymentMethod to dst, as MarshalJSON writes
+// it: the source, the common fields and the fields of the record's case.
+// A record of no case has no encoding: AppendJSON panics (runtime.BadCase).
+func (v PaymentMethod) AppendJSON(dst []byte) []byte {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		dst = append(dst, "{\"source\":"...)
+		dst = runtime.AppendString(dst, v.Source)
+		dst = append(dst, ",\"id\":"...)
+		dst = runtime.AppendString(dst, v.ID)
+		dst = append(dst, ",\"brand\":"...)
+		dst = runtime.AppendOptional(dst, v.Brand, runtime.AppendString[string])
+		dst = append(dst, ",\"last_four\":"...)
+		dst = runtime.AppendOptional(dst, v.LastFour, runtime.AppendString[string])
+		return append(dst, '}')
+	case PaymentMethodSourceGiftCard:
+		dst = append(dst, "{\"source\":"...)
+		dst = runtime.AppendString(dst, v.Source)
+		dst = append(dst, ",\"id\":"...)
+		dst = runtime.AppendString(dst, v.ID)
+		dst = append(dst, ",\"balance\":"...)
+		dst = runtime.AppendOptional(dst, v.Balance, runtime.AppendFloat[float64])
+		return append(dst, '}')
+	case PaymentMethodSourcePaypal:
+		dst = append(dst, "{\"source\":"...)
+		dst = runtime.AppendString(dst, v.Source)
+		dst = append(dst, ",\"id\":"...)
+		dst = runtime.AppendString(dst, v.ID)
+		return append(dst, '}')
+	}
+	runtime.BadCase("PaymentMethod", string(v.Source))
+	return dst
+}
+
+// HashFields writes the source, the common fields and the fields of the
+// record's case to w, in the canonical form of state hashes; a record of
+// no case writes its tag alone.
+func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		w.Begin(4)
+		runtime.HashString(w, v.Source)
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Brand, runtime.HashString[string])
+		runtime.HashOptional(w, v.LastFour, runtime.HashString[string])
+	case PaymentMethodSourceGiftCard:
+		w.Begin(3)
+		runtime.HashString(w, v.Source)
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Balance, runtime.HashFloat[float64])
+	case PaymentMethodSourcePaypal:
+		w.Begin(2)
+		runtime.HashString(w, v.Source)
+		runtime.HashString(w, v.ID)
+	default:
+		w.Begin(1)
+		runtime.HashString(w, v.Source)
+	}
+}
+
 // MarshalJSON writes the source, the common fields and the fields of the
 // record's case only.
 func (v PaymentMethod) MarshalJSON() ([]byte, error) {
@@ -286,6 +418,33 @@ func (v *OrderItem) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the OrderItem to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderItem) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = runtime.AppendString(dst, v.Name)
+	dst = append(dst, ",\"product_id\":"...)
+	dst = runtime.AppendString(dst, v.ProductID)
+	dst = append(dst, ",\"item_id\":"...)
+	dst = runtime.AppendString(dst, v.ItemID)
+	dst = append(dst, ",\"price\":"...)
+	dst = runtime.AppendFloat(dst, v.Price)
+	dst = append(dst, ",\"options\":"...)
+	dst = runtime.AppendMap(dst, v.Options, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the OrderItem to w in the canonical form of
+// state hashes.
+func (v OrderItem) HashFields(w *runtime.FieldHasher) {
+	w.Begin(5)
+	runtime.HashString(w, v.Name)
+	runtime.HashString(w, v.ProductID)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashFloat(w, v.Price)
+	runtime.HashMap(w, v.Options, runtime.HashString[string])
+}
+
 // orderItemFields is OrderItem without its methods, for decoding its fields.
 type orderItemFields OrderItem
 
@@ -314,6 +473,24 @@ func (v OrderFulfillment) clone() OrderFulfillment {
 func (v OrderFulfillment) equal(w OrderFulfillment) bool {
 	return runtime.EqualLists(v.TrackingID, w.TrackingID) &&
 		runtime.EqualLists(v.ItemIds, w.ItemIds)
+}
+
+// AppendJSON appends the JSON of the OrderFulfillment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderFulfillment) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"tracking_id\":"...)
+	dst = runtime.AppendList(dst, v.TrackingID, runtime.AppendString[string])
+	dst = append(dst, ",\"item_ids\":"...)
+	dst = runtime.AppendList(dst, v.ItemIds, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the OrderFulfillment to w in the canonical form of
+// state hashes.
+func (v OrderFulfillment) HashFields(w *runtime.FieldHasher) {
+	w.Begin(2)
+	runtime.HashList(w, v.TrackingID, runtime.HashString[string])
+	runtime.HashList(w, v.ItemIds, runtime.HashString[string])
 }
 
 // orderFulfillmentFields is OrderFulfillment without its methods, for decoding its fields.
@@ -384,6 +561,27 @@ func (v *OrderPayment) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the OrderPayment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderPayment) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"transaction_type\":"...)
+	dst = runtime.AppendString(dst, v.TransactionType)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, v.Amount)
+	dst = append(dst, ",\"payment_method_id\":"...)
+	dst = runtime.AppendString(dst, v.PaymentMethodID)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the OrderPayment to w in the canonical form of
+// state hashes.
+func (v OrderPayment) HashFields(w *runtime.FieldHasher) {
+	w.Begin(3)
+	runtime.HashString(w, v.TransactionType)
+	runtime.HashFloat(w, v.Amount)
+	runtime.HashString(w, v.PaymentMethodID)
+}
+
 // orderPaymentFields is OrderPayment without its methods, for decoding its fields.
 type orderPaymentFields OrderPayment
 
@@ -414,6 +612,35 @@ func (r *Product) clone() *Product {
 	c := *r
 	c.Variants = runtime.CloneMap(c.Variants, Variant.clone)
 	return &c
+}
+
+// AppendJSON appends the JSON of the Product to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Product) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"product_id\":"...)
+	dst = runtime.AppendString(dst, r.ProductID)
+	dst = append(dst, ",\"variants\":"...)
+	dst = runtime.AppendMap(dst, r.Variants, runtime.AppendValue[Variant])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Product to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Product) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(3)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.ProductID)
+	runtime.HashMap(w, r.Variants, runtime.HashValue[Variant])
 }
 
 // User is a customer.
@@ -453,6 +680,44 @@ func (r *User) equal(o *User) bool {
 		r.Email == o.Email &&
 		runtime.EqualMapsFunc(r.PaymentMethods, o.PaymentMethods, PaymentMethod.equal) &&
 		runtime.EqualLists(r.Orders, o.Orders)
+}
+
+// AppendJSON appends the JSON of the User to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *User) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"user_id\":"...)
+	dst = runtime.AppendString(dst, r.UserID)
+	dst = append(dst, ",\"name\":"...)
+	dst = r.Name.AppendJSON(dst)
+	dst = append(dst, ",\"address\":"...)
+	dst = r.Address.AppendJSON(dst)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"payment_methods\":"...)
+	dst = runtime.AppendMap(dst, r.PaymentMethods, runtime.AppendValue[PaymentMethod])
+	dst = append(dst, ",\"orders\":"...)
+	dst = runtime.AppendList(dst, r.Orders, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the User to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *User) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.UserID)
+	r.Name.HashFields(w)
+	r.Address.HashFields(w)
+	runtime.HashString(w, r.Email)
+	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
+	runtime.HashList(w, r.Orders, runtime.HashString[string])
 }
 
 // OrderStatus is the status of a Order.
@@ -566,4 +831,66 @@ func (r *Order) equal(o *Order) bool {
 		runtime.EqualPtr(r.ExchangePriceDifference, o.ExchangePriceDifference) &&
 		runtime.EqualLists(r.ReturnItems, o.ReturnItems) &&
 		runtime.EqualPtr(r.ReturnPaymentMethodID, o.ReturnPaymentMethodID)
+}
+
+// AppendJSON appends the JSON of the Order to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Order) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"order_id\":"...)
+	dst = runtime.AppendString(dst, r.OrderID)
+	dst = append(dst, ",\"user_id\":"...)
+	dst = runtime.AppendString(dst, r.UserID)
+	dst = append(dst, ",\"address\":"...)
+	dst = r.Address.AppendJSON(dst)
+	dst = append(dst, ",\"items\":"...)
+	dst = runtime.AppendList(dst, r.Items, runtime.AppendValue[OrderItem])
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"fulfillments\":"...)
+	dst = runtime.AppendList(dst, r.Fulfillments, runtime.AppendValue[OrderFulfillment])
+	dst = append(dst, ",\"payment_history\":"...)
+	dst = runtime.AppendList(dst, r.PaymentHistory, runtime.AppendValue[OrderPayment])
+	dst = append(dst, ",\"cancel_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.CancelReason, runtime.AppendString[OrderCancelReason])
+	dst = append(dst, ",\"exchange_items\":"...)
+	dst = runtime.AppendList(dst, r.ExchangeItems, runtime.AppendString[string])
+	dst = append(dst, ",\"exchange_new_items\":"...)
+	dst = runtime.AppendList(dst, r.ExchangeNewItems, runtime.AppendString[string])
+	dst = append(dst, ",\"exchange_payment_method_id\":"...)
+	dst = runtime.AppendOptional(dst, r.ExchangePaymentMethodID, runtime.AppendString[string])
+	dst = append(dst, ",\"exchange_price_difference\":"...)
+	dst = runtime.AppendOptional(dst, r.ExchangePriceDifference, runtime.AppendFloat[float64])
+	dst = append(dst, ",\"return_items\":"...)
+	dst = runtime.AppendList(dst, r.ReturnItems, runtime.AppendString[string])
+	dst = append(dst, ",\"return_payment_method_id\":"...)
+	dst = runtime.AppendOptional(dst, r.ReturnPaymentMethodID, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Order to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Order) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(14)
+	runtime.HashString(w, r.OrderID)
+	runtime.HashString(w, r.UserID)
+	r.Address.HashFields(w)
+	runtime.HashList(w, r.Items, runtime.HashValue[OrderItem])
+	runtime.HashString(w, r.Status)
+	runtime.HashList(w, r.Fulfillments, runtime.HashValue[OrderFulfillment])
+	runtime.HashList(w, r.PaymentHistory, runtime.HashValue[OrderPayment])
+	runtime.HashOptional(w, r.CancelReason, runtime.HashString[OrderCancelReason])
+	runtime.HashList(w, r.ExchangeItems, runtime.HashString[string])
+	runtime.HashList(w, r.ExchangeNewItems, runtime.HashString[string])
+	runtime.HashOptional(w, r.ExchangePaymentMethodID, runtime.HashString[string])
+	runtime.HashOptional(w, r.ExchangePriceDifference, runtime.HashFloat[float64])
+	runtime.HashList(w, r.ReturnItems, runtime.HashString[string])
+	runtime.HashOptional(w, r.ReturnPaymentMethodID, runtime.HashString[string])
 }

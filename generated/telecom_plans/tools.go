@@ -70,7 +70,13 @@ func (s *State) callFindSubscribers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindSubscribers(args)
+	v, err := s.FindSubscribers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Subscriber) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscriber])
+	}), nil
 }
 
 // GetSubscriberArgs are the arguments of the tool get_subscriber.
@@ -292,7 +298,13 @@ func (s *State) callFindPlans(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPlans(args)
+	v, err := s.FindPlans(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Plan) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Plan])
+	}), nil
 }
 
 // GetPlanArgs are the arguments of the tool get_plan.
@@ -366,7 +378,13 @@ func (s *State) callFindSubscriptions(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindSubscriptions(args)
+	v, err := s.FindSubscriptions(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Subscription) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscription])
+	}), nil
 }
 
 // SubscribeArgs are the arguments of the tool subscribe.
@@ -625,7 +643,13 @@ func (s *State) callFindLines(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindLines(args)
+	v, err := s.FindLines(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Line) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Line])
+	}), nil
 }
 
 // GetLineArgs are the arguments of the tool get_line.
@@ -698,7 +722,13 @@ func (s *State) callFindUsage(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindUsage(args)
+	v, err := s.FindUsage(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*UsageRecord) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*UsageRecord])
+	}), nil
 }
 
 // DataUsedMbArgs are the arguments of the tool data_used_mb.
@@ -1017,7 +1047,13 @@ func (s *State) callFindBills(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindBills(args)
+	v, err := s.FindBills(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Bill) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Bill])
+	}), nil
 }
 
 // GetBillArgs are the arguments of the tool get_bill.
@@ -1321,7 +1357,13 @@ func (s *State) callFindPortRequests(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPortRequests(args)
+	v, err := s.FindPortRequests(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*PortOutRequest) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*PortOutRequest])
+	}), nil
 }
 
 // GetPortRequestArgs are the arguments of the tool get_port_request.

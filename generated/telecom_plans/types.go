@@ -57,6 +57,56 @@ func (r *Subscriber) clone() *Subscriber {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Subscriber to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Subscriber) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"full_name\":"...)
+	dst = runtime.AppendString(dst, r.FullName)
+	dst = append(dst, ",\"cpf\":"...)
+	dst = runtime.AppendString(dst, r.Cpf)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"birth_date\":"...)
+	dst = r.BirthDate.AppendJSON(dst)
+	dst = append(dst, ",\"address\":"...)
+	dst = runtime.AppendString(dst, r.Address)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, r.City)
+	dst = append(dst, ",\"state\":"...)
+	dst = runtime.AppendString(dst, r.State)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"since\":"...)
+	dst = r.Since.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Subscriber to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Subscriber) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Cpf)
+	runtime.HashString(w, r.Email)
+	r.BirthDate.HashFields(w)
+	runtime.HashString(w, r.Address)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.State)
+	runtime.HashString(w, r.Status)
+	r.Since.HashFields(w)
+}
+
 // PlanKind is the kind of a Plan.
 type PlanKind string
 
@@ -112,6 +162,56 @@ func (r *Plan) clone() *Plan {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Plan to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Plan) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"monthly_fee\":"...)
+	dst = runtime.AppendFloat(dst, r.MonthlyFee)
+	dst = append(dst, ",\"data_gb\":"...)
+	dst = runtime.AppendInt(dst, r.DataGb)
+	dst = append(dst, ",\"voice_unlimited\":"...)
+	dst = runtime.AppendBool(dst, r.VoiceUnlimited)
+	dst = append(dst, ",\"extra_gb_price\":"...)
+	dst = runtime.AppendFloat(dst, r.ExtraGbPrice)
+	dst = append(dst, ",\"loyalty_months\":"...)
+	dst = runtime.AppendInt(dst, r.LoyaltyMonths)
+	dst = append(dst, ",\"early_exit_fee\":"...)
+	dst = runtime.AppendFloat(dst, r.EarlyExitFee)
+	dst = append(dst, ",\"available\":"...)
+	dst = runtime.AppendBool(dst, r.Available)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Plan to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Plan) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Kind)
+	runtime.HashFloat(w, r.MonthlyFee)
+	runtime.HashInt(w, r.DataGb)
+	runtime.HashBool(w, r.VoiceUnlimited)
+	runtime.HashFloat(w, r.ExtraGbPrice)
+	runtime.HashInt(w, r.LoyaltyMonths)
+	runtime.HashFloat(w, r.EarlyExitFee)
+	runtime.HashBool(w, r.Available)
+}
+
 // SubscriptionStatus is the status of a Subscription.
 type SubscriptionStatus string
 
@@ -159,6 +259,47 @@ func (r *Subscription) recordID() string {
 func (r *Subscription) clone() *Subscription {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Subscription to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Subscription) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"line\":"...)
+	dst = runtime.AppendString(dst, r.Line)
+	dst = append(dst, ",\"plan\":"...)
+	dst = runtime.AppendString(dst, r.Plan)
+	dst = append(dst, ",\"started_on\":"...)
+	dst = r.StartedOn.AppendJSON(dst)
+	dst = append(dst, ",\"loyalty_until\":"...)
+	dst = r.LoyaltyUntil.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"ended_on\":"...)
+	dst = runtime.AppendOptional(dst, r.EndedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Subscription to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Subscription) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Plan)
+	r.StartedOn.HashFields(w)
+	r.LoyaltyUntil.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.EndedOn, runtime.HashValue[runtime.Date])
 }
 
 // LineStatus is the status of a Line.
@@ -240,6 +381,50 @@ func (r *Line) clone() *Line {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Line to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Line) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"msisdn\":"...)
+	dst = runtime.AppendString(dst, r.Msisdn)
+	dst = append(dst, ",\"iccid\":"...)
+	dst = runtime.AppendString(dst, r.Iccid)
+	dst = append(dst, ",\"subscriber\":"...)
+	dst = runtime.AppendString(dst, r.Subscriber)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"suspension_reason\":"...)
+	dst = runtime.AppendString(dst, r.SuspensionReason)
+	dst = append(dst, ",\"activated_on\":"...)
+	dst = r.ActivatedOn.AppendJSON(dst)
+	dst = append(dst, ",\"ported_out_on\":"...)
+	dst = runtime.AppendOptional(dst, r.PortedOutOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Line to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Line) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Msisdn)
+	runtime.HashString(w, r.Iccid)
+	runtime.HashString(w, r.Subscriber)
+	runtime.HashString(w, r.Status)
+	runtime.HashString(w, r.SuspensionReason)
+	r.ActivatedOn.HashFields(w)
+	runtime.HashOptional(w, r.PortedOutOn, runtime.HashValue[runtime.Date])
+}
+
 // UsageRecordKind is the kind of a UsageRecord.
 type UsageRecordKind string
 
@@ -291,6 +476,47 @@ func (r *UsageRecord) recordID() string {
 func (r *UsageRecord) clone() *UsageRecord {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the UsageRecord to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *UsageRecord) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"line\":"...)
+	dst = runtime.AppendString(dst, r.Line)
+	dst = append(dst, ",\"cycle\":"...)
+	dst = runtime.AppendString(dst, r.Cycle)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"started_at\":"...)
+	dst = r.StartedAt.AppendJSON(dst)
+	dst = append(dst, ",\"units\":"...)
+	dst = runtime.AppendInt(dst, r.Units)
+	dst = append(dst, ",\"charge\":"...)
+	dst = runtime.AppendFloat(dst, r.Charge)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the UsageRecord to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *UsageRecord) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Cycle)
+	runtime.HashString(w, r.Kind)
+	r.StartedAt.HashFields(w)
+	runtime.HashInt(w, r.Units)
+	runtime.HashFloat(w, r.Charge)
 }
 
 // BillStatus is the status of a Bill.
@@ -346,6 +572,59 @@ func (r *Bill) recordID() string {
 func (r *Bill) clone() *Bill {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Bill to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Bill) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"line\":"...)
+	dst = runtime.AppendString(dst, r.Line)
+	dst = append(dst, ",\"cycle\":"...)
+	dst = runtime.AppendString(dst, r.Cycle)
+	dst = append(dst, ",\"issued_on\":"...)
+	dst = r.IssuedOn.AppendJSON(dst)
+	dst = append(dst, ",\"due_date\":"...)
+	dst = r.DueDate.AppendJSON(dst)
+	dst = append(dst, ",\"plan_fee\":"...)
+	dst = runtime.AppendFloat(dst, r.PlanFee)
+	dst = append(dst, ",\"extra_charges\":"...)
+	dst = runtime.AppendFloat(dst, r.ExtraCharges)
+	dst = append(dst, ",\"total\":"...)
+	dst = runtime.AppendFloat(dst, r.Total)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"paid_on\":"...)
+	dst = runtime.AppendOptional(dst, r.PaidOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"contest_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.ContestReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Bill to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Bill) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Cycle)
+	r.IssuedOn.HashFields(w)
+	r.DueDate.HashFields(w)
+	runtime.HashFloat(w, r.PlanFee)
+	runtime.HashFloat(w, r.ExtraCharges)
+	runtime.HashFloat(w, r.Total)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.ContestReason, runtime.HashString[string])
 }
 
 // PortOutRequestRecipient is the recipient of a PortOutRequest.
@@ -452,4 +731,51 @@ func (r *PortOutRequest) recordID() string {
 func (r *PortOutRequest) clone() *PortOutRequest {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the PortOutRequest to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *PortOutRequest) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"line\":"...)
+	dst = runtime.AppendString(dst, r.Line)
+	dst = append(dst, ",\"recipient\":"...)
+	dst = runtime.AppendString(dst, r.Recipient)
+	dst = append(dst, ",\"holder_cpf\":"...)
+	dst = runtime.AppendString(dst, r.HolderCpf)
+	dst = append(dst, ",\"requested_on\":"...)
+	dst = r.RequestedOn.AppendJSON(dst)
+	dst = append(dst, ",\"scheduled_for\":"...)
+	dst = r.ScheduledFor.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"rejection_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.RejectionReason, runtime.AppendString[PortOutRequestRejectionReason])
+	dst = append(dst, ",\"completed_on\":"...)
+	dst = runtime.AppendOptional(dst, r.CompletedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the PortOutRequest to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *PortOutRequest) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Recipient)
+	runtime.HashString(w, r.HolderCpf)
+	r.RequestedOn.HashFields(w)
+	r.ScheduledFor.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.RejectionReason, runtime.HashString[PortOutRequestRejectionReason])
+	runtime.HashOptional(w, r.CompletedOn, runtime.HashValue[runtime.Date])
 }

@@ -62,7 +62,13 @@ func (s *State) callFindPrograms(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindPrograms(args)
+	v, err := s.FindPrograms(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Program) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Program])
+	}), nil
 }
 
 // GetProgramArgs are the arguments of the tool get_program.
@@ -221,7 +227,13 @@ func (s *State) callFindApplicants(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindApplicants(args)
+	v, err := s.FindApplicants(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Applicant) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Applicant])
+	}), nil
 }
 
 // GetApplicantArgs are the arguments of the tool get_applicant.
@@ -290,7 +302,13 @@ func (s *State) callFindDocuments(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindDocuments(args)
+	v, err := s.FindDocuments(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Document) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Document])
+	}), nil
 }
 
 // RecordDocumentArgs are the arguments of the tool record_document.
@@ -471,7 +489,13 @@ func (s *State) callFindApplications(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindApplications(args)
+	v, err := s.FindApplications(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Application) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Application])
+	}), nil
 }
 
 // GetApplicationArgs are the arguments of the tool get_application.
@@ -535,7 +559,13 @@ func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindOffers(args)
+	v, err := s.FindOffers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Offer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Offer])
+	}), nil
 }
 
 // StartReviewArgs are the arguments of the tool start_review.
@@ -945,7 +975,13 @@ func (s *State) callFindScholarships(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindScholarships(args)
+	v, err := s.FindScholarships(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Scholarship) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Scholarship])
+	}), nil
 }
 
 // GetScholarshipArgs are the arguments of the tool get_scholarship.
@@ -1019,7 +1055,13 @@ func (s *State) callFindAwards(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindAwards(args)
+	v, err := s.FindAwards(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*ScholarshipAward) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ScholarshipAward])
+	}), nil
 }
 
 // AwardScholarshipArgs are the arguments of the tool award_scholarship.
@@ -1217,7 +1259,13 @@ func (s *State) callFindDeposits(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindDeposits(args)
+	v, err := s.FindDeposits(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*TuitionDeposit) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*TuitionDeposit])
+	}), nil
 }
 
 // RecordDepositArgs are the arguments of the tool record_deposit.

@@ -89,6 +89,62 @@ func (r *Program) clone() *Program {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Program to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Program) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"code\":"...)
+	dst = runtime.AppendString(dst, r.Code)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"faculty\":"...)
+	dst = runtime.AppendString(dst, r.Faculty)
+	dst = append(dst, ",\"degree\":"...)
+	dst = runtime.AppendString(dst, r.Degree)
+	dst = append(dst, ",\"intake_term\":"...)
+	dst = runtime.AppendString(dst, r.IntakeTerm)
+	dst = append(dst, ",\"capacity\":"...)
+	dst = runtime.AppendInt(dst, r.Capacity)
+	dst = append(dst, ",\"min_average\":"...)
+	dst = runtime.AppendFloat(dst, r.MinAverage)
+	dst = append(dst, ",\"tuition_domestic\":"...)
+	dst = runtime.AppendFloat(dst, r.TuitionDomestic)
+	dst = append(dst, ",\"tuition_international\":"...)
+	dst = runtime.AppendFloat(dst, r.TuitionInternational)
+	dst = append(dst, ",\"deposit_amount\":"...)
+	dst = runtime.AppendFloat(dst, r.DepositAmount)
+	dst = append(dst, ",\"accepting\":"...)
+	dst = runtime.AppendBool(dst, r.Accepting)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Program to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Program) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(12)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Code)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Faculty)
+	runtime.HashString(w, r.Degree)
+	runtime.HashString(w, r.IntakeTerm)
+	runtime.HashInt(w, r.Capacity)
+	runtime.HashFloat(w, r.MinAverage)
+	runtime.HashFloat(w, r.TuitionDomestic)
+	runtime.HashFloat(w, r.TuitionInternational)
+	runtime.HashFloat(w, r.DepositAmount)
+	runtime.HashBool(w, r.Accepting)
+}
+
 // ApplicantCitizenship is the citizenship of a Applicant.
 type ApplicantCitizenship string
 
@@ -139,6 +195,50 @@ func (r *Applicant) recordID() string {
 func (r *Applicant) clone() *Applicant {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Applicant to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Applicant) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"first_name\":"...)
+	dst = runtime.AppendString(dst, r.FirstName)
+	dst = append(dst, ",\"last_name\":"...)
+	dst = runtime.AppendString(dst, r.LastName)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"birth_date\":"...)
+	dst = r.BirthDate.AppendJSON(dst)
+	dst = append(dst, ",\"citizenship\":"...)
+	dst = runtime.AppendString(dst, r.Citizenship)
+	dst = append(dst, ",\"region\":"...)
+	dst = runtime.AppendString(dst, r.Region)
+	dst = append(dst, ",\"previous_institution\":"...)
+	dst = runtime.AppendString(dst, r.PreviousInstitution)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Applicant to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Applicant) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FirstName)
+	runtime.HashString(w, r.LastName)
+	runtime.HashString(w, r.Email)
+	r.BirthDate.HashFields(w)
+	runtime.HashString(w, r.Citizenship)
+	runtime.HashString(w, r.Region)
+	runtime.HashString(w, r.PreviousInstitution)
 }
 
 // DocumentKind is the kind of a Document.
@@ -220,6 +320,50 @@ func (r *Document) clone() *Document {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Document to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Document) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"applicant\":"...)
+	dst = runtime.AppendString(dst, r.Applicant)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"received_on\":"...)
+	dst = r.ReceivedOn.AppendJSON(dst)
+	dst = append(dst, ",\"score\":"...)
+	dst = runtime.AppendOptional(dst, r.Score, runtime.AppendFloat[float64])
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"verified_on\":"...)
+	dst = runtime.AppendOptional(dst, r.VerifiedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"note\":"...)
+	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Document to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Document) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Applicant)
+	runtime.HashString(w, r.Kind)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashOptional(w, r.Score, runtime.HashFloat[float64])
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.VerifiedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+}
+
 // ApplicationStatus is the status of a Application.
 type ApplicationStatus string
 
@@ -273,6 +417,53 @@ func (r *Application) recordID() string {
 func (r *Application) clone() *Application {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Application to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Application) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"applicant\":"...)
+	dst = runtime.AppendString(dst, r.Applicant)
+	dst = append(dst, ",\"program\":"...)
+	dst = runtime.AppendString(dst, r.Program)
+	dst = append(dst, ",\"submitted_on\":"...)
+	dst = r.SubmittedOn.AppendJSON(dst)
+	dst = append(dst, ",\"average\":"...)
+	dst = runtime.AppendFloat(dst, r.Average)
+	dst = append(dst, ",\"fee_paid\":"...)
+	dst = runtime.AppendBool(dst, r.FeePaid)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"decided_on\":"...)
+	dst = runtime.AppendOptional(dst, r.DecidedOn, runtime.AppendValue[runtime.Date])
+	dst = append(dst, ",\"refusal_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.RefusalReason, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Application to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Application) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Applicant)
+	runtime.HashString(w, r.Program)
+	r.SubmittedOn.HashFields(w)
+	runtime.HashFloat(w, r.Average)
+	runtime.HashBool(w, r.FeePaid)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.RefusalReason, runtime.HashString[string])
 }
 
 // OfferKind is the kind of a Offer.
@@ -352,6 +543,50 @@ func (r *Offer) clone() *Offer {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Offer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Offer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"application\":"...)
+	dst = runtime.AppendString(dst, r.Application)
+	dst = append(dst, ",\"kind\":"...)
+	dst = runtime.AppendString(dst, r.Kind)
+	dst = append(dst, ",\"condition\":"...)
+	dst = runtime.AppendOptional(dst, r.Condition, runtime.AppendString[string])
+	dst = append(dst, ",\"issued_on\":"...)
+	dst = r.IssuedOn.AppendJSON(dst)
+	dst = append(dst, ",\"respond_by\":"...)
+	dst = r.RespondBy.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"responded_on\":"...)
+	dst = runtime.AppendOptional(dst, r.RespondedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Offer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Offer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Application)
+	runtime.HashString(w, r.Kind)
+	runtime.HashOptional(w, r.Condition, runtime.HashString[string])
+	r.IssuedOn.HashFields(w)
+	r.RespondBy.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.RespondedOn, runtime.HashValue[runtime.Date])
+}
+
 // Scholarship is an entrance scholarship with its yearly budget.
 type Scholarship struct {
 	ID         string  `json:"id"`
@@ -376,6 +611,50 @@ func (r *Scholarship) recordID() string {
 func (r *Scholarship) clone() *Scholarship {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Scholarship to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Scholarship) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"min_average\":"...)
+	dst = runtime.AppendFloat(dst, r.MinAverage)
+	dst = append(dst, ",\"renewable\":"...)
+	dst = runtime.AppendBool(dst, r.Renewable)
+	dst = append(dst, ",\"budget_total\":"...)
+	dst = runtime.AppendFloat(dst, r.BudgetTotal)
+	dst = append(dst, ",\"open_to_international\":"...)
+	dst = runtime.AppendBool(dst, r.OpenToInternational)
+	dst = append(dst, ",\"program\":"...)
+	dst = runtime.AppendOptional(dst, r.Program, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Scholarship to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Scholarship) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashFloat(w, r.MinAverage)
+	runtime.HashBool(w, r.Renewable)
+	runtime.HashFloat(w, r.BudgetTotal)
+	runtime.HashBool(w, r.OpenToInternational)
+	runtime.HashOptional(w, r.Program, runtime.HashString[string])
 }
 
 // ScholarshipAwardStatus is the status of a ScholarshipAward.
@@ -424,6 +703,44 @@ func (r *ScholarshipAward) recordID() string {
 func (r *ScholarshipAward) clone() *ScholarshipAward {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the ScholarshipAward to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ScholarshipAward) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"scholarship\":"...)
+	dst = runtime.AppendString(dst, r.Scholarship)
+	dst = append(dst, ",\"application\":"...)
+	dst = runtime.AppendString(dst, r.Application)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"awarded_on\":"...)
+	dst = r.AwardedOn.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the ScholarshipAward to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ScholarshipAward) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Scholarship)
+	runtime.HashString(w, r.Application)
+	runtime.HashFloat(w, r.Amount)
+	r.AwardedOn.HashFields(w)
+	runtime.HashString(w, r.Status)
 }
 
 // TuitionDepositMethod is the method of a TuitionDeposit.
@@ -501,4 +818,48 @@ func (r *TuitionDeposit) recordID() string {
 func (r *TuitionDeposit) clone() *TuitionDeposit {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the TuitionDeposit to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *TuitionDeposit) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"application\":"...)
+	dst = runtime.AppendString(dst, r.Application)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"method\":"...)
+	dst = runtime.AppendString(dst, r.Method)
+	dst = append(dst, ",\"reference\":"...)
+	dst = runtime.AppendString(dst, r.Reference)
+	dst = append(dst, ",\"received_on\":"...)
+	dst = r.ReceivedOn.AppendJSON(dst)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"refunded_on\":"...)
+	dst = runtime.AppendOptional(dst, r.RefundedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the TuitionDeposit to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *TuitionDeposit) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Application)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Method)
+	runtime.HashString(w, r.Reference)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.RefundedOn, runtime.HashValue[runtime.Date])
 }

@@ -47,7 +47,13 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.FindCustomers(args)
+	v, err := s.FindCustomers(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
+	}), nil
 }
 
 // GetCustomerArgs are the arguments of the tool get_customer.
@@ -536,7 +542,13 @@ func (s *State) callListEntries(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListEntries(args)
+	v, err := s.ListEntries(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Entry) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Entry])
+	}), nil
 }
 
 // PostEntryArgs are the arguments of the tool post_entry.

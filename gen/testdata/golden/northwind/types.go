@@ -59,6 +59,56 @@ func (r *Customer) clone() *Customer {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Customer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Customer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"tier\":"...)
+	dst = runtime.AppendString(dst, r.Tier)
+	dst = append(dst, ",\"credit_limit\":"...)
+	dst = runtime.AppendFloat(dst, r.CreditLimit)
+	dst = append(dst, ",\"active\":"...)
+	dst = runtime.AppendBool(dst, r.Active)
+	dst = append(dst, ",\"seats\":"...)
+	dst = runtime.AppendInt(dst, r.Seats)
+	dst = append(dst, ",\"notes\":"...)
+	dst = runtime.AppendOptional(dst, r.Notes, runtime.AppendString[string])
+	dst = append(dst, ",\"last_contact\":"...)
+	dst = runtime.AppendOptional(dst, r.LastContact, runtime.AppendValue[runtime.DateTime])
+	dst = append(dst, ",\"discount\":"...)
+	dst = runtime.AppendOptional(dst, r.Discount, runtime.AppendFloat[float64])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Customer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Customer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Tier)
+	runtime.HashFloat(w, r.CreditLimit)
+	runtime.HashBool(w, r.Active)
+	runtime.HashInt(w, r.Seats)
+	runtime.HashOptional(w, r.Notes, runtime.HashString[string])
+	runtime.HashOptional(w, r.LastContact, runtime.HashValue[runtime.DateTime])
+	runtime.HashOptional(w, r.Discount, runtime.HashFloat[float64])
+}
+
 // InvoiceStatus is the status of a Invoice.
 type InvoiceStatus string
 
@@ -107,6 +157,41 @@ func (r *Invoice) clone() *Invoice {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Invoice to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Invoice) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"customer\":"...)
+	dst = runtime.AppendString(dst, r.Customer)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"issued_on\":"...)
+	dst = runtime.AppendOptional(dst, r.IssuedOn, runtime.AppendValue[runtime.Date])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Invoice to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Invoice) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
+}
+
 // Entry is a ledger line.
 type Entry struct {
 	ID       string       `json:"id"`
@@ -125,4 +210,36 @@ func (r *Entry) recordID() string {
 func (r *Entry) clone() *Entry {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Entry to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Entry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"id\":"...)
+	dst = runtime.AppendString(dst, r.ID)
+	dst = append(dst, ",\"invoice\":"...)
+	dst = runtime.AppendString(dst, r.Invoice)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, r.Amount)
+	dst = append(dst, ",\"posted_on\":"...)
+	dst = r.PostedOn.AppendJSON(dst)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Entry to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Entry) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashFloat(w, r.Amount)
+	r.PostedOn.HashFields(w)
 }

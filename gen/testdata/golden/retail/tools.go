@@ -84,7 +84,13 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListAllProductTypes(args)
+	v, err := s.ListAllProductTypes(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v map[string]string) []byte {
+		return runtime.AppendMap(dst, v, runtime.AppendString[string])
+	}), nil
 }
 
 // GetOrderDetailsArgs are the arguments of the tool get_order_details.
@@ -170,7 +176,13 @@ func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 	if err := runtime.DecodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	return s.ListOrders(args)
+	v, err := s.ListOrders(args)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
+	}), nil
 }
 
 // CreateOrderArgs are the arguments of the tool create_order.

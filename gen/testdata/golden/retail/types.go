@@ -37,6 +37,30 @@ func (v *Variant) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the Variant to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Variant) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"item_id\":"...)
+	dst = runtime.AppendString(dst, v.ItemID)
+	dst = append(dst, ",\"options\":"...)
+	dst = runtime.AppendMap(dst, v.Options, runtime.AppendString[string])
+	dst = append(dst, ",\"available\":"...)
+	dst = runtime.AppendBool(dst, v.Available)
+	dst = append(dst, ",\"price\":"...)
+	dst = runtime.AppendFloat(dst, v.Price)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Variant to w in the canonical form of
+// state hashes.
+func (v Variant) HashFields(w *runtime.FieldHasher) {
+	w.Begin(4)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashMap(w, v.Options, runtime.HashString[string])
+	runtime.HashBool(w, v.Available)
+	runtime.HashFloat(w, v.Price)
+}
+
 // variantFields is Variant without its methods, for decoding its fields.
 type variantFields Variant
 
@@ -77,6 +101,33 @@ func (v Address) equal(w Address) bool {
 		v.City == w.City &&
 		v.Country == w.Country &&
 		v.Zip == w.Zip
+}
+
+// AppendJSON appends the JSON of the Address to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Address) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"address1\":"...)
+	dst = runtime.AppendString(dst, v.Address1)
+	dst = append(dst, ",\"address2\":"...)
+	dst = runtime.AppendString(dst, v.Address2)
+	dst = append(dst, ",\"city\":"...)
+	dst = runtime.AppendString(dst, v.City)
+	dst = append(dst, ",\"country\":"...)
+	dst = runtime.AppendString(dst, v.Country)
+	dst = append(dst, ",\"zip\":"...)
+	dst = runtime.AppendString(dst, v.Zip)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Address to w in the canonical form of
+// state hashes.
+func (v Address) HashFields(w *runtime.FieldHasher) {
+	w.Begin(5)
+	runtime.HashString(w, v.Address1)
+	runtime.HashString(w, v.Address2)
+	runtime.HashString(w, v.City)
+	runtime.HashString(w, v.Country)
+	runtime.HashString(w, v.Zip)
 }
 
 // addressFields is Address without its methods, for decoding its fields.
@@ -171,6 +222,66 @@ func (v *PaymentMethod) check(path string) error {
 		return runtime.ConstraintViolation("%s belongs to case %s, not %s", path+".balance", "gift_card", string(v.Source))
 	}
 	return nil
+}
+
+// AppendJSON appends the JSON of the PaymentMethod to dst, as MarshalJSON writes
+// it: the source, the common fields and the fields of the record's case.
+// A record of no case has no encoding: AppendJSON panics (runtime.BadCase).
+func (v PaymentMethod) AppendJSON(dst []byte) []byte {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		dst = append(dst, "{\"source\":"...)
+		dst = runtime.AppendString(dst, v.Source)
+		dst = append(dst, ",\"id\":"...)
+		dst = runtime.AppendString(dst, v.ID)
+		dst = append(dst, ",\"brand\":"...)
+		dst = runtime.AppendOptional(dst, v.Brand, runtime.AppendString[string])
+		dst = append(dst, ",\"last_four\":"...)
+		dst = runtime.AppendOptional(dst, v.LastFour, runtime.AppendString[string])
+		return append(dst, '}')
+	case PaymentMethodSourceGiftCard:
+		dst = append(dst, "{\"source\":"...)
+		dst = runtime.AppendString(dst, v.Source)
+		dst = append(dst, ",\"id\":"...)
+		dst = runtime.AppendString(dst, v.ID)
+		dst = append(dst, ",\"balance\":"...)
+		dst = runtime.AppendOptional(dst, v.Balance, runtime.AppendFloat[float64])
+		return append(dst, '}')
+	case PaymentMethodSourcePaypal:
+		dst = append(dst, "{\"source\":"...)
+		dst = runtime.AppendString(dst, v.Source)
+		dst = append(dst, ",\"id\":"...)
+		dst = runtime.AppendString(dst, v.ID)
+		return append(dst, '}')
+	}
+	runtime.BadCase("PaymentMethod", string(v.Source))
+	return dst
+}
+
+// HashFields writes the source, the common fields and the fields of the
+// record's case to w, in the canonical form of state hashes; a record of
+// no case writes its tag alone.
+func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		w.Begin(4)
+		runtime.HashString(w, v.Source)
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Brand, runtime.HashString[string])
+		runtime.HashOptional(w, v.LastFour, runtime.HashString[string])
+	case PaymentMethodSourceGiftCard:
+		w.Begin(3)
+		runtime.HashString(w, v.Source)
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Balance, runtime.HashFloat[float64])
+	case PaymentMethodSourcePaypal:
+		w.Begin(2)
+		runtime.HashString(w, v.Source)
+		runtime.HashString(w, v.ID)
+	default:
+		w.Begin(1)
+		runtime.HashString(w, v.Source)
+	}
 }
 
 // MarshalJSON writes the source, the common fields and the fields of the
@@ -272,6 +383,27 @@ func (v *Payment) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the Payment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Payment) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"transaction_type\":"...)
+	dst = runtime.AppendString(dst, v.TransactionType)
+	dst = append(dst, ",\"amount\":"...)
+	dst = runtime.AppendFloat(dst, v.Amount)
+	dst = append(dst, ",\"payment_method_id\":"...)
+	dst = runtime.AppendString(dst, v.PaymentMethodID)
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Payment to w in the canonical form of
+// state hashes.
+func (v Payment) HashFields(w *runtime.FieldHasher) {
+	w.Begin(3)
+	runtime.HashString(w, v.TransactionType)
+	runtime.HashFloat(w, v.Amount)
+	runtime.HashString(w, v.PaymentMethodID)
+}
+
 // paymentFields is Payment without its methods, for decoding its fields.
 type paymentFields Payment
 
@@ -306,6 +438,33 @@ func (v *OrderItem) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the OrderItem to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderItem) AppendJSON(dst []byte) []byte {
+	dst = append(dst, "{\"name\":"...)
+	dst = runtime.AppendString(dst, v.Name)
+	dst = append(dst, ",\"product_id\":"...)
+	dst = runtime.AppendString(dst, v.ProductID)
+	dst = append(dst, ",\"item_id\":"...)
+	dst = runtime.AppendString(dst, v.ItemID)
+	dst = append(dst, ",\"price\":"...)
+	dst = runtime.AppendFloat(dst, v.Price)
+	dst = append(dst, ",\"options\":"...)
+	dst = runtime.AppendMap(dst, v.Options, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the OrderItem to w in the canonical form of
+// state hashes.
+func (v OrderItem) HashFields(w *runtime.FieldHasher) {
+	w.Begin(5)
+	runtime.HashString(w, v.Name)
+	runtime.HashString(w, v.ProductID)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashFloat(w, v.Price)
+	runtime.HashMap(w, v.Options, runtime.HashString[string])
+}
+
 // orderItemFields is OrderItem without its methods, for decoding its fields.
 type orderItemFields OrderItem
 
@@ -338,6 +497,35 @@ func (r *Product) clone() *Product {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Product to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Product) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"name\":"...)
+	dst = runtime.AppendString(dst, r.Name)
+	dst = append(dst, ",\"product_id\":"...)
+	dst = runtime.AppendString(dst, r.ProductID)
+	dst = append(dst, ",\"variants\":"...)
+	dst = runtime.AppendMap(dst, r.Variants, runtime.AppendValue[Variant])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Product to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Product) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(3)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.ProductID)
+	runtime.HashMap(w, r.Variants, runtime.HashValue[Variant])
+}
+
 // User is a customer.
 type User struct {
 	UserID         string                   `json:"user_id"`
@@ -361,6 +549,41 @@ func (r *User) clone() *User {
 	c.PaymentMethods = maps.Clone(c.PaymentMethods)
 	c.Orders = slices.Clone(c.Orders)
 	return &c
+}
+
+// AppendJSON appends the JSON of the User to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *User) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"user_id\":"...)
+	dst = runtime.AppendString(dst, r.UserID)
+	dst = append(dst, ",\"address\":"...)
+	dst = r.Address.AppendJSON(dst)
+	dst = append(dst, ",\"email\":"...)
+	dst = runtime.AppendString(dst, r.Email)
+	dst = append(dst, ",\"payment_methods\":"...)
+	dst = runtime.AppendMap(dst, r.PaymentMethods, runtime.AppendValue[PaymentMethod])
+	dst = append(dst, ",\"orders\":"...)
+	dst = runtime.AppendList(dst, r.Orders, runtime.AppendString[string])
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the User to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *User) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.UserID)
+	r.Address.HashFields(w)
+	runtime.HashString(w, r.Email)
+	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
+	runtime.HashList(w, r.Orders, runtime.HashString[string])
 }
 
 // OrderStatus is the status of a Order.
@@ -450,4 +673,58 @@ func (r *Order) clone() *Order {
 		return slices.Clone(x)
 	})
 	return &c
+}
+
+// AppendJSON appends the JSON of the Order to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Order) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = append(dst, "{\"order_id\":"...)
+	dst = runtime.AppendString(dst, r.OrderID)
+	dst = append(dst, ",\"user_id\":"...)
+	dst = runtime.AppendString(dst, r.UserID)
+	dst = append(dst, ",\"address\":"...)
+	dst = r.Address.AppendJSON(dst)
+	dst = append(dst, ",\"items\":"...)
+	dst = runtime.AppendList(dst, r.Items, runtime.AppendValue[OrderItem])
+	dst = append(dst, ",\"status\":"...)
+	dst = runtime.AppendString(dst, r.Status)
+	dst = append(dst, ",\"payment_history\":"...)
+	dst = runtime.AppendList(dst, r.PaymentHistory, runtime.AppendValue[Payment])
+	dst = append(dst, ",\"cancel_reason\":"...)
+	dst = runtime.AppendOptional(dst, r.CancelReason, runtime.AppendString[OrderCancelReason])
+	dst = append(dst, ",\"exchange_items\":"...)
+	dst = runtime.AppendList(dst, r.ExchangeItems, runtime.AppendString[string])
+	dst = append(dst, ",\"gift_address\":"...)
+	dst = runtime.AppendOptional(dst, r.GiftAddress, runtime.AppendValue[Address])
+	dst = append(dst, ",\"tags\":"...)
+	dst = runtime.AppendMap(dst, r.Tags, func(dst []byte, v []string) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendString[string])
+	})
+	return append(dst, '}')
+}
+
+// HashFields writes the fields of the Order to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Order) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.OrderID)
+	runtime.HashString(w, r.UserID)
+	r.Address.HashFields(w)
+	runtime.HashList(w, r.Items, runtime.HashValue[OrderItem])
+	runtime.HashString(w, r.Status)
+	runtime.HashList(w, r.PaymentHistory, runtime.HashValue[Payment])
+	runtime.HashOptional(w, r.CancelReason, runtime.HashString[OrderCancelReason])
+	runtime.HashList(w, r.ExchangeItems, runtime.HashString[string])
+	runtime.HashOptional(w, r.GiftAddress, runtime.HashValue[Address])
+	runtime.HashMap(w, r.Tags, func(w *runtime.FieldHasher, v []string) {
+		runtime.HashList(w, v, runtime.HashString[string])
+	})
 }
