@@ -517,7 +517,7 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 		}
 	}
 	f.Commentf("call%s decodes the JSON arguments of %s and calls %s.", ti.method, t.Name, ti.method)
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call"+ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(append([]jen.Code{
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call" + ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(append([]jen.Code{
 		jen.Var().Id("args").Id(ti.args),
 		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 	}, ret...)...,
