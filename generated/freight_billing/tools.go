@@ -214,7 +214,7 @@ func (s *State) BookShipment(args BookShipmentArgs) (*Shipment, error) {
 		Customer:           customer.ID,
 		CustomerRef:        args.CustomerRef,
 		DestinationCity:    args.DestinationCity,
-		DestinationCountry: strings.ToUpper(strings.TrimSpace(args.DestinationCountry)),
+		DestinationCountry: runtime.PyUpper(strings.TrimSpace(args.DestinationCountry)),
 		FreightCharge:      0.0,
 		ID:                 s.Shipments.NextID("shipment"),
 		OriginCity:         args.OriginCity,

@@ -133,7 +133,7 @@ func (s *State) UpdateContactDetails(args UpdateContactDetailsArgs) (*Patient, e
 	if patient, err = s.Patients.Mut(patient.ID); err != nil {
 		return nil, err
 	}
-	patient.Postcode = strings.ToUpper(strings.TrimSpace(func() string {
+	patient.Postcode = runtime.PyUpper(strings.TrimSpace(func() string {
 		if p2 := args.Postcode; p2 != nil {
 			return *p2
 		}

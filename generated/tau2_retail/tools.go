@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 )
 
 // pageSize is the most records a list or search tool returns.
@@ -154,7 +153,7 @@ type FindUserIDByEmailArgs struct {
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
 func (s *State) FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
 	for u := range s.Users.All() {
-		if !(strings.ToLower(u.Email) == strings.ToLower(args.Email)) {
+		if !runtime.EqualLower(u.Email, args.Email) {
 			continue
 		}
 		return u.UserID, nil
@@ -181,7 +180,7 @@ type FindUserIDByNameZipArgs struct {
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
 func (s *State) FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error) {
 	for u := range s.Users.All() {
-		if !(strings.ToLower(u.Name.FirstName) == strings.ToLower(args.FirstName) && strings.ToLower(u.Name.LastName) == strings.ToLower(args.LastName) && u.Address.Zip == args.Zip) {
+		if !(runtime.EqualLower(u.Name.FirstName, args.FirstName) && runtime.EqualLower(u.Name.LastName, args.LastName) && u.Address.Zip == args.Zip) {
 			continue
 		}
 		return u.UserID, nil

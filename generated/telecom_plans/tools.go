@@ -146,7 +146,7 @@ func (s *State) RegisterSubscriber(args RegisterSubscriberArgs) (*Subscriber, er
 		FullName:  args.FullName,
 		ID:        s.Subscribers.NextID("subscriber"),
 		Since:     today,
-		State:     strings.ToUpper(args.State),
+		State:     runtime.PyUpper(args.State),
 		Status:    SubscriberStatusActive,
 	}
 	if err := s.checkSubscriber(s3); err != nil {
@@ -199,7 +199,7 @@ func (s *State) UpdateSubscriberAddress(args UpdateSubscriberAddressArgs) (*Subs
 	if subscriber, err = s.Subscribers.Mut(subscriber.ID); err != nil {
 		return nil, err
 	}
-	subscriber.State = strings.ToUpper(args.State)
+	subscriber.State = runtime.PyUpper(args.State)
 	return subscriber, nil
 }
 
