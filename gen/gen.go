@@ -215,7 +215,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 // fixedPackageNames are the package-level names the generator itself uses.
 var fixedPackageNames = []string{
 	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
-	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "candidates", "toolCandidates",
+	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", "Conformance", "World",
 	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
 }

@@ -62,6 +62,7 @@ func (g *generator) structType(f *jen.File, sd *ir.StructDef) {
 		g.checkMethod(f, sd)
 	}
 	g.structEncoders(f, sd)
+	g.recordDecoder(f, sd)
 	if sd.Tag != nil {
 		g.marshalVariant(f, sd)
 	}

@@ -23,6 +23,7 @@ func (g *generator) toolsFile(f *jen.File) {
 	f.Line()
 	for _, t := range g.w.Tools {
 		g.argsType(f, t)
+		g.argsDecoder(f, t)
 		g.toolMethod(f, t)
 		g.toolHandler(f, t)
 	}
@@ -497,7 +498,7 @@ func (g *generator) lookupNestedRefs(t *ir.Tool, p *ir.Param, fail func(err jen.
 func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 	ti := g.tools[t]
 	var required []jen.Code
-	required = append(required, jen.Id("raw"), jen.Op("&").Id("args"))
+	required = append(required, jen.Id("raw"), jen.Op("&").Id("slow"))
 	for _, p := range t.Params {
 		if p.Required() {
 			required = append(required, jen.Lit(p.Name))
@@ -516,10 +517,17 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 			jen.Return(jen.Qual(rt, "Encoded").Call(jen.Id("v"), g.appendFunc(res)), jen.Nil()),
 		}
 	}
-	f.Commentf("call%s decodes the JSON arguments of %s and calls %s.", ti.method, t.Name, ti.method)
+	f.Commentf("call%s decodes the JSON arguments of %s and calls %s: by", ti.method, t.Name, ti.method)
+	f.Comment("their decode method, or, when it cannot, by runtime.DecodeArgs, for")
+	f.Comment("its error.")
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("call" + ti.method).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(append([]jen.Code{
 		jen.Var().Id("args").Id(ti.args),
-		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		jen.If(jen.Op("!").Id("args").Dot("decode").Call(g.argsText(t))).Block(
+			// a variable of its own: &slow escapes, args need not
+			jen.Var().Id("slow").Id(ti.args),
+			jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Id("args").Op("=").Id("slow"),
+		),
 	}, ret...)...,
 	)
 	f.Line()

@@ -192,6 +192,7 @@ func (g *generator) entityType(f *jen.File, e *ir.Entity) {
 		g.entityEqualMethod(f, e)
 	}
 	g.entityEncoders(f, e)
+	g.entityDecoder(f, e)
 }
 
 // entityEqualMethod renders equal: a whole record compared with a literal

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 	"sync"
 )
 
@@ -187,7 +188,10 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 	}
 	if err != nil {
 		j.Rollback()
-		return ErrorObservation(err)
+		// The message is copied: it may hold a string that shares the
+		// memory of args (see ArgsView).
+		te := AsToolError(err)
+		return Observation{Error: &ToolError{Code: te.Code, Message: strings.Clone(te.Message)}}
 	}
 	enc, err := encodeObservation(data)
 	if err != nil {

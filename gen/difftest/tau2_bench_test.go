@@ -316,3 +316,45 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(0)
 }
+
+// TestTau2AllocationBudget holds the tool calls of the benchmarks to their
+// allocation budgets: a get allocates the observation and nothing else;
+// a search allocates nothing per row it passes (the 60th and the 500th
+// user cost the same); writing the observation into a reused buffer
+// allocates nothing.
+func TestTau2AllocationBudget(t *testing.T) {
+	ep, err := tau2_retail.NewEpisode("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	allocs := func(tool, args string) float64 {
+		raw := json.RawMessage(args)
+		return testing.AllocsPerRun(100, func() {
+			o := ep.Call(tool, raw)
+			if !o.OK {
+				t.Fatal(o.Err())
+			}
+			buf, _ = o.AppendJSON(buf[:0])
+		})
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"get_order_details", `{"order_id":"#W2378156"}`},
+		{"get_user_details", `{"user_id":"ethan_khan_3904"}`},
+		{"get_product_details", `{"product_id":"9523456873"}`},
+	} {
+		if n := allocs(c.tool, c.args); n != 1 {
+			t.Errorf("%s: %v allocations, want 1 (the observation)", c.tool, n)
+		}
+	}
+	for _, tool := range []string{"find_user_id_by_name_zip", "find_user_id_by_email"} {
+		args := map[string][2]string{
+			"find_user_id_by_name_zip": {`{"first_name":"Yusuf","last_name":"Rossi","zip":"19122"}`, `{"first_name":"Ethan","last_name":"Khan","zip":"92117"}`},
+			"find_user_id_by_email":    {`{"email":"yusuf.rossi7301@example.com"}`, `{"email":"ethan.khan4367@example.com"}`},
+		}[tool]
+		a60, a500 := allocs(tool, args[0]), allocs(tool, args[1])
+		if a60 != a500 || a500 > 2 {
+			t.Errorf("%s: %v allocations for the 60th user, %v for the 500th: want the same, at most 2 (the result and the observation)", tool, a60, a500)
+		}
+	}
+}

@@ -108,6 +108,56 @@ func (r *Product) HashFields(w *runtime.FieldHasher) {
 	runtime.HashInt(w, r.StockOnHand)
 }
 
+// decodeProduct reads a Product record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProduct(r *runtime.JSONReader) *Product {
+	if r.Null() {
+		return nil
+	}
+	v := &Product{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "sku":
+			r.Seen(&seen, 1)
+			v.SKU = r.String()
+		case "name":
+			r.Seen(&seen, 2)
+			v.Name = r.String()
+		case "category":
+			r.Seen(&seen, 3)
+			v.Category = runtime.Enum(r, ProductCategory.Valid)
+		case "price":
+			r.Seen(&seen, 4)
+			v.Price = r.Float()
+		case "returnable":
+			r.Seen(&seen, 5)
+			v.Returnable = r.Bool()
+		case "return_window_days":
+			r.Seen(&seen, 6)
+			v.ReturnWindowDays = r.Int()
+		case "restocking_fee_pct":
+			r.Seen(&seen, 7)
+			v.RestockingFeePct = r.Float()
+		case "stock_on_hand":
+			r.Seen(&seen, 8)
+			v.StockOnHand = r.Int()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // StockMovementKind is the kind of a StockMovement.
 type StockMovementKind string
 
@@ -201,6 +251,50 @@ func (r *StockMovement) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Note, runtime.HashString[string])
 }
 
+// decodeStockMovement reads a StockMovement record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStockMovement(r *runtime.JSONReader) *StockMovement {
+	if r.Null() {
+		return nil
+	}
+	v := &StockMovement{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "product":
+			r.Seen(&seen, 1)
+			v.Product = r.String()
+		case "quantity":
+			r.Seen(&seen, 2)
+			v.Quantity = r.Int()
+		case "kind":
+			r.Seen(&seen, 3)
+			v.Kind = runtime.Enum(r, StockMovementKind.Valid)
+		case "rma":
+			r.Seen(&seen, 4)
+			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
+		case "moved_on":
+			r.Seen(&seen, 5)
+			v.MovedOn = r.Date()
+		case "note":
+			r.Seen(&seen, 6)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
+}
+
 // CustomerLoyaltyTier is the loyalty_tier of a Customer.
 type CustomerLoyaltyTier string
 
@@ -289,6 +383,50 @@ func (r *Customer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.City)
 	runtime.HashString(w, r.State)
 	runtime.HashString(w, r.LoyaltyTier)
+}
+
+// decodeCustomer reads a Customer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCustomer(r *runtime.JSONReader) *Customer {
+	if r.Null() {
+		return nil
+	}
+	v := &Customer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "phone":
+			r.Seen(&seen, 3)
+			v.Phone = r.String()
+		case "city":
+			r.Seen(&seen, 4)
+			v.City = r.String()
+		case "state":
+			r.Seen(&seen, 5)
+			v.State = r.String()
+		case "loyalty_tier":
+			r.Seen(&seen, 6)
+			v.LoyaltyTier = runtime.Enum(r, CustomerLoyaltyTier.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // OrderStatus is the status of a Order.
@@ -427,6 +565,62 @@ func (r *Order) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.CancellationReason, runtime.HashString[string])
 }
 
+// decodeOrder reads a Order record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrder(r *runtime.JSONReader) *Order {
+	if r.Null() {
+		return nil
+	}
+	v := &Order{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order_number":
+			r.Seen(&seen, 1)
+			v.OrderNumber = r.String()
+		case "customer":
+			r.Seen(&seen, 2)
+			v.Customer = r.String()
+		case "placed_on":
+			r.Seen(&seen, 3)
+			v.PlacedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, OrderStatus.Valid)
+		case "delivered_on":
+			r.Seen(&seen, 5)
+			v.DeliveredOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "sales_tax_pct":
+			r.Seen(&seen, 6)
+			v.SalesTaxPct = r.Float()
+		case "shipping_fee":
+			r.Seen(&seen, 7)
+			v.ShippingFee = r.Float()
+		case "total":
+			r.Seen(&seen, 8)
+			v.Total = r.Float()
+		case "payment_method":
+			r.Seen(&seen, 9)
+			v.PaymentMethod = runtime.Enum(r, OrderPaymentMethod.Valid)
+		case "cancellation_reason":
+			r.Seen(&seen, 10)
+			v.CancellationReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
+}
+
 // OrderLine is one product on an order.
 type OrderLine struct {
 	ID       string `json:"id"`
@@ -482,6 +676,44 @@ func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Product)
 	runtime.HashInt(w, r.Quantity)
 	runtime.HashFloat(w, r.UnitPrice)
+}
+
+// decodeOrderLine reads a OrderLine record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrderLine(r *runtime.JSONReader) *OrderLine {
+	if r.Null() {
+		return nil
+	}
+	v := &OrderLine{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order":
+			r.Seen(&seen, 1)
+			v.Order = r.String()
+		case "product":
+			r.Seen(&seen, 2)
+			v.Product = r.String()
+		case "quantity":
+			r.Seen(&seen, 3)
+			v.Quantity = r.Int()
+		case "unit_price":
+			r.Seen(&seen, 4)
+			v.UnitPrice = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // ReturnAuthorizationReason is the reason of a ReturnAuthorization.
@@ -681,6 +913,65 @@ func (r *ReturnAuthorization) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Note, runtime.HashString[string])
 }
 
+// decodeReturnAuthorization reads a ReturnAuthorization record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeReturnAuthorization(r *runtime.JSONReader) *ReturnAuthorization {
+	if r.Null() {
+		return nil
+	}
+	v := &ReturnAuthorization{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order":
+			r.Seen(&seen, 1)
+			v.Order = r.String()
+		case "line":
+			r.Seen(&seen, 2)
+			v.Line = r.String()
+		case "quantity":
+			r.Seen(&seen, 3)
+			v.Quantity = r.Int()
+		case "reason":
+			r.Seen(&seen, 4)
+			v.Reason = runtime.Enum(r, ReturnAuthorizationReason.Valid)
+		case "resolution":
+			r.Seen(&seen, 5)
+			v.Resolution = runtime.Enum(r, ReturnAuthorizationResolution.Valid)
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, ReturnAuthorizationStatus.Valid)
+		case "condition":
+			r.Seen(&seen, 7)
+			v.Condition = runtime.Enum(r, ReturnAuthorizationCondition.Valid)
+		case "requested_on":
+			r.Seen(&seen, 8)
+			v.RequestedOn = r.Date()
+		case "received_on":
+			r.Seen(&seen, 9)
+			v.ReceivedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "credit_amount":
+			r.Seen(&seen, 10)
+			v.CreditAmount = r.Float()
+		case "note":
+			r.Seen(&seen, 11)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 4095 {
+		r.Fail()
+	}
+	return v
+}
+
 // Refund is a record: Money sent back to the customer's original payment method.
 type Refund struct {
 	ID    string `json:"id"`
@@ -742,6 +1033,47 @@ func (r *Refund) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Reason)
 }
 
+// decodeRefund reads a Refund record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRefund(r *runtime.JSONReader) *Refund {
+	if r.Null() {
+		return nil
+	}
+	v := &Refund{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order":
+			r.Seen(&seen, 1)
+			v.Order = r.String()
+		case "rma":
+			r.Seen(&seen, 2)
+			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
+		case "amount":
+			r.Seen(&seen, 3)
+			v.Amount = r.Float()
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = r.Date()
+		case "reason":
+			r.Seen(&seen, 5)
+			v.Reason = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
+}
+
 // StoreCreditAccount is a customer's store credit balance.
 type StoreCreditAccount struct {
 	ID       string       `json:"id"`
@@ -792,6 +1124,41 @@ func (r *StoreCreditAccount) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Customer)
 	runtime.HashFloat(w, r.Balance)
 	r.OpenedOn.HashFields(w)
+}
+
+// decodeStoreCreditAccount reads a StoreCreditAccount record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStoreCreditAccount(r *runtime.JSONReader) *StoreCreditAccount {
+	if r.Null() {
+		return nil
+	}
+	v := &StoreCreditAccount{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "balance":
+			r.Seen(&seen, 2)
+			v.Balance = r.Float()
+		case "opened_on":
+			r.Seen(&seen, 3)
+			v.OpenedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }
 
 // StoreCreditTransactionKind is the kind of a StoreCreditTransaction.
@@ -883,4 +1250,48 @@ func (r *StoreCreditTransaction) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
 	r.CreatedOn.HashFields(w)
 	runtime.HashString(w, r.Note)
+}
+
+// decodeStoreCreditTransaction reads a StoreCreditTransaction record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStoreCreditTransaction(r *runtime.JSONReader) *StoreCreditTransaction {
+	if r.Null() {
+		return nil
+	}
+	v := &StoreCreditTransaction{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "account":
+			r.Seen(&seen, 1)
+			v.Account = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "kind":
+			r.Seen(&seen, 3)
+			v.Kind = runtime.Enum(r, StoreCreditTransactionKind.Valid)
+		case "rma":
+			r.Seen(&seen, 4)
+			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
+		case "created_on":
+			r.Seen(&seen, 5)
+			v.CreatedOn = r.Date()
+		case "note":
+			r.Seen(&seen, 6)
+			v.Note = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }

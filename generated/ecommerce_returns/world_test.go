@@ -2,7 +2,13 @@
 
 package ecommerce_returns
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,393 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindProductsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindProductsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_products",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetProductArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetProductArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_product",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindStockMovementsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindStockMovementsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_stock_movements",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RestockReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RestockReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma")
+			return a, err
+		},
+		Tool: "restock_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AdjustStockArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AdjustStockArgs
+			err := runtime.DecodeArgs(raw, &a, "product", "delta", "note")
+			return a, err
+		},
+		Tool: "adjust_stock",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindCustomersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindCustomersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_customers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetCustomerArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetCustomerArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_customer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindOrdersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindOrdersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_orders",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindOrderLinesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindOrderLinesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_order_lines",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "order", "reason")
+			return a, err
+		},
+		Tool: "cancel_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkOrderDeliveredArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkOrderDeliveredArgs
+			err := runtime.DecodeArgs(raw, &a, "order", "delivered_on")
+			return a, err
+		},
+		Tool: "mark_order_delivered",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindReturnsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindReturnsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_returns",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AuthorizeReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AuthorizeReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "line", "quantity", "reason", "resolution")
+			return a, err
+		},
+		Tool: "authorize_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReceiveReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReceiveReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma", "condition")
+			return a, err
+		},
+		Tool: "receive_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RejectReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RejectReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma", "note")
+			return a, err
+		},
+		Tool: "reject_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma")
+			return a, err
+		},
+		Tool: "cancel_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CompleteReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CompleteReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma")
+			return a, err
+		},
+		Tool: "complete_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindRefundsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindRefundsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_refunds",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindStoreCreditAccountsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindStoreCreditAccountsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_store_credit_accounts",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetStoreCreditAccountArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetStoreCreditAccountArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_store_credit_account",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindStoreCreditTransactionsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindStoreCreditTransactionsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_store_credit_transactions",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RefundReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RefundReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma")
+			return a, err
+		},
+		Tool: "refund_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CreditReturnArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CreditReturnArgs
+			err := runtime.DecodeArgs(raw, &a, "rma", "account")
+			return a, err
+		},
+		Tool: "credit_return",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a OpenStoreCreditAccountArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a OpenStoreCreditAccountArgs
+			err := runtime.DecodeArgs(raw, &a, "customer")
+			return a, err
+		},
+		Tool: "open_store_credit_account",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RefundCancelledOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RefundCancelledOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "order")
+			return a, err
+		},
+		Tool: "refund_cancelled_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GrantGoodwillCreditArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GrantGoodwillCreditArgs
+			err := runtime.DecodeArgs(raw, &a, "account", "amount", "note")
+			return a, err
+		},
+		Tool: "grant_goodwill_credit",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -95,6 +95,47 @@ func (r *Carrier) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Active)
 }
 
+// decodeCarrier reads a Carrier record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCarrier(r *runtime.JSONReader) *Carrier {
+	if r.Null() {
+		return nil
+	}
+	v := &Carrier{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "code":
+			r.Seen(&seen, 2)
+			v.Code = r.String()
+		case "country":
+			r.Seen(&seen, 3)
+			v.Country = r.String()
+		case "rating":
+			r.Seen(&seen, 4)
+			v.Rating = runtime.Enum(r, CarrierRating.Valid)
+		case "active":
+			r.Seen(&seen, 5)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
+}
+
 // ShipmentStatus is the status of a Shipment.
 type ShipmentStatus string
 
@@ -219,6 +260,71 @@ func (r *Shipment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashFloat(w, r.FreightCharge)
 }
 
+// decodeShipment reads a Shipment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeShipment(r *runtime.JSONReader) *Shipment {
+	if r.Null() {
+		return nil
+	}
+	v := &Shipment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "carrier":
+			r.Seen(&seen, 2)
+			v.Carrier = r.String()
+		case "customer_ref":
+			r.Seen(&seen, 3)
+			v.CustomerRef = r.String()
+		case "origin_city":
+			r.Seen(&seen, 4)
+			v.OriginCity = r.String()
+		case "destination_city":
+			r.Seen(&seen, 5)
+			v.DestinationCity = r.String()
+		case "destination_country":
+			r.Seen(&seen, 6)
+			v.DestinationCountry = r.String()
+		case "weight_kg":
+			r.Seen(&seen, 7)
+			v.WeightKg = r.Float()
+		case "pallets":
+			r.Seen(&seen, 8)
+			v.Pallets = r.Int()
+		case "pickup_date":
+			r.Seen(&seen, 9)
+			v.PickupDate = r.Date()
+		case "status":
+			r.Seen(&seen, 10)
+			v.Status = runtime.Enum(r, ShipmentStatus.Valid)
+		case "delivered_on":
+			r.Seen(&seen, 11)
+			v.DeliveredOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "rate_card":
+			r.Seen(&seen, 12)
+			v.RateCard = runtime.ReadOptional(r, runtime.ReadString)
+		case "freight_charge":
+			r.Seen(&seen, 13)
+			v.FreightCharge = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 16383 {
+		r.Fail()
+	}
+	return v
+}
+
 // RateCardZone is the zone of a RateCard.
 //
 // domestic: Germany; eu: other EU countries; non_eu: everything else
@@ -321,6 +427,56 @@ func (r *RateCard) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Active)
 }
 
+// decodeRateCard reads a RateCard record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRateCard(r *runtime.JSONReader) *RateCard {
+	if r.Null() {
+		return nil
+	}
+	v := &RateCard{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "carrier":
+			r.Seen(&seen, 1)
+			v.Carrier = r.String()
+		case "zone":
+			r.Seen(&seen, 2)
+			v.Zone = runtime.Enum(r, RateCardZone.Valid)
+		case "price_per_kg":
+			r.Seen(&seen, 3)
+			v.PricePerKg = r.Float()
+		case "min_charge":
+			r.Seen(&seen, 4)
+			v.MinCharge = r.Float()
+		case "fuel_surcharge_pct":
+			r.Seen(&seen, 5)
+			v.FuelSurchargePct = r.Float()
+		case "valid_from":
+			r.Seen(&seen, 6)
+			v.ValidFrom = r.Date()
+		case "valid_to":
+			r.Seen(&seen, 7)
+			v.ValidTo = r.Date()
+		case "active":
+			r.Seen(&seen, 8)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // Customer is a shipper we invoice.
 type Customer struct {
 	ID   string `json:"id"`
@@ -390,6 +546,53 @@ func (r *Customer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashInt(w, r.PaymentTermsDays)
 	runtime.HashFloat(w, r.CreditLimit)
 	runtime.HashBool(w, r.OnHold)
+}
+
+// decodeCustomer reads a Customer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCustomer(r *runtime.JSONReader) *Customer {
+	if r.Null() {
+		return nil
+	}
+	v := &Customer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "vat_id":
+			r.Seen(&seen, 2)
+			v.VATID = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "city":
+			r.Seen(&seen, 4)
+			v.City = r.String()
+		case "payment_terms_days":
+			r.Seen(&seen, 5)
+			v.PaymentTermsDays = r.Int()
+		case "credit_limit":
+			r.Seen(&seen, 6)
+			v.CreditLimit = r.Float()
+		case "on_hold":
+			r.Seen(&seen, 7)
+			v.OnHold = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // FreightInvoiceStatus is the status of a FreightInvoice.
@@ -494,6 +697,56 @@ func (r *FreightInvoice) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
 }
 
+// decodeFreightInvoice reads a FreightInvoice record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeFreightInvoice(r *runtime.JSONReader) *FreightInvoice {
+	if r.Null() {
+		return nil
+	}
+	v := &FreightInvoice{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "period":
+			r.Seen(&seen, 2)
+			v.Period = r.String()
+		case "status":
+			r.Seen(&seen, 3)
+			v.Status = runtime.Enum(r, FreightInvoiceStatus.Valid)
+		case "total":
+			r.Seen(&seen, 4)
+			v.Total = r.Float()
+		case "credited":
+			r.Seen(&seen, 5)
+			v.Credited = r.Float()
+		case "issued_on":
+			r.Seen(&seen, 6)
+			v.IssuedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "due_on":
+			r.Seen(&seen, 7)
+			v.DueOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "paid_on":
+			r.Seen(&seen, 8)
+			v.PaidOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // InvoiceLine is one shipment billed on an invoice.
 type InvoiceLine struct {
 	ID       string  `json:"id"`
@@ -544,6 +797,41 @@ func (r *InvoiceLine) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Invoice)
 	runtime.HashString(w, r.Shipment)
 	runtime.HashFloat(w, r.Amount)
+}
+
+// decodeInvoiceLine reads a InvoiceLine record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeInvoiceLine(r *runtime.JSONReader) *InvoiceLine {
+	if r.Null() {
+		return nil
+	}
+	v := &InvoiceLine{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "shipment":
+			r.Seen(&seen, 2)
+			v.Shipment = r.String()
+		case "amount":
+			r.Seen(&seen, 3)
+			v.Amount = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }
 
 // CreditNote is a correction that reduces what the customer owes on an invoice.
@@ -600,6 +888,44 @@ func (r *CreditNote) HashFields(w *runtime.FieldHasher) {
 	runtime.HashFloat(w, r.Amount)
 	runtime.HashString(w, r.Reason)
 	r.IssuedOn.HashFields(w)
+}
+
+// decodeCreditNote reads a CreditNote record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCreditNote(r *runtime.JSONReader) *CreditNote {
+	if r.Null() {
+		return nil
+	}
+	v := &CreditNote{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "reason":
+			r.Seen(&seen, 3)
+			v.Reason = r.String()
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // Payment is a customer's bank transfer matched to an invoice.
@@ -659,6 +985,44 @@ func (r *Payment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.BankReference)
 }
 
+// decodePayment reads a Payment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePayment(r *runtime.JSONReader) *Payment {
+	if r.Null() {
+		return nil
+	}
+	v := &Payment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "received_on":
+			r.Seen(&seen, 3)
+			v.ReceivedOn = r.Date()
+		case "bank_reference":
+			r.Seen(&seen, 4)
+			v.BankReference = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // DunningLetter is a payment reminder for an overdue invoice.
 type DunningLetter struct {
 	ID      string       `json:"id"`
@@ -713,4 +1077,42 @@ func (r *DunningLetter) HashFields(w *runtime.FieldHasher) {
 	runtime.HashInt(w, r.Level)
 	runtime.HashFloat(w, r.Fee)
 	r.SentOn.HashFields(w)
+}
+
+// decodeDunningLetter reads a DunningLetter record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeDunningLetter(r *runtime.JSONReader) *DunningLetter {
+	if r.Null() {
+		return nil
+	}
+	v := &DunningLetter{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "level":
+			r.Seen(&seen, 2)
+			v.Level = r.Int()
+		case "fee":
+			r.Seen(&seen, 3)
+			v.Fee = r.Float()
+		case "sent_on":
+			r.Seen(&seen, 4)
+			v.SentOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }

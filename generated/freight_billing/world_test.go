@@ -2,7 +2,13 @@
 
 package freight_billing
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,441 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindShipmentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindShipmentsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_shipments",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetShipmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetShipmentArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_shipment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListCarriersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListCarriersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_carriers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetCarrierArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetCarrierArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_carrier",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a BookShipmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a BookShipmentArgs
+			err := runtime.DecodeArgs(raw, &a, "customer", "carrier", "customer_ref", "origin_city", "destination_city", "destination_country", "weight_kg", "pallets", "pickup_date")
+			return a, err
+		},
+		Tool: "book_shipment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RateShipmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RateShipmentArgs
+			err := runtime.DecodeArgs(raw, &a, "shipment", "rate_card")
+			return a, err
+		},
+		Tool: "rate_shipment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DispatchShipmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DispatchShipmentArgs
+			err := runtime.DecodeArgs(raw, &a, "shipment")
+			return a, err
+		},
+		Tool: "dispatch_shipment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ConfirmDeliveryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ConfirmDeliveryArgs
+			err := runtime.DecodeArgs(raw, &a, "shipment", "delivered_on")
+			return a, err
+		},
+		Tool: "confirm_delivery",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelShipmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelShipmentArgs
+			err := runtime.DecodeArgs(raw, &a, "shipment")
+			return a, err
+		},
+		Tool: "cancel_shipment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindRateCardsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindRateCardsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_rate_cards",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetRateCardArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetRateCardArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_rate_card",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a PublishRateCardArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a PublishRateCardArgs
+			err := runtime.DecodeArgs(raw, &a, "carrier", "zone", "price_per_kg", "min_charge", "fuel_surcharge_pct", "valid_from", "valid_to")
+			return a, err
+		},
+		Tool: "publish_rate_card",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RetireRateCardArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RetireRateCardArgs
+			err := runtime.DecodeArgs(raw, &a, "rate_card")
+			return a, err
+		},
+		Tool: "retire_rate_card",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindCustomersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindCustomersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_customers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetCustomerArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetCustomerArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_customer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindInvoicesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindInvoicesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_invoices",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindInvoiceLinesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindInvoiceLinesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_invoice_lines",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindCreditNotesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindCreditNotesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_credit_notes",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SetCreditHoldArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SetCreditHoldArgs
+			err := runtime.DecodeArgs(raw, &a, "customer", "on_hold")
+			return a, err
+		},
+		Tool: "set_credit_hold",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a OpenInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a OpenInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "customer", "period")
+			return a, err
+		},
+		Tool: "open_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AddShipmentToInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AddShipmentToInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "shipment")
+			return a, err
+		},
+		Tool: "add_shipment_to_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RepriceInvoiceLineArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RepriceInvoiceLineArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "shipment")
+			return a, err
+		},
+		Tool: "reprice_invoice_line",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RemoveShipmentFromInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RemoveShipmentFromInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "shipment")
+			return a, err
+		},
+		Tool: "remove_shipment_from_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a IssueInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a IssueInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "issue_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "cancel_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a IssueCreditNoteArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a IssueCreditNoteArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "amount", "reason")
+			return a, err
+		},
+		Tool: "issue_credit_note",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkInvoicePaidArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkInvoicePaidArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "paid_on")
+			return a, err
+		},
+		Tool: "mark_invoice_paid",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPaymentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPaymentsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_payments",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindDunningLettersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindDunningLettersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_dunning_letters",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordPaymentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordPaymentArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "amount", "received_on", "bank_reference")
+			return a, err
+		},
+		Tool: "record_payment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SendDunningLetterArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SendDunningLetterArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "send_dunning_letter",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -78,6 +78,56 @@ func (r *Patient) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.DateOfDeath, runtime.HashValue[runtime.Date])
 }
 
+// decodePatient reads a Patient record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePatient(r *runtime.JSONReader) *Patient {
+	if r.Null() {
+		return nil
+	}
+	v := &Patient{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "nhs_number":
+			r.Seen(&seen, 1)
+			v.NhsNumber = r.String()
+		case "full_name":
+			r.Seen(&seen, 2)
+			v.FullName = r.String()
+		case "date_of_birth":
+			r.Seen(&seen, 3)
+			v.DateOfBirth = r.Date()
+		case "postcode":
+			r.Seen(&seen, 4)
+			v.Postcode = r.String()
+		case "phone":
+			r.Seen(&seen, 5)
+			v.Phone = r.String()
+		case "gp_practice":
+			r.Seen(&seen, 6)
+			v.GpPractice = r.String()
+		case "deceased":
+			r.Seen(&seen, 7)
+			v.Deceased = r.Bool()
+		case "date_of_death":
+			r.Seen(&seen, 8)
+			v.DateOfDeath = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // Department is a clinical specialty running outpatient clinics.
 type Department struct {
 	ID   string `json:"id"`
@@ -134,6 +184,44 @@ func (r *Department) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Code)
 	runtime.HashInt(w, r.RttTargetWeeks)
 	runtime.HashFloat(w, r.FirstAttendanceTariff)
+}
+
+// decodeDepartment reads a Department record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeDepartment(r *runtime.JSONReader) *Department {
+	if r.Null() {
+		return nil
+	}
+	v := &Department{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "code":
+			r.Seen(&seen, 2)
+			v.Code = r.String()
+		case "rtt_target_weeks":
+			r.Seen(&seen, 3)
+			v.RttTargetWeeks = r.Int()
+		case "first_attendance_tariff":
+			r.Seen(&seen, 4)
+			v.FirstAttendanceTariff = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // ClinicianRole is the role of a Clinician.
@@ -223,6 +311,47 @@ func (r *Clinician) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Active)
 }
 
+// decodeClinician reads a Clinician record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeClinician(r *runtime.JSONReader) *Clinician {
+	if r.Null() {
+		return nil
+	}
+	v := &Clinician{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "registration_number":
+			r.Seen(&seen, 2)
+			v.RegistrationNumber = r.String()
+		case "role":
+			r.Seen(&seen, 3)
+			v.Role = runtime.Enum(r, ClinicianRole.Valid)
+		case "home_department":
+			r.Seen(&seen, 4)
+			v.HomeDepartment = r.String()
+		case "active":
+			r.Seen(&seen, 5)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
+}
+
 // RotaEntry is a period during which a clinician works for a department.
 type RotaEntry struct {
 	ID         string       `json:"id"`
@@ -277,6 +406,44 @@ func (r *RotaEntry) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Department)
 	r.StartsOn.HashFields(w)
 	r.EndsOn.HashFields(w)
+}
+
+// decodeRotaEntry reads a RotaEntry record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRotaEntry(r *runtime.JSONReader) *RotaEntry {
+	if r.Null() {
+		return nil
+	}
+	v := &RotaEntry{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "clinician":
+			r.Seen(&seen, 1)
+			v.Clinician = r.String()
+		case "department":
+			r.Seen(&seen, 2)
+			v.Department = r.String()
+		case "starts_on":
+			r.Seen(&seen, 3)
+			v.StartsOn = r.Date()
+		case "ends_on":
+			r.Seen(&seen, 4)
+			v.EndsOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // RoomRoomType is the room_type of a Room.
@@ -358,6 +525,44 @@ func (r *Room) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Site)
 	runtime.HashString(w, r.RoomType)
 	runtime.HashBool(w, r.Active)
+}
+
+// decodeRoom reads a Room record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRoom(r *runtime.JSONReader) *Room {
+	if r.Null() {
+		return nil
+	}
+	v := &Room{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "site":
+			r.Seen(&seen, 2)
+			v.Site = r.String()
+		case "room_type":
+			r.Seen(&seen, 3)
+			v.RoomType = runtime.Enum(r, RoomRoomType.Valid)
+		case "active":
+			r.Seen(&seen, 4)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // ClinicSessionPeriod is the period of a ClinicSession.
@@ -480,6 +685,53 @@ func (r *ClinicSession) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 }
 
+// decodeClinicSession reads a ClinicSession record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeClinicSession(r *runtime.JSONReader) *ClinicSession {
+	if r.Null() {
+		return nil
+	}
+	v := &ClinicSession{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "department":
+			r.Seen(&seen, 1)
+			v.Department = r.String()
+		case "clinician":
+			r.Seen(&seen, 2)
+			v.Clinician = r.String()
+		case "room":
+			r.Seen(&seen, 3)
+			v.Room = r.String()
+		case "session_date":
+			r.Seen(&seen, 4)
+			v.SessionDate = r.Date()
+		case "period":
+			r.Seen(&seen, 5)
+			v.Period = runtime.Enum(r, ClinicSessionPeriod.Valid)
+		case "capacity":
+			r.Seen(&seen, 6)
+			v.Capacity = r.Int()
+		case "status":
+			r.Seen(&seen, 7)
+			v.Status = runtime.Enum(r, ClinicSessionStatus.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // AppointmentKind is the kind of a Appointment.
 type AppointmentKind string
 
@@ -598,6 +850,53 @@ func (r *Appointment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 	r.BookedOn.HashFields(w)
 	runtime.HashOptional(w, r.CancellationReason, runtime.HashString[string])
+}
+
+// decodeAppointment reads a Appointment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeAppointment(r *runtime.JSONReader) *Appointment {
+	if r.Null() {
+		return nil
+	}
+	v := &Appointment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "session":
+			r.Seen(&seen, 1)
+			v.Session = r.String()
+		case "patient":
+			r.Seen(&seen, 2)
+			v.Patient = r.String()
+		case "referral":
+			r.Seen(&seen, 3)
+			v.Referral = r.String()
+		case "kind":
+			r.Seen(&seen, 4)
+			v.Kind = runtime.Enum(r, AppointmentKind.Valid)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, AppointmentStatus.Valid)
+		case "booked_on":
+			r.Seen(&seen, 6)
+			v.BookedOn = r.Date()
+		case "cancellation_reason":
+			r.Seen(&seen, 7)
+			v.CancellationReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // ReferralPriority is the priority of a Referral.
@@ -725,6 +1024,53 @@ func (r *Referral) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.TriageNote, runtime.HashString[string])
 }
 
+// decodeReferral reads a Referral record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeReferral(r *runtime.JSONReader) *Referral {
+	if r.Null() {
+		return nil
+	}
+	v := &Referral{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "patient":
+			r.Seen(&seen, 1)
+			v.Patient = r.String()
+		case "department":
+			r.Seen(&seen, 2)
+			v.Department = r.String()
+		case "referrer":
+			r.Seen(&seen, 3)
+			v.Referrer = r.String()
+		case "priority":
+			r.Seen(&seen, 4)
+			v.Priority = runtime.Enum(r, ReferralPriority.Valid)
+		case "received_on":
+			r.Seen(&seen, 5)
+			v.ReceivedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, ReferralStatus.Valid)
+		case "triage_note":
+			r.Seen(&seen, 7)
+			v.TriageNote = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // WaitingListEntryStatus is the status of a WaitingListEntry.
 type WaitingListEntryStatus string
 
@@ -810,4 +1156,45 @@ func (r *WaitingListEntry) HashFields(w *runtime.FieldHasher) {
 	r.BreachDate.HashFields(w)
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.RemovalReason, runtime.HashString[string])
+}
+
+// decodeWaitingListEntry reads a WaitingListEntry record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeWaitingListEntry(r *runtime.JSONReader) *WaitingListEntry {
+	if r.Null() {
+		return nil
+	}
+	v := &WaitingListEntry{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "referral":
+			r.Seen(&seen, 1)
+			v.Referral = r.String()
+		case "added_on":
+			r.Seen(&seen, 2)
+			v.AddedOn = r.Date()
+		case "breach_date":
+			r.Seen(&seen, 3)
+			v.BreachDate = r.Date()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, WaitingListEntryStatus.Valid)
+		case "removal_reason":
+			r.Seen(&seen, 5)
+			v.RemovalReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }

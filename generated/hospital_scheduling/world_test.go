@@ -2,7 +2,13 @@
 
 package hospital_scheduling
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,417 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPatientsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPatientsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_patients",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPatientArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPatientArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_patient",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a UpdateContactDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a UpdateContactDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "patient")
+			return a, err
+		},
+		Tool: "update_contact_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordDeathArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordDeathArgs
+			err := runtime.DecodeArgs(raw, &a, "patient", "date_of_death")
+			return a, err
+		},
+		Tool: "record_death",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListDepartmentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListDepartmentsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_departments",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetDepartmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetDepartmentArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_department",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindCliniciansArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindCliniciansArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_clinicians",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetClinicianArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetClinicianArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_clinician",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindRotaEntriesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindRotaEntriesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_rota_entries",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AddRotaEntryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AddRotaEntryArgs
+			err := runtime.DecodeArgs(raw, &a, "clinician", "department", "starts_on", "ends_on")
+			return a, err
+		},
+		Tool: "add_rota_entry",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ShortenRotaEntryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ShortenRotaEntryArgs
+			err := runtime.DecodeArgs(raw, &a, "entry", "ends_on")
+			return a, err
+		},
+		Tool: "shorten_rota_entry",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListRoomsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListRoomsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_rooms",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindSessionsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindSessionsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_sessions",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetSessionArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetSessionArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_session",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindAppointmentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindAppointmentsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_appointments",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetAppointmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetAppointmentArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_appointment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ScheduleSessionArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ScheduleSessionArgs
+			err := runtime.DecodeArgs(raw, &a, "department", "clinician", "room", "session_date", "period", "capacity")
+			return a, err
+		},
+		Tool: "schedule_session",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReassignSessionClinicianArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReassignSessionClinicianArgs
+			err := runtime.DecodeArgs(raw, &a, "session", "clinician")
+			return a, err
+		},
+		Tool: "reassign_session_clinician",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelSessionArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelSessionArgs
+			err := runtime.DecodeArgs(raw, &a, "session")
+			return a, err
+		},
+		Tool: "cancel_session",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a BookAppointmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a BookAppointmentArgs
+			err := runtime.DecodeArgs(raw, &a, "session", "referral", "kind")
+			return a, err
+		},
+		Tool: "book_appointment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RescheduleAppointmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RescheduleAppointmentArgs
+			err := runtime.DecodeArgs(raw, &a, "appointment", "session")
+			return a, err
+		},
+		Tool: "reschedule_appointment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelAppointmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelAppointmentArgs
+			err := runtime.DecodeArgs(raw, &a, "appointment", "reason")
+			return a, err
+		},
+		Tool: "cancel_appointment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordAttendanceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordAttendanceArgs
+			err := runtime.DecodeArgs(raw, &a, "appointment", "showed_up")
+			return a, err
+		},
+		Tool: "record_attendance",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindReferralsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindReferralsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_referrals",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetReferralArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetReferralArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_referral",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindWaitingListArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindWaitingListArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_waiting_list",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a TriageReferralArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a TriageReferralArgs
+			err := runtime.DecodeArgs(raw, &a, "referral", "accept", "priority", "note")
+			return a, err
+		},
+		Tool: "triage_referral",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkReferralBookedArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkReferralBookedArgs
+			err := runtime.DecodeArgs(raw, &a, "referral")
+			return a, err
+		},
+		Tool: "mark_referral_booked",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReturnReferralToWaitingArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReturnReferralToWaitingArgs
+			err := runtime.DecodeArgs(raw, &a, "referral")
+			return a, err
+		},
+		Tool: "return_referral_to_waiting",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DischargeReferralArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DischargeReferralArgs
+			err := runtime.DecodeArgs(raw, &a, "referral", "reason")
+			return a, err
+		},
+		Tool: "discharge_referral",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

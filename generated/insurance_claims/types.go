@@ -76,6 +76,56 @@ func (r *Policyholder) HashFields(w *runtime.FieldHasher) {
 	r.CustomerSince.HashFields(w)
 }
 
+// decodePolicyholder reads a Policyholder record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePolicyholder(r *runtime.JSONReader) *Policyholder {
+	if r.Null() {
+		return nil
+	}
+	v := &Policyholder{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "phone":
+			r.Seen(&seen, 3)
+			v.Phone = r.String()
+		case "address":
+			r.Seen(&seen, 4)
+			v.Address = r.String()
+		case "city":
+			r.Seen(&seen, 5)
+			v.City = r.String()
+		case "postal_code":
+			r.Seen(&seen, 6)
+			v.PostalCode = r.String()
+		case "birth_date":
+			r.Seen(&seen, 7)
+			v.BirthDate = r.Date()
+		case "customer_since":
+			r.Seen(&seen, 8)
+			v.CustomerSince = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // InsurancePolicyProduct is the product of a InsurancePolicy.
 type InsurancePolicyProduct string
 
@@ -244,6 +294,68 @@ func (r *InsurancePolicy) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 }
 
+// decodeInsurancePolicy reads a InsurancePolicy record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeInsurancePolicy(r *runtime.JSONReader) *InsurancePolicy {
+	if r.Null() {
+		return nil
+	}
+	v := &InsurancePolicy{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "policy_number":
+			r.Seen(&seen, 1)
+			v.PolicyNumber = r.String()
+		case "holder":
+			r.Seen(&seen, 2)
+			v.Holder = r.String()
+		case "product":
+			r.Seen(&seen, 3)
+			v.Product = runtime.Enum(r, InsurancePolicyProduct.Valid)
+		case "cover":
+			r.Seen(&seen, 4)
+			v.Cover = runtime.Enum(r, InsurancePolicyCover.Valid)
+		case "insured_item":
+			r.Seen(&seen, 5)
+			v.InsuredItem = r.String()
+		case "start_date":
+			r.Seen(&seen, 6)
+			v.StartDate = r.Date()
+		case "end_date":
+			r.Seen(&seen, 7)
+			v.EndDate = r.Date()
+		case "premium_paid_until":
+			r.Seen(&seen, 8)
+			v.PremiumPaidUntil = r.Date()
+		case "annual_premium":
+			r.Seen(&seen, 9)
+			v.AnnualPremium = r.Float()
+		case "coverage_limit":
+			r.Seen(&seen, 10)
+			v.CoverageLimit = r.Float()
+		case "deductible":
+			r.Seen(&seen, 11)
+			v.Deductible = r.Float()
+		case "status":
+			r.Seen(&seen, 12)
+			v.Status = runtime.Enum(r, InsurancePolicyStatus.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 8191 {
+		r.Fail()
+	}
+	return v
+}
+
 // ClaimPeril is the peril of a Claim.
 type ClaimPeril string
 
@@ -389,6 +501,65 @@ func (r *Claim) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.RejectionReason, runtime.HashString[string])
 }
 
+// decodeClaim reads a Claim record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeClaim(r *runtime.JSONReader) *Claim {
+	if r.Null() {
+		return nil
+	}
+	v := &Claim{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim_number":
+			r.Seen(&seen, 1)
+			v.ClaimNumber = r.String()
+		case "policy":
+			r.Seen(&seen, 2)
+			v.Policy = r.String()
+		case "peril":
+			r.Seen(&seen, 3)
+			v.Peril = runtime.Enum(r, ClaimPeril.Valid)
+		case "incident_date":
+			r.Seen(&seen, 4)
+			v.IncidentDate = r.Date()
+		case "reported_on":
+			r.Seen(&seen, 5)
+			v.ReportedOn = r.Date()
+		case "description":
+			r.Seen(&seen, 6)
+			v.Description = r.String()
+		case "estimated_amount":
+			r.Seen(&seen, 7)
+			v.EstimatedAmount = r.Float()
+		case "approved_amount":
+			r.Seen(&seen, 8)
+			v.ApprovedAmount = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "status":
+			r.Seen(&seen, 9)
+			v.Status = runtime.Enum(r, ClaimStatus.Valid)
+		case "decided_on":
+			r.Seen(&seen, 10)
+			v.DecidedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "rejection_reason":
+			r.Seen(&seen, 11)
+			v.RejectionReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 4095 {
+		r.Fail()
+	}
+	return v
+}
+
 // LossAdjusterSpecialty is the specialty of a LossAdjuster.
 type LossAdjusterSpecialty string
 
@@ -480,6 +651,53 @@ func (r *LossAdjuster) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Specialty)
 	runtime.HashInt(w, r.MaxOpenCases)
 	runtime.HashBool(w, r.Active)
+}
+
+// decodeLossAdjuster reads a LossAdjuster record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeLossAdjuster(r *runtime.JSONReader) *LossAdjuster {
+	if r.Null() {
+		return nil
+	}
+	v := &LossAdjuster{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "firm":
+			r.Seen(&seen, 2)
+			v.Firm = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "region":
+			r.Seen(&seen, 4)
+			v.Region = r.String()
+		case "specialty":
+			r.Seen(&seen, 5)
+			v.Specialty = runtime.Enum(r, LossAdjusterSpecialty.Valid)
+		case "max_open_cases":
+			r.Seen(&seen, 6)
+			v.MaxOpenCases = r.Int()
+		case "active":
+			r.Seen(&seen, 7)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // AssessmentStatus is the status of a Assessment.
@@ -577,6 +795,53 @@ func (r *Assessment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Findings, runtime.HashString[string])
 }
 
+// decodeAssessment reads a Assessment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeAssessment(r *runtime.JSONReader) *Assessment {
+	if r.Null() {
+		return nil
+	}
+	v := &Assessment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim":
+			r.Seen(&seen, 1)
+			v.Claim = r.String()
+		case "adjuster":
+			r.Seen(&seen, 2)
+			v.Adjuster = r.String()
+		case "requested_on":
+			r.Seen(&seen, 3)
+			v.RequestedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, AssessmentStatus.Valid)
+		case "assessed_on":
+			r.Seen(&seen, 5)
+			v.AssessedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "assessed_amount":
+			r.Seen(&seen, 6)
+			v.AssessedAmount = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "findings":
+			r.Seen(&seen, 7)
+			v.Findings = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // PayoutStatus is the status of a Payout.
 type PayoutStatus string
 
@@ -669,6 +934,53 @@ func (r *Payout) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 	r.ScheduledOn.HashFields(w)
 	runtime.HashOptional(w, r.SentOn, runtime.HashValue[runtime.Date])
+}
+
+// decodePayout reads a Payout record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePayout(r *runtime.JSONReader) *Payout {
+	if r.Null() {
+		return nil
+	}
+	v := &Payout{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim":
+			r.Seen(&seen, 1)
+			v.Claim = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "payee":
+			r.Seen(&seen, 3)
+			v.Payee = r.String()
+		case "iban":
+			r.Seen(&seen, 4)
+			v.Iban = r.String()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, PayoutStatus.Valid)
+		case "scheduled_on":
+			r.Seen(&seen, 6)
+			v.ScheduledOn = r.Date()
+		case "sent_on":
+			r.Seen(&seen, 7)
+			v.SentOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // FraudFlagReason is the reason of a FraudFlag.
@@ -791,4 +1103,51 @@ func (r *FraudFlag) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.RaisedBy)
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.ResolutionNote, runtime.HashString[string])
+}
+
+// decodeFraudFlag reads a FraudFlag record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeFraudFlag(r *runtime.JSONReader) *FraudFlag {
+	if r.Null() {
+		return nil
+	}
+	v := &FraudFlag{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim":
+			r.Seen(&seen, 1)
+			v.Claim = r.String()
+		case "reason":
+			r.Seen(&seen, 2)
+			v.Reason = runtime.Enum(r, FraudFlagReason.Valid)
+		case "note":
+			r.Seen(&seen, 3)
+			v.Note = r.String()
+		case "raised_on":
+			r.Seen(&seen, 4)
+			v.RaisedOn = r.Date()
+		case "raised_by":
+			r.Seen(&seen, 5)
+			v.RaisedBy = r.String()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, FraudFlagStatus.Valid)
+		case "resolution_note":
+			r.Seen(&seen, 7)
+			v.ResolutionNote = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package insurance_claims
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,417 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPolicyholdersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPolicyholdersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_policyholders",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPolicyholderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPolicyholderArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_policyholder",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a UpdatePolicyholderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a UpdatePolicyholderArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "update_policyholder",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPoliciesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPoliciesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_policies",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPolicyArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPolicyArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_policy",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SuspendPolicyArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SuspendPolicyArgs
+			err := runtime.DecodeArgs(raw, &a, "policy")
+			return a, err
+		},
+		Tool: "suspend_policy",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReinstatePolicyArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReinstatePolicyArgs
+			err := runtime.DecodeArgs(raw, &a, "policy", "paid_until")
+			return a, err
+		},
+		Tool: "reinstate_policy",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelPolicyArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelPolicyArgs
+			err := runtime.DecodeArgs(raw, &a, "policy", "effective")
+			return a, err
+		},
+		Tool: "cancel_policy",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindClaimsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindClaimsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_claims",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetClaimArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetClaimArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_claim",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FileClaimArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FileClaimArgs
+			err := runtime.DecodeArgs(raw, &a, "policy", "claim_number", "peril", "incident_date", "description", "estimated_amount")
+			return a, err
+		},
+		Tool: "file_claim",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SendToAssessmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SendToAssessmentArgs
+			err := runtime.DecodeArgs(raw, &a, "claim")
+			return a, err
+		},
+		Tool: "send_to_assessment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ApproveClaimArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ApproveClaimArgs
+			err := runtime.DecodeArgs(raw, &a, "claim", "amount")
+			return a, err
+		},
+		Tool: "approve_claim",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RejectClaimArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RejectClaimArgs
+			err := runtime.DecodeArgs(raw, &a, "claim", "reason")
+			return a, err
+		},
+		Tool: "reject_claim",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkClaimPaidArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkClaimPaidArgs
+			err := runtime.DecodeArgs(raw, &a, "claim")
+			return a, err
+		},
+		Tool: "mark_claim_paid",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindAdjustersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindAdjustersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_adjusters",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetAdjusterArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetAdjusterArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_adjuster",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindAssessmentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindAssessmentsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_assessments",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RequestAssessmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RequestAssessmentArgs
+			err := runtime.DecodeArgs(raw, &a, "claim", "adjuster")
+			return a, err
+		},
+		Tool: "request_assessment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordAssessmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordAssessmentArgs
+			err := runtime.DecodeArgs(raw, &a, "assessment", "assessed_amount", "findings")
+			return a, err
+		},
+		Tool: "record_assessment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelAssessmentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelAssessmentArgs
+			err := runtime.DecodeArgs(raw, &a, "assessment")
+			return a, err
+		},
+		Tool: "cancel_assessment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPayoutsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPayoutsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_payouts",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPayoutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPayoutArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_payout",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SchedulePayoutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SchedulePayoutArgs
+			err := runtime.DecodeArgs(raw, &a, "claim", "amount", "payee", "iban")
+			return a, err
+		},
+		Tool: "schedule_payout",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReleasePayoutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReleasePayoutArgs
+			err := runtime.DecodeArgs(raw, &a, "payout")
+			return a, err
+		},
+		Tool: "release_payout",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelPayoutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelPayoutArgs
+			err := runtime.DecodeArgs(raw, &a, "payout")
+			return a, err
+		},
+		Tool: "cancel_payout",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindFraudFlagsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindFraudFlagsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_fraud_flags",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RaiseFraudFlagArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RaiseFraudFlagArgs
+			err := runtime.DecodeArgs(raw, &a, "claim", "reason", "note", "analyst")
+			return a, err
+		},
+		Tool: "raise_fraud_flag",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AutoScreenClaimArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AutoScreenClaimArgs
+			err := runtime.DecodeArgs(raw, &a, "claim")
+			return a, err
+		},
+		Tool: "auto_screen_claim",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ResolveFraudFlagArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ResolveFraudFlagArgs
+			err := runtime.DecodeArgs(raw, &a, "flag", "fraud_confirmed", "note")
+			return a, err
+		},
+		Tool: "resolve_fraud_flag",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -26,6 +26,58 @@ type FindEmployeesArgs struct {
 	Status *EmployeeStatus `json:"status"`
 }
 
+// decode decodes the JSON arguments of find_employees without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindEmployeesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "employee_code":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.EmployeeCode = runtime.Ptr(r.String())
+			}
+		case "email":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "department":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Department = runtime.Ptr(runtime.Enum(r, EmployeeDepartment.Valid))
+			}
+		case "status":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Status = runtime.Ptr(runtime.Enum(r, EmployeeStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
+}
+
 // FindEmployees implements the tool find_employees (service people): find employees by name, code, email, department or status
 func (s *State) FindEmployees(args FindEmployeesArgs) ([]*Employee, error) {
 	var fullNameLower string
@@ -65,11 +117,17 @@ func (s *State) FindEmployees(args FindEmployeesArgs) ([]*Employee, error) {
 	return out, nil
 }
 
-// callFindEmployees decodes the JSON arguments of find_employees and calls FindEmployees.
+// callFindEmployees decodes the JSON arguments of find_employees and calls FindEmployees: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindEmployees(raw json.RawMessage) (any, error) {
 	var args FindEmployeesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindEmployeesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindEmployees(args)
 	if err != nil {
@@ -86,6 +144,34 @@ type GetEmployeeArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_employee without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetEmployeeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetEmployee implements the tool get_employee (service people): read one employee
 func (s *State) GetEmployee(args GetEmployeeArgs) (*Employee, error) {
 	r, err := s.findEmployee(args.ID)
@@ -95,11 +181,17 @@ func (s *State) GetEmployee(args GetEmployeeArgs) (*Employee, error) {
 	return r, nil
 }
 
-// callGetEmployee decodes the JSON arguments of get_employee and calls GetEmployee.
+// callGetEmployee decodes the JSON arguments of get_employee and calls GetEmployee: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetEmployee(raw json.RawMessage) (any, error) {
 	var args GetEmployeeArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetEmployeeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetEmployee(args)
 }
@@ -110,6 +202,40 @@ type RecordResignationArgs struct {
 	Employee string `json:"employee"`
 	// A date, YYYY-MM-DD.
 	LastWorkingDay runtime.Date `json:"last_working_day"`
+}
+
+// decode decodes the JSON arguments of record_resignation without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordResignationArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "employee":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Employee = r.String()
+			}
+		case "last_working_day":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.LastWorkingDay = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RecordResignation implements the tool record_resignation (service people): record an employee's resignation and last working day
@@ -139,11 +265,17 @@ func (s *State) RecordResignation(args RecordResignationArgs) (*Employee, error)
 	return employee, nil
 }
 
-// callRecordResignation decodes the JSON arguments of record_resignation and calls RecordResignation.
+// callRecordResignation decodes the JSON arguments of record_resignation and calls RecordResignation: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordResignation(raw json.RawMessage) (any, error) {
 	var args RecordResignationArgs
-	if err := runtime.DecodeArgs(raw, &args, "employee", "last_working_day"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordResignationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "employee", "last_working_day"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordResignation(args)
 }
@@ -152,6 +284,34 @@ func (s *State) callRecordResignation(raw json.RawMessage) (any, error) {
 type CompleteExitArgs struct {
 	// The id of a Employee record (e.g. "mehta").
 	Employee string `json:"employee"`
+}
+
+// decode decodes the JSON arguments of complete_exit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompleteExitArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "employee":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Employee = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CompleteExit implements the tool complete_exit (service people): mark an employee as exited on or after their last working day
@@ -181,11 +341,17 @@ func (s *State) CompleteExit(args CompleteExitArgs) (*Employee, error) {
 	return employee, nil
 }
 
-// callCompleteExit decodes the JSON arguments of complete_exit and calls CompleteExit.
+// callCompleteExit decodes the JSON arguments of complete_exit and calls CompleteExit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompleteExit(raw json.RawMessage) (any, error) {
 	var args CompleteExitArgs
-	if err := runtime.DecodeArgs(raw, &args, "employee"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompleteExitArgs
+		if err := runtime.DecodeArgs(raw, &slow, "employee"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompleteExit(args)
 }
@@ -202,6 +368,58 @@ type FindAssetsArgs struct {
 	Status *AssetStatus `json:"status"`
 	// Current holder; kept while the asset is in repair. The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
 	AssignedTo *string `json:"assigned_to"`
+}
+
+// decode decodes the JSON arguments of find_assets without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAssetsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset_tag":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.AssetTag = runtime.Ptr(r.String())
+			}
+		case "serial_number":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.SerialNumber = runtime.Ptr(r.String())
+			}
+		case "kind":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Kind = runtime.Ptr(runtime.Enum(r, AssetKind.Valid))
+			}
+		case "status":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Status = runtime.Ptr(runtime.Enum(r, AssetStatus.Valid))
+			}
+		case "assigned_to":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.AssignedTo = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindAssets implements the tool find_assets (service assets): find assets by tag, serial number, kind, status or holder
@@ -244,11 +462,17 @@ func (s *State) FindAssets(args FindAssetsArgs) ([]*Asset, error) {
 	return out, nil
 }
 
-// callFindAssets decodes the JSON arguments of find_assets and calls FindAssets.
+// callFindAssets decodes the JSON arguments of find_assets and calls FindAssets: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAssets(raw json.RawMessage) (any, error) {
 	var args FindAssetsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAssetsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindAssets(args)
 	if err != nil {
@@ -265,6 +489,34 @@ type GetAssetArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetAssetArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetAsset implements the tool get_asset (service assets): read one asset
 func (s *State) GetAsset(args GetAssetArgs) (*Asset, error) {
 	r, err := s.findAsset(args.ID)
@@ -274,11 +526,17 @@ func (s *State) GetAsset(args GetAssetArgs) (*Asset, error) {
 	return r, nil
 }
 
-// callGetAsset decodes the JSON arguments of get_asset and calls GetAsset.
+// callGetAsset decodes the JSON arguments of get_asset and calls GetAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetAsset(raw json.RawMessage) (any, error) {
 	var args GetAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetAsset(args)
 }
@@ -289,6 +547,40 @@ type FindLicencesArgs struct {
 	Product *string `json:"product"`
 	// Matches records containing this text, ignoring case; null for any.
 	Vendor *string `json:"vendor"`
+}
+
+// decode decodes the JSON arguments of find_licences without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindLicencesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "product":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Product = runtime.Ptr(r.String())
+			}
+		case "vendor":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Vendor = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindLicences implements the tool find_licences (service assets): find licences by product or vendor
@@ -317,11 +609,17 @@ func (s *State) FindLicences(args FindLicencesArgs) ([]*SoftwareLicence, error) 
 	return out, nil
 }
 
-// callFindLicences decodes the JSON arguments of find_licences and calls FindLicences.
+// callFindLicences decodes the JSON arguments of find_licences and calls FindLicences: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindLicences(raw json.RawMessage) (any, error) {
 	var args FindLicencesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindLicencesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindLicences(args)
 	if err != nil {
@@ -338,6 +636,34 @@ type GetLicenceArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_licence without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetLicenceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetLicence implements the tool get_licence (service assets): read one licence
 func (s *State) GetLicence(args GetLicenceArgs) (*SoftwareLicence, error) {
 	r, err := s.findSoftwareLicence(args.ID)
@@ -347,11 +673,17 @@ func (s *State) GetLicence(args GetLicenceArgs) (*SoftwareLicence, error) {
 	return r, nil
 }
 
-// callGetLicence decodes the JSON arguments of get_licence and calls GetLicence.
+// callGetLicence decodes the JSON arguments of get_licence and calls GetLicence: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetLicence(raw json.RawMessage) (any, error) {
 	var args GetLicenceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetLicenceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetLicence(args)
 }
@@ -364,6 +696,46 @@ type FindLicenceSeatsArgs struct {
 	Employee *string `json:"employee"`
 	// Matches records with this value; null for any.
 	Status *LicenceSeatStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_licence_seats without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindLicenceSeatsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "licence":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Licence = runtime.Ptr(r.String())
+			}
+		case "employee":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Employee = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, LicenceSeatStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindLicenceSeats implements the tool find_licence_seats (service assets): find licence seats by licence, employee or status
@@ -397,11 +769,17 @@ func (s *State) FindLicenceSeats(args FindLicenceSeatsArgs) ([]*LicenceSeat, err
 	return out, nil
 }
 
-// callFindLicenceSeats decodes the JSON arguments of find_licence_seats and calls FindLicenceSeats.
+// callFindLicenceSeats decodes the JSON arguments of find_licence_seats and calls FindLicenceSeats: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindLicenceSeats(raw json.RawMessage) (any, error) {
 	var args FindLicenceSeatsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindLicenceSeatsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindLicenceSeats(args)
 	if err != nil {
@@ -418,6 +796,40 @@ type AssignAssetArgs struct {
 	Asset string `json:"asset"`
 	// The id of a Employee record (e.g. "mehta").
 	Employee string `json:"employee"`
+}
+
+// decode decodes the JSON arguments of assign_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AssignAssetArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Asset = r.String()
+			}
+		case "employee":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Employee = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // AssignAsset implements the tool assign_asset (service assets): hand an asset from stock to an employee
@@ -462,11 +874,17 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callAssignAsset decodes the JSON arguments of assign_asset and calls AssignAsset.
+// callAssignAsset decodes the JSON arguments of assign_asset and calls AssignAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAssignAsset(raw json.RawMessage) (any, error) {
 	var args AssignAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset", "employee"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AssignAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset", "employee"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AssignAsset(args)
 }
@@ -475,6 +893,34 @@ func (s *State) callAssignAsset(raw json.RawMessage) (any, error) {
 type ReturnAssetArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of return_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReturnAssetArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Asset = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // ReturnAsset implements the tool return_asset (service assets): take an asset back into stock
@@ -500,11 +946,17 @@ func (s *State) ReturnAsset(args ReturnAssetArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callReturnAsset decodes the JSON arguments of return_asset and calls ReturnAsset.
+// callReturnAsset decodes the JSON arguments of return_asset and calls ReturnAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReturnAsset(raw json.RawMessage) (any, error) {
 	var args ReturnAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReturnAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReturnAsset(args)
 }
@@ -514,6 +966,40 @@ type SendToRepairArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset  string `json:"asset"`
 	Vendor string `json:"vendor"`
+}
+
+// decode decodes the JSON arguments of send_to_repair without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SendToRepairArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Asset = r.String()
+			}
+		case "vendor":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Vendor = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // SendToRepair implements the tool send_to_repair (service assets): send an asset to a repair vendor; its holder keeps it on record
@@ -543,11 +1029,17 @@ func (s *State) SendToRepair(args SendToRepairArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callSendToRepair decodes the JSON arguments of send_to_repair and calls SendToRepair.
+// callSendToRepair decodes the JSON arguments of send_to_repair and calls SendToRepair: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSendToRepair(raw json.RawMessage) (any, error) {
 	var args SendToRepairArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset", "vendor"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SendToRepairArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset", "vendor"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SendToRepair(args)
 }
@@ -556,6 +1048,34 @@ func (s *State) callSendToRepair(raw json.RawMessage) (any, error) {
 type CompleteRepairArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of complete_repair without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompleteRepairArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Asset = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CompleteRepair implements the tool complete_repair (service assets): record that an asset is back from repair: it returns to its holder, or to stock
@@ -591,11 +1111,17 @@ func (s *State) CompleteRepair(args CompleteRepairArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callCompleteRepair decodes the JSON arguments of complete_repair and calls CompleteRepair.
+// callCompleteRepair decodes the JSON arguments of complete_repair and calls CompleteRepair: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompleteRepair(raw json.RawMessage) (any, error) {
 	var args CompleteRepairArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompleteRepairArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompleteRepair(args)
 }
@@ -604,6 +1130,34 @@ func (s *State) callCompleteRepair(raw json.RawMessage) (any, error) {
 type RetireAssetArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of retire_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RetireAssetArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Asset = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // RetireAsset implements the tool retire_asset (service assets): retire an asset from stock for disposal
@@ -625,11 +1179,17 @@ func (s *State) RetireAsset(args RetireAssetArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callRetireAsset decodes the JSON arguments of retire_asset and calls RetireAsset.
+// callRetireAsset decodes the JSON arguments of retire_asset and calls RetireAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRetireAsset(raw json.RawMessage) (any, error) {
 	var args RetireAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RetireAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RetireAsset(args)
 }
@@ -640,6 +1200,40 @@ type GrantLicenceSeatArgs struct {
 	Licence string `json:"licence"`
 	// The id of a Employee record (e.g. "mehta").
 	Employee string `json:"employee"`
+}
+
+// decode decodes the JSON arguments of grant_licence_seat without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GrantLicenceSeatArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "licence":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Licence = r.String()
+			}
+		case "employee":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Employee = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // GrantLicenceSeat implements the tool grant_licence_seat (service assets): give an employee a seat of a licence
@@ -694,11 +1288,17 @@ func (s *State) GrantLicenceSeat(args GrantLicenceSeatArgs) (*LicenceSeat, error
 	return seat, nil
 }
 
-// callGrantLicenceSeat decodes the JSON arguments of grant_licence_seat and calls GrantLicenceSeat.
+// callGrantLicenceSeat decodes the JSON arguments of grant_licence_seat and calls GrantLicenceSeat: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGrantLicenceSeat(raw json.RawMessage) (any, error) {
 	var args GrantLicenceSeatArgs
-	if err := runtime.DecodeArgs(raw, &args, "licence", "employee"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow GrantLicenceSeatArgs
+		if err := runtime.DecodeArgs(raw, &slow, "licence", "employee"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GrantLicenceSeat(args)
 }
@@ -707,6 +1307,34 @@ func (s *State) callGrantLicenceSeat(raw json.RawMessage) (any, error) {
 type RevokeLicenceSeatArgs struct {
 	// The id of a LicenceSeat record (e.g. "seat_m365_mehta").
 	Seat string `json:"seat"`
+}
+
+// decode decodes the JSON arguments of revoke_licence_seat without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RevokeLicenceSeatArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "seat":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Seat = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // RevokeLicenceSeat implements the tool revoke_licence_seat (service assets): take a licence seat back
@@ -733,11 +1361,17 @@ func (s *State) RevokeLicenceSeat(args RevokeLicenceSeatArgs) (*LicenceSeat, err
 	return seat, nil
 }
 
-// callRevokeLicenceSeat decodes the JSON arguments of revoke_licence_seat and calls RevokeLicenceSeat.
+// callRevokeLicenceSeat decodes the JSON arguments of revoke_licence_seat and calls RevokeLicenceSeat: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRevokeLicenceSeat(raw json.RawMessage) (any, error) {
 	var args RevokeLicenceSeatArgs
-	if err := runtime.DecodeArgs(raw, &args, "seat"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RevokeLicenceSeatArgs
+		if err := runtime.DecodeArgs(raw, &slow, "seat"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RevokeLicenceSeat(args)
 }
@@ -746,6 +1380,34 @@ func (s *State) callRevokeLicenceSeat(raw json.RawMessage) (any, error) {
 type ListSLAPoliciesArgs struct {
 	// How many records to skip (pages of 50). Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_sla_policies without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListSLAPoliciesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // ListSLAPolicies implements the tool list_sla_policies (service servicedesk): list the service levels
@@ -771,11 +1433,17 @@ func (s *State) ListSLAPolicies(args ListSLAPoliciesArgs) ([]*SLAPolicy, error) 
 	return out, nil
 }
 
-// callListSLAPolicies decodes the JSON arguments of list_sla_policies and calls ListSLAPolicies.
+// callListSLAPolicies decodes the JSON arguments of list_sla_policies and calls ListSLAPolicies: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListSLAPolicies(raw json.RawMessage) (any, error) {
 	var args ListSLAPoliciesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListSLAPoliciesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.ListSLAPolicies(args)
 	if err != nil {
@@ -796,6 +1464,52 @@ type FindTicketsArgs struct {
 	Category *TicketCategory `json:"category"`
 	// Matches records with this value; null for any.
 	Status *TicketStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_tickets without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindTicketsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "requester":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Requester = runtime.Ptr(r.String())
+			}
+		case "asset":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Asset = runtime.Ptr(r.String())
+			}
+		case "category":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Category = runtime.Ptr(runtime.Enum(r, TicketCategory.Valid))
+			}
+		case "status":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Status = runtime.Ptr(runtime.Enum(r, TicketStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindTickets implements the tool find_tickets (service servicedesk): find tickets by requester, asset, category or status
@@ -832,11 +1546,17 @@ func (s *State) FindTickets(args FindTicketsArgs) ([]*Ticket, error) {
 	return out, nil
 }
 
-// callFindTickets decodes the JSON arguments of find_tickets and calls FindTickets.
+// callFindTickets decodes the JSON arguments of find_tickets and calls FindTickets: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindTickets(raw json.RawMessage) (any, error) {
 	var args FindTicketsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindTicketsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindTickets(args)
 	if err != nil {
@@ -853,6 +1573,34 @@ type GetTicketArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetTicket implements the tool get_ticket (service servicedesk): read one ticket
 func (s *State) GetTicket(args GetTicketArgs) (*Ticket, error) {
 	r, err := s.findTicket(args.ID)
@@ -862,11 +1610,17 @@ func (s *State) GetTicket(args GetTicketArgs) (*Ticket, error) {
 	return r, nil
 }
 
-// callGetTicket decodes the JSON arguments of get_ticket and calls GetTicket.
+// callGetTicket decodes the JSON arguments of get_ticket and calls GetTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetTicket(raw json.RawMessage) (any, error) {
 	var args GetTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetTicket(args)
 }
@@ -881,6 +1635,58 @@ type OpenTicketArgs struct {
 	Summary string `json:"summary"`
 	// The id of a Asset record (e.g. "lt_0342"). Optional: null when not given.
 	Asset *string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of open_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *OpenTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "requester":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Requester = r.String()
+			}
+		case "category":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Category = runtime.Enum(r, TicketCategory.Valid)
+			}
+		case "sla":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.SLA = r.String()
+			}
+		case "summary":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Summary = r.String()
+			}
+		case "asset":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Asset = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // OpenTicket implements the tool open_ticket (service servicedesk): log a new ticket; the due date follows the SLA
@@ -932,11 +1738,17 @@ func (s *State) OpenTicket(args OpenTicketArgs) (*Ticket, error) {
 	return t, nil
 }
 
-// callOpenTicket decodes the JSON arguments of open_ticket and calls OpenTicket.
+// callOpenTicket decodes the JSON arguments of open_ticket and calls OpenTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callOpenTicket(raw json.RawMessage) (any, error) {
 	var args OpenTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "requester", "category", "sla", "summary"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow OpenTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "requester", "category", "sla", "summary"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.OpenTicket(args)
 }
@@ -947,6 +1759,40 @@ type AssignTicketArgs struct {
 	Ticket string `json:"ticket"`
 	// The id of a Employee record (e.g. "mehta").
 	Engineer string `json:"engineer"`
+}
+
+// decode decodes the JSON arguments of assign_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AssignTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = r.String()
+			}
+		case "engineer":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Engineer = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // AssignTicket implements the tool assign_ticket (service servicedesk): give a ticket to an IT engineer and start work on it
@@ -980,11 +1826,17 @@ func (s *State) AssignTicket(args AssignTicketArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callAssignTicket decodes the JSON arguments of assign_ticket and calls AssignTicket.
+// callAssignTicket decodes the JSON arguments of assign_ticket and calls AssignTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAssignTicket(raw json.RawMessage) (any, error) {
 	var args AssignTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "engineer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AssignTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "engineer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AssignTicket(args)
 }
@@ -994,6 +1846,40 @@ type PutTicketOnHoldArgs struct {
 	// The id of a Ticket record (e.g. "tkt_das_figma").
 	Ticket string `json:"ticket"`
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of put_ticket_on_hold without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PutTicketOnHoldArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // PutTicketOnHold implements the tool put_ticket_on_hold (service servicedesk): pause a ticket while waiting on the user or a vendor
@@ -1020,11 +1906,17 @@ func (s *State) PutTicketOnHold(args PutTicketOnHoldArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callPutTicketOnHold decodes the JSON arguments of put_ticket_on_hold and calls PutTicketOnHold.
+// callPutTicketOnHold decodes the JSON arguments of put_ticket_on_hold and calls PutTicketOnHold: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPutTicketOnHold(raw json.RawMessage) (any, error) {
 	var args PutTicketOnHoldArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PutTicketOnHoldArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PutTicketOnHold(args)
 }
@@ -1035,6 +1927,40 @@ type ChangeTicketPriorityArgs struct {
 	Ticket string `json:"ticket"`
 	// The id of a SlaPolicy record (e.g. "sla_p1").
 	SLA string `json:"sla"`
+}
+
+// decode decodes the JSON arguments of change_ticket_priority without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ChangeTicketPriorityArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = r.String()
+			}
+		case "sla":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.SLA = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // ChangeTicketPriority implements the tool change_ticket_priority (service servicedesk): move a ticket to another priority; the due date is recomputed from the opening date
@@ -1064,11 +1990,17 @@ func (s *State) ChangeTicketPriority(args ChangeTicketPriorityArgs) (*Ticket, er
 	return ticket, nil
 }
 
-// callChangeTicketPriority decodes the JSON arguments of change_ticket_priority and calls ChangeTicketPriority.
+// callChangeTicketPriority decodes the JSON arguments of change_ticket_priority and calls ChangeTicketPriority: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callChangeTicketPriority(raw json.RawMessage) (any, error) {
 	var args ChangeTicketPriorityArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "sla"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ChangeTicketPriorityArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "sla"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ChangeTicketPriority(args)
 }
@@ -1079,6 +2011,46 @@ type ResolveTicketArgs struct {
 	Ticket     string           `json:"ticket"`
 	Resolution TicketResolution `json:"resolution"`
 	Notes      string           `json:"notes"`
+}
+
+// decode decodes the JSON arguments of resolve_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ResolveTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = r.String()
+			}
+		case "resolution":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Resolution = runtime.Enum(r, TicketResolution.Valid)
+			}
+		case "notes":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Notes = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // ResolveTicket implements the tool resolve_ticket (service servicedesk): resolve a ticket with a resolution code and notes for the user
@@ -1121,11 +2093,17 @@ func (s *State) ResolveTicket(args ResolveTicketArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callResolveTicket decodes the JSON arguments of resolve_ticket and calls ResolveTicket.
+// callResolveTicket decodes the JSON arguments of resolve_ticket and calls ResolveTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callResolveTicket(raw json.RawMessage) (any, error) {
 	var args ResolveTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "resolution", "notes"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ResolveTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "resolution", "notes"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ResolveTicket(args)
 }
@@ -1134,6 +2112,34 @@ func (s *State) callResolveTicket(raw json.RawMessage) (any, error) {
 type CloseTicketArgs struct {
 	// The id of a Ticket record (e.g. "tkt_das_figma").
 	Ticket string `json:"ticket"`
+}
+
+// decode decodes the JSON arguments of close_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CloseTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CloseTicket implements the tool close_ticket (service servicedesk): close a resolved ticket once the user confirms
@@ -1155,11 +2161,17 @@ func (s *State) CloseTicket(args CloseTicketArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callCloseTicket decodes the JSON arguments of close_ticket and calls CloseTicket.
+// callCloseTicket decodes the JSON arguments of close_ticket and calls CloseTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCloseTicket(raw json.RawMessage) (any, error) {
 	var args CloseTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CloseTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CloseTicket(args)
 }
@@ -1174,6 +2186,52 @@ type FindChangeRequestsArgs struct {
 	Risk *ChangeRequestRisk `json:"risk"`
 	// The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
 	RequestedBy *string `json:"requested_by"`
+}
+
+// decode decodes the JSON arguments of find_change_requests without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindChangeRequestsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Status = runtime.Ptr(runtime.Enum(r, ChangeRequestStatus.Valid))
+			}
+		case "risk":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Risk = runtime.Ptr(runtime.Enum(r, ChangeRequestRisk.Valid))
+			}
+		case "requested_by":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.RequestedBy = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindChangeRequests implements the tool find_change_requests (service changes): find change requests by ticket, status, risk or requester
@@ -1210,11 +2268,17 @@ func (s *State) FindChangeRequests(args FindChangeRequestsArgs) ([]*ChangeReques
 	return out, nil
 }
 
-// callFindChangeRequests decodes the JSON arguments of find_change_requests and calls FindChangeRequests.
+// callFindChangeRequests decodes the JSON arguments of find_change_requests and calls FindChangeRequests: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindChangeRequests(raw json.RawMessage) (any, error) {
 	var args FindChangeRequestsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindChangeRequestsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindChangeRequests(args)
 	if err != nil {
@@ -1231,6 +2295,34 @@ type GetChangeRequestArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_change_request without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetChangeRequestArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetChangeRequest implements the tool get_change_request (service changes): read one change request
 func (s *State) GetChangeRequest(args GetChangeRequestArgs) (*ChangeRequest, error) {
 	r, err := s.findChangeRequest(args.ID)
@@ -1240,11 +2332,17 @@ func (s *State) GetChangeRequest(args GetChangeRequestArgs) (*ChangeRequest, err
 	return r, nil
 }
 
-// callGetChangeRequest decodes the JSON arguments of get_change_request and calls GetChangeRequest.
+// callGetChangeRequest decodes the JSON arguments of get_change_request and calls GetChangeRequest: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetChangeRequest(raw json.RawMessage) (any, error) {
 	var args GetChangeRequestArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetChangeRequestArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetChangeRequest(args)
 }
@@ -1262,6 +2360,70 @@ type RaiseChangeArgs struct {
 	PlannedStart runtime.DateTime `json:"planned_start"`
 	// A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).
 	PlannedEnd runtime.DateTime `json:"planned_end"`
+}
+
+// decode decodes the JSON arguments of raise_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RaiseChangeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ticket = runtime.Ptr(r.String())
+			}
+		case "title":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Title = r.String()
+			}
+		case "description":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Description = r.String()
+			}
+		case "risk":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Risk = runtime.Enum(r, ChangeRequestRisk.Valid)
+			}
+		case "requested_by":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.RequestedBy = r.String()
+			}
+		case "planned_start":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.PlannedStart = r.DateTime()
+			}
+		case "planned_end":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.PlannedEnd = r.DateTime()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&126 == 126 && r.End()
 }
 
 // RaiseChange implements the tool raise_change (service changes): submit a change request to the CAB
@@ -1310,11 +2472,17 @@ func (s *State) RaiseChange(args RaiseChangeArgs) (*ChangeRequest, error) {
 	return c, nil
 }
 
-// callRaiseChange decodes the JSON arguments of raise_change and calls RaiseChange.
+// callRaiseChange decodes the JSON arguments of raise_change and calls RaiseChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRaiseChange(raw json.RawMessage) (any, error) {
 	var args RaiseChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "title", "description", "risk", "requested_by", "planned_start", "planned_end"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RaiseChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "title", "description", "risk", "requested_by", "planned_start", "planned_end"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RaiseChange(args)
 }
@@ -1325,6 +2493,40 @@ type ApproveChangeArgs struct {
 	Change string `json:"change"`
 	// The id of a Employee record (e.g. "mehta").
 	Approver string `json:"approver"`
+}
+
+// decode decodes the JSON arguments of approve_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApproveChangeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "change":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Change = r.String()
+			}
+		case "approver":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Approver = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // ApproveChange implements the tool approve_change (service changes): record the CAB's approval of a change
@@ -1361,11 +2563,17 @@ func (s *State) ApproveChange(args ApproveChangeArgs) (*ChangeRequest, error) {
 	return change, nil
 }
 
-// callApproveChange decodes the JSON arguments of approve_change and calls ApproveChange.
+// callApproveChange decodes the JSON arguments of approve_change and calls ApproveChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApproveChange(raw json.RawMessage) (any, error) {
 	var args ApproveChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "change", "approver"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApproveChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "change", "approver"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApproveChange(args)
 }
@@ -1376,6 +2584,40 @@ type RejectChangeArgs struct {
 	Change string `json:"change"`
 	// The id of a Employee record (e.g. "mehta").
 	Approver string `json:"approver"`
+}
+
+// decode decodes the JSON arguments of reject_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectChangeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "change":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Change = r.String()
+			}
+		case "approver":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Approver = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RejectChange implements the tool reject_change (service changes): record the CAB's rejection of a change
@@ -1409,11 +2651,17 @@ func (s *State) RejectChange(args RejectChangeArgs) (*ChangeRequest, error) {
 	return change, nil
 }
 
-// callRejectChange decodes the JSON arguments of reject_change and calls RejectChange.
+// callRejectChange decodes the JSON arguments of reject_change and calls RejectChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectChange(raw json.RawMessage) (any, error) {
 	var args RejectChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "change", "approver"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "change", "approver"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectChange(args)
 }
@@ -1422,6 +2670,34 @@ func (s *State) callRejectChange(raw json.RawMessage) (any, error) {
 type ImplementChangeArgs struct {
 	// The id of a ChangeRequest record (e.g. "chg_proxy_figma").
 	Change string `json:"change"`
+}
+
+// decode decodes the JSON arguments of implement_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ImplementChangeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "change":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Change = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // ImplementChange implements the tool implement_change (service changes): record that an approved change has been carried out
@@ -1448,11 +2724,17 @@ func (s *State) ImplementChange(args ImplementChangeArgs) (*ChangeRequest, error
 	return change, nil
 }
 
-// callImplementChange decodes the JSON arguments of implement_change and calls ImplementChange.
+// callImplementChange decodes the JSON arguments of implement_change and calls ImplementChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callImplementChange(raw json.RawMessage) (any, error) {
 	var args ImplementChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "change"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ImplementChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "change"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ImplementChange(args)
 }

@@ -164,6 +164,59 @@ func (r *Employee) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.CabMember)
 }
 
+// decodeEmployee reads a Employee record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeEmployee(r *runtime.JSONReader) *Employee {
+	if r.Null() {
+		return nil
+	}
+	v := &Employee{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "employee_code":
+			r.Seen(&seen, 1)
+			v.EmployeeCode = r.String()
+		case "full_name":
+			r.Seen(&seen, 2)
+			v.FullName = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "department":
+			r.Seen(&seen, 4)
+			v.Department = runtime.Enum(r, EmployeeDepartment.Valid)
+		case "location":
+			r.Seen(&seen, 5)
+			v.Location = runtime.Enum(r, EmployeeLocation.Valid)
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, EmployeeStatus.Valid)
+		case "joined_on":
+			r.Seen(&seen, 7)
+			v.JoinedOn = r.Date()
+		case "last_working_day":
+			r.Seen(&seen, 8)
+			v.LastWorkingDay = runtime.ReadOptional(r, runtime.ReadDate)
+		case "cab_member":
+			r.Seen(&seen, 9)
+			v.CabMember = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // AssetKind is the kind of a Asset.
 type AssetKind string
 
@@ -297,6 +350,59 @@ func (r *Asset) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.RepairVendor, runtime.HashString[string])
 }
 
+// decodeAsset reads a Asset record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeAsset(r *runtime.JSONReader) *Asset {
+	if r.Null() {
+		return nil
+	}
+	v := &Asset{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "asset_tag":
+			r.Seen(&seen, 1)
+			v.AssetTag = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, AssetKind.Valid)
+		case "model":
+			r.Seen(&seen, 3)
+			v.Model = r.String()
+		case "serial_number":
+			r.Seen(&seen, 4)
+			v.SerialNumber = r.String()
+		case "purchase_cost":
+			r.Seen(&seen, 5)
+			v.PurchaseCost = r.Float()
+		case "purchased_on":
+			r.Seen(&seen, 6)
+			v.PurchasedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 7)
+			v.Status = runtime.Enum(r, AssetStatus.Valid)
+		case "assigned_to":
+			r.Seen(&seen, 8)
+			v.AssignedTo = runtime.ReadOptional(r, runtime.ReadString)
+		case "repair_vendor":
+			r.Seen(&seen, 9)
+			v.RepairVendor = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // SoftwareLicence is a licence agreement with a number of seats.
 type SoftwareLicence struct {
 	ID             string `json:"id"`
@@ -356,6 +462,47 @@ func (r *SoftwareLicence) HashFields(w *runtime.FieldHasher) {
 	runtime.HashInt(w, r.SeatsPurchased)
 	runtime.HashFloat(w, r.CostPerSeat)
 	r.RenewalDate.HashFields(w)
+}
+
+// decodeSoftwareLicence reads a SoftwareLicence record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSoftwareLicence(r *runtime.JSONReader) *SoftwareLicence {
+	if r.Null() {
+		return nil
+	}
+	v := &SoftwareLicence{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "product":
+			r.Seen(&seen, 1)
+			v.Product = r.String()
+		case "vendor":
+			r.Seen(&seen, 2)
+			v.Vendor = r.String()
+		case "seats_purchased":
+			r.Seen(&seen, 3)
+			v.SeatsPurchased = r.Int()
+		case "cost_per_seat":
+			r.Seen(&seen, 4)
+			v.CostPerSeat = r.Float()
+		case "renewal_date":
+			r.Seen(&seen, 5)
+			v.RenewalDate = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // LicenceSeatStatus is the status of a LicenceSeat.
@@ -448,6 +595,50 @@ func (r *LicenceSeat) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.RevokedOn, runtime.HashValue[runtime.Date])
 }
 
+// decodeLicenceSeat reads a LicenceSeat record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeLicenceSeat(r *runtime.JSONReader) *LicenceSeat {
+	if r.Null() {
+		return nil
+	}
+	v := &LicenceSeat{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "licence":
+			r.Seen(&seen, 1)
+			v.Licence = r.String()
+		case "employee":
+			r.Seen(&seen, 2)
+			v.Employee = r.String()
+		case "assigned_on":
+			r.Seen(&seen, 3)
+			v.AssignedOn = r.Date()
+		case "last_used_on":
+			r.Seen(&seen, 4)
+			v.LastUsedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, LicenceSeatStatus.Valid)
+		case "revoked_on":
+			r.Seen(&seen, 6)
+			v.RevokedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
+}
+
 // SLAPolicy is a record: Service level for a ticket priority.
 type SLAPolicy struct {
 	ID             string `json:"id"`
@@ -498,6 +689,41 @@ func (r *SLAPolicy) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Name)
 	runtime.HashInt(w, r.ResponseHours)
 	runtime.HashInt(w, r.ResolutionDays)
+}
+
+// decodeSLAPolicy reads a SlaPolicy record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSLAPolicy(r *runtime.JSONReader) *SLAPolicy {
+	if r.Null() {
+		return nil
+	}
+	v := &SLAPolicy{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "response_hours":
+			r.Seen(&seen, 2)
+			v.ResponseHours = r.Int()
+		case "resolution_days":
+			r.Seen(&seen, 3)
+			v.ResolutionDays = r.Int()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }
 
 // TicketCategory is the category of a Ticket.
@@ -673,6 +899,70 @@ func (r *Ticket) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Notes, runtime.HashString[string])
 }
 
+// decodeTicket reads a Ticket record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeTicket(r *runtime.JSONReader) *Ticket {
+	if r.Null() {
+		return nil
+	}
+	v := &Ticket{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "requester":
+			r.Seen(&seen, 1)
+			v.Requester = r.String()
+		case "category":
+			r.Seen(&seen, 2)
+			v.Category = runtime.Enum(r, TicketCategory.Valid)
+		case "sla":
+			r.Seen(&seen, 3)
+			v.SLA = r.String()
+		case "summary":
+			r.Seen(&seen, 4)
+			v.Summary = r.String()
+		case "asset":
+			r.Seen(&seen, 5)
+			v.Asset = runtime.ReadOptional(r, runtime.ReadString)
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, TicketStatus.Valid)
+		case "opened_on":
+			r.Seen(&seen, 7)
+			v.OpenedOn = r.Date()
+		case "due_on":
+			r.Seen(&seen, 8)
+			v.DueOn = r.Date()
+		case "assignee":
+			r.Seen(&seen, 9)
+			v.Assignee = runtime.ReadOptional(r, runtime.ReadString)
+		case "resolution":
+			r.Seen(&seen, 10)
+			v.Resolution = runtime.ReadOptional(r, func(r *runtime.JSONReader) TicketResolution {
+				return runtime.Enum(r, TicketResolution.Valid)
+			})
+		case "resolved_on":
+			r.Seen(&seen, 11)
+			v.ResolvedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "notes":
+			r.Seen(&seen, 12)
+			v.Notes = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 8191 {
+		r.Fail()
+	}
+	return v
+}
+
 // ChangeRequestRisk is the risk of a ChangeRequest.
 type ChangeRequestRisk string
 
@@ -806,4 +1096,60 @@ func (r *ChangeRequest) HashFields(w *runtime.FieldHasher) {
 	r.PlannedStart.HashFields(w)
 	r.PlannedEnd.HashFields(w)
 	runtime.HashOptional(w, r.ImplementedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeChangeRequest reads a ChangeRequest record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeChangeRequest(r *runtime.JSONReader) *ChangeRequest {
+	if r.Null() {
+		return nil
+	}
+	v := &ChangeRequest{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "ticket":
+			r.Seen(&seen, 1)
+			v.Ticket = runtime.ReadOptional(r, runtime.ReadString)
+		case "title":
+			r.Seen(&seen, 2)
+			v.Title = r.String()
+		case "description":
+			r.Seen(&seen, 3)
+			v.Description = r.String()
+		case "risk":
+			r.Seen(&seen, 4)
+			v.Risk = runtime.Enum(r, ChangeRequestRisk.Valid)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, ChangeRequestStatus.Valid)
+		case "requested_by":
+			r.Seen(&seen, 6)
+			v.RequestedBy = r.String()
+		case "approver":
+			r.Seen(&seen, 7)
+			v.Approver = runtime.ReadOptional(r, runtime.ReadString)
+		case "planned_start":
+			r.Seen(&seen, 8)
+			v.PlannedStart = r.DateTime()
+		case "planned_end":
+			r.Seen(&seen, 9)
+			v.PlannedEnd = r.DateTime()
+		case "implemented_on":
+			r.Seen(&seen, 10)
+			v.ImplementedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package it_service_desk
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,429 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindEmployeesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindEmployeesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_employees",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetEmployeeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetEmployeeArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_employee",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordResignationArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordResignationArgs
+			err := runtime.DecodeArgs(raw, &a, "employee", "last_working_day")
+			return a, err
+		},
+		Tool: "record_resignation",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CompleteExitArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CompleteExitArgs
+			err := runtime.DecodeArgs(raw, &a, "employee")
+			return a, err
+		},
+		Tool: "complete_exit",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindAssetsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindAssetsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_assets",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetAssetArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetAssetArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_asset",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindLicencesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindLicencesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_licences",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetLicenceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetLicenceArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_licence",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindLicenceSeatsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindLicenceSeatsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_licence_seats",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AssignAssetArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AssignAssetArgs
+			err := runtime.DecodeArgs(raw, &a, "asset", "employee")
+			return a, err
+		},
+		Tool: "assign_asset",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReturnAssetArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReturnAssetArgs
+			err := runtime.DecodeArgs(raw, &a, "asset")
+			return a, err
+		},
+		Tool: "return_asset",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SendToRepairArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SendToRepairArgs
+			err := runtime.DecodeArgs(raw, &a, "asset", "vendor")
+			return a, err
+		},
+		Tool: "send_to_repair",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CompleteRepairArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CompleteRepairArgs
+			err := runtime.DecodeArgs(raw, &a, "asset")
+			return a, err
+		},
+		Tool: "complete_repair",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RetireAssetArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RetireAssetArgs
+			err := runtime.DecodeArgs(raw, &a, "asset")
+			return a, err
+		},
+		Tool: "retire_asset",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GrantLicenceSeatArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GrantLicenceSeatArgs
+			err := runtime.DecodeArgs(raw, &a, "licence", "employee")
+			return a, err
+		},
+		Tool: "grant_licence_seat",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RevokeLicenceSeatArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RevokeLicenceSeatArgs
+			err := runtime.DecodeArgs(raw, &a, "seat")
+			return a, err
+		},
+		Tool: "revoke_licence_seat",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListSLAPoliciesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListSLAPoliciesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_sla_policies",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindTicketsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindTicketsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_tickets",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetTicketArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetTicketArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_ticket",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a OpenTicketArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a OpenTicketArgs
+			err := runtime.DecodeArgs(raw, &a, "requester", "category", "sla", "summary")
+			return a, err
+		},
+		Tool: "open_ticket",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AssignTicketArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AssignTicketArgs
+			err := runtime.DecodeArgs(raw, &a, "ticket", "engineer")
+			return a, err
+		},
+		Tool: "assign_ticket",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a PutTicketOnHoldArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a PutTicketOnHoldArgs
+			err := runtime.DecodeArgs(raw, &a, "ticket", "reason")
+			return a, err
+		},
+		Tool: "put_ticket_on_hold",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ChangeTicketPriorityArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ChangeTicketPriorityArgs
+			err := runtime.DecodeArgs(raw, &a, "ticket", "sla")
+			return a, err
+		},
+		Tool: "change_ticket_priority",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ResolveTicketArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ResolveTicketArgs
+			err := runtime.DecodeArgs(raw, &a, "ticket", "resolution", "notes")
+			return a, err
+		},
+		Tool: "resolve_ticket",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CloseTicketArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CloseTicketArgs
+			err := runtime.DecodeArgs(raw, &a, "ticket")
+			return a, err
+		},
+		Tool: "close_ticket",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindChangeRequestsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindChangeRequestsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_change_requests",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetChangeRequestArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetChangeRequestArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_change_request",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RaiseChangeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RaiseChangeArgs
+			err := runtime.DecodeArgs(raw, &a, "title", "description", "risk", "requested_by", "planned_start", "planned_end")
+			return a, err
+		},
+		Tool: "raise_change",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ApproveChangeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ApproveChangeArgs
+			err := runtime.DecodeArgs(raw, &a, "change", "approver")
+			return a, err
+		},
+		Tool: "approve_change",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RejectChangeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RejectChangeArgs
+			err := runtime.DecodeArgs(raw, &a, "change", "approver")
+			return a, err
+		},
+		Tool: "reject_change",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ImplementChangeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ImplementChangeArgs
+			err := runtime.DecodeArgs(raw, &a, "change")
+			return a, err
+		},
+		Tool: "implement_change",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -22,6 +22,46 @@ type FindSuppliersArgs struct {
 	Active *bool `json:"active"`
 }
 
+// decode decodes the JSON arguments of find_suppliers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSuppliersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "prefecture":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Prefecture = runtime.Ptr(r.String())
+			}
+		case "active":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
+}
+
 // FindSuppliers implements the tool find_suppliers (service catalog): find suppliers by name, prefecture or status
 func (s *State) FindSuppliers(args FindSuppliersArgs) ([]*Supplier, error) {
 	var nameLower string
@@ -51,11 +91,17 @@ func (s *State) FindSuppliers(args FindSuppliersArgs) ([]*Supplier, error) {
 	return out, nil
 }
 
-// callFindSuppliers decodes the JSON arguments of find_suppliers and calls FindSuppliers.
+// callFindSuppliers decodes the JSON arguments of find_suppliers and calls FindSuppliers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSuppliers(raw json.RawMessage) (any, error) {
 	var args FindSuppliersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSuppliersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindSuppliers(args)
 	if err != nil {
@@ -72,6 +118,34 @@ type GetSupplierArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_supplier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetSupplierArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetSupplier implements the tool get_supplier (service catalog): get a Supplier by id.
 func (s *State) GetSupplier(args GetSupplierArgs) (*Supplier, error) {
 	r, err := s.findSupplier(args.ID)
@@ -81,11 +155,17 @@ func (s *State) GetSupplier(args GetSupplierArgs) (*Supplier, error) {
 	return r, nil
 }
 
-// callGetSupplier decodes the JSON arguments of get_supplier and calls GetSupplier.
+// callGetSupplier decodes the JSON arguments of get_supplier and calls GetSupplier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetSupplier(raw json.RawMessage) (any, error) {
 	var args GetSupplierArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetSupplierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetSupplier(args)
 }
@@ -100,6 +180,52 @@ type FindIngredientsArgs struct {
 	Category *IngredientCategory `json:"category"`
 	// The id of a Supplier record (e.g. "sup_toyosu"). Matches records with this value; null for any.
 	Supplier *string `json:"supplier"`
+}
+
+// decode decodes the JSON arguments of find_ingredients without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindIngredientsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "sku":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.SKU = runtime.Ptr(r.String())
+			}
+		case "category":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Category = runtime.Ptr(runtime.Enum(r, IngredientCategory.Valid))
+			}
+		case "supplier":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Supplier = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindIngredients implements the tool find_ingredients (service catalog): find ingredients by name, SKU, category or supplier
@@ -139,11 +265,17 @@ func (s *State) FindIngredients(args FindIngredientsArgs) ([]*Ingredient, error)
 	return out, nil
 }
 
-// callFindIngredients decodes the JSON arguments of find_ingredients and calls FindIngredients.
+// callFindIngredients decodes the JSON arguments of find_ingredients and calls FindIngredients: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindIngredients(raw json.RawMessage) (any, error) {
 	var args FindIngredientsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindIngredientsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindIngredients(args)
 	if err != nil {
@@ -160,6 +292,34 @@ type GetIngredientArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_ingredient without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetIngredientArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetIngredient implements the tool get_ingredient (service catalog): get a Ingredient by id.
 func (s *State) GetIngredient(args GetIngredientArgs) (*Ingredient, error) {
 	r, err := s.findIngredient(args.ID)
@@ -169,11 +329,17 @@ func (s *State) GetIngredient(args GetIngredientArgs) (*Ingredient, error) {
 	return r, nil
 }
 
-// callGetIngredient decodes the JSON arguments of get_ingredient and calls GetIngredient.
+// callGetIngredient decodes the JSON arguments of get_ingredient and calls GetIngredient: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetIngredient(raw json.RawMessage) (any, error) {
 	var args GetIngredientArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetIngredientArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetIngredient(args)
 }
@@ -184,6 +350,40 @@ type UpdateIngredientPriceArgs struct {
 	Ingredient string `json:"ingredient"`
 	// Amount in JPY.
 	NewPrice float64 `json:"new_price"`
+}
+
+// decode decodes the JSON arguments of update_ingredient_price without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateIngredientPriceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ingredient":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ingredient = r.String()
+			}
+		case "new_price":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.NewPrice = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // UpdateIngredientPrice implements the tool update_ingredient_price (service catalog): apply a supplier's new contract price
@@ -211,11 +411,17 @@ func (s *State) UpdateIngredientPrice(args UpdateIngredientPriceArgs) (*Ingredie
 	return ingredient, nil
 }
 
-// callUpdateIngredientPrice decodes the JSON arguments of update_ingredient_price and calls UpdateIngredientPrice.
+// callUpdateIngredientPrice decodes the JSON arguments of update_ingredient_price and calls UpdateIngredientPrice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateIngredientPrice(raw json.RawMessage) (any, error) {
 	var args UpdateIngredientPriceArgs
-	if err := runtime.DecodeArgs(raw, &args, "ingredient", "new_price"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateIngredientPriceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ingredient", "new_price"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateIngredientPrice(args)
 }
@@ -228,6 +434,46 @@ type SwitchSupplierArgs struct {
 	Supplier string `json:"supplier"`
 	// Amount in JPY.
 	UnitPrice float64 `json:"unit_price"`
+}
+
+// decode decodes the JSON arguments of switch_supplier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SwitchSupplierArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ingredient":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Ingredient = r.String()
+			}
+		case "supplier":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Supplier = r.String()
+			}
+		case "unit_price":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.UnitPrice = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // SwitchSupplier implements the tool switch_supplier (service catalog): buy an ingredient from another supplier from now on
@@ -281,11 +527,17 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 	return ingredient, nil
 }
 
-// callSwitchSupplier decodes the JSON arguments of switch_supplier and calls SwitchSupplier.
+// callSwitchSupplier decodes the JSON arguments of switch_supplier and calls SwitchSupplier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSwitchSupplier(raw json.RawMessage) (any, error) {
 	var args SwitchSupplierArgs
-	if err := runtime.DecodeArgs(raw, &args, "ingredient", "supplier", "unit_price"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SwitchSupplierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ingredient", "supplier", "unit_price"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SwitchSupplier(args)
 }
@@ -294,6 +546,34 @@ func (s *State) callSwitchSupplier(raw json.RawMessage) (any, error) {
 type DeactivateSupplierArgs struct {
 	// The id of a Supplier record (e.g. "sup_toyosu").
 	Supplier string `json:"supplier"`
+}
+
+// decode decodes the JSON arguments of deactivate_supplier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DeactivateSupplierArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "supplier":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Supplier = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // DeactivateSupplier implements the tool deactivate_supplier (service catalog): stop buying from a supplier
@@ -334,11 +614,17 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	return supplier, nil
 }
 
-// callDeactivateSupplier decodes the JSON arguments of deactivate_supplier and calls DeactivateSupplier.
+// callDeactivateSupplier decodes the JSON arguments of deactivate_supplier and calls DeactivateSupplier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDeactivateSupplier(raw json.RawMessage) (any, error) {
 	var args DeactivateSupplierArgs
-	if err := runtime.DecodeArgs(raw, &args, "supplier"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DeactivateSupplierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "supplier"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DeactivateSupplier(args)
 }
@@ -349,6 +635,40 @@ type FindOutletsArgs struct {
 	Name *string `json:"name"`
 	// Matches records containing this text, ignoring case; null for any.
 	City *string `json:"city"`
+}
+
+// decode decodes the JSON arguments of find_outlets without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOutletsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "city":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.City = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindOutlets implements the tool find_outlets (service inventory): find outlets by name or city
@@ -377,11 +697,17 @@ func (s *State) FindOutlets(args FindOutletsArgs) ([]*Outlet, error) {
 	return out, nil
 }
 
-// callFindOutlets decodes the JSON arguments of find_outlets and calls FindOutlets.
+// callFindOutlets decodes the JSON arguments of find_outlets and calls FindOutlets: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOutlets(raw json.RawMessage) (any, error) {
 	var args FindOutletsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOutletsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindOutlets(args)
 	if err != nil {
@@ -398,6 +724,34 @@ type GetOutletArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_outlet without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOutletArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetOutlet implements the tool get_outlet (service inventory): get a Outlet by id.
 func (s *State) GetOutlet(args GetOutletArgs) (*Outlet, error) {
 	r, err := s.findOutlet(args.ID)
@@ -407,11 +761,17 @@ func (s *State) GetOutlet(args GetOutletArgs) (*Outlet, error) {
 	return r, nil
 }
 
-// callGetOutlet decodes the JSON arguments of get_outlet and calls GetOutlet.
+// callGetOutlet decodes the JSON arguments of get_outlet and calls GetOutlet: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOutlet(raw json.RawMessage) (any, error) {
 	var args GetOutletArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetOutletArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetOutlet(args)
 }
@@ -422,6 +782,40 @@ type FindStockArgs struct {
 	Outlet *string `json:"outlet"`
 	// The id of a Ingredient record (e.g. "ing_maguro"). Matches records with this value; null for any.
 	Ingredient *string `json:"ingredient"`
+}
+
+// decode decodes the JSON arguments of find_stock without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindStockArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "outlet":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Outlet = runtime.Ptr(r.String())
+			}
+		case "ingredient":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Ingredient = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindStock implements the tool find_stock (service inventory): stock levels of an outlet or of an ingredient
@@ -452,11 +846,17 @@ func (s *State) FindStock(args FindStockArgs) ([]*StockLevel, error) {
 	return out, nil
 }
 
-// callFindStock decodes the JSON arguments of find_stock and calls FindStock.
+// callFindStock decodes the JSON arguments of find_stock and calls FindStock: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindStock(raw json.RawMessage) (any, error) {
 	var args FindStockArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindStockArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindStock(args)
 	if err != nil {
@@ -473,6 +873,40 @@ type FindReceiptsArgs struct {
 	PurchaseOrder *string `json:"purchase_order"`
 	// Matches records with this value; null for any.
 	Quality *GoodsReceiptQuality `json:"quality"`
+}
+
+// decode decodes the JSON arguments of find_receipts without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindReceiptsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = runtime.Ptr(r.String())
+			}
+		case "quality":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Quality = runtime.Ptr(runtime.Enum(r, GoodsReceiptQuality.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindReceipts implements the tool find_receipts (service inventory): goods receipts of a purchase order
@@ -498,11 +932,17 @@ func (s *State) FindReceipts(args FindReceiptsArgs) ([]*GoodsReceipt, error) {
 	return out, nil
 }
 
-// callFindReceipts decodes the JSON arguments of find_receipts and calls FindReceipts.
+// callFindReceipts decodes the JSON arguments of find_receipts and calls FindReceipts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindReceipts(raw json.RawMessage) (any, error) {
 	var args FindReceiptsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindReceiptsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindReceipts(args)
 	if err != nil {
@@ -518,6 +958,40 @@ type RecordStockCountArgs struct {
 	// The id of a StockLevel record (e.g. "stk_gz_maguro").
 	Stock   string `json:"stock"`
 	Counted int64  `json:"counted"`
+}
+
+// decode decodes the JSON arguments of record_stock_count without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordStockCountArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "stock":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Stock = r.String()
+			}
+		case "counted":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Counted = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RecordStockCount implements the tool record_stock_count (service inventory): record the result of a physical stock count
@@ -543,11 +1017,17 @@ func (s *State) RecordStockCount(args RecordStockCountArgs) (*StockLevel, error)
 	return stock, nil
 }
 
-// callRecordStockCount decodes the JSON arguments of record_stock_count and calls RecordStockCount.
+// callRecordStockCount decodes the JSON arguments of record_stock_count and calls RecordStockCount: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordStockCount(raw json.RawMessage) (any, error) {
 	var args RecordStockCountArgs
-	if err := runtime.DecodeArgs(raw, &args, "stock", "counted"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordStockCountArgs
+		if err := runtime.DecodeArgs(raw, &slow, "stock", "counted"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordStockCount(args)
 }
@@ -558,6 +1038,46 @@ type RecordWasteArgs struct {
 	Stock    string `json:"stock"`
 	Quantity int64  `json:"quantity"`
 	Reason   string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of record_waste without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordWasteArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "stock":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Stock = r.String()
+			}
+		case "quantity":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Quantity = r.Int()
+			}
+		case "reason":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // RecordWaste implements the tool record_waste (service inventory): write off spoiled or dropped stock
@@ -585,11 +1105,17 @@ func (s *State) RecordWaste(args RecordWasteArgs) (*StockLevel, error) {
 	return stock, nil
 }
 
-// callRecordWaste decodes the JSON arguments of record_waste and calls RecordWaste.
+// callRecordWaste decodes the JSON arguments of record_waste and calls RecordWaste: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordWaste(raw json.RawMessage) (any, error) {
 	var args RecordWasteArgs
-	if err := runtime.DecodeArgs(raw, &args, "stock", "quantity", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordWasteArgs
+		if err := runtime.DecodeArgs(raw, &slow, "stock", "quantity", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordWaste(args)
 }
@@ -600,6 +1126,46 @@ type ReceiveDeliveryArgs struct {
 	PurchaseOrder string `json:"purchase_order"`
 	ReceivedBy    string `json:"received_by"`
 	TemperatureOk bool   `json:"temperature_ok"`
+}
+
+// decode decodes the JSON arguments of receive_delivery without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReceiveDeliveryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		case "received_by":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ReceivedBy = r.String()
+			}
+		case "temperature_ok":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.TemperatureOk = r.Bool()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // ReceiveDelivery implements the tool receive_delivery (service inventory): book in a delivery: records an accepted goods receipt and adds the ordered quantities to the outlet's stock
@@ -694,11 +1260,17 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	return receipt, nil
 }
 
-// callReceiveDelivery decodes the JSON arguments of receive_delivery and calls ReceiveDelivery.
+// callReceiveDelivery decodes the JSON arguments of receive_delivery and calls ReceiveDelivery: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReceiveDelivery(raw json.RawMessage) (any, error) {
 	var args ReceiveDeliveryArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "received_by", "temperature_ok"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReceiveDeliveryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "received_by", "temperature_ok"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReceiveDelivery(args)
 }
@@ -710,6 +1282,52 @@ type RefuseDeliveryArgs struct {
 	ReceivedBy    string `json:"received_by"`
 	TemperatureOk bool   `json:"temperature_ok"`
 	Reason        string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of refuse_delivery without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefuseDeliveryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		case "received_by":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ReceivedBy = r.String()
+			}
+		case "temperature_ok":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.TemperatureOk = r.Bool()
+			}
+		case "reason":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // RefuseDelivery implements the tool refuse_delivery (service inventory): refuse a delivery at the door; nothing enters stock
@@ -743,11 +1361,17 @@ func (s *State) RefuseDelivery(args RefuseDeliveryArgs) (*GoodsReceipt, error) {
 	return receipt, nil
 }
 
-// callRefuseDelivery decodes the JSON arguments of refuse_delivery and calls RefuseDelivery.
+// callRefuseDelivery decodes the JSON arguments of refuse_delivery and calls RefuseDelivery: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefuseDelivery(raw json.RawMessage) (any, error) {
 	var args RefuseDeliveryArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "received_by", "temperature_ok", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefuseDeliveryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "received_by", "temperature_ok", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefuseDelivery(args)
 }
@@ -762,6 +1386,52 @@ type FindPurchaseOrdersArgs struct {
 	Status *PurchaseOrderStatus `json:"status"`
 	// A date, YYYY-MM-DD. Matches records with this value; null for any.
 	DeliveryDate *runtime.Date `json:"delivery_date"`
+}
+
+// decode decodes the JSON arguments of find_purchase_orders without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPurchaseOrdersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "outlet":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Outlet = runtime.Ptr(r.String())
+			}
+		case "supplier":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Supplier = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, PurchaseOrderStatus.Valid))
+			}
+		case "delivery_date":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.DeliveryDate = runtime.Ptr(r.Date())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindPurchaseOrders implements the tool find_purchase_orders (service purchasing): find purchase orders by outlet, supplier, status or delivery date
@@ -798,11 +1468,17 @@ func (s *State) FindPurchaseOrders(args FindPurchaseOrdersArgs) ([]*PurchaseOrde
 	return out, nil
 }
 
-// callFindPurchaseOrders decodes the JSON arguments of find_purchase_orders and calls FindPurchaseOrders.
+// callFindPurchaseOrders decodes the JSON arguments of find_purchase_orders and calls FindPurchaseOrders: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPurchaseOrders(raw json.RawMessage) (any, error) {
 	var args FindPurchaseOrdersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPurchaseOrdersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindPurchaseOrders(args)
 	if err != nil {
@@ -819,6 +1495,34 @@ type GetPurchaseOrderArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPurchaseOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetPurchaseOrder implements the tool get_purchase_order (service purchasing): get a PurchaseOrder by id.
 func (s *State) GetPurchaseOrder(args GetPurchaseOrderArgs) (*PurchaseOrder, error) {
 	r, err := s.findPurchaseOrder(args.ID)
@@ -828,11 +1532,17 @@ func (s *State) GetPurchaseOrder(args GetPurchaseOrderArgs) (*PurchaseOrder, err
 	return r, nil
 }
 
-// callGetPurchaseOrder decodes the JSON arguments of get_purchase_order and calls GetPurchaseOrder.
+// callGetPurchaseOrder decodes the JSON arguments of get_purchase_order and calls GetPurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPurchaseOrder(raw json.RawMessage) (any, error) {
 	var args GetPurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPurchaseOrder(args)
 }
@@ -843,6 +1553,40 @@ type FindOrderLinesArgs struct {
 	PurchaseOrder *string `json:"purchase_order"`
 	// The id of a Ingredient record (e.g. "ing_maguro"). Matches records with this value; null for any.
 	Ingredient *string `json:"ingredient"`
+}
+
+// decode decodes the JSON arguments of find_order_lines without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOrderLinesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = runtime.Ptr(r.String())
+			}
+		case "ingredient":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Ingredient = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindOrderLines implements the tool find_order_lines (service purchasing): lines of a purchase order
@@ -873,11 +1617,17 @@ func (s *State) FindOrderLines(args FindOrderLinesArgs) ([]*OrderLine, error) {
 	return out, nil
 }
 
-// callFindOrderLines decodes the JSON arguments of find_order_lines and calls FindOrderLines.
+// callFindOrderLines decodes the JSON arguments of find_order_lines and calls FindOrderLines: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	var args FindOrderLinesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOrderLinesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindOrderLines(args)
 	if err != nil {
@@ -896,6 +1646,46 @@ type CreatePurchaseOrderArgs struct {
 	Supplier string `json:"supplier"`
 	// A date, YYYY-MM-DD.
 	DeliveryDate runtime.Date `json:"delivery_date"`
+}
+
+// decode decodes the JSON arguments of create_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreatePurchaseOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "outlet":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Outlet = r.String()
+			}
+		case "supplier":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Supplier = r.String()
+			}
+		case "delivery_date":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.DeliveryDate = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // CreatePurchaseOrder implements the tool create_purchase_order (service purchasing): start a draft purchase order
@@ -935,11 +1725,17 @@ func (s *State) CreatePurchaseOrder(args CreatePurchaseOrderArgs) (*PurchaseOrde
 	return o, nil
 }
 
-// callCreatePurchaseOrder decodes the JSON arguments of create_purchase_order and calls CreatePurchaseOrder.
+// callCreatePurchaseOrder decodes the JSON arguments of create_purchase_order and calls CreatePurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreatePurchaseOrder(raw json.RawMessage) (any, error) {
 	var args CreatePurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "outlet", "supplier", "delivery_date"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreatePurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "outlet", "supplier", "delivery_date"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreatePurchaseOrder(args)
 }
@@ -951,6 +1747,46 @@ type AddOrderLineArgs struct {
 	// The id of a Ingredient record (e.g. "ing_maguro").
 	Ingredient string `json:"ingredient"`
 	Quantity   int64  `json:"quantity"`
+}
+
+// decode decodes the JSON arguments of add_order_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AddOrderLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		case "ingredient":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Ingredient = r.String()
+			}
+		case "quantity":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Quantity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // AddOrderLine implements the tool add_order_line (service purchasing): add an ingredient to a draft order at the contract price
@@ -1010,11 +1846,17 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	return line, nil
 }
 
-// callAddOrderLine decodes the JSON arguments of add_order_line and calls AddOrderLine.
+// callAddOrderLine decodes the JSON arguments of add_order_line and calls AddOrderLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAddOrderLine(raw json.RawMessage) (any, error) {
 	var args AddOrderLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "ingredient", "quantity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AddOrderLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "ingredient", "quantity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AddOrderLine(args)
 }
@@ -1026,6 +1868,46 @@ type SetLineQuantityArgs struct {
 	// The id of a Ingredient record (e.g. "ing_maguro").
 	Ingredient string `json:"ingredient"`
 	Quantity   int64  `json:"quantity"`
+}
+
+// decode decodes the JSON arguments of set_line_quantity without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetLineQuantityArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		case "ingredient":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Ingredient = r.String()
+			}
+		case "quantity":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Quantity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // SetLineQuantity implements the tool set_line_quantity (service purchasing): change the quantity of an ingredient on a draft order
@@ -1090,11 +1972,17 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	return purchaseOrder, nil
 }
 
-// callSetLineQuantity decodes the JSON arguments of set_line_quantity and calls SetLineQuantity.
+// callSetLineQuantity decodes the JSON arguments of set_line_quantity and calls SetLineQuantity: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetLineQuantity(raw json.RawMessage) (any, error) {
 	var args SetLineQuantityArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "ingredient", "quantity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetLineQuantityArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "ingredient", "quantity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetLineQuantity(args)
 }
@@ -1104,6 +1992,40 @@ type SubmitPurchaseOrderArgs struct {
 	// The id of a PurchaseOrder record (e.g. "po_0520").
 	PurchaseOrder string `json:"purchase_order"`
 	ApprovedBy    string `json:"approved_by"`
+}
+
+// decode decodes the JSON arguments of submit_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SubmitPurchaseOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		case "approved_by":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ApprovedBy = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // SubmitPurchaseOrder implements the tool submit_purchase_order (service purchasing): approve a draft order and send it to the supplier
@@ -1143,11 +2065,17 @@ func (s *State) SubmitPurchaseOrder(args SubmitPurchaseOrderArgs) (*PurchaseOrde
 	return purchaseOrder, nil
 }
 
-// callSubmitPurchaseOrder decodes the JSON arguments of submit_purchase_order and calls SubmitPurchaseOrder.
+// callSubmitPurchaseOrder decodes the JSON arguments of submit_purchase_order and calls SubmitPurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSubmitPurchaseOrder(raw json.RawMessage) (any, error) {
 	var args SubmitPurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "approved_by"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SubmitPurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "approved_by"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SubmitPurchaseOrder(args)
 }
@@ -1156,6 +2084,34 @@ func (s *State) callSubmitPurchaseOrder(raw json.RawMessage) (any, error) {
 type MarkPoReceivedArgs struct {
 	// The id of a PurchaseOrder record (e.g. "po_0520").
 	PurchaseOrder string `json:"purchase_order"`
+}
+
+// decode decodes the JSON arguments of mark_po_received without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkPoReceivedArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // MarkPoReceived implements the tool mark_po_received (service purchasing): close a sent order as delivered
@@ -1177,11 +2133,17 @@ func (s *State) MarkPoReceived(args MarkPoReceivedArgs) (*PurchaseOrder, error) 
 	return purchaseOrder, nil
 }
 
-// callMarkPoReceived decodes the JSON arguments of mark_po_received and calls MarkPoReceived.
+// callMarkPoReceived decodes the JSON arguments of mark_po_received and calls MarkPoReceived: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkPoReceived(raw json.RawMessage) (any, error) {
 	var args MarkPoReceivedArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkPoReceivedArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkPoReceived(args)
 }
@@ -1190,6 +2152,34 @@ func (s *State) callMarkPoReceived(raw json.RawMessage) (any, error) {
 type CancelPurchaseOrderArgs struct {
 	// The id of a PurchaseOrder record (e.g. "po_0520").
 	PurchaseOrder string `json:"purchase_order"`
+}
+
+// decode decodes the JSON arguments of cancel_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPurchaseOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.PurchaseOrder = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CancelPurchaseOrder implements the tool cancel_purchase_order (service purchasing): cancel an order that has not been delivered
@@ -1211,11 +2201,17 @@ func (s *State) CancelPurchaseOrder(args CancelPurchaseOrderArgs) (*PurchaseOrde
 	return purchaseOrder, nil
 }
 
-// callCancelPurchaseOrder decodes the JSON arguments of cancel_purchase_order and calls CancelPurchaseOrder.
+// callCancelPurchaseOrder decodes the JSON arguments of cancel_purchase_order and calls CancelPurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPurchaseOrder(raw json.RawMessage) (any, error) {
 	var args CancelPurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPurchaseOrder(args)
 }
@@ -1230,6 +2226,52 @@ type FindInvoicesArgs struct {
 	PurchaseOrder *string `json:"purchase_order"`
 	// Matches records with this value; null for any.
 	Status *SupplierInvoiceStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_invoices without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindInvoicesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice_number":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.InvoiceNumber = runtime.Ptr(r.String())
+			}
+		case "supplier":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Supplier = runtime.Ptr(r.String())
+			}
+		case "purchase_order":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.PurchaseOrder = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Status = runtime.Ptr(runtime.Enum(r, SupplierInvoiceStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindInvoices implements the tool find_invoices (service payables): find supplier invoices
@@ -1270,11 +2312,17 @@ func (s *State) FindInvoices(args FindInvoicesArgs) ([]*SupplierInvoice, error) 
 	return out, nil
 }
 
-// callFindInvoices decodes the JSON arguments of find_invoices and calls FindInvoices.
+// callFindInvoices decodes the JSON arguments of find_invoices and calls FindInvoices: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	var args FindInvoicesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindInvoicesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindInvoices(args)
 	if err != nil {
@@ -1291,6 +2339,34 @@ type GetInvoiceArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetInvoice implements the tool get_invoice (service payables): get a SupplierInvoice by id.
 func (s *State) GetInvoice(args GetInvoiceArgs) (*SupplierInvoice, error) {
 	r, err := s.findSupplierInvoice(args.ID)
@@ -1300,11 +2376,17 @@ func (s *State) GetInvoice(args GetInvoiceArgs) (*SupplierInvoice, error) {
 	return r, nil
 }
 
-// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice.
+// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 	var args GetInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetInvoice(args)
 }
@@ -1322,6 +2404,64 @@ type RegisterInvoiceArgs struct {
 	Subtotal float64 `json:"subtotal"`
 	// Amount in JPY.
 	Tax float64 `json:"tax"`
+}
+
+// decode decodes the JSON arguments of register_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RegisterInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "supplier":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Supplier = r.String()
+			}
+		case "purchase_order":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.PurchaseOrder = r.String()
+			}
+		case "invoice_number":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.InvoiceNumber = r.String()
+			}
+		case "invoice_date":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.InvoiceDate = r.Date()
+			}
+		case "subtotal":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Subtotal = r.Float()
+			}
+		case "tax":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.Tax = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&63 == 63 && r.End()
 }
 
 // RegisterInvoice implements the tool register_invoice (service payables): register an invoice received from a supplier
@@ -1374,11 +2514,17 @@ func (s *State) RegisterInvoice(args RegisterInvoiceArgs) (*SupplierInvoice, err
 	return inv, nil
 }
 
-// callRegisterInvoice decodes the JSON arguments of register_invoice and calls RegisterInvoice.
+// callRegisterInvoice decodes the JSON arguments of register_invoice and calls RegisterInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRegisterInvoice(raw json.RawMessage) (any, error) {
 	var args RegisterInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "supplier", "purchase_order", "invoice_number", "invoice_date", "subtotal", "tax"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RegisterInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "supplier", "purchase_order", "invoice_number", "invoice_date", "subtotal", "tax"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RegisterInvoice(args)
 }
@@ -1387,6 +2533,34 @@ func (s *State) callRegisterInvoice(raw json.RawMessage) (any, error) {
 type ApproveInvoiceArgs struct {
 	// The id of a SupplierInvoice record (e.g. "sinv_0520").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of approve_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApproveInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Invoice = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // ApproveInvoice implements the tool approve_invoice (service payables): approve an invoice for payment
@@ -1415,11 +2589,17 @@ func (s *State) ApproveInvoice(args ApproveInvoiceArgs) (*SupplierInvoice, error
 	return invoice, nil
 }
 
-// callApproveInvoice decodes the JSON arguments of approve_invoice and calls ApproveInvoice.
+// callApproveInvoice decodes the JSON arguments of approve_invoice and calls ApproveInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApproveInvoice(raw json.RawMessage) (any, error) {
 	var args ApproveInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApproveInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApproveInvoice(args)
 }
@@ -1429,6 +2609,40 @@ type DisputeInvoiceArgs struct {
 	// The id of a SupplierInvoice record (e.g. "sinv_0520").
 	Invoice string `json:"invoice"`
 	Reason  string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of dispute_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DisputeInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Invoice = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // DisputeInvoice implements the tool dispute_invoice (service payables): put an invoice on hold and query it with the supplier
@@ -1455,11 +2669,17 @@ func (s *State) DisputeInvoice(args DisputeInvoiceArgs) (*SupplierInvoice, error
 	return invoice, nil
 }
 
-// callDisputeInvoice decodes the JSON arguments of dispute_invoice and calls DisputeInvoice.
+// callDisputeInvoice decodes the JSON arguments of dispute_invoice and calls DisputeInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDisputeInvoice(raw json.RawMessage) (any, error) {
 	var args DisputeInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DisputeInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DisputeInvoice(args)
 }
@@ -1468,6 +2688,34 @@ func (s *State) callDisputeInvoice(raw json.RawMessage) (any, error) {
 type PayInvoiceArgs struct {
 	// The id of a SupplierInvoice record (e.g. "sinv_0520").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of pay_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PayInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Invoice = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // PayInvoice implements the tool pay_invoice (service payables): pay an approved invoice by bank transfer today
@@ -1494,11 +2742,17 @@ func (s *State) PayInvoice(args PayInvoiceArgs) (*SupplierInvoice, error) {
 	return invoice, nil
 }
 
-// callPayInvoice decodes the JSON arguments of pay_invoice and calls PayInvoice.
+// callPayInvoice decodes the JSON arguments of pay_invoice and calls PayInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPayInvoice(raw json.RawMessage) (any, error) {
 	var args PayInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PayInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PayInvoice(args)
 }

@@ -87,6 +87,62 @@ func (r *Supplier) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Active)
 }
 
+// decodeSupplier reads a Supplier record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSupplier(r *runtime.JSONReader) *Supplier {
+	if r.Null() {
+		return nil
+	}
+	v := &Supplier{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "contact_name":
+			r.Seen(&seen, 2)
+			v.ContactName = r.String()
+		case "phone":
+			r.Seen(&seen, 3)
+			v.Phone = r.String()
+		case "email":
+			r.Seen(&seen, 4)
+			v.Email = r.String()
+		case "prefecture":
+			r.Seen(&seen, 5)
+			v.Prefecture = r.String()
+		case "city":
+			r.Seen(&seen, 6)
+			v.City = r.String()
+		case "payment_terms_days":
+			r.Seen(&seen, 7)
+			v.PaymentTermsDays = r.Int()
+		case "min_order_amount":
+			r.Seen(&seen, 8)
+			v.MinOrderAmount = r.Float()
+		case "invoice_registration_no":
+			r.Seen(&seen, 9)
+			v.InvoiceRegistrationNo = r.String()
+		case "active":
+			r.Seen(&seen, 10)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
+}
+
 // IngredientCategory is the category of a Ingredient.
 type IngredientCategory string
 
@@ -242,6 +298,56 @@ func (r *Ingredient) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Active)
 }
 
+// decodeIngredient reads a Ingredient record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeIngredient(r *runtime.JSONReader) *Ingredient {
+	if r.Null() {
+		return nil
+	}
+	v := &Ingredient{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "sku":
+			r.Seen(&seen, 2)
+			v.SKU = r.String()
+		case "category":
+			r.Seen(&seen, 3)
+			v.Category = runtime.Enum(r, IngredientCategory.Valid)
+		case "unit":
+			r.Seen(&seen, 4)
+			v.Unit = runtime.Enum(r, IngredientUnit.Valid)
+		case "supplier":
+			r.Seen(&seen, 5)
+			v.Supplier = r.String()
+		case "unit_price":
+			r.Seen(&seen, 6)
+			v.UnitPrice = r.Float()
+		case "storage":
+			r.Seen(&seen, 7)
+			v.Storage = runtime.Enum(r, IngredientStorage.Valid)
+		case "active":
+			r.Seen(&seen, 8)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // Outlet is a restaurant of the group.
 type Outlet struct {
 	ID          string       `json:"id"`
@@ -311,6 +417,53 @@ func (r *Outlet) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Active)
 }
 
+// decodeOutlet reads a Outlet record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOutlet(r *runtime.JSONReader) *Outlet {
+	if r.Null() {
+		return nil
+	}
+	v := &Outlet{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = r.String()
+		case "city":
+			r.Seen(&seen, 3)
+			v.City = r.String()
+		case "manager_name":
+			r.Seen(&seen, 4)
+			v.ManagerName = r.String()
+		case "opened_on":
+			r.Seen(&seen, 5)
+			v.OpenedOn = r.Date()
+		case "monthly_budget":
+			r.Seen(&seen, 6)
+			v.MonthlyBudget = r.Float()
+		case "active":
+			r.Seen(&seen, 7)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // StockLevel is a record: Stock of one ingredient at one outlet.
 type StockLevel struct {
 	ID         string `json:"id"`
@@ -374,6 +527,50 @@ func (r *StockLevel) HashFields(w *runtime.FieldHasher) {
 	runtime.HashInt(w, r.ReorderPoint)
 	runtime.HashInt(w, r.ParLevel)
 	r.LastCountedOn.HashFields(w)
+}
+
+// decodeStockLevel reads a StockLevel record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStockLevel(r *runtime.JSONReader) *StockLevel {
+	if r.Null() {
+		return nil
+	}
+	v := &StockLevel{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "outlet":
+			r.Seen(&seen, 1)
+			v.Outlet = r.String()
+		case "ingredient":
+			r.Seen(&seen, 2)
+			v.Ingredient = r.String()
+		case "on_hand":
+			r.Seen(&seen, 3)
+			v.OnHand = r.Int()
+		case "reorder_point":
+			r.Seen(&seen, 4)
+			v.ReorderPoint = r.Int()
+		case "par_level":
+			r.Seen(&seen, 5)
+			v.ParLevel = r.Int()
+		case "last_counted_on":
+			r.Seen(&seen, 6)
+			v.LastCountedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // GoodsReceiptQuality is the quality of a GoodsReceipt.
@@ -464,6 +661,50 @@ func (r *GoodsReceipt) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.TemperatureOk)
 	runtime.HashString(w, r.Quality)
 	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+}
+
+// decodeGoodsReceipt reads a GoodsReceipt record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeGoodsReceipt(r *runtime.JSONReader) *GoodsReceipt {
+	if r.Null() {
+		return nil
+	}
+	v := &GoodsReceipt{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "purchase_order":
+			r.Seen(&seen, 1)
+			v.PurchaseOrder = r.String()
+		case "received_on":
+			r.Seen(&seen, 2)
+			v.ReceivedOn = r.Date()
+		case "received_by":
+			r.Seen(&seen, 3)
+			v.ReceivedBy = r.String()
+		case "temperature_ok":
+			r.Seen(&seen, 4)
+			v.TemperatureOk = r.Bool()
+		case "quality":
+			r.Seen(&seen, 5)
+			v.Quality = runtime.Enum(r, GoodsReceiptQuality.Valid)
+		case "note":
+			r.Seen(&seen, 6)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // PurchaseOrderStatus is the status of a PurchaseOrder.
@@ -562,6 +803,53 @@ func (r *PurchaseOrder) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.ApprovedBy, runtime.HashString[string])
 }
 
+// decodePurchaseOrder reads a PurchaseOrder record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePurchaseOrder(r *runtime.JSONReader) *PurchaseOrder {
+	if r.Null() {
+		return nil
+	}
+	v := &PurchaseOrder{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "outlet":
+			r.Seen(&seen, 1)
+			v.Outlet = r.String()
+		case "supplier":
+			r.Seen(&seen, 2)
+			v.Supplier = r.String()
+		case "ordered_on":
+			r.Seen(&seen, 3)
+			v.OrderedOn = r.Date()
+		case "delivery_date":
+			r.Seen(&seen, 4)
+			v.DeliveryDate = r.Date()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, PurchaseOrderStatus.Valid)
+		case "total":
+			r.Seen(&seen, 6)
+			v.Total = r.Float()
+		case "approved_by":
+			r.Seen(&seen, 7)
+			v.ApprovedBy = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // OrderLine is one ingredient on a purchase order.
 type OrderLine struct {
 	ID            string `json:"id"`
@@ -621,6 +909,47 @@ func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
 	runtime.HashInt(w, r.Quantity)
 	runtime.HashFloat(w, r.UnitPrice)
 	runtime.HashFloat(w, r.LineTotal)
+}
+
+// decodeOrderLine reads a OrderLine record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrderLine(r *runtime.JSONReader) *OrderLine {
+	if r.Null() {
+		return nil
+	}
+	v := &OrderLine{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "purchase_order":
+			r.Seen(&seen, 1)
+			v.PurchaseOrder = r.String()
+		case "ingredient":
+			r.Seen(&seen, 2)
+			v.Ingredient = r.String()
+		case "quantity":
+			r.Seen(&seen, 3)
+			v.Quantity = r.Int()
+		case "unit_price":
+			r.Seen(&seen, 4)
+			v.UnitPrice = r.Float()
+		case "line_total":
+			r.Seen(&seen, 5)
+			v.LineTotal = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // SupplierInvoiceStatus is the status of a SupplierInvoice.
@@ -730,4 +1059,60 @@ func (r *SupplierInvoice) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.DisputeReason, runtime.HashString[string])
+}
+
+// decodeSupplierInvoice reads a SupplierInvoice record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSupplierInvoice(r *runtime.JSONReader) *SupplierInvoice {
+	if r.Null() {
+		return nil
+	}
+	v := &SupplierInvoice{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice_number":
+			r.Seen(&seen, 1)
+			v.InvoiceNumber = r.String()
+		case "supplier":
+			r.Seen(&seen, 2)
+			v.Supplier = r.String()
+		case "purchase_order":
+			r.Seen(&seen, 3)
+			v.PurchaseOrder = r.String()
+		case "invoice_date":
+			r.Seen(&seen, 4)
+			v.InvoiceDate = r.Date()
+		case "due_date":
+			r.Seen(&seen, 5)
+			v.DueDate = r.Date()
+		case "subtotal":
+			r.Seen(&seen, 6)
+			v.Subtotal = r.Float()
+		case "tax":
+			r.Seen(&seen, 7)
+			v.Tax = r.Float()
+		case "status":
+			r.Seen(&seen, 8)
+			v.Status = runtime.Enum(r, SupplierInvoiceStatus.Valid)
+		case "paid_on":
+			r.Seen(&seen, 9)
+			v.PaidOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "dispute_reason":
+			r.Seen(&seen, 10)
+			v.DisputeReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package restaurant_procurement
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,417 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindSuppliersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindSuppliersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_suppliers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetSupplierArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetSupplierArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_supplier",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindIngredientsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindIngredientsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_ingredients",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetIngredientArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetIngredientArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_ingredient",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a UpdateIngredientPriceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a UpdateIngredientPriceArgs
+			err := runtime.DecodeArgs(raw, &a, "ingredient", "new_price")
+			return a, err
+		},
+		Tool: "update_ingredient_price",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SwitchSupplierArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SwitchSupplierArgs
+			err := runtime.DecodeArgs(raw, &a, "ingredient", "supplier", "unit_price")
+			return a, err
+		},
+		Tool: "switch_supplier",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DeactivateSupplierArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DeactivateSupplierArgs
+			err := runtime.DecodeArgs(raw, &a, "supplier")
+			return a, err
+		},
+		Tool: "deactivate_supplier",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindOutletsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindOutletsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_outlets",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetOutletArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetOutletArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_outlet",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindStockArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindStockArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_stock",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindReceiptsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindReceiptsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_receipts",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordStockCountArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordStockCountArgs
+			err := runtime.DecodeArgs(raw, &a, "stock", "counted")
+			return a, err
+		},
+		Tool: "record_stock_count",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordWasteArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordWasteArgs
+			err := runtime.DecodeArgs(raw, &a, "stock", "quantity", "reason")
+			return a, err
+		},
+		Tool: "record_waste",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReceiveDeliveryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReceiveDeliveryArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order", "received_by", "temperature_ok")
+			return a, err
+		},
+		Tool: "receive_delivery",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RefuseDeliveryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RefuseDeliveryArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order", "received_by", "temperature_ok", "reason")
+			return a, err
+		},
+		Tool: "refuse_delivery",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPurchaseOrdersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPurchaseOrdersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_purchase_orders",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPurchaseOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPurchaseOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_purchase_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindOrderLinesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindOrderLinesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_order_lines",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CreatePurchaseOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CreatePurchaseOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "outlet", "supplier", "delivery_date")
+			return a, err
+		},
+		Tool: "create_purchase_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AddOrderLineArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AddOrderLineArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order", "ingredient", "quantity")
+			return a, err
+		},
+		Tool: "add_order_line",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SetLineQuantityArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SetLineQuantityArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order", "ingredient", "quantity")
+			return a, err
+		},
+		Tool: "set_line_quantity",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SubmitPurchaseOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SubmitPurchaseOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order", "approved_by")
+			return a, err
+		},
+		Tool: "submit_purchase_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkPoReceivedArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkPoReceivedArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order")
+			return a, err
+		},
+		Tool: "mark_po_received",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelPurchaseOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelPurchaseOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "purchase_order")
+			return a, err
+		},
+		Tool: "cancel_purchase_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindInvoicesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindInvoicesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_invoices",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RegisterInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RegisterInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "supplier", "purchase_order", "invoice_number", "invoice_date", "subtotal", "tax")
+			return a, err
+		},
+		Tool: "register_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ApproveInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ApproveInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "approve_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DisputeInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DisputeInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "reason")
+			return a, err
+		},
+		Tool: "dispute_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a PayInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a PayInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "pay_invoice",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

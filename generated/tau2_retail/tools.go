@@ -19,6 +19,34 @@ type GetProductDetailsArgs struct {
 	ProductID string `json:"product_id"`
 }
 
+// decode decodes the JSON arguments of get_product_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProductDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "product_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ProductID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetProductDetails implements the tool get_product_details (service catalog): get the inventory details of a product.
 func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) {
 	if !s.Products.Has(args.ProductID) {
@@ -31,11 +59,17 @@ func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) 
 	return v, nil
 }
 
-// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails.
+// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 	var args GetProductDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "product_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetProductDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "product_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetProductDetails(args)
 }
@@ -44,6 +78,34 @@ func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 type GetItemDetailsArgs struct {
 	// An item id such as '6086499569' (not a product id).
 	ItemID string `json:"item_id"`
+}
+
+// decode decodes the JSON arguments of get_item_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetItemDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "item_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ItemID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get the inventory details of an item.
@@ -61,17 +123,35 @@ func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 	return Variant{}, runtime.PreconditionFailed("Item not found")
 }
 
-// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails.
+// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetItemDetails(raw json.RawMessage) (any, error) {
 	var args GetItemDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "item_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetItemDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "item_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetItemDetails(args)
 }
 
 // ListAllProductTypesArgs are the arguments of the tool list_all_product_types.
 type ListAllProductTypesArgs struct{}
+
+// decode decodes the JSON arguments of list_all_product_types without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListAllProductTypesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	return r.BeginObject() && !r.NextMember(true) && r.End()
+}
 
 // ListAllProductTypes implements the tool list_all_product_types (service catalog): list the name and product id of every product type, sorted by name.
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (string, error) {
@@ -91,11 +171,17 @@ func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (string, error
 	return text + "}", nil
 }
 
-// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes.
+// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	var args ListAllProductTypesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListAllProductTypesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ListAllProductTypes(args)
 }
@@ -104,6 +190,34 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 type CalculateArgs struct {
 	// Numbers, + - * /, parentheses and spaces, e.g. '2 + 2'.
 	Expression string `json:"expression"`
+}
+
+// decode decodes the JSON arguments of calculate without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CalculateArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "expression":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Expression = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // Calculate implements the tool calculate (service store): calculate the result of a mathematical expression.
@@ -115,11 +229,17 @@ func (s *State) Calculate(args CalculateArgs) (string, error) {
 	return v, nil
 }
 
-// callCalculate decodes the JSON arguments of calculate and calls Calculate.
+// callCalculate decodes the JSON arguments of calculate and calls Calculate: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCalculate(raw json.RawMessage) (any, error) {
 	var args CalculateArgs
-	if err := runtime.DecodeArgs(raw, &args, "expression"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow CalculateArgs
+		if err := runtime.DecodeArgs(raw, &slow, "expression"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.Calculate(args)
 }
@@ -130,16 +250,50 @@ type TransferToHumanAgentsArgs struct {
 	Summary string `json:"summary"`
 }
 
+// decode decodes the JSON arguments of transfer_to_human_agents without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *TransferToHumanAgentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "summary":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Summary = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // TransferToHumanAgents implements the tool transfer_to_human_agents (service store): transfer the user to a human agent, with a summary of the issue. Only when the user asks for one or the request is out of scope.
 func (s *State) TransferToHumanAgents(args TransferToHumanAgentsArgs) (string, error) {
 	return "Transfer successful", nil
 }
 
-// callTransferToHumanAgents decodes the JSON arguments of transfer_to_human_agents and calls TransferToHumanAgents.
+// callTransferToHumanAgents decodes the JSON arguments of transfer_to_human_agents and calls TransferToHumanAgents: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callTransferToHumanAgents(raw json.RawMessage) (any, error) {
 	var args TransferToHumanAgentsArgs
-	if err := runtime.DecodeArgs(raw, &args, "summary"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow TransferToHumanAgentsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "summary"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.TransferToHumanAgents(args)
 }
@@ -148,6 +302,34 @@ func (s *State) callTransferToHumanAgents(raw json.RawMessage) (any, error) {
 type FindUserIDByEmailArgs struct {
 	// E.g. something@example.com.
 	Email string `json:"email"`
+}
+
+// decode decodes the JSON arguments of find_user_id_by_email without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindUserIDByEmailArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "email":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Email = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
@@ -161,11 +343,17 @@ func (s *State) FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
 	return "", runtime.PreconditionFailed("User not found")
 }
 
-// callFindUserIDByEmail decodes the JSON arguments of find_user_id_by_email and calls FindUserIDByEmail.
+// callFindUserIDByEmail decodes the JSON arguments of find_user_id_by_email and calls FindUserIDByEmail: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindUserIDByEmail(raw json.RawMessage) (any, error) {
 	var args FindUserIDByEmailArgs
-	if err := runtime.DecodeArgs(raw, &args, "email"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindUserIDByEmailArgs
+		if err := runtime.DecodeArgs(raw, &slow, "email"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.FindUserIDByEmail(args)
 }
@@ -175,6 +363,46 @@ type FindUserIDByNameZipArgs struct {
 	FirstName string `json:"first_name"`
 	LastName  string `json:"last_name"`
 	Zip       string `json:"zip"`
+}
+
+// decode decodes the JSON arguments of find_user_id_by_name_zip without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindUserIDByNameZipArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "first_name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.FirstName = r.String()
+			}
+		case "last_name":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.LastName = r.String()
+			}
+		case "zip":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Zip = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
@@ -188,11 +416,17 @@ func (s *State) FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error
 	return "", runtime.PreconditionFailed("User not found")
 }
 
-// callFindUserIDByNameZip decodes the JSON arguments of find_user_id_by_name_zip and calls FindUserIDByNameZip.
+// callFindUserIDByNameZip decodes the JSON arguments of find_user_id_by_name_zip and calls FindUserIDByNameZip: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindUserIDByNameZip(raw json.RawMessage) (any, error) {
 	var args FindUserIDByNameZipArgs
-	if err := runtime.DecodeArgs(raw, &args, "first_name", "last_name", "zip"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindUserIDByNameZipArgs
+		if err := runtime.DecodeArgs(raw, &slow, "first_name", "last_name", "zip"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.FindUserIDByNameZip(args)
 }
@@ -201,6 +435,34 @@ func (s *State) callFindUserIDByNameZip(raw json.RawMessage) (any, error) {
 type GetOrderDetailsArgs struct {
 	// E.g. '#W0000000', with the '#'.
 	OrderID string `json:"order_id"`
+}
+
+// decode decodes the JSON arguments of get_order_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOrderDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get the status and details of an order.
@@ -215,11 +477,17 @@ func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
 	return v, nil
 }
 
-// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails.
+// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 	var args GetOrderDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetOrderDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetOrderDetails(args)
 }
@@ -228,6 +496,34 @@ func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 type GetUserDetailsArgs struct {
 	// E.g. 'sara_doe_496'.
 	UserID string `json:"user_id"`
+}
+
+// decode decodes the JSON arguments of get_user_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetUserDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.UserID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get the details of a user, including their orders.
@@ -242,11 +538,17 @@ func (s *State) GetUserDetails(args GetUserDetailsArgs) (*User, error) {
 	return v, nil
 }
 
-// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails.
+// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 	var args GetUserDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "user_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetUserDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetUserDetails(args)
 }
@@ -260,6 +562,70 @@ type ModifyUserAddressArgs struct {
 	State    string `json:"state"`
 	Country  string `json:"country"`
 	Zip      string `json:"zip"`
+}
+
+// decode decodes the JSON arguments of modify_user_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyUserAddressArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.UserID = r.String()
+			}
+		case "address1":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Address1 = r.String()
+			}
+		case "address2":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Address2 = r.String()
+			}
+		case "city":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.City = r.String()
+			}
+		case "state":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.State = r.String()
+			}
+		case "country":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.Country = r.String()
+			}
+		case "zip":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.Zip = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&127 == 127 && r.End()
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): modify the default address of a user, after explicit confirmation.
@@ -279,11 +645,17 @@ func (s *State) ModifyUserAddress(args ModifyUserAddressArgs) (*User, error) {
 	return user, nil
 }
 
-// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress.
+// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyUserAddress(raw json.RawMessage) (any, error) {
 	var args ModifyUserAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "user_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyUserAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyUserAddress(args)
 }
@@ -293,6 +665,40 @@ type CancelPendingOrderArgs struct {
 	OrderID string `json:"order_id"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_pending_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPendingOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order, after explicit confirmation; gift cards are refunded at once.
@@ -379,11 +785,17 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	return order, nil
 }
 
-// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder.
+// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPendingOrder(raw json.RawMessage) (any, error) {
 	var args CancelPendingOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPendingOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPendingOrder(args)
 }
@@ -397,6 +809,70 @@ type ModifyPendingOrderAddressArgs struct {
 	State    string `json:"state"`
 	Country  string `json:"country"`
 	Zip      string `json:"zip"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderAddressArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "address1":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Address1 = r.String()
+			}
+		case "address2":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Address2 = r.String()
+			}
+		case "city":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.City = r.String()
+			}
+		case "state":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.State = r.String()
+			}
+		case "country":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.Country = r.String()
+			}
+		case "zip":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.Zip = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&127 == 127 && r.End()
 }
 
 // ModifyPendingOrderAddress implements the tool modify_pending_order_address (service store): modify the shipping address of a pending order, after explicit confirmation.
@@ -419,11 +895,17 @@ func (s *State) ModifyPendingOrderAddress(args ModifyPendingOrderAddressArgs) (*
 	return order, nil
 }
 
-// callModifyPendingOrderAddress decodes the JSON arguments of modify_pending_order_address and calls ModifyPendingOrderAddress.
+// callModifyPendingOrderAddress decodes the JSON arguments of modify_pending_order_address and calls ModifyPendingOrderAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderAddress(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderAddress(args)
 }
@@ -432,6 +914,40 @@ func (s *State) callModifyPendingOrderAddress(raw json.RawMessage) (any, error) 
 type ModifyPendingOrderPaymentArgs struct {
 	OrderID         string `json:"order_id"`
 	PaymentMethodID string `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_payment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderPaymentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "payment_method_id":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // ModifyPendingOrderPayment implements the tool modify_pending_order_payment (service store): modify the payment method of a pending order, after explicit confirmation.
@@ -558,11 +1074,17 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	return order, nil
 }
 
-// callModifyPendingOrderPayment decodes the JSON arguments of modify_pending_order_payment and calls ModifyPendingOrderPayment.
+// callModifyPendingOrderPayment decodes the JSON arguments of modify_pending_order_payment and calls ModifyPendingOrderPayment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderPayment(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderPaymentArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderPaymentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderPayment(args)
 }
@@ -573,6 +1095,52 @@ type ModifyPendingOrderItemsArgs struct {
 	ItemIds         []string `json:"item_ids"`
 	NewItemIds      []string `json:"new_item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "item_ids":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "new_item_ids":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "payment_method_id":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): modify items of a pending order to other options of the same products; only once per order, after explicit confirmation.
@@ -789,11 +1357,17 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	return order, nil
 }
 
-// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems.
+// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderItems(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderItems(args)
 }
@@ -804,6 +1378,52 @@ type ExchangeDeliveredOrderItemsArgs struct {
 	ItemIds         []string `json:"item_ids"`
 	NewItemIds      []string `json:"new_item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of exchange_delivered_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ExchangeDeliveredOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "item_ids":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "new_item_ids":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "payment_method_id":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // ExchangeDeliveredOrderItems implements the tool exchange_delivered_order_items (service store): exchange items of a delivered order for other options of the same products; only once per order, after explicit confirmation.
@@ -938,11 +1558,17 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	return order, nil
 }
 
-// callExchangeDeliveredOrderItems decodes the JSON arguments of exchange_delivered_order_items and calls ExchangeDeliveredOrderItems.
+// callExchangeDeliveredOrderItems decodes the JSON arguments of exchange_delivered_order_items and calls ExchangeDeliveredOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callExchangeDeliveredOrderItems(raw json.RawMessage) (any, error) {
 	var args ExchangeDeliveredOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ExchangeDeliveredOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ExchangeDeliveredOrderItems(args)
 }
@@ -952,6 +1578,46 @@ type ReturnDeliveredOrderItemsArgs struct {
 	OrderID         string   `json:"order_id"`
 	ItemIds         []string `json:"item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of return_delivered_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReturnDeliveredOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "item_ids":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "payment_method_id":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // ReturnDeliveredOrderItems implements the tool return_delivered_order_items (service store): return items of a delivered order, after explicit confirmation; the refund goes to the original payment method or a gift card.
@@ -1029,11 +1695,17 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 	return order, nil
 }
 
-// callReturnDeliveredOrderItems decodes the JSON arguments of return_delivered_order_items and calls ReturnDeliveredOrderItems.
+// callReturnDeliveredOrderItems decodes the JSON arguments of return_delivered_order_items and calls ReturnDeliveredOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReturnDeliveredOrderItems(raw json.RawMessage) (any, error) {
 	var args ReturnDeliveredOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_ids", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReturnDeliveredOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_ids", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReturnDeliveredOrderItems(args)
 }

@@ -59,6 +59,38 @@ func (v Variant) HashFields(w *runtime.FieldHasher) {
 	runtime.HashFloat(w, v.Price)
 }
 
+// decodeVariant reads a Variant, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeVariant(r *runtime.JSONReader) Variant {
+	var v Variant
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "item_id":
+			r.Seen(&seen, 0)
+			v.ItemID = r.String()
+		case "options":
+			r.Seen(&seen, 1)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		case "available":
+			r.Seen(&seen, 2)
+			v.Available = r.Bool()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
+}
+
 // variantFields is Variant without its methods, for decoding its fields.
 type variantFields Variant
 
@@ -103,6 +135,32 @@ func (v UserName) HashFields(w *runtime.FieldHasher) {
 	w.Begin(2)
 	runtime.HashString(w, v.FirstName)
 	runtime.HashString(w, v.LastName)
+}
+
+// decodeUserName reads a UserName, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeUserName(r *runtime.JSONReader) UserName {
+	var v UserName
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "first_name":
+			r.Seen(&seen, 0)
+			v.FirstName = r.String()
+		case "last_name":
+			r.Seen(&seen, 1)
+			v.LastName = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 3 {
+		r.Fail()
+	}
+	return v
 }
 
 // userNameFields is UserName without its methods, for decoding its fields.
@@ -170,6 +228,44 @@ func (v UserAddress) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.Country)
 	runtime.HashString(w, v.State)
 	runtime.HashString(w, v.Zip)
+}
+
+// decodeUserAddress reads a UserAddress, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeUserAddress(r *runtime.JSONReader) UserAddress {
+	var v UserAddress
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "address1":
+			r.Seen(&seen, 0)
+			v.Address1 = r.String()
+		case "address2":
+			r.Seen(&seen, 1)
+			v.Address2 = r.String()
+		case "city":
+			r.Seen(&seen, 2)
+			v.City = r.String()
+		case "country":
+			r.Seen(&seen, 3)
+			v.Country = r.String()
+		case "state":
+			r.Seen(&seen, 4)
+			v.State = r.String()
+		case "zip":
+			r.Seen(&seen, 5)
+			v.Zip = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // userAddressFields is UserAddress without its methods, for decoding its fields.
@@ -333,6 +429,54 @@ func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
 	}
 }
 
+// decodePaymentMethod reads a PaymentMethod, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodePaymentMethod(r *runtime.JSONReader) PaymentMethod {
+	var v PaymentMethod
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "source":
+			r.Seen(&seen, 0)
+			v.Source = runtime.Enum(r, PaymentMethodSource.Valid)
+		case "id":
+			r.Seen(&seen, 1)
+			v.ID = r.String()
+		case "brand":
+			r.Seen(&seen, 2)
+			v.Brand = runtime.ReadOptional(r, runtime.ReadString)
+		case "last_four":
+			r.Seen(&seen, 3)
+			v.LastFour = runtime.ReadOptional(r, runtime.ReadString)
+		case "balance":
+			r.Seen(&seen, 4)
+			v.Balance = runtime.ReadOptional(r, runtime.ReadFloat)
+		default:
+			r.Fail()
+		}
+	}
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		if seen != 15 || v.Brand == nil || v.LastFour == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourceGiftCard:
+		if seen != 19 || v.Balance == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourcePaypal:
+		if seen != 3 {
+			r.Fail()
+		}
+	default:
+		r.Fail()
+	}
+	return v
+}
+
 // MarshalJSON writes the source, the common fields and the fields of the
 // record's case only.
 func (v PaymentMethod) MarshalJSON() ([]byte, error) {
@@ -445,6 +589,41 @@ func (v OrderItem) HashFields(w *runtime.FieldHasher) {
 	runtime.HashMap(w, v.Options, runtime.HashString[string])
 }
 
+// decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderItem(r *runtime.JSONReader) OrderItem {
+	var v OrderItem
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "item_id":
+			r.Seen(&seen, 2)
+			v.ItemID = r.String()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		case "options":
+			r.Seen(&seen, 4)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // orderItemFields is OrderItem without its methods, for decoding its fields.
 type orderItemFields OrderItem
 
@@ -491,6 +670,32 @@ func (v OrderFulfillment) HashFields(w *runtime.FieldHasher) {
 	w.Begin(2)
 	runtime.HashList(w, v.TrackingID, runtime.HashString[string])
 	runtime.HashList(w, v.ItemIds, runtime.HashString[string])
+}
+
+// decodeOrderFulfillment reads a OrderFulfillment, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderFulfillment(r *runtime.JSONReader) OrderFulfillment {
+	var v OrderFulfillment
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "tracking_id":
+			r.Seen(&seen, 0)
+			v.TrackingID = runtime.ReadList(r, false, runtime.ReadString)
+		case "item_ids":
+			r.Seen(&seen, 1)
+			v.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 3 {
+		r.Fail()
+	}
+	return v
 }
 
 // orderFulfillmentFields is OrderFulfillment without its methods, for decoding its fields.
@@ -582,6 +787,35 @@ func (v OrderPayment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.PaymentMethodID)
 }
 
+// decodeOrderPayment reads a OrderPayment, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderPayment(r *runtime.JSONReader) OrderPayment {
+	var v OrderPayment
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "transaction_type":
+			r.Seen(&seen, 0)
+			v.TransactionType = runtime.Enum(r, OrderPaymentTransactionType.Valid)
+		case "amount":
+			r.Seen(&seen, 1)
+			v.Amount = r.Float()
+		case "payment_method_id":
+			r.Seen(&seen, 2)
+			v.PaymentMethodID = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
+}
+
 // orderPaymentFields is OrderPayment without its methods, for decoding its fields.
 type orderPaymentFields OrderPayment
 
@@ -641,6 +875,38 @@ func (r *Product) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Name)
 	runtime.HashString(w, r.ProductID)
 	runtime.HashMap(w, r.Variants, runtime.HashValue[Variant])
+}
+
+// decodeProduct reads a Product record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProduct(r *runtime.JSONReader) *Product {
+	if r.Null() {
+		return nil
+	}
+	v := &Product{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "variants":
+			r.Seen(&seen, 2)
+			v.Variants = runtime.ReadMap(r, false, decodeVariant)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
 }
 
 // User is a customer.
@@ -718,6 +984,47 @@ func (r *User) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Email)
 	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
 	runtime.HashList(w, r.Orders, runtime.HashString[string])
+}
+
+// decodeUser reads a User record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeUser(r *runtime.JSONReader) *User {
+	if r.Null() {
+		return nil
+	}
+	v := &User{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			v.UserID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = decodeUserName(r)
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = decodeUserAddress(r)
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "payment_methods":
+			r.Seen(&seen, 4)
+			v.PaymentMethods = runtime.ReadMap(r, false, decodePaymentMethod)
+		case "orders":
+			r.Seen(&seen, 5)
+			v.Orders = runtime.ReadList(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // OrderStatus is the status of a Order.
@@ -893,4 +1200,71 @@ func (r *Order) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.ExchangePriceDifference, runtime.HashFloat[float64])
 	runtime.HashList(w, r.ReturnItems, runtime.HashString[string])
 	runtime.HashOptional(w, r.ReturnPaymentMethodID, runtime.HashString[string])
+}
+
+// decodeOrder reads a Order record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrder(r *runtime.JSONReader) *Order {
+	if r.Null() {
+		return nil
+	}
+	v := &Order{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			v.OrderID = r.String()
+		case "user_id":
+			r.Seen(&seen, 1)
+			v.UserID = r.String()
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = decodeUserAddress(r)
+		case "items":
+			r.Seen(&seen, 3)
+			v.Items = runtime.ReadList(r, false, decodeOrderItem)
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, OrderStatus.Valid)
+		case "fulfillments":
+			r.Seen(&seen, 5)
+			v.Fulfillments = runtime.ReadList(r, false, decodeOrderFulfillment)
+		case "payment_history":
+			r.Seen(&seen, 6)
+			v.PaymentHistory = runtime.ReadList(r, false, decodeOrderPayment)
+		case "cancel_reason":
+			r.Seen(&seen, 7)
+			v.CancelReason = runtime.ReadOptional(r, func(r *runtime.JSONReader) OrderCancelReason {
+				return runtime.Enum(r, OrderCancelReason.Valid)
+			})
+		case "exchange_items":
+			r.Seen(&seen, 8)
+			v.ExchangeItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "exchange_new_items":
+			r.Seen(&seen, 9)
+			v.ExchangeNewItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "exchange_payment_method_id":
+			r.Seen(&seen, 10)
+			v.ExchangePaymentMethodID = runtime.ReadOptional(r, runtime.ReadString)
+		case "exchange_price_difference":
+			r.Seen(&seen, 11)
+			v.ExchangePriceDifference = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "return_items":
+			r.Seen(&seen, 12)
+			v.ReturnItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "return_payment_method_id":
+			r.Seen(&seen, 13)
+			v.ReturnPaymentMethodID = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 16383 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package tau2_retail
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,249 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a GetProductDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetProductDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "product_id")
+			return a, err
+		},
+		Tool: "get_product_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetItemDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetItemDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "item_id")
+			return a, err
+		},
+		Tool: "get_item_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListAllProductTypesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListAllProductTypesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_all_product_types",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CalculateArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CalculateArgs
+			err := runtime.DecodeArgs(raw, &a, "expression")
+			return a, err
+		},
+		Tool: "calculate",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a TransferToHumanAgentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a TransferToHumanAgentsArgs
+			err := runtime.DecodeArgs(raw, &a, "summary")
+			return a, err
+		},
+		Tool: "transfer_to_human_agents",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindUserIDByEmailArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindUserIDByEmailArgs
+			err := runtime.DecodeArgs(raw, &a, "email")
+			return a, err
+		},
+		Tool: "find_user_id_by_email",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindUserIDByNameZipArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindUserIDByNameZipArgs
+			err := runtime.DecodeArgs(raw, &a, "first_name", "last_name", "zip")
+			return a, err
+		},
+		Tool: "find_user_id_by_name_zip",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetOrderDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetOrderDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id")
+			return a, err
+		},
+		Tool: "get_order_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetUserDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetUserDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "user_id")
+			return a, err
+		},
+		Tool: "get_user_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ModifyUserAddressArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ModifyUserAddressArgs
+			err := runtime.DecodeArgs(raw, &a, "user_id", "address1", "address2", "city", "state", "country", "zip")
+			return a, err
+		},
+		Tool: "modify_user_address",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelPendingOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelPendingOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "reason")
+			return a, err
+		},
+		Tool: "cancel_pending_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ModifyPendingOrderAddressArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ModifyPendingOrderAddressArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "address1", "address2", "city", "state", "country", "zip")
+			return a, err
+		},
+		Tool: "modify_pending_order_address",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ModifyPendingOrderPaymentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ModifyPendingOrderPaymentArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "payment_method_id")
+			return a, err
+		},
+		Tool: "modify_pending_order_payment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ModifyPendingOrderItemsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ModifyPendingOrderItemsArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "item_ids", "new_item_ids", "payment_method_id")
+			return a, err
+		},
+		Tool: "modify_pending_order_items",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ExchangeDeliveredOrderItemsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ExchangeDeliveredOrderItemsArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "item_ids", "new_item_ids", "payment_method_id")
+			return a, err
+		},
+		Tool: "exchange_delivered_order_items",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReturnDeliveredOrderItemsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReturnDeliveredOrderItemsArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "item_ids", "payment_method_id")
+			return a, err
+		},
+		Tool: "return_delivered_order_items",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -24,6 +24,52 @@ type FindSubscribersArgs struct {
 	City *string `json:"city"`
 }
 
+// decode decodes the JSON arguments of find_subscribers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSubscribersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "cpf":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Cpf = runtime.Ptr(r.String())
+			}
+		case "email":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "city":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.City = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
+}
+
 // FindSubscribers implements the tool find_subscribers (service customers): find subscribers by name, CPF, email or city
 func (s *State) FindSubscribers(args FindSubscribersArgs) ([]*Subscriber, error) {
 	var fullNameLower string
@@ -64,11 +110,17 @@ func (s *State) FindSubscribers(args FindSubscribersArgs) ([]*Subscriber, error)
 	return out, nil
 }
 
-// callFindSubscribers decodes the JSON arguments of find_subscribers and calls FindSubscribers.
+// callFindSubscribers decodes the JSON arguments of find_subscribers and calls FindSubscribers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSubscribers(raw json.RawMessage) (any, error) {
 	var args FindSubscribersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSubscribersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindSubscribers(args)
 	if err != nil {
@@ -85,6 +137,34 @@ type GetSubscriberArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_subscriber without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetSubscriberArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetSubscriber implements the tool get_subscriber (service customers): get a Subscriber by id.
 func (s *State) GetSubscriber(args GetSubscriberArgs) (*Subscriber, error) {
 	r, err := s.findSubscriber(args.ID)
@@ -94,11 +174,17 @@ func (s *State) GetSubscriber(args GetSubscriberArgs) (*Subscriber, error) {
 	return r, nil
 }
 
-// callGetSubscriber decodes the JSON arguments of get_subscriber and calls GetSubscriber.
+// callGetSubscriber decodes the JSON arguments of get_subscriber and calls GetSubscriber: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetSubscriber(raw json.RawMessage) (any, error) {
 	var args GetSubscriberArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetSubscriberArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetSubscriber(args)
 }
@@ -113,6 +199,70 @@ type RegisterSubscriberArgs struct {
 	Address   string       `json:"address"`
 	City      string       `json:"city"`
 	State     string       `json:"state"`
+}
+
+// decode decodes the JSON arguments of register_subscriber without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RegisterSubscriberArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.FullName = r.String()
+			}
+		case "cpf":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Cpf = r.String()
+			}
+		case "email":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Email = r.String()
+			}
+		case "birth_date":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.BirthDate = r.Date()
+			}
+		case "address":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Address = r.String()
+			}
+		case "city":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.City = r.String()
+			}
+		case "state":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.State = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&127 == 127 && r.End()
 }
 
 // RegisterSubscriber implements the tool register_subscriber (service customers): register a new subscriber after checking their documents
@@ -158,11 +308,17 @@ func (s *State) RegisterSubscriber(args RegisterSubscriberArgs) (*Subscriber, er
 	return s3, nil
 }
 
-// callRegisterSubscriber decodes the JSON arguments of register_subscriber and calls RegisterSubscriber.
+// callRegisterSubscriber decodes the JSON arguments of register_subscriber and calls RegisterSubscriber: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRegisterSubscriber(raw json.RawMessage) (any, error) {
 	var args RegisterSubscriberArgs
-	if err := runtime.DecodeArgs(raw, &args, "full_name", "cpf", "email", "birth_date", "address", "city", "state"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RegisterSubscriberArgs
+		if err := runtime.DecodeArgs(raw, &slow, "full_name", "cpf", "email", "birth_date", "address", "city", "state"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RegisterSubscriber(args)
 }
@@ -174,6 +330,52 @@ type UpdateSubscriberAddressArgs struct {
 	Address    string `json:"address"`
 	City       string `json:"city"`
 	State      string `json:"state"`
+}
+
+// decode decodes the JSON arguments of update_subscriber_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateSubscriberAddressArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "subscriber":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Subscriber = r.String()
+			}
+		case "address":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Address = r.String()
+			}
+		case "city":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.City = r.String()
+			}
+		case "state":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.State = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // UpdateSubscriberAddress implements the tool update_subscriber_address (service customers): change a subscriber's billing address
@@ -203,11 +405,17 @@ func (s *State) UpdateSubscriberAddress(args UpdateSubscriberAddressArgs) (*Subs
 	return subscriber, nil
 }
 
-// callUpdateSubscriberAddress decodes the JSON arguments of update_subscriber_address and calls UpdateSubscriberAddress.
+// callUpdateSubscriberAddress decodes the JSON arguments of update_subscriber_address and calls UpdateSubscriberAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateSubscriberAddress(raw json.RawMessage) (any, error) {
 	var args UpdateSubscriberAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscriber", "address", "city", "state"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateSubscriberAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscriber", "address", "city", "state"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateSubscriberAddress(args)
 }
@@ -216,6 +424,34 @@ func (s *State) callUpdateSubscriberAddress(raw json.RawMessage) (any, error) {
 type CloseSubscriberArgs struct {
 	// The id of a Subscriber record (e.g. "sub_ana").
 	Subscriber string `json:"subscriber"`
+}
+
+// decode decodes the JSON arguments of close_subscriber without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CloseSubscriberArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "subscriber":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Subscriber = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CloseSubscriber implements the tool close_subscriber (service customers): close a subscriber account that no longer holds any line
@@ -248,11 +484,17 @@ func (s *State) CloseSubscriber(args CloseSubscriberArgs) (*Subscriber, error) {
 	return subscriber, nil
 }
 
-// callCloseSubscriber decodes the JSON arguments of close_subscriber and calls CloseSubscriber.
+// callCloseSubscriber decodes the JSON arguments of close_subscriber and calls CloseSubscriber: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCloseSubscriber(raw json.RawMessage) (any, error) {
 	var args CloseSubscriberArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscriber"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CloseSubscriberArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscriber"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CloseSubscriber(args)
 }
@@ -265,6 +507,46 @@ type FindPlansArgs struct {
 	Kind *PlanKind `json:"kind"`
 	// Matches records with this value; null for any.
 	Available *bool `json:"available"`
+}
+
+// decode decodes the JSON arguments of find_plans without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPlansArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "kind":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Kind = runtime.Ptr(runtime.Enum(r, PlanKind.Valid))
+			}
+		case "available":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Available = runtime.Ptr(r.Bool())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindPlans implements the tool find_plans (service offers): find plans by name, kind or availability
@@ -292,11 +574,17 @@ func (s *State) FindPlans(args FindPlansArgs) ([]*Plan, error) {
 	return out, nil
 }
 
-// callFindPlans decodes the JSON arguments of find_plans and calls FindPlans.
+// callFindPlans decodes the JSON arguments of find_plans and calls FindPlans: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPlans(raw json.RawMessage) (any, error) {
 	var args FindPlansArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPlansArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindPlans(args)
 	if err != nil {
@@ -313,6 +601,34 @@ type GetPlanArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_plan without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPlanArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetPlan implements the tool get_plan (service offers): get a Plan by id.
 func (s *State) GetPlan(args GetPlanArgs) (*Plan, error) {
 	r, err := s.findPlan(args.ID)
@@ -322,11 +638,17 @@ func (s *State) GetPlan(args GetPlanArgs) (*Plan, error) {
 	return r, nil
 }
 
-// callGetPlan decodes the JSON arguments of get_plan and calls GetPlan.
+// callGetPlan decodes the JSON arguments of get_plan and calls GetPlan: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPlan(raw json.RawMessage) (any, error) {
 	var args GetPlanArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPlanArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPlan(args)
 }
@@ -339,6 +661,46 @@ type FindSubscriptionsArgs struct {
 	Plan *string `json:"plan"`
 	// Matches records with this value; null for any.
 	Status *SubscriptionStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_subscriptions without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSubscriptionsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "plan":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Plan = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, SubscriptionStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindSubscriptions implements the tool find_subscriptions (service offers): subscriptions of a line
@@ -372,11 +734,17 @@ func (s *State) FindSubscriptions(args FindSubscriptionsArgs) ([]*Subscription, 
 	return out, nil
 }
 
-// callFindSubscriptions decodes the JSON arguments of find_subscriptions and calls FindSubscriptions.
+// callFindSubscriptions decodes the JSON arguments of find_subscriptions and calls FindSubscriptions: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSubscriptions(raw json.RawMessage) (any, error) {
 	var args FindSubscriptionsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSubscriptionsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindSubscriptions(args)
 	if err != nil {
@@ -393,6 +761,40 @@ type SubscribeArgs struct {
 	Line string `json:"line"`
 	// The id of a Plan record (e.g. "plan_pre").
 	Plan string `json:"plan"`
+}
+
+// decode decodes the JSON arguments of subscribe without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SubscribeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		case "plan":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Plan = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // Subscribe implements the tool subscribe (service offers): put a line without a plan on a plan
@@ -439,11 +841,17 @@ func (s *State) Subscribe(args SubscribeArgs) (*Subscription, error) {
 	return s3, nil
 }
 
-// callSubscribe decodes the JSON arguments of subscribe and calls Subscribe.
+// callSubscribe decodes the JSON arguments of subscribe and calls Subscribe: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSubscribe(raw json.RawMessage) (any, error) {
 	var args SubscribeArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "plan"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SubscribeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "plan"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.Subscribe(args)
 }
@@ -454,6 +862,40 @@ type ChangePlanArgs struct {
 	Line string `json:"line"`
 	// The id of a Plan record (e.g. "plan_pre").
 	NewPlan string `json:"new_plan"`
+}
+
+// decode decodes the JSON arguments of change_plan without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ChangePlanArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		case "new_plan":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.NewPlan = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // ChangePlan implements the tool change_plan (service offers): move a line to another plan from today
@@ -549,11 +991,17 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	return created, nil
 }
 
-// callChangePlan decodes the JSON arguments of change_plan and calls ChangePlan.
+// callChangePlan decodes the JSON arguments of change_plan and calls ChangePlan: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callChangePlan(raw json.RawMessage) (any, error) {
 	var args ChangePlanArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "new_plan"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ChangePlanArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "new_plan"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ChangePlan(args)
 }
@@ -562,6 +1010,34 @@ func (s *State) callChangePlan(raw json.RawMessage) (any, error) {
 type EndSubscriptionArgs struct {
 	// The id of a Subscription record (e.g. "subs_ana1").
 	Subscription string `json:"subscription"`
+}
+
+// decode decodes the JSON arguments of end_subscription without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *EndSubscriptionArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "subscription":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Subscription = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // EndSubscription implements the tool end_subscription (service offers): end a line's plan today
@@ -588,11 +1064,17 @@ func (s *State) EndSubscription(args EndSubscriptionArgs) (*Subscription, error)
 	return subscription, nil
 }
 
-// callEndSubscription decodes the JSON arguments of end_subscription and calls EndSubscription.
+// callEndSubscription decodes the JSON arguments of end_subscription and calls EndSubscription: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callEndSubscription(raw json.RawMessage) (any, error) {
 	var args EndSubscriptionArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscription"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow EndSubscriptionArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscription"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.EndSubscription(args)
 }
@@ -605,6 +1087,46 @@ type FindLinesArgs struct {
 	Subscriber *string `json:"subscriber"`
 	// Matches records with this value; null for any.
 	Status *LineStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_lines without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindLinesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "msisdn":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Msisdn = runtime.Ptr(r.String())
+			}
+		case "subscriber":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Subscriber = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, LineStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindLines implements the tool find_lines (service network): find lines by number, subscriber or status
@@ -637,11 +1159,17 @@ func (s *State) FindLines(args FindLinesArgs) ([]*Line, error) {
 	return out, nil
 }
 
-// callFindLines decodes the JSON arguments of find_lines and calls FindLines.
+// callFindLines decodes the JSON arguments of find_lines and calls FindLines: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindLines(raw json.RawMessage) (any, error) {
 	var args FindLinesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindLinesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindLines(args)
 	if err != nil {
@@ -658,6 +1186,34 @@ type GetLineArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetLine implements the tool get_line (service network): get a Line by id.
 func (s *State) GetLine(args GetLineArgs) (*Line, error) {
 	r, err := s.findLine(args.ID)
@@ -667,11 +1223,17 @@ func (s *State) GetLine(args GetLineArgs) (*Line, error) {
 	return r, nil
 }
 
-// callGetLine decodes the JSON arguments of get_line and calls GetLine.
+// callGetLine decodes the JSON arguments of get_line and calls GetLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetLine(raw json.RawMessage) (any, error) {
 	var args GetLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetLine(args)
 }
@@ -684,6 +1246,46 @@ type FindUsageArgs struct {
 	Cycle *string `json:"cycle"`
 	// Matches records with this value; null for any.
 	Kind *UsageRecordKind `json:"kind"`
+}
+
+// decode decodes the JSON arguments of find_usage without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindUsageArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "cycle":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Cycle = runtime.Ptr(r.String())
+			}
+		case "kind":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Kind = runtime.Ptr(runtime.Enum(r, UsageRecordKind.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindUsage implements the tool find_usage (service network): usage records of a line
@@ -716,11 +1318,17 @@ func (s *State) FindUsage(args FindUsageArgs) ([]*UsageRecord, error) {
 	return out, nil
 }
 
-// callFindUsage decodes the JSON arguments of find_usage and calls FindUsage.
+// callFindUsage decodes the JSON arguments of find_usage and calls FindUsage: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindUsage(raw json.RawMessage) (any, error) {
 	var args FindUsageArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindUsageArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindUsage(args)
 	if err != nil {
@@ -736,6 +1344,40 @@ type DataUsedMbArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line  string `json:"line"`
 	Cycle string `json:"cycle"`
+}
+
+// decode decodes the JSON arguments of data_used_mb without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DataUsedMbArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		case "cycle":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Cycle = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // DataUsedMb implements the tool data_used_mb (service network): total data used by a line in a billing cycle, in MB
@@ -757,11 +1399,17 @@ func (s *State) DataUsedMb(args DataUsedMbArgs) (int64, error) {
 	}(), nil
 }
 
-// callDataUsedMb decodes the JSON arguments of data_used_mb and calls DataUsedMb.
+// callDataUsedMb decodes the JSON arguments of data_used_mb and calls DataUsedMb: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDataUsedMb(raw json.RawMessage) (any, error) {
 	var args DataUsedMbArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "cycle"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow DataUsedMbArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "cycle"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DataUsedMb(args)
 }
@@ -772,6 +1420,46 @@ type ActivateLineArgs struct {
 	Subscriber string `json:"subscriber"`
 	Msisdn     string `json:"msisdn"`
 	Iccid      string `json:"iccid"`
+}
+
+// decode decodes the JSON arguments of activate_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ActivateLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "subscriber":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Subscriber = r.String()
+			}
+		case "msisdn":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Msisdn = r.String()
+			}
+		case "iccid":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Iccid = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // ActivateLine implements the tool activate_line (service network): activate a new number on a SIM card
@@ -838,11 +1526,17 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	return l4, nil
 }
 
-// callActivateLine decodes the JSON arguments of activate_line and calls ActivateLine.
+// callActivateLine decodes the JSON arguments of activate_line and calls ActivateLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callActivateLine(raw json.RawMessage) (any, error) {
 	var args ActivateLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscriber", "msisdn", "iccid"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ActivateLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscriber", "msisdn", "iccid"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ActivateLine(args)
 }
@@ -852,6 +1546,40 @@ type SuspendLineArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line   string               `json:"line"`
 	Reason LineSuspensionReason `json:"reason"`
+}
+
+// decode decodes the JSON arguments of suspend_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SuspendLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = runtime.Enum(r, LineSuspensionReason.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // SuspendLine implements the tool suspend_line (service network): suspend outgoing service on a line
@@ -883,11 +1611,17 @@ func (s *State) SuspendLine(args SuspendLineArgs) (*Line, error) {
 	return line, nil
 }
 
-// callSuspendLine decodes the JSON arguments of suspend_line and calls SuspendLine.
+// callSuspendLine decodes the JSON arguments of suspend_line and calls SuspendLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSuspendLine(raw json.RawMessage) (any, error) {
 	var args SuspendLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SuspendLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SuspendLine(args)
 }
@@ -896,6 +1630,34 @@ func (s *State) callSuspendLine(raw json.RawMessage) (any, error) {
 type ReactivateLineArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line string `json:"line"`
+}
+
+// decode decodes the JSON arguments of reactivate_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReactivateLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // ReactivateLine implements the tool reactivate_line (service network): restore service on a suspended line
@@ -935,11 +1697,17 @@ func (s *State) ReactivateLine(args ReactivateLineArgs) (*Line, error) {
 	return line, nil
 }
 
-// callReactivateLine decodes the JSON arguments of reactivate_line and calls ReactivateLine.
+// callReactivateLine decodes the JSON arguments of reactivate_line and calls ReactivateLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReactivateLine(raw json.RawMessage) (any, error) {
 	var args ReactivateLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "line"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReactivateLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReactivateLine(args)
 }
@@ -948,6 +1716,34 @@ func (s *State) callReactivateLine(raw json.RawMessage) (any, error) {
 type MarkLinePortedOutArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line string `json:"line"`
+}
+
+// decode decodes the JSON arguments of mark_line_ported_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkLinePortedOutArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // MarkLinePortedOut implements the tool mark_line_ported_out (service network): release a number that has been ported to another operator
@@ -992,11 +1788,17 @@ func (s *State) MarkLinePortedOut(args MarkLinePortedOutArgs) (*Line, error) {
 	return line, nil
 }
 
-// callMarkLinePortedOut decodes the JSON arguments of mark_line_ported_out and calls MarkLinePortedOut.
+// callMarkLinePortedOut decodes the JSON arguments of mark_line_ported_out and calls MarkLinePortedOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkLinePortedOut(raw json.RawMessage) (any, error) {
 	var args MarkLinePortedOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "line"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkLinePortedOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkLinePortedOut(args)
 }
@@ -1009,6 +1811,46 @@ type FindBillsArgs struct {
 	Cycle *string `json:"cycle"`
 	// Matches records with this value; null for any.
 	Status *BillStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_bills without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindBillsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "cycle":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Cycle = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, BillStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindBills implements the tool find_bills (service billing): bills of a line
@@ -1041,11 +1883,17 @@ func (s *State) FindBills(args FindBillsArgs) ([]*Bill, error) {
 	return out, nil
 }
 
-// callFindBills decodes the JSON arguments of find_bills and calls FindBills.
+// callFindBills decodes the JSON arguments of find_bills and calls FindBills: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindBills(raw json.RawMessage) (any, error) {
 	var args FindBillsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindBillsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindBills(args)
 	if err != nil {
@@ -1062,6 +1910,34 @@ type GetBillArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_bill without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetBillArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetBill implements the tool get_bill (service billing): get a Bill by id.
 func (s *State) GetBill(args GetBillArgs) (*Bill, error) {
 	r, err := s.findBill(args.ID)
@@ -1071,11 +1947,17 @@ func (s *State) GetBill(args GetBillArgs) (*Bill, error) {
 	return r, nil
 }
 
-// callGetBill decodes the JSON arguments of get_bill and calls GetBill.
+// callGetBill decodes the JSON arguments of get_bill and calls GetBill: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetBill(raw json.RawMessage) (any, error) {
 	var args GetBillArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetBillArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetBill(args)
 }
@@ -1085,6 +1967,40 @@ type IssueBillArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line  string `json:"line"`
 	Cycle string `json:"cycle"`
+}
+
+// decode decodes the JSON arguments of issue_bill without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *IssueBillArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = r.String()
+			}
+		case "cycle":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Cycle = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // IssueBill implements the tool issue_bill (service billing): issue a line's bill for a cycle from its plan and out-of-bundle usage
@@ -1163,11 +2079,17 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	return b2, nil
 }
 
-// callIssueBill decodes the JSON arguments of issue_bill and calls IssueBill.
+// callIssueBill decodes the JSON arguments of issue_bill and calls IssueBill: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callIssueBill(raw json.RawMessage) (any, error) {
 	var args IssueBillArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "cycle"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow IssueBillArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "cycle"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.IssueBill(args)
 }
@@ -1178,6 +2100,40 @@ type RecordPaymentArgs struct {
 	Bill string `json:"bill"`
 	// Amount in BRL.
 	Amount float64 `json:"amount"`
+}
+
+// decode decodes the JSON arguments of record_payment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordPaymentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "bill":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Bill = r.String()
+			}
+		case "amount":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Amount = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RecordPayment implements the tool record_payment (service billing): record a payment received for a bill (boleto, Pix or card)
@@ -1207,11 +2163,17 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Bill, error) {
 	return bill, nil
 }
 
-// callRecordPayment decodes the JSON arguments of record_payment and calls RecordPayment.
+// callRecordPayment decodes the JSON arguments of record_payment and calls RecordPayment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordPayment(raw json.RawMessage) (any, error) {
 	var args RecordPaymentArgs
-	if err := runtime.DecodeArgs(raw, &args, "bill", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordPaymentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "bill", "amount"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordPayment(args)
 }
@@ -1221,6 +2183,40 @@ type ContestBillArgs struct {
 	// The id of a Bill record (e.g. "bill_ana1_06").
 	Bill   string `json:"bill"`
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of contest_bill without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ContestBillArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "bill":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Bill = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // ContestBill implements the tool contest_bill (service billing): record a customer's dispute of a bill
@@ -1250,11 +2246,17 @@ func (s *State) ContestBill(args ContestBillArgs) (*Bill, error) {
 	return bill, nil
 }
 
-// callContestBill decodes the JSON arguments of contest_bill and calls ContestBill.
+// callContestBill decodes the JSON arguments of contest_bill and calls ContestBill: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callContestBill(raw json.RawMessage) (any, error) {
 	var args ContestBillArgs
-	if err := runtime.DecodeArgs(raw, &args, "bill", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ContestBillArgs
+		if err := runtime.DecodeArgs(raw, &slow, "bill", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ContestBill(args)
 }
@@ -1265,6 +2267,40 @@ type CreditExtraChargesArgs struct {
 	Bill string `json:"bill"`
 	// Amount in BRL.
 	Credit float64 `json:"credit"`
+}
+
+// decode decodes the JSON arguments of credit_extra_charges without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreditExtraChargesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "bill":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Bill = r.String()
+			}
+		case "credit":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Credit = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // CreditExtraCharges implements the tool credit_extra_charges (service billing): waive out-of-bundle charges on an open bill
@@ -1306,11 +2342,17 @@ func (s *State) CreditExtraCharges(args CreditExtraChargesArgs) (*Bill, error) {
 	return bill, nil
 }
 
-// callCreditExtraCharges decodes the JSON arguments of credit_extra_charges and calls CreditExtraCharges.
+// callCreditExtraCharges decodes the JSON arguments of credit_extra_charges and calls CreditExtraCharges: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreditExtraCharges(raw json.RawMessage) (any, error) {
 	var args CreditExtraChargesArgs
-	if err := runtime.DecodeArgs(raw, &args, "bill", "credit"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreditExtraChargesArgs
+		if err := runtime.DecodeArgs(raw, &slow, "bill", "credit"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreditExtraCharges(args)
 }
@@ -1323,6 +2365,46 @@ type FindPortRequestsArgs struct {
 	Recipient *PortOutRequestRecipient `json:"recipient"`
 	// Matches records with this value; null for any.
 	Status *PortOutRequestStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_port_requests without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPortRequestsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "recipient":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Recipient = runtime.Ptr(runtime.Enum(r, PortOutRequestRecipient.Valid))
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, PortOutRequestStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindPortRequests implements the tool find_port_requests (service portability): find port-out requests
@@ -1351,11 +2433,17 @@ func (s *State) FindPortRequests(args FindPortRequestsArgs) ([]*PortOutRequest, 
 	return out, nil
 }
 
-// callFindPortRequests decodes the JSON arguments of find_port_requests and calls FindPortRequests.
+// callFindPortRequests decodes the JSON arguments of find_port_requests and calls FindPortRequests: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPortRequests(raw json.RawMessage) (any, error) {
 	var args FindPortRequestsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPortRequestsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindPortRequests(args)
 	if err != nil {
@@ -1372,6 +2460,34 @@ type GetPortRequestArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_port_request without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPortRequestArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetPortRequest implements the tool get_port_request (service portability): get a PortOutRequest by id.
 func (s *State) GetPortRequest(args GetPortRequestArgs) (*PortOutRequest, error) {
 	r, err := s.findPortOutRequest(args.ID)
@@ -1381,11 +2497,17 @@ func (s *State) GetPortRequest(args GetPortRequestArgs) (*PortOutRequest, error)
 	return r, nil
 }
 
-// callGetPortRequest decodes the JSON arguments of get_port_request and calls GetPortRequest.
+// callGetPortRequest decodes the JSON arguments of get_port_request and calls GetPortRequest: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPortRequest(raw json.RawMessage) (any, error) {
 	var args GetPortRequestArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPortRequestArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPortRequest(args)
 }
@@ -1394,6 +2516,34 @@ func (s *State) callGetPortRequest(raw json.RawMessage) (any, error) {
 type ApprovePortOutArgs struct {
 	// The id of a PortOutRequest record (e.g. "por_marcos_old").
 	Request string `json:"request"`
+}
+
+// decode decodes the JSON arguments of approve_port_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApprovePortOutArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "request":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Request = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // ApprovePortOut implements the tool approve_port_out (service portability): confirm a port-out request as donor operator
@@ -1432,11 +2582,17 @@ func (s *State) ApprovePortOut(args ApprovePortOutArgs) (*PortOutRequest, error)
 	return request, nil
 }
 
-// callApprovePortOut decodes the JSON arguments of approve_port_out and calls ApprovePortOut.
+// callApprovePortOut decodes the JSON arguments of approve_port_out and calls ApprovePortOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApprovePortOut(raw json.RawMessage) (any, error) {
 	var args ApprovePortOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "request"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApprovePortOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "request"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApprovePortOut(args)
 }
@@ -1446,6 +2602,40 @@ type RejectPortOutArgs struct {
 	// The id of a PortOutRequest record (e.g. "por_marcos_old").
 	Request string                        `json:"request"`
 	Reason  PortOutRequestRejectionReason `json:"reason"`
+}
+
+// decode decodes the JSON arguments of reject_port_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectPortOutArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "request":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Request = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = runtime.Enum(r, PortOutRequestRejectionReason.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RejectPortOut implements the tool reject_port_out (service portability): refuse a port-out request; only the reasons listed by Anatel are allowed
@@ -1475,11 +2665,17 @@ func (s *State) RejectPortOut(args RejectPortOutArgs) (*PortOutRequest, error) {
 	return request, nil
 }
 
-// callRejectPortOut decodes the JSON arguments of reject_port_out and calls RejectPortOut.
+// callRejectPortOut decodes the JSON arguments of reject_port_out and calls RejectPortOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectPortOut(raw json.RawMessage) (any, error) {
 	var args RejectPortOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "request", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectPortOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "request", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectPortOut(args)
 }
@@ -1488,6 +2684,34 @@ func (s *State) callRejectPortOut(raw json.RawMessage) (any, error) {
 type CompletePortOutArgs struct {
 	// The id of a PortOutRequest record (e.g. "por_marcos_old").
 	Request string `json:"request"`
+}
+
+// decode decodes the JSON arguments of complete_port_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompletePortOutArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "request":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Request = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CompletePortOut implements the tool complete_port_out (service portability): confirm that the porting window has passed and the number now belongs to the recipient
@@ -1517,11 +2741,17 @@ func (s *State) CompletePortOut(args CompletePortOutArgs) (*PortOutRequest, erro
 	return request, nil
 }
 
-// callCompletePortOut decodes the JSON arguments of complete_port_out and calls CompletePortOut.
+// callCompletePortOut decodes the JSON arguments of complete_port_out and calls CompletePortOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompletePortOut(raw json.RawMessage) (any, error) {
 	var args CompletePortOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "request"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompletePortOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "request"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompletePortOut(args)
 }

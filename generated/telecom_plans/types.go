@@ -107,6 +107,59 @@ func (r *Subscriber) HashFields(w *runtime.FieldHasher) {
 	r.Since.HashFields(w)
 }
 
+// decodeSubscriber reads a Subscriber record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSubscriber(r *runtime.JSONReader) *Subscriber {
+	if r.Null() {
+		return nil
+	}
+	v := &Subscriber{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "cpf":
+			r.Seen(&seen, 2)
+			v.Cpf = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "birth_date":
+			r.Seen(&seen, 4)
+			v.BirthDate = r.Date()
+		case "address":
+			r.Seen(&seen, 5)
+			v.Address = r.String()
+		case "city":
+			r.Seen(&seen, 6)
+			v.City = r.String()
+		case "state":
+			r.Seen(&seen, 7)
+			v.State = r.String()
+		case "status":
+			r.Seen(&seen, 8)
+			v.Status = runtime.Enum(r, SubscriberStatus.Valid)
+		case "since":
+			r.Seen(&seen, 9)
+			v.Since = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // PlanKind is the kind of a Plan.
 type PlanKind string
 
@@ -212,6 +265,59 @@ func (r *Plan) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Available)
 }
 
+// decodePlan reads a Plan record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePlan(r *runtime.JSONReader) *Plan {
+	if r.Null() {
+		return nil
+	}
+	v := &Plan{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, PlanKind.Valid)
+		case "monthly_fee":
+			r.Seen(&seen, 3)
+			v.MonthlyFee = r.Float()
+		case "data_gb":
+			r.Seen(&seen, 4)
+			v.DataGb = r.Int()
+		case "voice_unlimited":
+			r.Seen(&seen, 5)
+			v.VoiceUnlimited = r.Bool()
+		case "extra_gb_price":
+			r.Seen(&seen, 6)
+			v.ExtraGbPrice = r.Float()
+		case "loyalty_months":
+			r.Seen(&seen, 7)
+			v.LoyaltyMonths = r.Int()
+		case "early_exit_fee":
+			r.Seen(&seen, 8)
+			v.EarlyExitFee = r.Float()
+		case "available":
+			r.Seen(&seen, 9)
+			v.Available = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // SubscriptionStatus is the status of a Subscription.
 type SubscriptionStatus string
 
@@ -300,6 +406,50 @@ func (r *Subscription) HashFields(w *runtime.FieldHasher) {
 	r.LoyaltyUntil.HashFields(w)
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.EndedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeSubscription reads a Subscription record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSubscription(r *runtime.JSONReader) *Subscription {
+	if r.Null() {
+		return nil
+	}
+	v := &Subscription{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "plan":
+			r.Seen(&seen, 2)
+			v.Plan = r.String()
+		case "started_on":
+			r.Seen(&seen, 3)
+			v.StartedOn = r.Date()
+		case "loyalty_until":
+			r.Seen(&seen, 4)
+			v.LoyaltyUntil = r.Date()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, SubscriptionStatus.Valid)
+		case "ended_on":
+			r.Seen(&seen, 6)
+			v.EndedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // LineStatus is the status of a Line.
@@ -425,6 +575,53 @@ func (r *Line) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.PortedOutOn, runtime.HashValue[runtime.Date])
 }
 
+// decodeLine reads a Line record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeLine(r *runtime.JSONReader) *Line {
+	if r.Null() {
+		return nil
+	}
+	v := &Line{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "msisdn":
+			r.Seen(&seen, 1)
+			v.Msisdn = r.String()
+		case "iccid":
+			r.Seen(&seen, 2)
+			v.Iccid = r.String()
+		case "subscriber":
+			r.Seen(&seen, 3)
+			v.Subscriber = r.String()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, LineStatus.Valid)
+		case "suspension_reason":
+			r.Seen(&seen, 5)
+			v.SuspensionReason = runtime.Enum(r, LineSuspensionReason.Valid)
+		case "activated_on":
+			r.Seen(&seen, 6)
+			v.ActivatedOn = r.Date()
+		case "ported_out_on":
+			r.Seen(&seen, 7)
+			v.PortedOutOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // UsageRecordKind is the kind of a UsageRecord.
 type UsageRecordKind string
 
@@ -517,6 +714,50 @@ func (r *UsageRecord) HashFields(w *runtime.FieldHasher) {
 	r.StartedAt.HashFields(w)
 	runtime.HashInt(w, r.Units)
 	runtime.HashFloat(w, r.Charge)
+}
+
+// decodeUsageRecord reads a UsageRecord record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeUsageRecord(r *runtime.JSONReader) *UsageRecord {
+	if r.Null() {
+		return nil
+	}
+	v := &UsageRecord{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "cycle":
+			r.Seen(&seen, 2)
+			v.Cycle = r.String()
+		case "kind":
+			r.Seen(&seen, 3)
+			v.Kind = runtime.Enum(r, UsageRecordKind.Valid)
+		case "started_at":
+			r.Seen(&seen, 4)
+			v.StartedAt = r.DateTime()
+		case "units":
+			r.Seen(&seen, 5)
+			v.Units = r.Int()
+		case "charge":
+			r.Seen(&seen, 6)
+			v.Charge = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // BillStatus is the status of a Bill.
@@ -625,6 +866,62 @@ func (r *Bill) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.ContestReason, runtime.HashString[string])
+}
+
+// decodeBill reads a Bill record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeBill(r *runtime.JSONReader) *Bill {
+	if r.Null() {
+		return nil
+	}
+	v := &Bill{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "cycle":
+			r.Seen(&seen, 2)
+			v.Cycle = r.String()
+		case "issued_on":
+			r.Seen(&seen, 3)
+			v.IssuedOn = r.Date()
+		case "due_date":
+			r.Seen(&seen, 4)
+			v.DueDate = r.Date()
+		case "plan_fee":
+			r.Seen(&seen, 5)
+			v.PlanFee = r.Float()
+		case "extra_charges":
+			r.Seen(&seen, 6)
+			v.ExtraCharges = r.Float()
+		case "total":
+			r.Seen(&seen, 7)
+			v.Total = r.Float()
+		case "status":
+			r.Seen(&seen, 8)
+			v.Status = runtime.Enum(r, BillStatus.Valid)
+		case "paid_on":
+			r.Seen(&seen, 9)
+			v.PaidOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "contest_reason":
+			r.Seen(&seen, 10)
+			v.ContestReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
 }
 
 // PortOutRequestRecipient is the recipient of a PortOutRequest.
@@ -778,4 +1075,56 @@ func (r *PortOutRequest) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.RejectionReason, runtime.HashString[PortOutRequestRejectionReason])
 	runtime.HashOptional(w, r.CompletedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodePortOutRequest reads a PortOutRequest record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePortOutRequest(r *runtime.JSONReader) *PortOutRequest {
+	if r.Null() {
+		return nil
+	}
+	v := &PortOutRequest{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "recipient":
+			r.Seen(&seen, 2)
+			v.Recipient = runtime.Enum(r, PortOutRequestRecipient.Valid)
+		case "holder_cpf":
+			r.Seen(&seen, 3)
+			v.HolderCpf = r.String()
+		case "requested_on":
+			r.Seen(&seen, 4)
+			v.RequestedOn = r.Date()
+		case "scheduled_for":
+			r.Seen(&seen, 5)
+			v.ScheduledFor = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, PortOutRequestStatus.Valid)
+		case "rejection_reason":
+			r.Seen(&seen, 7)
+			v.RejectionReason = runtime.ReadOptional(r, func(r *runtime.JSONReader) PortOutRequestRejectionReason {
+				return runtime.Enum(r, PortOutRequestRejectionReason.Valid)
+			})
+		case "completed_on":
+			r.Seen(&seen, 8)
+			v.CompletedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
 }

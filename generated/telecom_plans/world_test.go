@@ -2,7 +2,13 @@
 
 package telecom_plans
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,417 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindSubscribersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindSubscribersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_subscribers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetSubscriberArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetSubscriberArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_subscriber",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RegisterSubscriberArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RegisterSubscriberArgs
+			err := runtime.DecodeArgs(raw, &a, "full_name", "cpf", "email", "birth_date", "address", "city", "state")
+			return a, err
+		},
+		Tool: "register_subscriber",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a UpdateSubscriberAddressArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a UpdateSubscriberAddressArgs
+			err := runtime.DecodeArgs(raw, &a, "subscriber", "address", "city", "state")
+			return a, err
+		},
+		Tool: "update_subscriber_address",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CloseSubscriberArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CloseSubscriberArgs
+			err := runtime.DecodeArgs(raw, &a, "subscriber")
+			return a, err
+		},
+		Tool: "close_subscriber",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPlansArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPlansArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_plans",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPlanArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPlanArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_plan",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindSubscriptionsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindSubscriptionsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_subscriptions",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SubscribeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SubscribeArgs
+			err := runtime.DecodeArgs(raw, &a, "line", "plan")
+			return a, err
+		},
+		Tool: "subscribe",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ChangePlanArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ChangePlanArgs
+			err := runtime.DecodeArgs(raw, &a, "line", "new_plan")
+			return a, err
+		},
+		Tool: "change_plan",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a EndSubscriptionArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a EndSubscriptionArgs
+			err := runtime.DecodeArgs(raw, &a, "subscription")
+			return a, err
+		},
+		Tool: "end_subscription",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindLinesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindLinesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_lines",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetLineArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetLineArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_line",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindUsageArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindUsageArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_usage",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DataUsedMbArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DataUsedMbArgs
+			err := runtime.DecodeArgs(raw, &a, "line", "cycle")
+			return a, err
+		},
+		Tool: "data_used_mb",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ActivateLineArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ActivateLineArgs
+			err := runtime.DecodeArgs(raw, &a, "subscriber", "msisdn", "iccid")
+			return a, err
+		},
+		Tool: "activate_line",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SuspendLineArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SuspendLineArgs
+			err := runtime.DecodeArgs(raw, &a, "line", "reason")
+			return a, err
+		},
+		Tool: "suspend_line",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReactivateLineArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReactivateLineArgs
+			err := runtime.DecodeArgs(raw, &a, "line")
+			return a, err
+		},
+		Tool: "reactivate_line",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkLinePortedOutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkLinePortedOutArgs
+			err := runtime.DecodeArgs(raw, &a, "line")
+			return a, err
+		},
+		Tool: "mark_line_ported_out",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindBillsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindBillsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_bills",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetBillArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetBillArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_bill",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a IssueBillArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a IssueBillArgs
+			err := runtime.DecodeArgs(raw, &a, "line", "cycle")
+			return a, err
+		},
+		Tool: "issue_bill",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordPaymentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordPaymentArgs
+			err := runtime.DecodeArgs(raw, &a, "bill", "amount")
+			return a, err
+		},
+		Tool: "record_payment",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ContestBillArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ContestBillArgs
+			err := runtime.DecodeArgs(raw, &a, "bill", "reason")
+			return a, err
+		},
+		Tool: "contest_bill",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CreditExtraChargesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CreditExtraChargesArgs
+			err := runtime.DecodeArgs(raw, &a, "bill", "credit")
+			return a, err
+		},
+		Tool: "credit_extra_charges",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindPortRequestsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindPortRequestsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_port_requests",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetPortRequestArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetPortRequestArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_port_request",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ApprovePortOutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ApprovePortOutArgs
+			err := runtime.DecodeArgs(raw, &a, "request")
+			return a, err
+		},
+		Tool: "approve_port_out",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RejectPortOutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RejectPortOutArgs
+			err := runtime.DecodeArgs(raw, &a, "request", "reason")
+			return a, err
+		},
+		Tool: "reject_port_out",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CompletePortOutArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CompletePortOutArgs
+			err := runtime.DecodeArgs(raw, &a, "request")
+			return a, err
+		},
+		Tool: "complete_port_out",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -24,6 +24,52 @@ type FindProgramsArgs struct {
 	Degree *ProgramDegree `json:"degree"`
 }
 
+// decode decodes the JSON arguments of find_programs without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindProgramsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "code":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Code = runtime.Ptr(r.String())
+			}
+		case "name":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "faculty":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Faculty = runtime.Ptr(runtime.Enum(r, ProgramFaculty.Valid))
+			}
+		case "degree":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Degree = runtime.Ptr(runtime.Enum(r, ProgramDegree.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
+}
+
 // FindPrograms implements the tool find_programs (service programs): find programs by code, name, faculty or degree
 func (s *State) FindPrograms(args FindProgramsArgs) ([]*Program, error) {
 	var codeLower string
@@ -56,11 +102,17 @@ func (s *State) FindPrograms(args FindProgramsArgs) ([]*Program, error) {
 	return out, nil
 }
 
-// callFindPrograms decodes the JSON arguments of find_programs and calls FindPrograms.
+// callFindPrograms decodes the JSON arguments of find_programs and calls FindPrograms: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPrograms(raw json.RawMessage) (any, error) {
 	var args FindProgramsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindProgramsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindPrograms(args)
 	if err != nil {
@@ -77,6 +129,34 @@ type GetProgramArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_program without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProgramArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetProgram implements the tool get_program (service programs): get a Program by id.
 func (s *State) GetProgram(args GetProgramArgs) (*Program, error) {
 	r, err := s.findProgram(args.ID)
@@ -86,11 +166,17 @@ func (s *State) GetProgram(args GetProgramArgs) (*Program, error) {
 	return r, nil
 }
 
-// callGetProgram decodes the JSON arguments of get_program and calls GetProgram.
+// callGetProgram decodes the JSON arguments of get_program and calls GetProgram: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProgram(raw json.RawMessage) (any, error) {
 	var args GetProgramArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetProgramArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetProgram(args)
 }
@@ -100,6 +186,40 @@ type SetCapacityArgs struct {
 	// The id of a Program record (e.g. "prg_bcs").
 	Program  string `json:"program"`
 	Capacity int64  `json:"capacity"`
+}
+
+// decode decodes the JSON arguments of set_capacity without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetCapacityArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "program":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Program = r.String()
+			}
+		case "capacity":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Capacity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // SetCapacity implements the tool set_capacity (service programs): change a program's intake capacity
@@ -133,11 +253,17 @@ func (s *State) SetCapacity(args SetCapacityArgs) (*Program, error) {
 	return program, nil
 }
 
-// callSetCapacity decodes the JSON arguments of set_capacity and calls SetCapacity.
+// callSetCapacity decodes the JSON arguments of set_capacity and calls SetCapacity: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetCapacity(raw json.RawMessage) (any, error) {
 	var args SetCapacityArgs
-	if err := runtime.DecodeArgs(raw, &args, "program", "capacity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetCapacityArgs
+		if err := runtime.DecodeArgs(raw, &slow, "program", "capacity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetCapacity(args)
 }
@@ -146,6 +272,34 @@ func (s *State) callSetCapacity(raw json.RawMessage) (any, error) {
 type CloseIntakeArgs struct {
 	// The id of a Program record (e.g. "prg_bcs").
 	Program string `json:"program"`
+}
+
+// decode decodes the JSON arguments of close_intake without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CloseIntakeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "program":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Program = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CloseIntake implements the tool close_intake (service programs): stop admitting to a program for this intake
@@ -164,11 +318,17 @@ func (s *State) CloseIntake(args CloseIntakeArgs) (*Program, error) {
 	return program, nil
 }
 
-// callCloseIntake decodes the JSON arguments of close_intake and calls CloseIntake.
+// callCloseIntake decodes the JSON arguments of close_intake and calls CloseIntake: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCloseIntake(raw json.RawMessage) (any, error) {
 	var args CloseIntakeArgs
-	if err := runtime.DecodeArgs(raw, &args, "program"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CloseIntakeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "program"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CloseIntake(args)
 }
@@ -183,6 +343,52 @@ type FindApplicantsArgs struct {
 	Email *string `json:"email"`
 	// Matches records with this value; null for any.
 	Citizenship *ApplicantCitizenship `json:"citizenship"`
+}
+
+// decode decodes the JSON arguments of find_applicants without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindApplicantsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "first_name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.FirstName = runtime.Ptr(r.String())
+			}
+		case "last_name":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.LastName = runtime.Ptr(r.String())
+			}
+		case "email":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "citizenship":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Citizenship = runtime.Ptr(runtime.Enum(r, ApplicantCitizenship.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindApplicants implements the tool find_applicants (service applicants): find applicants by name, email or citizenship
@@ -221,11 +427,17 @@ func (s *State) FindApplicants(args FindApplicantsArgs) ([]*Applicant, error) {
 	return out, nil
 }
 
-// callFindApplicants decodes the JSON arguments of find_applicants and calls FindApplicants.
+// callFindApplicants decodes the JSON arguments of find_applicants and calls FindApplicants: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindApplicants(raw json.RawMessage) (any, error) {
 	var args FindApplicantsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindApplicantsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindApplicants(args)
 	if err != nil {
@@ -242,6 +454,34 @@ type GetApplicantArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_applicant without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetApplicantArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetApplicant implements the tool get_applicant (service applicants): get a Applicant by id.
 func (s *State) GetApplicant(args GetApplicantArgs) (*Applicant, error) {
 	r, err := s.findApplicant(args.ID)
@@ -251,11 +491,17 @@ func (s *State) GetApplicant(args GetApplicantArgs) (*Applicant, error) {
 	return r, nil
 }
 
-// callGetApplicant decodes the JSON arguments of get_applicant and calls GetApplicant.
+// callGetApplicant decodes the JSON arguments of get_applicant and calls GetApplicant: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetApplicant(raw json.RawMessage) (any, error) {
 	var args GetApplicantArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetApplicantArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetApplicant(args)
 }
@@ -268,6 +514,46 @@ type FindDocumentsArgs struct {
 	Kind *DocumentKind `json:"kind"`
 	// Matches records with this value; null for any.
 	Status *DocumentStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_documents without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindDocumentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "applicant":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Applicant = runtime.Ptr(r.String())
+			}
+		case "kind":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Kind = runtime.Ptr(runtime.Enum(r, DocumentKind.Valid))
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, DocumentStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindDocuments implements the tool find_documents (service applicants): documents of an applicant
@@ -296,11 +582,17 @@ func (s *State) FindDocuments(args FindDocumentsArgs) ([]*Document, error) {
 	return out, nil
 }
 
-// callFindDocuments decodes the JSON arguments of find_documents and calls FindDocuments.
+// callFindDocuments decodes the JSON arguments of find_documents and calls FindDocuments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindDocuments(raw json.RawMessage) (any, error) {
 	var args FindDocumentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindDocumentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindDocuments(args)
 	if err != nil {
@@ -318,6 +610,46 @@ type RecordDocumentArgs struct {
 	Kind      DocumentKind `json:"kind"`
 	// IELTS overall band, for English tests. Optional: null when not given.
 	Score *float64 `json:"score"`
+}
+
+// decode decodes the JSON arguments of record_document without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordDocumentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "applicant":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Applicant = r.String()
+			}
+		case "kind":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Kind = runtime.Enum(r, DocumentKind.Valid)
+			}
+		case "score":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Score = runtime.Ptr(r.Float())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RecordDocument implements the tool record_document (service applicants): log a document received from an applicant
@@ -346,11 +678,17 @@ func (s *State) RecordDocument(args RecordDocumentArgs) (*Document, error) {
 	return d, nil
 }
 
-// callRecordDocument decodes the JSON arguments of record_document and calls RecordDocument.
+// callRecordDocument decodes the JSON arguments of record_document and calls RecordDocument: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordDocument(raw json.RawMessage) (any, error) {
 	var args RecordDocumentArgs
-	if err := runtime.DecodeArgs(raw, &args, "applicant", "kind"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordDocumentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "applicant", "kind"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordDocument(args)
 }
@@ -359,6 +697,34 @@ func (s *State) callRecordDocument(raw json.RawMessage) (any, error) {
 type VerifyDocumentArgs struct {
 	// The id of a Document record (e.g. "doc_chen_tr").
 	Document string `json:"document"`
+}
+
+// decode decodes the JSON arguments of verify_document without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *VerifyDocumentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "document":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Document = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // VerifyDocument implements the tool verify_document (service applicants): mark a document as checked and authentic
@@ -393,11 +759,17 @@ func (s *State) VerifyDocument(args VerifyDocumentArgs) (*Document, error) {
 	return document, nil
 }
 
-// callVerifyDocument decodes the JSON arguments of verify_document and calls VerifyDocument.
+// callVerifyDocument decodes the JSON arguments of verify_document and calls VerifyDocument: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callVerifyDocument(raw json.RawMessage) (any, error) {
 	var args VerifyDocumentArgs
-	if err := runtime.DecodeArgs(raw, &args, "document"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow VerifyDocumentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "document"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.VerifyDocument(args)
 }
@@ -407,6 +779,40 @@ type RejectDocumentArgs struct {
 	// The id of a Document record (e.g. "doc_chen_tr").
 	Document string `json:"document"`
 	Note     string `json:"note"`
+}
+
+// decode decodes the JSON arguments of reject_document without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectDocumentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "document":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Document = r.String()
+			}
+		case "note":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Note = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RejectDocument implements the tool reject_document (service applicants): reject a document, telling the applicant why
@@ -433,11 +839,17 @@ func (s *State) RejectDocument(args RejectDocumentArgs) (*Document, error) {
 	return document, nil
 }
 
-// callRejectDocument decodes the JSON arguments of reject_document and calls RejectDocument.
+// callRejectDocument decodes the JSON arguments of reject_document and calls RejectDocument: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectDocument(raw json.RawMessage) (any, error) {
 	var args RejectDocumentArgs
-	if err := runtime.DecodeArgs(raw, &args, "document", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectDocumentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "document", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectDocument(args)
 }
@@ -450,6 +862,46 @@ type FindApplicationsArgs struct {
 	Program *string `json:"program"`
 	// Matches records with this value; null for any.
 	Status *ApplicationStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_applications without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindApplicationsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "applicant":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Applicant = runtime.Ptr(r.String())
+			}
+		case "program":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Program = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, ApplicationStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindApplications implements the tool find_applications (service admissions): find applications by applicant, program or status
@@ -483,11 +935,17 @@ func (s *State) FindApplications(args FindApplicationsArgs) ([]*Application, err
 	return out, nil
 }
 
-// callFindApplications decodes the JSON arguments of find_applications and calls FindApplications.
+// callFindApplications decodes the JSON arguments of find_applications and calls FindApplications: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindApplications(raw json.RawMessage) (any, error) {
 	var args FindApplicationsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindApplicationsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindApplications(args)
 	if err != nil {
@@ -504,6 +962,34 @@ type GetApplicationArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetApplicationArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetApplication implements the tool get_application (service admissions): get a Application by id.
 func (s *State) GetApplication(args GetApplicationArgs) (*Application, error) {
 	r, err := s.findApplication(args.ID)
@@ -513,11 +999,17 @@ func (s *State) GetApplication(args GetApplicationArgs) (*Application, error) {
 	return r, nil
 }
 
-// callGetApplication decodes the JSON arguments of get_application and calls GetApplication.
+// callGetApplication decodes the JSON arguments of get_application and calls GetApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetApplication(raw json.RawMessage) (any, error) {
 	var args GetApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetApplication(args)
 }
@@ -528,6 +1020,40 @@ type FindOffersArgs struct {
 	Application *string `json:"application"`
 	// Matches records with this value; null for any.
 	Status *OfferStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_offers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOffersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Status = runtime.Ptr(runtime.Enum(r, OfferStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindOffers implements the tool find_offers (service admissions): offers made on an application
@@ -553,11 +1079,17 @@ func (s *State) FindOffers(args FindOffersArgs) ([]*Offer, error) {
 	return out, nil
 }
 
-// callFindOffers decodes the JSON arguments of find_offers and calls FindOffers.
+// callFindOffers decodes the JSON arguments of find_offers and calls FindOffers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 	var args FindOffersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOffersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindOffers(args)
 	if err != nil {
@@ -572,6 +1104,34 @@ func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 type StartReviewArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of start_review without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *StartReviewArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // StartReview implements the tool start_review (service admissions): move a complete application into review
@@ -596,11 +1156,17 @@ func (s *State) StartReview(args StartReviewArgs) (*Application, error) {
 	return application, nil
 }
 
-// callStartReview decodes the JSON arguments of start_review and calls StartReview.
+// callStartReview decodes the JSON arguments of start_review and calls StartReview: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callStartReview(raw json.RawMessage) (any, error) {
 	var args StartReviewArgs
-	if err := runtime.DecodeArgs(raw, &args, "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow StartReviewArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.StartReview(args)
 }
@@ -614,6 +1180,52 @@ type AdmitApplicantArgs struct {
 	Condition *string `json:"condition"`
 	// A date, YYYY-MM-DD.
 	RespondBy runtime.Date `json:"respond_by"`
+}
+
+// decode decodes the JSON arguments of admit_applicant without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AdmitApplicantArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = r.String()
+			}
+		case "with_conditions":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.WithConditions = r.Bool()
+			}
+		case "condition":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Condition = runtime.Ptr(r.String())
+			}
+		case "respond_by":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.RespondBy = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&11 == 11 && r.End()
 }
 
 // AdmitApplicant implements the tool admit_applicant (service admissions): admit an applicant and extend an offer
@@ -693,11 +1305,17 @@ func (s *State) AdmitApplicant(args AdmitApplicantArgs) (*Offer, error) {
 	}
 }
 
-// callAdmitApplicant decodes the JSON arguments of admit_applicant and calls AdmitApplicant.
+// callAdmitApplicant decodes the JSON arguments of admit_applicant and calls AdmitApplicant: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAdmitApplicant(raw json.RawMessage) (any, error) {
 	var args AdmitApplicantArgs
-	if err := runtime.DecodeArgs(raw, &args, "application", "with_conditions", "respond_by"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AdmitApplicantArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application", "with_conditions", "respond_by"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AdmitApplicant(args)
 }
@@ -706,6 +1324,34 @@ func (s *State) callAdmitApplicant(raw json.RawMessage) (any, error) {
 type WaitlistApplicationArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of waitlist_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *WaitlistApplicationArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // WaitlistApplication implements the tool waitlist_application (service admissions): put an application on the waitlist
@@ -732,11 +1378,17 @@ func (s *State) WaitlistApplication(args WaitlistApplicationArgs) (*Application,
 	return application, nil
 }
 
-// callWaitlistApplication decodes the JSON arguments of waitlist_application and calls WaitlistApplication.
+// callWaitlistApplication decodes the JSON arguments of waitlist_application and calls WaitlistApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callWaitlistApplication(raw json.RawMessage) (any, error) {
 	var args WaitlistApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow WaitlistApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.WaitlistApplication(args)
 }
@@ -746,6 +1398,40 @@ type RefuseApplicationArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
 	Reason      string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of refuse_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefuseApplicationArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // RefuseApplication implements the tool refuse_application (service admissions): refuse an application
@@ -780,11 +1466,17 @@ func (s *State) RefuseApplication(args RefuseApplicationArgs) (*Application, err
 	return application, nil
 }
 
-// callRefuseApplication decodes the JSON arguments of refuse_application and calls RefuseApplication.
+// callRefuseApplication decodes the JSON arguments of refuse_application and calls RefuseApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefuseApplication(raw json.RawMessage) (any, error) {
 	var args RefuseApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "application", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefuseApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefuseApplication(args)
 }
@@ -793,6 +1485,34 @@ func (s *State) callRefuseApplication(raw json.RawMessage) (any, error) {
 type WithdrawApplicationArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of withdraw_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *WithdrawApplicationArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // WithdrawApplication implements the tool withdraw_application (service admissions): withdraw an application at the applicant's request; open offers are declined
@@ -837,11 +1557,17 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 	return application, nil
 }
 
-// callWithdrawApplication decodes the JSON arguments of withdraw_application and calls WithdrawApplication.
+// callWithdrawApplication decodes the JSON arguments of withdraw_application and calls WithdrawApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callWithdrawApplication(raw json.RawMessage) (any, error) {
 	var args WithdrawApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow WithdrawApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.WithdrawApplication(args)
 }
@@ -850,6 +1576,34 @@ func (s *State) callWithdrawApplication(raw json.RawMessage) (any, error) {
 type AcceptOfferArgs struct {
 	// The id of a Offer record (e.g. "off_chen").
 	Offer string `json:"offer"`
+}
+
+// decode decodes the JSON arguments of accept_offer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AcceptOfferArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offer":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Offer = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // AcceptOffer implements the tool accept_offer (service admissions): record an applicant's acceptance of an offer
@@ -886,11 +1640,17 @@ func (s *State) AcceptOffer(args AcceptOfferArgs) (*Offer, error) {
 	return offer, nil
 }
 
-// callAcceptOffer decodes the JSON arguments of accept_offer and calls AcceptOffer.
+// callAcceptOffer decodes the JSON arguments of accept_offer and calls AcceptOffer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAcceptOffer(raw json.RawMessage) (any, error) {
 	var args AcceptOfferArgs
-	if err := runtime.DecodeArgs(raw, &args, "offer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AcceptOfferArgs
+		if err := runtime.DecodeArgs(raw, &slow, "offer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AcceptOffer(args)
 }
@@ -899,6 +1659,34 @@ func (s *State) callAcceptOffer(raw json.RawMessage) (any, error) {
 type DeclineOfferArgs struct {
 	// The id of a Offer record (e.g. "off_chen").
 	Offer string `json:"offer"`
+}
+
+// decode decodes the JSON arguments of decline_offer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DeclineOfferArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offer":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Offer = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // DeclineOffer implements the tool decline_offer (service admissions): record that an applicant declined an offer
@@ -925,11 +1713,17 @@ func (s *State) DeclineOffer(args DeclineOfferArgs) (*Offer, error) {
 	return offer, nil
 }
 
-// callDeclineOffer decodes the JSON arguments of decline_offer and calls DeclineOffer.
+// callDeclineOffer decodes the JSON arguments of decline_offer and calls DeclineOffer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDeclineOffer(raw json.RawMessage) (any, error) {
 	var args DeclineOfferArgs
-	if err := runtime.DecodeArgs(raw, &args, "offer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DeclineOfferArgs
+		if err := runtime.DecodeArgs(raw, &slow, "offer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DeclineOffer(args)
 }
@@ -940,6 +1734,40 @@ type FindScholarshipsArgs struct {
 	Name *string `json:"name"`
 	// Set when the scholarship is for one program only. The id of a Program record (e.g. "prg_bcs"). Matches records with this value; null for any.
 	Program *string `json:"program"`
+}
+
+// decode decodes the JSON arguments of find_scholarships without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindScholarshipsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "program":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Program = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindScholarships implements the tool find_scholarships (service awards): find scholarships
@@ -969,11 +1797,17 @@ func (s *State) FindScholarships(args FindScholarshipsArgs) ([]*Scholarship, err
 	return out, nil
 }
 
-// callFindScholarships decodes the JSON arguments of find_scholarships and calls FindScholarships.
+// callFindScholarships decodes the JSON arguments of find_scholarships and calls FindScholarships: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindScholarships(raw json.RawMessage) (any, error) {
 	var args FindScholarshipsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindScholarshipsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindScholarships(args)
 	if err != nil {
@@ -990,6 +1824,34 @@ type GetScholarshipArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_scholarship without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetScholarshipArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetScholarship implements the tool get_scholarship (service awards): get a Scholarship by id.
 func (s *State) GetScholarship(args GetScholarshipArgs) (*Scholarship, error) {
 	r, err := s.findScholarship(args.ID)
@@ -999,11 +1861,17 @@ func (s *State) GetScholarship(args GetScholarshipArgs) (*Scholarship, error) {
 	return r, nil
 }
 
-// callGetScholarship decodes the JSON arguments of get_scholarship and calls GetScholarship.
+// callGetScholarship decodes the JSON arguments of get_scholarship and calls GetScholarship: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetScholarship(raw json.RawMessage) (any, error) {
 	var args GetScholarshipArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetScholarshipArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetScholarship(args)
 }
@@ -1016,6 +1884,46 @@ type FindAwardsArgs struct {
 	Application *string `json:"application"`
 	// Matches records with this value; null for any.
 	Status *ScholarshipAwardStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_awards without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAwardsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "scholarship":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Scholarship = runtime.Ptr(r.String())
+			}
+		case "application":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Application = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, ScholarshipAwardStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindAwards implements the tool find_awards (service awards): scholarship awards of an application
@@ -1049,11 +1957,17 @@ func (s *State) FindAwards(args FindAwardsArgs) ([]*ScholarshipAward, error) {
 	return out, nil
 }
 
-// callFindAwards decodes the JSON arguments of find_awards and calls FindAwards.
+// callFindAwards decodes the JSON arguments of find_awards and calls FindAwards: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAwards(raw json.RawMessage) (any, error) {
 	var args FindAwardsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAwardsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindAwards(args)
 	if err != nil {
@@ -1070,6 +1984,40 @@ type AwardScholarshipArgs struct {
 	Scholarship string `json:"scholarship"`
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of award_scholarship without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AwardScholarshipArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "scholarship":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Scholarship = r.String()
+			}
+		case "application":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Application = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // AwardScholarship implements the tool award_scholarship (service awards): offer a scholarship to an applicant
@@ -1136,11 +2084,17 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	return aw, nil
 }
 
-// callAwardScholarship decodes the JSON arguments of award_scholarship and calls AwardScholarship.
+// callAwardScholarship decodes the JSON arguments of award_scholarship and calls AwardScholarship: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAwardScholarship(raw json.RawMessage) (any, error) {
 	var args AwardScholarshipArgs
-	if err := runtime.DecodeArgs(raw, &args, "scholarship", "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AwardScholarshipArgs
+		if err := runtime.DecodeArgs(raw, &slow, "scholarship", "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AwardScholarship(args)
 }
@@ -1149,6 +2103,34 @@ func (s *State) callAwardScholarship(raw json.RawMessage) (any, error) {
 type AcceptAwardArgs struct {
 	// The id of a ScholarshipAward record (e.g. "aw_chen").
 	Award string `json:"award"`
+}
+
+// decode decodes the JSON arguments of accept_award without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AcceptAwardArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "award":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Award = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // AcceptAward implements the tool accept_award (service awards): record that the applicant accepted a scholarship
@@ -1170,11 +2152,17 @@ func (s *State) AcceptAward(args AcceptAwardArgs) (*ScholarshipAward, error) {
 	return award, nil
 }
 
-// callAcceptAward decodes the JSON arguments of accept_award and calls AcceptAward.
+// callAcceptAward decodes the JSON arguments of accept_award and calls AcceptAward: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAcceptAward(raw json.RawMessage) (any, error) {
 	var args AcceptAwardArgs
-	if err := runtime.DecodeArgs(raw, &args, "award"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AcceptAwardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "award"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AcceptAward(args)
 }
@@ -1183,6 +2171,34 @@ func (s *State) callAcceptAward(raw json.RawMessage) (any, error) {
 type CancelAwardArgs struct {
 	// The id of a ScholarshipAward record (e.g. "aw_chen").
 	Award string `json:"award"`
+}
+
+// decode decodes the JSON arguments of cancel_award without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelAwardArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "award":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Award = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // CancelAward implements the tool cancel_award (service awards): cancel a scholarship award
@@ -1204,11 +2220,17 @@ func (s *State) CancelAward(args CancelAwardArgs) (*ScholarshipAward, error) {
 	return award, nil
 }
 
-// callCancelAward decodes the JSON arguments of cancel_award and calls CancelAward.
+// callCancelAward decodes the JSON arguments of cancel_award and calls CancelAward: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelAward(raw json.RawMessage) (any, error) {
 	var args CancelAwardArgs
-	if err := runtime.DecodeArgs(raw, &args, "award"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelAwardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "award"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelAward(args)
 }
@@ -1221,6 +2243,46 @@ type FindDepositsArgs struct {
 	Reference *string `json:"reference"`
 	// Matches records with this value; null for any.
 	Status *TuitionDepositStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_deposits without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindDepositsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = runtime.Ptr(r.String())
+			}
+		case "reference":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reference = runtime.Ptr(r.String())
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, TuitionDepositStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // FindDeposits implements the tool find_deposits (service finance): find tuition deposits
@@ -1253,11 +2315,17 @@ func (s *State) FindDeposits(args FindDepositsArgs) ([]*TuitionDeposit, error) {
 	return out, nil
 }
 
-// callFindDeposits decodes the JSON arguments of find_deposits and calls FindDeposits.
+// callFindDeposits decodes the JSON arguments of find_deposits and calls FindDeposits: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindDeposits(raw json.RawMessage) (any, error) {
 	var args FindDepositsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindDepositsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	v, err := s.FindDeposits(args)
 	if err != nil {
@@ -1276,6 +2344,52 @@ type RecordDepositArgs struct {
 	Amount    float64              `json:"amount"`
 	Method    TuitionDepositMethod `json:"method"`
 	Reference string               `json:"reference"`
+}
+
+// decode decodes the JSON arguments of record_deposit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordDepositArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Application = r.String()
+			}
+		case "amount":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Amount = r.Float()
+			}
+		case "method":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Method = runtime.Enum(r, TuitionDepositMethod.Valid)
+			}
+		case "reference":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Reference = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // RecordDeposit implements the tool record_deposit (service finance): record a tuition deposit received from an admitted applicant
@@ -1345,11 +2459,17 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	return d3, nil
 }
 
-// callRecordDeposit decodes the JSON arguments of record_deposit and calls RecordDeposit.
+// callRecordDeposit decodes the JSON arguments of record_deposit and calls RecordDeposit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordDeposit(raw json.RawMessage) (any, error) {
 	var args RecordDepositArgs
-	if err := runtime.DecodeArgs(raw, &args, "application", "amount", "method", "reference"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordDepositArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application", "amount", "method", "reference"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordDeposit(args)
 }
@@ -1358,6 +2478,34 @@ func (s *State) callRecordDeposit(raw json.RawMessage) (any, error) {
 type RefundDepositArgs struct {
 	// The id of a TuitionDeposit record (e.g. "dep_tremblay").
 	Deposit string `json:"deposit"`
+}
+
+// decode decodes the JSON arguments of refund_deposit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefundDepositArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "deposit":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Deposit = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // RefundDeposit implements the tool refund_deposit (service finance): refund a tuition deposit
@@ -1384,11 +2532,17 @@ func (s *State) RefundDeposit(args RefundDepositArgs) (*TuitionDeposit, error) {
 	return deposit, nil
 }
 
-// callRefundDeposit decodes the JSON arguments of refund_deposit and calls RefundDeposit.
+// callRefundDeposit decodes the JSON arguments of refund_deposit and calls RefundDeposit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefundDeposit(raw json.RawMessage) (any, error) {
 	var args RefundDepositArgs
-	if err := runtime.DecodeArgs(raw, &args, "deposit"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefundDepositArgs
+		if err := runtime.DecodeArgs(raw, &slow, "deposit"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefundDeposit(args)
 }

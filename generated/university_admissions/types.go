@@ -145,6 +145,65 @@ func (r *Program) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Accepting)
 }
 
+// decodeProgram reads a Program record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProgram(r *runtime.JSONReader) *Program {
+	if r.Null() {
+		return nil
+	}
+	v := &Program{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "code":
+			r.Seen(&seen, 1)
+			v.Code = r.String()
+		case "name":
+			r.Seen(&seen, 2)
+			v.Name = r.String()
+		case "faculty":
+			r.Seen(&seen, 3)
+			v.Faculty = runtime.Enum(r, ProgramFaculty.Valid)
+		case "degree":
+			r.Seen(&seen, 4)
+			v.Degree = runtime.Enum(r, ProgramDegree.Valid)
+		case "intake_term":
+			r.Seen(&seen, 5)
+			v.IntakeTerm = r.String()
+		case "capacity":
+			r.Seen(&seen, 6)
+			v.Capacity = r.Int()
+		case "min_average":
+			r.Seen(&seen, 7)
+			v.MinAverage = r.Float()
+		case "tuition_domestic":
+			r.Seen(&seen, 8)
+			v.TuitionDomestic = r.Float()
+		case "tuition_international":
+			r.Seen(&seen, 9)
+			v.TuitionInternational = r.Float()
+		case "deposit_amount":
+			r.Seen(&seen, 10)
+			v.DepositAmount = r.Float()
+		case "accepting":
+			r.Seen(&seen, 11)
+			v.Accepting = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 4095 {
+		r.Fail()
+	}
+	return v
+}
+
 // ApplicantCitizenship is the citizenship of a Applicant.
 type ApplicantCitizenship string
 
@@ -239,6 +298,53 @@ func (r *Applicant) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Citizenship)
 	runtime.HashString(w, r.Region)
 	runtime.HashString(w, r.PreviousInstitution)
+}
+
+// decodeApplicant reads a Applicant record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeApplicant(r *runtime.JSONReader) *Applicant {
+	if r.Null() {
+		return nil
+	}
+	v := &Applicant{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "first_name":
+			r.Seen(&seen, 1)
+			v.FirstName = r.String()
+		case "last_name":
+			r.Seen(&seen, 2)
+			v.LastName = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "birth_date":
+			r.Seen(&seen, 4)
+			v.BirthDate = r.Date()
+		case "citizenship":
+			r.Seen(&seen, 5)
+			v.Citizenship = runtime.Enum(r, ApplicantCitizenship.Valid)
+		case "region":
+			r.Seen(&seen, 6)
+			v.Region = r.String()
+		case "previous_institution":
+			r.Seen(&seen, 7)
+			v.PreviousInstitution = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // DocumentKind is the kind of a Document.
@@ -364,6 +470,53 @@ func (r *Document) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Note, runtime.HashString[string])
 }
 
+// decodeDocument reads a Document record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeDocument(r *runtime.JSONReader) *Document {
+	if r.Null() {
+		return nil
+	}
+	v := &Document{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "applicant":
+			r.Seen(&seen, 1)
+			v.Applicant = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, DocumentKind.Valid)
+		case "received_on":
+			r.Seen(&seen, 3)
+			v.ReceivedOn = r.Date()
+		case "score":
+			r.Seen(&seen, 4)
+			v.Score = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, DocumentStatus.Valid)
+		case "verified_on":
+			r.Seen(&seen, 6)
+			v.VerifiedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "note":
+			r.Seen(&seen, 7)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // ApplicationStatus is the status of a Application.
 type ApplicationStatus string
 
@@ -464,6 +617,56 @@ func (r *Application) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.RefusalReason, runtime.HashString[string])
+}
+
+// decodeApplication reads a Application record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeApplication(r *runtime.JSONReader) *Application {
+	if r.Null() {
+		return nil
+	}
+	v := &Application{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "applicant":
+			r.Seen(&seen, 1)
+			v.Applicant = r.String()
+		case "program":
+			r.Seen(&seen, 2)
+			v.Program = r.String()
+		case "submitted_on":
+			r.Seen(&seen, 3)
+			v.SubmittedOn = r.Date()
+		case "average":
+			r.Seen(&seen, 4)
+			v.Average = r.Float()
+		case "fee_paid":
+			r.Seen(&seen, 5)
+			v.FeePaid = r.Bool()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, ApplicationStatus.Valid)
+		case "decided_on":
+			r.Seen(&seen, 7)
+			v.DecidedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "refusal_reason":
+			r.Seen(&seen, 8)
+			v.RefusalReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
 }
 
 // OfferKind is the kind of a Offer.
@@ -587,6 +790,53 @@ func (r *Offer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.RespondedOn, runtime.HashValue[runtime.Date])
 }
 
+// decodeOffer reads a Offer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOffer(r *runtime.JSONReader) *Offer {
+	if r.Null() {
+		return nil
+	}
+	v := &Offer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "application":
+			r.Seen(&seen, 1)
+			v.Application = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, OfferKind.Valid)
+		case "condition":
+			r.Seen(&seen, 3)
+			v.Condition = runtime.ReadOptional(r, runtime.ReadString)
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = r.Date()
+		case "respond_by":
+			r.Seen(&seen, 5)
+			v.RespondBy = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, OfferStatus.Valid)
+		case "responded_on":
+			r.Seen(&seen, 7)
+			v.RespondedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // Scholarship is an entrance scholarship with its yearly budget.
 type Scholarship struct {
 	ID         string  `json:"id"`
@@ -655,6 +905,53 @@ func (r *Scholarship) HashFields(w *runtime.FieldHasher) {
 	runtime.HashFloat(w, r.BudgetTotal)
 	runtime.HashBool(w, r.OpenToInternational)
 	runtime.HashOptional(w, r.Program, runtime.HashString[string])
+}
+
+// decodeScholarship reads a Scholarship record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeScholarship(r *runtime.JSONReader) *Scholarship {
+	if r.Null() {
+		return nil
+	}
+	v := &Scholarship{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "min_average":
+			r.Seen(&seen, 3)
+			v.MinAverage = r.Float()
+		case "renewable":
+			r.Seen(&seen, 4)
+			v.Renewable = r.Bool()
+		case "budget_total":
+			r.Seen(&seen, 5)
+			v.BudgetTotal = r.Float()
+		case "open_to_international":
+			r.Seen(&seen, 6)
+			v.OpenToInternational = r.Bool()
+		case "program":
+			r.Seen(&seen, 7)
+			v.Program = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // ScholarshipAwardStatus is the status of a ScholarshipAward.
@@ -741,6 +1038,47 @@ func (r *ScholarshipAward) HashFields(w *runtime.FieldHasher) {
 	runtime.HashFloat(w, r.Amount)
 	r.AwardedOn.HashFields(w)
 	runtime.HashString(w, r.Status)
+}
+
+// decodeScholarshipAward reads a ScholarshipAward record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeScholarshipAward(r *runtime.JSONReader) *ScholarshipAward {
+	if r.Null() {
+		return nil
+	}
+	v := &ScholarshipAward{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "scholarship":
+			r.Seen(&seen, 1)
+			v.Scholarship = r.String()
+		case "application":
+			r.Seen(&seen, 2)
+			v.Application = r.String()
+		case "amount":
+			r.Seen(&seen, 3)
+			v.Amount = r.Float()
+		case "awarded_on":
+			r.Seen(&seen, 4)
+			v.AwardedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, ScholarshipAwardStatus.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // TuitionDepositMethod is the method of a TuitionDeposit.
@@ -862,4 +1200,51 @@ func (r *TuitionDeposit) HashFields(w *runtime.FieldHasher) {
 	r.ReceivedOn.HashFields(w)
 	runtime.HashString(w, r.Status)
 	runtime.HashOptional(w, r.RefundedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeTuitionDeposit reads a TuitionDeposit record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeTuitionDeposit(r *runtime.JSONReader) *TuitionDeposit {
+	if r.Null() {
+		return nil
+	}
+	v := &TuitionDeposit{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "application":
+			r.Seen(&seen, 1)
+			v.Application = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "method":
+			r.Seen(&seen, 3)
+			v.Method = runtime.Enum(r, TuitionDepositMethod.Valid)
+		case "reference":
+			r.Seen(&seen, 4)
+			v.Reference = r.String()
+		case "received_on":
+			r.Seen(&seen, 5)
+			v.ReceivedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, TuitionDepositStatus.Valid)
+		case "refunded_on":
+			r.Seen(&seen, 7)
+			v.RefundedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package university_admissions
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,405 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindProgramsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindProgramsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_programs",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetProgramArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetProgramArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_program",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SetCapacityArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SetCapacityArgs
+			err := runtime.DecodeArgs(raw, &a, "program", "capacity")
+			return a, err
+		},
+		Tool: "set_capacity",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CloseIntakeArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CloseIntakeArgs
+			err := runtime.DecodeArgs(raw, &a, "program")
+			return a, err
+		},
+		Tool: "close_intake",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindApplicantsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindApplicantsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_applicants",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetApplicantArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetApplicantArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_applicant",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindDocumentsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindDocumentsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_documents",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordDocumentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordDocumentArgs
+			err := runtime.DecodeArgs(raw, &a, "applicant", "kind")
+			return a, err
+		},
+		Tool: "record_document",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a VerifyDocumentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a VerifyDocumentArgs
+			err := runtime.DecodeArgs(raw, &a, "document")
+			return a, err
+		},
+		Tool: "verify_document",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RejectDocumentArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RejectDocumentArgs
+			err := runtime.DecodeArgs(raw, &a, "document", "note")
+			return a, err
+		},
+		Tool: "reject_document",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindApplicationsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindApplicationsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_applications",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetApplicationArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetApplicationArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_application",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindOffersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindOffersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_offers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a StartReviewArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a StartReviewArgs
+			err := runtime.DecodeArgs(raw, &a, "application")
+			return a, err
+		},
+		Tool: "start_review",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AdmitApplicantArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AdmitApplicantArgs
+			err := runtime.DecodeArgs(raw, &a, "application", "with_conditions", "respond_by")
+			return a, err
+		},
+		Tool: "admit_applicant",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a WaitlistApplicationArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a WaitlistApplicationArgs
+			err := runtime.DecodeArgs(raw, &a, "application")
+			return a, err
+		},
+		Tool: "waitlist_application",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RefuseApplicationArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RefuseApplicationArgs
+			err := runtime.DecodeArgs(raw, &a, "application", "reason")
+			return a, err
+		},
+		Tool: "refuse_application",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a WithdrawApplicationArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a WithdrawApplicationArgs
+			err := runtime.DecodeArgs(raw, &a, "application")
+			return a, err
+		},
+		Tool: "withdraw_application",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AcceptOfferArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AcceptOfferArgs
+			err := runtime.DecodeArgs(raw, &a, "offer")
+			return a, err
+		},
+		Tool: "accept_offer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DeclineOfferArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DeclineOfferArgs
+			err := runtime.DecodeArgs(raw, &a, "offer")
+			return a, err
+		},
+		Tool: "decline_offer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindScholarshipsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindScholarshipsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_scholarships",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetScholarshipArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetScholarshipArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_scholarship",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindAwardsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindAwardsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_awards",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AwardScholarshipArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AwardScholarshipArgs
+			err := runtime.DecodeArgs(raw, &a, "scholarship", "application")
+			return a, err
+		},
+		Tool: "award_scholarship",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AcceptAwardArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AcceptAwardArgs
+			err := runtime.DecodeArgs(raw, &a, "award")
+			return a, err
+		},
+		Tool: "accept_award",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelAwardArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelAwardArgs
+			err := runtime.DecodeArgs(raw, &a, "award")
+			return a, err
+		},
+		Tool: "cancel_award",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindDepositsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindDepositsArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_deposits",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RecordDepositArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RecordDepositArgs
+			err := runtime.DecodeArgs(raw, &a, "application", "amount", "method", "reference")
+			return a, err
+		},
+		Tool: "record_deposit",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a RefundDepositArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a RefundDepositArgs
+			err := runtime.DecodeArgs(raw, &a, "deposit")
+			return a, err
+		},
+		Tool: "refund_deposit",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

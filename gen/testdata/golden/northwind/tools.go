@@ -19,6 +19,40 @@ type FindCustomersArgs struct {
 	Tier *CustomerTier `json:"tier"`
 }
 
+// decode decodes the JSON arguments of find_customers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindCustomersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "tier":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
+}
+
 // FindCustomers implements the tool find_customers (service crm): find customers by name or tier
 func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	var nameLower string
@@ -41,11 +75,16 @@ func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	return out, nil
 }
 
-// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers.
+// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	var args FindCustomersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = FindCustomersArgs{}
+		if err := runtime.DecodeArgs(raw, &args); err != nil {
+			return nil, err
+		}
 	}
 	v, err := s.FindCustomers(args)
 	if err != nil {
@@ -62,6 +101,34 @@ type GetCustomerArgs struct {
 	ID string `json:"id"`
 }
 
+// decode decodes the JSON arguments of get_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetCustomerArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetCustomer implements the tool get_customer (service crm): get a Customer by id.
 func (s *State) GetCustomer(args GetCustomerArgs) (*Customer, error) {
 	r, err := s.findCustomer(args.ID)
@@ -71,11 +138,16 @@ func (s *State) GetCustomer(args GetCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer.
+// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 	var args GetCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = GetCustomerArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.GetCustomer(args)
 }
@@ -98,6 +170,82 @@ type CreateCustomerArgs struct {
 	LastContact *runtime.DateTime `json:"last_contact"`
 	// Optional: null when not given.
 	Discount *float64 `json:"discount"`
+}
+
+// decode decodes the JSON arguments of create_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreateCustomerArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Name = r.String()
+			}
+		case "email":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Email = r.String()
+			}
+		case "tier":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Tier = runtime.Enum(r, CustomerTier.Valid)
+			}
+		case "credit_limit":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.CreditLimit = r.Float()
+			}
+		case "active":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		case "seats":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.Seats = runtime.Ptr(r.Int())
+			}
+		case "notes":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.Notes = runtime.Ptr(r.String())
+			}
+		case "last_contact":
+			r.Seen(&seen, 7)
+			if !r.Null() {
+				given |= 128
+				a.LastContact = runtime.Ptr(r.DateTime())
+			}
+		case "discount":
+			r.Seen(&seen, 8)
+			if !r.Null() {
+				given |= 256
+				a.Discount = runtime.Ptr(r.Float())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&15 == 15 && r.End()
 }
 
 // CreateCustomer implements the tool create_customer (service crm): open a customer account
@@ -129,11 +277,16 @@ func (s *State) CreateCustomer(args CreateCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callCreateCustomer decodes the JSON arguments of create_customer and calls CreateCustomer.
+// callCreateCustomer decodes the JSON arguments of create_customer and calls CreateCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreateCustomer(raw json.RawMessage) (any, error) {
 	var args CreateCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "name", "email", "tier", "credit_limit"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = CreateCustomerArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "name", "email", "tier", "credit_limit"); err != nil {
+			return nil, err
+		}
 	}
 	return s.CreateCustomer(args)
 }
@@ -160,6 +313,88 @@ type UpdateCustomerArgs struct {
 	LastContact *runtime.DateTime `json:"last_contact"`
 	// Null leaves the field unchanged.
 	Discount *float64 `json:"discount"`
+}
+
+// decode decodes the JSON arguments of update_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateCustomerArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		case "name":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "email":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "tier":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+			}
+		case "credit_limit":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.CreditLimit = runtime.Ptr(r.Float())
+			}
+		case "active":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		case "seats":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.Seats = runtime.Ptr(r.Int())
+			}
+		case "notes":
+			r.Seen(&seen, 7)
+			if !r.Null() {
+				given |= 128
+				a.Notes = runtime.Ptr(r.String())
+			}
+		case "last_contact":
+			r.Seen(&seen, 8)
+			if !r.Null() {
+				given |= 256
+				a.LastContact = runtime.Ptr(r.DateTime())
+			}
+		case "discount":
+			r.Seen(&seen, 9)
+			if !r.Null() {
+				given |= 512
+				a.Discount = runtime.Ptr(r.Float())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // UpdateCustomer implements the tool update_customer (service crm): update fields of a Customer; omitted fields are unchanged.
@@ -217,11 +452,16 @@ func (s *State) UpdateCustomer(args UpdateCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callUpdateCustomer decodes the JSON arguments of update_customer and calls UpdateCustomer.
+// callUpdateCustomer decodes the JSON arguments of update_customer and calls UpdateCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateCustomer(raw json.RawMessage) (any, error) {
 	var args UpdateCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = UpdateCustomerArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.UpdateCustomer(args)
 }
@@ -232,6 +472,40 @@ type SetTierArgs struct {
 	Customer string `json:"customer"`
 	// The new tier.
 	Tier CustomerTier `json:"tier"`
+}
+
+// decode decodes the JSON arguments of set_tier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetTierArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Customer = r.String()
+			}
+		case "tier":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Tier = runtime.Enum(r, CustomerTier.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // SetTier implements the tool set_tier (service crm): move a customer to another tier
@@ -253,11 +527,16 @@ func (s *State) SetTier(args SetTierArgs) (*Customer, error) {
 	return customer, nil
 }
 
-// callSetTier decodes the JSON arguments of set_tier and calls SetTier.
+// callSetTier decodes the JSON arguments of set_tier and calls SetTier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetTier(raw json.RawMessage) (any, error) {
 	var args SetTierArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "tier"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = SetTierArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "customer", "tier"); err != nil {
+			return nil, err
+		}
 	}
 	return s.SetTier(args)
 }
@@ -266,6 +545,34 @@ func (s *State) callSetTier(raw json.RawMessage) (any, error) {
 type GetInvoiceArgs struct {
 	// The id of a Invoice record (e.g. "inv1").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // GetInvoice implements the tool get_invoice (service billing): get a Invoice by id.
@@ -277,11 +584,16 @@ func (s *State) GetInvoice(args GetInvoiceArgs) (*Invoice, error) {
 	return r, nil
 }
 
-// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice.
+// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 	var args GetInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = GetInvoiceArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.GetInvoice(args)
 }
@@ -296,6 +608,52 @@ type CreateInvoiceArgs struct {
 	Status *InvoiceStatus `json:"status"`
 	// A date, YYYY-MM-DD. Optional: null when not given.
 	IssuedOn *runtime.Date `json:"issued_on"`
+}
+
+// decode decodes the JSON arguments of create_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreateInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Customer = r.String()
+			}
+		case "amount":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Amount = r.Float()
+			}
+		case "status":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Status = runtime.Ptr(runtime.Enum(r, InvoiceStatus.Valid))
+			}
+		case "issued_on":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.IssuedOn = runtime.Ptr(r.Date())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // CreateInvoice implements the tool create_invoice (service billing): draft an invoice
@@ -322,11 +680,16 @@ func (s *State) CreateInvoice(args CreateInvoiceArgs) (*Invoice, error) {
 	return r, nil
 }
 
-// callCreateInvoice decodes the JSON arguments of create_invoice and calls CreateInvoice.
+// callCreateInvoice decodes the JSON arguments of create_invoice and calls CreateInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreateInvoice(raw json.RawMessage) (any, error) {
 	var args CreateInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = CreateInvoiceArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "customer", "amount"); err != nil {
+			return nil, err
+		}
 	}
 	return s.CreateInvoice(args)
 }
@@ -335,6 +698,34 @@ func (s *State) callCreateInvoice(raw json.RawMessage) (any, error) {
 type DeleteInvoiceArgs struct {
 	// The id of a Invoice record (e.g. "inv1").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of delete_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DeleteInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // DeleteInvoice implements the tool delete_invoice (service billing): delete an invoice
@@ -349,11 +740,16 @@ func (s *State) DeleteInvoice(args DeleteInvoiceArgs) (*Invoice, error) {
 	return r, nil
 }
 
-// callDeleteInvoice decodes the JSON arguments of delete_invoice and calls DeleteInvoice.
+// callDeleteInvoice decodes the JSON arguments of delete_invoice and calls DeleteInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDeleteInvoice(raw json.RawMessage) (any, error) {
 	var args DeleteInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = DeleteInvoiceArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.DeleteInvoice(args)
 }
@@ -362,6 +758,34 @@ func (s *State) callDeleteInvoice(raw json.RawMessage) (any, error) {
 type MarkPaidArgs struct {
 	// The id of a Invoice record (e.g. "inv1").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of mark_paid without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkPaidArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Invoice = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // MarkPaid implements the tool mark_paid (service billing): mark paid.
@@ -383,11 +807,16 @@ func (s *State) MarkPaid(args MarkPaidArgs) (*Invoice, error) {
 	return invoice, nil
 }
 
-// callMarkPaid decodes the JSON arguments of mark_paid and calls MarkPaid.
+// callMarkPaid decodes the JSON arguments of mark_paid and calls MarkPaid: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkPaid(raw json.RawMessage) (any, error) {
 	var args MarkPaidArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = MarkPaidArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
+			return nil, err
+		}
 	}
 	return s.MarkPaid(args)
 }
@@ -398,6 +827,40 @@ type IssueInvoiceArgs struct {
 	Invoice string `json:"invoice"`
 	// Days until the invoice is due. Optional: null when not given.
 	DueIn *int64 `json:"due_in"`
+}
+
+// decode decodes the JSON arguments of issue_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *IssueInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Invoice = r.String()
+			}
+		case "due_in":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.DueIn = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // IssueInvoice implements the tool issue_invoice (service billing): issue a draft invoice dated today
@@ -443,11 +906,16 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*Invoice, error) {
 	return invoice, nil
 }
 
-// callIssueInvoice decodes the JSON arguments of issue_invoice and calls IssueInvoice.
+// callIssueInvoice decodes the JSON arguments of issue_invoice and calls IssueInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 	var args IssueInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = IssueInvoiceArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
+			return nil, err
+		}
 	}
 	return s.IssueInvoice(args)
 }
@@ -456,6 +924,34 @@ func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 type VoidDraftsArgs struct {
 	// The id of a Customer record (e.g. "acme").
 	Customer string `json:"customer"`
+}
+
+// decode decodes the JSON arguments of void_drafts without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *VoidDraftsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Customer = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // VoidDrafts implements the tool void_drafts (service billing): void every draft invoice of a customer
@@ -498,11 +994,16 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 	return n2, nil
 }
 
-// callVoidDrafts decodes the JSON arguments of void_drafts and calls VoidDrafts.
+// callVoidDrafts decodes the JSON arguments of void_drafts and calls VoidDrafts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callVoidDrafts(raw json.RawMessage) (any, error) {
 	var args VoidDraftsArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = VoidDraftsArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "customer"); err != nil {
+			return nil, err
+		}
 	}
 	return s.VoidDrafts(args)
 }
@@ -511,6 +1012,34 @@ func (s *State) callVoidDrafts(raw json.RawMessage) (any, error) {
 type ListEntriesArgs struct {
 	// Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_entries without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListEntriesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // ListEntries implements the tool list_entries (service ledger): list Entry records in order, 50 at a time from offset.
@@ -536,11 +1065,16 @@ func (s *State) ListEntries(args ListEntriesArgs) ([]*Entry, error) {
 	return out, nil
 }
 
-// callListEntries decodes the JSON arguments of list_entries and calls ListEntries.
+// callListEntries decodes the JSON arguments of list_entries and calls ListEntries: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListEntries(raw json.RawMessage) (any, error) {
 	var args ListEntriesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = ListEntriesArgs{}
+		if err := runtime.DecodeArgs(raw, &args); err != nil {
+			return nil, err
+		}
 	}
 	v, err := s.ListEntries(args)
 	if err != nil {
@@ -557,6 +1091,40 @@ type PostEntryArgs struct {
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
 	Amount float64 `json:"amount"`
+}
+
+// decode decodes the JSON arguments of post_entry without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PostEntryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Invoice = r.String()
+			}
+		case "amount":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Amount = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // PostEntry implements the tool post_entry (service ledger): post entry.
@@ -583,11 +1151,16 @@ func (s *State) PostEntry(args PostEntryArgs) (*Entry, error) {
 	return e, nil
 }
 
-// callPostEntry decodes the JSON arguments of post_entry and calls PostEntry.
+// callPostEntry decodes the JSON arguments of post_entry and calls PostEntry: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPostEntry(raw json.RawMessage) (any, error) {
 	var args PostEntryArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = PostEntryArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "invoice", "amount"); err != nil {
+			return nil, err
+		}
 	}
 	return s.PostEntry(args)
 }
@@ -596,6 +1169,34 @@ func (s *State) callPostEntry(raw json.RawMessage) (any, error) {
 type ReverseEntryArgs struct {
 	// The id of a Entry record (e.g. "deposit").
 	Entry string `json:"entry"`
+}
+
+// decode decodes the JSON arguments of reverse_entry without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReverseEntryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "entry":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Entry = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // ReverseEntry implements the tool reverse_entry (service ledger): remove a ledger line posted today
@@ -613,11 +1214,16 @@ func (s *State) ReverseEntry(args ReverseEntryArgs) error {
 	return nil
 }
 
-// callReverseEntry decodes the JSON arguments of reverse_entry and calls ReverseEntry.
+// callReverseEntry decodes the JSON arguments of reverse_entry and calls ReverseEntry: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReverseEntry(raw json.RawMessage) (any, error) {
 	var args ReverseEntryArgs
-	if err := runtime.DecodeArgs(raw, &args, "entry"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = ReverseEntryArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "entry"); err != nil {
+			return nil, err
+		}
 	}
 	return nil, s.ReverseEntry(args)
 }

@@ -109,6 +109,59 @@ func (r *Customer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.Discount, runtime.HashFloat[float64])
 }
 
+// decodeCustomer reads a Customer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCustomer(r *runtime.JSONReader) *Customer {
+	if r.Null() {
+		return nil
+	}
+	v := &Customer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "tier":
+			r.Seen(&seen, 3)
+			v.Tier = runtime.Enum(r, CustomerTier.Valid)
+		case "credit_limit":
+			r.Seen(&seen, 4)
+			v.CreditLimit = r.Float()
+		case "active":
+			r.Seen(&seen, 5)
+			v.Active = r.Bool()
+		case "seats":
+			r.Seen(&seen, 6)
+			v.Seats = r.Int()
+		case "notes":
+			r.Seen(&seen, 7)
+			v.Notes = runtime.ReadOptional(r, runtime.ReadString)
+		case "last_contact":
+			r.Seen(&seen, 8)
+			v.LastContact = runtime.ReadOptional(r, runtime.ReadDateTime)
+		case "discount":
+			r.Seen(&seen, 9)
+			v.Discount = runtime.ReadOptional(r, runtime.ReadFloat)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // InvoiceStatus is the status of a Invoice.
 type InvoiceStatus string
 
@@ -192,6 +245,44 @@ func (r *Invoice) HashFields(w *runtime.FieldHasher) {
 	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
 }
 
+// decodeInvoice reads a Invoice record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeInvoice(r *runtime.JSONReader) *Invoice {
+	if r.Null() {
+		return nil
+	}
+	v := &Invoice{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "status":
+			r.Seen(&seen, 3)
+			v.Status = runtime.Enum(r, InvoiceStatus.Valid)
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // Entry is a ledger line.
 type Entry struct {
 	ID       string       `json:"id"`
@@ -242,4 +333,39 @@ func (r *Entry) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Invoice)
 	runtime.HashFloat(w, r.Amount)
 	r.PostedOn.HashFields(w)
+}
+
+// decodeEntry reads a Entry record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeEntry(r *runtime.JSONReader) *Entry {
+	if r.Null() {
+		return nil
+	}
+	v := &Entry{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "posted_on":
+			r.Seen(&seen, 3)
+			v.PostedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package northwind
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,225 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a FindCustomersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindCustomersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "find_customers",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetCustomerArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetCustomerArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_customer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CreateCustomerArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CreateCustomerArgs
+			err := runtime.DecodeArgs(raw, &a, "name", "email", "tier", "credit_limit")
+			return a, err
+		},
+		Tool: "create_customer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a UpdateCustomerArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a UpdateCustomerArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "update_customer",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SetTierArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SetTierArgs
+			err := runtime.DecodeArgs(raw, &a, "customer", "tier")
+			return a, err
+		},
+		Tool: "set_tier",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "get_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CreateInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CreateInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "customer", "amount")
+			return a, err
+		},
+		Tool: "create_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a DeleteInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a DeleteInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "id")
+			return a, err
+		},
+		Tool: "delete_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a MarkPaidArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a MarkPaidArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "mark_paid",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a IssueInvoiceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a IssueInvoiceArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice")
+			return a, err
+		},
+		Tool: "issue_invoice",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a VoidDraftsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a VoidDraftsArgs
+			err := runtime.DecodeArgs(raw, &a, "customer")
+			return a, err
+		},
+		Tool: "void_drafts",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListEntriesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListEntriesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_entries",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a PostEntryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a PostEntryArgs
+			err := runtime.DecodeArgs(raw, &a, "invoice", "amount")
+			return a, err
+		},
+		Tool: "post_entry",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ReverseEntryArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ReverseEntryArgs
+			err := runtime.DecodeArgs(raw, &a, "entry")
+			return a, err
+		},
+		Tool: "reverse_entry",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }

@@ -18,6 +18,34 @@ type GetProductDetailsArgs struct {
 	ProductID string `json:"product_id"`
 }
 
+// decode decodes the JSON arguments of get_product_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProductDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "product_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ProductID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetProductDetails implements the tool get_product_details (service catalog): get a product and its variants
 func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) {
 	r, err := s.findProduct(args.ProductID)
@@ -27,11 +55,16 @@ func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) 
 	return r, nil
 }
 
-// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails.
+// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 	var args GetProductDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "product_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = GetProductDetailsArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "product_id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.GetProductDetails(args)
 }
@@ -40,6 +73,34 @@ func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 type GetItemDetailsArgs struct {
 	// An item id.
 	ItemID string `json:"item_id"`
+}
+
+// decode decodes the JSON arguments of get_item_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetItemDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "item_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.ItemID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get a variant item by its id
@@ -57,17 +118,34 @@ func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 	return Variant{}, runtime.PreconditionFailed("Item not found")
 }
 
-// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails.
+// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetItemDetails(raw json.RawMessage) (any, error) {
 	var args GetItemDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "item_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = GetItemDetailsArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "item_id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.GetItemDetails(args)
 }
 
 // ListAllProductTypesArgs are the arguments of the tool list_all_product_types.
 type ListAllProductTypesArgs struct{}
+
+// decode decodes the JSON arguments of list_all_product_types without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListAllProductTypesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	return r.BeginObject() && !r.NextMember(true) && r.End()
+}
 
 // ListAllProductTypes implements the tool list_all_product_types (service catalog): product ids by product name
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]string, error) {
@@ -78,11 +156,16 @@ func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]st
 	return types, nil
 }
 
-// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes.
+// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	var args ListAllProductTypesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = ListAllProductTypesArgs{}
+		if err := runtime.DecodeArgs(raw, &args); err != nil {
+			return nil, err
+		}
 	}
 	v, err := s.ListAllProductTypes(args)
 	if err != nil {
@@ -99,6 +182,34 @@ type GetOrderDetailsArgs struct {
 	OrderID string `json:"order_id"`
 }
 
+// decode decodes the JSON arguments of get_order_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOrderDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
+}
+
 // GetOrderDetails implements the tool get_order_details (service store): get an order
 func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
 	r, err := s.findOrder(args.OrderID)
@@ -108,11 +219,16 @@ func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
 	return r, nil
 }
 
-// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails.
+// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 	var args GetOrderDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = GetOrderDetailsArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.GetOrderDetails(args)
 }
@@ -121,6 +237,34 @@ func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 type GetUserDetailsArgs struct {
 	// The id of a User record (e.g. "sara_doe_1").
 	UserID string `json:"user_id"`
+}
+
+// decode decodes the JSON arguments of get_user_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetUserDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.UserID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get a user
@@ -132,11 +276,16 @@ func (s *State) GetUserDetails(args GetUserDetailsArgs) (*User, error) {
 	return r, nil
 }
 
-// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails.
+// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 	var args GetUserDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "user_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = GetUserDetailsArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "user_id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.GetUserDetails(args)
 }
@@ -145,6 +294,34 @@ func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 type ListOrdersArgs struct {
 	// Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_orders without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListOrdersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.End()
 }
 
 // ListOrders implements the tool list_orders (service store): list Order records in order, 50 at a time from offset.
@@ -170,11 +347,16 @@ func (s *State) ListOrders(args ListOrdersArgs) ([]*Order, error) {
 	return out, nil
 }
 
-// callListOrders decodes the JSON arguments of list_orders and calls ListOrders.
+// callListOrders decodes the JSON arguments of list_orders and calls ListOrders: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 	var args ListOrdersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = ListOrdersArgs{}
+		if err := runtime.DecodeArgs(raw, &args); err != nil {
+			return nil, err
+		}
 	}
 	v, err := s.ListOrders(args)
 	if err != nil {
@@ -202,6 +384,90 @@ type CreateOrderArgs struct {
 	GiftAddress *Address `json:"gift_address"`
 	// Labels by topic.
 	Tags map[string][]string `json:"tags"`
+}
+
+// decode decodes the JSON arguments of create_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreateOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "user_id":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.UserID = r.String()
+			}
+		case "address":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Address = decodeAddress(r)
+			}
+		case "items":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Items = runtime.ReadList(r, false, decodeOrderItem)
+			}
+		case "status":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Status = runtime.Enum(r, OrderStatus.Valid)
+			}
+		case "payment_history":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.PaymentHistory = runtime.ReadList(r, false, decodePayment)
+			}
+		case "cancel_reason":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+			}
+		case "exchange_items":
+			r.Seen(&seen, 7)
+			if !r.Null() {
+				given |= 128
+				a.ExchangeItems = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "gift_address":
+			r.Seen(&seen, 8)
+			if !r.Null() {
+				given |= 256
+				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+			}
+		case "tags":
+			r.Seen(&seen, 9)
+			if !r.Null() {
+				given |= 512
+				a.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
+					return runtime.ReadList(r, false, runtime.ReadString)
+				})
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&575 == 575 && r.End()
 }
 
 // CreateOrder implements the tool create_order (service store): record an order
@@ -235,11 +501,16 @@ func (s *State) CreateOrder(args CreateOrderArgs) (*Order, error) {
 	return r, nil
 }
 
-// callCreateOrder decodes the JSON arguments of create_order and calls CreateOrder.
+// callCreateOrder decodes the JSON arguments of create_order and calls CreateOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreateOrder(raw json.RawMessage) (any, error) {
 	var args CreateOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "user_id", "address", "items", "status", "payment_history", "tags"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = CreateOrderArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order_id", "user_id", "address", "items", "status", "payment_history", "tags"); err != nil {
+			return nil, err
+		}
 	}
 	return s.CreateOrder(args)
 }
@@ -266,6 +537,90 @@ type UpdateOrderArgs struct {
 	GiftAddress *Address `json:"gift_address"`
 	// Labels by topic. Null leaves the field unchanged.
 	Tags map[string][]string `json:"tags"`
+}
+
+// decode decodes the JSON arguments of update_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "user_id":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.UserID = runtime.Ptr(r.String())
+			}
+		case "address":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Address = runtime.Ptr(decodeAddress(r))
+			}
+		case "items":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.Items = runtime.ReadList(r, false, decodeOrderItem)
+			}
+		case "status":
+			r.Seen(&seen, 4)
+			if !r.Null() {
+				given |= 16
+				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+			}
+		case "payment_history":
+			r.Seen(&seen, 5)
+			if !r.Null() {
+				given |= 32
+				a.PaymentHistory = runtime.ReadList(r, false, decodePayment)
+			}
+		case "cancel_reason":
+			r.Seen(&seen, 6)
+			if !r.Null() {
+				given |= 64
+				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+			}
+		case "exchange_items":
+			r.Seen(&seen, 7)
+			if !r.Null() {
+				given |= 128
+				a.ExchangeItems = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "gift_address":
+			r.Seen(&seen, 8)
+			if !r.Null() {
+				given |= 256
+				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+			}
+		case "tags":
+			r.Seen(&seen, 9)
+			if !r.Null() {
+				given |= 512
+				a.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
+					return runtime.ReadList(r, false, runtime.ReadString)
+				})
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&1 == 1 && r.End()
 }
 
 // UpdateOrder implements the tool update_order (service store): update fields of a Order; omitted fields are unchanged.
@@ -332,11 +687,16 @@ func (s *State) UpdateOrder(args UpdateOrderArgs) (*Order, error) {
 	return r, nil
 }
 
-// callUpdateOrder decodes the JSON arguments of update_order and calls UpdateOrder.
+// callUpdateOrder decodes the JSON arguments of update_order and calls UpdateOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateOrder(raw json.RawMessage) (any, error) {
 	var args UpdateOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = UpdateOrderArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
+			return nil, err
+		}
 	}
 	return s.UpdateOrder(args)
 }
@@ -347,6 +707,40 @@ type ModifyUserAddressArgs struct {
 	User string `json:"user"`
 	// The new address.
 	Address Address `json:"address"`
+}
+
+// decode decodes the JSON arguments of modify_user_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyUserAddressArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.User = r.String()
+			}
+		case "address":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Address = decodeAddress(r)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): change a user's address
@@ -362,11 +756,16 @@ func (s *State) ModifyUserAddress(args ModifyUserAddressArgs) (*User, error) {
 	return user, nil
 }
 
-// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress.
+// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyUserAddress(raw json.RawMessage) (any, error) {
 	var args ModifyUserAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "address"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = ModifyUserAddressArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "user", "address"); err != nil {
+			return nil, err
+		}
 	}
 	return s.ModifyUserAddress(args)
 }
@@ -377,6 +776,40 @@ type AddPaymentMethodArgs struct {
 	User string `json:"user"`
 	// The payment method to add.
 	Method PaymentMethod `json:"method"`
+}
+
+// decode decodes the JSON arguments of add_payment_method without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AddPaymentMethodArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.User = r.String()
+			}
+		case "method":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Method = decodePaymentMethod(r)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // AddPaymentMethod implements the tool add_payment_method (service store): add a payment method to a user
@@ -402,11 +835,16 @@ func (s *State) AddPaymentMethod(args AddPaymentMethodArgs) (PaymentMethod, erro
 	return v, nil
 }
 
-// callAddPaymentMethod decodes the JSON arguments of add_payment_method and calls AddPaymentMethod.
+// callAddPaymentMethod decodes the JSON arguments of add_payment_method and calls AddPaymentMethod: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAddPaymentMethod(raw json.RawMessage) (any, error) {
 	var args AddPaymentMethodArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "method"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = AddPaymentMethodArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "user", "method"); err != nil {
+			return nil, err
+		}
 	}
 	return s.AddPaymentMethod(args)
 }
@@ -417,6 +855,46 @@ type SetGiftCardBalanceArgs struct {
 	User            string  `json:"user"`
 	PaymentMethodID string  `json:"payment_method_id"`
 	Balance         float64 `json:"balance"`
+}
+
+// decode decodes the JSON arguments of set_gift_card_balance without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetGiftCardBalanceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.User = r.String()
+			}
+		case "payment_method_id":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.PaymentMethodID = r.String()
+			}
+		case "balance":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Balance = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // SetGiftCardBalance implements the tool set_gift_card_balance (service store): set the balance of a gift card
@@ -440,11 +918,16 @@ func (s *State) SetGiftCardBalance(args SetGiftCardBalanceArgs) (*User, error) {
 	return user, nil
 }
 
-// callSetGiftCardBalance decodes the JSON arguments of set_gift_card_balance and calls SetGiftCardBalance.
+// callSetGiftCardBalance decodes the JSON arguments of set_gift_card_balance and calls SetGiftCardBalance: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetGiftCardBalance(raw json.RawMessage) (any, error) {
 	var args SetGiftCardBalanceArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "payment_method_id", "balance"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = SetGiftCardBalanceArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "user", "payment_method_id", "balance"); err != nil {
+			return nil, err
+		}
 	}
 	return s.SetGiftCardBalance(args)
 }
@@ -455,6 +938,40 @@ type CancelPendingOrderArgs struct {
 	Order string `json:"order"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_pending_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPendingOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Order = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order; gift cards are refunded at once
@@ -539,11 +1056,16 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	return order, nil
 }
 
-// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder.
+// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPendingOrder(raw json.RawMessage) (any, error) {
 	var args CancelPendingOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = CancelPendingOrderArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order", "reason"); err != nil {
+			return nil, err
+		}
 	}
 	return s.CancelPendingOrder(args)
 }
@@ -556,6 +1078,46 @@ type ModifyPendingOrderItemsArgs struct {
 	ItemIds []string `json:"item_ids"`
 	// Their new item ids, in the same order.
 	NewItemIds []string `json:"new_item_ids"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.Order = r.String()
+			}
+		case "item_ids":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "new_item_ids":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): exchange items of a pending order for other variants
@@ -699,11 +1261,16 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	return order, nil
 }
 
-// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems.
+// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderItems(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order", "item_ids", "new_item_ids"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = ModifyPendingOrderItemsArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order", "item_ids", "new_item_ids"); err != nil {
+			return nil, err
+		}
 	}
 	return s.ModifyPendingOrderItems(args)
 }
@@ -717,6 +1284,52 @@ type PlaceOrderArgs struct {
 	Items   []OrderItem `json:"items"`
 	// Where to send it as a gift. Optional: null when not given.
 	GiftAddress *Address `json:"gift_address"`
+}
+
+// decode decodes the JSON arguments of place_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PlaceOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.User = r.String()
+			}
+		case "order_id":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.OrderID = r.String()
+			}
+		case "items":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Items = runtime.ReadList(r, false, decodeOrderItem)
+			}
+		case "gift_address":
+			r.Seen(&seen, 3)
+			if !r.Null() {
+				given |= 8
+				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // PlaceOrder implements the tool place_order (service store): place an order for a user
@@ -756,11 +1369,16 @@ func (s *State) PlaceOrder(args PlaceOrderArgs) (*Order, error) {
 	return o, nil
 }
 
-// callPlaceOrder decodes the JSON arguments of place_order and calls PlaceOrder.
+// callPlaceOrder decodes the JSON arguments of place_order and calls PlaceOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPlaceOrder(raw json.RawMessage) (any, error) {
 	var args PlaceOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "order_id", "items"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = PlaceOrderArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "user", "order_id", "items"); err != nil {
+			return nil, err
+		}
 	}
 	return s.PlaceOrder(args)
 }
@@ -770,6 +1388,40 @@ type CancelWithReasonArgs struct {
 	OrderID string `json:"order_id"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_with_reason without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelWithReasonArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "reason":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&3 == 3 && r.End()
 }
 
 // CancelWithReason implements the tool cancel_with_reason (service store): cancel an order, giving a reason
@@ -818,11 +1470,16 @@ func (s *State) CancelWithReason(args CancelWithReasonArgs) (*Order, error) {
 	return v3, nil
 }
 
-// callCancelWithReason decodes the JSON arguments of cancel_with_reason and calls CancelWithReason.
+// callCancelWithReason decodes the JSON arguments of cancel_with_reason and calls CancelWithReason: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelWithReason(raw json.RawMessage) (any, error) {
 	var args CancelWithReasonArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		args = CancelWithReasonArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
+			return nil, err
+		}
 	}
 	return s.CancelWithReason(args)
 }
@@ -832,6 +1489,46 @@ type FindItemArgs struct {
 	OrderID string `json:"order_id"`
 	ItemID  string `json:"item_id"`
 	Email   string `json:"email"`
+}
+
+// decode decodes the JSON arguments of find_item without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindItemArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	var seen, given uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			if !r.Null() {
+				given |= 1
+				a.OrderID = r.String()
+			}
+		case "item_id":
+			r.Seen(&seen, 1)
+			if !r.Null() {
+				given |= 2
+				a.ItemID = r.String()
+			}
+		case "email":
+			r.Seen(&seen, 2)
+			if !r.Null() {
+				given |= 4
+				a.Email = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return given&7 == 7 && r.End()
 }
 
 // FindItem implements the tool find_item (service store): an item of an order, checked against the buyer's gift card
@@ -945,11 +1642,16 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	return v, nil
 }
 
-// callFindItem decodes the JSON arguments of find_item and calls FindItem.
+// callFindItem decodes the JSON arguments of find_item and calls FindItem: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindItem(raw json.RawMessage) (any, error) {
 	var args FindItemArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_id", "email"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		args = FindItemArgs{}
+		if err := runtime.DecodeArgs(raw, &args, "order_id", "item_id", "email"); err != nil {
+			return nil, err
+		}
 	}
 	return s.FindItem(args)
 }

@@ -61,6 +61,38 @@ func (v Variant) HashFields(w *runtime.FieldHasher) {
 	runtime.HashFloat(w, v.Price)
 }
 
+// decodeVariant reads a Variant, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeVariant(r *runtime.JSONReader) Variant {
+	var v Variant
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "item_id":
+			r.Seen(&seen, 0)
+			v.ItemID = r.String()
+		case "options":
+			r.Seen(&seen, 1)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		case "available":
+			r.Seen(&seen, 2)
+			v.Available = r.Bool()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
+}
+
 // variantFields is Variant without its methods, for decoding its fields.
 type variantFields Variant
 
@@ -128,6 +160,41 @@ func (v Address) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.City)
 	runtime.HashString(w, v.Country)
 	runtime.HashString(w, v.Zip)
+}
+
+// decodeAddress reads a Address, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeAddress(r *runtime.JSONReader) Address {
+	var v Address
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "address1":
+			r.Seen(&seen, 0)
+			v.Address1 = r.String()
+		case "address2":
+			r.Seen(&seen, 1)
+			v.Address2 = r.String()
+		case "city":
+			r.Seen(&seen, 2)
+			v.City = r.String()
+		case "country":
+			r.Seen(&seen, 3)
+			v.Country = r.String()
+		case "zip":
+			r.Seen(&seen, 4)
+			v.Zip = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // addressFields is Address without its methods, for decoding its fields.
@@ -284,6 +351,54 @@ func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
 	}
 }
 
+// decodePaymentMethod reads a PaymentMethod, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodePaymentMethod(r *runtime.JSONReader) PaymentMethod {
+	var v PaymentMethod
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "source":
+			r.Seen(&seen, 0)
+			v.Source = runtime.Enum(r, PaymentMethodSource.Valid)
+		case "id":
+			r.Seen(&seen, 1)
+			v.ID = r.String()
+		case "brand":
+			r.Seen(&seen, 2)
+			v.Brand = runtime.ReadOptional(r, runtime.ReadString)
+		case "last_four":
+			r.Seen(&seen, 3)
+			v.LastFour = runtime.ReadOptional(r, runtime.ReadString)
+		case "balance":
+			r.Seen(&seen, 4)
+			v.Balance = runtime.ReadOptional(r, runtime.ReadFloat)
+		default:
+			r.Fail()
+		}
+	}
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		if seen != 15 || v.Brand == nil || v.LastFour == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourceGiftCard:
+		if seen != 19 || v.Balance == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourcePaypal:
+		if seen != 3 {
+			r.Fail()
+		}
+	default:
+		r.Fail()
+	}
+	return v
+}
+
 // MarshalJSON writes the source, the common fields and the fields of the
 // record's case only.
 func (v PaymentMethod) MarshalJSON() ([]byte, error) {
@@ -404,6 +519,35 @@ func (v Payment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.PaymentMethodID)
 }
 
+// decodePayment reads a Payment, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodePayment(r *runtime.JSONReader) Payment {
+	var v Payment
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "transaction_type":
+			r.Seen(&seen, 0)
+			v.TransactionType = runtime.Enum(r, PaymentTransactionType.Valid)
+		case "amount":
+			r.Seen(&seen, 1)
+			v.Amount = r.Float()
+		case "payment_method_id":
+			r.Seen(&seen, 2)
+			v.PaymentMethodID = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
+}
+
 // paymentFields is Payment without its methods, for decoding its fields.
 type paymentFields Payment
 
@@ -463,6 +607,41 @@ func (v OrderItem) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.ItemID)
 	runtime.HashFloat(w, v.Price)
 	runtime.HashMap(w, v.Options, runtime.HashString[string])
+}
+
+// decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderItem(r *runtime.JSONReader) OrderItem {
+	var v OrderItem
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "item_id":
+			r.Seen(&seen, 2)
+			v.ItemID = r.String()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		case "options":
+			r.Seen(&seen, 4)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // orderItemFields is OrderItem without its methods, for decoding its fields.
@@ -526,6 +705,38 @@ func (r *Product) HashFields(w *runtime.FieldHasher) {
 	runtime.HashMap(w, r.Variants, runtime.HashValue[Variant])
 }
 
+// decodeProduct reads a Product record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProduct(r *runtime.JSONReader) *Product {
+	if r.Null() {
+		return nil
+	}
+	v := &Product{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "variants":
+			r.Seen(&seen, 2)
+			v.Variants = runtime.ReadMap(r, false, decodeVariant)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
+}
+
 // User is a customer.
 type User struct {
 	UserID         string                   `json:"user_id"`
@@ -584,6 +795,44 @@ func (r *User) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Email)
 	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
 	runtime.HashList(w, r.Orders, runtime.HashString[string])
+}
+
+// decodeUser reads a User record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeUser(r *runtime.JSONReader) *User {
+	if r.Null() {
+		return nil
+	}
+	v := &User{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			v.UserID = r.String()
+		case "address":
+			r.Seen(&seen, 1)
+			v.Address = decodeAddress(r)
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "payment_methods":
+			r.Seen(&seen, 3)
+			v.PaymentMethods = runtime.ReadMap(r, false, decodePaymentMethod)
+		case "orders":
+			r.Seen(&seen, 4)
+			v.Orders = runtime.ReadList(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // OrderStatus is the status of a Order.
@@ -727,4 +976,61 @@ func (r *Order) HashFields(w *runtime.FieldHasher) {
 	runtime.HashMap(w, r.Tags, func(w *runtime.FieldHasher, v []string) {
 		runtime.HashList(w, v, runtime.HashString[string])
 	})
+}
+
+// decodeOrder reads a Order record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrder(r *runtime.JSONReader) *Order {
+	if r.Null() {
+		return nil
+	}
+	v := &Order{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			v.OrderID = r.String()
+		case "user_id":
+			r.Seen(&seen, 1)
+			v.UserID = r.String()
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = decodeAddress(r)
+		case "items":
+			r.Seen(&seen, 3)
+			v.Items = runtime.ReadList(r, false, decodeOrderItem)
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, OrderStatus.Valid)
+		case "payment_history":
+			r.Seen(&seen, 5)
+			v.PaymentHistory = runtime.ReadList(r, false, decodePayment)
+		case "cancel_reason":
+			r.Seen(&seen, 6)
+			v.CancelReason = runtime.ReadOptional(r, func(r *runtime.JSONReader) OrderCancelReason {
+				return runtime.Enum(r, OrderCancelReason.Valid)
+			})
+		case "exchange_items":
+			r.Seen(&seen, 7)
+			v.ExchangeItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "gift_address":
+			r.Seen(&seen, 8)
+			v.GiftAddress = runtime.ReadOptional(r, decodeAddress)
+		case "tags":
+			r.Seen(&seen, 9)
+			v.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
+				return runtime.ReadList(r, false, runtime.ReadString)
+			})
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
 }

@@ -2,7 +2,13 @@
 
 package retail
 
-import "testing"
+import (
+	"encoding/json"
+	runtime "github.com/worldc/worldc/runtime"
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestConformance runs the world's conformance checks, one subtest each.
 func TestConformance(t *testing.T) {
@@ -12,5 +18,249 @@ func TestConformance(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// argDecoders pairs the generated argument decoder of each tool with
+// runtime.DecodeArgs.
+func argDecoders() []runtime.ArgDecoder {
+	return []runtime.ArgDecoder{{
+		Fast: func(raw []byte) (any, bool) {
+			var a GetProductDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetProductDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "product_id")
+			return a, err
+		},
+		Tool: "get_product_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetItemDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetItemDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "item_id")
+			return a, err
+		},
+		Tool: "get_item_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListAllProductTypesArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListAllProductTypesArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_all_product_types",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetOrderDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetOrderDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id")
+			return a, err
+		},
+		Tool: "get_order_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a GetUserDetailsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a GetUserDetailsArgs
+			err := runtime.DecodeArgs(raw, &a, "user_id")
+			return a, err
+		},
+		Tool: "get_user_details",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ListOrdersArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ListOrdersArgs
+			err := runtime.DecodeArgs(raw, &a)
+			return a, err
+		},
+		Tool: "list_orders",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CreateOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CreateOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "user_id", "address", "items", "status", "payment_history", "tags")
+			return a, err
+		},
+		Tool: "create_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a UpdateOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a UpdateOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id")
+			return a, err
+		},
+		Tool: "update_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ModifyUserAddressArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ModifyUserAddressArgs
+			err := runtime.DecodeArgs(raw, &a, "user", "address")
+			return a, err
+		},
+		Tool: "modify_user_address",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a AddPaymentMethodArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a AddPaymentMethodArgs
+			err := runtime.DecodeArgs(raw, &a, "user", "method")
+			return a, err
+		},
+		Tool: "add_payment_method",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a SetGiftCardBalanceArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a SetGiftCardBalanceArgs
+			err := runtime.DecodeArgs(raw, &a, "user", "payment_method_id", "balance")
+			return a, err
+		},
+		Tool: "set_gift_card_balance",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelPendingOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelPendingOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "order", "reason")
+			return a, err
+		},
+		Tool: "cancel_pending_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a ModifyPendingOrderItemsArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a ModifyPendingOrderItemsArgs
+			err := runtime.DecodeArgs(raw, &a, "order", "item_ids", "new_item_ids")
+			return a, err
+		},
+		Tool: "modify_pending_order_items",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a PlaceOrderArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a PlaceOrderArgs
+			err := runtime.DecodeArgs(raw, &a, "user", "order_id", "items")
+			return a, err
+		},
+		Tool: "place_order",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a CancelWithReasonArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a CancelWithReasonArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "reason")
+			return a, err
+		},
+		Tool: "cancel_with_reason",
+	}, {
+		Fast: func(raw []byte) (any, bool) {
+			var a FindItemArgs
+			ok := a.decode(string(raw))
+			return a, ok
+		},
+		Slow: func(raw []byte) (any, error) {
+			var a FindItemArgs
+			err := runtime.DecodeArgs(raw, &a, "order_id", "item_id", "email")
+			return a, err
+		},
+		Tool: "find_item",
+	}}
+}
+
+// TestArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on the golden solutions' arguments and variations.
+func TestArgDecoders(t *testing.T) {
+	for _, err := range runtime.CheckArgDecoders(New(), argDecoders()) {
+		t.Error(err)
+	}
+}
+
+// FuzzArgDecoders compares the generated argument decoders with
+// runtime.DecodeArgs on any input.
+func FuzzArgDecoders(f *testing.F) {
+	ds := argDecoders()
+	if len(ds) == 0 {
+		return
+	}
+	samples := runtime.ArgSamples(New())
+	for i, d := range ds {
+		for _, raw := range samples[d.Tool] {
+			f.Add(uint(i), raw)
+		}
+	}
+	f.Fuzz(func(t *testing.T, i uint, raw []byte) {
+		if err := runtime.CheckArgDecoding(ds[i%uint(len(ds))], raw); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestSeedDecoders: the generated decoders read seed.json, and read it
+// as encoding/json does.
+func TestSeedDecoders(t *testing.T) {
+	fast, ok := decodeSeed()
+	if !ok {
+		t.Fatal("the generated decoders cannot read seed.json")
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
+	d.DisallowUnknownFields()
+	var slow seedData
+	if err := d.Decode(&slow); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(fast, &slow) {
+		t.Error("the generated decoders read seed.json otherwise than encoding/json")
 	}
 }
