@@ -802,7 +802,6 @@ func (g *generator) conformanceFile(f *jen.File) {
 
 // testFile renders world_test.go: one subtest per conformance check.
 func (g *generator) testFile(f *jen.File) {
-	defer g.decoderTests(f)
 	f.Comment("TestConformance runs the world's conformance checks, one subtest each.")
 	f.Func().Id("TestConformance").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("Checks").Call()).Block(
@@ -813,8 +812,8 @@ func (g *generator) testFile(f *jen.File) {
 	)
 }
 
-// decoderTests renders the differential tests of the generated decoders
-// in the package's test file: the argument decoders against
+// decoderTests renders decoders_test.go, the differential tests of the
+// generated decoders: the argument decoders against
 // runtime.DecodeArgs (samples from the golden solutions, and a fuzz
 // target), the seed decoders against encoding/json.
 func (g *generator) decoderTests(f *jen.File) {

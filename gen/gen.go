@@ -275,6 +275,14 @@ func (g *generator) run() (map[string][]byte, error) {
 		return nil, fmt.Errorf("gen: world_test.go: %w", err)
 	}
 	out["world_test.go"] = b
+	df := jen.NewFilePathName("", g.pkg)
+	df.HeaderComment(Header)
+	df.ImportName(rt, "runtime")
+	g.decoderTests(df)
+	if b, err = render(df); err != nil {
+		return nil, fmt.Errorf("gen: decoders_test.go: %w", err)
+	}
+	out["decoders_test.go"] = b
 	seed, err := g.seedJSON()
 	if err != nil {
 		return nil, err

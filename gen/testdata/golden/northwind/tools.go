@@ -81,10 +81,11 @@ func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	var args FindCustomersArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = FindCustomersArgs{}
-		if err := runtime.DecodeArgs(raw, &args); err != nil {
+		var slow FindCustomersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	v, err := s.FindCustomers(args)
 	if err != nil {
@@ -144,10 +145,11 @@ func (s *State) GetCustomer(args GetCustomerArgs) (*Customer, error) {
 func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 	var args GetCustomerArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = GetCustomerArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+		var slow GetCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.GetCustomer(args)
 }
@@ -283,10 +285,11 @@ func (s *State) CreateCustomer(args CreateCustomerArgs) (*Customer, error) {
 func (s *State) callCreateCustomer(raw json.RawMessage) (any, error) {
 	var args CreateCustomerArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = CreateCustomerArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "name", "email", "tier", "credit_limit"); err != nil {
+		var slow CreateCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "name", "email", "tier", "credit_limit"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.CreateCustomer(args)
 }
@@ -458,10 +461,11 @@ func (s *State) UpdateCustomer(args UpdateCustomerArgs) (*Customer, error) {
 func (s *State) callUpdateCustomer(raw json.RawMessage) (any, error) {
 	var args UpdateCustomerArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = UpdateCustomerArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+		var slow UpdateCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.UpdateCustomer(args)
 }
@@ -533,10 +537,11 @@ func (s *State) SetTier(args SetTierArgs) (*Customer, error) {
 func (s *State) callSetTier(raw json.RawMessage) (any, error) {
 	var args SetTierArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = SetTierArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "customer", "tier"); err != nil {
+		var slow SetTierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "tier"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.SetTier(args)
 }
@@ -590,10 +595,11 @@ func (s *State) GetInvoice(args GetInvoiceArgs) (*Invoice, error) {
 func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 	var args GetInvoiceArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = GetInvoiceArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+		var slow GetInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.GetInvoice(args)
 }
@@ -686,10 +692,11 @@ func (s *State) CreateInvoice(args CreateInvoiceArgs) (*Invoice, error) {
 func (s *State) callCreateInvoice(raw json.RawMessage) (any, error) {
 	var args CreateInvoiceArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = CreateInvoiceArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "customer", "amount"); err != nil {
+		var slow CreateInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "amount"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.CreateInvoice(args)
 }
@@ -746,10 +753,11 @@ func (s *State) DeleteInvoice(args DeleteInvoiceArgs) (*Invoice, error) {
 func (s *State) callDeleteInvoice(raw json.RawMessage) (any, error) {
 	var args DeleteInvoiceArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = DeleteInvoiceArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
+		var slow DeleteInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.DeleteInvoice(args)
 }
@@ -813,10 +821,11 @@ func (s *State) MarkPaid(args MarkPaidArgs) (*Invoice, error) {
 func (s *State) callMarkPaid(raw json.RawMessage) (any, error) {
 	var args MarkPaidArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = MarkPaidArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
+		var slow MarkPaidArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.MarkPaid(args)
 }
@@ -912,10 +921,11 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*Invoice, error) {
 func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 	var args IssueInvoiceArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = IssueInvoiceArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
+		var slow IssueInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.IssueInvoice(args)
 }
@@ -1000,10 +1010,11 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 func (s *State) callVoidDrafts(raw json.RawMessage) (any, error) {
 	var args VoidDraftsArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = VoidDraftsArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "customer"); err != nil {
+		var slow VoidDraftsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.VoidDrafts(args)
 }
@@ -1071,10 +1082,11 @@ func (s *State) ListEntries(args ListEntriesArgs) ([]*Entry, error) {
 func (s *State) callListEntries(raw json.RawMessage) (any, error) {
 	var args ListEntriesArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = ListEntriesArgs{}
-		if err := runtime.DecodeArgs(raw, &args); err != nil {
+		var slow ListEntriesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	v, err := s.ListEntries(args)
 	if err != nil {
@@ -1157,10 +1169,11 @@ func (s *State) PostEntry(args PostEntryArgs) (*Entry, error) {
 func (s *State) callPostEntry(raw json.RawMessage) (any, error) {
 	var args PostEntryArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = PostEntryArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "invoice", "amount"); err != nil {
+		var slow PostEntryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "amount"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.PostEntry(args)
 }
@@ -1220,10 +1233,11 @@ func (s *State) ReverseEntry(args ReverseEntryArgs) error {
 func (s *State) callReverseEntry(raw json.RawMessage) (any, error) {
 	var args ReverseEntryArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = ReverseEntryArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "entry"); err != nil {
+		var slow ReverseEntryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "entry"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return nil, s.ReverseEntry(args)
 }

@@ -61,10 +61,11 @@ func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) 
 func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 	var args GetProductDetailsArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = GetProductDetailsArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "product_id"); err != nil {
+		var slow GetProductDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "product_id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.GetProductDetails(args)
 }
@@ -124,10 +125,11 @@ func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 func (s *State) callGetItemDetails(raw json.RawMessage) (any, error) {
 	var args GetItemDetailsArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = GetItemDetailsArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "item_id"); err != nil {
+		var slow GetItemDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "item_id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.GetItemDetails(args)
 }
@@ -162,10 +164,11 @@ func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]st
 func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	var args ListAllProductTypesArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = ListAllProductTypesArgs{}
-		if err := runtime.DecodeArgs(raw, &args); err != nil {
+		var slow ListAllProductTypesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	v, err := s.ListAllProductTypes(args)
 	if err != nil {
@@ -225,10 +228,11 @@ func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
 func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 	var args GetOrderDetailsArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = GetOrderDetailsArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
+		var slow GetOrderDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.GetOrderDetails(args)
 }
@@ -282,10 +286,11 @@ func (s *State) GetUserDetails(args GetUserDetailsArgs) (*User, error) {
 func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 	var args GetUserDetailsArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = GetUserDetailsArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "user_id"); err != nil {
+		var slow GetUserDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user_id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.GetUserDetails(args)
 }
@@ -353,10 +358,11 @@ func (s *State) ListOrders(args ListOrdersArgs) ([]*Order, error) {
 func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 	var args ListOrdersArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = ListOrdersArgs{}
-		if err := runtime.DecodeArgs(raw, &args); err != nil {
+		var slow ListOrdersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	v, err := s.ListOrders(args)
 	if err != nil {
@@ -507,10 +513,11 @@ func (s *State) CreateOrder(args CreateOrderArgs) (*Order, error) {
 func (s *State) callCreateOrder(raw json.RawMessage) (any, error) {
 	var args CreateOrderArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = CreateOrderArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order_id", "user_id", "address", "items", "status", "payment_history", "tags"); err != nil {
+		var slow CreateOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "user_id", "address", "items", "status", "payment_history", "tags"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.CreateOrder(args)
 }
@@ -693,10 +700,11 @@ func (s *State) UpdateOrder(args UpdateOrderArgs) (*Order, error) {
 func (s *State) callUpdateOrder(raw json.RawMessage) (any, error) {
 	var args UpdateOrderArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = UpdateOrderArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
+		var slow UpdateOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.UpdateOrder(args)
 }
@@ -762,10 +770,11 @@ func (s *State) ModifyUserAddress(args ModifyUserAddressArgs) (*User, error) {
 func (s *State) callModifyUserAddress(raw json.RawMessage) (any, error) {
 	var args ModifyUserAddressArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = ModifyUserAddressArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "user", "address"); err != nil {
+		var slow ModifyUserAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "address"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.ModifyUserAddress(args)
 }
@@ -841,10 +850,11 @@ func (s *State) AddPaymentMethod(args AddPaymentMethodArgs) (PaymentMethod, erro
 func (s *State) callAddPaymentMethod(raw json.RawMessage) (any, error) {
 	var args AddPaymentMethodArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = AddPaymentMethodArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "user", "method"); err != nil {
+		var slow AddPaymentMethodArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "method"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.AddPaymentMethod(args)
 }
@@ -924,10 +934,11 @@ func (s *State) SetGiftCardBalance(args SetGiftCardBalanceArgs) (*User, error) {
 func (s *State) callSetGiftCardBalance(raw json.RawMessage) (any, error) {
 	var args SetGiftCardBalanceArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = SetGiftCardBalanceArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "user", "payment_method_id", "balance"); err != nil {
+		var slow SetGiftCardBalanceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "payment_method_id", "balance"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.SetGiftCardBalance(args)
 }
@@ -1062,10 +1073,11 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 func (s *State) callCancelPendingOrder(raw json.RawMessage) (any, error) {
 	var args CancelPendingOrderArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = CancelPendingOrderArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order", "reason"); err != nil {
+		var slow CancelPendingOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order", "reason"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.CancelPendingOrder(args)
 }
@@ -1267,10 +1279,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 func (s *State) callModifyPendingOrderItems(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderItemsArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = ModifyPendingOrderItemsArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order", "item_ids", "new_item_ids"); err != nil {
+		var slow ModifyPendingOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order", "item_ids", "new_item_ids"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.ModifyPendingOrderItems(args)
 }
@@ -1375,10 +1388,11 @@ func (s *State) PlaceOrder(args PlaceOrderArgs) (*Order, error) {
 func (s *State) callPlaceOrder(raw json.RawMessage) (any, error) {
 	var args PlaceOrderArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = PlaceOrderArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "user", "order_id", "items"); err != nil {
+		var slow PlaceOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "order_id", "items"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.PlaceOrder(args)
 }
@@ -1476,10 +1490,11 @@ func (s *State) CancelWithReason(args CancelWithReasonArgs) (*Order, error) {
 func (s *State) callCancelWithReason(raw json.RawMessage) (any, error) {
 	var args CancelWithReasonArgs
 	if !args.decode(runtime.ArgsText(raw)) {
-		args = CancelWithReasonArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
+		var slow CancelWithReasonArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "reason"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.CancelWithReason(args)
 }
@@ -1648,10 +1663,11 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 func (s *State) callFindItem(raw json.RawMessage) (any, error) {
 	var args FindItemArgs
 	if !args.decode(runtime.ArgsView(raw)) {
-		args = FindItemArgs{}
-		if err := runtime.DecodeArgs(raw, &args, "order_id", "item_id", "email"); err != nil {
+		var slow FindItemArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_id", "email"); err != nil {
 			return nil, err
 		}
+		args = slow
 	}
 	return s.FindItem(args)
 }
