@@ -246,11 +246,7 @@ func (g *generator) argsDecoder(f *jen.File, t *ir.Tool) {
 			read = jen.Add(x).Op("=").Add(g.readOf(&nb, jen.Id("r")))
 		}
 		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(
-			jen.Id("r").Dot("Seen").Call(jen.Op("&").Id("seen"), jen.Lit(i)),
-			jen.If(jen.Op("!").Id("r").Dot("Null").Call()).Block(
-				jen.Id("given").Op("|=").Add(maskLit(uint64(1)<<i)),
-				read,
-			),
+			jen.If(jen.Id("r").Dot("Arg").Call(jen.Lit(i))).Block(read),
 		))
 	}
 	cases = append(cases, jen.Default().Block(jen.Id("r").Dot("Fail").Call()))
@@ -268,17 +264,13 @@ func (g *generator) argsDecoder(f *jen.File, t *ir.Tool) {
 		jen.Id("r").Op(":=").Op("&").Id("rd"),
 		jen.If(jen.Id("r").Dot("Blank").Call()).Block(jen.Return(jen.Lit(required == 0))),
 	}
-	ret := jen.Return(jen.Id("r").Dot("End").Call())
-	if required != 0 {
-		ret = jen.Return(jen.Id("given").Op("&").Add(maskLit(required)).Op("==").Add(maskLit(required)).Op("&&").Id("r").Dot("End").Call())
-	}
+	ret := jen.Return(jen.Id("r").Dot("ArgsEnd").Call(maskLit(required)))
 	if len(t.Params) == 0 {
 		body = append(body,
 			jen.Return(jen.Id("r").Dot("BeginObject").Call().Op("&&").Op("!").Id("r").Dot("NextMember").Call(jen.True()).Op("&&").Id("r").Dot("End").Call()))
 	} else {
 		body = append(body,
 			jen.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return(jen.False())),
-			jen.Var().List(jen.Id("seen"), jen.Id("given")).Uint64(),
 			jen.For(jen.Id("first").Op(":=").True(), jen.Id("r").Dot("NextMember").Call(jen.Id("first")), jen.Id("first").Op("=").False()).Block(
 				jen.Switch(jen.Id("r").Dot("Key").Call()).Block(cases...),
 			),

@@ -33,8 +33,10 @@ func (g *generator) appendOf(t *ir.Type, dst, x jen.Code) *jen.Statement {
 		return jen.Qual(rt, "AppendOptional").Call(dst, x, g.appendFunc(baseType(t)))
 	}
 	switch t.Kind {
-	case ir.KindString, ir.KindText, ir.KindRef, ir.KindEnum:
+	case ir.KindString, ir.KindText, ir.KindRef:
 		return jen.Qual(rt, "AppendString").Call(dst, x)
+	case ir.KindEnum:
+		return jen.Qual(rt, "AppendString").Call(dst, jen.String().Call(x))
 	case ir.KindInt:
 		return jen.Qual(rt, "AppendInt").Call(dst, x)
 	case ir.KindDecimal, ir.KindMoney:
@@ -55,14 +57,16 @@ func (g *generator) appendOf(t *ir.Type, dst, x jen.Code) *jen.Statement {
 func (g *generator) appendFunc(t *ir.Type) *jen.Statement {
 	if !pointerOpt(t) {
 		switch t.Kind {
-		case ir.KindString, ir.KindText, ir.KindRef, ir.KindEnum:
-			return jen.Qual(rt, "AppendString").Types(g.goType(t))
+		case ir.KindString, ir.KindText, ir.KindRef:
+			return jen.Qual(rt, "AppendString")
+		case ir.KindEnum:
+			return jen.Qual(rt, "AppendEnum").Types(g.goType(t))
 		case ir.KindInt:
-			return jen.Qual(rt, "AppendInt").Types(g.goType(t))
+			return jen.Qual(rt, "AppendInt")
 		case ir.KindDecimal, ir.KindMoney:
-			return jen.Qual(rt, "AppendFloat").Types(g.goType(t))
+			return jen.Qual(rt, "AppendFloat")
 		case ir.KindBool:
-			return jen.Qual(rt, "AppendBool").Types(g.goType(t))
+			return jen.Qual(rt, "AppendBool")
 		case ir.KindDate, ir.KindDateTime, ir.KindStruct, ir.KindRecord:
 			return jen.Qual(rt, "AppendValue").Types(g.goType(t))
 		}
@@ -77,8 +81,10 @@ func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
 		return jen.Qual(rt, "HashOptional").Call(w, x, g.hashFunc(baseType(t)))
 	}
 	switch t.Kind {
-	case ir.KindString, ir.KindText, ir.KindRef, ir.KindEnum:
+	case ir.KindString, ir.KindText, ir.KindRef:
 		return jen.Qual(rt, "HashString").Call(w, x)
+	case ir.KindEnum:
+		return jen.Qual(rt, "HashString").Call(w, jen.String().Call(x))
 	case ir.KindInt:
 		return jen.Qual(rt, "HashInt").Call(w, x)
 	case ir.KindDecimal, ir.KindMoney:
@@ -98,14 +104,16 @@ func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
 func (g *generator) hashFunc(t *ir.Type) *jen.Statement {
 	if !pointerOpt(t) {
 		switch t.Kind {
-		case ir.KindString, ir.KindText, ir.KindRef, ir.KindEnum:
-			return jen.Qual(rt, "HashString").Types(g.goType(t))
+		case ir.KindString, ir.KindText, ir.KindRef:
+			return jen.Qual(rt, "HashString")
+		case ir.KindEnum:
+			return jen.Qual(rt, "HashEnum").Types(g.goType(t))
 		case ir.KindInt:
-			return jen.Qual(rt, "HashInt").Types(g.goType(t))
+			return jen.Qual(rt, "HashInt")
 		case ir.KindDecimal, ir.KindMoney:
-			return jen.Qual(rt, "HashFloat").Types(g.goType(t))
+			return jen.Qual(rt, "HashFloat")
 		case ir.KindBool:
-			return jen.Qual(rt, "HashBool").Types(g.goType(t))
+			return jen.Qual(rt, "HashBool")
 		case ir.KindDate, ir.KindDateTime, ir.KindStruct, ir.KindRecord:
 			return jen.Qual(rt, "HashValue").Types(g.goType(t))
 		}
@@ -137,10 +145,9 @@ func (g *generator) appendBody(fields []encField) []jen.Code {
 	}
 	for i, fl := range fields {
 		body = append(body,
-			jen.Id("dst").Op("=").Append(jen.Id("dst"), jen.Lit(jsonKey(fl.name, i == 0)).Op("...")),
-			jen.Id("dst").Op("=").Add(g.appendOf(fl.t, jen.Id("dst"), fl.x)))
+			jen.Id("dst").Op("=").Add(g.appendOf(fl.t, jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), jen.Lit(jsonKey(fl.name, i == 0))), fl.x)))
 	}
-	return append(body, jen.Return(jen.Append(jen.Id("dst"), jen.LitRune('}'))))
+	return append(body, jen.Return(jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), jen.Lit("}"))))
 }
 
 // hashBody is the statements writing a record's fields, in order, to w.
@@ -203,7 +210,7 @@ func (g *generator) structEncoders(f *jen.File, sd *ir.StructDef) {
 	f.Func().Params(recv).Id("HashFields").Params(jen.Id("w").Op("*").Qual(rt, "FieldHasher")).Block(
 		jen.Switch(jen.Id("v").Dot(si.fields[sd.Tag])).Block(append(hashCases, jen.Default().Block(
 			jen.Id("w").Dot("Begin").Call(jen.Lit(1)),
-			jen.Qual(rt, "HashString").Call(jen.Id("w"), jen.Id("v").Dot(si.fields[sd.Tag])),
+			jen.Qual(rt, "HashString").Call(jen.Id("w"), jen.String().Call(jen.Id("v").Dot(si.fields[sd.Tag]))),
 		))...),
 	)
 	f.Line()

@@ -165,41 +165,60 @@ type FieldHasher struct {
 }
 
 // Begin starts a record of n fields.
+//
+//go:noinline
 func (w *FieldHasher) Begin(n int) {
 	w.buf = append(w.buf, 'r')
 	w.buf = binary.AppendUvarint(w.buf, uint64(n))
 }
 
 // Null writes null.
+//
+//go:noinline
 func (w *FieldHasher) Null() { w.buf = append(w.buf, 'n') }
 
 // HashString writes a string.
-func HashString[S ~string](w *FieldHasher, s S) {
+//
+// It is not inlined (nor are the other writers of FieldHasher): generated
+// HashFields methods call the writers once per field, and inlined copies
+// would multiply the compile time of every world package.
+//
+//go:noinline
+func HashString(w *FieldHasher, s string) {
 	w.buf = append(w.buf, 's')
 	w.buf = binary.AppendUvarint(w.buf, uint64(len(s)))
 	w.buf = append(w.buf, s...)
 }
 
 // HashInt writes an integer.
-func HashInt[I ~int64](w *FieldHasher, n I) {
+//
+//go:noinline
+func HashInt(w *FieldHasher, n int64) {
 	w.buf = append(w.buf, 'i')
-	w.buf = binary.AppendVarint(w.buf, int64(n))
+	w.buf = binary.AppendVarint(w.buf, n)
 }
 
 // HashFloat writes a number.
-func HashFloat[F ~float64](w *FieldHasher, f F) {
+//
+//go:noinline
+func HashFloat(w *FieldHasher, f float64) {
 	w.buf = append(w.buf, 'f')
-	w.buf = binary.BigEndian.AppendUint64(w.buf, math.Float64bits(float64(f)))
+	w.buf = binary.BigEndian.AppendUint64(w.buf, math.Float64bits(f))
 }
 
 // HashBool writes a boolean.
-func HashBool[B ~bool](w *FieldHasher, b B) {
+//
+//go:noinline
+func HashBool(w *FieldHasher, b bool) {
 	if b {
 		w.buf = append(w.buf, 't')
 	} else {
 		w.buf = append(w.buf, 'F')
 	}
 }
+
+// HashEnum writes the value of an enum, as a string.
+func HashEnum[S ~string](w *FieldHasher, s S) { HashString(w, string(s)) }
 
 // HashValue writes v by its HashFields method: the element writer of a
 // list or map of records or dates.

@@ -24,13 +24,17 @@ import (
 
 // A JSONReader reads one JSON text. Its methods read the value at the
 // current position; after the first problem it is failed (Failed) and
-// every method returns a zero value.
+// every method returns a zero value. The small ones that generated
+// decoders call for every member are not inlined: inlined copies would
+// multiply the compile time of every world package.
 type JSONReader struct {
 	s      string
 	i      int
 	failed bool
 	// key is the name of the member NextMember read.
 	key string
+	// the arguments read (Arg): seen, and given (not null)
+	argSeen, argGiven uint64
 }
 
 // NewJSONReader returns a reader of s.
@@ -41,10 +45,14 @@ func (r *JSONReader) Failed() bool { return r.failed }
 
 // Fail marks the reader failed: the input is not what the decoder
 // accepts.
+//
+//go:noinline
 func (r *JSONReader) Fail() { r.failed = true }
 
 // End checks that nothing but white space follows and reports whether the
 // whole text was read without a problem.
+//
+//go:noinline
 func (r *JSONReader) End() bool {
 	r.skipSpace()
 	if r.i != len(r.s) {
@@ -103,6 +111,8 @@ func (r *JSONReader) expect(c byte) bool {
 }
 
 // Null reads null if it comes next and reports whether it did.
+//
+//go:noinline
 func (r *JSONReader) Null() bool {
 	if r.peek() == 'n' && len(r.s)-r.i >= 4 && r.s[r.i:r.i+4] == "null" {
 		r.i += 4
@@ -112,6 +122,8 @@ func (r *JSONReader) Null() bool {
 }
 
 // BeginObject reads the { of an object.
+//
+//go:noinline
 func (r *JSONReader) BeginObject() bool { return r.expect('{') }
 
 // NextMember reads the name of the next member of the object begun and
@@ -143,6 +155,8 @@ func (r *JSONReader) NextMember(first bool) bool {
 func (r *JSONReader) Key() string { return r.key }
 
 // BeginArray reads the [ of an array.
+//
+//go:noinline
 func (r *JSONReader) BeginArray() bool { return r.expect('[') }
 
 // NextElement reports whether the array begun has another element (and
@@ -435,11 +449,41 @@ func Enum[E ~string](r *JSONReader, valid func(E) bool) E {
 
 // Seen records that the member with bit b of an object was read, and
 // fails when it was read before (a member given twice).
+//
+//go:noinline
 func (r *JSONReader) Seen(seen *uint64, b uint) {
 	if *seen&(1<<b) != 0 {
 		r.failed = true
 	}
 	*seen |= 1 << b
+}
+
+// Arg reads the start of the value of argument i (the bit of a tool's
+// arguments object a generated decoder gives it): it fails when the
+// argument was given before, reads null (an argument left out) and
+// reports false, else reports true, and the caller reads the value.
+//
+//go:noinline
+func (r *JSONReader) Arg(i uint) bool {
+	if r.argSeen&(1<<i) != 0 {
+		r.failed = true
+		return false
+	}
+	r.argSeen |= 1 << i
+	if r.Null() {
+		return false
+	}
+	r.argGiven |= 1 << i
+	return true
+}
+
+// ArgsEnd reports whether the arguments object was read to its end
+// without a problem, nothing following it, and every argument whose bit
+// is in required given.
+//
+//go:noinline
+func (r *JSONReader) ArgsEnd(required uint64) bool {
+	return r.argGiven&required == required && r.End()
 }
 
 // ReadList reads an array, each element with elem; null is a nil list

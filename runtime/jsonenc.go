@@ -70,7 +70,11 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 
 // AppendString appends s as a JSON string, as encoding/json writes it
 // without HTML escaping.
-func AppendString[S ~string](dst []byte, s S) []byte {
+//
+// The encoders of scalars are not generic, so that they compile once, in
+// this package, and not again in every world package; AppendEnum and
+// HashEnum adapt them to the string types of enums.
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -100,7 +104,7 @@ func AppendString[S ~string](dst []byte, s S) []byte {
 			start = i
 			continue
 		}
-		c, size := utf8.DecodeRuneInString(string(s[i:]))
+		c, size := utf8.DecodeRuneInString(s[i:])
 		if c == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
@@ -125,8 +129,7 @@ func AppendString[S ~string](dst []byte, s S) []byte {
 // representation that reads back as f, in exponent form below 1e-6 and
 // from 1e21 on ("1e-07", "1e+21"). It panics with an [*EncodeError] for a
 // NaN or an infinity, which JSON cannot express.
-func AppendFloat[F ~float64](dst []byte, f F) []byte {
-	x := float64(f)
+func AppendFloat(dst []byte, x float64) []byte {
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		panic(&EncodeError{Message: "json: unsupported value: " + strconv.FormatFloat(x, 'g', -1, 64)})
 	}
@@ -146,15 +149,25 @@ func AppendFloat[F ~float64](dst []byte, f F) []byte {
 	return dst
 }
 
+// AppendEnum appends the value of an enum as a JSON string.
+func AppendEnum[S ~string](dst []byte, s S) []byte { return AppendString(dst, string(s)) }
+
 // AppendInt appends the integer n in decimal.
-func AppendInt[I ~int64](dst []byte, n I) []byte { return strconv.AppendInt(dst, int64(n), 10) }
+func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
 
 // AppendBool appends true or false.
-func AppendBool[B ~bool](dst []byte, b B) []byte { return strconv.AppendBool(dst, bool(b)) }
+func AppendBool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
 
 // AppendValue appends v by its AppendJSON method: the element encoder of a
 // list or map of records or dates.
 func AppendValue[T JSONAppender](dst []byte, v T) []byte { return v.AppendJSON(dst) }
+
+// AppendKey appends text as it is: the `,"name":` before a member of an
+// object, in generated AppendJSON methods. It is not inlined, so that
+// those methods compile to a call per member.
+//
+//go:noinline
+func AppendKey(dst []byte, text string) []byte { return append(dst, text...) }
 
 // AppendNull appends null.
 func AppendNull(dst []byte) []byte { return append(dst, "null"...) }
@@ -208,10 +221,16 @@ func sortKeys[V any](m map[string]V, keys []string) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
+	sortStrings(keys)
+	return keys
+}
+
+// sortStrings sorts keys: out of sortKeys, so that the sort compiles
+// once, here, and not in every package that instantiates sortKeys.
+func sortStrings(keys []string) {
 	if len(keys) > 1 {
 		slices.Sort(keys)
 	}
-	return keys
 }
 
 // AppendJSON appends the date as a JSON string "YYYY-MM-DD", as

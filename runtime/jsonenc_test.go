@@ -84,16 +84,16 @@ func TestAppendCompositesAsEncodingJSON(t *testing.T) {
 		got  []byte
 		want any
 	}{
-		{AppendMap(nil, m, AppendFloat[float64]), m},
-		{AppendMap(nil, big, AppendString[string]), big},
-		{AppendMap(nil, map[string]string(nil), AppendString[string]), map[string]string(nil)},
-		{AppendMap(nil, map[string]string{}, AppendString[string]), map[string]string{}},
-		{AppendList(nil, []int64{1, -2, 3}, AppendInt[int64]), []int64{1, -2, 3}},
-		{AppendList(nil, []bool(nil), AppendBool[bool]), []bool(nil)},
-		{AppendList(nil, []bool{}, AppendBool[bool]), []bool{}},
+		{AppendMap(nil, m, AppendFloat), m},
+		{AppendMap(nil, big, AppendString), big},
+		{AppendMap(nil, map[string]string(nil), AppendString), map[string]string(nil)},
+		{AppendMap(nil, map[string]string{}, AppendString), map[string]string{}},
+		{AppendList(nil, []int64{1, -2, 3}, AppendInt), []int64{1, -2, 3}},
+		{AppendList(nil, []bool(nil), AppendBool), []bool(nil)},
+		{AppendList(nil, []bool{}, AppendBool), []bool{}},
 		{AppendList(nil, []Date{MustDate("2026-01-02"), MustDate("1999-12-31")}, AppendValue[Date]), []Date{MustDate("2026-01-02"), MustDate("1999-12-31")}},
-		{AppendOptional(nil, (*string)(nil), AppendString[string]), (*string)(nil)},
-		{AppendOptional(nil, Ptr("x"), AppendString[string]), Ptr("x")},
+		{AppendOptional(nil, (*string)(nil), AppendString), (*string)(nil)},
+		{AppendOptional(nil, Ptr("x"), AppendString), Ptr("x")},
 		{MustDateTime("2026-03-14T09:30:00Z").AppendJSON(nil), MustDateTime("2026-03-14T09:30:00Z")},
 		{Date(-800000).AppendJSON(nil), Date(-800000)},
 	}
@@ -108,7 +108,7 @@ func TestAppendCompositesAsEncodingJSON(t *testing.T) {
 func TestAppendMapAllocatesNothing(t *testing.T) {
 	m := map[string]string{"color": "black", "size": "S", "material": "cotton", "style": "crew neck"}
 	buf := make([]byte, 0, 256)
-	if n := testing.AllocsPerRun(100, func() { buf = AppendMap(buf[:0], m, AppendString[string]) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { buf = AppendMap(buf[:0], m, AppendString) }); n != 0 {
 		t.Errorf("AppendMap: %v allocations", n)
 	}
 }

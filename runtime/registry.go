@@ -251,4 +251,4 @@ func encodeObservation(data any) ([]byte, error) {
 // floatValue is a float64 as a JSONAppender.
 type floatValue float64
 
-func (f floatValue) AppendJSON(dst []byte) []byte { return AppendFloat(dst, f) }
+func (f floatValue) AppendJSON(dst []byte) []byte { return AppendFloat(dst, float64(f)) }

@@ -68,25 +68,16 @@ func (r *Product) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"sku\":"...)
-	dst = runtime.AppendString(dst, r.SKU)
-	dst = append(dst, ",\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"category\":"...)
-	dst = runtime.AppendString(dst, r.Category)
-	dst = append(dst, ",\"price\":"...)
-	dst = runtime.AppendFloat(dst, r.Price)
-	dst = append(dst, ",\"returnable\":"...)
-	dst = runtime.AppendBool(dst, r.Returnable)
-	dst = append(dst, ",\"return_window_days\":"...)
-	dst = runtime.AppendInt(dst, r.ReturnWindowDays)
-	dst = append(dst, ",\"restocking_fee_pct\":"...)
-	dst = runtime.AppendFloat(dst, r.RestockingFeePct)
-	dst = append(dst, ",\"stock_on_hand\":"...)
-	dst = runtime.AppendInt(dst, r.StockOnHand)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sku\":"), r.SKU)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), r.Price)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"returnable\":"), r.Returnable)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"return_window_days\":"), r.ReturnWindowDays)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"restocking_fee_pct\":"), r.RestockingFeePct)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"stock_on_hand\":"), r.StockOnHand)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Product to w in the canonical form of
@@ -100,7 +91,7 @@ func (r *Product) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.SKU)
 	runtime.HashString(w, r.Name)
-	runtime.HashString(w, r.Category)
+	runtime.HashString(w, string(r.Category))
 	runtime.HashFloat(w, r.Price)
 	runtime.HashBool(w, r.Returnable)
 	runtime.HashInt(w, r.ReturnWindowDays)
@@ -217,21 +208,14 @@ func (r *StockMovement) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"product\":"...)
-	dst = runtime.AppendString(dst, r.Product)
-	dst = append(dst, ",\"quantity\":"...)
-	dst = runtime.AppendInt(dst, r.Quantity)
-	dst = append(dst, ",\"kind\":"...)
-	dst = runtime.AppendString(dst, r.Kind)
-	dst = append(dst, ",\"rma\":"...)
-	dst = runtime.AppendOptional(dst, r.Rma, runtime.AppendString[string])
-	dst = append(dst, ",\"moved_on\":"...)
-	dst = r.MovedOn.AppendJSON(dst)
-	dst = append(dst, ",\"note\":"...)
-	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
+	dst = r.MovedOn.AppendJSON(runtime.AppendKey(dst, ",\"moved_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the StockMovement to w in the canonical form of
@@ -245,10 +229,10 @@ func (r *StockMovement) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Product)
 	runtime.HashInt(w, r.Quantity)
-	runtime.HashString(w, r.Kind)
-	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashOptional(w, r.Rma, runtime.HashString)
 	r.MovedOn.HashFields(w)
-	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+	runtime.HashOptional(w, r.Note, runtime.HashString)
 }
 
 // decodeStockMovement reads a StockMovement record, every field present, as encoding/json
@@ -351,21 +335,14 @@ func (r *Customer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"full_name\":"...)
-	dst = runtime.AppendString(dst, r.FullName)
-	dst = append(dst, ",\"email\":"...)
-	dst = runtime.AppendString(dst, r.Email)
-	dst = append(dst, ",\"phone\":"...)
-	dst = runtime.AppendString(dst, r.Phone)
-	dst = append(dst, ",\"city\":"...)
-	dst = runtime.AppendString(dst, r.City)
-	dst = append(dst, ",\"state\":"...)
-	dst = runtime.AppendString(dst, r.State)
-	dst = append(dst, ",\"loyalty_tier\":"...)
-	dst = runtime.AppendString(dst, r.LoyaltyTier)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"state\":"), r.State)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"loyalty_tier\":"), string(r.LoyaltyTier))
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Customer to w in the canonical form of
@@ -382,7 +359,7 @@ func (r *Customer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Phone)
 	runtime.HashString(w, r.City)
 	runtime.HashString(w, r.State)
-	runtime.HashString(w, r.LoyaltyTier)
+	runtime.HashString(w, string(r.LoyaltyTier))
 }
 
 // decodeCustomer reads a Customer record, every field present, as encoding/json
@@ -519,29 +496,18 @@ func (r *Order) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"order_number\":"...)
-	dst = runtime.AppendString(dst, r.OrderNumber)
-	dst = append(dst, ",\"customer\":"...)
-	dst = runtime.AppendString(dst, r.Customer)
-	dst = append(dst, ",\"placed_on\":"...)
-	dst = r.PlacedOn.AppendJSON(dst)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"delivered_on\":"...)
-	dst = runtime.AppendOptional(dst, r.DeliveredOn, runtime.AppendValue[runtime.Date])
-	dst = append(dst, ",\"sales_tax_pct\":"...)
-	dst = runtime.AppendFloat(dst, r.SalesTaxPct)
-	dst = append(dst, ",\"shipping_fee\":"...)
-	dst = runtime.AppendFloat(dst, r.ShippingFee)
-	dst = append(dst, ",\"total\":"...)
-	dst = runtime.AppendFloat(dst, r.Total)
-	dst = append(dst, ",\"payment_method\":"...)
-	dst = runtime.AppendString(dst, r.PaymentMethod)
-	dst = append(dst, ",\"cancellation_reason\":"...)
-	dst = runtime.AppendOptional(dst, r.CancellationReason, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order_number\":"), r.OrderNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = r.PlacedOn.AppendJSON(runtime.AppendKey(dst, ",\"placed_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"sales_tax_pct\":"), r.SalesTaxPct)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"shipping_fee\":"), r.ShippingFee)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method\":"), string(r.PaymentMethod))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Order to w in the canonical form of
@@ -556,13 +522,13 @@ func (r *Order) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.OrderNumber)
 	runtime.HashString(w, r.Customer)
 	r.PlacedOn.HashFields(w)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
 	runtime.HashFloat(w, r.SalesTaxPct)
 	runtime.HashFloat(w, r.ShippingFee)
 	runtime.HashFloat(w, r.Total)
-	runtime.HashString(w, r.PaymentMethod)
-	runtime.HashOptional(w, r.CancellationReason, runtime.HashString[string])
+	runtime.HashString(w, string(r.PaymentMethod))
+	runtime.HashOptional(w, r.CancellationReason, runtime.HashString)
 }
 
 // decodeOrder reads a Order record, every field present, as encoding/json
@@ -650,17 +616,12 @@ func (r *OrderLine) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"order\":"...)
-	dst = runtime.AppendString(dst, r.Order)
-	dst = append(dst, ",\"product\":"...)
-	dst = runtime.AppendString(dst, r.Product)
-	dst = append(dst, ",\"quantity\":"...)
-	dst = runtime.AppendInt(dst, r.Quantity)
-	dst = append(dst, ",\"unit_price\":"...)
-	dst = runtime.AppendFloat(dst, r.UnitPrice)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the OrderLine to w in the canonical form of
@@ -864,31 +825,19 @@ func (r *ReturnAuthorization) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"order\":"...)
-	dst = runtime.AppendString(dst, r.Order)
-	dst = append(dst, ",\"line\":"...)
-	dst = runtime.AppendString(dst, r.Line)
-	dst = append(dst, ",\"quantity\":"...)
-	dst = runtime.AppendInt(dst, r.Quantity)
-	dst = append(dst, ",\"reason\":"...)
-	dst = runtime.AppendString(dst, r.Reason)
-	dst = append(dst, ",\"resolution\":"...)
-	dst = runtime.AppendString(dst, r.Resolution)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"condition\":"...)
-	dst = runtime.AppendString(dst, r.Condition)
-	dst = append(dst, ",\"requested_on\":"...)
-	dst = r.RequestedOn.AppendJSON(dst)
-	dst = append(dst, ",\"received_on\":"...)
-	dst = runtime.AppendOptional(dst, r.ReceivedOn, runtime.AppendValue[runtime.Date])
-	dst = append(dst, ",\"credit_amount\":"...)
-	dst = runtime.AppendFloat(dst, r.CreditAmount)
-	dst = append(dst, ",\"note\":"...)
-	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), string(r.Reason))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"resolution\":"), string(r.Resolution))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"condition\":"), string(r.Condition))
+	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"received_on\":"), r.ReceivedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_amount\":"), r.CreditAmount)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the ReturnAuthorization to w in the canonical form of
@@ -903,14 +852,14 @@ func (r *ReturnAuthorization) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Order)
 	runtime.HashString(w, r.Line)
 	runtime.HashInt(w, r.Quantity)
-	runtime.HashString(w, r.Reason)
-	runtime.HashString(w, r.Resolution)
-	runtime.HashString(w, r.Status)
-	runtime.HashString(w, r.Condition)
+	runtime.HashString(w, string(r.Reason))
+	runtime.HashString(w, string(r.Resolution))
+	runtime.HashString(w, string(r.Status))
+	runtime.HashString(w, string(r.Condition))
 	r.RequestedOn.HashFields(w)
 	runtime.HashOptional(w, r.ReceivedOn, runtime.HashValue[runtime.Date])
 	runtime.HashFloat(w, r.CreditAmount)
-	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+	runtime.HashOptional(w, r.Note, runtime.HashString)
 }
 
 // decodeReturnAuthorization reads a ReturnAuthorization record, every field present, as encoding/json
@@ -1002,19 +951,13 @@ func (r *Refund) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"order\":"...)
-	dst = runtime.AppendString(dst, r.Order)
-	dst = append(dst, ",\"rma\":"...)
-	dst = runtime.AppendOptional(dst, r.Rma, runtime.AppendString[string])
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"issued_on\":"...)
-	dst = r.IssuedOn.AppendJSON(dst)
-	dst = append(dst, ",\"reason\":"...)
-	dst = runtime.AppendString(dst, r.Reason)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), r.Reason)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Refund to w in the canonical form of
@@ -1027,7 +970,7 @@ func (r *Refund) HashFields(w *runtime.FieldHasher) {
 	w.Begin(6)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Order)
-	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
+	runtime.HashOptional(w, r.Rma, runtime.HashString)
 	runtime.HashFloat(w, r.Amount)
 	r.IssuedOn.HashFields(w)
 	runtime.HashString(w, r.Reason)
@@ -1101,15 +1044,11 @@ func (r *StoreCreditAccount) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"customer\":"...)
-	dst = runtime.AppendString(dst, r.Customer)
-	dst = append(dst, ",\"balance\":"...)
-	dst = runtime.AppendFloat(dst, r.Balance)
-	dst = append(dst, ",\"opened_on\":"...)
-	dst = r.OpenedOn.AppendJSON(dst)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"balance\":"), r.Balance)
+	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the StoreCreditAccount to w in the canonical form of
@@ -1218,21 +1157,14 @@ func (r *StoreCreditTransaction) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"account\":"...)
-	dst = runtime.AppendString(dst, r.Account)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"kind\":"...)
-	dst = runtime.AppendString(dst, r.Kind)
-	dst = append(dst, ",\"rma\":"...)
-	dst = runtime.AppendOptional(dst, r.Rma, runtime.AppendString[string])
-	dst = append(dst, ",\"created_on\":"...)
-	dst = r.CreatedOn.AppendJSON(dst)
-	dst = append(dst, ",\"note\":"...)
-	dst = runtime.AppendString(dst, r.Note)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"account\":"), r.Account)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
+	dst = r.CreatedOn.AppendJSON(runtime.AppendKey(dst, ",\"created_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"note\":"), r.Note)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the StoreCreditTransaction to w in the canonical form of
@@ -1246,8 +1178,8 @@ func (r *StoreCreditTransaction) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Account)
 	runtime.HashFloat(w, r.Amount)
-	runtime.HashString(w, r.Kind)
-	runtime.HashOptional(w, r.Rma, runtime.HashString[string])
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashOptional(w, r.Rma, runtime.HashString)
 	r.CreatedOn.HashFields(w)
 	runtime.HashString(w, r.Note)
 }

@@ -36,38 +36,29 @@ func (a *FindShipmentsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = runtime.Ptr(r.String())
 			}
 		case "customer_ref":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.CustomerRef = runtime.Ptr(r.String())
 			}
 		case "destination_city":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.DestinationCity = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Status = runtime.Ptr(runtime.Enum(r, ShipmentStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindShipments implements the tool find_shipments (service operations): find shipments by customer, the customer's reference, destination or status
@@ -146,20 +137,17 @@ func (a *GetShipmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetShipment implements the tool get_shipment (service operations): read one shipment
@@ -204,20 +192,17 @@ func (a *ListCarriersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "offset":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Offset = runtime.Ptr(r.Int())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // ListCarriers implements the tool list_carriers (service operations): list our carriers
@@ -282,20 +267,17 @@ func (a *GetCarrierArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetCarrier implements the tool get_carrier (service operations): read one carrier
@@ -350,68 +332,49 @@ func (a *BookShipmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = r.String()
 			}
 		case "carrier":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Carrier = r.String()
 			}
 		case "customer_ref":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.CustomerRef = r.String()
 			}
 		case "origin_city":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.OriginCity = r.String()
 			}
 		case "destination_city":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.DestinationCity = r.String()
 			}
 		case "destination_country":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.DestinationCountry = r.String()
 			}
 		case "weight_kg":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.WeightKg = r.Float()
 			}
 		case "pallets":
-			r.Seen(&seen, 7)
-			if !r.Null() {
-				given |= 128
+			if r.Arg(7) {
 				a.Pallets = r.Int()
 			}
 		case "pickup_date":
-			r.Seen(&seen, 8)
-			if !r.Null() {
-				given |= 256
+			if r.Arg(8) {
 				a.PickupDate = r.Date()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&511 == 511 && r.End()
+	return r.ArgsEnd(511)
 }
 
 // BookShipment implements the tool book_shipment (service operations): book a new shipment with a carrier
@@ -497,26 +460,21 @@ func (a *RateShipmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "shipment":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Shipment = r.String()
 			}
 		case "rate_card":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.RateCard = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RateShipment implements the tool rate_shipment (service operations): price a shipment with a rate card: weight times price per kg (at least the minimum charge), plus the fuel surcharge
@@ -613,20 +571,17 @@ func (a *DispatchShipmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "shipment":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Shipment = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // DispatchShipment implements the tool dispatch_shipment (service operations): hand a booked shipment over to the carrier
@@ -689,26 +644,21 @@ func (a *ConfirmDeliveryArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "shipment":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Shipment = r.String()
 			}
 		case "delivered_on":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.DeliveredOn = r.Date()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ConfirmDelivery implements the tool confirm_delivery (service operations): record the proof of delivery of a shipment
@@ -774,20 +724,17 @@ func (a *CancelShipmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "shipment":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Shipment = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // CancelShipment implements the tool cancel_shipment (service operations): cancel a shipment that has not been picked up
@@ -853,32 +800,25 @@ func (a *FindRateCardsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "carrier":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Carrier = runtime.Ptr(r.String())
 			}
 		case "zone":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Zone = runtime.Ptr(runtime.Enum(r, RateCardZone.Valid))
 			}
 		case "active":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Active = runtime.Ptr(r.Bool())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindRateCards implements the tool find_rate_cards (service tariffs): find rate cards by carrier, zone or whether they are active
@@ -946,20 +886,17 @@ func (a *GetRateCardArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetRateCard implements the tool get_rate_card (service tariffs): read one rate card
@@ -1014,56 +951,41 @@ func (a *PublishRateCardArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "carrier":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Carrier = r.String()
 			}
 		case "zone":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Zone = runtime.Enum(r, RateCardZone.Valid)
 			}
 		case "price_per_kg":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.PricePerKg = r.Float()
 			}
 		case "min_charge":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.MinCharge = r.Float()
 			}
 		case "fuel_surcharge_pct":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.FuelSurchargePct = r.Float()
 			}
 		case "valid_from":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.ValidFrom = r.Date()
 			}
 		case "valid_to":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.ValidTo = r.Date()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&127 == 127 && r.End()
+	return r.ArgsEnd(127)
 }
 
 // PublishRateCard implements the tool publish_rate_card (service tariffs): publish a new rate card for a carrier and zone
@@ -1148,20 +1070,17 @@ func (a *RetireRateCardArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "rate_card":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.RateCard = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // RetireRateCard implements the tool retire_rate_card (service tariffs): withdraw a rate card so it is no longer used for rating
@@ -1228,32 +1147,25 @@ func (a *FindCustomersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Name = runtime.Ptr(r.String())
 			}
 		case "vat_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.VATID = runtime.Ptr(r.String())
 			}
 		case "city":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.City = runtime.Ptr(r.String())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindCustomers implements the tool find_customers (service billing): find customers by name, VAT id or city
@@ -1328,20 +1240,17 @@ func (a *GetCustomerArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetCustomer implements the tool get_customer (service billing): read one customer
@@ -1390,32 +1299,25 @@ func (a *FindInvoicesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = runtime.Ptr(r.String())
 			}
 		case "period":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Period = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, FreightInvoiceStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindInvoices implements the tool find_invoices (service billing): find freight invoices by customer, billing month or status
@@ -1487,20 +1389,17 @@ func (a *GetInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetInvoice implements the tool get_invoice (service billing): read one freight invoice
@@ -1547,26 +1446,21 @@ func (a *FindInvoiceLinesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = runtime.Ptr(r.String())
 			}
 		case "shipment":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Shipment = runtime.Ptr(r.String())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindInvoiceLines implements the tool find_invoice_lines (service billing): find invoice lines by invoice or shipment
@@ -1636,20 +1530,17 @@ func (a *FindCreditNotesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = runtime.Ptr(r.String())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindCreditNotes implements the tool find_credit_notes (service billing): find the credit notes of an invoice
@@ -1712,26 +1603,21 @@ func (a *SetCreditHoldArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = r.String()
 			}
 		case "on_hold":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.OnHold = r.Bool()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // SetCreditHold implements the tool set_credit_hold (service billing): put a customer on credit hold or release the hold
@@ -1784,26 +1670,21 @@ func (a *OpenInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = r.String()
 			}
 		case "period":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Period = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // OpenInvoice implements the tool open_invoice (service billing): start a draft invoice for a customer's billing month
@@ -1875,26 +1756,21 @@ func (a *AddShipmentToInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "shipment":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Shipment = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // AddShipmentToInvoice implements the tool add_shipment_to_invoice (service billing): bill a delivered shipment on a draft invoice at its rated charge
@@ -1991,26 +1867,21 @@ func (a *RepriceInvoiceLineArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "shipment":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Shipment = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RepriceInvoiceLine implements the tool reprice_invoice_line (service billing): bring a draft invoice's line for a shipment up to date with the shipment's current rated charge
@@ -2100,26 +1971,21 @@ func (a *RemoveShipmentFromInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "shipment":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Shipment = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RemoveShipmentFromInvoice implements the tool remove_shipment_from_invoice (service billing): take a shipment off a draft invoice
@@ -2203,20 +2069,17 @@ func (a *IssueInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // IssueInvoice implements the tool issue_invoice (service billing): finalise a draft invoice and send it to the customer; the due date follows the customer's payment terms
@@ -2299,20 +2162,17 @@ func (a *CancelInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // CancelInvoice implements the tool cancel_invoice (service billing): cancel a draft invoice; its shipments become billable again
@@ -2370,32 +2230,25 @@ func (a *IssueCreditNoteArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		case "reason":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Reason = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // IssueCreditNote implements the tool issue_credit_note (service billing): credit part of an issued invoice, e.g. for an overcharge or damaged goods
@@ -2474,26 +2327,21 @@ func (a *MarkInvoicePaidArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "paid_on":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.PaidOn = r.Date()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // MarkInvoicePaid implements the tool mark_invoice_paid (service billing): close an issued invoice as paid
@@ -2558,26 +2406,21 @@ func (a *FindPaymentsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = runtime.Ptr(r.String())
 			}
 		case "bank_reference":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.BankReference = runtime.Ptr(r.String())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindPayments implements the tool find_payments (service receivables): find payments by invoice or bank reference
@@ -2648,26 +2491,21 @@ func (a *FindDunningLettersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = runtime.Ptr(r.String())
 			}
 		case "level":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Level = runtime.Ptr(r.Int())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindDunningLetters implements the tool find_dunning_letters (service receivables): find the reminders sent for an invoice
@@ -2737,38 +2575,29 @@ func (a *RecordPaymentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		case "received_on":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.ReceivedOn = r.Date()
 			}
 		case "bank_reference":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.BankReference = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // RecordPayment implements the tool record_payment (service receivables): record a customer's bank transfer against an invoice
@@ -2860,20 +2689,17 @@ func (a *SendDunningLetterArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // SendDunningLetter implements the tool send_dunning_letter (service receivables): send the next reminder for an overdue invoice: level 1 is free, level 2 costs 5 EUR and level 3 costs 10 EUR; at most one reminder every 10 days

@@ -38,25 +38,16 @@ func (r *Patient) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"nhs_number\":"...)
-	dst = runtime.AppendString(dst, r.NhsNumber)
-	dst = append(dst, ",\"full_name\":"...)
-	dst = runtime.AppendString(dst, r.FullName)
-	dst = append(dst, ",\"date_of_birth\":"...)
-	dst = r.DateOfBirth.AppendJSON(dst)
-	dst = append(dst, ",\"postcode\":"...)
-	dst = runtime.AppendString(dst, r.Postcode)
-	dst = append(dst, ",\"phone\":"...)
-	dst = runtime.AppendString(dst, r.Phone)
-	dst = append(dst, ",\"gp_practice\":"...)
-	dst = runtime.AppendString(dst, r.GpPractice)
-	dst = append(dst, ",\"deceased\":"...)
-	dst = runtime.AppendBool(dst, r.Deceased)
-	dst = append(dst, ",\"date_of_death\":"...)
-	dst = runtime.AppendOptional(dst, r.DateOfDeath, runtime.AppendValue[runtime.Date])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"nhs_number\":"), r.NhsNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = r.DateOfBirth.AppendJSON(runtime.AppendKey(dst, ",\"date_of_birth\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"postcode\":"), r.Postcode)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"gp_practice\":"), r.GpPractice)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"deceased\":"), r.Deceased)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"date_of_death\":"), r.DateOfDeath, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Patient to w in the canonical form of
@@ -158,17 +149,12 @@ func (r *Department) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"code\":"...)
-	dst = runtime.AppendString(dst, r.Code)
-	dst = append(dst, ",\"rtt_target_weeks\":"...)
-	dst = runtime.AppendInt(dst, r.RttTargetWeeks)
-	dst = append(dst, ",\"first_attendance_tariff\":"...)
-	dst = runtime.AppendFloat(dst, r.FirstAttendanceTariff)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"rtt_target_weeks\":"), r.RttTargetWeeks)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"first_attendance_tariff\":"), r.FirstAttendanceTariff)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Department to w in the canonical form of
@@ -280,19 +266,13 @@ func (r *Clinician) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"full_name\":"...)
-	dst = runtime.AppendString(dst, r.FullName)
-	dst = append(dst, ",\"registration_number\":"...)
-	dst = runtime.AppendString(dst, r.RegistrationNumber)
-	dst = append(dst, ",\"role\":"...)
-	dst = runtime.AppendString(dst, r.Role)
-	dst = append(dst, ",\"home_department\":"...)
-	dst = runtime.AppendString(dst, r.HomeDepartment)
-	dst = append(dst, ",\"active\":"...)
-	dst = runtime.AppendBool(dst, r.Active)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"registration_number\":"), r.RegistrationNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"role\":"), string(r.Role))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"home_department\":"), r.HomeDepartment)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Clinician to w in the canonical form of
@@ -306,7 +286,7 @@ func (r *Clinician) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.FullName)
 	runtime.HashString(w, r.RegistrationNumber)
-	runtime.HashString(w, r.Role)
+	runtime.HashString(w, string(r.Role))
 	runtime.HashString(w, r.HomeDepartment)
 	runtime.HashBool(w, r.Active)
 }
@@ -380,17 +360,12 @@ func (r *RotaEntry) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"clinician\":"...)
-	dst = runtime.AppendString(dst, r.Clinician)
-	dst = append(dst, ",\"department\":"...)
-	dst = runtime.AppendString(dst, r.Department)
-	dst = append(dst, ",\"starts_on\":"...)
-	dst = r.StartsOn.AppendJSON(dst)
-	dst = append(dst, ",\"ends_on\":"...)
-	dst = r.EndsOn.AppendJSON(dst)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"clinician\":"), r.Clinician)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = r.StartsOn.AppendJSON(runtime.AppendKey(dst, ",\"starts_on\":"))
+	dst = r.EndsOn.AppendJSON(runtime.AppendKey(dst, ",\"ends_on\":"))
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the RotaEntry to w in the canonical form of
@@ -499,17 +474,12 @@ func (r *Room) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"site\":"...)
-	dst = runtime.AppendString(dst, r.Site)
-	dst = append(dst, ",\"room_type\":"...)
-	dst = runtime.AppendString(dst, r.RoomType)
-	dst = append(dst, ",\"active\":"...)
-	dst = runtime.AppendBool(dst, r.Active)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"site\":"), r.Site)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"room_type\":"), string(r.RoomType))
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Room to w in the canonical form of
@@ -523,7 +493,7 @@ func (r *Room) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Name)
 	runtime.HashString(w, r.Site)
-	runtime.HashString(w, r.RoomType)
+	runtime.HashString(w, string(r.RoomType))
 	runtime.HashBool(w, r.Active)
 }
 
@@ -648,23 +618,15 @@ func (r *ClinicSession) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"department\":"...)
-	dst = runtime.AppendString(dst, r.Department)
-	dst = append(dst, ",\"clinician\":"...)
-	dst = runtime.AppendString(dst, r.Clinician)
-	dst = append(dst, ",\"room\":"...)
-	dst = runtime.AppendString(dst, r.Room)
-	dst = append(dst, ",\"session_date\":"...)
-	dst = r.SessionDate.AppendJSON(dst)
-	dst = append(dst, ",\"period\":"...)
-	dst = runtime.AppendString(dst, r.Period)
-	dst = append(dst, ",\"capacity\":"...)
-	dst = runtime.AppendInt(dst, r.Capacity)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"clinician\":"), r.Clinician)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"room\":"), r.Room)
+	dst = r.SessionDate.AppendJSON(runtime.AppendKey(dst, ",\"session_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"period\":"), string(r.Period))
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"capacity\":"), r.Capacity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the ClinicSession to w in the canonical form of
@@ -680,9 +642,9 @@ func (r *ClinicSession) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Clinician)
 	runtime.HashString(w, r.Room)
 	r.SessionDate.HashFields(w)
-	runtime.HashString(w, r.Period)
+	runtime.HashString(w, string(r.Period))
 	runtime.HashInt(w, r.Capacity)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 }
 
 // decodeClinicSession reads a ClinicSession record, every field present, as encoding/json
@@ -815,23 +777,15 @@ func (r *Appointment) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"session\":"...)
-	dst = runtime.AppendString(dst, r.Session)
-	dst = append(dst, ",\"patient\":"...)
-	dst = runtime.AppendString(dst, r.Patient)
-	dst = append(dst, ",\"referral\":"...)
-	dst = runtime.AppendString(dst, r.Referral)
-	dst = append(dst, ",\"kind\":"...)
-	dst = runtime.AppendString(dst, r.Kind)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"booked_on\":"...)
-	dst = r.BookedOn.AppendJSON(dst)
-	dst = append(dst, ",\"cancellation_reason\":"...)
-	dst = runtime.AppendOptional(dst, r.CancellationReason, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"session\":"), r.Session)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"patient\":"), r.Patient)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referral\":"), r.Referral)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = r.BookedOn.AppendJSON(runtime.AppendKey(dst, ",\"booked_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Appointment to w in the canonical form of
@@ -846,10 +800,10 @@ func (r *Appointment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Session)
 	runtime.HashString(w, r.Patient)
 	runtime.HashString(w, r.Referral)
-	runtime.HashString(w, r.Kind)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashString(w, string(r.Status))
 	r.BookedOn.HashFields(w)
-	runtime.HashOptional(w, r.CancellationReason, runtime.HashString[string])
+	runtime.HashOptional(w, r.CancellationReason, runtime.HashString)
 }
 
 // decodeAppointment reads a Appointment record, every field present, as encoding/json
@@ -987,23 +941,15 @@ func (r *Referral) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"patient\":"...)
-	dst = runtime.AppendString(dst, r.Patient)
-	dst = append(dst, ",\"department\":"...)
-	dst = runtime.AppendString(dst, r.Department)
-	dst = append(dst, ",\"referrer\":"...)
-	dst = runtime.AppendString(dst, r.Referrer)
-	dst = append(dst, ",\"priority\":"...)
-	dst = runtime.AppendString(dst, r.Priority)
-	dst = append(dst, ",\"received_on\":"...)
-	dst = r.ReceivedOn.AppendJSON(dst)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"triage_note\":"...)
-	dst = runtime.AppendOptional(dst, r.TriageNote, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"patient\":"), r.Patient)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referrer\":"), r.Referrer)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"priority\":"), string(r.Priority))
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"triage_note\":"), r.TriageNote, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Referral to w in the canonical form of
@@ -1018,10 +964,10 @@ func (r *Referral) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Patient)
 	runtime.HashString(w, r.Department)
 	runtime.HashString(w, r.Referrer)
-	runtime.HashString(w, r.Priority)
+	runtime.HashString(w, string(r.Priority))
 	r.ReceivedOn.HashFields(w)
-	runtime.HashString(w, r.Status)
-	runtime.HashOptional(w, r.TriageNote, runtime.HashString[string])
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.TriageNote, runtime.HashString)
 }
 
 // decodeReferral reads a Referral record, every field present, as encoding/json
@@ -1127,19 +1073,13 @@ func (r *WaitingListEntry) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"referral\":"...)
-	dst = runtime.AppendString(dst, r.Referral)
-	dst = append(dst, ",\"added_on\":"...)
-	dst = r.AddedOn.AppendJSON(dst)
-	dst = append(dst, ",\"breach_date\":"...)
-	dst = r.BreachDate.AppendJSON(dst)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"removal_reason\":"...)
-	dst = runtime.AppendOptional(dst, r.RemovalReason, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referral\":"), r.Referral)
+	dst = r.AddedOn.AppendJSON(runtime.AppendKey(dst, ",\"added_on\":"))
+	dst = r.BreachDate.AppendJSON(runtime.AppendKey(dst, ",\"breach_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"removal_reason\":"), r.RemovalReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the WaitingListEntry to w in the canonical form of
@@ -1154,8 +1094,8 @@ func (r *WaitingListEntry) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Referral)
 	r.AddedOn.HashFields(w)
 	r.BreachDate.HashFields(w)
-	runtime.HashString(w, r.Status)
-	runtime.HashOptional(w, r.RemovalReason, runtime.HashString[string])
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.RemovalReason, runtime.HashString)
 }
 
 // decodeWaitingListEntry reads a WaitingListEntry record, every field present, as encoding/json

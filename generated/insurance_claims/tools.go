@@ -34,32 +34,25 @@ func (a *FindPolicyholdersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "full_name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.FullName = runtime.Ptr(r.String())
 			}
 		case "email":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Email = runtime.Ptr(r.String())
 			}
 		case "city":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.City = runtime.Ptr(r.String())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindPolicyholders implements the tool find_policyholders (service policy_admin): find policyholders by name, email or city
@@ -134,20 +127,17 @@ func (a *GetPolicyholderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetPolicyholder implements the tool get_policyholder (service policy_admin): get a Policyholder by id.
@@ -208,68 +198,49 @@ func (a *UpdatePolicyholderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		case "full_name":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.FullName = runtime.Ptr(r.String())
 			}
 		case "email":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Email = runtime.Ptr(r.String())
 			}
 		case "phone":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Phone = runtime.Ptr(r.String())
 			}
 		case "address":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.Address = runtime.Ptr(r.String())
 			}
 		case "city":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.City = runtime.Ptr(r.String())
 			}
 		case "postal_code":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.PostalCode = runtime.Ptr(r.String())
 			}
 		case "birth_date":
-			r.Seen(&seen, 7)
-			if !r.Null() {
-				given |= 128
+			if r.Arg(7) {
 				a.BirthDate = runtime.Ptr(r.Date())
 			}
 		case "customer_since":
-			r.Seen(&seen, 8)
-			if !r.Null() {
-				given |= 256
+			if r.Arg(8) {
 				a.CustomerSince = runtime.Ptr(r.Date())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // UpdatePolicyholder implements the tool update_policyholder (service policy_admin): correct a policyholder's contact details
@@ -351,38 +322,29 @@ func (a *FindPoliciesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "policy_number":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.PolicyNumber = runtime.Ptr(r.String())
 			}
 		case "holder":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Holder = runtime.Ptr(r.String())
 			}
 		case "product":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Product = runtime.Ptr(runtime.Enum(r, InsurancePolicyProduct.Valid))
 			}
 		case "status":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Status = runtime.Ptr(runtime.Enum(r, InsurancePolicyStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindPolicies implements the tool find_policies (service policy_admin): find contracts by number, holder, product or status
@@ -457,20 +419,17 @@ func (a *GetPolicyArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetPolicy implements the tool get_policy (service policy_admin): get a InsurancePolicy by id.
@@ -515,20 +474,17 @@ func (a *SuspendPolicyArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "policy":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Policy = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // SuspendPolicy implements the tool suspend_policy (service policy_admin): suspend cover on a contract whose premium is overdue
@@ -588,26 +544,21 @@ func (a *ReinstatePolicyArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "policy":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Policy = r.String()
 			}
 		case "paid_until":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.PaidUntil = r.Date()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ReinstatePolicy implements the tool reinstate_policy (service policy_admin): reinstate a suspended contract once the overdue premium is paid
@@ -674,26 +625,21 @@ func (a *CancelPolicyArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "policy":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Policy = r.String()
 			}
 		case "effective":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Effective = r.Date()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // CancelPolicy implements the tool cancel_policy (service policy_admin): cancel a contract at the policyholder's request
@@ -775,38 +721,29 @@ func (a *FindClaimsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim_number":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ClaimNumber = runtime.Ptr(r.String())
 			}
 		case "policy":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Policy = runtime.Ptr(r.String())
 			}
 		case "peril":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Peril = runtime.Ptr(runtime.Enum(r, ClaimPeril.Valid))
 			}
 		case "status":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Status = runtime.Ptr(runtime.Enum(r, ClaimStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindClaims implements the tool find_claims (service claims): find claims by reference, contract, peril or status
@@ -881,20 +818,17 @@ func (a *GetClaimArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetClaim implements the tool get_claim (service claims): get a Claim by id.
@@ -946,50 +880,37 @@ func (a *FileClaimArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "policy":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Policy = r.String()
 			}
 		case "claim_number":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.ClaimNumber = r.String()
 			}
 		case "peril":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Peril = runtime.Enum(r, ClaimPeril.Valid)
 			}
 		case "incident_date":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.IncidentDate = r.Date()
 			}
 		case "description":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.Description = r.String()
 			}
 		case "estimated_amount":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.EstimatedAmount = r.Float()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&63 == 63 && r.End()
+	return r.ArgsEnd(63)
 }
 
 // FileClaim implements the tool file_claim (service claims): register a new claim from a customer's declaration
@@ -1077,20 +998,17 @@ func (a *SendToAssessmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // SendToAssessment implements the tool send_to_assessment (service claims): put a submitted claim on hold until a loss adjuster has assessed it
@@ -1147,26 +1065,21 @@ func (a *ApproveClaimArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ApproveClaim implements the tool approve_claim (service claims): approve a claim for payment
@@ -1245,26 +1158,21 @@ func (a *RejectClaimArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RejectClaim implements the tool reject_claim (service claims): reject a claim, giving the reason sent to the customer
@@ -1332,20 +1240,17 @@ func (a *MarkClaimPaidArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // MarkClaimPaid implements the tool mark_claim_paid (service claims): close an approved claim as paid
@@ -1406,38 +1311,29 @@ func (a *FindAdjustersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "full_name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.FullName = runtime.Ptr(r.String())
 			}
 		case "region":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Region = runtime.Ptr(r.String())
 			}
 		case "specialty":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Specialty = runtime.Ptr(runtime.Enum(r, LossAdjusterSpecialty.Valid))
 			}
 		case "active":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Active = runtime.Ptr(r.Bool())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindAdjusters implements the tool find_adjusters (service adjusting): find loss adjusters by name, region or specialty
@@ -1511,20 +1407,17 @@ func (a *GetAdjusterArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetAdjuster implements the tool get_adjuster (service adjusting): get a LossAdjuster by id.
@@ -1573,32 +1466,25 @@ func (a *FindAssessmentsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = runtime.Ptr(r.String())
 			}
 		case "adjuster":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Adjuster = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, AssessmentStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindAssessments implements the tool find_assessments (service adjusting): find assessments of a claim or of an adjuster
@@ -1673,26 +1559,21 @@ func (a *RequestAssessmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		case "adjuster":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Adjuster = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RequestAssessment implements the tool request_assessment (service adjusting): appoint a loss adjuster to assess a claim
@@ -1793,32 +1674,25 @@ func (a *RecordAssessmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "assessment":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Assessment = r.String()
 			}
 		case "assessed_amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.AssessedAmount = r.Float()
 			}
 		case "findings":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Findings = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // RecordAssessment implements the tool record_assessment (service adjusting): record the adjuster's report
@@ -1894,20 +1768,17 @@ func (a *CancelAssessmentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "assessment":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Assessment = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // CancelAssessment implements the tool cancel_assessment (service adjusting): withdraw a pending assessment request
@@ -1964,26 +1835,21 @@ func (a *FindPayoutsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Status = runtime.Ptr(runtime.Enum(r, PayoutStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindPayouts implements the tool find_payouts (service payments): find payouts of a claim
@@ -2048,20 +1914,17 @@ func (a *GetPayoutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetPayout implements the tool get_payout (service payments): get a Payout by id.
@@ -2111,38 +1974,29 @@ func (a *SchedulePayoutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		case "payee":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Payee = r.String()
 			}
 		case "iban":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Iban = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // SchedulePayout implements the tool schedule_payout (service payments): schedule an indemnity transfer on an approved claim
@@ -2230,20 +2084,17 @@ func (a *ReleasePayoutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "payout":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Payout = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // ReleasePayout implements the tool release_payout (service payments): send a scheduled transfer to the bank
@@ -2314,20 +2165,17 @@ func (a *CancelPayoutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "payout":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Payout = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // CancelPayout implements the tool cancel_payout (service payments): cancel a transfer that has not been sent
@@ -2386,32 +2234,25 @@ func (a *FindFraudFlagsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = runtime.Ptr(r.String())
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = runtime.Ptr(runtime.Enum(r, FraudFlagReason.Valid))
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, FraudFlagStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindFraudFlags implements the tool find_fraud_flags (service fraud): find fraud flags on a claim
@@ -2482,38 +2323,29 @@ func (a *RaiseFraudFlagArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = runtime.Enum(r, FraudFlagReason.Valid)
 			}
 		case "note":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Note = r.String()
 			}
 		case "analyst":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Analyst = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // RaiseFraudFlag implements the tool raise_fraud_flag (service fraud): flag a claim for investigation
@@ -2590,20 +2422,17 @@ func (a *AutoScreenClaimArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "claim":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Claim = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // AutoScreenClaim implements the tool auto_screen_claim (service fraud): run the automatic screening rules on a claim; returns the number of open flags
@@ -2741,32 +2570,25 @@ func (a *ResolveFraudFlagArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "flag":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Flag = r.String()
 			}
 		case "fraud_confirmed":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.FraudConfirmed = r.Bool()
 			}
 		case "note":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Note = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // ResolveFraudFlag implements the tool resolve_fraud_flag (service fraud): close an investigation: clear the flag or confirm the fraud

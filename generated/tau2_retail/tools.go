@@ -31,20 +31,17 @@ func (a *GetProductDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "product_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ProductID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetProductDetails implements the tool get_product_details (service catalog): get the inventory details of a product.
@@ -92,20 +89,17 @@ func (a *GetItemDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "item_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ItemID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get the inventory details of an item.
@@ -204,20 +198,17 @@ func (a *CalculateArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "expression":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Expression = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // Calculate implements the tool calculate (service store): calculate the result of a mathematical expression.
@@ -262,20 +253,17 @@ func (a *TransferToHumanAgentsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "summary":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Summary = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // TransferToHumanAgents implements the tool transfer_to_human_agents (service store): transfer the user to a human agent, with a summary of the issue. Only when the user asks for one or the request is out of scope.
@@ -316,20 +304,17 @@ func (a *FindUserIDByEmailArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "email":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Email = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
@@ -377,32 +362,25 @@ func (a *FindUserIDByNameZipArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "first_name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.FirstName = r.String()
 			}
 		case "last_name":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.LastName = r.String()
 			}
 		case "zip":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Zip = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
@@ -449,20 +427,17 @@ func (a *GetOrderDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get the status and details of an order.
@@ -510,20 +485,17 @@ func (a *GetUserDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.UserID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get the details of a user, including their orders.
@@ -576,56 +548,41 @@ func (a *ModifyUserAddressArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.UserID = r.String()
 			}
 		case "address1":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Address1 = r.String()
 			}
 		case "address2":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Address2 = r.String()
 			}
 		case "city":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.City = r.String()
 			}
 		case "state":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.State = r.String()
 			}
 		case "country":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.Country = r.String()
 			}
 		case "zip":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.Zip = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&127 == 127 && r.End()
+	return r.ArgsEnd(127)
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): modify the default address of a user, after explicit confirmation.
@@ -679,26 +636,21 @@ func (a *CancelPendingOrderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order, after explicit confirmation; gift cards are refunded at once.
@@ -823,56 +775,41 @@ func (a *ModifyPendingOrderAddressArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "address1":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Address1 = r.String()
 			}
 		case "address2":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Address2 = r.String()
 			}
 		case "city":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.City = r.String()
 			}
 		case "state":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.State = r.String()
 			}
 		case "country":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.Country = r.String()
 			}
 		case "zip":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.Zip = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&127 == 127 && r.End()
+	return r.ArgsEnd(127)
 }
 
 // ModifyPendingOrderAddress implements the tool modify_pending_order_address (service store): modify the shipping address of a pending order, after explicit confirmation.
@@ -928,26 +865,21 @@ func (a *ModifyPendingOrderPaymentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "payment_method_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.PaymentMethodID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ModifyPendingOrderPayment implements the tool modify_pending_order_payment (service store): modify the payment method of a pending order, after explicit confirmation.
@@ -1109,38 +1041,29 @@ func (a *ModifyPendingOrderItemsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "item_ids":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "new_item_ids":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "payment_method_id":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.PaymentMethodID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): modify items of a pending order to other options of the same products; only once per order, after explicit confirmation.
@@ -1392,38 +1315,29 @@ func (a *ExchangeDeliveredOrderItemsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "item_ids":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "new_item_ids":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "payment_method_id":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.PaymentMethodID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // ExchangeDeliveredOrderItems implements the tool exchange_delivered_order_items (service store): exchange items of a delivered order for other options of the same products; only once per order, after explicit confirmation.
@@ -1592,32 +1506,25 @@ func (a *ReturnDeliveredOrderItemsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "item_ids":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "payment_method_id":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.PaymentMethodID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // ReturnDeliveredOrderItems implements the tool return_delivered_order_items (service store): return items of a delivered order, after explicit confirmation; the refund goes to the original payment method or a gift card.

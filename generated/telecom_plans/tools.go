@@ -36,38 +36,29 @@ func (a *FindSubscribersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "full_name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.FullName = runtime.Ptr(r.String())
 			}
 		case "cpf":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Cpf = runtime.Ptr(r.String())
 			}
 		case "email":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Email = runtime.Ptr(r.String())
 			}
 		case "city":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.City = runtime.Ptr(r.String())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindSubscribers implements the tool find_subscribers (service customers): find subscribers by name, CPF, email or city
@@ -149,20 +140,17 @@ func (a *GetSubscriberArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetSubscriber implements the tool get_subscriber (service customers): get a Subscriber by id.
@@ -213,56 +201,41 @@ func (a *RegisterSubscriberArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "full_name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.FullName = r.String()
 			}
 		case "cpf":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Cpf = r.String()
 			}
 		case "email":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Email = r.String()
 			}
 		case "birth_date":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.BirthDate = r.Date()
 			}
 		case "address":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.Address = r.String()
 			}
 		case "city":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.City = r.String()
 			}
 		case "state":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.State = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&127 == 127 && r.End()
+	return r.ArgsEnd(127)
 }
 
 // RegisterSubscriber implements the tool register_subscriber (service customers): register a new subscriber after checking their documents
@@ -344,38 +317,29 @@ func (a *UpdateSubscriberAddressArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "subscriber":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Subscriber = r.String()
 			}
 		case "address":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Address = r.String()
 			}
 		case "city":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.City = r.String()
 			}
 		case "state":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.State = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // UpdateSubscriberAddress implements the tool update_subscriber_address (service customers): change a subscriber's billing address
@@ -438,20 +402,17 @@ func (a *CloseSubscriberArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "subscriber":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Subscriber = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // CloseSubscriber implements the tool close_subscriber (service customers): close a subscriber account that no longer holds any line
@@ -521,32 +482,25 @@ func (a *FindPlansArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Name = runtime.Ptr(r.String())
 			}
 		case "kind":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Kind = runtime.Ptr(runtime.Enum(r, PlanKind.Valid))
 			}
 		case "available":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Available = runtime.Ptr(r.Bool())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindPlans implements the tool find_plans (service offers): find plans by name, kind or availability
@@ -613,20 +567,17 @@ func (a *GetPlanArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetPlan implements the tool get_plan (service offers): get a Plan by id.
@@ -675,32 +626,25 @@ func (a *FindSubscriptionsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = runtime.Ptr(r.String())
 			}
 		case "plan":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Plan = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, SubscriptionStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindSubscriptions implements the tool find_subscriptions (service offers): subscriptions of a line
@@ -775,26 +719,21 @@ func (a *SubscribeArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		case "plan":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Plan = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // Subscribe implements the tool subscribe (service offers): put a line without a plan on a plan
@@ -876,26 +815,21 @@ func (a *ChangePlanArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		case "new_plan":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.NewPlan = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ChangePlan implements the tool change_plan (service offers): move a line to another plan from today
@@ -1024,20 +958,17 @@ func (a *EndSubscriptionArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "subscription":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Subscription = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // EndSubscription implements the tool end_subscription (service offers): end a line's plan today
@@ -1101,32 +1032,25 @@ func (a *FindLinesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "msisdn":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Msisdn = runtime.Ptr(r.String())
 			}
 		case "subscriber":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Subscriber = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, LineStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindLines implements the tool find_lines (service network): find lines by number, subscriber or status
@@ -1198,20 +1122,17 @@ func (a *GetLineArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetLine implements the tool get_line (service network): get a Line by id.
@@ -1260,32 +1181,25 @@ func (a *FindUsageArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = runtime.Ptr(r.String())
 			}
 		case "cycle":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Cycle = runtime.Ptr(r.String())
 			}
 		case "kind":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Kind = runtime.Ptr(runtime.Enum(r, UsageRecordKind.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindUsage implements the tool find_usage (service network): usage records of a line
@@ -1358,26 +1272,21 @@ func (a *DataUsedMbArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		case "cycle":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Cycle = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // DataUsedMb implements the tool data_used_mb (service network): total data used by a line in a billing cycle, in MB
@@ -1434,32 +1343,25 @@ func (a *ActivateLineArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "subscriber":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Subscriber = r.String()
 			}
 		case "msisdn":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Msisdn = r.String()
 			}
 		case "iccid":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Iccid = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // ActivateLine implements the tool activate_line (service network): activate a new number on a SIM card
@@ -1560,26 +1462,21 @@ func (a *SuspendLineArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = runtime.Enum(r, LineSuspensionReason.Valid)
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // SuspendLine implements the tool suspend_line (service network): suspend outgoing service on a line
@@ -1644,20 +1541,17 @@ func (a *ReactivateLineArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // ReactivateLine implements the tool reactivate_line (service network): restore service on a suspended line
@@ -1730,20 +1624,17 @@ func (a *MarkLinePortedOutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // MarkLinePortedOut implements the tool mark_line_ported_out (service network): release a number that has been ported to another operator
@@ -1825,32 +1716,25 @@ func (a *FindBillsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = runtime.Ptr(r.String())
 			}
 		case "cycle":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Cycle = runtime.Ptr(r.String())
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, BillStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindBills implements the tool find_bills (service billing): bills of a line
@@ -1922,20 +1806,17 @@ func (a *GetBillArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetBill implements the tool get_bill (service billing): get a Bill by id.
@@ -1981,26 +1862,21 @@ func (a *IssueBillArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = r.String()
 			}
 		case "cycle":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Cycle = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // IssueBill implements the tool issue_bill (service billing): issue a line's bill for a cycle from its plan and out-of-bundle usage
@@ -2114,26 +1990,21 @@ func (a *RecordPaymentArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "bill":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Bill = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RecordPayment implements the tool record_payment (service billing): record a payment received for a bill (boleto, Pix or card)
@@ -2197,26 +2068,21 @@ func (a *ContestBillArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "bill":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Bill = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ContestBill implements the tool contest_bill (service billing): record a customer's dispute of a bill
@@ -2281,26 +2147,21 @@ func (a *CreditExtraChargesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "bill":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Bill = r.String()
 			}
 		case "credit":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Credit = r.Float()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // CreditExtraCharges implements the tool credit_extra_charges (service billing): waive out-of-bundle charges on an open bill
@@ -2379,32 +2240,25 @@ func (a *FindPortRequestsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "line":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Line = runtime.Ptr(r.String())
 			}
 		case "recipient":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Recipient = runtime.Ptr(runtime.Enum(r, PortOutRequestRecipient.Valid))
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, PortOutRequestStatus.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindPortRequests implements the tool find_port_requests (service portability): find port-out requests
@@ -2472,20 +2326,17 @@ func (a *GetPortRequestArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetPortRequest implements the tool get_port_request (service portability): get a PortOutRequest by id.
@@ -2530,20 +2381,17 @@ func (a *ApprovePortOutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "request":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Request = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // ApprovePortOut implements the tool approve_port_out (service portability): confirm a port-out request as donor operator
@@ -2616,26 +2464,21 @@ func (a *RejectPortOutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "request":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Request = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = runtime.Enum(r, PortOutRequestRejectionReason.Valid)
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // RejectPortOut implements the tool reject_port_out (service portability): refuse a port-out request; only the reasons listed by Anatel are allowed
@@ -2698,20 +2541,17 @@ func (a *CompletePortOutArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "request":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Request = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // CompletePortOut implements the tool complete_port_out (service portability): confirm that the porting window has passed and the number now belongs to the recipient

@@ -96,31 +96,19 @@ func (r *Program) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"code\":"...)
-	dst = runtime.AppendString(dst, r.Code)
-	dst = append(dst, ",\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"faculty\":"...)
-	dst = runtime.AppendString(dst, r.Faculty)
-	dst = append(dst, ",\"degree\":"...)
-	dst = runtime.AppendString(dst, r.Degree)
-	dst = append(dst, ",\"intake_term\":"...)
-	dst = runtime.AppendString(dst, r.IntakeTerm)
-	dst = append(dst, ",\"capacity\":"...)
-	dst = runtime.AppendInt(dst, r.Capacity)
-	dst = append(dst, ",\"min_average\":"...)
-	dst = runtime.AppendFloat(dst, r.MinAverage)
-	dst = append(dst, ",\"tuition_domestic\":"...)
-	dst = runtime.AppendFloat(dst, r.TuitionDomestic)
-	dst = append(dst, ",\"tuition_international\":"...)
-	dst = runtime.AppendFloat(dst, r.TuitionInternational)
-	dst = append(dst, ",\"deposit_amount\":"...)
-	dst = runtime.AppendFloat(dst, r.DepositAmount)
-	dst = append(dst, ",\"accepting\":"...)
-	dst = runtime.AppendBool(dst, r.Accepting)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"faculty\":"), string(r.Faculty))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"degree\":"), string(r.Degree))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"intake_term\":"), r.IntakeTerm)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"capacity\":"), r.Capacity)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_average\":"), r.MinAverage)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tuition_domestic\":"), r.TuitionDomestic)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tuition_international\":"), r.TuitionInternational)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"deposit_amount\":"), r.DepositAmount)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"accepting\":"), r.Accepting)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Program to w in the canonical form of
@@ -134,8 +122,8 @@ func (r *Program) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Code)
 	runtime.HashString(w, r.Name)
-	runtime.HashString(w, r.Faculty)
-	runtime.HashString(w, r.Degree)
+	runtime.HashString(w, string(r.Faculty))
+	runtime.HashString(w, string(r.Degree))
 	runtime.HashString(w, r.IntakeTerm)
 	runtime.HashInt(w, r.Capacity)
 	runtime.HashFloat(w, r.MinAverage)
@@ -263,23 +251,15 @@ func (r *Applicant) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"first_name\":"...)
-	dst = runtime.AppendString(dst, r.FirstName)
-	dst = append(dst, ",\"last_name\":"...)
-	dst = runtime.AppendString(dst, r.LastName)
-	dst = append(dst, ",\"email\":"...)
-	dst = runtime.AppendString(dst, r.Email)
-	dst = append(dst, ",\"birth_date\":"...)
-	dst = r.BirthDate.AppendJSON(dst)
-	dst = append(dst, ",\"citizenship\":"...)
-	dst = runtime.AppendString(dst, r.Citizenship)
-	dst = append(dst, ",\"region\":"...)
-	dst = runtime.AppendString(dst, r.Region)
-	dst = append(dst, ",\"previous_institution\":"...)
-	dst = runtime.AppendString(dst, r.PreviousInstitution)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"first_name\":"), r.FirstName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"last_name\":"), r.LastName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = r.BirthDate.AppendJSON(runtime.AppendKey(dst, ",\"birth_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"citizenship\":"), string(r.Citizenship))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"region\":"), r.Region)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"previous_institution\":"), r.PreviousInstitution)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Applicant to w in the canonical form of
@@ -295,7 +275,7 @@ func (r *Applicant) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.LastName)
 	runtime.HashString(w, r.Email)
 	r.BirthDate.HashFields(w)
-	runtime.HashString(w, r.Citizenship)
+	runtime.HashString(w, string(r.Citizenship))
 	runtime.HashString(w, r.Region)
 	runtime.HashString(w, r.PreviousInstitution)
 }
@@ -433,23 +413,15 @@ func (r *Document) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"applicant\":"...)
-	dst = runtime.AppendString(dst, r.Applicant)
-	dst = append(dst, ",\"kind\":"...)
-	dst = runtime.AppendString(dst, r.Kind)
-	dst = append(dst, ",\"received_on\":"...)
-	dst = r.ReceivedOn.AppendJSON(dst)
-	dst = append(dst, ",\"score\":"...)
-	dst = runtime.AppendOptional(dst, r.Score, runtime.AppendFloat[float64])
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"verified_on\":"...)
-	dst = runtime.AppendOptional(dst, r.VerifiedOn, runtime.AppendValue[runtime.Date])
-	dst = append(dst, ",\"note\":"...)
-	dst = runtime.AppendOptional(dst, r.Note, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"applicant\":"), r.Applicant)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"score\":"), r.Score, runtime.AppendFloat)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"verified_on\":"), r.VerifiedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Document to w in the canonical form of
@@ -462,12 +434,12 @@ func (r *Document) HashFields(w *runtime.FieldHasher) {
 	w.Begin(8)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Applicant)
-	runtime.HashString(w, r.Kind)
+	runtime.HashString(w, string(r.Kind))
 	r.ReceivedOn.HashFields(w)
-	runtime.HashOptional(w, r.Score, runtime.HashFloat[float64])
-	runtime.HashString(w, r.Status)
+	runtime.HashOptional(w, r.Score, runtime.HashFloat)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.VerifiedOn, runtime.HashValue[runtime.Date])
-	runtime.HashOptional(w, r.Note, runtime.HashString[string])
+	runtime.HashOptional(w, r.Note, runtime.HashString)
 }
 
 // decodeDocument reads a Document record, every field present, as encoding/json
@@ -579,25 +551,16 @@ func (r *Application) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"applicant\":"...)
-	dst = runtime.AppendString(dst, r.Applicant)
-	dst = append(dst, ",\"program\":"...)
-	dst = runtime.AppendString(dst, r.Program)
-	dst = append(dst, ",\"submitted_on\":"...)
-	dst = r.SubmittedOn.AppendJSON(dst)
-	dst = append(dst, ",\"average\":"...)
-	dst = runtime.AppendFloat(dst, r.Average)
-	dst = append(dst, ",\"fee_paid\":"...)
-	dst = runtime.AppendBool(dst, r.FeePaid)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"decided_on\":"...)
-	dst = runtime.AppendOptional(dst, r.DecidedOn, runtime.AppendValue[runtime.Date])
-	dst = append(dst, ",\"refusal_reason\":"...)
-	dst = runtime.AppendOptional(dst, r.RefusalReason, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"applicant\":"), r.Applicant)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"program\":"), r.Program)
+	dst = r.SubmittedOn.AppendJSON(runtime.AppendKey(dst, ",\"submitted_on\":"))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"average\":"), r.Average)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"fee_paid\":"), r.FeePaid)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"decided_on\":"), r.DecidedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"refusal_reason\":"), r.RefusalReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Application to w in the canonical form of
@@ -614,9 +577,9 @@ func (r *Application) HashFields(w *runtime.FieldHasher) {
 	r.SubmittedOn.HashFields(w)
 	runtime.HashFloat(w, r.Average)
 	runtime.HashBool(w, r.FeePaid)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
-	runtime.HashOptional(w, r.RefusalReason, runtime.HashString[string])
+	runtime.HashOptional(w, r.RefusalReason, runtime.HashString)
 }
 
 // decodeApplication reads a Application record, every field present, as encoding/json
@@ -753,23 +716,15 @@ func (r *Offer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"application\":"...)
-	dst = runtime.AppendString(dst, r.Application)
-	dst = append(dst, ",\"kind\":"...)
-	dst = runtime.AppendString(dst, r.Kind)
-	dst = append(dst, ",\"condition\":"...)
-	dst = runtime.AppendOptional(dst, r.Condition, runtime.AppendString[string])
-	dst = append(dst, ",\"issued_on\":"...)
-	dst = r.IssuedOn.AppendJSON(dst)
-	dst = append(dst, ",\"respond_by\":"...)
-	dst = r.RespondBy.AppendJSON(dst)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"responded_on\":"...)
-	dst = runtime.AppendOptional(dst, r.RespondedOn, runtime.AppendValue[runtime.Date])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"condition\":"), r.Condition, runtime.AppendString)
+	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
+	dst = r.RespondBy.AppendJSON(runtime.AppendKey(dst, ",\"respond_by\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"responded_on\":"), r.RespondedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Offer to w in the canonical form of
@@ -782,11 +737,11 @@ func (r *Offer) HashFields(w *runtime.FieldHasher) {
 	w.Begin(8)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Application)
-	runtime.HashString(w, r.Kind)
-	runtime.HashOptional(w, r.Condition, runtime.HashString[string])
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashOptional(w, r.Condition, runtime.HashString)
 	r.IssuedOn.HashFields(w)
 	r.RespondBy.HashFields(w)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.RespondedOn, runtime.HashValue[runtime.Date])
 }
 
@@ -870,23 +825,15 @@ func (r *Scholarship) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"min_average\":"...)
-	dst = runtime.AppendFloat(dst, r.MinAverage)
-	dst = append(dst, ",\"renewable\":"...)
-	dst = runtime.AppendBool(dst, r.Renewable)
-	dst = append(dst, ",\"budget_total\":"...)
-	dst = runtime.AppendFloat(dst, r.BudgetTotal)
-	dst = append(dst, ",\"open_to_international\":"...)
-	dst = runtime.AppendBool(dst, r.OpenToInternational)
-	dst = append(dst, ",\"program\":"...)
-	dst = runtime.AppendOptional(dst, r.Program, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_average\":"), r.MinAverage)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"renewable\":"), r.Renewable)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"budget_total\":"), r.BudgetTotal)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"open_to_international\":"), r.OpenToInternational)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"program\":"), r.Program, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Scholarship to w in the canonical form of
@@ -904,7 +851,7 @@ func (r *Scholarship) HashFields(w *runtime.FieldHasher) {
 	runtime.HashBool(w, r.Renewable)
 	runtime.HashFloat(w, r.BudgetTotal)
 	runtime.HashBool(w, r.OpenToInternational)
-	runtime.HashOptional(w, r.Program, runtime.HashString[string])
+	runtime.HashOptional(w, r.Program, runtime.HashString)
 }
 
 // decodeScholarship reads a Scholarship record, every field present, as encoding/json
@@ -1009,19 +956,13 @@ func (r *ScholarshipAward) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"scholarship\":"...)
-	dst = runtime.AppendString(dst, r.Scholarship)
-	dst = append(dst, ",\"application\":"...)
-	dst = runtime.AppendString(dst, r.Application)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"awarded_on\":"...)
-	dst = r.AwardedOn.AppendJSON(dst)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"scholarship\":"), r.Scholarship)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.AwardedOn.AppendJSON(runtime.AppendKey(dst, ",\"awarded_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the ScholarshipAward to w in the canonical form of
@@ -1037,7 +978,7 @@ func (r *ScholarshipAward) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Application)
 	runtime.HashFloat(w, r.Amount)
 	r.AwardedOn.HashFields(w)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 }
 
 // decodeScholarshipAward reads a ScholarshipAward record, every field present, as encoding/json
@@ -1165,23 +1106,15 @@ func (r *TuitionDeposit) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"application\":"...)
-	dst = runtime.AppendString(dst, r.Application)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"method\":"...)
-	dst = runtime.AppendString(dst, r.Method)
-	dst = append(dst, ",\"reference\":"...)
-	dst = runtime.AppendString(dst, r.Reference)
-	dst = append(dst, ",\"received_on\":"...)
-	dst = r.ReceivedOn.AppendJSON(dst)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"refunded_on\":"...)
-	dst = runtime.AppendOptional(dst, r.RefundedOn, runtime.AppendValue[runtime.Date])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"method\":"), string(r.Method))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reference\":"), r.Reference)
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"refunded_on\":"), r.RefundedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the TuitionDeposit to w in the canonical form of
@@ -1195,10 +1128,10 @@ func (r *TuitionDeposit) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Application)
 	runtime.HashFloat(w, r.Amount)
-	runtime.HashString(w, r.Method)
+	runtime.HashString(w, string(r.Method))
 	runtime.HashString(w, r.Reference)
 	r.ReceivedOn.HashFields(w)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.RefundedOn, runtime.HashValue[runtime.Date])
 }
 

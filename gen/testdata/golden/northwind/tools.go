@@ -31,26 +31,21 @@ func (a *FindCustomersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Name = runtime.Ptr(r.String())
 			}
 		case "tier":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // FindCustomers implements the tool find_customers (service crm): find customers by name or tier
@@ -114,20 +109,17 @@ func (a *GetCustomerArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetCustomer implements the tool get_customer (service crm): get a Customer by id.
@@ -186,68 +178,49 @@ func (a *CreateCustomerArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "name":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Name = r.String()
 			}
 		case "email":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Email = r.String()
 			}
 		case "tier":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Tier = runtime.Enum(r, CustomerTier.Valid)
 			}
 		case "credit_limit":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.CreditLimit = r.Float()
 			}
 		case "active":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.Active = runtime.Ptr(r.Bool())
 			}
 		case "seats":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.Seats = runtime.Ptr(r.Int())
 			}
 		case "notes":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.Notes = runtime.Ptr(r.String())
 			}
 		case "last_contact":
-			r.Seen(&seen, 7)
-			if !r.Null() {
-				given |= 128
+			if r.Arg(7) {
 				a.LastContact = runtime.Ptr(r.DateTime())
 			}
 		case "discount":
-			r.Seen(&seen, 8)
-			if !r.Null() {
-				given |= 256
+			if r.Arg(8) {
 				a.Discount = runtime.Ptr(r.Float())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&15 == 15 && r.End()
+	return r.ArgsEnd(15)
 }
 
 // CreateCustomer implements the tool create_customer (service crm): open a customer account
@@ -330,74 +303,53 @@ func (a *UpdateCustomerArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		case "name":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Name = runtime.Ptr(r.String())
 			}
 		case "email":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Email = runtime.Ptr(r.String())
 			}
 		case "tier":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
 			}
 		case "credit_limit":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.CreditLimit = runtime.Ptr(r.Float())
 			}
 		case "active":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.Active = runtime.Ptr(r.Bool())
 			}
 		case "seats":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.Seats = runtime.Ptr(r.Int())
 			}
 		case "notes":
-			r.Seen(&seen, 7)
-			if !r.Null() {
-				given |= 128
+			if r.Arg(7) {
 				a.Notes = runtime.Ptr(r.String())
 			}
 		case "last_contact":
-			r.Seen(&seen, 8)
-			if !r.Null() {
-				given |= 256
+			if r.Arg(8) {
 				a.LastContact = runtime.Ptr(r.DateTime())
 			}
 		case "discount":
-			r.Seen(&seen, 9)
-			if !r.Null() {
-				given |= 512
+			if r.Arg(9) {
 				a.Discount = runtime.Ptr(r.Float())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // UpdateCustomer implements the tool update_customer (service crm): update fields of a Customer; omitted fields are unchanged.
@@ -490,26 +442,21 @@ func (a *SetTierArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = r.String()
 			}
 		case "tier":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Tier = runtime.Enum(r, CustomerTier.Valid)
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // SetTier implements the tool set_tier (service crm): move a customer to another tier
@@ -564,20 +511,17 @@ func (a *GetInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetInvoice implements the tool get_invoice (service billing): get a Invoice by id.
@@ -628,38 +572,29 @@ func (a *CreateInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		case "status":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Status = runtime.Ptr(runtime.Enum(r, InvoiceStatus.Valid))
 			}
 		case "issued_on":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.IssuedOn = runtime.Ptr(r.Date())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // CreateInvoice implements the tool create_invoice (service billing): draft an invoice
@@ -719,20 +654,17 @@ func (a *DeleteInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // DeleteInvoice implements the tool delete_invoice (service billing): delete an invoice
@@ -780,20 +712,17 @@ func (a *MarkPaidArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // MarkPaid implements the tool mark_paid (service billing): mark paid.
@@ -850,26 +779,21 @@ func (a *IssueInvoiceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "due_in":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.DueIn = runtime.Ptr(r.Int())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // IssueInvoice implements the tool issue_invoice (service billing): issue a draft invoice dated today
@@ -948,20 +872,17 @@ func (a *VoidDraftsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "customer":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Customer = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // VoidDrafts implements the tool void_drafts (service billing): void every draft invoice of a customer
@@ -1037,20 +958,17 @@ func (a *ListEntriesArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "offset":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Offset = runtime.Ptr(r.Int())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // ListEntries implements the tool list_entries (service ledger): list Entry records in order, 50 at a time from offset.
@@ -1117,26 +1035,21 @@ func (a *PostEntryArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "invoice":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Invoice = r.String()
 			}
 		case "amount":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Amount = r.Float()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // PostEntry implements the tool post_entry (service ledger): post entry.
@@ -1196,20 +1109,17 @@ func (a *ReverseEntryArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "entry":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Entry = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // ReverseEntry implements the tool reverse_entry (service ledger): remove a ledger line posted today

@@ -66,27 +66,17 @@ func (r *Customer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"email\":"...)
-	dst = runtime.AppendString(dst, r.Email)
-	dst = append(dst, ",\"tier\":"...)
-	dst = runtime.AppendString(dst, r.Tier)
-	dst = append(dst, ",\"credit_limit\":"...)
-	dst = runtime.AppendFloat(dst, r.CreditLimit)
-	dst = append(dst, ",\"active\":"...)
-	dst = runtime.AppendBool(dst, r.Active)
-	dst = append(dst, ",\"seats\":"...)
-	dst = runtime.AppendInt(dst, r.Seats)
-	dst = append(dst, ",\"notes\":"...)
-	dst = runtime.AppendOptional(dst, r.Notes, runtime.AppendString[string])
-	dst = append(dst, ",\"last_contact\":"...)
-	dst = runtime.AppendOptional(dst, r.LastContact, runtime.AppendValue[runtime.DateTime])
-	dst = append(dst, ",\"discount\":"...)
-	dst = runtime.AppendOptional(dst, r.Discount, runtime.AppendFloat[float64])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"tier\":"), string(r.Tier))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_limit\":"), r.CreditLimit)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"seats\":"), r.Seats)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"notes\":"), r.Notes, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_contact\":"), r.LastContact, runtime.AppendValue[runtime.DateTime])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"discount\":"), r.Discount, runtime.AppendFloat)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Customer to w in the canonical form of
@@ -100,13 +90,13 @@ func (r *Customer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Name)
 	runtime.HashString(w, r.Email)
-	runtime.HashString(w, r.Tier)
+	runtime.HashString(w, string(r.Tier))
 	runtime.HashFloat(w, r.CreditLimit)
 	runtime.HashBool(w, r.Active)
 	runtime.HashInt(w, r.Seats)
-	runtime.HashOptional(w, r.Notes, runtime.HashString[string])
+	runtime.HashOptional(w, r.Notes, runtime.HashString)
 	runtime.HashOptional(w, r.LastContact, runtime.HashValue[runtime.DateTime])
-	runtime.HashOptional(w, r.Discount, runtime.HashFloat[float64])
+	runtime.HashOptional(w, r.Discount, runtime.HashFloat)
 }
 
 // decodeCustomer reads a Customer record, every field present, as encoding/json
@@ -217,17 +207,12 @@ func (r *Invoice) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"customer\":"...)
-	dst = runtime.AppendString(dst, r.Customer)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"issued_on\":"...)
-	dst = runtime.AppendOptional(dst, r.IssuedOn, runtime.AppendValue[runtime.Date])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"issued_on\":"), r.IssuedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Invoice to w in the canonical form of
@@ -241,7 +226,7 @@ func (r *Invoice) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Customer)
 	runtime.HashFloat(w, r.Amount)
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
 }
 
@@ -310,15 +295,11 @@ func (r *Entry) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"id\":"...)
-	dst = runtime.AppendString(dst, r.ID)
-	dst = append(dst, ",\"invoice\":"...)
-	dst = runtime.AppendString(dst, r.Invoice)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, r.Amount)
-	dst = append(dst, ",\"posted_on\":"...)
-	dst = r.PostedOn.AppendJSON(dst)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.PostedOn.AppendJSON(runtime.AppendKey(dst, ",\"posted_on\":"))
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Entry to w in the canonical form of

@@ -30,20 +30,17 @@ func (a *GetProductDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "product_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ProductID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetProductDetails implements the tool get_product_details (service catalog): get a product and its variants
@@ -88,20 +85,17 @@ func (a *GetItemDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "item_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.ItemID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get a variant item by its id
@@ -175,7 +169,7 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	return runtime.Encoded(v, func(dst []byte, v map[string]string) []byte {
-		return runtime.AppendMap(dst, v, runtime.AppendString[string])
+		return runtime.AppendMap(dst, v, runtime.AppendString)
 	}), nil
 }
 
@@ -197,20 +191,17 @@ func (a *GetOrderDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get an order
@@ -255,20 +246,17 @@ func (a *GetUserDetailsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.UserID = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get a user
@@ -313,20 +301,17 @@ func (a *ListOrdersArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "offset":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Offset = runtime.Ptr(r.Int())
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return r.End()
+	return r.ArgsEnd(0)
 }
 
 // ListOrders implements the tool list_orders (service store): list Order records in order, 50 at a time from offset.
@@ -404,67 +389,46 @@ func (a *CreateOrderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "user_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.UserID = r.String()
 			}
 		case "address":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Address = decodeAddress(r)
 			}
 		case "items":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Items = runtime.ReadList(r, false, decodeOrderItem)
 			}
 		case "status":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.Status = runtime.Enum(r, OrderStatus.Valid)
 			}
 		case "payment_history":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.PaymentHistory = runtime.ReadList(r, false, decodePayment)
 			}
 		case "cancel_reason":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
 			}
 		case "exchange_items":
-			r.Seen(&seen, 7)
-			if !r.Null() {
-				given |= 128
+			if r.Arg(7) {
 				a.ExchangeItems = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "gift_address":
-			r.Seen(&seen, 8)
-			if !r.Null() {
-				given |= 256
+			if r.Arg(8) {
 				a.GiftAddress = runtime.Ptr(decodeAddress(r))
 			}
 		case "tags":
-			r.Seen(&seen, 9)
-			if !r.Null() {
-				given |= 512
+			if r.Arg(9) {
 				a.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
 					return runtime.ReadList(r, false, runtime.ReadString)
 				})
@@ -473,7 +437,7 @@ func (a *CreateOrderArgs) decode(text string) bool {
 			r.Fail()
 		}
 	}
-	return given&575 == 575 && r.End()
+	return r.ArgsEnd(575)
 }
 
 // CreateOrder implements the tool create_order (service store): record an order
@@ -558,67 +522,46 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "user_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.UserID = runtime.Ptr(r.String())
 			}
 		case "address":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Address = runtime.Ptr(decodeAddress(r))
 			}
 		case "items":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.Items = runtime.ReadList(r, false, decodeOrderItem)
 			}
 		case "status":
-			r.Seen(&seen, 4)
-			if !r.Null() {
-				given |= 16
+			if r.Arg(4) {
 				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
 			}
 		case "payment_history":
-			r.Seen(&seen, 5)
-			if !r.Null() {
-				given |= 32
+			if r.Arg(5) {
 				a.PaymentHistory = runtime.ReadList(r, false, decodePayment)
 			}
 		case "cancel_reason":
-			r.Seen(&seen, 6)
-			if !r.Null() {
-				given |= 64
+			if r.Arg(6) {
 				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
 			}
 		case "exchange_items":
-			r.Seen(&seen, 7)
-			if !r.Null() {
-				given |= 128
+			if r.Arg(7) {
 				a.ExchangeItems = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "gift_address":
-			r.Seen(&seen, 8)
-			if !r.Null() {
-				given |= 256
+			if r.Arg(8) {
 				a.GiftAddress = runtime.Ptr(decodeAddress(r))
 			}
 		case "tags":
-			r.Seen(&seen, 9)
-			if !r.Null() {
-				given |= 512
+			if r.Arg(9) {
 				a.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
 					return runtime.ReadList(r, false, runtime.ReadString)
 				})
@@ -627,7 +570,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			r.Fail()
 		}
 	}
-	return given&1 == 1 && r.End()
+	return r.ArgsEnd(1)
 }
 
 // UpdateOrder implements the tool update_order (service store): update fields of a Order; omitted fields are unchanged.
@@ -729,26 +672,21 @@ func (a *ModifyUserAddressArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.User = r.String()
 			}
 		case "address":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Address = decodeAddress(r)
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): change a user's address
@@ -799,26 +737,21 @@ func (a *AddPaymentMethodArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.User = r.String()
 			}
 		case "method":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Method = decodePaymentMethod(r)
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // AddPaymentMethod implements the tool add_payment_method (service store): add a payment method to a user
@@ -879,32 +812,25 @@ func (a *SetGiftCardBalanceArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.User = r.String()
 			}
 		case "payment_method_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.PaymentMethodID = r.String()
 			}
 		case "balance":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Balance = r.Float()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // SetGiftCardBalance implements the tool set_gift_card_balance (service store): set the balance of a gift card
@@ -963,26 +889,21 @@ func (a *CancelPendingOrderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Order = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order; gift cards are refunded at once
@@ -1104,32 +1025,25 @@ func (a *ModifyPendingOrderItemsArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.Order = r.String()
 			}
 		case "item_ids":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		case "new_item_ids":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): exchange items of a pending order for other variants
@@ -1311,38 +1225,29 @@ func (a *PlaceOrderArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "user":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.User = r.String()
 			}
 		case "order_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.OrderID = r.String()
 			}
 		case "items":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Items = runtime.ReadList(r, false, decodeOrderItem)
 			}
 		case "gift_address":
-			r.Seen(&seen, 3)
-			if !r.Null() {
-				given |= 8
+			if r.Arg(3) {
 				a.GiftAddress = runtime.Ptr(decodeAddress(r))
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // PlaceOrder implements the tool place_order (service store): place an order for a user
@@ -1416,26 +1321,21 @@ func (a *CancelWithReasonArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "reason":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.Reason = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&3 == 3 && r.End()
+	return r.ArgsEnd(3)
 }
 
 // CancelWithReason implements the tool cancel_with_reason (service store): cancel an order, giving a reason
@@ -1518,32 +1418,25 @@ func (a *FindItemArgs) decode(text string) bool {
 	if !r.BeginObject() {
 		return false
 	}
-	var seen, given uint64
 	for first := true; r.NextMember(first); first = false {
 		switch r.Key() {
 		case "order_id":
-			r.Seen(&seen, 0)
-			if !r.Null() {
-				given |= 1
+			if r.Arg(0) {
 				a.OrderID = r.String()
 			}
 		case "item_id":
-			r.Seen(&seen, 1)
-			if !r.Null() {
-				given |= 2
+			if r.Arg(1) {
 				a.ItemID = r.String()
 			}
 		case "email":
-			r.Seen(&seen, 2)
-			if !r.Null() {
-				given |= 4
+			if r.Arg(2) {
 				a.Email = r.String()
 			}
 		default:
 			r.Fail()
 		}
 	}
-	return given&7 == 7 && r.End()
+	return r.ArgsEnd(7)
 }
 
 // FindItem implements the tool find_item (service store): an item of an order, checked against the buyer's gift card

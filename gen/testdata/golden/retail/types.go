@@ -40,15 +40,11 @@ func (v *Variant) check(path string) error {
 // AppendJSON appends the JSON of the Variant to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v Variant) AppendJSON(dst []byte) []byte {
-	dst = append(dst, "{\"item_id\":"...)
-	dst = runtime.AppendString(dst, v.ItemID)
-	dst = append(dst, ",\"options\":"...)
-	dst = runtime.AppendMap(dst, v.Options, runtime.AppendString[string])
-	dst = append(dst, ",\"available\":"...)
-	dst = runtime.AppendBool(dst, v.Available)
-	dst = append(dst, ",\"price\":"...)
-	dst = runtime.AppendFloat(dst, v.Price)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"item_id\":"), v.ItemID)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"available\":"), v.Available)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Variant to w in the canonical form of
@@ -56,7 +52,7 @@ func (v Variant) AppendJSON(dst []byte) []byte {
 func (v Variant) HashFields(w *runtime.FieldHasher) {
 	w.Begin(4)
 	runtime.HashString(w, v.ItemID)
-	runtime.HashMap(w, v.Options, runtime.HashString[string])
+	runtime.HashMap(w, v.Options, runtime.HashString)
 	runtime.HashBool(w, v.Available)
 	runtime.HashFloat(w, v.Price)
 }
@@ -138,17 +134,12 @@ func (v Address) equal(w Address) bool {
 // AppendJSON appends the JSON of the Address to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v Address) AppendJSON(dst []byte) []byte {
-	dst = append(dst, "{\"address1\":"...)
-	dst = runtime.AppendString(dst, v.Address1)
-	dst = append(dst, ",\"address2\":"...)
-	dst = runtime.AppendString(dst, v.Address2)
-	dst = append(dst, ",\"city\":"...)
-	dst = runtime.AppendString(dst, v.City)
-	dst = append(dst, ",\"country\":"...)
-	dst = runtime.AppendString(dst, v.Country)
-	dst = append(dst, ",\"zip\":"...)
-	dst = runtime.AppendString(dst, v.Zip)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"address1\":"), v.Address1)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address2\":"), v.Address2)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), v.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"country\":"), v.Country)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"zip\":"), v.Zip)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Address to w in the canonical form of
@@ -297,29 +288,20 @@ func (v *PaymentMethod) check(path string) error {
 func (v PaymentMethod) AppendJSON(dst []byte) []byte {
 	switch v.Source {
 	case PaymentMethodSourceCreditCard:
-		dst = append(dst, "{\"source\":"...)
-		dst = runtime.AppendString(dst, v.Source)
-		dst = append(dst, ",\"id\":"...)
-		dst = runtime.AppendString(dst, v.ID)
-		dst = append(dst, ",\"brand\":"...)
-		dst = runtime.AppendOptional(dst, v.Brand, runtime.AppendString[string])
-		dst = append(dst, ",\"last_four\":"...)
-		dst = runtime.AppendOptional(dst, v.LastFour, runtime.AppendString[string])
-		return append(dst, '}')
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"brand\":"), v.Brand, runtime.AppendString)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_four\":"), v.LastFour, runtime.AppendString)
+		return runtime.AppendKey(dst, "}")
 	case PaymentMethodSourceGiftCard:
-		dst = append(dst, "{\"source\":"...)
-		dst = runtime.AppendString(dst, v.Source)
-		dst = append(dst, ",\"id\":"...)
-		dst = runtime.AppendString(dst, v.ID)
-		dst = append(dst, ",\"balance\":"...)
-		dst = runtime.AppendOptional(dst, v.Balance, runtime.AppendFloat[float64])
-		return append(dst, '}')
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"balance\":"), v.Balance, runtime.AppendFloat)
+		return runtime.AppendKey(dst, "}")
 	case PaymentMethodSourcePaypal:
-		dst = append(dst, "{\"source\":"...)
-		dst = runtime.AppendString(dst, v.Source)
-		dst = append(dst, ",\"id\":"...)
-		dst = runtime.AppendString(dst, v.ID)
-		return append(dst, '}')
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		return runtime.AppendKey(dst, "}")
 	}
 	runtime.BadCase("PaymentMethod", string(v.Source))
 	return dst
@@ -332,22 +314,22 @@ func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
 	switch v.Source {
 	case PaymentMethodSourceCreditCard:
 		w.Begin(4)
-		runtime.HashString(w, v.Source)
+		runtime.HashString(w, string(v.Source))
 		runtime.HashString(w, v.ID)
-		runtime.HashOptional(w, v.Brand, runtime.HashString[string])
-		runtime.HashOptional(w, v.LastFour, runtime.HashString[string])
+		runtime.HashOptional(w, v.Brand, runtime.HashString)
+		runtime.HashOptional(w, v.LastFour, runtime.HashString)
 	case PaymentMethodSourceGiftCard:
 		w.Begin(3)
-		runtime.HashString(w, v.Source)
+		runtime.HashString(w, string(v.Source))
 		runtime.HashString(w, v.ID)
-		runtime.HashOptional(w, v.Balance, runtime.HashFloat[float64])
+		runtime.HashOptional(w, v.Balance, runtime.HashFloat)
 	case PaymentMethodSourcePaypal:
 		w.Begin(2)
-		runtime.HashString(w, v.Source)
+		runtime.HashString(w, string(v.Source))
 		runtime.HashString(w, v.ID)
 	default:
 		w.Begin(1)
-		runtime.HashString(w, v.Source)
+		runtime.HashString(w, string(v.Source))
 	}
 }
 
@@ -501,20 +483,17 @@ func (v *Payment) check(path string) error {
 // AppendJSON appends the JSON of the Payment to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v Payment) AppendJSON(dst []byte) []byte {
-	dst = append(dst, "{\"transaction_type\":"...)
-	dst = runtime.AppendString(dst, v.TransactionType)
-	dst = append(dst, ",\"amount\":"...)
-	dst = runtime.AppendFloat(dst, v.Amount)
-	dst = append(dst, ",\"payment_method_id\":"...)
-	dst = runtime.AppendString(dst, v.PaymentMethodID)
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"transaction_type\":"), string(v.TransactionType))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), v.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method_id\":"), v.PaymentMethodID)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Payment to w in the canonical form of
 // state hashes.
 func (v Payment) HashFields(w *runtime.FieldHasher) {
 	w.Begin(3)
-	runtime.HashString(w, v.TransactionType)
+	runtime.HashString(w, string(v.TransactionType))
 	runtime.HashFloat(w, v.Amount)
 	runtime.HashString(w, v.PaymentMethodID)
 }
@@ -585,17 +564,12 @@ func (v *OrderItem) check(path string) error {
 // AppendJSON appends the JSON of the OrderItem to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v OrderItem) AppendJSON(dst []byte) []byte {
-	dst = append(dst, "{\"name\":"...)
-	dst = runtime.AppendString(dst, v.Name)
-	dst = append(dst, ",\"product_id\":"...)
-	dst = runtime.AppendString(dst, v.ProductID)
-	dst = append(dst, ",\"item_id\":"...)
-	dst = runtime.AppendString(dst, v.ItemID)
-	dst = append(dst, ",\"price\":"...)
-	dst = runtime.AppendFloat(dst, v.Price)
-	dst = append(dst, ",\"options\":"...)
-	dst = runtime.AppendMap(dst, v.Options, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), v.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), v.ProductID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"item_id\":"), v.ItemID)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the OrderItem to w in the canonical form of
@@ -606,7 +580,7 @@ func (v OrderItem) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.ProductID)
 	runtime.HashString(w, v.ItemID)
 	runtime.HashFloat(w, v.Price)
-	runtime.HashMap(w, v.Options, runtime.HashString[string])
+	runtime.HashMap(w, v.Options, runtime.HashString)
 }
 
 // decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
@@ -683,13 +657,10 @@ func (r *Product) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"name\":"...)
-	dst = runtime.AppendString(dst, r.Name)
-	dst = append(dst, ",\"product_id\":"...)
-	dst = runtime.AppendString(dst, r.ProductID)
-	dst = append(dst, ",\"variants\":"...)
-	dst = runtime.AppendMap(dst, r.Variants, runtime.AppendValue[Variant])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), r.ProductID)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"variants\":"), r.Variants, runtime.AppendValue[Variant])
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Product to w in the canonical form of
@@ -769,17 +740,12 @@ func (r *User) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"user_id\":"...)
-	dst = runtime.AppendString(dst, r.UserID)
-	dst = append(dst, ",\"address\":"...)
-	dst = r.Address.AppendJSON(dst)
-	dst = append(dst, ",\"email\":"...)
-	dst = runtime.AppendString(dst, r.Email)
-	dst = append(dst, ",\"payment_methods\":"...)
-	dst = runtime.AppendMap(dst, r.PaymentMethods, runtime.AppendValue[PaymentMethod])
-	dst = append(dst, ",\"orders\":"...)
-	dst = runtime.AppendList(dst, r.Orders, runtime.AppendString[string])
-	return append(dst, '}')
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"user_id\":"), r.UserID)
+	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"payment_methods\":"), r.PaymentMethods, runtime.AppendValue[PaymentMethod])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"orders\":"), r.Orders, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the User to w in the canonical form of
@@ -794,7 +760,7 @@ func (r *User) HashFields(w *runtime.FieldHasher) {
 	r.Address.HashFields(w)
 	runtime.HashString(w, r.Email)
 	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
-	runtime.HashList(w, r.Orders, runtime.HashString[string])
+	runtime.HashList(w, r.Orders, runtime.HashString)
 }
 
 // decodeUser reads a User record, every field present, as encoding/json
@@ -931,29 +897,19 @@ func (r *Order) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = append(dst, "{\"order_id\":"...)
-	dst = runtime.AppendString(dst, r.OrderID)
-	dst = append(dst, ",\"user_id\":"...)
-	dst = runtime.AppendString(dst, r.UserID)
-	dst = append(dst, ",\"address\":"...)
-	dst = r.Address.AppendJSON(dst)
-	dst = append(dst, ",\"items\":"...)
-	dst = runtime.AppendList(dst, r.Items, runtime.AppendValue[OrderItem])
-	dst = append(dst, ",\"status\":"...)
-	dst = runtime.AppendString(dst, r.Status)
-	dst = append(dst, ",\"payment_history\":"...)
-	dst = runtime.AppendList(dst, r.PaymentHistory, runtime.AppendValue[Payment])
-	dst = append(dst, ",\"cancel_reason\":"...)
-	dst = runtime.AppendOptional(dst, r.CancelReason, runtime.AppendString[OrderCancelReason])
-	dst = append(dst, ",\"exchange_items\":"...)
-	dst = runtime.AppendList(dst, r.ExchangeItems, runtime.AppendString[string])
-	dst = append(dst, ",\"gift_address\":"...)
-	dst = runtime.AppendOptional(dst, r.GiftAddress, runtime.AppendValue[Address])
-	dst = append(dst, ",\"tags\":"...)
-	dst = runtime.AppendMap(dst, r.Tags, func(dst []byte, v []string) []byte {
-		return runtime.AppendList(dst, v, runtime.AppendString[string])
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"order_id\":"), r.OrderID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"user_id\":"), r.UserID)
+	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"items\":"), r.Items, runtime.AppendValue[OrderItem])
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"payment_history\":"), r.PaymentHistory, runtime.AppendValue[Payment])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancel_reason\":"), r.CancelReason, runtime.AppendEnum[OrderCancelReason])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"exchange_items\":"), r.ExchangeItems, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"gift_address\":"), r.GiftAddress, runtime.AppendValue[Address])
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"tags\":"), r.Tags, func(dst []byte, v []string) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendString)
 	})
-	return append(dst, '}')
+	return runtime.AppendKey(dst, "}")
 }
 
 // HashFields writes the fields of the Order to w in the canonical form of
@@ -968,13 +924,13 @@ func (r *Order) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.UserID)
 	r.Address.HashFields(w)
 	runtime.HashList(w, r.Items, runtime.HashValue[OrderItem])
-	runtime.HashString(w, r.Status)
+	runtime.HashString(w, string(r.Status))
 	runtime.HashList(w, r.PaymentHistory, runtime.HashValue[Payment])
-	runtime.HashOptional(w, r.CancelReason, runtime.HashString[OrderCancelReason])
-	runtime.HashList(w, r.ExchangeItems, runtime.HashString[string])
+	runtime.HashOptional(w, r.CancelReason, runtime.HashEnum[OrderCancelReason])
+	runtime.HashList(w, r.ExchangeItems, runtime.HashString)
 	runtime.HashOptional(w, r.GiftAddress, runtime.HashValue[Address])
 	runtime.HashMap(w, r.Tags, func(w *runtime.FieldHasher, v []string) {
-		runtime.HashList(w, v, runtime.HashString[string])
+		runtime.HashList(w, v, runtime.HashString)
 	})
 }
 
