@@ -259,6 +259,20 @@ func (g *generator) argsDecoder(f *jen.File, t *ir.Tool) {
 		f.Line()
 		return
 	}
+	if allStrings(t.Params) {
+		// the common case, decoded by the runtime: less code to compile
+		names := []jen.Code{}
+		dsts := []jen.Code{jen.Id("text"), nil, maskLit(required)}
+		for _, p := range t.Params {
+			names = append(names, jen.Lit(p.Name))
+			dsts = append(dsts, jen.Op("&").Id("a").Dot(ti.fields[p]))
+		}
+		dsts[1] = jen.Index().String().Values(names...)
+		f.Func().Params(recv).Id("decode").Params(jen.Id("text").String()).Bool().Block(
+			jen.Return(jen.Qual(rt, "DecodeStringArgs").Call(dsts...)))
+		f.Line()
+		return
+	}
 	body := []jen.Code{
 		jen.Id("rd").Op(":=").Qual(rt, "NewJSONReader").Call(jen.Id("text")),
 		jen.Id("r").Op(":=").Op("&").Id("rd"),
@@ -279,6 +293,25 @@ func (g *generator) argsDecoder(f *jen.File, t *ir.Tool) {
 	}
 	f.Func().Params(recv).Id("decode").Params(jen.Id("text").String()).Bool().Block(body...)
 	f.Line()
+}
+
+// allStrings reports whether every parameter is a string (string, text or
+// ref) that is not optional: arguments runtime.DecodeStringArgs decodes.
+func allStrings(params []*ir.Param) bool {
+	if len(params) == 0 {
+		return false
+	}
+	for _, p := range params {
+		switch p.Type.Kind {
+		case ir.KindString, ir.KindText, ir.KindRef:
+			if p.Type.Optional {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // argsText is how a tool's handler gets the text of its arguments: a view

@@ -486,6 +486,34 @@ func (r *JSONReader) ArgsEnd(required uint64) bool {
 	return r.argGiven&required == required && r.End()
 }
 
+// DecodeStringArgs is the generated decoder of a tool whose arguments are
+// all strings: names[i] is decoded into *dst[i] (null leaves it as it
+// is), the bits of required must be given. It reports whether it could
+// decode text as [DecodeArgs] would; it does not allocate.
+func DecodeStringArgs(text string, names []string, required uint64, dst ...*string) bool {
+	r := NewJSONReader(text)
+	if r.Blank() {
+		return required == 0
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		i := 0
+		for i < len(names) && names[i] != r.key {
+			i++
+		}
+		if i == len(names) || i == 64 {
+			r.failed = true
+			return false
+		}
+		if r.Arg(uint(i)) {
+			*dst[i] = r.String()
+		}
+	}
+	return r.ArgsEnd(required)
+}
+
 // ReadList reads an array, each element with elem; null is a nil list
 // when nullable, else a failure.
 func ReadList[T any](r *JSONReader, nullable bool, elem func(*JSONReader) T) []T {

@@ -129,25 +129,7 @@ type GetShipmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetShipmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetShipment implements the tool get_shipment (service operations): read one shipment
@@ -259,25 +241,7 @@ type GetCarrierArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetCarrierArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCarrier implements the tool get_carrier (service operations): read one carrier
@@ -452,29 +416,7 @@ type RateShipmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RateShipmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "shipment":
-			if r.Arg(0) {
-				a.Shipment = r.String()
-			}
-		case "rate_card":
-			if r.Arg(1) {
-				a.RateCard = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"shipment", "rate_card"}, 3, &a.Shipment, &a.RateCard)
 }
 
 // RateShipment implements the tool rate_shipment (service operations): price a shipment with a rate card: weight times price per kg (at least the minimum charge), plus the fuel surcharge
@@ -563,25 +505,7 @@ type DispatchShipmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *DispatchShipmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "shipment":
-			if r.Arg(0) {
-				a.Shipment = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"shipment"}, 1, &a.Shipment)
 }
 
 // DispatchShipment implements the tool dispatch_shipment (service operations): hand a booked shipment over to the carrier
@@ -716,25 +640,7 @@ type CancelShipmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelShipmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "shipment":
-			if r.Arg(0) {
-				a.Shipment = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"shipment"}, 1, &a.Shipment)
 }
 
 // CancelShipment implements the tool cancel_shipment (service operations): cancel a shipment that has not been picked up
@@ -878,25 +784,7 @@ type GetRateCardArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetRateCardArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetRateCard implements the tool get_rate_card (service tariffs): read one rate card
@@ -1062,25 +950,7 @@ type RetireRateCardArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RetireRateCardArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "rate_card":
-			if r.Arg(0) {
-				a.RateCard = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"rate_card"}, 1, &a.RateCard)
 }
 
 // RetireRateCard implements the tool retire_rate_card (service tariffs): withdraw a rate card so it is no longer used for rating
@@ -1232,25 +1102,7 @@ type GetCustomerArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetCustomerArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCustomer implements the tool get_customer (service billing): read one customer
@@ -1381,25 +1233,7 @@ type GetInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetInvoice implements the tool get_invoice (service billing): read one freight invoice
@@ -1662,29 +1496,7 @@ type OpenInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *OpenInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "customer":
-			if r.Arg(0) {
-				a.Customer = r.String()
-			}
-		case "period":
-			if r.Arg(1) {
-				a.Period = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"customer", "period"}, 3, &a.Customer, &a.Period)
 }
 
 // OpenInvoice implements the tool open_invoice (service billing): start a draft invoice for a customer's billing month
@@ -1748,29 +1560,7 @@ type AddShipmentToInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *AddShipmentToInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		case "shipment":
-			if r.Arg(1) {
-				a.Shipment = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"invoice", "shipment"}, 3, &a.Invoice, &a.Shipment)
 }
 
 // AddShipmentToInvoice implements the tool add_shipment_to_invoice (service billing): bill a delivered shipment on a draft invoice at its rated charge
@@ -1859,29 +1649,7 @@ type RepriceInvoiceLineArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RepriceInvoiceLineArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		case "shipment":
-			if r.Arg(1) {
-				a.Shipment = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"invoice", "shipment"}, 3, &a.Invoice, &a.Shipment)
 }
 
 // RepriceInvoiceLine implements the tool reprice_invoice_line (service billing): bring a draft invoice's line for a shipment up to date with the shipment's current rated charge
@@ -1963,29 +1731,7 @@ type RemoveShipmentFromInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RemoveShipmentFromInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		case "shipment":
-			if r.Arg(1) {
-				a.Shipment = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"invoice", "shipment"}, 3, &a.Invoice, &a.Shipment)
 }
 
 // RemoveShipmentFromInvoice implements the tool remove_shipment_from_invoice (service billing): take a shipment off a draft invoice
@@ -2061,25 +1807,7 @@ type IssueInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *IssueInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // IssueInvoice implements the tool issue_invoice (service billing): finalise a draft invoice and send it to the customer; the due date follows the customer's payment terms
@@ -2154,25 +1882,7 @@ type CancelInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // CancelInvoice implements the tool cancel_invoice (service billing): cancel a draft invoice; its shipments become billable again
@@ -2681,25 +2391,7 @@ type SendDunningLetterArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *SendDunningLetterArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // SendDunningLetter implements the tool send_dunning_letter (service receivables): send the next reminder for an overdue invoice: level 1 is free, level 2 costs 5 EUR and level 3 costs 10 EUR; at most one reminder every 10 days

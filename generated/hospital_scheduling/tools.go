@@ -128,25 +128,7 @@ type GetPatientArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPatientArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPatient implements the tool get_patient (service pas): read one patient record
@@ -428,25 +410,7 @@ type GetDepartmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetDepartmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetDepartment implements the tool get_department (service workforce): read one specialty
@@ -577,25 +541,7 @@ type GetClinicianArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetClinicianArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetClinician implements the tool get_clinician (service workforce): read one clinician
@@ -1075,25 +1021,7 @@ type GetSessionArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetSessionArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetSession implements the tool get_session (service outpatients): read one clinic session
@@ -1239,25 +1167,7 @@ type GetAppointmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetAppointmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetAppointment implements the tool get_appointment (service outpatients): read one appointment
@@ -1437,29 +1347,7 @@ type ReassignSessionClinicianArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ReassignSessionClinicianArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "session":
-			if r.Arg(0) {
-				a.Session = r.String()
-			}
-		case "clinician":
-			if r.Arg(1) {
-				a.Clinician = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"session", "clinician"}, 3, &a.Session, &a.Clinician)
 }
 
 // ReassignSessionClinician implements the tool reassign_session_clinician (service outpatients): hand a clinic over to another clinician
@@ -1527,25 +1415,7 @@ type CancelSessionArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelSessionArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "session":
-			if r.Arg(0) {
-				a.Session = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"session"}, 1, &a.Session)
 }
 
 // CancelSession implements the tool cancel_session (service outpatients): cancel a clinic that has no booked patients
@@ -1735,29 +1605,7 @@ type RescheduleAppointmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RescheduleAppointmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "appointment":
-			if r.Arg(0) {
-				a.Appointment = r.String()
-			}
-		case "session":
-			if r.Arg(1) {
-				a.Session = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"appointment", "session"}, 3, &a.Appointment, &a.Session)
 }
 
 // RescheduleAppointment implements the tool reschedule_appointment (service outpatients): move a booked appointment to another clinic of the same specialty
@@ -1834,29 +1682,7 @@ type CancelAppointmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelAppointmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "appointment":
-			if r.Arg(0) {
-				a.Appointment = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"appointment", "reason"}, 3, &a.Appointment, &a.Reason)
 }
 
 // CancelAppointment implements the tool cancel_appointment (service outpatients): cancel a future appointment
@@ -2109,25 +1935,7 @@ type GetReferralArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetReferralArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetReferral implements the tool get_referral (service rtt): read one referral
@@ -2390,25 +2198,7 @@ type MarkReferralBookedArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *MarkReferralBookedArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "referral":
-			if r.Arg(0) {
-				a.Referral = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"referral"}, 1, &a.Referral)
 }
 
 // MarkReferralBooked implements the tool mark_referral_booked (service rtt): mark a referral's waiting-list entry as booked once its appointment is made
@@ -2474,25 +2264,7 @@ type ReturnReferralToWaitingArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ReturnReferralToWaitingArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "referral":
-			if r.Arg(0) {
-				a.Referral = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"referral"}, 1, &a.Referral)
 }
 
 // ReturnReferralToWaiting implements the tool return_referral_to_waiting (service rtt): put a referral back on the waiting list after its appointment was cancelled or missed
@@ -2562,29 +2334,7 @@ type DischargeReferralArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *DischargeReferralArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "referral":
-			if r.Arg(0) {
-				a.Referral = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"referral", "reason"}, 3, &a.Referral, &a.Reason)
 }
 
 // DischargeReferral implements the tool discharge_referral (service rtt): close a referral and take it off the waiting list

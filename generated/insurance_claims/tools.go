@@ -119,25 +119,7 @@ type GetPolicyholderArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPolicyholderArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPolicyholder implements the tool get_policyholder (service policy_admin): get a Policyholder by id.
@@ -411,25 +393,7 @@ type GetPolicyArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPolicyArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPolicy implements the tool get_policy (service policy_admin): get a InsurancePolicy by id.
@@ -466,25 +430,7 @@ type SuspendPolicyArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *SuspendPolicyArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "policy":
-			if r.Arg(0) {
-				a.Policy = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"policy"}, 1, &a.Policy)
 }
 
 // SuspendPolicy implements the tool suspend_policy (service policy_admin): suspend cover on a contract whose premium is overdue
@@ -810,25 +756,7 @@ type GetClaimArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetClaimArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetClaim implements the tool get_claim (service claims): get a Claim by id.
@@ -990,25 +918,7 @@ type SendToAssessmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *SendToAssessmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "claim":
-			if r.Arg(0) {
-				a.Claim = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"claim"}, 1, &a.Claim)
 }
 
 // SendToAssessment implements the tool send_to_assessment (service claims): put a submitted claim on hold until a loss adjuster has assessed it
@@ -1150,29 +1060,7 @@ type RejectClaimArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RejectClaimArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "claim":
-			if r.Arg(0) {
-				a.Claim = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"claim", "reason"}, 3, &a.Claim, &a.Reason)
 }
 
 // RejectClaim implements the tool reject_claim (service claims): reject a claim, giving the reason sent to the customer
@@ -1232,25 +1120,7 @@ type MarkClaimPaidArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *MarkClaimPaidArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "claim":
-			if r.Arg(0) {
-				a.Claim = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"claim"}, 1, &a.Claim)
 }
 
 // MarkClaimPaid implements the tool mark_claim_paid (service claims): close an approved claim as paid
@@ -1399,25 +1269,7 @@ type GetAdjusterArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetAdjusterArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetAdjuster implements the tool get_adjuster (service adjusting): get a LossAdjuster by id.
@@ -1551,29 +1403,7 @@ type RequestAssessmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RequestAssessmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "claim":
-			if r.Arg(0) {
-				a.Claim = r.String()
-			}
-		case "adjuster":
-			if r.Arg(1) {
-				a.Adjuster = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"claim", "adjuster"}, 3, &a.Claim, &a.Adjuster)
 }
 
 // RequestAssessment implements the tool request_assessment (service adjusting): appoint a loss adjuster to assess a claim
@@ -1760,25 +1590,7 @@ type CancelAssessmentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelAssessmentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "assessment":
-			if r.Arg(0) {
-				a.Assessment = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"assessment"}, 1, &a.Assessment)
 }
 
 // CancelAssessment implements the tool cancel_assessment (service adjusting): withdraw a pending assessment request
@@ -1906,25 +1718,7 @@ type GetPayoutArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPayoutArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPayout implements the tool get_payout (service payments): get a Payout by id.
@@ -2076,25 +1870,7 @@ type ReleasePayoutArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ReleasePayoutArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "payout":
-			if r.Arg(0) {
-				a.Payout = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"payout"}, 1, &a.Payout)
 }
 
 // ReleasePayout implements the tool release_payout (service payments): send a scheduled transfer to the bank
@@ -2157,25 +1933,7 @@ type CancelPayoutArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelPayoutArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "payout":
-			if r.Arg(0) {
-				a.Payout = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"payout"}, 1, &a.Payout)
 }
 
 // CancelPayout implements the tool cancel_payout (service payments): cancel a transfer that has not been sent
@@ -2414,25 +2172,7 @@ type AutoScreenClaimArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *AutoScreenClaimArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "claim":
-			if r.Arg(0) {
-				a.Claim = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"claim"}, 1, &a.Claim)
 }
 
 // AutoScreenClaim implements the tool auto_screen_claim (service fraud): run the automatic screening rules on a claim; returns the number of open flags

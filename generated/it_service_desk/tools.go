@@ -137,25 +137,7 @@ type GetEmployeeArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetEmployeeArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetEmployee implements the tool get_employee (service people): read one employee
@@ -271,25 +253,7 @@ type CompleteExitArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CompleteExitArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "employee":
-			if r.Arg(0) {
-				a.Employee = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"employee"}, 1, &a.Employee)
 }
 
 // CompleteExit implements the tool complete_exit (service people): mark an employee as exited on or after their last working day
@@ -460,25 +424,7 @@ type GetAssetArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetAssetArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetAsset implements the tool get_asset (service assets): read one asset
@@ -599,25 +545,7 @@ type GetLicenceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetLicenceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetLicence implements the tool get_licence (service assets): read one licence
@@ -751,29 +679,7 @@ type AssignAssetArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *AssignAssetArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "asset":
-			if r.Arg(0) {
-				a.Asset = r.String()
-			}
-		case "employee":
-			if r.Arg(1) {
-				a.Employee = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"asset", "employee"}, 3, &a.Asset, &a.Employee)
 }
 
 // AssignAsset implements the tool assign_asset (service assets): hand an asset from stock to an employee
@@ -843,25 +749,7 @@ type ReturnAssetArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ReturnAssetArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "asset":
-			if r.Arg(0) {
-				a.Asset = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"asset"}, 1, &a.Asset)
 }
 
 // ReturnAsset implements the tool return_asset (service assets): take an asset back into stock
@@ -913,29 +801,7 @@ type SendToRepairArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *SendToRepairArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "asset":
-			if r.Arg(0) {
-				a.Asset = r.String()
-			}
-		case "vendor":
-			if r.Arg(1) {
-				a.Vendor = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"asset", "vendor"}, 3, &a.Asset, &a.Vendor)
 }
 
 // SendToRepair implements the tool send_to_repair (service assets): send an asset to a repair vendor; its holder keeps it on record
@@ -990,25 +856,7 @@ type CompleteRepairArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CompleteRepairArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "asset":
-			if r.Arg(0) {
-				a.Asset = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"asset"}, 1, &a.Asset)
 }
 
 // CompleteRepair implements the tool complete_repair (service assets): record that an asset is back from repair: it returns to its holder, or to stock
@@ -1069,25 +917,7 @@ type RetireAssetArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RetireAssetArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "asset":
-			if r.Arg(0) {
-				a.Asset = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"asset"}, 1, &a.Asset)
 }
 
 // RetireAsset implements the tool retire_asset (service assets): retire an asset from stock for disposal
@@ -1136,29 +966,7 @@ type GrantLicenceSeatArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GrantLicenceSeatArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "licence":
-			if r.Arg(0) {
-				a.Licence = r.String()
-			}
-		case "employee":
-			if r.Arg(1) {
-				a.Employee = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"licence", "employee"}, 3, &a.Licence, &a.Employee)
 }
 
 // GrantLicenceSeat implements the tool grant_licence_seat (service assets): give an employee a seat of a licence
@@ -1238,25 +1046,7 @@ type RevokeLicenceSeatArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RevokeLicenceSeatArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "seat":
-			if r.Arg(0) {
-				a.Seat = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"seat"}, 1, &a.Seat)
 }
 
 // RevokeLicenceSeat implements the tool revoke_licence_seat (service assets): take a licence seat back
@@ -1487,25 +1277,7 @@ type GetTicketArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetTicketArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetTicket implements the tool get_ticket (service servicedesk): read one ticket
@@ -1661,29 +1433,7 @@ type AssignTicketArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *AssignTicketArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "ticket":
-			if r.Arg(0) {
-				a.Ticket = r.String()
-			}
-		case "engineer":
-			if r.Arg(1) {
-				a.Engineer = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"ticket", "engineer"}, 3, &a.Ticket, &a.Engineer)
 }
 
 // AssignTicket implements the tool assign_ticket (service servicedesk): give a ticket to an IT engineer and start work on it
@@ -1743,29 +1493,7 @@ type PutTicketOnHoldArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *PutTicketOnHoldArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "ticket":
-			if r.Arg(0) {
-				a.Ticket = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"ticket", "reason"}, 3, &a.Ticket, &a.Reason)
 }
 
 // PutTicketOnHold implements the tool put_ticket_on_hold (service servicedesk): pause a ticket while waiting on the user or a vendor
@@ -1819,29 +1547,7 @@ type ChangeTicketPriorityArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ChangeTicketPriorityArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "ticket":
-			if r.Arg(0) {
-				a.Ticket = r.String()
-			}
-		case "sla":
-			if r.Arg(1) {
-				a.SLA = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"ticket", "sla"}, 3, &a.Ticket, &a.SLA)
 }
 
 // ChangeTicketPriority implements the tool change_ticket_priority (service servicedesk): move a ticket to another priority; the due date is recomputed from the opening date
@@ -1992,25 +1698,7 @@ type CloseTicketArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CloseTicketArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "ticket":
-			if r.Arg(0) {
-				a.Ticket = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"ticket"}, 1, &a.Ticket)
 }
 
 // CloseTicket implements the tool close_ticket (service servicedesk): close a resolved ticket once the user confirms
@@ -2161,25 +1849,7 @@ type GetChangeRequestArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetChangeRequestArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetChangeRequest implements the tool get_change_request (service changes): read one change request
@@ -2343,29 +2013,7 @@ type ApproveChangeArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ApproveChangeArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "change":
-			if r.Arg(0) {
-				a.Change = r.String()
-			}
-		case "approver":
-			if r.Arg(1) {
-				a.Approver = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"change", "approver"}, 3, &a.Change, &a.Approver)
 }
 
 // ApproveChange implements the tool approve_change (service changes): record the CAB's approval of a change
@@ -2429,29 +2077,7 @@ type RejectChangeArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *RejectChangeArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "change":
-			if r.Arg(0) {
-				a.Change = r.String()
-			}
-		case "approver":
-			if r.Arg(1) {
-				a.Approver = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"change", "approver"}, 3, &a.Change, &a.Approver)
 }
 
 // RejectChange implements the tool reject_change (service changes): record the CAB's rejection of a change
@@ -2510,25 +2136,7 @@ type ImplementChangeArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ImplementChangeArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "change":
-			if r.Arg(0) {
-				a.Change = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"change"}, 1, &a.Change)
 }
 
 // ImplementChange implements the tool implement_change (service changes): record that an approved change has been carried out

@@ -115,25 +115,7 @@ type GetSupplierArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetSupplierArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetSupplier implements the tool get_supplier (service catalog): get a Supplier by id.
@@ -277,25 +259,7 @@ type GetIngredientArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetIngredientArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetIngredient implements the tool get_ingredient (service catalog): get a Ingredient by id.
@@ -518,25 +482,7 @@ type DeactivateSupplierArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *DeactivateSupplierArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "supplier":
-			if r.Arg(0) {
-				a.Supplier = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"supplier"}, 1, &a.Supplier)
 }
 
 // DeactivateSupplier implements the tool deactivate_supplier (service catalog): stop buying from a supplier
@@ -686,25 +632,7 @@ type GetOutletArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetOutletArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetOutlet implements the tool get_outlet (service inventory): get a Outlet by id.
@@ -1407,25 +1335,7 @@ type GetPurchaseOrderArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPurchaseOrderArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPurchaseOrder implements the tool get_purchase_order (service purchasing): get a PurchaseOrder by id.
@@ -1877,29 +1787,7 @@ type SubmitPurchaseOrderArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *SubmitPurchaseOrderArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "purchase_order":
-			if r.Arg(0) {
-				a.PurchaseOrder = r.String()
-			}
-		case "approved_by":
-			if r.Arg(1) {
-				a.ApprovedBy = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"purchase_order", "approved_by"}, 3, &a.PurchaseOrder, &a.ApprovedBy)
 }
 
 // SubmitPurchaseOrder implements the tool submit_purchase_order (service purchasing): approve a draft order and send it to the supplier
@@ -1964,25 +1852,7 @@ type MarkPoReceivedArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *MarkPoReceivedArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "purchase_order":
-			if r.Arg(0) {
-				a.PurchaseOrder = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"purchase_order"}, 1, &a.PurchaseOrder)
 }
 
 // MarkPoReceived implements the tool mark_po_received (service purchasing): close a sent order as delivered
@@ -2029,25 +1899,7 @@ type CancelPurchaseOrderArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelPurchaseOrderArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "purchase_order":
-			if r.Arg(0) {
-				a.PurchaseOrder = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"purchase_order"}, 1, &a.PurchaseOrder)
 }
 
 // CancelPurchaseOrder implements the tool cancel_purchase_order (service purchasing): cancel an order that has not been delivered
@@ -2202,25 +2054,7 @@ type GetInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetInvoice implements the tool get_invoice (service payables): get a SupplierInvoice by id.
@@ -2382,25 +2216,7 @@ type ApproveInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ApproveInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // ApproveInvoice implements the tool approve_invoice (service payables): approve an invoice for payment
@@ -2455,29 +2271,7 @@ type DisputeInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *DisputeInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"invoice", "reason"}, 3, &a.Invoice, &a.Reason)
 }
 
 // DisputeInvoice implements the tool dispute_invoice (service payables): put an invoice on hold and query it with the supplier
@@ -2529,25 +2323,7 @@ type PayInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *PayInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // PayInvoice implements the tool pay_invoice (service payables): pay an approved invoice by bank transfer today

@@ -23,25 +23,7 @@ type GetProductDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetProductDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "product_id":
-			if r.Arg(0) {
-				a.ProductID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"product_id"}, 1, &a.ProductID)
 }
 
 // GetProductDetails implements the tool get_product_details (service catalog): get the inventory details of a product.
@@ -81,25 +63,7 @@ type GetItemDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetItemDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "item_id":
-			if r.Arg(0) {
-				a.ItemID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"item_id"}, 1, &a.ItemID)
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get the inventory details of an item.
@@ -190,25 +154,7 @@ type CalculateArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CalculateArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "expression":
-			if r.Arg(0) {
-				a.Expression = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"expression"}, 1, &a.Expression)
 }
 
 // Calculate implements the tool calculate (service store): calculate the result of a mathematical expression.
@@ -245,25 +191,7 @@ type TransferToHumanAgentsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *TransferToHumanAgentsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "summary":
-			if r.Arg(0) {
-				a.Summary = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"summary"}, 1, &a.Summary)
 }
 
 // TransferToHumanAgents implements the tool transfer_to_human_agents (service store): transfer the user to a human agent, with a summary of the issue. Only when the user asks for one or the request is out of scope.
@@ -296,25 +224,7 @@ type FindUserIDByEmailArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *FindUserIDByEmailArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "email":
-			if r.Arg(0) {
-				a.Email = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"email"}, 1, &a.Email)
 }
 
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
@@ -354,33 +264,7 @@ type FindUserIDByNameZipArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *FindUserIDByNameZipArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "first_name":
-			if r.Arg(0) {
-				a.FirstName = r.String()
-			}
-		case "last_name":
-			if r.Arg(1) {
-				a.LastName = r.String()
-			}
-		case "zip":
-			if r.Arg(2) {
-				a.Zip = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(7)
+	return runtime.DecodeStringArgs(text, []string{"first_name", "last_name", "zip"}, 7, &a.FirstName, &a.LastName, &a.Zip)
 }
 
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
@@ -419,25 +303,7 @@ type GetOrderDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetOrderDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"order_id"}, 1, &a.OrderID)
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get the status and details of an order.
@@ -477,25 +343,7 @@ type GetUserDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetUserDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "user_id":
-			if r.Arg(0) {
-				a.UserID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"user_id"}, 1, &a.UserID)
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get the details of a user, including their orders.
@@ -540,49 +388,7 @@ type ModifyUserAddressArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ModifyUserAddressArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "user_id":
-			if r.Arg(0) {
-				a.UserID = r.String()
-			}
-		case "address1":
-			if r.Arg(1) {
-				a.Address1 = r.String()
-			}
-		case "address2":
-			if r.Arg(2) {
-				a.Address2 = r.String()
-			}
-		case "city":
-			if r.Arg(3) {
-				a.City = r.String()
-			}
-		case "state":
-			if r.Arg(4) {
-				a.State = r.String()
-			}
-		case "country":
-			if r.Arg(5) {
-				a.Country = r.String()
-			}
-		case "zip":
-			if r.Arg(6) {
-				a.Zip = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(127)
+	return runtime.DecodeStringArgs(text, []string{"user_id", "address1", "address2", "city", "state", "country", "zip"}, 127, &a.UserID, &a.Address1, &a.Address2, &a.City, &a.State, &a.Country, &a.Zip)
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): modify the default address of a user, after explicit confirmation.
@@ -628,29 +434,7 @@ type CancelPendingOrderArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelPendingOrderArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"order_id", "reason"}, 3, &a.OrderID, &a.Reason)
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order, after explicit confirmation; gift cards are refunded at once.
@@ -767,49 +551,7 @@ type ModifyPendingOrderAddressArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ModifyPendingOrderAddressArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		case "address1":
-			if r.Arg(1) {
-				a.Address1 = r.String()
-			}
-		case "address2":
-			if r.Arg(2) {
-				a.Address2 = r.String()
-			}
-		case "city":
-			if r.Arg(3) {
-				a.City = r.String()
-			}
-		case "state":
-			if r.Arg(4) {
-				a.State = r.String()
-			}
-		case "country":
-			if r.Arg(5) {
-				a.Country = r.String()
-			}
-		case "zip":
-			if r.Arg(6) {
-				a.Zip = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(127)
+	return runtime.DecodeStringArgs(text, []string{"order_id", "address1", "address2", "city", "state", "country", "zip"}, 127, &a.OrderID, &a.Address1, &a.Address2, &a.City, &a.State, &a.Country, &a.Zip)
 }
 
 // ModifyPendingOrderAddress implements the tool modify_pending_order_address (service store): modify the shipping address of a pending order, after explicit confirmation.
@@ -857,29 +599,7 @@ type ModifyPendingOrderPaymentArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ModifyPendingOrderPaymentArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		case "payment_method_id":
-			if r.Arg(1) {
-				a.PaymentMethodID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"order_id", "payment_method_id"}, 3, &a.OrderID, &a.PaymentMethodID)
 }
 
 // ModifyPendingOrderPayment implements the tool modify_pending_order_payment (service store): modify the payment method of a pending order, after explicit confirmation.

@@ -132,25 +132,7 @@ type GetSubscriberArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetSubscriberArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetSubscriber implements the tool get_subscriber (service customers): get a Subscriber by id.
@@ -309,37 +291,7 @@ type UpdateSubscriberAddressArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *UpdateSubscriberAddressArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "subscriber":
-			if r.Arg(0) {
-				a.Subscriber = r.String()
-			}
-		case "address":
-			if r.Arg(1) {
-				a.Address = r.String()
-			}
-		case "city":
-			if r.Arg(2) {
-				a.City = r.String()
-			}
-		case "state":
-			if r.Arg(3) {
-				a.State = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(15)
+	return runtime.DecodeStringArgs(text, []string{"subscriber", "address", "city", "state"}, 15, &a.Subscriber, &a.Address, &a.City, &a.State)
 }
 
 // UpdateSubscriberAddress implements the tool update_subscriber_address (service customers): change a subscriber's billing address
@@ -394,25 +346,7 @@ type CloseSubscriberArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CloseSubscriberArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "subscriber":
-			if r.Arg(0) {
-				a.Subscriber = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"subscriber"}, 1, &a.Subscriber)
 }
 
 // CloseSubscriber implements the tool close_subscriber (service customers): close a subscriber account that no longer holds any line
@@ -559,25 +493,7 @@ type GetPlanArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPlanArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPlan implements the tool get_plan (service offers): get a Plan by id.
@@ -711,29 +627,7 @@ type SubscribeArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *SubscribeArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "line":
-			if r.Arg(0) {
-				a.Line = r.String()
-			}
-		case "plan":
-			if r.Arg(1) {
-				a.Plan = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"line", "plan"}, 3, &a.Line, &a.Plan)
 }
 
 // Subscribe implements the tool subscribe (service offers): put a line without a plan on a plan
@@ -807,29 +701,7 @@ type ChangePlanArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ChangePlanArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "line":
-			if r.Arg(0) {
-				a.Line = r.String()
-			}
-		case "new_plan":
-			if r.Arg(1) {
-				a.NewPlan = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"line", "new_plan"}, 3, &a.Line, &a.NewPlan)
 }
 
 // ChangePlan implements the tool change_plan (service offers): move a line to another plan from today
@@ -950,25 +822,7 @@ type EndSubscriptionArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *EndSubscriptionArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "subscription":
-			if r.Arg(0) {
-				a.Subscription = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"subscription"}, 1, &a.Subscription)
 }
 
 // EndSubscription implements the tool end_subscription (service offers): end a line's plan today
@@ -1114,25 +968,7 @@ type GetLineArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetLineArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetLine implements the tool get_line (service network): get a Line by id.
@@ -1264,29 +1100,7 @@ type DataUsedMbArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *DataUsedMbArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "line":
-			if r.Arg(0) {
-				a.Line = r.String()
-			}
-		case "cycle":
-			if r.Arg(1) {
-				a.Cycle = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"line", "cycle"}, 3, &a.Line, &a.Cycle)
 }
 
 // DataUsedMb implements the tool data_used_mb (service network): total data used by a line in a billing cycle, in MB
@@ -1335,33 +1149,7 @@ type ActivateLineArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ActivateLineArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "subscriber":
-			if r.Arg(0) {
-				a.Subscriber = r.String()
-			}
-		case "msisdn":
-			if r.Arg(1) {
-				a.Msisdn = r.String()
-			}
-		case "iccid":
-			if r.Arg(2) {
-				a.Iccid = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(7)
+	return runtime.DecodeStringArgs(text, []string{"subscriber", "msisdn", "iccid"}, 7, &a.Subscriber, &a.Msisdn, &a.Iccid)
 }
 
 // ActivateLine implements the tool activate_line (service network): activate a new number on a SIM card
@@ -1533,25 +1321,7 @@ type ReactivateLineArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ReactivateLineArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "line":
-			if r.Arg(0) {
-				a.Line = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"line"}, 1, &a.Line)
 }
 
 // ReactivateLine implements the tool reactivate_line (service network): restore service on a suspended line
@@ -1616,25 +1386,7 @@ type MarkLinePortedOutArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *MarkLinePortedOutArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "line":
-			if r.Arg(0) {
-				a.Line = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"line"}, 1, &a.Line)
 }
 
 // MarkLinePortedOut implements the tool mark_line_ported_out (service network): release a number that has been ported to another operator
@@ -1798,25 +1550,7 @@ type GetBillArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetBillArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetBill implements the tool get_bill (service billing): get a Bill by id.
@@ -1854,29 +1588,7 @@ type IssueBillArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *IssueBillArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "line":
-			if r.Arg(0) {
-				a.Line = r.String()
-			}
-		case "cycle":
-			if r.Arg(1) {
-				a.Cycle = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"line", "cycle"}, 3, &a.Line, &a.Cycle)
 }
 
 // IssueBill implements the tool issue_bill (service billing): issue a line's bill for a cycle from its plan and out-of-bundle usage
@@ -2060,29 +1772,7 @@ type ContestBillArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ContestBillArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "bill":
-			if r.Arg(0) {
-				a.Bill = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"bill", "reason"}, 3, &a.Bill, &a.Reason)
 }
 
 // ContestBill implements the tool contest_bill (service billing): record a customer's dispute of a bill
@@ -2318,25 +2008,7 @@ type GetPortRequestArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetPortRequestArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPortRequest implements the tool get_port_request (service portability): get a PortOutRequest by id.
@@ -2373,25 +2045,7 @@ type ApprovePortOutArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ApprovePortOutArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "request":
-			if r.Arg(0) {
-				a.Request = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"request"}, 1, &a.Request)
 }
 
 // ApprovePortOut implements the tool approve_port_out (service portability): confirm a port-out request as donor operator
@@ -2533,25 +2187,7 @@ type CompletePortOutArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CompletePortOutArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "request":
-			if r.Arg(0) {
-				a.Request = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"request"}, 1, &a.Request)
 }
 
 // CompletePortOut implements the tool complete_port_out (service portability): confirm that the porting window has passed and the number now belongs to the recipient

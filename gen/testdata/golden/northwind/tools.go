@@ -101,25 +101,7 @@ type GetCustomerArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetCustomerArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCustomer implements the tool get_customer (service crm): get a Customer by id.
@@ -503,25 +485,7 @@ type GetInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetInvoice implements the tool get_invoice (service billing): get a Invoice by id.
@@ -646,25 +610,7 @@ type DeleteInvoiceArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *DeleteInvoiceArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "id":
-			if r.Arg(0) {
-				a.ID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // DeleteInvoice implements the tool delete_invoice (service billing): delete an invoice
@@ -704,25 +650,7 @@ type MarkPaidArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *MarkPaidArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "invoice":
-			if r.Arg(0) {
-				a.Invoice = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // MarkPaid implements the tool mark_paid (service billing): mark paid.
@@ -864,25 +792,7 @@ type VoidDraftsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *VoidDraftsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "customer":
-			if r.Arg(0) {
-				a.Customer = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"customer"}, 1, &a.Customer)
 }
 
 // VoidDrafts implements the tool void_drafts (service billing): void every draft invoice of a customer
@@ -1101,25 +1011,7 @@ type ReverseEntryArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *ReverseEntryArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "entry":
-			if r.Arg(0) {
-				a.Entry = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"entry"}, 1, &a.Entry)
 }
 
 // ReverseEntry implements the tool reverse_entry (service ledger): remove a ledger line posted today

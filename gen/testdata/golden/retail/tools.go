@@ -22,25 +22,7 @@ type GetProductDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetProductDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "product_id":
-			if r.Arg(0) {
-				a.ProductID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"product_id"}, 1, &a.ProductID)
 }
 
 // GetProductDetails implements the tool get_product_details (service catalog): get a product and its variants
@@ -77,25 +59,7 @@ type GetItemDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetItemDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "item_id":
-			if r.Arg(0) {
-				a.ItemID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"item_id"}, 1, &a.ItemID)
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get a variant item by its id
@@ -183,25 +147,7 @@ type GetOrderDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetOrderDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"order_id"}, 1, &a.OrderID)
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get an order
@@ -238,25 +184,7 @@ type GetUserDetailsArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *GetUserDetailsArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "user_id":
-			if r.Arg(0) {
-				a.UserID = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(1)
+	return runtime.DecodeStringArgs(text, []string{"user_id"}, 1, &a.UserID)
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get a user
@@ -881,29 +809,7 @@ type CancelPendingOrderArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelPendingOrderArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order":
-			if r.Arg(0) {
-				a.Order = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"order", "reason"}, 3, &a.Order, &a.Reason)
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order; gift cards are refunded at once
@@ -1313,29 +1219,7 @@ type CancelWithReasonArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *CancelWithReasonArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		case "reason":
-			if r.Arg(1) {
-				a.Reason = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(3)
+	return runtime.DecodeStringArgs(text, []string{"order_id", "reason"}, 3, &a.OrderID, &a.Reason)
 }
 
 // CancelWithReason implements the tool cancel_with_reason (service store): cancel an order, giving a reason
@@ -1410,33 +1294,7 @@ type FindItemArgs struct {
 // runtime.DecodeArgs would, and reports whether it could: on false,
 // decode with runtime.DecodeArgs, whose error explains what is wrong.
 func (a *FindItemArgs) decode(text string) bool {
-	rd := runtime.NewJSONReader(text)
-	r := &rd
-	if r.Blank() {
-		return false
-	}
-	if !r.BeginObject() {
-		return false
-	}
-	for first := true; r.NextMember(first); first = false {
-		switch r.Key() {
-		case "order_id":
-			if r.Arg(0) {
-				a.OrderID = r.String()
-			}
-		case "item_id":
-			if r.Arg(1) {
-				a.ItemID = r.String()
-			}
-		case "email":
-			if r.Arg(2) {
-				a.Email = r.String()
-			}
-		default:
-			r.Fail()
-		}
-	}
-	return r.ArgsEnd(7)
+	return runtime.DecodeStringArgs(text, []string{"order_id", "item_id", "email"}, 7, &a.OrderID, &a.ItemID, &a.Email)
 }
 
 // FindItem implements the tool find_item (service store): an item of an order, checked against the buyer's gift card
