@@ -122,3 +122,72 @@ func (g *generator) testFile(f *jen.File) {
 		),
 	)
 }
+
+// decoderTests renders decoders_test.go, the differential tests of the
+// generated decoders: the argument decoders against
+// runtime.DecodeArgs (samples from the golden solutions, and a fuzz
+// target), the seed decoders against encoding/json.
+func (g *generator) decoderTests(f *jen.File) {
+	var decs []jen.Code
+	for _, t := range g.w.Tools {
+		ti := g.tools[t]
+		args := []jen.Code{jen.Id("raw"), jen.Op("&").Id("a")}
+		for _, p := range t.Params {
+			if p.Required() {
+				args = append(args, jen.Lit(p.Name))
+			}
+		}
+		decs = append(decs, jen.Values(jen.Dict{
+			jen.Id("Tool"): jen.Lit(t.Name),
+			jen.Id("Fast"): jen.Func().Params(jen.Id("raw").Index().Byte()).Parens(jen.List(jen.Any(), jen.Bool())).Block(
+				jen.Var().Id("a").Id(ti.args),
+				jen.Id("ok").Op(":=").Id("a").Dot("decode").Call(jen.String().Call(jen.Id("raw"))),
+				jen.Return(jen.Id("a"), jen.Id("ok")),
+			),
+			jen.Id("Slow"): jen.Func().Params(jen.Id("raw").Index().Byte()).Parens(jen.List(jen.Any(), jen.Error())).Block(
+				jen.Var().Id("a").Id(ti.args),
+				jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(args...),
+				jen.Return(jen.Id("a"), jen.Err()),
+			),
+		}))
+	}
+	f.Comment("argDecoders pairs the generated argument decoder of each tool with")
+	f.Comment("runtime.DecodeArgs.")
+	f.Func().Id("argDecoders").Params().Index().Qual(rt, "ArgDecoder").Block(
+		jen.Return(jen.Index().Qual(rt, "ArgDecoder").Values(decs...)))
+	f.Line()
+	f.Comment("TestArgDecoders compares the generated argument decoders with")
+	f.Comment("runtime.DecodeArgs on the golden solutions' arguments and variations.")
+	f.Func().Id("TestArgDecoders").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Err()).Op(":=").Range().Qual(rt, "CheckArgDecoders").Call(jen.Id("New").Call(), jen.Id("argDecoders").Call())).Block(
+			jen.Id("t").Dot("Error").Call(jen.Err())),
+	)
+	f.Line()
+	f.Comment("FuzzArgDecoders compares the generated argument decoders with")
+	f.Comment("runtime.DecodeArgs on any input.")
+	f.Func().Id("FuzzArgDecoders").Params(jen.Id("f").Op("*").Qual("testing", "F")).Block(
+		jen.Id("ds").Op(":=").Id("argDecoders").Call(),
+		jen.If(jen.Len(jen.Id("ds")).Op("==").Lit(0)).Block(jen.Return()),
+		jen.Id("samples").Op(":=").Qual(rt, "ArgSamples").Call(jen.Id("New").Call()),
+		jen.For(jen.List(jen.Id("i"), jen.Id("d")).Op(":=").Range().Id("ds")).Block(
+			jen.For(jen.List(jen.Id("_"), jen.Id("raw")).Op(":=").Range().Id("samples").Index(jen.Id("d").Dot("Tool"))).Block(
+				jen.Id("f").Dot("Add").Call(jen.Uint().Call(jen.Id("i")), jen.Id("raw")))),
+		jen.Id("f").Dot("Fuzz").Call(jen.Func().Params(jen.Id("t").Op("*").Qual("testing", "T"), jen.Id("i").Uint(), jen.Id("raw").Index().Byte()).Block(
+			jen.If(jen.Err().Op(":=").Qual(rt, "CheckArgDecoding").Call(jen.Id("ds").Index(jen.Id("i").Op("%").Uint().Call(jen.Len(jen.Id("ds")))), jen.Id("raw")), jen.Err().Op("!=").Nil()).Block(
+				jen.Id("t").Dot("Fatal").Call(jen.Err())),
+		)),
+	)
+	f.Line()
+	f.Comment("TestSeedDecoders: the generated decoders read seed.json, and read it")
+	f.Comment("as encoding/json does.")
+	f.Func().Id("TestSeedDecoders").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.List(jen.Id("fast"), jen.Id("ok")).Op(":=").Id("decodeSeed").Call(),
+		jen.If(jen.Op("!").Id("ok")).Block(jen.Id("t").Dot("Fatal").Call(jen.Lit("the generated decoders cannot read seed.json"))),
+		jen.Id("d").Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Qual("strings", "NewReader").Call(jen.Id("seedJSON"))),
+		jen.Id("d").Dot("DisallowUnknownFields").Call(),
+		jen.Var().Id("slow").Id("seedData"),
+		jen.If(jen.Err().Op(":=").Id("d").Dot("Decode").Call(jen.Op("&").Id("slow")), jen.Err().Op("!=").Nil()).Block(jen.Id("t").Dot("Fatal").Call(jen.Err())),
+		jen.If(jen.Op("!").Qual("reflect", "DeepEqual").Call(jen.Id("fast"), jen.Op("&").Id("slow"))).Block(
+			jen.Id("t").Dot("Error").Call(jen.Lit("the generated decoders read seed.json otherwise than encoding/json"))),
+	)
+}

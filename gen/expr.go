@@ -502,6 +502,42 @@ func (sc *scope) binary(x *ir.Binary) code {
 	panic("gen: unknown operator " + x.Op)
 }
 
+// caseCall returns the function (lower or upper) and argument of e when e
+// is a call of one of them.
+func caseCall(e ir.Expr) (string, ir.Expr, bool) {
+	if c, ok := e.(*ir.Call); ok && (c.Func == "lower" || c.Func == "upper") && len(c.Args) == 1 {
+		return c.Func, c.Args[0], true
+	}
+	return "", nil, false
+}
+
+// caseEquality compiles lower(a) == lower(b) (upper alike) to
+// runtime.EqualLower(a, b), and lower(a) == b to runtime.IsLower(a, b):
+// comparisons that build no lowered string. It applies when neither side
+// may be null; ok is false when it does not apply.
+func (sc *scope) caseEquality(l, r ir.Expr, negate bool) (code, bool) {
+	if optional(l.Type()) || optional(r.Type()) || !l.Type().Kind.Textual() || !r.Type().Kind.Textual() {
+		return code{}, false
+	}
+	lf, la, lok := caseCall(l)
+	rf, ra, rok := caseCall(r)
+	var c *jen.Statement
+	switch {
+	case lok && rok && lf == rf:
+		c = jen.Qual(rt, map[string]string{"lower": "EqualLower", "upper": "EqualUpper"}[lf]).Call(sc.asString(la).c, sc.asString(ra).c)
+	case lok:
+		c = jen.Qual(rt, map[string]string{"lower": "IsLower", "upper": "IsUpper"}[lf]).Call(sc.asString(la).c, sc.asString(r).c)
+	case rok:
+		c = jen.Qual(rt, map[string]string{"lower": "IsLower", "upper": "IsUpper"}[rf]).Call(sc.asString(ra).c, sc.asString(l).c)
+	default:
+		return code{}, false
+	}
+	if negate {
+		return code{c: jen.Op("!").Add(c), prec: precUnary}, true
+	}
+	return primary(c), true
+}
+
 // comparable compiles both sides of a comparison to Go values of one type:
 // records by id, enums against strings or other enums as strings, ints
 // against floats as floats. Optional sides stay pointers; lv/rv give the
@@ -566,6 +602,9 @@ func (sc *scope) equality(l, r ir.Expr, negate bool) code {
 	}
 	if isComposite(l.Type()) || isComposite(r.Type()) {
 		return sc.compositeEquality(l, r, negate)
+	}
+	if c, ok := sc.caseEquality(l, r, negate); ok {
+		return c
 	}
 	lc, rc := sc.operands(l, r)
 	lo, ro := optional(l.Type()) && l.Type().Kind != ir.KindRecord, optional(r.Type()) && r.Type().Kind != ir.KindRecord
@@ -807,9 +846,9 @@ func (sc *scope) call(x *ir.Call) code {
 			jen.Return(sc.valueAs(d, x.T).c),
 		).Call())
 	case "lower":
-		return primary(jen.Qual("strings", "ToLower").Call(str(0)))
+		return primary(jen.Qual(rt, "PyLower").Call(str(0)))
 	case "upper":
-		return primary(jen.Qual("strings", "ToUpper").Call(str(0)))
+		return primary(jen.Qual(rt, "PyUpper").Call(str(0)))
 	case "trim":
 		return primary(jen.Qual("strings", "TrimSpace").Call(str(0)))
 	case "len":

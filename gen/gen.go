@@ -150,9 +150,9 @@ func newGenerator(w *ir.World) (*generator, error) {
 		ei.lower = unexported(e.Name)
 		ei.table = g.stateNames.name(e, plural(ei.typ))
 		// An entity with a key field has no ID field: the key is the id.
-		fns := newNamespace()
+		fns := newNamespace(recordMethods...)
 		if e.Key == nil {
-			fns = newNamespace("ID")
+			fns = newNamespace(append([]string{"ID"}, recordMethods...)...)
 			ei.id = "ID"
 		}
 		for _, f := range e.Fields {
@@ -167,7 +167,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 		si := &structInfo{s: sd, fields: map[*ir.Field]string{}, cases: map[*ir.Field]*ir.Case{}}
 		si.typ = g.pkgNames.name(sd, exported(sd.Name))
 		si.plain = g.pkgNames.name([2]any{sd, "fields"}, unexported(si.typ)+"Fields")
-		fns := newNamespace("MarshalJSON", "UnmarshalJSON")
+		fns := newNamespace(append([]string{"MarshalJSON", "UnmarshalJSON"}, recordMethods...)...)
 		for _, f := range sd.AllFields() {
 			si.fields[f] = fns.name(f, exported(f.Name))
 		}
@@ -245,10 +245,14 @@ func newGenerator(w *ir.World) (*generator, error) {
 // fixedPackageNames are the package-level names the generator itself uses.
 var fixedPackageNames = []string{
 	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
-	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "candidates", "toolCandidates",
+	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", "Conformance", "World",
 	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
 }
+
+// recordMethods are the exported methods of records and entities, which
+// their fields must not be named as.
+var recordMethods = []string{"AppendJSON", "HashFields"}
 
 // fixedStateNames are the fields and methods of State besides the tables
 // and tools.
@@ -301,6 +305,14 @@ func (g *generator) run() (map[string][]byte, error) {
 		return nil, fmt.Errorf("gen: world_test.go: %w", err)
 	}
 	out["world_test.go"] = b
+	df := jen.NewFilePathName("", g.pkg)
+	df.HeaderComment(Header)
+	df.ImportName(rt, "runtime")
+	g.decoderTests(df)
+	if b, err = render(df); err != nil {
+		return nil, fmt.Errorf("gen: decoders_test.go: %w", err)
+	}
+	out["decoders_test.go"] = b
 	seed, err := g.seedJSON()
 	if err != nil {
 		return nil, err

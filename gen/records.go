@@ -9,9 +9,10 @@ import (
 )
 
 // structType renders a value record: its struct, and its methods clone
-// (a deep copy), equal (==, when used), check (constraints) and the JSON
-// methods: strict decoding, and for a variant an encoding with only the
-// fields of its case.
+// (a deep copy), equal (==, when used), check (constraints), the encoders
+// AppendJSON and HashFields (encode.go) and the JSON methods: strict
+// decoding, and for a variant an encoding with only the fields of its
+// case.
 func (g *generator) structType(f *jen.File, sd *ir.StructDef) {
 	si := g.structs[sd]
 	what := sentence(sd.Doc)
@@ -60,6 +61,8 @@ func (g *generator) structType(f *jen.File, sd *ir.StructDef) {
 	if g.structNeedsCheck(sd, map[*ir.StructDef]bool{}) {
 		g.checkMethod(f, sd)
 	}
+	g.structEncoders(f, sd)
+	g.recordDecoder(f, sd)
 	if sd.Tag != nil {
 		g.marshalVariant(f, sd)
 	}

@@ -126,7 +126,7 @@ func (g *generator) seedFile(f *jen.File) {
 	f.Comment("seedJSON holds the world seed and the task seeds, in the Snapshot format.")
 	f.Comment("")
 	f.Comment("//go:embed seed.json")
-	f.Var().Id("seedJSON").Index().Byte()
+	f.Var().Id("seedJSON").String()
 	f.Line()
 	f.Comment("seedTables are seed records by entity, in insertion order.")
 	f.Type().Id("seedTables").Struct(fields...)
@@ -137,9 +137,54 @@ func (g *generator) seedFile(f *jen.File) {
 		jen.Id("Tasks").Map(jen.String()).Id("seedTables").Tag(map[string]string{"json": "tasks"}),
 	)
 	f.Line()
-	f.Comment("loadSeed decodes seed.json, strictly, once.")
+	var tableCases []jen.Code
+	for i, e := range g.w.Entities {
+		ei := g.ents[e]
+		tableCases = append(tableCases, jen.Case(jen.Lit(e.Name)).Block(
+			jen.Id("r").Dot("Seen").Call(jen.Op("&").Id("seen"), jen.Lit(i)),
+			jen.Id("t").Dot(ei.table).Op("=").Qual(rt, "ReadList").Call(jen.Id("r"), jen.False(), jen.Id(g.decoderName(e, ei.typ))),
+		))
+	}
+	tableCases = append(tableCases, jen.Default().Block(jen.Id("r").Dot("Fail").Call()))
+	loop := func(cases ...jen.Code) jen.Code {
+		return jen.For(jen.Id("first").Op(":=").True(), jen.Id("r").Dot("NextMember").Call(jen.Id("first")), jen.Id("first").Op("=").False()).Block(
+			jen.Switch(jen.Id("r").Dot("Key").Call()).Block(cases...))
+	}
+	f.Comment("decodeSeedTables reads the seed tables of the world or of a task")
+	f.Comment("without reflection; on input encoding/json would decode otherwise, r")
+	f.Comment("fails.")
+	f.Func().Id("decodeSeedTables").Params(jen.Id("r").Op("*").Qual(rt, "JSONReader")).Id("seedTables").Block(
+		jen.Var().Id("t").Id("seedTables"),
+		jen.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return(jen.Id("t"))),
+		jen.Var().Id("seen").Uint64(),
+		loop(tableCases...),
+		jen.Return(jen.Id("t")),
+	)
+	f.Line()
+	f.Comment("decodeSeed decodes seed.json without reflection and reports whether it")
+	f.Comment("could.")
+	f.Func().Id("decodeSeed").Params().Parens(jen.List(jen.Op("*").Id("seedData"), jen.Bool())).Block(
+		jen.Id("r").Op(":=").Qual(rt, "NewJSONReader").Call(jen.Id("seedJSON")),
+		jen.Var().Id("sd").Id("seedData"),
+		jen.If(jen.Op("!").Id("r").Dot("BeginObject").Call()).Block(jen.Return(jen.Nil(), jen.False())),
+		jen.Var().Id("seen").Uint64(),
+		loop(
+			jen.Case(jen.Lit("world")).Block(
+				jen.Id("r").Dot("Seen").Call(jen.Op("&").Id("seen"), jen.Lit(0)),
+				jen.Id("sd").Dot("World").Op("=").Id("decodeSeedTables").Call(jen.Op("&").Id("r"))),
+			jen.Case(jen.Lit("tasks")).Block(
+				jen.Id("r").Dot("Seen").Call(jen.Op("&").Id("seen"), jen.Lit(1)),
+				jen.Id("sd").Dot("Tasks").Op("=").Qual(rt, "ReadMap").Call(jen.Op("&").Id("r"), jen.True(), jen.Id("decodeSeedTables"))),
+			jen.Default().Block(jen.Id("r").Dot("Fail").Call()),
+		),
+		jen.Return(jen.Op("&").Id("sd"), jen.Id("r").Dot("End").Call()),
+	)
+	f.Line()
+	f.Comment("loadSeed decodes seed.json, strictly, once: by the generated decoders,")
+	f.Comment("or, when they cannot, with encoding/json, for its error.")
 	f.Var().Id("loadSeed").Op("=").Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Op("*").Id("seedData"), jen.Error())).Block(
-		jen.Id("d").Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Qual("bytes", "NewReader").Call(jen.Id("seedJSON"))),
+		jen.If(jen.List(jen.Id("sd"), jen.Id("ok")).Op(":=").Id("decodeSeed").Call(), jen.Id("ok")).Block(jen.Return(jen.Id("sd"), jen.Nil())),
+		jen.Id("d").Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Qual("strings", "NewReader").Call(jen.Id("seedJSON"))),
 		jen.Id("d").Dot("DisallowUnknownFields").Call(),
 		jen.Var().Id("sd").Id("seedData"),
 		jen.If(jen.Err().Op(":=").Id("d").Dot("Decode").Call(jen.Op("&").Id("sd")), jen.Err().Op("!=").Nil()).Block(

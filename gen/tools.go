@@ -23,6 +23,7 @@ func (g *generator) toolsFile(f *jen.File) {
 	f.Line()
 	for _, t := range g.w.Tools {
 		g.argsType(f, t)
+		g.argsDecoder(f, t)
 		g.toolMethod(f, t)
 		g.toolHandler(f, t)
 	}
@@ -131,6 +132,31 @@ func (g *generator) resultType(t *ir.Tool) *jen.Statement {
 		return nil
 	}
 	return g.goType(t.Returns)
+}
+
+// resultIR is the type of the tool's result (nil: none).
+func (g *generator) resultIR(t *ir.Tool) *ir.Type {
+	switch t.Kind {
+	case ir.ToolGet, ir.ToolCreate, ir.ToolUpdate, ir.ToolDelete:
+		return &ir.Type{Kind: ir.KindRecord, Entity: t.Entity}
+	case ir.ToolList, ir.ToolSearch:
+		return &ir.Type{Kind: ir.KindList, Elem: &ir.Type{Kind: ir.KindRecord, Entity: t.Entity}}
+	}
+	return t.Returns
+}
+
+// encodedByRegistry reports whether runtime.Registry encodes a result of
+// type t without reflection as it is: the Go types string, int64, float64
+// and bool, and those with an AppendJSON method (records, dates).
+func encodedByRegistry(t *ir.Type) bool {
+	if pointerOpt(t) {
+		return false
+	}
+	switch t.Kind {
+	case ir.KindList, ir.KindMap, ir.KindEnum:
+		return false
+	}
+	return true
 }
 
 func (g *generator) zeroValue(t *ir.Tool) *jen.Statement {
@@ -472,22 +498,37 @@ func (g *generator) lookupNestedRefs(t *ir.Tool, p *ir.Param, fail func(err jen.
 func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 	ti := g.tools[t]
 	var required []jen.Code
-	required = append(required, jen.Id("raw"), jen.Op("&").Id("args"))
+	required = append(required, jen.Id("raw"), jen.Op("&").Id("slow"))
 	for _, p := range t.Params {
 		if p.Required() {
 			required = append(required, jen.Lit(p.Name))
 		}
 	}
 	call := jen.Id("s").Dot(ti.method).Call(jen.Id("args"))
-	ret := jen.Return(call)
+	ret := []jen.Code{jen.Return(call)}
 	if g.resultType(t) == nil {
-		ret = jen.Return(jen.Nil(), call)
+		ret = []jen.Code{jen.Return(jen.Nil(), call)}
+	} else if res := g.resultIR(t); !encodedByRegistry(res) {
+		// The registry encodes the result with its AppendJSON method:
+		// give it one.
+		ret = []jen.Code{
+			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(call),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Qual(rt, "Encoded").Call(jen.Id("v"), g.appendFunc(res)), jen.Nil()),
+		}
 	}
-	f.Commentf("%s decodes the JSON arguments of %s and calls %s.", ti.call, t.Name, ti.method)
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ti.call).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(
+	f.Commentf("%s decodes the JSON arguments of %s and calls %s: by", ti.call, t.Name, ti.method)
+	f.Comment("their decode method, or, when it cannot, by runtime.DecodeArgs, for")
+	f.Comment("its error.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ti.call).Params(jen.Id("raw").Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Block(append([]jen.Code{
 		jen.Var().Id("args").Id(ti.args),
-		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		ret,
+		jen.If(jen.Op("!").Id("args").Dot("decode").Call(g.argsText(t))).Block(
+			// a variable of its own: &slow escapes, args need not
+			jen.Var().Id("slow").Id(ti.args),
+			jen.If(jen.Err().Op(":=").Qual(rt, "DecodeArgs").Call(required...), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Id("args").Op("=").Id("slow"),
+		),
+	}, ret...)...,
 	)
 	f.Line()
 }

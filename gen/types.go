@@ -191,6 +191,8 @@ func (g *generator) entityType(f *jen.File, e *ir.Entity) {
 	if g.needEntityEqual[e] {
 		g.entityEqualMethod(f, e)
 	}
+	g.entityEncoders(f, e)
+	g.entityDecoder(f, e)
 }
 
 // entityEqualMethod renders equal: a whole record compared with a literal

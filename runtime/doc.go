@@ -39,6 +39,19 @@
 // [ToolError] values with stable codes (see [CodeUnknownTool] and
 // following).
 //
+// # Without reflection
+//
+// Generated worlds keep reflection off the path of a tool call: their
+// handlers decode arguments with generated decoders over a [JSONReader]
+// (falling back to DecodeArgs, for its error, on input they do not take),
+// their records encode themselves ([JSONAppender]: the bytes encoding/json
+// would write) and write their fields into state hashes ([Hashable],
+// [FieldHasher]), and the seed is read by the same generated decoders.
+// [Registry.Call] writes an observation once; [Observation.AppendJSON]
+// copies it into a server's buffer. lower() and upper() are Python's
+// ([PyLower], [PyUpper]), and comparisons of lowered strings build none
+// ([EqualLower], [IsLower]).
+//
 // A handler in generated code reads:
 //
 //	func markPaid(s *State, raw json.RawMessage) (any, error) {

@@ -111,7 +111,15 @@ type Observation struct {
 	OK    bool            `json:"ok"`              // the call succeeded
 	Data  json.RawMessage `json:"data,omitempty"`  // the result when OK (compact JSON; nil means null)
 	Error *ToolError      `json:"error,omitempty"` // the error when not OK
+
+	// enc is the whole encoding of an ok observation made by
+	// [Registry.Call], {"ok":true,"data":…}, of which Data is a part: it is
+	// written once and never compacted again (see AppendJSON).
+	enc []byte
 }
+
+// obsPrefix begins the encoding of an ok observation.
+const obsPrefix = `{"ok":true,"data":`
 
 // OKObservation is a successful observation; nil data means null.
 func OKObservation(data json.RawMessage) Observation {
@@ -138,33 +146,59 @@ func (o Observation) Err() error {
 	return o.Error
 }
 
-// MarshalJSON encodes the observation in its protocol form. Data is written
-// as stored (compact, as produced by [Registry.Call]); strings are not
-// HTML-escaped.
+// MarshalJSON encodes the observation in its protocol form, as
+// [Observation.AppendJSON] does.
 func (o Observation) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
+	return o.AppendJSON(nil)
+}
+
+// AppendJSON appends the observation in its protocol form to dst: Data is
+// written as stored (compact; JSON that is not compact is compacted),
+// strings are not HTML-escaped. An observation made by [Registry.Call]
+// was encoded when it was made and is copied as it is, with neither
+// compaction nor validation; a server writing observations into a buffer
+// of its own reuses it from call to call. The error is that of Data that
+// is not valid JSON (dst is then returned as it was).
+func (o Observation) AppendJSON(dst []byte) ([]byte, error) {
 	if o.OK {
-		b.WriteString(`{"ok":true,"data":`)
-		if len(bytes.TrimSpace(o.Data)) == 0 {
-			b.WriteString("null")
-		} else if err := json.Compact(&b, o.Data); err != nil {
-			return nil, fmt.Errorf("observation data: %w", err)
+		if o.encoded() {
+			return append(dst, o.enc...), nil
 		}
-		b.WriteByte('}')
-		return b.Bytes(), nil
+		n0 := len(dst)
+		dst = append(dst, obsPrefix...)
+		if len(bytes.TrimSpace(o.Data)) == 0 {
+			dst = append(dst, "null"...)
+		} else {
+			b := bytes.NewBuffer(dst)
+			if err := json.Compact(b, o.Data); err != nil {
+				return dst[:n0], fmt.Errorf("observation data: %w", err)
+			}
+			dst = b.Bytes()
+		}
+		return append(dst, '}'), nil
 	}
 	e := o.Error
 	if e == nil {
 		e = &ToolError{Code: CodeInternal, Message: "failed observation without an error"}
 	}
-	b.WriteString(`{"ok":false,"error":`)
-	ej, err := marshalJSON(e)
-	if err != nil {
-		return nil, err
-	}
-	b.Write(ej)
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	dst = append(dst, `{"ok":false,"error":{"code":`...)
+	dst = AppendString(dst, e.Code)
+	dst = append(dst, `,"message":`...)
+	dst = AppendString(dst, e.Message)
+	return append(dst, "}}"...), nil
+}
+
+// encoded reports whether o.enc is o's encoding: Data is still the part
+// of it that Registry.Call made it.
+func (o *Observation) encoded() bool {
+	n := len(o.enc) - len(obsPrefix) - 1
+	return n > 0 && len(o.Data) == n && &o.Data[0] == &o.enc[len(obsPrefix)]
+}
+
+// okEncoded is the ok observation whose whole encoding is enc,
+// {"ok":true,"data":…}, written by [Registry.Call].
+func okEncoded(enc []byte) Observation {
+	return Observation{OK: true, Data: enc[len(obsPrefix) : len(enc)-1 : len(enc)-1], enc: enc}
 }
 
 // Equal reports whether two observations are the same: same outcome, same

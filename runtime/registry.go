@@ -1,9 +1,12 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
+	"sync"
 )
 
 // Stateful is what a world's state provides to a [Registry]: the journal
@@ -125,7 +128,10 @@ func (r *Registry[S]) Register(t Tool[S]) {
 //     journal back (the state is exactly as before the call) and answers
 //     ok:false — a panic as an internal error naming the tool;
 //   - otherwise the journal is committed and the data is encoded (compact,
-//     no HTML escaping) as the observation's data.
+//     no HTML escaping) as the observation's data: by its AppendJSON method
+//     when it has one ([JSONAppender]), else with encoding/json. The
+//     observation's whole encoding is written then, once
+//     ([Observation.AppendJSON] copies it).
 //
 // Call never panics because of a handler or its arguments.
 func (r *Registry[S]) Call(state S, name string, args json.RawMessage) Observation {
@@ -182,13 +188,67 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 	}
 	if err != nil {
 		j.Rollback()
-		return ErrorObservation(err)
+		// The message is copied: it may hold a string that shares the
+		// memory of args (see ArgsView).
+		te := AsToolError(err)
+		return Observation{Error: &ToolError{Code: te.Code, Message: strings.Clone(te.Message)}}
 	}
-	raw, err := marshalJSON(data)
+	enc, err := encodeObservation(data)
 	if err != nil {
 		j.Rollback()
 		return ErrorObservation(Internal("tool %q returned data that cannot be encoded as JSON: %v", name, err))
 	}
 	j.Commit()
-	return OKObservation(raw)
+	return okEncoded(enc)
 }
+
+// obsBuffers are the buffers observations are written into before they are
+// copied, at their size, into the observation.
+var obsBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledObs bounds the buffers kept in obsBuffers.
+const maxPooledObs = 1 << 20
+
+// encodeObservation returns the encoding of the ok observation of data,
+// {"ok":true,"data":…}: data (compact, without HTML escaping) by its
+// AppendJSON method when it has one, else with encoding/json. It costs one
+// allocation, the result.
+func encodeObservation(data any) ([]byte, error) {
+	bp := obsBuffers.Get().(*[]byte)
+	b := append((*bp)[:0], obsPrefix...)
+	var err error
+	switch d := data.(type) {
+	case nil:
+		b = append(b, "null"...)
+	case JSONAppender:
+		b, err = AppendJSONOf(b, d)
+	case string:
+		b = AppendString(b, d)
+	case int64:
+		b = AppendInt(b, d)
+	case float64:
+		b, err = AppendJSONOf(b, floatValue(d))
+	case bool:
+		b = AppendBool(b, d)
+	default:
+		var raw []byte
+		if raw, err = marshalJSON(data); err == nil {
+			b = append(b, raw...)
+		}
+	}
+	var enc []byte
+	if err == nil {
+		b = append(b, '}')
+		enc = bytes.Clone(b)
+	}
+	if cap(b) <= maxPooledObs {
+		*bp = b
+		obsBuffers.Put(bp)
+	}
+	return enc, err
+}
+
+// floatValue is a float64 as a JSONAppender.
+type floatValue float64
+
+func (f floatValue) AppendJSON(dst []byte) []byte { return AppendFloat(dst, float64(f)) }

@@ -60,6 +60,10 @@ type slot struct {
 	stamp   uint64 // journal generation that owns row (may modify it in place); 0: shared
 	pos     int32  // index in tableCore.added; -1: the row lives at its base position
 	deleted bool   // a base row deleted (and not re-inserted)
+	// digest is the row's hash digest, kept once the row can no longer be
+	// modified in place (stamp is not the journal's generation: a write
+	// copies it into a new slot first); nil until a hash computes it.
+	digest *[32]byte
 }
 
 type tableCore struct {
@@ -252,6 +256,7 @@ func (c *tableCore) mut(id string) (any, bool) {
 		c.record(id)
 		s.row = c.schema.copy(s.row)
 		s.stamp = gen
+		s.digest = nil
 		c.over[id] = s
 		return s.row, true
 	}
@@ -287,7 +292,7 @@ func (c *tableCore) update(row any) error {
 	}
 	c.record(id)
 	if s, ok := c.over[id]; ok {
-		s.row, s.stamp = row, c.j.gen
+		s.row, s.stamp, s.digest = row, c.j.gen, nil
 		c.over[id] = s
 		return nil
 	}
@@ -467,10 +472,14 @@ func (b *tableBase) compactEncoding(i int) []byte {
 
 func (b *tableBase) rowDigests() [][32]byte {
 	b.digestOnce.Do(func() {
-		encs := b.rowEncodings()
+		var e rowEncoder
 		b.digests = make([][32]byte, len(b.rows))
-		for i := range b.rows {
-			b.digests[i] = sha256.Sum256(encs[i]) // as rowEncoder.digest
+		for i, r := range b.rows {
+			if _, ok := r.(Hashable); ok {
+				b.digests[i] = e.digest(r)
+			} else {
+				b.digests[i] = sha256.Sum256(b.rowEncodings()[i]) // as rowEncoder.digest
+			}
 		}
 	})
 	return b.digests
@@ -493,11 +502,24 @@ func (c *tableCore) hashTo(h *Hasher) {
 		}
 		h.tag('R')
 		h.WriteString(id)
-		if pos >= 0 {
+		switch {
+		case pos >= 0:
 			h.digest(&digests[pos])
-		} else {
-			d := h.enc.digest(r)
-			h.digest(&d)
+		default:
+			// A row of the overlay: its digest is kept in its slot once
+			// the row can no longer change in place, so that hashing a
+			// state after every step costs each changed row once.
+			s := c.over[id]
+			if s.digest == nil {
+				d := h.enc.digest(r)
+				if s.stamp == c.j.gen {
+					h.digest(&d)
+					continue
+				}
+				s.digest = &d
+				c.over[id] = s
+			}
+			h.digest(s.digest)
 		}
 	}
 }

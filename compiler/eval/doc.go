@@ -174,7 +174,8 @@
 //     evaluates its values in key order, converting them likewise.
 //   - Unary `-` negates (int wraps); `not` negates a bool.
 //
-// Functions: lower, upper (strings.ToLower/ToUpper); trim
+// Functions: lower, upper (Python's str.lower/str.upper: runtime.PyLower,
+// runtime.PyUpper, full case mappings and the final sigma); trim
 // (strings.TrimSpace); len (Unicode code points, not bytes); contains,
 // starts_with, ends_with (case-sensitive, strings.Contains/HasPrefix/
 // HasSuffix); abs (int stays int, math.Abs on floats); round(x, d) is

@@ -830,9 +830,9 @@ func builtin(name string, args []value) (value, *evalError) {
 		}
 		switch name {
 		case "lower":
-			return strings.ToLower(s), nil
+			return runtime.PyLower(s), nil
 		case "upper":
-			return strings.ToUpper(s), nil
+			return runtime.PyUpper(s), nil
 		}
 		return strings.TrimSpace(s), nil
 	case "contains", "starts_with", "ends_with":

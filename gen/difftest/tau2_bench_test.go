@@ -2,7 +2,10 @@ package difftest
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/worldc/worldc/generated/tau2_retail"
 	"github.com/worldc/worldc/runtime"
@@ -32,16 +35,24 @@ func tau2Call(b *testing.B, tool, args string) {
 	if !o.OK {
 		b.Fatal(o.Err())
 	}
-	out, _ := json.Marshal(o)
-	b.SetBytes(int64(len(out)))
+	buf, _ := observationJSON(nil, o)
+	b.SetBytes(int64(len(buf)))
 	cpubench.Loop(b, func() {
 		o := ep.Call(tool, raw)
-		out, err := json.Marshal(o)
+		var err error
+		buf, err = observationJSON(buf[:0], o)
 		if err != nil || !o.OK {
 			b.Fatal(err, o.Err())
 		}
-		tau2Sink = out
 	})
+	tau2Sink = buf
+}
+
+// observationJSON appends the observation as the agent sees it to buf,
+// which a server reuses from call to call. (Before the generated encoders
+// this was json.Marshal(o), which compacted and validated the data again.)
+func observationJSON(buf []byte, o runtime.Observation) ([]byte, error) {
+	return o.AppendJSON(buf)
 }
 
 // tau2Fails benchmarks a call that fails (its observation not encoded).
@@ -135,6 +146,26 @@ func BenchmarkTau2StateHash(b *testing.B) {
 			tau2Sink = ep.StateHash()
 		}
 	})
+	b.Run("after_200_cancels", func(b *testing.B) {
+		ep := tau2Episode(b)
+		n := 0
+		for o := range ep.(*tau2_retail.Episode).State().Orders.All() {
+			if n == 200 {
+				break
+			}
+			if o.Status != tau2_retail.OrderStatusPending {
+				continue
+			}
+			if obs := ep.Call("cancel_pending_order", json.RawMessage(`{"order_id":"`+o.OrderID+`","reason":"no longer needed"}`)); !obs.OK {
+				b.Fatal(obs.Err())
+			}
+			n++
+		}
+		if n != 200 {
+			b.Fatalf("%d pending orders cancelled, want 200", n)
+		}
+		cpubench.Loop(b, func() { tau2Sink = ep.StateHash() })
+	})
 	b.Run("after_write", func(b *testing.B) {
 		ep := tau2Episode(b)
 		if o := ep.Call("cancel_pending_order", json.RawMessage(`{"order_id":"#W5918442","reason":"no longer needed"}`)); !o.OK {
@@ -147,8 +178,9 @@ func BenchmarkTau2StateHash(b *testing.B) {
 	})
 }
 
-// BenchmarkTau2ReplayAll replays the gold actions of all 114 tasks, each
-// in a fresh episode, as the fidelity test does (without comparing).
+// BenchmarkTau2ReplayAll replays the gold actions of all 114 tasks (550
+// calls), each in a fresh episode, as the fidelity test does (without
+// comparing), writing each observation as the agent sees it.
 func BenchmarkTau2ReplayAll(b *testing.B) {
 	d := loadTau2(b)
 	calls := 0
@@ -156,6 +188,7 @@ func BenchmarkTau2ReplayAll(b *testing.B) {
 		calls += len(t.EvaluationCriteria.Actions)
 	}
 	n := 0
+	var buf []byte
 	cpubench.Loop(b, func() {
 		for _, t := range d.tasks {
 			ep, err := tau2_retail.New().NewEpisode("")
@@ -163,11 +196,14 @@ func BenchmarkTau2ReplayAll(b *testing.B) {
 				b.Fatal(err)
 			}
 			for _, a := range t.EvaluationCriteria.Actions {
-				tau2Sink = ep.Call(a.Name, a.Arguments)
+				if buf, err = observationJSON(buf[:0], ep.Call(a.Name, a.Arguments)); err != nil {
+					b.Fatal(err)
+				}
 			}
 		}
 		n++
 	})
+	tau2Sink = buf
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*calls), "ns/call")
 }
 
@@ -222,5 +258,103 @@ func BenchmarkTau2Grade(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// coldStartEnv makes the test binary, run by BenchmarkTau2ColdStart, start
+// one episode of the tau2 world and exit (see TestMain).
+const coldStartEnv = "WORLDC_TAU2_COLD_START"
+
+// coldStart is what a new process does before its first tool call: decode
+// the seed, build the world state and start an episode on it.
+func coldStart() {
+	ep, err := tau2_retail.New().NewEpisode("")
+	if err != nil {
+		panic(err)
+	}
+	if o := ep.Call("get_order_details", json.RawMessage(`{"order_id":"#W2378156"}`)); !o.OK {
+		panic(o.Err())
+	}
+}
+
+// BenchmarkTau2ColdStart runs the test binary as a new process that starts
+// its first episode and makes one call (see coldStart), and reports the
+// process's CPU time (user and system) per run as cpu-ns/op; "empty" is a
+// process of the same binary that exits at once, the cost of starting
+// this test binary at all.
+func BenchmarkTau2ColdStart(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, mode := range []string{"empty", "episode"} {
+		b.Run(mode, func(b *testing.B) {
+			var cpu time.Duration
+			n := 0
+			for b.Loop() {
+				cmd := exec.Command(exe, "-test.run=^$")
+				cmd.Env = append(os.Environ(), coldStartEnv+"="+mode)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v: %s", err, out)
+				}
+				cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				n++
+			}
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/op")
+		})
+	}
+}
+
+// TestMain runs coldStart instead of the tests when BenchmarkTau2ColdStart
+// asks for it.
+func TestMain(m *testing.M) {
+	switch os.Getenv(coldStartEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "episode":
+		coldStart()
+	}
+	os.Exit(0)
+}
+
+// TestTau2AllocationBudget holds the tool calls of the benchmarks to their
+// allocation budgets: a get allocates the observation and nothing else;
+// a search allocates nothing per row it passes (the 60th and the 500th
+// user cost the same); writing the observation into a reused buffer
+// allocates nothing.
+func TestTau2AllocationBudget(t *testing.T) {
+	ep, err := tau2_retail.NewEpisode("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf []byte
+	allocs := func(tool, args string) float64 {
+		raw := json.RawMessage(args)
+		return testing.AllocsPerRun(100, func() {
+			o := ep.Call(tool, raw)
+			if !o.OK {
+				t.Fatal(o.Err())
+			}
+			buf, _ = o.AppendJSON(buf[:0])
+		})
+	}
+	for _, c := range []struct{ tool, args string }{
+		{"get_order_details", `{"order_id":"#W2378156"}`},
+		{"get_user_details", `{"user_id":"ethan_khan_3904"}`},
+		{"get_product_details", `{"product_id":"9523456873"}`},
+	} {
+		if n := allocs(c.tool, c.args); n != 1 {
+			t.Errorf("%s: %v allocations, want 1 (the observation)", c.tool, n)
+		}
+	}
+	for _, tool := range []string{"find_user_id_by_name_zip", "find_user_id_by_email"} {
+		args := map[string][2]string{
+			"find_user_id_by_name_zip": {`{"first_name":"Yusuf","last_name":"Rossi","zip":"19122"}`, `{"first_name":"Ethan","last_name":"Khan","zip":"92117"}`},
+			"find_user_id_by_email":    {`{"email":"yusuf.rossi7301@example.com"}`, `{"email":"ethan.khan4367@example.com"}`},
+		}[tool]
+		a60, a500 := allocs(tool, args[0]), allocs(tool, args[1])
+		if a60 != a500 || a500 > 2 {
+			t.Errorf("%s: %v allocations for the 60th user, %v for the 500th: want the same, at most 2 (the result and the observation)", tool, a60, a500)
+		}
 	}
 }

@@ -22,6 +22,39 @@ type FindProductsArgs struct {
 	Category *ProductCategory `json:"category"`
 }
 
+// decode decodes the JSON arguments of find_products without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindProductsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "sku":
+			if r.Arg(0) {
+				a.SKU = runtime.Ptr(r.String())
+			}
+		case "name":
+			if r.Arg(1) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "category":
+			if r.Arg(2) {
+				a.Category = runtime.Ptr(runtime.Enum(r, ProductCategory.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindProducts implements the tool find_products (service catalog): find products by SKU, name or category
 func (s *State) FindProducts(args FindProductsArgs) ([]*Product, error) {
 	var skuLower string
@@ -51,19 +84,38 @@ func (s *State) FindProducts(args FindProductsArgs) ([]*Product, error) {
 	return out, nil
 }
 
-// callFindProducts decodes the JSON arguments of find_products and calls FindProducts.
+// callFindProducts decodes the JSON arguments of find_products and calls FindProducts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindProducts(raw json.RawMessage) (any, error) {
 	var args FindProductsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindProductsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindProducts(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindProducts(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Product) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Product])
+	}), nil
 }
 
 // GetProductArgs are the arguments of the tool get_product.
 type GetProductArgs struct {
 	// The id of the Product. The id of a Product record (e.g. "p_espresso").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_product without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProductArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetProduct implements the tool get_product (service catalog): read one product
@@ -75,11 +127,17 @@ func (s *State) GetProduct(args GetProductArgs) (*Product, error) {
 	return r, nil
 }
 
-// callGetProduct decodes the JSON arguments of get_product and calls GetProduct.
+// callGetProduct decodes the JSON arguments of get_product and calls GetProduct: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProduct(raw json.RawMessage) (any, error) {
 	var args GetProductArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetProductArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetProduct(args)
 }
@@ -92,6 +150,39 @@ type FindStockMovementsArgs struct {
 	Kind *StockMovementKind `json:"kind"`
 	// The return a restock comes from. The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender"). Matches records with this value; null for any.
 	Rma *string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of find_stock_movements without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindStockMovementsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "product":
+			if r.Arg(0) {
+				a.Product = runtime.Ptr(r.String())
+			}
+		case "kind":
+			if r.Arg(1) {
+				a.Kind = runtime.Ptr(runtime.Enum(r, StockMovementKind.Valid))
+			}
+		case "rma":
+			if r.Arg(2) {
+				a.Rma = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindStockMovements implements the tool find_stock_movements (service catalog): find stock movements by product, kind or return
@@ -125,19 +216,38 @@ func (s *State) FindStockMovements(args FindStockMovementsArgs) ([]*StockMovemen
 	return out, nil
 }
 
-// callFindStockMovements decodes the JSON arguments of find_stock_movements and calls FindStockMovements.
+// callFindStockMovements decodes the JSON arguments of find_stock_movements and calls FindStockMovements: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindStockMovements(raw json.RawMessage) (any, error) {
 	var args FindStockMovementsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindStockMovementsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindStockMovements(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindStockMovements(args)
+	return runtime.Encoded(v, func(dst []byte, v []*StockMovement) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StockMovement])
+	}), nil
 }
 
 // RestockReturnArgs are the arguments of the tool restock_return.
 type RestockReturnArgs struct {
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	Rma string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of restock_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RestockReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rma"}, 1, &a.Rma)
 }
 
 // RestockReturn implements the tool restock_return (service catalog): put the items of a received return back into sellable stock
@@ -200,11 +310,17 @@ func (s *State) RestockReturn(args RestockReturnArgs) (string, error) {
 	return product, nil
 }
 
-// callRestockReturn decodes the JSON arguments of restock_return and calls RestockReturn.
+// callRestockReturn decodes the JSON arguments of restock_return and calls RestockReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRestockReturn(raw json.RawMessage) (any, error) {
 	var args RestockReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RestockReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RestockReturn(args)
 }
@@ -215,6 +331,39 @@ type AdjustStockArgs struct {
 	Product string `json:"product"`
 	Delta   int64  `json:"delta"`
 	Note    string `json:"note"`
+}
+
+// decode decodes the JSON arguments of adjust_stock without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AdjustStockArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "product":
+			if r.Arg(0) {
+				a.Product = r.String()
+			}
+		case "delta":
+			if r.Arg(1) {
+				a.Delta = r.Int()
+			}
+		case "note":
+			if r.Arg(2) {
+				a.Note = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // AdjustStock implements the tool adjust_stock (service catalog): correct stock on hand after a count or damage in the warehouse
@@ -257,11 +406,17 @@ func (s *State) AdjustStock(args AdjustStockArgs) (*Product, error) {
 	return product, nil
 }
 
-// callAdjustStock decodes the JSON arguments of adjust_stock and calls AdjustStock.
+// callAdjustStock decodes the JSON arguments of adjust_stock and calls AdjustStock: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAdjustStock(raw json.RawMessage) (any, error) {
 	var args AdjustStockArgs
-	if err := runtime.DecodeArgs(raw, &args, "product", "delta", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AdjustStockArgs
+		if err := runtime.DecodeArgs(raw, &slow, "product", "delta", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AdjustStock(args)
 }
@@ -274,6 +429,39 @@ type FindCustomersArgs struct {
 	Email *string `json:"email"`
 	// Matches records containing this text, ignoring case; null for any.
 	Phone *string `json:"phone"`
+}
+
+// decode decodes the JSON arguments of find_customers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindCustomersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(1) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "phone":
+			if r.Arg(2) {
+				a.Phone = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindCustomers implements the tool find_customers (service orders): find customers by name, email or phone
@@ -309,19 +497,38 @@ func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	return out, nil
 }
 
-// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers.
+// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	var args FindCustomersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindCustomersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindCustomers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindCustomers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
+	}), nil
 }
 
 // GetCustomerArgs are the arguments of the tool get_customer.
 type GetCustomerArgs struct {
 	// The id of the Customer. The id of a Customer record (e.g. "moreno").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetCustomerArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCustomer implements the tool get_customer (service orders): read one customer
@@ -333,11 +540,17 @@ func (s *State) GetCustomer(args GetCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer.
+// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 	var args GetCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetCustomer(args)
 }
@@ -350,6 +563,39 @@ type FindOrdersArgs struct {
 	Customer *string `json:"customer"`
 	// Matches records with this value; null for any.
 	Status *OrderStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_orders without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOrdersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_number":
+			if r.Arg(0) {
+				a.OrderNumber = runtime.Ptr(r.String())
+			}
+		case "customer":
+			if r.Arg(1) {
+				a.Customer = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindOrders implements the tool find_orders (service orders): find orders by order number, customer or status
@@ -382,19 +628,38 @@ func (s *State) FindOrders(args FindOrdersArgs) ([]*Order, error) {
 	return out, nil
 }
 
-// callFindOrders decodes the JSON arguments of find_orders and calls FindOrders.
+// callFindOrders decodes the JSON arguments of find_orders and calls FindOrders: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOrders(raw json.RawMessage) (any, error) {
 	var args FindOrdersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOrdersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindOrders(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindOrders(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
+	}), nil
 }
 
 // GetOrderArgs are the arguments of the tool get_order.
 type GetOrderArgs struct {
 	// The id of the Order. The id of a Order record (e.g. "ord_w1002874").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetOrder implements the tool get_order (service orders): read one order
@@ -406,11 +671,17 @@ func (s *State) GetOrder(args GetOrderArgs) (*Order, error) {
 	return r, nil
 }
 
-// callGetOrder decodes the JSON arguments of get_order and calls GetOrder.
+// callGetOrder decodes the JSON arguments of get_order and calls GetOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOrder(raw json.RawMessage) (any, error) {
 	var args GetOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetOrder(args)
 }
@@ -421,6 +692,35 @@ type FindOrderLinesArgs struct {
 	Order *string `json:"order"`
 	// The id of a Product record (e.g. "p_espresso"). Matches records with this value; null for any.
 	Product *string `json:"product"`
+}
+
+// decode decodes the JSON arguments of find_order_lines without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOrderLinesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			if r.Arg(0) {
+				a.Order = runtime.Ptr(r.String())
+			}
+		case "product":
+			if r.Arg(1) {
+				a.Product = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindOrderLines implements the tool find_order_lines (service orders): find the lines of an order
@@ -451,13 +751,25 @@ func (s *State) FindOrderLines(args FindOrderLinesArgs) ([]*OrderLine, error) {
 	return out, nil
 }
 
-// callFindOrderLines decodes the JSON arguments of find_order_lines and calls FindOrderLines.
+// callFindOrderLines decodes the JSON arguments of find_order_lines and calls FindOrderLines: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	var args FindOrderLinesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOrderLinesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindOrderLines(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindOrderLines(args)
+	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
+	}), nil
 }
 
 // CancelOrderArgs are the arguments of the tool cancel_order.
@@ -465,6 +777,13 @@ type CancelOrderArgs struct {
 	// The id of a Order record (e.g. "ord_w1002874").
 	Order  string `json:"order"`
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order", "reason"}, 3, &a.Order, &a.Reason)
 }
 
 // CancelOrder implements the tool cancel_order (service orders): cancel an order that has not shipped yet
@@ -494,11 +813,17 @@ func (s *State) CancelOrder(args CancelOrderArgs) (*Order, error) {
 	return order, nil
 }
 
-// callCancelOrder decodes the JSON arguments of cancel_order and calls CancelOrder.
+// callCancelOrder decodes the JSON arguments of cancel_order and calls CancelOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelOrder(raw json.RawMessage) (any, error) {
 	var args CancelOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelOrder(args)
 }
@@ -509,6 +834,35 @@ type MarkOrderDeliveredArgs struct {
 	Order string `json:"order"`
 	// A date, YYYY-MM-DD.
 	DeliveredOn runtime.Date `json:"delivered_on"`
+}
+
+// decode decodes the JSON arguments of mark_order_delivered without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkOrderDeliveredArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			if r.Arg(0) {
+				a.Order = r.String()
+			}
+		case "delivered_on":
+			if r.Arg(1) {
+				a.DeliveredOn = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // MarkOrderDelivered implements the tool mark_order_delivered (service orders): record the carrier's delivery confirmation
@@ -538,11 +892,17 @@ func (s *State) MarkOrderDelivered(args MarkOrderDeliveredArgs) (*Order, error) 
 	return order, nil
 }
 
-// callMarkOrderDelivered decodes the JSON arguments of mark_order_delivered and calls MarkOrderDelivered.
+// callMarkOrderDelivered decodes the JSON arguments of mark_order_delivered and calls MarkOrderDelivered: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkOrderDelivered(raw json.RawMessage) (any, error) {
 	var args MarkOrderDeliveredArgs
-	if err := runtime.DecodeArgs(raw, &args, "order", "delivered_on"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkOrderDeliveredArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order", "delivered_on"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkOrderDelivered(args)
 }
@@ -555,6 +915,39 @@ type FindReturnsArgs struct {
 	Line *string `json:"line"`
 	// Matches records with this value; null for any.
 	Status *ReturnAuthorizationStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_returns without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindReturnsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			if r.Arg(0) {
+				a.Order = runtime.Ptr(r.String())
+			}
+		case "line":
+			if r.Arg(1) {
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ReturnAuthorizationStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindReturns implements the tool find_returns (service returns): find returns by order, order line or status
@@ -588,19 +981,38 @@ func (s *State) FindReturns(args FindReturnsArgs) ([]*ReturnAuthorization, error
 	return out, nil
 }
 
-// callFindReturns decodes the JSON arguments of find_returns and calls FindReturns.
+// callFindReturns decodes the JSON arguments of find_returns and calls FindReturns: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindReturns(raw json.RawMessage) (any, error) {
 	var args FindReturnsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindReturnsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindReturns(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindReturns(args)
+	return runtime.Encoded(v, func(dst []byte, v []*ReturnAuthorization) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ReturnAuthorization])
+	}), nil
 }
 
 // GetReturnArgs are the arguments of the tool get_return.
 type GetReturnArgs struct {
 	// The id of the ReturnAuthorization. The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetReturn implements the tool get_return (service returns): read one return
@@ -612,11 +1024,17 @@ func (s *State) GetReturn(args GetReturnArgs) (*ReturnAuthorization, error) {
 	return r, nil
 }
 
-// callGetReturn decodes the JSON arguments of get_return and calls GetReturn.
+// callGetReturn decodes the JSON arguments of get_return and calls GetReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetReturn(raw json.RawMessage) (any, error) {
 	var args GetReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetReturn(args)
 }
@@ -628,6 +1046,43 @@ type AuthorizeReturnArgs struct {
 	Quantity   int64                         `json:"quantity"`
 	Reason     ReturnAuthorizationReason     `json:"reason"`
 	Resolution ReturnAuthorizationResolution `json:"resolution"`
+}
+
+// decode decodes the JSON arguments of authorize_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AuthorizeReturnArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			if r.Arg(0) {
+				a.Line = r.String()
+			}
+		case "quantity":
+			if r.Arg(1) {
+				a.Quantity = r.Int()
+			}
+		case "reason":
+			if r.Arg(2) {
+				a.Reason = runtime.Enum(r, ReturnAuthorizationReason.Valid)
+			}
+		case "resolution":
+			if r.Arg(3) {
+				a.Resolution = runtime.Enum(r, ReturnAuthorizationResolution.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // AuthorizeReturn implements the tool authorize_return (service returns): authorize the return of units of an order line, if the return policy allows it
@@ -711,11 +1166,17 @@ func (s *State) AuthorizeReturn(args AuthorizeReturnArgs) (*ReturnAuthorization,
 	return rma, nil
 }
 
-// callAuthorizeReturn decodes the JSON arguments of authorize_return and calls AuthorizeReturn.
+// callAuthorizeReturn decodes the JSON arguments of authorize_return and calls AuthorizeReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAuthorizeReturn(raw json.RawMessage) (any, error) {
 	var args AuthorizeReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "quantity", "reason", "resolution"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AuthorizeReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "quantity", "reason", "resolution"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AuthorizeReturn(args)
 }
@@ -725,6 +1186,35 @@ type ReceiveReturnArgs struct {
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	Rma       string                       `json:"rma"`
 	Condition ReturnAuthorizationCondition `json:"condition"`
+}
+
+// decode decodes the JSON arguments of receive_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReceiveReturnArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "rma":
+			if r.Arg(0) {
+				a.Rma = r.String()
+			}
+		case "condition":
+			if r.Arg(1) {
+				a.Condition = runtime.Enum(r, ReturnAuthorizationCondition.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // ReceiveReturn implements the tool receive_return (service returns): check a returned parcel in at the warehouse and work out the credit: the price paid plus sales tax, less the restocking fee for opened items returned for a change of mind
@@ -786,11 +1276,17 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 	return rma, nil
 }
 
-// callReceiveReturn decodes the JSON arguments of receive_return and calls ReceiveReturn.
+// callReceiveReturn decodes the JSON arguments of receive_return and calls ReceiveReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReceiveReturn(raw json.RawMessage) (any, error) {
 	var args ReceiveReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma", "condition"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReceiveReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma", "condition"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReceiveReturn(args)
 }
@@ -800,6 +1296,13 @@ type RejectReturnArgs struct {
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	Rma  string `json:"rma"`
 	Note string `json:"note"`
+}
+
+// decode decodes the JSON arguments of reject_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rma", "note"}, 3, &a.Rma, &a.Note)
 }
 
 // RejectReturn implements the tool reject_return (service returns): refuse a return, e.g. when the parcel holds the wrong item
@@ -836,11 +1339,17 @@ func (s *State) RejectReturn(args RejectReturnArgs) (*ReturnAuthorization, error
 	return rma, nil
 }
 
-// callRejectReturn decodes the JSON arguments of reject_return and calls RejectReturn.
+// callRejectReturn decodes the JSON arguments of reject_return and calls RejectReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectReturn(raw json.RawMessage) (any, error) {
 	var args RejectReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectReturn(args)
 }
@@ -849,6 +1358,13 @@ func (s *State) callRejectReturn(raw json.RawMessage) (any, error) {
 type CancelReturnArgs struct {
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	Rma string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of cancel_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rma"}, 1, &a.Rma)
 }
 
 // CancelReturn implements the tool cancel_return (service returns): withdraw an authorized return the customer no longer wants to send
@@ -870,11 +1386,17 @@ func (s *State) CancelReturn(args CancelReturnArgs) (*ReturnAuthorization, error
 	return rma, nil
 }
 
-// callCancelReturn decodes the JSON arguments of cancel_return and calls CancelReturn.
+// callCancelReturn decodes the JSON arguments of cancel_return and calls CancelReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelReturn(raw json.RawMessage) (any, error) {
 	var args CancelReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelReturn(args)
 }
@@ -883,6 +1405,13 @@ func (s *State) callCancelReturn(raw json.RawMessage) (any, error) {
 type CompleteReturnArgs struct {
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	Rma string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of complete_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompleteReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rma"}, 1, &a.Rma)
 }
 
 // CompleteReturn implements the tool complete_return (service returns): close a received return once the customer has been paid back
@@ -907,11 +1436,17 @@ func (s *State) CompleteReturn(args CompleteReturnArgs) (*ReturnAuthorization, e
 	return rma, nil
 }
 
-// callCompleteReturn decodes the JSON arguments of complete_return and calls CompleteReturn.
+// callCompleteReturn decodes the JSON arguments of complete_return and calls CompleteReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompleteReturn(raw json.RawMessage) (any, error) {
 	var args CompleteReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompleteReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompleteReturn(args)
 }
@@ -922,6 +1457,35 @@ type FindRefundsArgs struct {
 	Order *string `json:"order"`
 	// The return refunded, if any. The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender"). Matches records with this value; null for any.
 	Rma *string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of find_refunds without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindRefundsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			if r.Arg(0) {
+				a.Order = runtime.Ptr(r.String())
+			}
+		case "rma":
+			if r.Arg(1) {
+				a.Rma = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindRefunds implements the tool find_refunds (service payments): find refunds by order or return
@@ -952,19 +1516,56 @@ func (s *State) FindRefunds(args FindRefundsArgs) ([]*Refund, error) {
 	return out, nil
 }
 
-// callFindRefunds decodes the JSON arguments of find_refunds and calls FindRefunds.
+// callFindRefunds decodes the JSON arguments of find_refunds and calls FindRefunds: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindRefunds(raw json.RawMessage) (any, error) {
 	var args FindRefundsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindRefundsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindRefunds(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindRefunds(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Refund) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Refund])
+	}), nil
 }
 
 // FindStoreCreditAccountsArgs are the arguments of the tool find_store_credit_accounts.
 type FindStoreCreditAccountsArgs struct {
 	// The id of a Customer record (e.g. "moreno"). Matches records with this value; null for any.
 	Customer *string `json:"customer"`
+}
+
+// decode decodes the JSON arguments of find_store_credit_accounts without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindStoreCreditAccountsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindStoreCreditAccounts implements the tool find_store_credit_accounts (service payments): find a customer's store credit account
@@ -987,19 +1588,38 @@ func (s *State) FindStoreCreditAccounts(args FindStoreCreditAccountsArgs) ([]*St
 	return out, nil
 }
 
-// callFindStoreCreditAccounts decodes the JSON arguments of find_store_credit_accounts and calls FindStoreCreditAccounts.
+// callFindStoreCreditAccounts decodes the JSON arguments of find_store_credit_accounts and calls FindStoreCreditAccounts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindStoreCreditAccounts(raw json.RawMessage) (any, error) {
 	var args FindStoreCreditAccountsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindStoreCreditAccountsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindStoreCreditAccounts(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindStoreCreditAccounts(args)
+	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditAccount) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditAccount])
+	}), nil
 }
 
 // GetStoreCreditAccountArgs are the arguments of the tool get_store_credit_account.
 type GetStoreCreditAccountArgs struct {
 	// The id of the StoreCreditAccount. The id of a StoreCreditAccount record (e.g. "sca_goldberg").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_store_credit_account without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetStoreCreditAccountArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetStoreCreditAccount implements the tool get_store_credit_account (service payments): read one store credit account
@@ -1011,11 +1631,17 @@ func (s *State) GetStoreCreditAccount(args GetStoreCreditAccountArgs) (*StoreCre
 	return r, nil
 }
 
-// callGetStoreCreditAccount decodes the JSON arguments of get_store_credit_account and calls GetStoreCreditAccount.
+// callGetStoreCreditAccount decodes the JSON arguments of get_store_credit_account and calls GetStoreCreditAccount: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetStoreCreditAccount(raw json.RawMessage) (any, error) {
 	var args GetStoreCreditAccountArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetStoreCreditAccountArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetStoreCreditAccount(args)
 }
@@ -1028,6 +1654,39 @@ type FindStoreCreditTransactionsArgs struct {
 	Kind *StoreCreditTransactionKind `json:"kind"`
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender"). Matches records with this value; null for any.
 	Rma *string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of find_store_credit_transactions without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindStoreCreditTransactionsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "account":
+			if r.Arg(0) {
+				a.Account = runtime.Ptr(r.String())
+			}
+		case "kind":
+			if r.Arg(1) {
+				a.Kind = runtime.Ptr(runtime.Enum(r, StoreCreditTransactionKind.Valid))
+			}
+		case "rma":
+			if r.Arg(2) {
+				a.Rma = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindStoreCreditTransactions implements the tool find_store_credit_transactions (service payments): find the movements of a store credit account
@@ -1061,19 +1720,38 @@ func (s *State) FindStoreCreditTransactions(args FindStoreCreditTransactionsArgs
 	return out, nil
 }
 
-// callFindStoreCreditTransactions decodes the JSON arguments of find_store_credit_transactions and calls FindStoreCreditTransactions.
+// callFindStoreCreditTransactions decodes the JSON arguments of find_store_credit_transactions and calls FindStoreCreditTransactions: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindStoreCreditTransactions(raw json.RawMessage) (any, error) {
 	var args FindStoreCreditTransactionsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindStoreCreditTransactionsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindStoreCreditTransactions(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindStoreCreditTransactions(args)
+	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditTransaction) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditTransaction])
+	}), nil
 }
 
 // RefundReturnArgs are the arguments of the tool refund_return.
 type RefundReturnArgs struct {
 	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
 	Rma string `json:"rma"`
+}
+
+// decode decodes the JSON arguments of refund_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefundReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rma"}, 1, &a.Rma)
 }
 
 // RefundReturn implements the tool refund_return (service payments): refund a received return to the customer's original payment method
@@ -1149,11 +1827,17 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 	return f3, nil
 }
 
-// callRefundReturn decodes the JSON arguments of refund_return and calls RefundReturn.
+// callRefundReturn decodes the JSON arguments of refund_return and calls RefundReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefundReturn(raw json.RawMessage) (any, error) {
 	var args RefundReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefundReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefundReturn(args)
 }
@@ -1164,6 +1848,13 @@ type CreditReturnArgs struct {
 	Rma string `json:"rma"`
 	// The id of a StoreCreditAccount record (e.g. "sca_goldberg").
 	Account string `json:"account"`
+}
+
+// decode decodes the JSON arguments of credit_return without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreditReturnArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rma", "account"}, 3, &a.Rma, &a.Account)
 }
 
 // CreditReturn implements the tool credit_return (service payments): pay a received return back as store credit
@@ -1233,11 +1924,17 @@ func (s *State) CreditReturn(args CreditReturnArgs) (*StoreCreditTransaction, er
 	return t2, nil
 }
 
-// callCreditReturn decodes the JSON arguments of credit_return and calls CreditReturn.
+// callCreditReturn decodes the JSON arguments of credit_return and calls CreditReturn: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreditReturn(raw json.RawMessage) (any, error) {
 	var args CreditReturnArgs
-	if err := runtime.DecodeArgs(raw, &args, "rma", "account"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreditReturnArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rma", "account"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreditReturn(args)
 }
@@ -1246,6 +1943,13 @@ func (s *State) callCreditReturn(raw json.RawMessage) (any, error) {
 type OpenStoreCreditAccountArgs struct {
 	// The id of a Customer record (e.g. "moreno").
 	Customer string `json:"customer"`
+}
+
+// decode decodes the JSON arguments of open_store_credit_account without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *OpenStoreCreditAccountArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"customer"}, 1, &a.Customer)
 }
 
 // OpenStoreCreditAccount implements the tool open_store_credit_account (service payments): open a store credit account for a customer
@@ -1280,11 +1984,17 @@ func (s *State) OpenStoreCreditAccount(args OpenStoreCreditAccountArgs) (*StoreC
 	return a2, nil
 }
 
-// callOpenStoreCreditAccount decodes the JSON arguments of open_store_credit_account and calls OpenStoreCreditAccount.
+// callOpenStoreCreditAccount decodes the JSON arguments of open_store_credit_account and calls OpenStoreCreditAccount: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callOpenStoreCreditAccount(raw json.RawMessage) (any, error) {
 	var args OpenStoreCreditAccountArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow OpenStoreCreditAccountArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.OpenStoreCreditAccount(args)
 }
@@ -1293,6 +2003,13 @@ func (s *State) callOpenStoreCreditAccount(raw json.RawMessage) (any, error) {
 type RefundCancelledOrderArgs struct {
 	// The id of a Order record (e.g. "ord_w1002874").
 	Order string `json:"order"`
+}
+
+// decode decodes the JSON arguments of refund_cancelled_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefundCancelledOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order"}, 1, &a.Order)
 }
 
 // RefundCancelledOrder implements the tool refund_cancelled_order (service payments): refund the full amount charged for a cancelled order
@@ -1331,11 +2048,17 @@ func (s *State) RefundCancelledOrder(args RefundCancelledOrderArgs) (*Refund, er
 	return f2, nil
 }
 
-// callRefundCancelledOrder decodes the JSON arguments of refund_cancelled_order and calls RefundCancelledOrder.
+// callRefundCancelledOrder decodes the JSON arguments of refund_cancelled_order and calls RefundCancelledOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefundCancelledOrder(raw json.RawMessage) (any, error) {
 	var args RefundCancelledOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefundCancelledOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefundCancelledOrder(args)
 }
@@ -1347,6 +2070,39 @@ type GrantGoodwillCreditArgs struct {
 	// Amount in USD.
 	Amount float64 `json:"amount"`
 	Note   string  `json:"note"`
+}
+
+// decode decodes the JSON arguments of grant_goodwill_credit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GrantGoodwillCreditArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "account":
+			if r.Arg(0) {
+				a.Account = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		case "note":
+			if r.Arg(2) {
+				a.Note = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // GrantGoodwillCredit implements the tool grant_goodwill_credit (service payments): give a customer goodwill store credit, up to 50 USD
@@ -1388,11 +2144,17 @@ func (s *State) GrantGoodwillCredit(args GrantGoodwillCreditArgs) (*StoreCreditT
 	return t, nil
 }
 
-// callGrantGoodwillCredit decodes the JSON arguments of grant_goodwill_credit and calls GrantGoodwillCredit.
+// callGrantGoodwillCredit decodes the JSON arguments of grant_goodwill_credit and calls GrantGoodwillCredit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGrantGoodwillCredit(raw json.RawMessage) (any, error) {
 	var args GrantGoodwillCreditArgs
-	if err := runtime.DecodeArgs(raw, &args, "account", "amount", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow GrantGoodwillCreditArgs
+		if err := runtime.DecodeArgs(raw, &slow, "account", "amount", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GrantGoodwillCredit(args)
 }

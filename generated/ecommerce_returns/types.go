@@ -61,6 +61,94 @@ func (r *Product) clone() *Product {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Product to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Product) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sku\":"), r.SKU)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), r.Price)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"returnable\":"), r.Returnable)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"return_window_days\":"), r.ReturnWindowDays)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"restocking_fee_pct\":"), r.RestockingFeePct)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"stock_on_hand\":"), r.StockOnHand)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Product to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Product) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.SKU)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, string(r.Category))
+	runtime.HashFloat(w, r.Price)
+	runtime.HashBool(w, r.Returnable)
+	runtime.HashInt(w, r.ReturnWindowDays)
+	runtime.HashFloat(w, r.RestockingFeePct)
+	runtime.HashInt(w, r.StockOnHand)
+}
+
+// decodeProduct reads a Product record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProduct(r *runtime.JSONReader) *Product {
+	if r.Null() {
+		return nil
+	}
+	v := &Product{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "sku":
+			r.Seen(&seen, 1)
+			v.SKU = r.String()
+		case "name":
+			r.Seen(&seen, 2)
+			v.Name = r.String()
+		case "category":
+			r.Seen(&seen, 3)
+			v.Category = runtime.Enum(r, ProductCategory.Valid)
+		case "price":
+			r.Seen(&seen, 4)
+			v.Price = r.Float()
+		case "returnable":
+			r.Seen(&seen, 5)
+			v.Returnable = r.Bool()
+		case "return_window_days":
+			r.Seen(&seen, 6)
+			v.ReturnWindowDays = r.Int()
+		case "restocking_fee_pct":
+			r.Seen(&seen, 7)
+			v.RestockingFeePct = r.Float()
+		case "stock_on_hand":
+			r.Seen(&seen, 8)
+			v.StockOnHand = r.Int()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // StockMovementKind is the kind of a StockMovement.
 type StockMovementKind string
 
@@ -113,6 +201,84 @@ func (r *StockMovement) clone() *StockMovement {
 	return &c
 }
 
+// AppendJSON appends the JSON of the StockMovement to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StockMovement) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
+	dst = r.MovedOn.AppendJSON(runtime.AppendKey(dst, ",\"moved_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the StockMovement to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StockMovement) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Product)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashOptional(w, r.Rma, runtime.HashString)
+	r.MovedOn.HashFields(w)
+	runtime.HashOptional(w, r.Note, runtime.HashString)
+}
+
+// decodeStockMovement reads a StockMovement record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStockMovement(r *runtime.JSONReader) *StockMovement {
+	if r.Null() {
+		return nil
+	}
+	v := &StockMovement{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "product":
+			r.Seen(&seen, 1)
+			v.Product = r.String()
+		case "quantity":
+			r.Seen(&seen, 2)
+			v.Quantity = r.Int()
+		case "kind":
+			r.Seen(&seen, 3)
+			v.Kind = runtime.Enum(r, StockMovementKind.Valid)
+		case "rma":
+			r.Seen(&seen, 4)
+			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
+		case "moved_on":
+			r.Seen(&seen, 5)
+			v.MovedOn = r.Date()
+		case "note":
+			r.Seen(&seen, 6)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
+}
+
 // CustomerLoyaltyTier is the loyalty_tier of a Customer.
 type CustomerLoyaltyTier string
 
@@ -160,6 +326,84 @@ func (r *Customer) recordID() string {
 func (r *Customer) clone() *Customer {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Customer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Customer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"state\":"), r.State)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"loyalty_tier\":"), string(r.LoyaltyTier))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Customer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Customer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.State)
+	runtime.HashString(w, string(r.LoyaltyTier))
+}
+
+// decodeCustomer reads a Customer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCustomer(r *runtime.JSONReader) *Customer {
+	if r.Null() {
+		return nil
+	}
+	v := &Customer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "phone":
+			r.Seen(&seen, 3)
+			v.Phone = r.String()
+		case "city":
+			r.Seen(&seen, 4)
+			v.City = r.String()
+		case "state":
+			r.Seen(&seen, 5)
+			v.State = r.String()
+		case "loyalty_tier":
+			r.Seen(&seen, 6)
+			v.LoyaltyTier = runtime.Enum(r, CustomerLoyaltyTier.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // OrderStatus is the status of a Order.
@@ -245,6 +489,104 @@ func (r *Order) clone() *Order {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Order to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Order) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order_number\":"), r.OrderNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = r.PlacedOn.AppendJSON(runtime.AppendKey(dst, ",\"placed_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"sales_tax_pct\":"), r.SalesTaxPct)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"shipping_fee\":"), r.ShippingFee)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method\":"), string(r.PaymentMethod))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Order to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Order) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.OrderNumber)
+	runtime.HashString(w, r.Customer)
+	r.PlacedOn.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
+	runtime.HashFloat(w, r.SalesTaxPct)
+	runtime.HashFloat(w, r.ShippingFee)
+	runtime.HashFloat(w, r.Total)
+	runtime.HashString(w, string(r.PaymentMethod))
+	runtime.HashOptional(w, r.CancellationReason, runtime.HashString)
+}
+
+// decodeOrder reads a Order record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrder(r *runtime.JSONReader) *Order {
+	if r.Null() {
+		return nil
+	}
+	v := &Order{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order_number":
+			r.Seen(&seen, 1)
+			v.OrderNumber = r.String()
+		case "customer":
+			r.Seen(&seen, 2)
+			v.Customer = r.String()
+		case "placed_on":
+			r.Seen(&seen, 3)
+			v.PlacedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, OrderStatus.Valid)
+		case "delivered_on":
+			r.Seen(&seen, 5)
+			v.DeliveredOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "sales_tax_pct":
+			r.Seen(&seen, 6)
+			v.SalesTaxPct = r.Float()
+		case "shipping_fee":
+			r.Seen(&seen, 7)
+			v.ShippingFee = r.Float()
+		case "total":
+			r.Seen(&seen, 8)
+			v.Total = r.Float()
+		case "payment_method":
+			r.Seen(&seen, 9)
+			v.PaymentMethod = runtime.Enum(r, OrderPaymentMethod.Valid)
+		case "cancellation_reason":
+			r.Seen(&seen, 10)
+			v.CancellationReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
+}
+
 // OrderLine is one product on an order.
 type OrderLine struct {
 	ID       string `json:"id"`
@@ -265,6 +607,74 @@ func (r *OrderLine) recordID() string {
 func (r *OrderLine) clone() *OrderLine {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the OrderLine to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *OrderLine) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the OrderLine to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Order)
+	runtime.HashString(w, r.Product)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashFloat(w, r.UnitPrice)
+}
+
+// decodeOrderLine reads a OrderLine record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrderLine(r *runtime.JSONReader) *OrderLine {
+	if r.Null() {
+		return nil
+	}
+	v := &OrderLine{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order":
+			r.Seen(&seen, 1)
+			v.Order = r.String()
+		case "product":
+			r.Seen(&seen, 2)
+			v.Product = r.String()
+		case "quantity":
+			r.Seen(&seen, 3)
+			v.Quantity = r.Int()
+		case "unit_price":
+			r.Seen(&seen, 4)
+			v.UnitPrice = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // ReturnAuthorizationReason is the reason of a ReturnAuthorization.
@@ -408,6 +818,109 @@ func (r *ReturnAuthorization) clone() *ReturnAuthorization {
 	return &c
 }
 
+// AppendJSON appends the JSON of the ReturnAuthorization to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ReturnAuthorization) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), string(r.Reason))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"resolution\":"), string(r.Resolution))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"condition\":"), string(r.Condition))
+	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"received_on\":"), r.ReceivedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_amount\":"), r.CreditAmount)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the ReturnAuthorization to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ReturnAuthorization) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(12)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Order)
+	runtime.HashString(w, r.Line)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashString(w, string(r.Reason))
+	runtime.HashString(w, string(r.Resolution))
+	runtime.HashString(w, string(r.Status))
+	runtime.HashString(w, string(r.Condition))
+	r.RequestedOn.HashFields(w)
+	runtime.HashOptional(w, r.ReceivedOn, runtime.HashValue[runtime.Date])
+	runtime.HashFloat(w, r.CreditAmount)
+	runtime.HashOptional(w, r.Note, runtime.HashString)
+}
+
+// decodeReturnAuthorization reads a ReturnAuthorization record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeReturnAuthorization(r *runtime.JSONReader) *ReturnAuthorization {
+	if r.Null() {
+		return nil
+	}
+	v := &ReturnAuthorization{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order":
+			r.Seen(&seen, 1)
+			v.Order = r.String()
+		case "line":
+			r.Seen(&seen, 2)
+			v.Line = r.String()
+		case "quantity":
+			r.Seen(&seen, 3)
+			v.Quantity = r.Int()
+		case "reason":
+			r.Seen(&seen, 4)
+			v.Reason = runtime.Enum(r, ReturnAuthorizationReason.Valid)
+		case "resolution":
+			r.Seen(&seen, 5)
+			v.Resolution = runtime.Enum(r, ReturnAuthorizationResolution.Valid)
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, ReturnAuthorizationStatus.Valid)
+		case "condition":
+			r.Seen(&seen, 7)
+			v.Condition = runtime.Enum(r, ReturnAuthorizationCondition.Valid)
+		case "requested_on":
+			r.Seen(&seen, 8)
+			v.RequestedOn = r.Date()
+		case "received_on":
+			r.Seen(&seen, 9)
+			v.ReceivedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "credit_amount":
+			r.Seen(&seen, 10)
+			v.CreditAmount = r.Float()
+		case "note":
+			r.Seen(&seen, 11)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 4095 {
+		r.Fail()
+	}
+	return v
+}
+
 // Refund is a record: Money sent back to the customer's original payment method.
 type Refund struct {
 	ID    string `json:"id"`
@@ -431,6 +944,79 @@ func (r *Refund) clone() *Refund {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Refund to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Refund) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), r.Reason)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Refund to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Refund) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Order)
+	runtime.HashOptional(w, r.Rma, runtime.HashString)
+	runtime.HashFloat(w, r.Amount)
+	r.IssuedOn.HashFields(w)
+	runtime.HashString(w, r.Reason)
+}
+
+// decodeRefund reads a Refund record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRefund(r *runtime.JSONReader) *Refund {
+	if r.Null() {
+		return nil
+	}
+	v := &Refund{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "order":
+			r.Seen(&seen, 1)
+			v.Order = r.String()
+		case "rma":
+			r.Seen(&seen, 2)
+			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
+		case "amount":
+			r.Seen(&seen, 3)
+			v.Amount = r.Float()
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = r.Date()
+		case "reason":
+			r.Seen(&seen, 5)
+			v.Reason = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
+}
+
 // StoreCreditAccount is a customer's store credit balance.
 type StoreCreditAccount struct {
 	ID       string       `json:"id"`
@@ -449,6 +1035,69 @@ func (r *StoreCreditAccount) recordID() string {
 func (r *StoreCreditAccount) clone() *StoreCreditAccount {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the StoreCreditAccount to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StoreCreditAccount) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"balance\":"), r.Balance)
+	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the StoreCreditAccount to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StoreCreditAccount) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashFloat(w, r.Balance)
+	r.OpenedOn.HashFields(w)
+}
+
+// decodeStoreCreditAccount reads a StoreCreditAccount record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStoreCreditAccount(r *runtime.JSONReader) *StoreCreditAccount {
+	if r.Null() {
+		return nil
+	}
+	v := &StoreCreditAccount{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "balance":
+			r.Seen(&seen, 2)
+			v.Balance = r.Float()
+		case "opened_on":
+			r.Seen(&seen, 3)
+			v.OpenedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }
 
 // StoreCreditTransactionKind is the kind of a StoreCreditTransaction.
@@ -499,4 +1148,82 @@ func (r *StoreCreditTransaction) recordID() string {
 func (r *StoreCreditTransaction) clone() *StoreCreditTransaction {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the StoreCreditTransaction to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StoreCreditTransaction) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"account\":"), r.Account)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
+	dst = r.CreatedOn.AppendJSON(runtime.AppendKey(dst, ",\"created_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"note\":"), r.Note)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the StoreCreditTransaction to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StoreCreditTransaction) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Account)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashOptional(w, r.Rma, runtime.HashString)
+	r.CreatedOn.HashFields(w)
+	runtime.HashString(w, r.Note)
+}
+
+// decodeStoreCreditTransaction reads a StoreCreditTransaction record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStoreCreditTransaction(r *runtime.JSONReader) *StoreCreditTransaction {
+	if r.Null() {
+		return nil
+	}
+	v := &StoreCreditTransaction{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "account":
+			r.Seen(&seen, 1)
+			v.Account = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "kind":
+			r.Seen(&seen, 3)
+			v.Kind = runtime.Enum(r, StoreCreditTransactionKind.Valid)
+		case "rma":
+			r.Seen(&seen, 4)
+			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
+		case "created_on":
+			r.Seen(&seen, 5)
+			v.CreatedOn = r.Date()
+		case "note":
+			r.Seen(&seen, 6)
+			v.Note = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }

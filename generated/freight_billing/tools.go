@@ -24,6 +24,43 @@ type FindShipmentsArgs struct {
 	Status *ShipmentStatus `json:"status"`
 }
 
+// decode decodes the JSON arguments of find_shipments without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindShipmentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = runtime.Ptr(r.String())
+			}
+		case "customer_ref":
+			if r.Arg(1) {
+				a.CustomerRef = runtime.Ptr(r.String())
+			}
+		case "destination_city":
+			if r.Arg(2) {
+				a.DestinationCity = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ShipmentStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindShipments implements the tool find_shipments (service operations): find shipments by customer, the customer's reference, destination or status
 func (s *State) FindShipments(args FindShipmentsArgs) ([]*Shipment, error) {
 	if args.Customer != nil {
@@ -61,19 +98,38 @@ func (s *State) FindShipments(args FindShipmentsArgs) ([]*Shipment, error) {
 	return out, nil
 }
 
-// callFindShipments decodes the JSON arguments of find_shipments and calls FindShipments.
+// callFindShipments decodes the JSON arguments of find_shipments and calls FindShipments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindShipments(raw json.RawMessage) (any, error) {
 	var args FindShipmentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindShipmentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindShipments(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindShipments(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Shipment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Shipment])
+	}), nil
 }
 
 // GetShipmentArgs are the arguments of the tool get_shipment.
 type GetShipmentArgs struct {
 	// The id of the Shipment. The id of a Shipment record (e.g. "shp_bm44588").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_shipment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetShipmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetShipment implements the tool get_shipment (service operations): read one shipment
@@ -85,11 +141,17 @@ func (s *State) GetShipment(args GetShipmentArgs) (*Shipment, error) {
 	return r, nil
 }
 
-// callGetShipment decodes the JSON arguments of get_shipment and calls GetShipment.
+// callGetShipment decodes the JSON arguments of get_shipment and calls GetShipment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetShipment(raw json.RawMessage) (any, error) {
 	var args GetShipmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetShipmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetShipment(args)
 }
@@ -98,6 +160,31 @@ func (s *State) callGetShipment(raw json.RawMessage) (any, error) {
 type ListCarriersArgs struct {
 	// How many records to skip (pages of 50). Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_carriers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListCarriersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			if r.Arg(0) {
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // ListCarriers implements the tool list_carriers (service operations): list our carriers
@@ -123,19 +210,38 @@ func (s *State) ListCarriers(args ListCarriersArgs) ([]*Carrier, error) {
 	return out, nil
 }
 
-// callListCarriers decodes the JSON arguments of list_carriers and calls ListCarriers.
+// callListCarriers decodes the JSON arguments of list_carriers and calls ListCarriers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListCarriers(raw json.RawMessage) (any, error) {
 	var args ListCarriersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListCarriersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListCarriers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListCarriers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Carrier) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Carrier])
+	}), nil
 }
 
 // GetCarrierArgs are the arguments of the tool get_carrier.
 type GetCarrierArgs struct {
 	// The id of the Carrier. The id of a Carrier record (e.g. "weber").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_carrier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetCarrierArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCarrier implements the tool get_carrier (service operations): read one carrier
@@ -147,11 +253,17 @@ func (s *State) GetCarrier(args GetCarrierArgs) (*Carrier, error) {
 	return r, nil
 }
 
-// callGetCarrier decodes the JSON arguments of get_carrier and calls GetCarrier.
+// callGetCarrier decodes the JSON arguments of get_carrier and calls GetCarrier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetCarrier(raw json.RawMessage) (any, error) {
 	var args GetCarrierArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetCarrierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetCarrier(args)
 }
@@ -170,6 +282,63 @@ type BookShipmentArgs struct {
 	Pallets            int64   `json:"pallets"`
 	// A date, YYYY-MM-DD.
 	PickupDate runtime.Date `json:"pickup_date"`
+}
+
+// decode decodes the JSON arguments of book_shipment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *BookShipmentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = r.String()
+			}
+		case "carrier":
+			if r.Arg(1) {
+				a.Carrier = r.String()
+			}
+		case "customer_ref":
+			if r.Arg(2) {
+				a.CustomerRef = r.String()
+			}
+		case "origin_city":
+			if r.Arg(3) {
+				a.OriginCity = r.String()
+			}
+		case "destination_city":
+			if r.Arg(4) {
+				a.DestinationCity = r.String()
+			}
+		case "destination_country":
+			if r.Arg(5) {
+				a.DestinationCountry = r.String()
+			}
+		case "weight_kg":
+			if r.Arg(6) {
+				a.WeightKg = r.Float()
+			}
+		case "pallets":
+			if r.Arg(7) {
+				a.Pallets = r.Int()
+			}
+		case "pickup_date":
+			if r.Arg(8) {
+				a.PickupDate = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(511)
 }
 
 // BookShipment implements the tool book_shipment (service operations): book a new shipment with a carrier
@@ -202,7 +371,7 @@ func (s *State) BookShipment(args BookShipmentArgs) (*Shipment, error) {
 		Customer:           customer.ID,
 		CustomerRef:        args.CustomerRef,
 		DestinationCity:    args.DestinationCity,
-		DestinationCountry: strings.ToUpper(strings.TrimSpace(args.DestinationCountry)),
+		DestinationCountry: runtime.PyUpper(strings.TrimSpace(args.DestinationCountry)),
 		FreightCharge:      0.0,
 		ID:                 s.Shipments.NextID("shipment"),
 		OriginCity:         args.OriginCity,
@@ -220,11 +389,17 @@ func (s *State) BookShipment(args BookShipmentArgs) (*Shipment, error) {
 	return s2, nil
 }
 
-// callBookShipment decodes the JSON arguments of book_shipment and calls BookShipment.
+// callBookShipment decodes the JSON arguments of book_shipment and calls BookShipment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callBookShipment(raw json.RawMessage) (any, error) {
 	var args BookShipmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "carrier", "customer_ref", "origin_city", "destination_city", "destination_country", "weight_kg", "pallets", "pickup_date"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow BookShipmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "carrier", "customer_ref", "origin_city", "destination_city", "destination_country", "weight_kg", "pallets", "pickup_date"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.BookShipment(args)
 }
@@ -235,6 +410,13 @@ type RateShipmentArgs struct {
 	Shipment string `json:"shipment"`
 	// The id of a RateCard record (e.g. "rc_web_dom_2025").
 	RateCard string `json:"rate_card"`
+}
+
+// decode decodes the JSON arguments of rate_shipment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RateShipmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"shipment", "rate_card"}, 3, &a.Shipment, &a.RateCard)
 }
 
 // RateShipment implements the tool rate_shipment (service operations): price a shipment with a rate card: weight times price per kg (at least the minimum charge), plus the fuel surcharge
@@ -298,11 +480,17 @@ func (s *State) RateShipment(args RateShipmentArgs) (*Shipment, error) {
 	return shipment, nil
 }
 
-// callRateShipment decodes the JSON arguments of rate_shipment and calls RateShipment.
+// callRateShipment decodes the JSON arguments of rate_shipment and calls RateShipment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRateShipment(raw json.RawMessage) (any, error) {
 	var args RateShipmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "shipment", "rate_card"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RateShipmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "shipment", "rate_card"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RateShipment(args)
 }
@@ -311,6 +499,13 @@ func (s *State) callRateShipment(raw json.RawMessage) (any, error) {
 type DispatchShipmentArgs struct {
 	// The id of a Shipment record (e.g. "shp_bm44588").
 	Shipment string `json:"shipment"`
+}
+
+// decode decodes the JSON arguments of dispatch_shipment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DispatchShipmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"shipment"}, 1, &a.Shipment)
 }
 
 // DispatchShipment implements the tool dispatch_shipment (service operations): hand a booked shipment over to the carrier
@@ -338,11 +533,17 @@ func (s *State) DispatchShipment(args DispatchShipmentArgs) (*Shipment, error) {
 	return shipment, nil
 }
 
-// callDispatchShipment decodes the JSON arguments of dispatch_shipment and calls DispatchShipment.
+// callDispatchShipment decodes the JSON arguments of dispatch_shipment and calls DispatchShipment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDispatchShipment(raw json.RawMessage) (any, error) {
 	var args DispatchShipmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "shipment"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DispatchShipmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "shipment"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DispatchShipment(args)
 }
@@ -353,6 +554,35 @@ type ConfirmDeliveryArgs struct {
 	Shipment string `json:"shipment"`
 	// A date, YYYY-MM-DD.
 	DeliveredOn runtime.Date `json:"delivered_on"`
+}
+
+// decode decodes the JSON arguments of confirm_delivery without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ConfirmDeliveryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "shipment":
+			if r.Arg(0) {
+				a.Shipment = r.String()
+			}
+		case "delivered_on":
+			if r.Arg(1) {
+				a.DeliveredOn = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // ConfirmDelivery implements the tool confirm_delivery (service operations): record the proof of delivery of a shipment
@@ -385,11 +615,17 @@ func (s *State) ConfirmDelivery(args ConfirmDeliveryArgs) (*Shipment, error) {
 	return shipment, nil
 }
 
-// callConfirmDelivery decodes the JSON arguments of confirm_delivery and calls ConfirmDelivery.
+// callConfirmDelivery decodes the JSON arguments of confirm_delivery and calls ConfirmDelivery: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callConfirmDelivery(raw json.RawMessage) (any, error) {
 	var args ConfirmDeliveryArgs
-	if err := runtime.DecodeArgs(raw, &args, "shipment", "delivered_on"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ConfirmDeliveryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "shipment", "delivered_on"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ConfirmDelivery(args)
 }
@@ -398,6 +634,13 @@ func (s *State) callConfirmDelivery(raw json.RawMessage) (any, error) {
 type CancelShipmentArgs struct {
 	// The id of a Shipment record (e.g. "shp_bm44588").
 	Shipment string `json:"shipment"`
+}
+
+// decode decodes the JSON arguments of cancel_shipment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelShipmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"shipment"}, 1, &a.Shipment)
 }
 
 // CancelShipment implements the tool cancel_shipment (service operations): cancel a shipment that has not been picked up
@@ -426,11 +669,17 @@ func (s *State) CancelShipment(args CancelShipmentArgs) (*Shipment, error) {
 	return shipment, nil
 }
 
-// callCancelShipment decodes the JSON arguments of cancel_shipment and calls CancelShipment.
+// callCancelShipment decodes the JSON arguments of cancel_shipment and calls CancelShipment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelShipment(raw json.RawMessage) (any, error) {
 	var args CancelShipmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "shipment"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelShipmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "shipment"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelShipment(args)
 }
@@ -443,6 +692,39 @@ type FindRateCardsArgs struct {
 	Zone *RateCardZone `json:"zone"`
 	// Matches records with this value; null for any.
 	Active *bool `json:"active"`
+}
+
+// decode decodes the JSON arguments of find_rate_cards without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindRateCardsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "carrier":
+			if r.Arg(0) {
+				a.Carrier = runtime.Ptr(r.String())
+			}
+		case "zone":
+			if r.Arg(1) {
+				a.Zone = runtime.Ptr(runtime.Enum(r, RateCardZone.Valid))
+			}
+		case "active":
+			if r.Arg(2) {
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindRateCards implements the tool find_rate_cards (service tariffs): find rate cards by carrier, zone or whether they are active
@@ -471,19 +753,38 @@ func (s *State) FindRateCards(args FindRateCardsArgs) ([]*RateCard, error) {
 	return out, nil
 }
 
-// callFindRateCards decodes the JSON arguments of find_rate_cards and calls FindRateCards.
+// callFindRateCards decodes the JSON arguments of find_rate_cards and calls FindRateCards: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindRateCards(raw json.RawMessage) (any, error) {
 	var args FindRateCardsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindRateCardsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindRateCards(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindRateCards(args)
+	return runtime.Encoded(v, func(dst []byte, v []*RateCard) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*RateCard])
+	}), nil
 }
 
 // GetRateCardArgs are the arguments of the tool get_rate_card.
 type GetRateCardArgs struct {
 	// The id of the RateCard. The id of a RateCard record (e.g. "rc_web_dom_2025").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_rate_card without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetRateCardArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetRateCard implements the tool get_rate_card (service tariffs): read one rate card
@@ -495,11 +796,17 @@ func (s *State) GetRateCard(args GetRateCardArgs) (*RateCard, error) {
 	return r, nil
 }
 
-// callGetRateCard decodes the JSON arguments of get_rate_card and calls GetRateCard.
+// callGetRateCard decodes the JSON arguments of get_rate_card and calls GetRateCard: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetRateCard(raw json.RawMessage) (any, error) {
 	var args GetRateCardArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetRateCardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetRateCard(args)
 }
@@ -518,6 +825,55 @@ type PublishRateCardArgs struct {
 	ValidFrom runtime.Date `json:"valid_from"`
 	// A date, YYYY-MM-DD.
 	ValidTo runtime.Date `json:"valid_to"`
+}
+
+// decode decodes the JSON arguments of publish_rate_card without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PublishRateCardArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "carrier":
+			if r.Arg(0) {
+				a.Carrier = r.String()
+			}
+		case "zone":
+			if r.Arg(1) {
+				a.Zone = runtime.Enum(r, RateCardZone.Valid)
+			}
+		case "price_per_kg":
+			if r.Arg(2) {
+				a.PricePerKg = r.Float()
+			}
+		case "min_charge":
+			if r.Arg(3) {
+				a.MinCharge = r.Float()
+			}
+		case "fuel_surcharge_pct":
+			if r.Arg(4) {
+				a.FuelSurchargePct = r.Float()
+			}
+		case "valid_from":
+			if r.Arg(5) {
+				a.ValidFrom = r.Date()
+			}
+		case "valid_to":
+			if r.Arg(6) {
+				a.ValidTo = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(127)
 }
 
 // PublishRateCard implements the tool publish_rate_card (service tariffs): publish a new rate card for a carrier and zone
@@ -569,11 +925,17 @@ func (s *State) PublishRateCard(args PublishRateCardArgs) (*RateCard, error) {
 	return card, nil
 }
 
-// callPublishRateCard decodes the JSON arguments of publish_rate_card and calls PublishRateCard.
+// callPublishRateCard decodes the JSON arguments of publish_rate_card and calls PublishRateCard: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPublishRateCard(raw json.RawMessage) (any, error) {
 	var args PublishRateCardArgs
-	if err := runtime.DecodeArgs(raw, &args, "carrier", "zone", "price_per_kg", "min_charge", "fuel_surcharge_pct", "valid_from", "valid_to"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PublishRateCardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "carrier", "zone", "price_per_kg", "min_charge", "fuel_surcharge_pct", "valid_from", "valid_to"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PublishRateCard(args)
 }
@@ -582,6 +944,13 @@ func (s *State) callPublishRateCard(raw json.RawMessage) (any, error) {
 type RetireRateCardArgs struct {
 	// The id of a RateCard record (e.g. "rc_web_dom_2025").
 	RateCard string `json:"rate_card"`
+}
+
+// decode decodes the JSON arguments of retire_rate_card without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RetireRateCardArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"rate_card"}, 1, &a.RateCard)
 }
 
 // RetireRateCard implements the tool retire_rate_card (service tariffs): withdraw a rate card so it is no longer used for rating
@@ -611,11 +980,17 @@ func (s *State) RetireRateCard(args RetireRateCardArgs) (*RateCard, error) {
 	return rateCard, nil
 }
 
-// callRetireRateCard decodes the JSON arguments of retire_rate_card and calls RetireRateCard.
+// callRetireRateCard decodes the JSON arguments of retire_rate_card and calls RetireRateCard: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRetireRateCard(raw json.RawMessage) (any, error) {
 	var args RetireRateCardArgs
-	if err := runtime.DecodeArgs(raw, &args, "rate_card"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RetireRateCardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "rate_card"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RetireRateCard(args)
 }
@@ -628,6 +1003,39 @@ type FindCustomersArgs struct {
 	VATID *string `json:"vat_id"`
 	// Matches records containing this text, ignoring case; null for any.
 	City *string `json:"city"`
+}
+
+// decode decodes the JSON arguments of find_customers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindCustomersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "vat_id":
+			if r.Arg(1) {
+				a.VATID = runtime.Ptr(r.String())
+			}
+		case "city":
+			if r.Arg(2) {
+				a.City = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindCustomers implements the tool find_customers (service billing): find customers by name, VAT id or city
@@ -663,19 +1071,38 @@ func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	return out, nil
 }
 
-// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers.
+// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	var args FindCustomersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindCustomersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindCustomers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindCustomers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
+	}), nil
 }
 
 // GetCustomerArgs are the arguments of the tool get_customer.
 type GetCustomerArgs struct {
 	// The id of the Customer. The id of a Customer record (e.g. "brenner").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetCustomerArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCustomer implements the tool get_customer (service billing): read one customer
@@ -687,11 +1114,17 @@ func (s *State) GetCustomer(args GetCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer.
+// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 	var args GetCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetCustomer(args)
 }
@@ -704,6 +1137,39 @@ type FindInvoicesArgs struct {
 	Period *string `json:"period"`
 	// Matches records with this value; null for any.
 	Status *FreightInvoiceStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_invoices without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindInvoicesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = runtime.Ptr(r.String())
+			}
+		case "period":
+			if r.Arg(1) {
+				a.Period = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, FreightInvoiceStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindInvoices implements the tool find_invoices (service billing): find freight invoices by customer, billing month or status
@@ -736,19 +1202,38 @@ func (s *State) FindInvoices(args FindInvoicesArgs) ([]*FreightInvoice, error) {
 	return out, nil
 }
 
-// callFindInvoices decodes the JSON arguments of find_invoices and calls FindInvoices.
+// callFindInvoices decodes the JSON arguments of find_invoices and calls FindInvoices: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	var args FindInvoicesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindInvoicesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindInvoices(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindInvoices(args)
+	return runtime.Encoded(v, func(dst []byte, v []*FreightInvoice) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*FreightInvoice])
+	}), nil
 }
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.
 type GetInvoiceArgs struct {
 	// The id of the FreightInvoice. The id of a FreightInvoice record (e.g. "inv_brenner_jan").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetInvoice implements the tool get_invoice (service billing): read one freight invoice
@@ -760,11 +1245,17 @@ func (s *State) GetInvoice(args GetInvoiceArgs) (*FreightInvoice, error) {
 	return r, nil
 }
 
-// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice.
+// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 	var args GetInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetInvoice(args)
 }
@@ -775,6 +1266,35 @@ type FindInvoiceLinesArgs struct {
 	Invoice *string `json:"invoice"`
 	// The id of a Shipment record (e.g. "shp_bm44588"). Matches records with this value; null for any.
 	Shipment *string `json:"shipment"`
+}
+
+// decode decodes the JSON arguments of find_invoice_lines without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindInvoiceLinesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = runtime.Ptr(r.String())
+			}
+		case "shipment":
+			if r.Arg(1) {
+				a.Shipment = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindInvoiceLines implements the tool find_invoice_lines (service billing): find invoice lines by invoice or shipment
@@ -805,19 +1325,56 @@ func (s *State) FindInvoiceLines(args FindInvoiceLinesArgs) ([]*InvoiceLine, err
 	return out, nil
 }
 
-// callFindInvoiceLines decodes the JSON arguments of find_invoice_lines and calls FindInvoiceLines.
+// callFindInvoiceLines decodes the JSON arguments of find_invoice_lines and calls FindInvoiceLines: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindInvoiceLines(raw json.RawMessage) (any, error) {
 	var args FindInvoiceLinesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindInvoiceLinesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindInvoiceLines(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindInvoiceLines(args)
+	return runtime.Encoded(v, func(dst []byte, v []*InvoiceLine) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*InvoiceLine])
+	}), nil
 }
 
 // FindCreditNotesArgs are the arguments of the tool find_credit_notes.
 type FindCreditNotesArgs struct {
 	// The id of a FreightInvoice record (e.g. "inv_brenner_jan"). Matches records with this value; null for any.
 	Invoice *string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of find_credit_notes without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindCreditNotesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindCreditNotes implements the tool find_credit_notes (service billing): find the credit notes of an invoice
@@ -840,13 +1397,25 @@ func (s *State) FindCreditNotes(args FindCreditNotesArgs) ([]*CreditNote, error)
 	return out, nil
 }
 
-// callFindCreditNotes decodes the JSON arguments of find_credit_notes and calls FindCreditNotes.
+// callFindCreditNotes decodes the JSON arguments of find_credit_notes and calls FindCreditNotes: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindCreditNotes(raw json.RawMessage) (any, error) {
 	var args FindCreditNotesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindCreditNotesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindCreditNotes(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindCreditNotes(args)
+	return runtime.Encoded(v, func(dst []byte, v []*CreditNote) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*CreditNote])
+	}), nil
 }
 
 // SetCreditHoldArgs are the arguments of the tool set_credit_hold.
@@ -854,6 +1423,35 @@ type SetCreditHoldArgs struct {
 	// The id of a Customer record (e.g. "brenner").
 	Customer string `json:"customer"`
 	OnHold   bool   `json:"on_hold"`
+}
+
+// decode decodes the JSON arguments of set_credit_hold without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetCreditHoldArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = r.String()
+			}
+		case "on_hold":
+			if r.Arg(1) {
+				a.OnHold = r.Bool()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // SetCreditHold implements the tool set_credit_hold (service billing): put a customer on credit hold or release the hold
@@ -872,11 +1470,17 @@ func (s *State) SetCreditHold(args SetCreditHoldArgs) (*Customer, error) {
 	return customer, nil
 }
 
-// callSetCreditHold decodes the JSON arguments of set_credit_hold and calls SetCreditHold.
+// callSetCreditHold decodes the JSON arguments of set_credit_hold and calls SetCreditHold: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetCreditHold(raw json.RawMessage) (any, error) {
 	var args SetCreditHoldArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "on_hold"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetCreditHoldArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "on_hold"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetCreditHold(args)
 }
@@ -886,6 +1490,13 @@ type OpenInvoiceArgs struct {
 	// The id of a Customer record (e.g. "brenner").
 	Customer string `json:"customer"`
 	Period   string `json:"period"`
+}
+
+// decode decodes the JSON arguments of open_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *OpenInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"customer", "period"}, 3, &a.Customer, &a.Period)
 }
 
 // OpenInvoice implements the tool open_invoice (service billing): start a draft invoice for a customer's billing month
@@ -922,11 +1533,17 @@ func (s *State) OpenInvoice(args OpenInvoiceArgs) (*FreightInvoice, error) {
 	return inv, nil
 }
 
-// callOpenInvoice decodes the JSON arguments of open_invoice and calls OpenInvoice.
+// callOpenInvoice decodes the JSON arguments of open_invoice and calls OpenInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callOpenInvoice(raw json.RawMessage) (any, error) {
 	var args OpenInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "period"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow OpenInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "period"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.OpenInvoice(args)
 }
@@ -937,6 +1554,13 @@ type AddShipmentToInvoiceArgs struct {
 	Invoice string `json:"invoice"`
 	// The id of a Shipment record (e.g. "shp_bm44588").
 	Shipment string `json:"shipment"`
+}
+
+// decode decodes the JSON arguments of add_shipment_to_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AddShipmentToInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice", "shipment"}, 3, &a.Invoice, &a.Shipment)
 }
 
 // AddShipmentToInvoice implements the tool add_shipment_to_invoice (service billing): bill a delivered shipment on a draft invoice at its rated charge
@@ -998,11 +1622,17 @@ func (s *State) AddShipmentToInvoice(args AddShipmentToInvoiceArgs) (*FreightInv
 	return invoice, nil
 }
 
-// callAddShipmentToInvoice decodes the JSON arguments of add_shipment_to_invoice and calls AddShipmentToInvoice.
+// callAddShipmentToInvoice decodes the JSON arguments of add_shipment_to_invoice and calls AddShipmentToInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAddShipmentToInvoice(raw json.RawMessage) (any, error) {
 	var args AddShipmentToInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "shipment"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AddShipmentToInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "shipment"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AddShipmentToInvoice(args)
 }
@@ -1013,6 +1643,13 @@ type RepriceInvoiceLineArgs struct {
 	Invoice string `json:"invoice"`
 	// The id of a Shipment record (e.g. "shp_bm44588").
 	Shipment string `json:"shipment"`
+}
+
+// decode decodes the JSON arguments of reprice_invoice_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RepriceInvoiceLineArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice", "shipment"}, 3, &a.Invoice, &a.Shipment)
 }
 
 // RepriceInvoiceLine implements the tool reprice_invoice_line (service billing): bring a draft invoice's line for a shipment up to date with the shipment's current rated charge
@@ -1067,11 +1704,17 @@ func (s *State) RepriceInvoiceLine(args RepriceInvoiceLineArgs) (*FreightInvoice
 	return invoice, nil
 }
 
-// callRepriceInvoiceLine decodes the JSON arguments of reprice_invoice_line and calls RepriceInvoiceLine.
+// callRepriceInvoiceLine decodes the JSON arguments of reprice_invoice_line and calls RepriceInvoiceLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRepriceInvoiceLine(raw json.RawMessage) (any, error) {
 	var args RepriceInvoiceLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "shipment"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RepriceInvoiceLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "shipment"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RepriceInvoiceLine(args)
 }
@@ -1082,6 +1725,13 @@ type RemoveShipmentFromInvoiceArgs struct {
 	Invoice string `json:"invoice"`
 	// The id of a Shipment record (e.g. "shp_bm44588").
 	Shipment string `json:"shipment"`
+}
+
+// decode decodes the JSON arguments of remove_shipment_from_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RemoveShipmentFromInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice", "shipment"}, 3, &a.Invoice, &a.Shipment)
 }
 
 // RemoveShipmentFromInvoice implements the tool remove_shipment_from_invoice (service billing): take a shipment off a draft invoice
@@ -1132,11 +1782,17 @@ func (s *State) RemoveShipmentFromInvoice(args RemoveShipmentFromInvoiceArgs) (*
 	return invoice, nil
 }
 
-// callRemoveShipmentFromInvoice decodes the JSON arguments of remove_shipment_from_invoice and calls RemoveShipmentFromInvoice.
+// callRemoveShipmentFromInvoice decodes the JSON arguments of remove_shipment_from_invoice and calls RemoveShipmentFromInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRemoveShipmentFromInvoice(raw json.RawMessage) (any, error) {
 	var args RemoveShipmentFromInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "shipment"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RemoveShipmentFromInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "shipment"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RemoveShipmentFromInvoice(args)
 }
@@ -1145,6 +1801,13 @@ func (s *State) callRemoveShipmentFromInvoice(raw json.RawMessage) (any, error) 
 type IssueInvoiceArgs struct {
 	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of issue_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *IssueInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // IssueInvoice implements the tool issue_invoice (service billing): finalise a draft invoice and send it to the customer; the due date follows the customer's payment terms
@@ -1194,11 +1857,17 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*FreightInvoice, error) {
 	return invoice, nil
 }
 
-// callIssueInvoice decodes the JSON arguments of issue_invoice and calls IssueInvoice.
+// callIssueInvoice decodes the JSON arguments of issue_invoice and calls IssueInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 	var args IssueInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow IssueInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.IssueInvoice(args)
 }
@@ -1207,6 +1876,13 @@ func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 type CancelInvoiceArgs struct {
 	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of cancel_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // CancelInvoice implements the tool cancel_invoice (service billing): cancel a draft invoice; its shipments become billable again
@@ -1228,11 +1904,17 @@ func (s *State) CancelInvoice(args CancelInvoiceArgs) (*FreightInvoice, error) {
 	return invoice, nil
 }
 
-// callCancelInvoice decodes the JSON arguments of cancel_invoice and calls CancelInvoice.
+// callCancelInvoice decodes the JSON arguments of cancel_invoice and calls CancelInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelInvoice(raw json.RawMessage) (any, error) {
 	var args CancelInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelInvoice(args)
 }
@@ -1244,6 +1926,39 @@ type IssueCreditNoteArgs struct {
 	// Amount in EUR.
 	Amount float64 `json:"amount"`
 	Reason string  `json:"reason"`
+}
+
+// decode decodes the JSON arguments of issue_credit_note without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *IssueCreditNoteArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		case "reason":
+			if r.Arg(2) {
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // IssueCreditNote implements the tool issue_credit_note (service billing): credit part of an issued invoice, e.g. for an overcharge or damaged goods
@@ -1287,11 +2002,17 @@ func (s *State) IssueCreditNote(args IssueCreditNoteArgs) (*CreditNote, error) {
 	return note, nil
 }
 
-// callIssueCreditNote decodes the JSON arguments of issue_credit_note and calls IssueCreditNote.
+// callIssueCreditNote decodes the JSON arguments of issue_credit_note and calls IssueCreditNote: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callIssueCreditNote(raw json.RawMessage) (any, error) {
 	var args IssueCreditNoteArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "amount", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow IssueCreditNoteArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "amount", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.IssueCreditNote(args)
 }
@@ -1302,6 +2023,35 @@ type MarkInvoicePaidArgs struct {
 	Invoice string `json:"invoice"`
 	// A date, YYYY-MM-DD.
 	PaidOn runtime.Date `json:"paid_on"`
+}
+
+// decode decodes the JSON arguments of mark_invoice_paid without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkInvoicePaidArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = r.String()
+			}
+		case "paid_on":
+			if r.Arg(1) {
+				a.PaidOn = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // MarkInvoicePaid implements the tool mark_invoice_paid (service billing): close an issued invoice as paid
@@ -1331,11 +2081,17 @@ func (s *State) MarkInvoicePaid(args MarkInvoicePaidArgs) (*FreightInvoice, erro
 	return invoice, nil
 }
 
-// callMarkInvoicePaid decodes the JSON arguments of mark_invoice_paid and calls MarkInvoicePaid.
+// callMarkInvoicePaid decodes the JSON arguments of mark_invoice_paid and calls MarkInvoicePaid: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkInvoicePaid(raw json.RawMessage) (any, error) {
 	var args MarkInvoicePaidArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "paid_on"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkInvoicePaidArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "paid_on"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkInvoicePaid(args)
 }
@@ -1346,6 +2102,35 @@ type FindPaymentsArgs struct {
 	Invoice *string `json:"invoice"`
 	// Reference of the bank statement line. Matches records containing this text, ignoring case; null for any.
 	BankReference *string `json:"bank_reference"`
+}
+
+// decode decodes the JSON arguments of find_payments without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPaymentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = runtime.Ptr(r.String())
+			}
+		case "bank_reference":
+			if r.Arg(1) {
+				a.BankReference = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindPayments implements the tool find_payments (service receivables): find payments by invoice or bank reference
@@ -1375,13 +2160,25 @@ func (s *State) FindPayments(args FindPaymentsArgs) ([]*Payment, error) {
 	return out, nil
 }
 
-// callFindPayments decodes the JSON arguments of find_payments and calls FindPayments.
+// callFindPayments decodes the JSON arguments of find_payments and calls FindPayments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPayments(raw json.RawMessage) (any, error) {
 	var args FindPaymentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPaymentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPayments(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPayments(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Payment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Payment])
+	}), nil
 }
 
 // FindDunningLettersArgs are the arguments of the tool find_dunning_letters.
@@ -1390,6 +2187,35 @@ type FindDunningLettersArgs struct {
 	Invoice *string `json:"invoice"`
 	// Matches records with this value; null for any.
 	Level *int64 `json:"level"`
+}
+
+// decode decodes the JSON arguments of find_dunning_letters without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindDunningLettersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = runtime.Ptr(r.String())
+			}
+		case "level":
+			if r.Arg(1) {
+				a.Level = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindDunningLetters implements the tool find_dunning_letters (service receivables): find the reminders sent for an invoice
@@ -1415,13 +2241,25 @@ func (s *State) FindDunningLetters(args FindDunningLettersArgs) ([]*DunningLette
 	return out, nil
 }
 
-// callFindDunningLetters decodes the JSON arguments of find_dunning_letters and calls FindDunningLetters.
+// callFindDunningLetters decodes the JSON arguments of find_dunning_letters and calls FindDunningLetters: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindDunningLetters(raw json.RawMessage) (any, error) {
 	var args FindDunningLettersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindDunningLettersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindDunningLetters(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindDunningLetters(args)
+	return runtime.Encoded(v, func(dst []byte, v []*DunningLetter) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*DunningLetter])
+	}), nil
 }
 
 // RecordPaymentArgs are the arguments of the tool record_payment.
@@ -1433,6 +2271,43 @@ type RecordPaymentArgs struct {
 	// A date, YYYY-MM-DD.
 	ReceivedOn    runtime.Date `json:"received_on"`
 	BankReference string       `json:"bank_reference"`
+}
+
+// decode decodes the JSON arguments of record_payment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordPaymentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		case "received_on":
+			if r.Arg(2) {
+				a.ReceivedOn = r.Date()
+			}
+		case "bank_reference":
+			if r.Arg(3) {
+				a.BankReference = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // RecordPayment implements the tool record_payment (service receivables): record a customer's bank transfer against an invoice
@@ -1491,11 +2366,17 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Payment, error) {
 	return p3, nil
 }
 
-// callRecordPayment decodes the JSON arguments of record_payment and calls RecordPayment.
+// callRecordPayment decodes the JSON arguments of record_payment and calls RecordPayment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordPayment(raw json.RawMessage) (any, error) {
 	var args RecordPaymentArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "amount", "received_on", "bank_reference"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordPaymentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "amount", "received_on", "bank_reference"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordPayment(args)
 }
@@ -1504,6 +2385,13 @@ func (s *State) callRecordPayment(raw json.RawMessage) (any, error) {
 type SendDunningLetterArgs struct {
 	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of send_dunning_letter without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SendDunningLetterArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // SendDunningLetter implements the tool send_dunning_letter (service receivables): send the next reminder for an overdue invoice: level 1 is free, level 2 costs 5 EUR and level 3 costs 10 EUR; at most one reminder every 10 days
@@ -1563,11 +2451,17 @@ func (s *State) SendDunningLetter(args SendDunningLetterArgs) (*DunningLetter, e
 	return letter, nil
 }
 
-// callSendDunningLetter decodes the JSON arguments of send_dunning_letter and calls SendDunningLetter.
+// callSendDunningLetter decodes the JSON arguments of send_dunning_letter and calls SendDunningLetter: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSendDunningLetter(raw json.RawMessage) (any, error) {
 	var args SendDunningLetterArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SendDunningLetterArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SendDunningLetter(args)
 }

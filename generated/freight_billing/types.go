@@ -57,6 +57,79 @@ func (r *Carrier) clone() *Carrier {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Carrier to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Carrier) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"country\":"), r.Country)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"rating\":"), string(r.Rating))
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Carrier to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Carrier) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Code)
+	runtime.HashString(w, r.Country)
+	runtime.HashString(w, string(r.Rating))
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeCarrier reads a Carrier record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCarrier(r *runtime.JSONReader) *Carrier {
+	if r.Null() {
+		return nil
+	}
+	v := &Carrier{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "code":
+			r.Seen(&seen, 2)
+			v.Code = r.String()
+		case "country":
+			r.Seen(&seen, 3)
+			v.Country = r.String()
+		case "rating":
+			r.Seen(&seen, 4)
+			v.Rating = runtime.Enum(r, CarrierRating.Valid)
+		case "active":
+			r.Seen(&seen, 5)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
+}
+
 // ShipmentStatus is the status of a Shipment.
 type ShipmentStatus string
 
@@ -119,6 +192,119 @@ func (r *Shipment) clone() *Shipment {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Shipment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Shipment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"carrier\":"), r.Carrier)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer_ref\":"), r.CustomerRef)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"origin_city\":"), r.OriginCity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"destination_city\":"), r.DestinationCity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"destination_country\":"), r.DestinationCountry)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"weight_kg\":"), r.WeightKg)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"pallets\":"), r.Pallets)
+	dst = r.PickupDate.AppendJSON(runtime.AppendKey(dst, ",\"pickup_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rate_card\":"), r.RateCard, runtime.AppendString)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"freight_charge\":"), r.FreightCharge)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Shipment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Shipment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(14)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashString(w, r.Carrier)
+	runtime.HashString(w, r.CustomerRef)
+	runtime.HashString(w, r.OriginCity)
+	runtime.HashString(w, r.DestinationCity)
+	runtime.HashString(w, r.DestinationCountry)
+	runtime.HashFloat(w, r.WeightKg)
+	runtime.HashInt(w, r.Pallets)
+	r.PickupDate.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.RateCard, runtime.HashString)
+	runtime.HashFloat(w, r.FreightCharge)
+}
+
+// decodeShipment reads a Shipment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeShipment(r *runtime.JSONReader) *Shipment {
+	if r.Null() {
+		return nil
+	}
+	v := &Shipment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "carrier":
+			r.Seen(&seen, 2)
+			v.Carrier = r.String()
+		case "customer_ref":
+			r.Seen(&seen, 3)
+			v.CustomerRef = r.String()
+		case "origin_city":
+			r.Seen(&seen, 4)
+			v.OriginCity = r.String()
+		case "destination_city":
+			r.Seen(&seen, 5)
+			v.DestinationCity = r.String()
+		case "destination_country":
+			r.Seen(&seen, 6)
+			v.DestinationCountry = r.String()
+		case "weight_kg":
+			r.Seen(&seen, 7)
+			v.WeightKg = r.Float()
+		case "pallets":
+			r.Seen(&seen, 8)
+			v.Pallets = r.Int()
+		case "pickup_date":
+			r.Seen(&seen, 9)
+			v.PickupDate = r.Date()
+		case "status":
+			r.Seen(&seen, 10)
+			v.Status = runtime.Enum(r, ShipmentStatus.Valid)
+		case "delivered_on":
+			r.Seen(&seen, 11)
+			v.DeliveredOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "rate_card":
+			r.Seen(&seen, 12)
+			v.RateCard = runtime.ReadOptional(r, runtime.ReadString)
+		case "freight_charge":
+			r.Seen(&seen, 13)
+			v.FreightCharge = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 16383 {
+		r.Fail()
+	}
+	return v
+}
+
 // RateCardZone is the zone of a RateCard.
 //
 // domestic: Germany; eu: other EU countries; non_eu: everything else
@@ -174,6 +360,94 @@ func (r *RateCard) clone() *RateCard {
 	return &c
 }
 
+// AppendJSON appends the JSON of the RateCard to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *RateCard) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"carrier\":"), r.Carrier)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"zone\":"), string(r.Zone))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price_per_kg\":"), r.PricePerKg)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_charge\":"), r.MinCharge)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"fuel_surcharge_pct\":"), r.FuelSurchargePct)
+	dst = r.ValidFrom.AppendJSON(runtime.AppendKey(dst, ",\"valid_from\":"))
+	dst = r.ValidTo.AppendJSON(runtime.AppendKey(dst, ",\"valid_to\":"))
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the RateCard to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *RateCard) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Carrier)
+	runtime.HashString(w, string(r.Zone))
+	runtime.HashFloat(w, r.PricePerKg)
+	runtime.HashFloat(w, r.MinCharge)
+	runtime.HashFloat(w, r.FuelSurchargePct)
+	r.ValidFrom.HashFields(w)
+	r.ValidTo.HashFields(w)
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeRateCard reads a RateCard record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRateCard(r *runtime.JSONReader) *RateCard {
+	if r.Null() {
+		return nil
+	}
+	v := &RateCard{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "carrier":
+			r.Seen(&seen, 1)
+			v.Carrier = r.String()
+		case "zone":
+			r.Seen(&seen, 2)
+			v.Zone = runtime.Enum(r, RateCardZone.Valid)
+		case "price_per_kg":
+			r.Seen(&seen, 3)
+			v.PricePerKg = r.Float()
+		case "min_charge":
+			r.Seen(&seen, 4)
+			v.MinCharge = r.Float()
+		case "fuel_surcharge_pct":
+			r.Seen(&seen, 5)
+			v.FuelSurchargePct = r.Float()
+		case "valid_from":
+			r.Seen(&seen, 6)
+			v.ValidFrom = r.Date()
+		case "valid_to":
+			r.Seen(&seen, 7)
+			v.ValidTo = r.Date()
+		case "active":
+			r.Seen(&seen, 8)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // Customer is a shipper we invoice.
 type Customer struct {
 	ID   string `json:"id"`
@@ -199,6 +473,89 @@ func (r *Customer) recordID() string {
 func (r *Customer) clone() *Customer {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Customer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Customer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"vat_id\":"), r.VATID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"payment_terms_days\":"), r.PaymentTermsDays)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_limit\":"), r.CreditLimit)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"on_hold\":"), r.OnHold)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Customer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Customer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.VATID)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.City)
+	runtime.HashInt(w, r.PaymentTermsDays)
+	runtime.HashFloat(w, r.CreditLimit)
+	runtime.HashBool(w, r.OnHold)
+}
+
+// decodeCustomer reads a Customer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCustomer(r *runtime.JSONReader) *Customer {
+	if r.Null() {
+		return nil
+	}
+	v := &Customer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "vat_id":
+			r.Seen(&seen, 2)
+			v.VATID = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "city":
+			r.Seen(&seen, 4)
+			v.City = r.String()
+		case "payment_terms_days":
+			r.Seen(&seen, 5)
+			v.PaymentTermsDays = r.Int()
+		case "credit_limit":
+			r.Seen(&seen, 6)
+			v.CreditLimit = r.Float()
+		case "on_hold":
+			r.Seen(&seen, 7)
+			v.OnHold = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // FreightInvoiceStatus is the status of a FreightInvoice.
@@ -256,6 +613,94 @@ func (r *FreightInvoice) clone() *FreightInvoice {
 	return &c
 }
 
+// AppendJSON appends the JSON of the FreightInvoice to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *FreightInvoice) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"period\":"), r.Period)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credited\":"), r.Credited)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"issued_on\":"), r.IssuedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"due_on\":"), r.DueOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the FreightInvoice to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *FreightInvoice) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashString(w, r.Period)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashFloat(w, r.Total)
+	runtime.HashFloat(w, r.Credited)
+	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.DueOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeFreightInvoice reads a FreightInvoice record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeFreightInvoice(r *runtime.JSONReader) *FreightInvoice {
+	if r.Null() {
+		return nil
+	}
+	v := &FreightInvoice{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "period":
+			r.Seen(&seen, 2)
+			v.Period = r.String()
+		case "status":
+			r.Seen(&seen, 3)
+			v.Status = runtime.Enum(r, FreightInvoiceStatus.Valid)
+		case "total":
+			r.Seen(&seen, 4)
+			v.Total = r.Float()
+		case "credited":
+			r.Seen(&seen, 5)
+			v.Credited = r.Float()
+		case "issued_on":
+			r.Seen(&seen, 6)
+			v.IssuedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "due_on":
+			r.Seen(&seen, 7)
+			v.DueOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "paid_on":
+			r.Seen(&seen, 8)
+			v.PaidOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // InvoiceLine is one shipment billed on an invoice.
 type InvoiceLine struct {
 	ID       string  `json:"id"`
@@ -274,6 +719,69 @@ func (r *InvoiceLine) recordID() string {
 func (r *InvoiceLine) clone() *InvoiceLine {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the InvoiceLine to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *InvoiceLine) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"shipment\":"), r.Shipment)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the InvoiceLine to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *InvoiceLine) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashString(w, r.Shipment)
+	runtime.HashFloat(w, r.Amount)
+}
+
+// decodeInvoiceLine reads a InvoiceLine record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeInvoiceLine(r *runtime.JSONReader) *InvoiceLine {
+	if r.Null() {
+		return nil
+	}
+	v := &InvoiceLine{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "shipment":
+			r.Seen(&seen, 2)
+			v.Shipment = r.String()
+		case "amount":
+			r.Seen(&seen, 3)
+			v.Amount = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }
 
 // CreditNote is a correction that reduces what the customer owes on an invoice.
@@ -295,6 +803,74 @@ func (r *CreditNote) recordID() string {
 func (r *CreditNote) clone() *CreditNote {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the CreditNote to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *CreditNote) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), r.Reason)
+	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the CreditNote to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *CreditNote) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Reason)
+	r.IssuedOn.HashFields(w)
+}
+
+// decodeCreditNote reads a CreditNote record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCreditNote(r *runtime.JSONReader) *CreditNote {
+	if r.Null() {
+		return nil
+	}
+	v := &CreditNote{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "reason":
+			r.Seen(&seen, 3)
+			v.Reason = r.String()
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // Payment is a customer's bank transfer matched to an invoice.
@@ -319,6 +895,74 @@ func (r *Payment) clone() *Payment {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Payment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Payment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"bank_reference\":"), r.BankReference)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Payment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Payment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashFloat(w, r.Amount)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, r.BankReference)
+}
+
+// decodePayment reads a Payment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePayment(r *runtime.JSONReader) *Payment {
+	if r.Null() {
+		return nil
+	}
+	v := &Payment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "received_on":
+			r.Seen(&seen, 3)
+			v.ReceivedOn = r.Date()
+		case "bank_reference":
+			r.Seen(&seen, 4)
+			v.BankReference = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // DunningLetter is a payment reminder for an overdue invoice.
 type DunningLetter struct {
 	ID      string       `json:"id"`
@@ -338,4 +982,72 @@ func (r *DunningLetter) recordID() string {
 func (r *DunningLetter) clone() *DunningLetter {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the DunningLetter to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *DunningLetter) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"level\":"), r.Level)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"fee\":"), r.Fee)
+	dst = r.SentOn.AppendJSON(runtime.AppendKey(dst, ",\"sent_on\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the DunningLetter to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *DunningLetter) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashInt(w, r.Level)
+	runtime.HashFloat(w, r.Fee)
+	r.SentOn.HashFields(w)
+}
+
+// decodeDunningLetter reads a DunningLetter record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeDunningLetter(r *runtime.JSONReader) *DunningLetter {
+	if r.Null() {
+		return nil
+	}
+	v := &DunningLetter{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "level":
+			r.Seen(&seen, 2)
+			v.Level = r.Int()
+		case "fee":
+			r.Seen(&seen, 3)
+			v.Fee = r.Float()
+		case "sent_on":
+			r.Seen(&seen, 4)
+			v.SentOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }

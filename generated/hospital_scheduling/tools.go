@@ -24,6 +24,43 @@ type FindPatientsArgs struct {
 	DateOfBirth *runtime.Date `json:"date_of_birth"`
 }
 
+// decode decodes the JSON arguments of find_patients without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPatientsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "nhs_number":
+			if r.Arg(0) {
+				a.NhsNumber = runtime.Ptr(r.String())
+			}
+		case "full_name":
+			if r.Arg(1) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "postcode":
+			if r.Arg(2) {
+				a.Postcode = runtime.Ptr(r.String())
+			}
+		case "date_of_birth":
+			if r.Arg(3) {
+				a.DateOfBirth = runtime.Ptr(r.Date())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindPatients implements the tool find_patients (service pas): find patients by NHS number, name, postcode or date of birth
 func (s *State) FindPatients(args FindPatientsArgs) ([]*Patient, error) {
 	var nhsNumberLower string
@@ -60,19 +97,38 @@ func (s *State) FindPatients(args FindPatientsArgs) ([]*Patient, error) {
 	return out, nil
 }
 
-// callFindPatients decodes the JSON arguments of find_patients and calls FindPatients.
+// callFindPatients decodes the JSON arguments of find_patients and calls FindPatients: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPatients(raw json.RawMessage) (any, error) {
 	var args FindPatientsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPatientsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPatients(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPatients(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Patient) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Patient])
+	}), nil
 }
 
 // GetPatientArgs are the arguments of the tool get_patient.
 type GetPatientArgs struct {
 	// The id of the Patient. The id of a Patient record (e.g. "ellis").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_patient without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPatientArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPatient implements the tool get_patient (service pas): read one patient record
@@ -84,11 +140,17 @@ func (s *State) GetPatient(args GetPatientArgs) (*Patient, error) {
 	return r, nil
 }
 
-// callGetPatient decodes the JSON arguments of get_patient and calls GetPatient.
+// callGetPatient decodes the JSON arguments of get_patient and calls GetPatient: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPatient(raw json.RawMessage) (any, error) {
 	var args GetPatientArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPatientArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPatient(args)
 }
@@ -101,6 +163,39 @@ type UpdateContactDetailsArgs struct {
 	Phone *string `json:"phone"`
 	// Optional: null when not given.
 	Postcode *string `json:"postcode"`
+}
+
+// decode decodes the JSON arguments of update_contact_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateContactDetailsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "patient":
+			if r.Arg(0) {
+				a.Patient = r.String()
+			}
+		case "phone":
+			if r.Arg(1) {
+				a.Phone = runtime.Ptr(r.String())
+			}
+		case "postcode":
+			if r.Arg(2) {
+				a.Postcode = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(1)
 }
 
 // UpdateContactDetails implements the tool update_contact_details (service pas): change a patient's phone number or postcode
@@ -127,7 +222,7 @@ func (s *State) UpdateContactDetails(args UpdateContactDetailsArgs) (*Patient, e
 	if patient, err = s.Patients.Mut(patient.ID); err != nil {
 		return nil, err
 	}
-	patient.Postcode = strings.ToUpper(strings.TrimSpace(func() string {
+	patient.Postcode = runtime.PyUpper(strings.TrimSpace(func() string {
 		if p2 := args.Postcode; p2 != nil {
 			return *p2
 		}
@@ -136,11 +231,17 @@ func (s *State) UpdateContactDetails(args UpdateContactDetailsArgs) (*Patient, e
 	return patient, nil
 }
 
-// callUpdateContactDetails decodes the JSON arguments of update_contact_details and calls UpdateContactDetails.
+// callUpdateContactDetails decodes the JSON arguments of update_contact_details and calls UpdateContactDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateContactDetails(raw json.RawMessage) (any, error) {
 	var args UpdateContactDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "patient"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateContactDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "patient"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateContactDetails(args)
 }
@@ -151,6 +252,35 @@ type RecordDeathArgs struct {
 	Patient string `json:"patient"`
 	// A date, YYYY-MM-DD.
 	DateOfDeath runtime.Date `json:"date_of_death"`
+}
+
+// decode decodes the JSON arguments of record_death without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordDeathArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "patient":
+			if r.Arg(0) {
+				a.Patient = r.String()
+			}
+		case "date_of_death":
+			if r.Arg(1) {
+				a.DateOfDeath = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RecordDeath implements the tool record_death (service pas): record that a patient has died
@@ -180,11 +310,17 @@ func (s *State) RecordDeath(args RecordDeathArgs) (*Patient, error) {
 	return patient, nil
 }
 
-// callRecordDeath decodes the JSON arguments of record_death and calls RecordDeath.
+// callRecordDeath decodes the JSON arguments of record_death and calls RecordDeath: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordDeath(raw json.RawMessage) (any, error) {
 	var args RecordDeathArgs
-	if err := runtime.DecodeArgs(raw, &args, "patient", "date_of_death"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordDeathArgs
+		if err := runtime.DecodeArgs(raw, &slow, "patient", "date_of_death"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordDeath(args)
 }
@@ -193,6 +329,31 @@ func (s *State) callRecordDeath(raw json.RawMessage) (any, error) {
 type ListDepartmentsArgs struct {
 	// How many records to skip (pages of 50). Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_departments without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListDepartmentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			if r.Arg(0) {
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // ListDepartments implements the tool list_departments (service workforce): list the specialties
@@ -218,19 +379,38 @@ func (s *State) ListDepartments(args ListDepartmentsArgs) ([]*Department, error)
 	return out, nil
 }
 
-// callListDepartments decodes the JSON arguments of list_departments and calls ListDepartments.
+// callListDepartments decodes the JSON arguments of list_departments and calls ListDepartments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListDepartments(raw json.RawMessage) (any, error) {
 	var args ListDepartmentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListDepartmentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListDepartments(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListDepartments(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Department) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Department])
+	}), nil
 }
 
 // GetDepartmentArgs are the arguments of the tool get_department.
 type GetDepartmentArgs struct {
 	// The id of the Department. The id of a Department record (e.g. "derm").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_department without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetDepartmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetDepartment implements the tool get_department (service workforce): read one specialty
@@ -242,11 +422,17 @@ func (s *State) GetDepartment(args GetDepartmentArgs) (*Department, error) {
 	return r, nil
 }
 
-// callGetDepartment decodes the JSON arguments of get_department and calls GetDepartment.
+// callGetDepartment decodes the JSON arguments of get_department and calls GetDepartment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetDepartment(raw json.RawMessage) (any, error) {
 	var args GetDepartmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetDepartmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetDepartment(args)
 }
@@ -259,6 +445,39 @@ type FindCliniciansArgs struct {
 	Role *ClinicianRole `json:"role"`
 	// The id of a Department record (e.g. "derm"). Matches records with this value; null for any.
 	HomeDepartment *string `json:"home_department"`
+}
+
+// decode decodes the JSON arguments of find_clinicians without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindCliniciansArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "role":
+			if r.Arg(1) {
+				a.Role = runtime.Ptr(runtime.Enum(r, ClinicianRole.Valid))
+			}
+		case "home_department":
+			if r.Arg(2) {
+				a.HomeDepartment = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindClinicians implements the tool find_clinicians (service workforce): find clinicians by name, role or home specialty
@@ -291,19 +510,38 @@ func (s *State) FindClinicians(args FindCliniciansArgs) ([]*Clinician, error) {
 	return out, nil
 }
 
-// callFindClinicians decodes the JSON arguments of find_clinicians and calls FindClinicians.
+// callFindClinicians decodes the JSON arguments of find_clinicians and calls FindClinicians: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindClinicians(raw json.RawMessage) (any, error) {
 	var args FindCliniciansArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindCliniciansArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindClinicians(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindClinicians(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Clinician) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Clinician])
+	}), nil
 }
 
 // GetClinicianArgs are the arguments of the tool get_clinician.
 type GetClinicianArgs struct {
 	// The id of the Clinician. The id of a Clinician record (e.g. "rao").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_clinician without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetClinicianArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetClinician implements the tool get_clinician (service workforce): read one clinician
@@ -315,11 +553,17 @@ func (s *State) GetClinician(args GetClinicianArgs) (*Clinician, error) {
 	return r, nil
 }
 
-// callGetClinician decodes the JSON arguments of get_clinician and calls GetClinician.
+// callGetClinician decodes the JSON arguments of get_clinician and calls GetClinician: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetClinician(raw json.RawMessage) (any, error) {
 	var args GetClinicianArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetClinicianArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetClinician(args)
 }
@@ -330,6 +574,35 @@ type FindRotaEntriesArgs struct {
 	Clinician *string `json:"clinician"`
 	// The id of a Department record (e.g. "derm"). Matches records with this value; null for any.
 	Department *string `json:"department"`
+}
+
+// decode decodes the JSON arguments of find_rota_entries without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindRotaEntriesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "clinician":
+			if r.Arg(0) {
+				a.Clinician = runtime.Ptr(r.String())
+			}
+		case "department":
+			if r.Arg(1) {
+				a.Department = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindRotaEntries implements the tool find_rota_entries (service workforce): find rota entries by clinician or specialty
@@ -360,13 +633,25 @@ func (s *State) FindRotaEntries(args FindRotaEntriesArgs) ([]*RotaEntry, error) 
 	return out, nil
 }
 
-// callFindRotaEntries decodes the JSON arguments of find_rota_entries and calls FindRotaEntries.
+// callFindRotaEntries decodes the JSON arguments of find_rota_entries and calls FindRotaEntries: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindRotaEntries(raw json.RawMessage) (any, error) {
 	var args FindRotaEntriesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindRotaEntriesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindRotaEntries(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindRotaEntries(args)
+	return runtime.Encoded(v, func(dst []byte, v []*RotaEntry) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*RotaEntry])
+	}), nil
 }
 
 // AddRotaEntryArgs are the arguments of the tool add_rota_entry.
@@ -379,6 +664,43 @@ type AddRotaEntryArgs struct {
 	StartsOn runtime.Date `json:"starts_on"`
 	// A date, YYYY-MM-DD.
 	EndsOn runtime.Date `json:"ends_on"`
+}
+
+// decode decodes the JSON arguments of add_rota_entry without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AddRotaEntryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "clinician":
+			if r.Arg(0) {
+				a.Clinician = r.String()
+			}
+		case "department":
+			if r.Arg(1) {
+				a.Department = r.String()
+			}
+		case "starts_on":
+			if r.Arg(2) {
+				a.StartsOn = r.Date()
+			}
+		case "ends_on":
+			if r.Arg(3) {
+				a.EndsOn = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // AddRotaEntry implements the tool add_rota_entry (service workforce): put a clinician on a department's rota for a period
@@ -424,11 +746,17 @@ func (s *State) AddRotaEntry(args AddRotaEntryArgs) (*RotaEntry, error) {
 	return entry, nil
 }
 
-// callAddRotaEntry decodes the JSON arguments of add_rota_entry and calls AddRotaEntry.
+// callAddRotaEntry decodes the JSON arguments of add_rota_entry and calls AddRotaEntry: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAddRotaEntry(raw json.RawMessage) (any, error) {
 	var args AddRotaEntryArgs
-	if err := runtime.DecodeArgs(raw, &args, "clinician", "department", "starts_on", "ends_on"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AddRotaEntryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "clinician", "department", "starts_on", "ends_on"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AddRotaEntry(args)
 }
@@ -439,6 +767,35 @@ type ShortenRotaEntryArgs struct {
 	Entry string `json:"entry"`
 	// A date, YYYY-MM-DD.
 	EndsOn runtime.Date `json:"ends_on"`
+}
+
+// decode decodes the JSON arguments of shorten_rota_entry without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ShortenRotaEntryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "entry":
+			if r.Arg(0) {
+				a.Entry = r.String()
+			}
+		case "ends_on":
+			if r.Arg(1) {
+				a.EndsOn = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // ShortenRotaEntry implements the tool shorten_rota_entry (service workforce): end a rota entry early, e.g. for leave or a change of job plan
@@ -460,11 +817,17 @@ func (s *State) ShortenRotaEntry(args ShortenRotaEntryArgs) (*RotaEntry, error) 
 	return entry, nil
 }
 
-// callShortenRotaEntry decodes the JSON arguments of shorten_rota_entry and calls ShortenRotaEntry.
+// callShortenRotaEntry decodes the JSON arguments of shorten_rota_entry and calls ShortenRotaEntry: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callShortenRotaEntry(raw json.RawMessage) (any, error) {
 	var args ShortenRotaEntryArgs
-	if err := runtime.DecodeArgs(raw, &args, "entry", "ends_on"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ShortenRotaEntryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "entry", "ends_on"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ShortenRotaEntry(args)
 }
@@ -473,6 +836,31 @@ func (s *State) callShortenRotaEntry(raw json.RawMessage) (any, error) {
 type ListRoomsArgs struct {
 	// How many records to skip (pages of 50). Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_rooms without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListRoomsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			if r.Arg(0) {
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // ListRooms implements the tool list_rooms (service outpatients): list the clinic rooms
@@ -498,13 +886,25 @@ func (s *State) ListRooms(args ListRoomsArgs) ([]*Room, error) {
 	return out, nil
 }
 
-// callListRooms decodes the JSON arguments of list_rooms and calls ListRooms.
+// callListRooms decodes the JSON arguments of list_rooms and calls ListRooms: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListRooms(raw json.RawMessage) (any, error) {
 	var args ListRoomsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListRoomsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListRooms(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListRooms(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Room) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Room])
+	}), nil
 }
 
 // FindSessionsArgs are the arguments of the tool find_sessions.
@@ -517,6 +917,43 @@ type FindSessionsArgs struct {
 	SessionDate *runtime.Date `json:"session_date"`
 	// Matches records with this value; null for any.
 	Status *ClinicSessionStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_sessions without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSessionsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "department":
+			if r.Arg(0) {
+				a.Department = runtime.Ptr(r.String())
+			}
+		case "clinician":
+			if r.Arg(1) {
+				a.Clinician = runtime.Ptr(r.String())
+			}
+		case "session_date":
+			if r.Arg(2) {
+				a.SessionDate = runtime.Ptr(r.Date())
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ClinicSessionStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindSessions implements the tool find_sessions (service outpatients): find clinic sessions by specialty, clinician, date or status
@@ -553,19 +990,38 @@ func (s *State) FindSessions(args FindSessionsArgs) ([]*ClinicSession, error) {
 	return out, nil
 }
 
-// callFindSessions decodes the JSON arguments of find_sessions and calls FindSessions.
+// callFindSessions decodes the JSON arguments of find_sessions and calls FindSessions: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSessions(raw json.RawMessage) (any, error) {
 	var args FindSessionsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSessionsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindSessions(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindSessions(args)
+	return runtime.Encoded(v, func(dst []byte, v []*ClinicSession) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ClinicSession])
+	}), nil
 }
 
 // GetSessionArgs are the arguments of the tool get_session.
 type GetSessionArgs struct {
 	// The id of the ClinicSession. The id of a ClinicSession record (e.g. "s_card_0414_am").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_session without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetSessionArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetSession implements the tool get_session (service outpatients): read one clinic session
@@ -577,11 +1033,17 @@ func (s *State) GetSession(args GetSessionArgs) (*ClinicSession, error) {
 	return r, nil
 }
 
-// callGetSession decodes the JSON arguments of get_session and calls GetSession.
+// callGetSession decodes the JSON arguments of get_session and calls GetSession: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetSession(raw json.RawMessage) (any, error) {
 	var args GetSessionArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetSessionArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetSession(args)
 }
@@ -596,6 +1058,43 @@ type FindAppointmentsArgs struct {
 	Referral *string `json:"referral"`
 	// Matches records with this value; null for any.
 	Status *AppointmentStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_appointments without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAppointmentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "patient":
+			if r.Arg(0) {
+				a.Patient = runtime.Ptr(r.String())
+			}
+		case "session":
+			if r.Arg(1) {
+				a.Session = runtime.Ptr(r.String())
+			}
+		case "referral":
+			if r.Arg(2) {
+				a.Referral = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, AppointmentStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindAppointments implements the tool find_appointments (service outpatients): find appointments by patient, clinic session, referral or status
@@ -637,19 +1136,38 @@ func (s *State) FindAppointments(args FindAppointmentsArgs) ([]*Appointment, err
 	return out, nil
 }
 
-// callFindAppointments decodes the JSON arguments of find_appointments and calls FindAppointments.
+// callFindAppointments decodes the JSON arguments of find_appointments and calls FindAppointments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAppointments(raw json.RawMessage) (any, error) {
 	var args FindAppointmentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAppointmentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindAppointments(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindAppointments(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Appointment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Appointment])
+	}), nil
 }
 
 // GetAppointmentArgs are the arguments of the tool get_appointment.
 type GetAppointmentArgs struct {
 	// The id of the Appointment. The id of a Appointment record (e.g. "appt_kowalski_card").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_appointment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetAppointmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetAppointment implements the tool get_appointment (service outpatients): read one appointment
@@ -661,11 +1179,17 @@ func (s *State) GetAppointment(args GetAppointmentArgs) (*Appointment, error) {
 	return r, nil
 }
 
-// callGetAppointment decodes the JSON arguments of get_appointment and calls GetAppointment.
+// callGetAppointment decodes the JSON arguments of get_appointment and calls GetAppointment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetAppointment(raw json.RawMessage) (any, error) {
 	var args GetAppointmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetAppointmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetAppointment(args)
 }
@@ -682,6 +1206,51 @@ type ScheduleSessionArgs struct {
 	SessionDate runtime.Date        `json:"session_date"`
 	Period      ClinicSessionPeriod `json:"period"`
 	Capacity    int64               `json:"capacity"`
+}
+
+// decode decodes the JSON arguments of schedule_session without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ScheduleSessionArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "department":
+			if r.Arg(0) {
+				a.Department = r.String()
+			}
+		case "clinician":
+			if r.Arg(1) {
+				a.Clinician = r.String()
+			}
+		case "room":
+			if r.Arg(2) {
+				a.Room = r.String()
+			}
+		case "session_date":
+			if r.Arg(3) {
+				a.SessionDate = r.Date()
+			}
+		case "period":
+			if r.Arg(4) {
+				a.Period = runtime.Enum(r, ClinicSessionPeriod.Valid)
+			}
+		case "capacity":
+			if r.Arg(5) {
+				a.Capacity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(63)
 }
 
 // ScheduleSession implements the tool schedule_session (service outpatients): set up a new clinic session
@@ -751,11 +1320,17 @@ func (s *State) ScheduleSession(args ScheduleSessionArgs) (*ClinicSession, error
 	return s4, nil
 }
 
-// callScheduleSession decodes the JSON arguments of schedule_session and calls ScheduleSession.
+// callScheduleSession decodes the JSON arguments of schedule_session and calls ScheduleSession: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callScheduleSession(raw json.RawMessage) (any, error) {
 	var args ScheduleSessionArgs
-	if err := runtime.DecodeArgs(raw, &args, "department", "clinician", "room", "session_date", "period", "capacity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ScheduleSessionArgs
+		if err := runtime.DecodeArgs(raw, &slow, "department", "clinician", "room", "session_date", "period", "capacity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ScheduleSession(args)
 }
@@ -766,6 +1341,13 @@ type ReassignSessionClinicianArgs struct {
 	Session string `json:"session"`
 	// The id of a Clinician record (e.g. "rao").
 	Clinician string `json:"clinician"`
+}
+
+// decode decodes the JSON arguments of reassign_session_clinician without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReassignSessionClinicianArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"session", "clinician"}, 3, &a.Session, &a.Clinician)
 }
 
 // ReassignSessionClinician implements the tool reassign_session_clinician (service outpatients): hand a clinic over to another clinician
@@ -808,11 +1390,17 @@ func (s *State) ReassignSessionClinician(args ReassignSessionClinicianArgs) (*Cl
 	return session, nil
 }
 
-// callReassignSessionClinician decodes the JSON arguments of reassign_session_clinician and calls ReassignSessionClinician.
+// callReassignSessionClinician decodes the JSON arguments of reassign_session_clinician and calls ReassignSessionClinician: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReassignSessionClinician(raw json.RawMessage) (any, error) {
 	var args ReassignSessionClinicianArgs
-	if err := runtime.DecodeArgs(raw, &args, "session", "clinician"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReassignSessionClinicianArgs
+		if err := runtime.DecodeArgs(raw, &slow, "session", "clinician"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReassignSessionClinician(args)
 }
@@ -821,6 +1409,13 @@ func (s *State) callReassignSessionClinician(raw json.RawMessage) (any, error) {
 type CancelSessionArgs struct {
 	// The id of a ClinicSession record (e.g. "s_card_0414_am").
 	Session string `json:"session"`
+}
+
+// decode decodes the JSON arguments of cancel_session without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelSessionArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"session"}, 1, &a.Session)
 }
 
 // CancelSession implements the tool cancel_session (service outpatients): cancel a clinic that has no booked patients
@@ -856,11 +1451,17 @@ func (s *State) CancelSession(args CancelSessionArgs) (*ClinicSession, error) {
 	return session, nil
 }
 
-// callCancelSession decodes the JSON arguments of cancel_session and calls CancelSession.
+// callCancelSession decodes the JSON arguments of cancel_session and calls CancelSession: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelSession(raw json.RawMessage) (any, error) {
 	var args CancelSessionArgs
-	if err := runtime.DecodeArgs(raw, &args, "session"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelSessionArgs
+		if err := runtime.DecodeArgs(raw, &slow, "session"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelSession(args)
 }
@@ -872,6 +1473,39 @@ type BookAppointmentArgs struct {
 	// The id of a Referral record (e.g. "ref_ellis_derm").
 	Referral string          `json:"referral"`
 	Kind     AppointmentKind `json:"kind"`
+}
+
+// decode decodes the JSON arguments of book_appointment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *BookAppointmentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "session":
+			if r.Arg(0) {
+				a.Session = r.String()
+			}
+		case "referral":
+			if r.Arg(1) {
+				a.Referral = r.String()
+			}
+		case "kind":
+			if r.Arg(2) {
+				a.Kind = runtime.Enum(r, AppointmentKind.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // BookAppointment implements the tool book_appointment (service outpatients): book the patient of an accepted referral into a clinic
@@ -944,11 +1578,17 @@ func (s *State) BookAppointment(args BookAppointmentArgs) (*Appointment, error) 
 	return a3, nil
 }
 
-// callBookAppointment decodes the JSON arguments of book_appointment and calls BookAppointment.
+// callBookAppointment decodes the JSON arguments of book_appointment and calls BookAppointment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callBookAppointment(raw json.RawMessage) (any, error) {
 	var args BookAppointmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "session", "referral", "kind"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow BookAppointmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "session", "referral", "kind"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.BookAppointment(args)
 }
@@ -959,6 +1599,13 @@ type RescheduleAppointmentArgs struct {
 	Appointment string `json:"appointment"`
 	// The id of a ClinicSession record (e.g. "s_card_0414_am").
 	Session string `json:"session"`
+}
+
+// decode decodes the JSON arguments of reschedule_appointment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RescheduleAppointmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"appointment", "session"}, 3, &a.Appointment, &a.Session)
 }
 
 // RescheduleAppointment implements the tool reschedule_appointment (service outpatients): move a booked appointment to another clinic of the same specialty
@@ -1009,11 +1656,17 @@ func (s *State) RescheduleAppointment(args RescheduleAppointmentArgs) (*Appointm
 	return appointment, nil
 }
 
-// callRescheduleAppointment decodes the JSON arguments of reschedule_appointment and calls RescheduleAppointment.
+// callRescheduleAppointment decodes the JSON arguments of reschedule_appointment and calls RescheduleAppointment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRescheduleAppointment(raw json.RawMessage) (any, error) {
 	var args RescheduleAppointmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "appointment", "session"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RescheduleAppointmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "appointment", "session"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RescheduleAppointment(args)
 }
@@ -1023,6 +1676,13 @@ type CancelAppointmentArgs struct {
 	// The id of a Appointment record (e.g. "appt_kowalski_card").
 	Appointment string `json:"appointment"`
 	Reason      string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_appointment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelAppointmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"appointment", "reason"}, 3, &a.Appointment, &a.Reason)
 }
 
 // CancelAppointment implements the tool cancel_appointment (service outpatients): cancel a future appointment
@@ -1059,11 +1719,17 @@ func (s *State) CancelAppointment(args CancelAppointmentArgs) (*Appointment, err
 	return appointment, nil
 }
 
-// callCancelAppointment decodes the JSON arguments of cancel_appointment and calls CancelAppointment.
+// callCancelAppointment decodes the JSON arguments of cancel_appointment and calls CancelAppointment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelAppointment(raw json.RawMessage) (any, error) {
 	var args CancelAppointmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "appointment", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelAppointmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "appointment", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelAppointment(args)
 }
@@ -1073,6 +1739,35 @@ type RecordAttendanceArgs struct {
 	// The id of a Appointment record (e.g. "appt_kowalski_card").
 	Appointment string `json:"appointment"`
 	ShowedUp    bool   `json:"showed_up"`
+}
+
+// decode decodes the JSON arguments of record_attendance without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordAttendanceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "appointment":
+			if r.Arg(0) {
+				a.Appointment = r.String()
+			}
+		case "showed_up":
+			if r.Arg(1) {
+				a.ShowedUp = r.Bool()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RecordAttendance implements the tool record_attendance (service outpatients): record whether the patient came to a past appointment
@@ -1111,11 +1806,17 @@ func (s *State) RecordAttendance(args RecordAttendanceArgs) (*Appointment, error
 	return appointment, nil
 }
 
-// callRecordAttendance decodes the JSON arguments of record_attendance and calls RecordAttendance.
+// callRecordAttendance decodes the JSON arguments of record_attendance and calls RecordAttendance: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordAttendance(raw json.RawMessage) (any, error) {
 	var args RecordAttendanceArgs
-	if err := runtime.DecodeArgs(raw, &args, "appointment", "showed_up"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordAttendanceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "appointment", "showed_up"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordAttendance(args)
 }
@@ -1130,6 +1831,43 @@ type FindReferralsArgs struct {
 	Priority *ReferralPriority `json:"priority"`
 	// Matches records with this value; null for any.
 	Status *ReferralStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_referrals without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindReferralsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "patient":
+			if r.Arg(0) {
+				a.Patient = runtime.Ptr(r.String())
+			}
+		case "department":
+			if r.Arg(1) {
+				a.Department = runtime.Ptr(r.String())
+			}
+		case "priority":
+			if r.Arg(2) {
+				a.Priority = runtime.Ptr(runtime.Enum(r, ReferralPriority.Valid))
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ReferralStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindReferrals implements the tool find_referrals (service rtt): find referrals by patient, specialty, priority or status
@@ -1166,19 +1904,38 @@ func (s *State) FindReferrals(args FindReferralsArgs) ([]*Referral, error) {
 	return out, nil
 }
 
-// callFindReferrals decodes the JSON arguments of find_referrals and calls FindReferrals.
+// callFindReferrals decodes the JSON arguments of find_referrals and calls FindReferrals: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindReferrals(raw json.RawMessage) (any, error) {
 	var args FindReferralsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindReferralsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindReferrals(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindReferrals(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Referral) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Referral])
+	}), nil
 }
 
 // GetReferralArgs are the arguments of the tool get_referral.
 type GetReferralArgs struct {
 	// The id of the Referral. The id of a Referral record (e.g. "ref_ellis_derm").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_referral without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetReferralArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetReferral implements the tool get_referral (service rtt): read one referral
@@ -1190,11 +1947,17 @@ func (s *State) GetReferral(args GetReferralArgs) (*Referral, error) {
 	return r, nil
 }
 
-// callGetReferral decodes the JSON arguments of get_referral and calls GetReferral.
+// callGetReferral decodes the JSON arguments of get_referral and calls GetReferral: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetReferral(raw json.RawMessage) (any, error) {
 	var args GetReferralArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetReferralArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetReferral(args)
 }
@@ -1205,6 +1968,35 @@ type FindWaitingListArgs struct {
 	Referral *string `json:"referral"`
 	// Matches records with this value; null for any.
 	Status *WaitingListEntryStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_waiting_list without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindWaitingListArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "referral":
+			if r.Arg(0) {
+				a.Referral = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(1) {
+				a.Status = runtime.Ptr(runtime.Enum(r, WaitingListEntryStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindWaitingList implements the tool find_waiting_list (service rtt): find waiting-list entries by referral or status
@@ -1230,13 +2022,25 @@ func (s *State) FindWaitingList(args FindWaitingListArgs) ([]*WaitingListEntry, 
 	return out, nil
 }
 
-// callFindWaitingList decodes the JSON arguments of find_waiting_list and calls FindWaitingList.
+// callFindWaitingList decodes the JSON arguments of find_waiting_list and calls FindWaitingList: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindWaitingList(raw json.RawMessage) (any, error) {
 	var args FindWaitingListArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindWaitingListArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindWaitingList(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindWaitingList(args)
+	return runtime.Encoded(v, func(dst []byte, v []*WaitingListEntry) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*WaitingListEntry])
+	}), nil
 }
 
 // TriageReferralArgs are the arguments of the tool triage_referral.
@@ -1246,6 +2050,43 @@ type TriageReferralArgs struct {
 	Accept   bool             `json:"accept"`
 	Priority ReferralPriority `json:"priority"`
 	Note     string           `json:"note"`
+}
+
+// decode decodes the JSON arguments of triage_referral without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *TriageReferralArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "referral":
+			if r.Arg(0) {
+				a.Referral = r.String()
+			}
+		case "accept":
+			if r.Arg(1) {
+				a.Accept = r.Bool()
+			}
+		case "priority":
+			if r.Arg(2) {
+				a.Priority = runtime.Enum(r, ReferralPriority.Valid)
+			}
+		case "note":
+			if r.Arg(3) {
+				a.Note = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // TriageReferral implements the tool triage_referral (service rtt): accept or reject a new referral; an accepted referral joins the waiting list
@@ -1332,11 +2173,17 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 	return referral, nil
 }
 
-// callTriageReferral decodes the JSON arguments of triage_referral and calls TriageReferral.
+// callTriageReferral decodes the JSON arguments of triage_referral and calls TriageReferral: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callTriageReferral(raw json.RawMessage) (any, error) {
 	var args TriageReferralArgs
-	if err := runtime.DecodeArgs(raw, &args, "referral", "accept", "priority", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow TriageReferralArgs
+		if err := runtime.DecodeArgs(raw, &slow, "referral", "accept", "priority", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.TriageReferral(args)
 }
@@ -1345,6 +2192,13 @@ func (s *State) callTriageReferral(raw json.RawMessage) (any, error) {
 type MarkReferralBookedArgs struct {
 	// The id of a Referral record (e.g. "ref_ellis_derm").
 	Referral string `json:"referral"`
+}
+
+// decode decodes the JSON arguments of mark_referral_booked without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkReferralBookedArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"referral"}, 1, &a.Referral)
 }
 
 // MarkReferralBooked implements the tool mark_referral_booked (service rtt): mark a referral's waiting-list entry as booked once its appointment is made
@@ -1385,11 +2239,17 @@ func (s *State) MarkReferralBooked(args MarkReferralBookedArgs) (*Referral, erro
 	return referral, nil
 }
 
-// callMarkReferralBooked decodes the JSON arguments of mark_referral_booked and calls MarkReferralBooked.
+// callMarkReferralBooked decodes the JSON arguments of mark_referral_booked and calls MarkReferralBooked: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkReferralBooked(raw json.RawMessage) (any, error) {
 	var args MarkReferralBookedArgs
-	if err := runtime.DecodeArgs(raw, &args, "referral"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkReferralBookedArgs
+		if err := runtime.DecodeArgs(raw, &slow, "referral"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkReferralBooked(args)
 }
@@ -1398,6 +2258,13 @@ func (s *State) callMarkReferralBooked(raw json.RawMessage) (any, error) {
 type ReturnReferralToWaitingArgs struct {
 	// The id of a Referral record (e.g. "ref_ellis_derm").
 	Referral string `json:"referral"`
+}
+
+// decode decodes the JSON arguments of return_referral_to_waiting without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReturnReferralToWaitingArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"referral"}, 1, &a.Referral)
 }
 
 // ReturnReferralToWaiting implements the tool return_referral_to_waiting (service rtt): put a referral back on the waiting list after its appointment was cancelled or missed
@@ -1441,11 +2308,17 @@ func (s *State) ReturnReferralToWaiting(args ReturnReferralToWaitingArgs) (*Refe
 	return referral, nil
 }
 
-// callReturnReferralToWaiting decodes the JSON arguments of return_referral_to_waiting and calls ReturnReferralToWaiting.
+// callReturnReferralToWaiting decodes the JSON arguments of return_referral_to_waiting and calls ReturnReferralToWaiting: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReturnReferralToWaiting(raw json.RawMessage) (any, error) {
 	var args ReturnReferralToWaitingArgs
-	if err := runtime.DecodeArgs(raw, &args, "referral"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReturnReferralToWaitingArgs
+		if err := runtime.DecodeArgs(raw, &slow, "referral"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReturnReferralToWaiting(args)
 }
@@ -1455,6 +2328,13 @@ type DischargeReferralArgs struct {
 	// The id of a Referral record (e.g. "ref_ellis_derm").
 	Referral string `json:"referral"`
 	Reason   string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of discharge_referral without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DischargeReferralArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"referral", "reason"}, 3, &a.Referral, &a.Reason)
 }
 
 // DischargeReferral implements the tool discharge_referral (service rtt): close a referral and take it off the waiting list
@@ -1513,11 +2393,17 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 	return referral, nil
 }
 
-// callDischargeReferral decodes the JSON arguments of discharge_referral and calls DischargeReferral.
+// callDischargeReferral decodes the JSON arguments of discharge_referral and calls DischargeReferral: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDischargeReferral(raw json.RawMessage) (any, error) {
 	var args DischargeReferralArgs
-	if err := runtime.DecodeArgs(raw, &args, "referral", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DischargeReferralArgs
+		if err := runtime.DecodeArgs(raw, &slow, "referral", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DischargeReferral(args)
 }

@@ -31,6 +31,94 @@ func (r *Patient) clone() *Patient {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Patient to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Patient) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"nhs_number\":"), r.NhsNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = r.DateOfBirth.AppendJSON(runtime.AppendKey(dst, ",\"date_of_birth\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"postcode\":"), r.Postcode)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"gp_practice\":"), r.GpPractice)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"deceased\":"), r.Deceased)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"date_of_death\":"), r.DateOfDeath, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Patient to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Patient) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.NhsNumber)
+	runtime.HashString(w, r.FullName)
+	r.DateOfBirth.HashFields(w)
+	runtime.HashString(w, r.Postcode)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.GpPractice)
+	runtime.HashBool(w, r.Deceased)
+	runtime.HashOptional(w, r.DateOfDeath, runtime.HashValue[runtime.Date])
+}
+
+// decodePatient reads a Patient record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePatient(r *runtime.JSONReader) *Patient {
+	if r.Null() {
+		return nil
+	}
+	v := &Patient{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "nhs_number":
+			r.Seen(&seen, 1)
+			v.NhsNumber = r.String()
+		case "full_name":
+			r.Seen(&seen, 2)
+			v.FullName = r.String()
+		case "date_of_birth":
+			r.Seen(&seen, 3)
+			v.DateOfBirth = r.Date()
+		case "postcode":
+			r.Seen(&seen, 4)
+			v.Postcode = r.String()
+		case "phone":
+			r.Seen(&seen, 5)
+			v.Phone = r.String()
+		case "gp_practice":
+			r.Seen(&seen, 6)
+			v.GpPractice = r.String()
+		case "deceased":
+			r.Seen(&seen, 7)
+			v.Deceased = r.Bool()
+		case "date_of_death":
+			r.Seen(&seen, 8)
+			v.DateOfDeath = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // Department is a clinical specialty running outpatient clinics.
 type Department struct {
 	ID   string `json:"id"`
@@ -52,6 +140,74 @@ func (r *Department) recordID() string {
 func (r *Department) clone() *Department {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Department to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Department) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"rtt_target_weeks\":"), r.RttTargetWeeks)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"first_attendance_tariff\":"), r.FirstAttendanceTariff)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Department to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Department) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Code)
+	runtime.HashInt(w, r.RttTargetWeeks)
+	runtime.HashFloat(w, r.FirstAttendanceTariff)
+}
+
+// decodeDepartment reads a Department record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeDepartment(r *runtime.JSONReader) *Department {
+	if r.Null() {
+		return nil
+	}
+	v := &Department{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "code":
+			r.Seen(&seen, 2)
+			v.Code = r.String()
+		case "rtt_target_weeks":
+			r.Seen(&seen, 3)
+			v.RttTargetWeeks = r.Int()
+		case "first_attendance_tariff":
+			r.Seen(&seen, 4)
+			v.FirstAttendanceTariff = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // ClinicianRole is the role of a Clinician.
@@ -103,6 +259,79 @@ func (r *Clinician) clone() *Clinician {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Clinician to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Clinician) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"registration_number\":"), r.RegistrationNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"role\":"), string(r.Role))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"home_department\":"), r.HomeDepartment)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Clinician to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Clinician) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.RegistrationNumber)
+	runtime.HashString(w, string(r.Role))
+	runtime.HashString(w, r.HomeDepartment)
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeClinician reads a Clinician record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeClinician(r *runtime.JSONReader) *Clinician {
+	if r.Null() {
+		return nil
+	}
+	v := &Clinician{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "registration_number":
+			r.Seen(&seen, 2)
+			v.RegistrationNumber = r.String()
+		case "role":
+			r.Seen(&seen, 3)
+			v.Role = runtime.Enum(r, ClinicianRole.Valid)
+		case "home_department":
+			r.Seen(&seen, 4)
+			v.HomeDepartment = r.String()
+		case "active":
+			r.Seen(&seen, 5)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
+}
+
 // RotaEntry is a period during which a clinician works for a department.
 type RotaEntry struct {
 	ID         string       `json:"id"`
@@ -122,6 +351,74 @@ func (r *RotaEntry) recordID() string {
 func (r *RotaEntry) clone() *RotaEntry {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the RotaEntry to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *RotaEntry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"clinician\":"), r.Clinician)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = r.StartsOn.AppendJSON(runtime.AppendKey(dst, ",\"starts_on\":"))
+	dst = r.EndsOn.AppendJSON(runtime.AppendKey(dst, ",\"ends_on\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the RotaEntry to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *RotaEntry) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Clinician)
+	runtime.HashString(w, r.Department)
+	r.StartsOn.HashFields(w)
+	r.EndsOn.HashFields(w)
+}
+
+// decodeRotaEntry reads a RotaEntry record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRotaEntry(r *runtime.JSONReader) *RotaEntry {
+	if r.Null() {
+		return nil
+	}
+	v := &RotaEntry{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "clinician":
+			r.Seen(&seen, 1)
+			v.Clinician = r.String()
+		case "department":
+			r.Seen(&seen, 2)
+			v.Department = r.String()
+		case "starts_on":
+			r.Seen(&seen, 3)
+			v.StartsOn = r.Date()
+		case "ends_on":
+			r.Seen(&seen, 4)
+			v.EndsOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // RoomRoomType is the room_type of a Room.
@@ -168,6 +465,74 @@ func (r *Room) recordID() string {
 func (r *Room) clone() *Room {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Room to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Room) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"site\":"), r.Site)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"room_type\":"), string(r.RoomType))
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Room to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Room) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Site)
+	runtime.HashString(w, string(r.RoomType))
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeRoom reads a Room record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeRoom(r *runtime.JSONReader) *Room {
+	if r.Null() {
+		return nil
+	}
+	v := &Room{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "site":
+			r.Seen(&seen, 2)
+			v.Site = r.String()
+		case "room_type":
+			r.Seen(&seen, 3)
+			v.RoomType = runtime.Enum(r, RoomRoomType.Valid)
+		case "active":
+			r.Seen(&seen, 4)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // ClinicSessionPeriod is the period of a ClinicSession.
@@ -246,6 +611,89 @@ func (r *ClinicSession) clone() *ClinicSession {
 	return &c
 }
 
+// AppendJSON appends the JSON of the ClinicSession to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ClinicSession) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"clinician\":"), r.Clinician)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"room\":"), r.Room)
+	dst = r.SessionDate.AppendJSON(runtime.AppendKey(dst, ",\"session_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"period\":"), string(r.Period))
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"capacity\":"), r.Capacity)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the ClinicSession to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ClinicSession) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Department)
+	runtime.HashString(w, r.Clinician)
+	runtime.HashString(w, r.Room)
+	r.SessionDate.HashFields(w)
+	runtime.HashString(w, string(r.Period))
+	runtime.HashInt(w, r.Capacity)
+	runtime.HashString(w, string(r.Status))
+}
+
+// decodeClinicSession reads a ClinicSession record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeClinicSession(r *runtime.JSONReader) *ClinicSession {
+	if r.Null() {
+		return nil
+	}
+	v := &ClinicSession{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "department":
+			r.Seen(&seen, 1)
+			v.Department = r.String()
+		case "clinician":
+			r.Seen(&seen, 2)
+			v.Clinician = r.String()
+		case "room":
+			r.Seen(&seen, 3)
+			v.Room = r.String()
+		case "session_date":
+			r.Seen(&seen, 4)
+			v.SessionDate = r.Date()
+		case "period":
+			r.Seen(&seen, 5)
+			v.Period = runtime.Enum(r, ClinicSessionPeriod.Valid)
+		case "capacity":
+			r.Seen(&seen, 6)
+			v.Capacity = r.Int()
+		case "status":
+			r.Seen(&seen, 7)
+			v.Status = runtime.Enum(r, ClinicSessionStatus.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // AppointmentKind is the kind of a Appointment.
 type AppointmentKind string
 
@@ -320,6 +768,89 @@ func (r *Appointment) recordID() string {
 func (r *Appointment) clone() *Appointment {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Appointment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Appointment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"session\":"), r.Session)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"patient\":"), r.Patient)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referral\":"), r.Referral)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = r.BookedOn.AppendJSON(runtime.AppendKey(dst, ",\"booked_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Appointment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Appointment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Session)
+	runtime.HashString(w, r.Patient)
+	runtime.HashString(w, r.Referral)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashString(w, string(r.Status))
+	r.BookedOn.HashFields(w)
+	runtime.HashOptional(w, r.CancellationReason, runtime.HashString)
+}
+
+// decodeAppointment reads a Appointment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeAppointment(r *runtime.JSONReader) *Appointment {
+	if r.Null() {
+		return nil
+	}
+	v := &Appointment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "session":
+			r.Seen(&seen, 1)
+			v.Session = r.String()
+		case "patient":
+			r.Seen(&seen, 2)
+			v.Patient = r.String()
+		case "referral":
+			r.Seen(&seen, 3)
+			v.Referral = r.String()
+		case "kind":
+			r.Seen(&seen, 4)
+			v.Kind = runtime.Enum(r, AppointmentKind.Valid)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, AppointmentStatus.Valid)
+		case "booked_on":
+			r.Seen(&seen, 6)
+			v.BookedOn = r.Date()
+		case "cancellation_reason":
+			r.Seen(&seen, 7)
+			v.CancellationReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // ReferralPriority is the priority of a Referral.
@@ -403,6 +934,89 @@ func (r *Referral) clone() *Referral {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Referral to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Referral) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"patient\":"), r.Patient)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referrer\":"), r.Referrer)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"priority\":"), string(r.Priority))
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"triage_note\":"), r.TriageNote, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Referral to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Referral) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Patient)
+	runtime.HashString(w, r.Department)
+	runtime.HashString(w, r.Referrer)
+	runtime.HashString(w, string(r.Priority))
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.TriageNote, runtime.HashString)
+}
+
+// decodeReferral reads a Referral record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeReferral(r *runtime.JSONReader) *Referral {
+	if r.Null() {
+		return nil
+	}
+	v := &Referral{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "patient":
+			r.Seen(&seen, 1)
+			v.Patient = r.String()
+		case "department":
+			r.Seen(&seen, 2)
+			v.Department = r.String()
+		case "referrer":
+			r.Seen(&seen, 3)
+			v.Referrer = r.String()
+		case "priority":
+			r.Seen(&seen, 4)
+			v.Priority = runtime.Enum(r, ReferralPriority.Valid)
+		case "received_on":
+			r.Seen(&seen, 5)
+			v.ReceivedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, ReferralStatus.Valid)
+		case "triage_note":
+			r.Seen(&seen, 7)
+			v.TriageNote = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // WaitingListEntryStatus is the status of a WaitingListEntry.
 type WaitingListEntryStatus string
 
@@ -450,4 +1064,77 @@ func (r *WaitingListEntry) recordID() string {
 func (r *WaitingListEntry) clone() *WaitingListEntry {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the WaitingListEntry to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *WaitingListEntry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referral\":"), r.Referral)
+	dst = r.AddedOn.AppendJSON(runtime.AppendKey(dst, ",\"added_on\":"))
+	dst = r.BreachDate.AppendJSON(runtime.AppendKey(dst, ",\"breach_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"removal_reason\":"), r.RemovalReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the WaitingListEntry to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *WaitingListEntry) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Referral)
+	r.AddedOn.HashFields(w)
+	r.BreachDate.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.RemovalReason, runtime.HashString)
+}
+
+// decodeWaitingListEntry reads a WaitingListEntry record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeWaitingListEntry(r *runtime.JSONReader) *WaitingListEntry {
+	if r.Null() {
+		return nil
+	}
+	v := &WaitingListEntry{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "referral":
+			r.Seen(&seen, 1)
+			v.Referral = r.String()
+		case "added_on":
+			r.Seen(&seen, 2)
+			v.AddedOn = r.Date()
+		case "breach_date":
+			r.Seen(&seen, 3)
+			v.BreachDate = r.Date()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, WaitingListEntryStatus.Valid)
+		case "removal_reason":
+			r.Seen(&seen, 5)
+			v.RemovalReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }

@@ -22,6 +22,39 @@ type FindPolicyholdersArgs struct {
 	City *string `json:"city"`
 }
 
+// decode decodes the JSON arguments of find_policyholders without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPolicyholdersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(1) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "city":
+			if r.Arg(2) {
+				a.City = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindPolicyholders implements the tool find_policyholders (service policy_admin): find policyholders by name, email or city
 func (s *State) FindPolicyholders(args FindPolicyholdersArgs) ([]*Policyholder, error) {
 	var fullNameLower string
@@ -55,19 +88,38 @@ func (s *State) FindPolicyholders(args FindPolicyholdersArgs) ([]*Policyholder, 
 	return out, nil
 }
 
-// callFindPolicyholders decodes the JSON arguments of find_policyholders and calls FindPolicyholders.
+// callFindPolicyholders decodes the JSON arguments of find_policyholders and calls FindPolicyholders: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPolicyholders(raw json.RawMessage) (any, error) {
 	var args FindPolicyholdersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPolicyholdersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPolicyholders(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPolicyholders(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Policyholder) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Policyholder])
+	}), nil
 }
 
 // GetPolicyholderArgs are the arguments of the tool get_policyholder.
 type GetPolicyholderArgs struct {
 	// The id of the Policyholder. The id of a Policyholder record (e.g. "ph_lefevre").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_policyholder without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPolicyholderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPolicyholder implements the tool get_policyholder (service policy_admin): get a Policyholder by id.
@@ -79,11 +131,17 @@ func (s *State) GetPolicyholder(args GetPolicyholderArgs) (*Policyholder, error)
 	return r, nil
 }
 
-// callGetPolicyholder decodes the JSON arguments of get_policyholder and calls GetPolicyholder.
+// callGetPolicyholder decodes the JSON arguments of get_policyholder and calls GetPolicyholder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPolicyholder(raw json.RawMessage) (any, error) {
 	var args GetPolicyholderArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPolicyholderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPolicyholder(args)
 }
@@ -108,6 +166,63 @@ type UpdatePolicyholderArgs struct {
 	BirthDate *runtime.Date `json:"birth_date"`
 	// A date, YYYY-MM-DD. Null leaves the field unchanged.
 	CustomerSince *runtime.Date `json:"customer_since"`
+}
+
+// decode decodes the JSON arguments of update_policyholder without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdatePolicyholderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			if r.Arg(0) {
+				a.ID = r.String()
+			}
+		case "full_name":
+			if r.Arg(1) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(2) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "phone":
+			if r.Arg(3) {
+				a.Phone = runtime.Ptr(r.String())
+			}
+		case "address":
+			if r.Arg(4) {
+				a.Address = runtime.Ptr(r.String())
+			}
+		case "city":
+			if r.Arg(5) {
+				a.City = runtime.Ptr(r.String())
+			}
+		case "postal_code":
+			if r.Arg(6) {
+				a.PostalCode = runtime.Ptr(r.String())
+			}
+		case "birth_date":
+			if r.Arg(7) {
+				a.BirthDate = runtime.Ptr(r.Date())
+			}
+		case "customer_since":
+			if r.Arg(8) {
+				a.CustomerSince = runtime.Ptr(r.Date())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(1)
 }
 
 // UpdatePolicyholder implements the tool update_policyholder (service policy_admin): correct a policyholder's contact details
@@ -150,11 +265,17 @@ func (s *State) UpdatePolicyholder(args UpdatePolicyholderArgs) (*Policyholder, 
 	return r, nil
 }
 
-// callUpdatePolicyholder decodes the JSON arguments of update_policyholder and calls UpdatePolicyholder.
+// callUpdatePolicyholder decodes the JSON arguments of update_policyholder and calls UpdatePolicyholder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdatePolicyholder(raw json.RawMessage) (any, error) {
 	var args UpdatePolicyholderArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdatePolicyholderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdatePolicyholder(args)
 }
@@ -169,6 +290,43 @@ type FindPoliciesArgs struct {
 	Product *InsurancePolicyProduct `json:"product"`
 	// Matches records with this value; null for any.
 	Status *InsurancePolicyStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_policies without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPoliciesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "policy_number":
+			if r.Arg(0) {
+				a.PolicyNumber = runtime.Ptr(r.String())
+			}
+		case "holder":
+			if r.Arg(1) {
+				a.Holder = runtime.Ptr(r.String())
+			}
+		case "product":
+			if r.Arg(2) {
+				a.Product = runtime.Ptr(runtime.Enum(r, InsurancePolicyProduct.Valid))
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, InsurancePolicyStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindPolicies implements the tool find_policies (service policy_admin): find contracts by number, holder, product or status
@@ -204,19 +362,38 @@ func (s *State) FindPolicies(args FindPoliciesArgs) ([]*InsurancePolicy, error) 
 	return out, nil
 }
 
-// callFindPolicies decodes the JSON arguments of find_policies and calls FindPolicies.
+// callFindPolicies decodes the JSON arguments of find_policies and calls FindPolicies: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPolicies(raw json.RawMessage) (any, error) {
 	var args FindPoliciesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPoliciesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPolicies(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPolicies(args)
+	return runtime.Encoded(v, func(dst []byte, v []*InsurancePolicy) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*InsurancePolicy])
+	}), nil
 }
 
 // GetPolicyArgs are the arguments of the tool get_policy.
 type GetPolicyArgs struct {
 	// The id of the InsurancePolicy. The id of a InsurancePolicy record (e.g. "pol_lef_auto").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_policy without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPolicyArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPolicy implements the tool get_policy (service policy_admin): get a InsurancePolicy by id.
@@ -228,11 +405,17 @@ func (s *State) GetPolicy(args GetPolicyArgs) (*InsurancePolicy, error) {
 	return r, nil
 }
 
-// callGetPolicy decodes the JSON arguments of get_policy and calls GetPolicy.
+// callGetPolicy decodes the JSON arguments of get_policy and calls GetPolicy: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPolicy(raw json.RawMessage) (any, error) {
 	var args GetPolicyArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPolicyArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPolicy(args)
 }
@@ -241,6 +424,13 @@ func (s *State) callGetPolicy(raw json.RawMessage) (any, error) {
 type SuspendPolicyArgs struct {
 	// The id of a InsurancePolicy record (e.g. "pol_lef_auto").
 	Policy string `json:"policy"`
+}
+
+// decode decodes the JSON arguments of suspend_policy without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SuspendPolicyArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"policy"}, 1, &a.Policy)
 }
 
 // SuspendPolicy implements the tool suspend_policy (service policy_admin): suspend cover on a contract whose premium is overdue
@@ -265,11 +455,17 @@ func (s *State) SuspendPolicy(args SuspendPolicyArgs) (*InsurancePolicy, error) 
 	return policy, nil
 }
 
-// callSuspendPolicy decodes the JSON arguments of suspend_policy and calls SuspendPolicy.
+// callSuspendPolicy decodes the JSON arguments of suspend_policy and calls SuspendPolicy: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSuspendPolicy(raw json.RawMessage) (any, error) {
 	var args SuspendPolicyArgs
-	if err := runtime.DecodeArgs(raw, &args, "policy"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SuspendPolicyArgs
+		if err := runtime.DecodeArgs(raw, &slow, "policy"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SuspendPolicy(args)
 }
@@ -280,6 +476,35 @@ type ReinstatePolicyArgs struct {
 	Policy string `json:"policy"`
 	// Date up to which the premium has now been paid. A date, YYYY-MM-DD.
 	PaidUntil runtime.Date `json:"paid_until"`
+}
+
+// decode decodes the JSON arguments of reinstate_policy without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReinstatePolicyArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "policy":
+			if r.Arg(0) {
+				a.Policy = r.String()
+			}
+		case "paid_until":
+			if r.Arg(1) {
+				a.PaidUntil = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // ReinstatePolicy implements the tool reinstate_policy (service policy_admin): reinstate a suspended contract once the overdue premium is paid
@@ -311,11 +536,17 @@ func (s *State) ReinstatePolicy(args ReinstatePolicyArgs) (*InsurancePolicy, err
 	return policy, nil
 }
 
-// callReinstatePolicy decodes the JSON arguments of reinstate_policy and calls ReinstatePolicy.
+// callReinstatePolicy decodes the JSON arguments of reinstate_policy and calls ReinstatePolicy: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReinstatePolicy(raw json.RawMessage) (any, error) {
 	var args ReinstatePolicyArgs
-	if err := runtime.DecodeArgs(raw, &args, "policy", "paid_until"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReinstatePolicyArgs
+		if err := runtime.DecodeArgs(raw, &slow, "policy", "paid_until"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReinstatePolicy(args)
 }
@@ -326,6 +557,35 @@ type CancelPolicyArgs struct {
 	Policy string `json:"policy"`
 	// Date the cancellation takes effect. A date, YYYY-MM-DD.
 	Effective runtime.Date `json:"effective"`
+}
+
+// decode decodes the JSON arguments of cancel_policy without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPolicyArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "policy":
+			if r.Arg(0) {
+				a.Policy = r.String()
+			}
+		case "effective":
+			if r.Arg(1) {
+				a.Effective = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // CancelPolicy implements the tool cancel_policy (service policy_admin): cancel a contract at the policyholder's request
@@ -368,11 +628,17 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 	return policy, nil
 }
 
-// callCancelPolicy decodes the JSON arguments of cancel_policy and calls CancelPolicy.
+// callCancelPolicy decodes the JSON arguments of cancel_policy and calls CancelPolicy: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPolicy(raw json.RawMessage) (any, error) {
 	var args CancelPolicyArgs
-	if err := runtime.DecodeArgs(raw, &args, "policy", "effective"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPolicyArgs
+		if err := runtime.DecodeArgs(raw, &slow, "policy", "effective"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPolicy(args)
 }
@@ -387,6 +653,43 @@ type FindClaimsArgs struct {
 	Peril *ClaimPeril `json:"peril"`
 	// Matches records with this value; null for any.
 	Status *ClaimStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_claims without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindClaimsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim_number":
+			if r.Arg(0) {
+				a.ClaimNumber = runtime.Ptr(r.String())
+			}
+		case "policy":
+			if r.Arg(1) {
+				a.Policy = runtime.Ptr(r.String())
+			}
+		case "peril":
+			if r.Arg(2) {
+				a.Peril = runtime.Ptr(runtime.Enum(r, ClaimPeril.Valid))
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ClaimStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindClaims implements the tool find_claims (service claims): find claims by reference, contract, peril or status
@@ -422,19 +725,38 @@ func (s *State) FindClaims(args FindClaimsArgs) ([]*Claim, error) {
 	return out, nil
 }
 
-// callFindClaims decodes the JSON arguments of find_claims and calls FindClaims.
+// callFindClaims decodes the JSON arguments of find_claims and calls FindClaims: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindClaims(raw json.RawMessage) (any, error) {
 	var args FindClaimsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindClaimsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindClaims(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindClaims(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Claim) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Claim])
+	}), nil
 }
 
 // GetClaimArgs are the arguments of the tool get_claim.
 type GetClaimArgs struct {
 	// The id of the Claim. The id of a Claim record (e.g. "clm_0274").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_claim without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetClaimArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetClaim implements the tool get_claim (service claims): get a Claim by id.
@@ -446,11 +768,17 @@ func (s *State) GetClaim(args GetClaimArgs) (*Claim, error) {
 	return r, nil
 }
 
-// callGetClaim decodes the JSON arguments of get_claim and calls GetClaim.
+// callGetClaim decodes the JSON arguments of get_claim and calls GetClaim: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetClaim(raw json.RawMessage) (any, error) {
 	var args GetClaimArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetClaimArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetClaim(args)
 }
@@ -466,6 +794,51 @@ type FileClaimArgs struct {
 	Description  string       `json:"description"`
 	// Amount in EUR.
 	EstimatedAmount float64 `json:"estimated_amount"`
+}
+
+// decode decodes the JSON arguments of file_claim without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FileClaimArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "policy":
+			if r.Arg(0) {
+				a.Policy = r.String()
+			}
+		case "claim_number":
+			if r.Arg(1) {
+				a.ClaimNumber = r.String()
+			}
+		case "peril":
+			if r.Arg(2) {
+				a.Peril = runtime.Enum(r, ClaimPeril.Valid)
+			}
+		case "incident_date":
+			if r.Arg(3) {
+				a.IncidentDate = r.Date()
+			}
+		case "description":
+			if r.Arg(4) {
+				a.Description = r.String()
+			}
+		case "estimated_amount":
+			if r.Arg(5) {
+				a.EstimatedAmount = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(63)
 }
 
 // FileClaim implements the tool file_claim (service claims): register a new claim from a customer's declaration
@@ -520,11 +893,17 @@ func (s *State) FileClaim(args FileClaimArgs) (*Claim, error) {
 	return c2, nil
 }
 
-// callFileClaim decodes the JSON arguments of file_claim and calls FileClaim.
+// callFileClaim decodes the JSON arguments of file_claim and calls FileClaim: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFileClaim(raw json.RawMessage) (any, error) {
 	var args FileClaimArgs
-	if err := runtime.DecodeArgs(raw, &args, "policy", "claim_number", "peril", "incident_date", "description", "estimated_amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow FileClaimArgs
+		if err := runtime.DecodeArgs(raw, &slow, "policy", "claim_number", "peril", "incident_date", "description", "estimated_amount"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.FileClaim(args)
 }
@@ -533,6 +912,13 @@ func (s *State) callFileClaim(raw json.RawMessage) (any, error) {
 type SendToAssessmentArgs struct {
 	// The id of a Claim record (e.g. "clm_0274").
 	Claim string `json:"claim"`
+}
+
+// decode decodes the JSON arguments of send_to_assessment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SendToAssessmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"claim"}, 1, &a.Claim)
 }
 
 // SendToAssessment implements the tool send_to_assessment (service claims): put a submitted claim on hold until a loss adjuster has assessed it
@@ -554,11 +940,17 @@ func (s *State) SendToAssessment(args SendToAssessmentArgs) (*Claim, error) {
 	return claim, nil
 }
 
-// callSendToAssessment decodes the JSON arguments of send_to_assessment and calls SendToAssessment.
+// callSendToAssessment decodes the JSON arguments of send_to_assessment and calls SendToAssessment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSendToAssessment(raw json.RawMessage) (any, error) {
 	var args SendToAssessmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SendToAssessmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SendToAssessment(args)
 }
@@ -569,6 +961,35 @@ type ApproveClaimArgs struct {
 	Claim string `json:"claim"`
 	// Indemnity net of the deductible. Amount in EUR.
 	Amount float64 `json:"amount"`
+}
+
+// decode decodes the JSON arguments of approve_claim without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApproveClaimArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim":
+			if r.Arg(0) {
+				a.Claim = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // ApproveClaim implements the tool approve_claim (service claims): approve a claim for payment
@@ -613,11 +1034,17 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 	return claim, nil
 }
 
-// callApproveClaim decodes the JSON arguments of approve_claim and calls ApproveClaim.
+// callApproveClaim decodes the JSON arguments of approve_claim and calls ApproveClaim: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApproveClaim(raw json.RawMessage) (any, error) {
 	var args ApproveClaimArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApproveClaimArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim", "amount"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApproveClaim(args)
 }
@@ -627,6 +1054,13 @@ type RejectClaimArgs struct {
 	// The id of a Claim record (e.g. "clm_0274").
 	Claim  string `json:"claim"`
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of reject_claim without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectClaimArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"claim", "reason"}, 3, &a.Claim, &a.Reason)
 }
 
 // RejectClaim implements the tool reject_claim (service claims): reject a claim, giving the reason sent to the customer
@@ -661,11 +1095,17 @@ func (s *State) RejectClaim(args RejectClaimArgs) (*Claim, error) {
 	return claim, nil
 }
 
-// callRejectClaim decodes the JSON arguments of reject_claim and calls RejectClaim.
+// callRejectClaim decodes the JSON arguments of reject_claim and calls RejectClaim: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectClaim(raw json.RawMessage) (any, error) {
 	var args RejectClaimArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectClaimArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectClaim(args)
 }
@@ -674,6 +1114,13 @@ func (s *State) callRejectClaim(raw json.RawMessage) (any, error) {
 type MarkClaimPaidArgs struct {
 	// The id of a Claim record (e.g. "clm_0274").
 	Claim string `json:"claim"`
+}
+
+// decode decodes the JSON arguments of mark_claim_paid without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkClaimPaidArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"claim"}, 1, &a.Claim)
 }
 
 // MarkClaimPaid implements the tool mark_claim_paid (service claims): close an approved claim as paid
@@ -695,11 +1142,17 @@ func (s *State) MarkClaimPaid(args MarkClaimPaidArgs) (*Claim, error) {
 	return claim, nil
 }
 
-// callMarkClaimPaid decodes the JSON arguments of mark_claim_paid and calls MarkClaimPaid.
+// callMarkClaimPaid decodes the JSON arguments of mark_claim_paid and calls MarkClaimPaid: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkClaimPaid(raw json.RawMessage) (any, error) {
 	var args MarkClaimPaidArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkClaimPaidArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkClaimPaid(args)
 }
@@ -714,6 +1167,43 @@ type FindAdjustersArgs struct {
 	Specialty *LossAdjusterSpecialty `json:"specialty"`
 	// Matches records with this value; null for any.
 	Active *bool `json:"active"`
+}
+
+// decode decodes the JSON arguments of find_adjusters without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAdjustersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "region":
+			if r.Arg(1) {
+				a.Region = runtime.Ptr(r.String())
+			}
+		case "specialty":
+			if r.Arg(2) {
+				a.Specialty = runtime.Ptr(runtime.Enum(r, LossAdjusterSpecialty.Valid))
+			}
+		case "active":
+			if r.Arg(3) {
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindAdjusters implements the tool find_adjusters (service adjusting): find loss adjusters by name, region or specialty
@@ -748,19 +1238,38 @@ func (s *State) FindAdjusters(args FindAdjustersArgs) ([]*LossAdjuster, error) {
 	return out, nil
 }
 
-// callFindAdjusters decodes the JSON arguments of find_adjusters and calls FindAdjusters.
+// callFindAdjusters decodes the JSON arguments of find_adjusters and calls FindAdjusters: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAdjusters(raw json.RawMessage) (any, error) {
 	var args FindAdjustersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAdjustersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindAdjusters(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindAdjusters(args)
+	return runtime.Encoded(v, func(dst []byte, v []*LossAdjuster) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*LossAdjuster])
+	}), nil
 }
 
 // GetAdjusterArgs are the arguments of the tool get_adjuster.
 type GetAdjusterArgs struct {
 	// The id of the LossAdjuster. The id of a LossAdjuster record (e.g. "adj_rousseau").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_adjuster without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetAdjusterArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetAdjuster implements the tool get_adjuster (service adjusting): get a LossAdjuster by id.
@@ -772,11 +1281,17 @@ func (s *State) GetAdjuster(args GetAdjusterArgs) (*LossAdjuster, error) {
 	return r, nil
 }
 
-// callGetAdjuster decodes the JSON arguments of get_adjuster and calls GetAdjuster.
+// callGetAdjuster decodes the JSON arguments of get_adjuster and calls GetAdjuster: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetAdjuster(raw json.RawMessage) (any, error) {
 	var args GetAdjusterArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetAdjusterArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetAdjuster(args)
 }
@@ -789,6 +1304,39 @@ type FindAssessmentsArgs struct {
 	Adjuster *string `json:"adjuster"`
 	// Matches records with this value; null for any.
 	Status *AssessmentStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_assessments without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAssessmentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim":
+			if r.Arg(0) {
+				a.Claim = runtime.Ptr(r.String())
+			}
+		case "adjuster":
+			if r.Arg(1) {
+				a.Adjuster = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, AssessmentStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindAssessments implements the tool find_assessments (service adjusting): find assessments of a claim or of an adjuster
@@ -822,13 +1370,25 @@ func (s *State) FindAssessments(args FindAssessmentsArgs) ([]*Assessment, error)
 	return out, nil
 }
 
-// callFindAssessments decodes the JSON arguments of find_assessments and calls FindAssessments.
+// callFindAssessments decodes the JSON arguments of find_assessments and calls FindAssessments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAssessments(raw json.RawMessage) (any, error) {
 	var args FindAssessmentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAssessmentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindAssessments(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindAssessments(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Assessment) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Assessment])
+	}), nil
 }
 
 // RequestAssessmentArgs are the arguments of the tool request_assessment.
@@ -837,6 +1397,13 @@ type RequestAssessmentArgs struct {
 	Claim string `json:"claim"`
 	// The id of a LossAdjuster record (e.g. "adj_rousseau").
 	Adjuster string `json:"adjuster"`
+}
+
+// decode decodes the JSON arguments of request_assessment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RequestAssessmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"claim", "adjuster"}, 3, &a.Claim, &a.Adjuster)
 }
 
 // RequestAssessment implements the tool request_assessment (service adjusting): appoint a loss adjuster to assess a claim
@@ -901,11 +1468,17 @@ func (s *State) RequestAssessment(args RequestAssessmentArgs) (*Assessment, erro
 	return a3, nil
 }
 
-// callRequestAssessment decodes the JSON arguments of request_assessment and calls RequestAssessment.
+// callRequestAssessment decodes the JSON arguments of request_assessment and calls RequestAssessment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRequestAssessment(raw json.RawMessage) (any, error) {
 	var args RequestAssessmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim", "adjuster"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RequestAssessmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim", "adjuster"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RequestAssessment(args)
 }
@@ -917,6 +1490,39 @@ type RecordAssessmentArgs struct {
 	// Amount in EUR.
 	AssessedAmount float64 `json:"assessed_amount"`
 	Findings       string  `json:"findings"`
+}
+
+// decode decodes the JSON arguments of record_assessment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordAssessmentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "assessment":
+			if r.Arg(0) {
+				a.Assessment = r.String()
+			}
+		case "assessed_amount":
+			if r.Arg(1) {
+				a.AssessedAmount = r.Float()
+			}
+		case "findings":
+			if r.Arg(2) {
+				a.Findings = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // RecordAssessment implements the tool record_assessment (service adjusting): record the adjuster's report
@@ -959,11 +1565,17 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 	return assessment, nil
 }
 
-// callRecordAssessment decodes the JSON arguments of record_assessment and calls RecordAssessment.
+// callRecordAssessment decodes the JSON arguments of record_assessment and calls RecordAssessment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordAssessment(raw json.RawMessage) (any, error) {
 	var args RecordAssessmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "assessment", "assessed_amount", "findings"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordAssessmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "assessment", "assessed_amount", "findings"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordAssessment(args)
 }
@@ -972,6 +1584,13 @@ func (s *State) callRecordAssessment(raw json.RawMessage) (any, error) {
 type CancelAssessmentArgs struct {
 	// The id of a Assessment record (e.g. "asm_0355").
 	Assessment string `json:"assessment"`
+}
+
+// decode decodes the JSON arguments of cancel_assessment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelAssessmentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"assessment"}, 1, &a.Assessment)
 }
 
 // CancelAssessment implements the tool cancel_assessment (service adjusting): withdraw a pending assessment request
@@ -993,11 +1612,17 @@ func (s *State) CancelAssessment(args CancelAssessmentArgs) (*Assessment, error)
 	return assessment, nil
 }
 
-// callCancelAssessment decodes the JSON arguments of cancel_assessment and calls CancelAssessment.
+// callCancelAssessment decodes the JSON arguments of cancel_assessment and calls CancelAssessment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelAssessment(raw json.RawMessage) (any, error) {
 	var args CancelAssessmentArgs
-	if err := runtime.DecodeArgs(raw, &args, "assessment"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelAssessmentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "assessment"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelAssessment(args)
 }
@@ -1008,6 +1633,35 @@ type FindPayoutsArgs struct {
 	Claim *string `json:"claim"`
 	// Matches records with this value; null for any.
 	Status *PayoutStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_payouts without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPayoutsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim":
+			if r.Arg(0) {
+				a.Claim = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(1) {
+				a.Status = runtime.Ptr(runtime.Enum(r, PayoutStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindPayouts implements the tool find_payouts (service payments): find payouts of a claim
@@ -1033,19 +1687,38 @@ func (s *State) FindPayouts(args FindPayoutsArgs) ([]*Payout, error) {
 	return out, nil
 }
 
-// callFindPayouts decodes the JSON arguments of find_payouts and calls FindPayouts.
+// callFindPayouts decodes the JSON arguments of find_payouts and calls FindPayouts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPayouts(raw json.RawMessage) (any, error) {
 	var args FindPayoutsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPayoutsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPayouts(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPayouts(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Payout) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Payout])
+	}), nil
 }
 
 // GetPayoutArgs are the arguments of the tool get_payout.
 type GetPayoutArgs struct {
 	// The id of the Payout. The id of a Payout record (e.g. "pay_0274").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_payout without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPayoutArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPayout implements the tool get_payout (service payments): get a Payout by id.
@@ -1057,11 +1730,17 @@ func (s *State) GetPayout(args GetPayoutArgs) (*Payout, error) {
 	return r, nil
 }
 
-// callGetPayout decodes the JSON arguments of get_payout and calls GetPayout.
+// callGetPayout decodes the JSON arguments of get_payout and calls GetPayout: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPayout(raw json.RawMessage) (any, error) {
 	var args GetPayoutArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPayoutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPayout(args)
 }
@@ -1075,6 +1754,43 @@ type SchedulePayoutArgs struct {
 	Payee  string  `json:"payee"`
 	// French IBAN, 27 characters, no spaces.
 	Iban string `json:"iban"`
+}
+
+// decode decodes the JSON arguments of schedule_payout without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SchedulePayoutArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim":
+			if r.Arg(0) {
+				a.Claim = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		case "payee":
+			if r.Arg(2) {
+				a.Payee = r.String()
+			}
+		case "iban":
+			if r.Arg(3) {
+				a.Iban = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // SchedulePayout implements the tool schedule_payout (service payments): schedule an indemnity transfer on an approved claim
@@ -1129,11 +1845,17 @@ func (s *State) SchedulePayout(args SchedulePayoutArgs) (*Payout, error) {
 	return p3, nil
 }
 
-// callSchedulePayout decodes the JSON arguments of schedule_payout and calls SchedulePayout.
+// callSchedulePayout decodes the JSON arguments of schedule_payout and calls SchedulePayout: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSchedulePayout(raw json.RawMessage) (any, error) {
 	var args SchedulePayoutArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim", "amount", "payee", "iban"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SchedulePayoutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim", "amount", "payee", "iban"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SchedulePayout(args)
 }
@@ -1142,6 +1864,13 @@ func (s *State) callSchedulePayout(raw json.RawMessage) (any, error) {
 type ReleasePayoutArgs struct {
 	// The id of a Payout record (e.g. "pay_0274").
 	Payout string `json:"payout"`
+}
+
+// decode decodes the JSON arguments of release_payout without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReleasePayoutArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"payout"}, 1, &a.Payout)
 }
 
 // ReleasePayout implements the tool release_payout (service payments): send a scheduled transfer to the bank
@@ -1179,11 +1908,17 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 	return payout, nil
 }
 
-// callReleasePayout decodes the JSON arguments of release_payout and calls ReleasePayout.
+// callReleasePayout decodes the JSON arguments of release_payout and calls ReleasePayout: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReleasePayout(raw json.RawMessage) (any, error) {
 	var args ReleasePayoutArgs
-	if err := runtime.DecodeArgs(raw, &args, "payout"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReleasePayoutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "payout"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReleasePayout(args)
 }
@@ -1192,6 +1927,13 @@ func (s *State) callReleasePayout(raw json.RawMessage) (any, error) {
 type CancelPayoutArgs struct {
 	// The id of a Payout record (e.g. "pay_0274").
 	Payout string `json:"payout"`
+}
+
+// decode decodes the JSON arguments of cancel_payout without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPayoutArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"payout"}, 1, &a.Payout)
 }
 
 // CancelPayout implements the tool cancel_payout (service payments): cancel a transfer that has not been sent
@@ -1213,11 +1955,17 @@ func (s *State) CancelPayout(args CancelPayoutArgs) (*Payout, error) {
 	return payout, nil
 }
 
-// callCancelPayout decodes the JSON arguments of cancel_payout and calls CancelPayout.
+// callCancelPayout decodes the JSON arguments of cancel_payout and calls CancelPayout: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPayout(raw json.RawMessage) (any, error) {
 	var args CancelPayoutArgs
-	if err := runtime.DecodeArgs(raw, &args, "payout"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPayoutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "payout"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPayout(args)
 }
@@ -1230,6 +1978,39 @@ type FindFraudFlagsArgs struct {
 	Reason *FraudFlagReason `json:"reason"`
 	// Matches records with this value; null for any.
 	Status *FraudFlagStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_fraud_flags without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindFraudFlagsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim":
+			if r.Arg(0) {
+				a.Claim = runtime.Ptr(r.String())
+			}
+		case "reason":
+			if r.Arg(1) {
+				a.Reason = runtime.Ptr(runtime.Enum(r, FraudFlagReason.Valid))
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, FraudFlagStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindFraudFlags implements the tool find_fraud_flags (service fraud): find fraud flags on a claim
@@ -1258,13 +2039,25 @@ func (s *State) FindFraudFlags(args FindFraudFlagsArgs) ([]*FraudFlag, error) {
 	return out, nil
 }
 
-// callFindFraudFlags decodes the JSON arguments of find_fraud_flags and calls FindFraudFlags.
+// callFindFraudFlags decodes the JSON arguments of find_fraud_flags and calls FindFraudFlags: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindFraudFlags(raw json.RawMessage) (any, error) {
 	var args FindFraudFlagsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindFraudFlagsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindFraudFlags(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindFraudFlags(args)
+	return runtime.Encoded(v, func(dst []byte, v []*FraudFlag) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*FraudFlag])
+	}), nil
 }
 
 // RaiseFraudFlagArgs are the arguments of the tool raise_fraud_flag.
@@ -1274,6 +2067,43 @@ type RaiseFraudFlagArgs struct {
 	Reason  FraudFlagReason `json:"reason"`
 	Note    string          `json:"note"`
 	Analyst string          `json:"analyst"`
+}
+
+// decode decodes the JSON arguments of raise_fraud_flag without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RaiseFraudFlagArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "claim":
+			if r.Arg(0) {
+				a.Claim = r.String()
+			}
+		case "reason":
+			if r.Arg(1) {
+				a.Reason = runtime.Enum(r, FraudFlagReason.Valid)
+			}
+		case "note":
+			if r.Arg(2) {
+				a.Note = r.String()
+			}
+		case "analyst":
+			if r.Arg(3) {
+				a.Analyst = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // RaiseFraudFlag implements the tool raise_fraud_flag (service fraud): flag a claim for investigation
@@ -1317,11 +2147,17 @@ func (s *State) RaiseFraudFlag(args RaiseFraudFlagArgs) (*FraudFlag, error) {
 	return f2, nil
 }
 
-// callRaiseFraudFlag decodes the JSON arguments of raise_fraud_flag and calls RaiseFraudFlag.
+// callRaiseFraudFlag decodes the JSON arguments of raise_fraud_flag and calls RaiseFraudFlag: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRaiseFraudFlag(raw json.RawMessage) (any, error) {
 	var args RaiseFraudFlagArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim", "reason", "note", "analyst"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RaiseFraudFlagArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim", "reason", "note", "analyst"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RaiseFraudFlag(args)
 }
@@ -1330,6 +2166,13 @@ func (s *State) callRaiseFraudFlag(raw json.RawMessage) (any, error) {
 type AutoScreenClaimArgs struct {
 	// The id of a Claim record (e.g. "clm_0274").
 	Claim string `json:"claim"`
+}
+
+// decode decodes the JSON arguments of auto_screen_claim without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AutoScreenClaimArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"claim"}, 1, &a.Claim)
 }
 
 // AutoScreenClaim implements the tool auto_screen_claim (service fraud): run the automatic screening rules on a claim; returns the number of open flags
@@ -1432,11 +2275,17 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 	}(), nil
 }
 
-// callAutoScreenClaim decodes the JSON arguments of auto_screen_claim and calls AutoScreenClaim.
+// callAutoScreenClaim decodes the JSON arguments of auto_screen_claim and calls AutoScreenClaim: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAutoScreenClaim(raw json.RawMessage) (any, error) {
 	var args AutoScreenClaimArgs
-	if err := runtime.DecodeArgs(raw, &args, "claim"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AutoScreenClaimArgs
+		if err := runtime.DecodeArgs(raw, &slow, "claim"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AutoScreenClaim(args)
 }
@@ -1447,6 +2296,39 @@ type ResolveFraudFlagArgs struct {
 	Flag           string `json:"flag"`
 	FraudConfirmed bool   `json:"fraud_confirmed"`
 	Note           string `json:"note"`
+}
+
+// decode decodes the JSON arguments of resolve_fraud_flag without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ResolveFraudFlagArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "flag":
+			if r.Arg(0) {
+				a.Flag = r.String()
+			}
+		case "fraud_confirmed":
+			if r.Arg(1) {
+				a.FraudConfirmed = r.Bool()
+			}
+		case "note":
+			if r.Arg(2) {
+				a.Note = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // ResolveFraudFlag implements the tool resolve_fraud_flag (service fraud): close an investigation: clear the flag or confirm the fraud
@@ -1483,11 +2365,17 @@ func (s *State) ResolveFraudFlag(args ResolveFraudFlagArgs) (*FraudFlag, error) 
 	return flag, nil
 }
 
-// callResolveFraudFlag decodes the JSON arguments of resolve_fraud_flag and calls ResolveFraudFlag.
+// callResolveFraudFlag decodes the JSON arguments of resolve_fraud_flag and calls ResolveFraudFlag: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callResolveFraudFlag(raw json.RawMessage) (any, error) {
 	var args ResolveFraudFlagArgs
-	if err := runtime.DecodeArgs(raw, &args, "flag", "fraud_confirmed", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ResolveFraudFlagArgs
+		if err := runtime.DecodeArgs(raw, &slow, "flag", "fraud_confirmed", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ResolveFraudFlag(args)
 }

@@ -29,6 +29,94 @@ func (r *Policyholder) clone() *Policyholder {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Policyholder to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Policyholder) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address\":"), r.Address)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"postal_code\":"), r.PostalCode)
+	dst = r.BirthDate.AppendJSON(runtime.AppendKey(dst, ",\"birth_date\":"))
+	dst = r.CustomerSince.AppendJSON(runtime.AppendKey(dst, ",\"customer_since\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Policyholder to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Policyholder) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.Address)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.PostalCode)
+	r.BirthDate.HashFields(w)
+	r.CustomerSince.HashFields(w)
+}
+
+// decodePolicyholder reads a Policyholder record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePolicyholder(r *runtime.JSONReader) *Policyholder {
+	if r.Null() {
+		return nil
+	}
+	v := &Policyholder{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "phone":
+			r.Seen(&seen, 3)
+			v.Phone = r.String()
+		case "address":
+			r.Seen(&seen, 4)
+			v.Address = r.String()
+		case "city":
+			r.Seen(&seen, 5)
+			v.City = r.String()
+		case "postal_code":
+			r.Seen(&seen, 6)
+			v.PostalCode = r.String()
+		case "birth_date":
+			r.Seen(&seen, 7)
+			v.BirthDate = r.Date()
+		case "customer_since":
+			r.Seen(&seen, 8)
+			v.CustomerSince = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // InsurancePolicyProduct is the product of a InsurancePolicy.
 type InsurancePolicyProduct string
 
@@ -138,6 +226,114 @@ func (r *InsurancePolicy) clone() *InsurancePolicy {
 	return &c
 }
 
+// AppendJSON appends the JSON of the InsurancePolicy to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *InsurancePolicy) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"policy_number\":"), r.PolicyNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"holder\":"), r.Holder)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), string(r.Product))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"cover\":"), string(r.Cover))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"insured_item\":"), r.InsuredItem)
+	dst = r.StartDate.AppendJSON(runtime.AppendKey(dst, ",\"start_date\":"))
+	dst = r.EndDate.AppendJSON(runtime.AppendKey(dst, ",\"end_date\":"))
+	dst = r.PremiumPaidUntil.AppendJSON(runtime.AppendKey(dst, ",\"premium_paid_until\":"))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"annual_premium\":"), r.AnnualPremium)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"coverage_limit\":"), r.CoverageLimit)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"deductible\":"), r.Deductible)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the InsurancePolicy to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *InsurancePolicy) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(13)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.PolicyNumber)
+	runtime.HashString(w, r.Holder)
+	runtime.HashString(w, string(r.Product))
+	runtime.HashString(w, string(r.Cover))
+	runtime.HashString(w, r.InsuredItem)
+	r.StartDate.HashFields(w)
+	r.EndDate.HashFields(w)
+	r.PremiumPaidUntil.HashFields(w)
+	runtime.HashFloat(w, r.AnnualPremium)
+	runtime.HashFloat(w, r.CoverageLimit)
+	runtime.HashFloat(w, r.Deductible)
+	runtime.HashString(w, string(r.Status))
+}
+
+// decodeInsurancePolicy reads a InsurancePolicy record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeInsurancePolicy(r *runtime.JSONReader) *InsurancePolicy {
+	if r.Null() {
+		return nil
+	}
+	v := &InsurancePolicy{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "policy_number":
+			r.Seen(&seen, 1)
+			v.PolicyNumber = r.String()
+		case "holder":
+			r.Seen(&seen, 2)
+			v.Holder = r.String()
+		case "product":
+			r.Seen(&seen, 3)
+			v.Product = runtime.Enum(r, InsurancePolicyProduct.Valid)
+		case "cover":
+			r.Seen(&seen, 4)
+			v.Cover = runtime.Enum(r, InsurancePolicyCover.Valid)
+		case "insured_item":
+			r.Seen(&seen, 5)
+			v.InsuredItem = r.String()
+		case "start_date":
+			r.Seen(&seen, 6)
+			v.StartDate = r.Date()
+		case "end_date":
+			r.Seen(&seen, 7)
+			v.EndDate = r.Date()
+		case "premium_paid_until":
+			r.Seen(&seen, 8)
+			v.PremiumPaidUntil = r.Date()
+		case "annual_premium":
+			r.Seen(&seen, 9)
+			v.AnnualPremium = r.Float()
+		case "coverage_limit":
+			r.Seen(&seen, 10)
+			v.CoverageLimit = r.Float()
+		case "deductible":
+			r.Seen(&seen, 11)
+			v.Deductible = r.Float()
+		case "status":
+			r.Seen(&seen, 12)
+			v.Status = runtime.Enum(r, InsurancePolicyStatus.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 8191 {
+		r.Fail()
+	}
+	return v
+}
+
 // ClaimPeril is the peril of a Claim.
 type ClaimPeril string
 
@@ -227,6 +423,109 @@ func (r *Claim) clone() *Claim {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Claim to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Claim) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"claim_number\":"), r.ClaimNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"policy\":"), r.Policy)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"peril\":"), string(r.Peril))
+	dst = r.IncidentDate.AppendJSON(runtime.AppendKey(dst, ",\"incident_date\":"))
+	dst = r.ReportedOn.AppendJSON(runtime.AppendKey(dst, ",\"reported_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"description\":"), r.Description)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"estimated_amount\":"), r.EstimatedAmount)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approved_amount\":"), r.ApprovedAmount, runtime.AppendFloat)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"decided_on\":"), r.DecidedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rejection_reason\":"), r.RejectionReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Claim to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Claim) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(12)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.ClaimNumber)
+	runtime.HashString(w, r.Policy)
+	runtime.HashString(w, string(r.Peril))
+	r.IncidentDate.HashFields(w)
+	r.ReportedOn.HashFields(w)
+	runtime.HashString(w, r.Description)
+	runtime.HashFloat(w, r.EstimatedAmount)
+	runtime.HashOptional(w, r.ApprovedAmount, runtime.HashFloat)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.RejectionReason, runtime.HashString)
+}
+
+// decodeClaim reads a Claim record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeClaim(r *runtime.JSONReader) *Claim {
+	if r.Null() {
+		return nil
+	}
+	v := &Claim{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim_number":
+			r.Seen(&seen, 1)
+			v.ClaimNumber = r.String()
+		case "policy":
+			r.Seen(&seen, 2)
+			v.Policy = r.String()
+		case "peril":
+			r.Seen(&seen, 3)
+			v.Peril = runtime.Enum(r, ClaimPeril.Valid)
+		case "incident_date":
+			r.Seen(&seen, 4)
+			v.IncidentDate = r.Date()
+		case "reported_on":
+			r.Seen(&seen, 5)
+			v.ReportedOn = r.Date()
+		case "description":
+			r.Seen(&seen, 6)
+			v.Description = r.String()
+		case "estimated_amount":
+			r.Seen(&seen, 7)
+			v.EstimatedAmount = r.Float()
+		case "approved_amount":
+			r.Seen(&seen, 8)
+			v.ApprovedAmount = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "status":
+			r.Seen(&seen, 9)
+			v.Status = runtime.Enum(r, ClaimStatus.Valid)
+		case "decided_on":
+			r.Seen(&seen, 10)
+			v.DecidedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "rejection_reason":
+			r.Seen(&seen, 11)
+			v.RejectionReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 4095 {
+		r.Fail()
+	}
+	return v
+}
+
 // LossAdjusterSpecialty is the specialty of a LossAdjuster.
 type LossAdjusterSpecialty string
 
@@ -274,6 +573,89 @@ func (r *LossAdjuster) recordID() string {
 func (r *LossAdjuster) clone() *LossAdjuster {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the LossAdjuster to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *LossAdjuster) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"firm\":"), r.Firm)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"region\":"), r.Region)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"specialty\":"), string(r.Specialty))
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"max_open_cases\":"), r.MaxOpenCases)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the LossAdjuster to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *LossAdjuster) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Firm)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Region)
+	runtime.HashString(w, string(r.Specialty))
+	runtime.HashInt(w, r.MaxOpenCases)
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeLossAdjuster reads a LossAdjuster record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeLossAdjuster(r *runtime.JSONReader) *LossAdjuster {
+	if r.Null() {
+		return nil
+	}
+	v := &LossAdjuster{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "firm":
+			r.Seen(&seen, 2)
+			v.Firm = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "region":
+			r.Seen(&seen, 4)
+			v.Region = r.String()
+		case "specialty":
+			r.Seen(&seen, 5)
+			v.Specialty = runtime.Enum(r, LossAdjusterSpecialty.Valid)
+		case "max_open_cases":
+			r.Seen(&seen, 6)
+			v.MaxOpenCases = r.Int()
+		case "active":
+			r.Seen(&seen, 7)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // AssessmentStatus is the status of a Assessment.
@@ -327,6 +709,89 @@ func (r *Assessment) clone() *Assessment {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Assessment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Assessment) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"claim\":"), r.Claim)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"adjuster\":"), r.Adjuster)
+	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assessed_on\":"), r.AssessedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assessed_amount\":"), r.AssessedAmount, runtime.AppendFloat)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"findings\":"), r.Findings, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Assessment to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Assessment) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Claim)
+	runtime.HashString(w, r.Adjuster)
+	r.RequestedOn.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.AssessedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.AssessedAmount, runtime.HashFloat)
+	runtime.HashOptional(w, r.Findings, runtime.HashString)
+}
+
+// decodeAssessment reads a Assessment record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeAssessment(r *runtime.JSONReader) *Assessment {
+	if r.Null() {
+		return nil
+	}
+	v := &Assessment{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim":
+			r.Seen(&seen, 1)
+			v.Claim = r.String()
+		case "adjuster":
+			r.Seen(&seen, 2)
+			v.Adjuster = r.String()
+		case "requested_on":
+			r.Seen(&seen, 3)
+			v.RequestedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, AssessmentStatus.Valid)
+		case "assessed_on":
+			r.Seen(&seen, 5)
+			v.AssessedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "assessed_amount":
+			r.Seen(&seen, 6)
+			v.AssessedAmount = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "findings":
+			r.Seen(&seen, 7)
+			v.Findings = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // PayoutStatus is the status of a Payout.
 type PayoutStatus string
 
@@ -375,6 +840,89 @@ func (r *Payout) recordID() string {
 func (r *Payout) clone() *Payout {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Payout to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Payout) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"claim\":"), r.Claim)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payee\":"), r.Payee)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"iban\":"), r.Iban)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = r.ScheduledOn.AppendJSON(runtime.AppendKey(dst, ",\"scheduled_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"sent_on\":"), r.SentOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Payout to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Payout) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Claim)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, r.Payee)
+	runtime.HashString(w, r.Iban)
+	runtime.HashString(w, string(r.Status))
+	r.ScheduledOn.HashFields(w)
+	runtime.HashOptional(w, r.SentOn, runtime.HashValue[runtime.Date])
+}
+
+// decodePayout reads a Payout record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePayout(r *runtime.JSONReader) *Payout {
+	if r.Null() {
+		return nil
+	}
+	v := &Payout{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim":
+			r.Seen(&seen, 1)
+			v.Claim = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "payee":
+			r.Seen(&seen, 3)
+			v.Payee = r.String()
+		case "iban":
+			r.Seen(&seen, 4)
+			v.Iban = r.String()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, PayoutStatus.Valid)
+		case "scheduled_on":
+			r.Seen(&seen, 6)
+			v.ScheduledOn = r.Date()
+		case "sent_on":
+			r.Seen(&seen, 7)
+			v.SentOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // FraudFlagReason is the reason of a FraudFlag.
@@ -453,4 +1001,87 @@ func (r *FraudFlag) recordID() string {
 func (r *FraudFlag) clone() *FraudFlag {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the FraudFlag to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *FraudFlag) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"claim\":"), r.Claim)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), string(r.Reason))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"note\":"), r.Note)
+	dst = r.RaisedOn.AppendJSON(runtime.AppendKey(dst, ",\"raised_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"raised_by\":"), r.RaisedBy)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"resolution_note\":"), r.ResolutionNote, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the FraudFlag to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *FraudFlag) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Claim)
+	runtime.HashString(w, string(r.Reason))
+	runtime.HashString(w, r.Note)
+	r.RaisedOn.HashFields(w)
+	runtime.HashString(w, r.RaisedBy)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.ResolutionNote, runtime.HashString)
+}
+
+// decodeFraudFlag reads a FraudFlag record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeFraudFlag(r *runtime.JSONReader) *FraudFlag {
+	if r.Null() {
+		return nil
+	}
+	v := &FraudFlag{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "claim":
+			r.Seen(&seen, 1)
+			v.Claim = r.String()
+		case "reason":
+			r.Seen(&seen, 2)
+			v.Reason = runtime.Enum(r, FraudFlagReason.Valid)
+		case "note":
+			r.Seen(&seen, 3)
+			v.Note = r.String()
+		case "raised_on":
+			r.Seen(&seen, 4)
+			v.RaisedOn = r.Date()
+		case "raised_by":
+			r.Seen(&seen, 5)
+			v.RaisedBy = r.String()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, FraudFlagStatus.Valid)
+		case "resolution_note":
+			r.Seen(&seen, 7)
+			v.ResolutionNote = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }

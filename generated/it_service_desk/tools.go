@@ -26,6 +26,47 @@ type FindEmployeesArgs struct {
 	Status *EmployeeStatus `json:"status"`
 }
 
+// decode decodes the JSON arguments of find_employees without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindEmployeesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "employee_code":
+			if r.Arg(1) {
+				a.EmployeeCode = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(2) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "department":
+			if r.Arg(3) {
+				a.Department = runtime.Ptr(runtime.Enum(r, EmployeeDepartment.Valid))
+			}
+		case "status":
+			if r.Arg(4) {
+				a.Status = runtime.Ptr(runtime.Enum(r, EmployeeStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindEmployees implements the tool find_employees (service people): find employees by name, code, email, department or status
 func (s *State) FindEmployees(args FindEmployeesArgs) ([]*Employee, error) {
 	var fullNameLower string
@@ -65,19 +106,38 @@ func (s *State) FindEmployees(args FindEmployeesArgs) ([]*Employee, error) {
 	return out, nil
 }
 
-// callFindEmployees decodes the JSON arguments of find_employees and calls FindEmployees.
+// callFindEmployees decodes the JSON arguments of find_employees and calls FindEmployees: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindEmployees(raw json.RawMessage) (any, error) {
 	var args FindEmployeesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindEmployeesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindEmployees(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindEmployees(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Employee) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Employee])
+	}), nil
 }
 
 // GetEmployeeArgs are the arguments of the tool get_employee.
 type GetEmployeeArgs struct {
 	// The id of the Employee. The id of a Employee record (e.g. "mehta").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_employee without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetEmployeeArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetEmployee implements the tool get_employee (service people): read one employee
@@ -89,11 +149,17 @@ func (s *State) GetEmployee(args GetEmployeeArgs) (*Employee, error) {
 	return r, nil
 }
 
-// callGetEmployee decodes the JSON arguments of get_employee and calls GetEmployee.
+// callGetEmployee decodes the JSON arguments of get_employee and calls GetEmployee: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetEmployee(raw json.RawMessage) (any, error) {
 	var args GetEmployeeArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetEmployeeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetEmployee(args)
 }
@@ -104,6 +170,35 @@ type RecordResignationArgs struct {
 	Employee string `json:"employee"`
 	// A date, YYYY-MM-DD.
 	LastWorkingDay runtime.Date `json:"last_working_day"`
+}
+
+// decode decodes the JSON arguments of record_resignation without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordResignationArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "employee":
+			if r.Arg(0) {
+				a.Employee = r.String()
+			}
+		case "last_working_day":
+			if r.Arg(1) {
+				a.LastWorkingDay = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RecordResignation implements the tool record_resignation (service people): record an employee's resignation and last working day
@@ -133,11 +228,17 @@ func (s *State) RecordResignation(args RecordResignationArgs) (*Employee, error)
 	return employee, nil
 }
 
-// callRecordResignation decodes the JSON arguments of record_resignation and calls RecordResignation.
+// callRecordResignation decodes the JSON arguments of record_resignation and calls RecordResignation: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordResignation(raw json.RawMessage) (any, error) {
 	var args RecordResignationArgs
-	if err := runtime.DecodeArgs(raw, &args, "employee", "last_working_day"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordResignationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "employee", "last_working_day"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordResignation(args)
 }
@@ -146,6 +247,13 @@ func (s *State) callRecordResignation(raw json.RawMessage) (any, error) {
 type CompleteExitArgs struct {
 	// The id of a Employee record (e.g. "mehta").
 	Employee string `json:"employee"`
+}
+
+// decode decodes the JSON arguments of complete_exit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompleteExitArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"employee"}, 1, &a.Employee)
 }
 
 // CompleteExit implements the tool complete_exit (service people): mark an employee as exited on or after their last working day
@@ -175,11 +283,17 @@ func (s *State) CompleteExit(args CompleteExitArgs) (*Employee, error) {
 	return employee, nil
 }
 
-// callCompleteExit decodes the JSON arguments of complete_exit and calls CompleteExit.
+// callCompleteExit decodes the JSON arguments of complete_exit and calls CompleteExit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompleteExit(raw json.RawMessage) (any, error) {
 	var args CompleteExitArgs
-	if err := runtime.DecodeArgs(raw, &args, "employee"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompleteExitArgs
+		if err := runtime.DecodeArgs(raw, &slow, "employee"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompleteExit(args)
 }
@@ -196,6 +310,47 @@ type FindAssetsArgs struct {
 	Status *AssetStatus `json:"status"`
 	// Current holder; kept while the asset is in repair. The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
 	AssignedTo *string `json:"assigned_to"`
+}
+
+// decode decodes the JSON arguments of find_assets without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAssetsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "asset_tag":
+			if r.Arg(0) {
+				a.AssetTag = runtime.Ptr(r.String())
+			}
+		case "serial_number":
+			if r.Arg(1) {
+				a.SerialNumber = runtime.Ptr(r.String())
+			}
+		case "kind":
+			if r.Arg(2) {
+				a.Kind = runtime.Ptr(runtime.Enum(r, AssetKind.Valid))
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, AssetStatus.Valid))
+			}
+		case "assigned_to":
+			if r.Arg(4) {
+				a.AssignedTo = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindAssets implements the tool find_assets (service assets): find assets by tag, serial number, kind, status or holder
@@ -238,19 +393,38 @@ func (s *State) FindAssets(args FindAssetsArgs) ([]*Asset, error) {
 	return out, nil
 }
 
-// callFindAssets decodes the JSON arguments of find_assets and calls FindAssets.
+// callFindAssets decodes the JSON arguments of find_assets and calls FindAssets: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAssets(raw json.RawMessage) (any, error) {
 	var args FindAssetsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAssetsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindAssets(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindAssets(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Asset) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Asset])
+	}), nil
 }
 
 // GetAssetArgs are the arguments of the tool get_asset.
 type GetAssetArgs struct {
 	// The id of the Asset. The id of a Asset record (e.g. "lt_0342").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetAssetArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetAsset implements the tool get_asset (service assets): read one asset
@@ -262,11 +436,17 @@ func (s *State) GetAsset(args GetAssetArgs) (*Asset, error) {
 	return r, nil
 }
 
-// callGetAsset decodes the JSON arguments of get_asset and calls GetAsset.
+// callGetAsset decodes the JSON arguments of get_asset and calls GetAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetAsset(raw json.RawMessage) (any, error) {
 	var args GetAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetAsset(args)
 }
@@ -277,6 +457,35 @@ type FindLicencesArgs struct {
 	Product *string `json:"product"`
 	// Matches records containing this text, ignoring case; null for any.
 	Vendor *string `json:"vendor"`
+}
+
+// decode decodes the JSON arguments of find_licences without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindLicencesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "product":
+			if r.Arg(0) {
+				a.Product = runtime.Ptr(r.String())
+			}
+		case "vendor":
+			if r.Arg(1) {
+				a.Vendor = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindLicences implements the tool find_licences (service assets): find licences by product or vendor
@@ -305,19 +514,38 @@ func (s *State) FindLicences(args FindLicencesArgs) ([]*SoftwareLicence, error) 
 	return out, nil
 }
 
-// callFindLicences decodes the JSON arguments of find_licences and calls FindLicences.
+// callFindLicences decodes the JSON arguments of find_licences and calls FindLicences: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindLicences(raw json.RawMessage) (any, error) {
 	var args FindLicencesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindLicencesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindLicences(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindLicences(args)
+	return runtime.Encoded(v, func(dst []byte, v []*SoftwareLicence) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*SoftwareLicence])
+	}), nil
 }
 
 // GetLicenceArgs are the arguments of the tool get_licence.
 type GetLicenceArgs struct {
 	// The id of the SoftwareLicence. The id of a SoftwareLicence record (e.g. "lic_m365").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_licence without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetLicenceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetLicence implements the tool get_licence (service assets): read one licence
@@ -329,11 +557,17 @@ func (s *State) GetLicence(args GetLicenceArgs) (*SoftwareLicence, error) {
 	return r, nil
 }
 
-// callGetLicence decodes the JSON arguments of get_licence and calls GetLicence.
+// callGetLicence decodes the JSON arguments of get_licence and calls GetLicence: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetLicence(raw json.RawMessage) (any, error) {
 	var args GetLicenceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetLicenceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetLicence(args)
 }
@@ -346,6 +580,39 @@ type FindLicenceSeatsArgs struct {
 	Employee *string `json:"employee"`
 	// Matches records with this value; null for any.
 	Status *LicenceSeatStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_licence_seats without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindLicenceSeatsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "licence":
+			if r.Arg(0) {
+				a.Licence = runtime.Ptr(r.String())
+			}
+		case "employee":
+			if r.Arg(1) {
+				a.Employee = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, LicenceSeatStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindLicenceSeats implements the tool find_licence_seats (service assets): find licence seats by licence, employee or status
@@ -379,13 +646,25 @@ func (s *State) FindLicenceSeats(args FindLicenceSeatsArgs) ([]*LicenceSeat, err
 	return out, nil
 }
 
-// callFindLicenceSeats decodes the JSON arguments of find_licence_seats and calls FindLicenceSeats.
+// callFindLicenceSeats decodes the JSON arguments of find_licence_seats and calls FindLicenceSeats: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindLicenceSeats(raw json.RawMessage) (any, error) {
 	var args FindLicenceSeatsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindLicenceSeatsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindLicenceSeats(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindLicenceSeats(args)
+	return runtime.Encoded(v, func(dst []byte, v []*LicenceSeat) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*LicenceSeat])
+	}), nil
 }
 
 // AssignAssetArgs are the arguments of the tool assign_asset.
@@ -394,6 +673,13 @@ type AssignAssetArgs struct {
 	Asset string `json:"asset"`
 	// The id of a Employee record (e.g. "mehta").
 	Employee string `json:"employee"`
+}
+
+// decode decodes the JSON arguments of assign_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AssignAssetArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"asset", "employee"}, 3, &a.Asset, &a.Employee)
 }
 
 // AssignAsset implements the tool assign_asset (service assets): hand an asset from stock to an employee
@@ -438,11 +724,17 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callAssignAsset decodes the JSON arguments of assign_asset and calls AssignAsset.
+// callAssignAsset decodes the JSON arguments of assign_asset and calls AssignAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAssignAsset(raw json.RawMessage) (any, error) {
 	var args AssignAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset", "employee"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AssignAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset", "employee"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AssignAsset(args)
 }
@@ -451,6 +743,13 @@ func (s *State) callAssignAsset(raw json.RawMessage) (any, error) {
 type ReturnAssetArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of return_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReturnAssetArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"asset"}, 1, &a.Asset)
 }
 
 // ReturnAsset implements the tool return_asset (service assets): take an asset back into stock
@@ -476,11 +775,17 @@ func (s *State) ReturnAsset(args ReturnAssetArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callReturnAsset decodes the JSON arguments of return_asset and calls ReturnAsset.
+// callReturnAsset decodes the JSON arguments of return_asset and calls ReturnAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReturnAsset(raw json.RawMessage) (any, error) {
 	var args ReturnAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReturnAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReturnAsset(args)
 }
@@ -490,6 +795,13 @@ type SendToRepairArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset  string `json:"asset"`
 	Vendor string `json:"vendor"`
+}
+
+// decode decodes the JSON arguments of send_to_repair without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SendToRepairArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"asset", "vendor"}, 3, &a.Asset, &a.Vendor)
 }
 
 // SendToRepair implements the tool send_to_repair (service assets): send an asset to a repair vendor; its holder keeps it on record
@@ -519,11 +831,17 @@ func (s *State) SendToRepair(args SendToRepairArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callSendToRepair decodes the JSON arguments of send_to_repair and calls SendToRepair.
+// callSendToRepair decodes the JSON arguments of send_to_repair and calls SendToRepair: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSendToRepair(raw json.RawMessage) (any, error) {
 	var args SendToRepairArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset", "vendor"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SendToRepairArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset", "vendor"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SendToRepair(args)
 }
@@ -532,6 +850,13 @@ func (s *State) callSendToRepair(raw json.RawMessage) (any, error) {
 type CompleteRepairArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of complete_repair without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompleteRepairArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"asset"}, 1, &a.Asset)
 }
 
 // CompleteRepair implements the tool complete_repair (service assets): record that an asset is back from repair: it returns to its holder, or to stock
@@ -567,11 +892,17 @@ func (s *State) CompleteRepair(args CompleteRepairArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callCompleteRepair decodes the JSON arguments of complete_repair and calls CompleteRepair.
+// callCompleteRepair decodes the JSON arguments of complete_repair and calls CompleteRepair: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompleteRepair(raw json.RawMessage) (any, error) {
 	var args CompleteRepairArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompleteRepairArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompleteRepair(args)
 }
@@ -580,6 +911,13 @@ func (s *State) callCompleteRepair(raw json.RawMessage) (any, error) {
 type RetireAssetArgs struct {
 	// The id of a Asset record (e.g. "lt_0342").
 	Asset string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of retire_asset without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RetireAssetArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"asset"}, 1, &a.Asset)
 }
 
 // RetireAsset implements the tool retire_asset (service assets): retire an asset from stock for disposal
@@ -601,11 +939,17 @@ func (s *State) RetireAsset(args RetireAssetArgs) (*Asset, error) {
 	return asset, nil
 }
 
-// callRetireAsset decodes the JSON arguments of retire_asset and calls RetireAsset.
+// callRetireAsset decodes the JSON arguments of retire_asset and calls RetireAsset: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRetireAsset(raw json.RawMessage) (any, error) {
 	var args RetireAssetArgs
-	if err := runtime.DecodeArgs(raw, &args, "asset"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RetireAssetArgs
+		if err := runtime.DecodeArgs(raw, &slow, "asset"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RetireAsset(args)
 }
@@ -616,6 +960,13 @@ type GrantLicenceSeatArgs struct {
 	Licence string `json:"licence"`
 	// The id of a Employee record (e.g. "mehta").
 	Employee string `json:"employee"`
+}
+
+// decode decodes the JSON arguments of grant_licence_seat without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GrantLicenceSeatArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"licence", "employee"}, 3, &a.Licence, &a.Employee)
 }
 
 // GrantLicenceSeat implements the tool grant_licence_seat (service assets): give an employee a seat of a licence
@@ -670,11 +1021,17 @@ func (s *State) GrantLicenceSeat(args GrantLicenceSeatArgs) (*LicenceSeat, error
 	return seat, nil
 }
 
-// callGrantLicenceSeat decodes the JSON arguments of grant_licence_seat and calls GrantLicenceSeat.
+// callGrantLicenceSeat decodes the JSON arguments of grant_licence_seat and calls GrantLicenceSeat: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGrantLicenceSeat(raw json.RawMessage) (any, error) {
 	var args GrantLicenceSeatArgs
-	if err := runtime.DecodeArgs(raw, &args, "licence", "employee"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow GrantLicenceSeatArgs
+		if err := runtime.DecodeArgs(raw, &slow, "licence", "employee"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GrantLicenceSeat(args)
 }
@@ -683,6 +1040,13 @@ func (s *State) callGrantLicenceSeat(raw json.RawMessage) (any, error) {
 type RevokeLicenceSeatArgs struct {
 	// The id of a LicenceSeat record (e.g. "seat_m365_mehta").
 	Seat string `json:"seat"`
+}
+
+// decode decodes the JSON arguments of revoke_licence_seat without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RevokeLicenceSeatArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"seat"}, 1, &a.Seat)
 }
 
 // RevokeLicenceSeat implements the tool revoke_licence_seat (service assets): take a licence seat back
@@ -709,11 +1073,17 @@ func (s *State) RevokeLicenceSeat(args RevokeLicenceSeatArgs) (*LicenceSeat, err
 	return seat, nil
 }
 
-// callRevokeLicenceSeat decodes the JSON arguments of revoke_licence_seat and calls RevokeLicenceSeat.
+// callRevokeLicenceSeat decodes the JSON arguments of revoke_licence_seat and calls RevokeLicenceSeat: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRevokeLicenceSeat(raw json.RawMessage) (any, error) {
 	var args RevokeLicenceSeatArgs
-	if err := runtime.DecodeArgs(raw, &args, "seat"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RevokeLicenceSeatArgs
+		if err := runtime.DecodeArgs(raw, &slow, "seat"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RevokeLicenceSeat(args)
 }
@@ -722,6 +1092,31 @@ func (s *State) callRevokeLicenceSeat(raw json.RawMessage) (any, error) {
 type ListSLAPoliciesArgs struct {
 	// How many records to skip (pages of 50). Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_sla_policies without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListSLAPoliciesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			if r.Arg(0) {
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // ListSLAPolicies implements the tool list_sla_policies (service servicedesk): list the service levels
@@ -747,13 +1142,25 @@ func (s *State) ListSLAPolicies(args ListSLAPoliciesArgs) ([]*SLAPolicy, error) 
 	return out, nil
 }
 
-// callListSLAPolicies decodes the JSON arguments of list_sla_policies and calls ListSLAPolicies.
+// callListSLAPolicies decodes the JSON arguments of list_sla_policies and calls ListSLAPolicies: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListSLAPolicies(raw json.RawMessage) (any, error) {
 	var args ListSLAPoliciesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListSLAPoliciesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListSLAPolicies(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListSLAPolicies(args)
+	return runtime.Encoded(v, func(dst []byte, v []*SLAPolicy) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*SLAPolicy])
+	}), nil
 }
 
 // FindTicketsArgs are the arguments of the tool find_tickets.
@@ -766,6 +1173,43 @@ type FindTicketsArgs struct {
 	Category *TicketCategory `json:"category"`
 	// Matches records with this value; null for any.
 	Status *TicketStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_tickets without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindTicketsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "requester":
+			if r.Arg(0) {
+				a.Requester = runtime.Ptr(r.String())
+			}
+		case "asset":
+			if r.Arg(1) {
+				a.Asset = runtime.Ptr(r.String())
+			}
+		case "category":
+			if r.Arg(2) {
+				a.Category = runtime.Ptr(runtime.Enum(r, TicketCategory.Valid))
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, TicketStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindTickets implements the tool find_tickets (service servicedesk): find tickets by requester, asset, category or status
@@ -802,19 +1246,38 @@ func (s *State) FindTickets(args FindTicketsArgs) ([]*Ticket, error) {
 	return out, nil
 }
 
-// callFindTickets decodes the JSON arguments of find_tickets and calls FindTickets.
+// callFindTickets decodes the JSON arguments of find_tickets and calls FindTickets: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindTickets(raw json.RawMessage) (any, error) {
 	var args FindTicketsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindTicketsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindTickets(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindTickets(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Ticket) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Ticket])
+	}), nil
 }
 
 // GetTicketArgs are the arguments of the tool get_ticket.
 type GetTicketArgs struct {
 	// The id of the Ticket. The id of a Ticket record (e.g. "tkt_das_figma").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetTicketArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetTicket implements the tool get_ticket (service servicedesk): read one ticket
@@ -826,11 +1289,17 @@ func (s *State) GetTicket(args GetTicketArgs) (*Ticket, error) {
 	return r, nil
 }
 
-// callGetTicket decodes the JSON arguments of get_ticket and calls GetTicket.
+// callGetTicket decodes the JSON arguments of get_ticket and calls GetTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetTicket(raw json.RawMessage) (any, error) {
 	var args GetTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetTicket(args)
 }
@@ -845,6 +1314,47 @@ type OpenTicketArgs struct {
 	Summary string `json:"summary"`
 	// The id of a Asset record (e.g. "lt_0342"). Optional: null when not given.
 	Asset *string `json:"asset"`
+}
+
+// decode decodes the JSON arguments of open_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *OpenTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "requester":
+			if r.Arg(0) {
+				a.Requester = r.String()
+			}
+		case "category":
+			if r.Arg(1) {
+				a.Category = runtime.Enum(r, TicketCategory.Valid)
+			}
+		case "sla":
+			if r.Arg(2) {
+				a.SLA = r.String()
+			}
+		case "summary":
+			if r.Arg(3) {
+				a.Summary = r.String()
+			}
+		case "asset":
+			if r.Arg(4) {
+				a.Asset = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // OpenTicket implements the tool open_ticket (service servicedesk): log a new ticket; the due date follows the SLA
@@ -896,11 +1406,17 @@ func (s *State) OpenTicket(args OpenTicketArgs) (*Ticket, error) {
 	return t, nil
 }
 
-// callOpenTicket decodes the JSON arguments of open_ticket and calls OpenTicket.
+// callOpenTicket decodes the JSON arguments of open_ticket and calls OpenTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callOpenTicket(raw json.RawMessage) (any, error) {
 	var args OpenTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "requester", "category", "sla", "summary"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow OpenTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "requester", "category", "sla", "summary"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.OpenTicket(args)
 }
@@ -911,6 +1427,13 @@ type AssignTicketArgs struct {
 	Ticket string `json:"ticket"`
 	// The id of a Employee record (e.g. "mehta").
 	Engineer string `json:"engineer"`
+}
+
+// decode decodes the JSON arguments of assign_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AssignTicketArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"ticket", "engineer"}, 3, &a.Ticket, &a.Engineer)
 }
 
 // AssignTicket implements the tool assign_ticket (service servicedesk): give a ticket to an IT engineer and start work on it
@@ -944,11 +1467,17 @@ func (s *State) AssignTicket(args AssignTicketArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callAssignTicket decodes the JSON arguments of assign_ticket and calls AssignTicket.
+// callAssignTicket decodes the JSON arguments of assign_ticket and calls AssignTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAssignTicket(raw json.RawMessage) (any, error) {
 	var args AssignTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "engineer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AssignTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "engineer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AssignTicket(args)
 }
@@ -958,6 +1487,13 @@ type PutTicketOnHoldArgs struct {
 	// The id of a Ticket record (e.g. "tkt_das_figma").
 	Ticket string `json:"ticket"`
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of put_ticket_on_hold without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PutTicketOnHoldArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"ticket", "reason"}, 3, &a.Ticket, &a.Reason)
 }
 
 // PutTicketOnHold implements the tool put_ticket_on_hold (service servicedesk): pause a ticket while waiting on the user or a vendor
@@ -984,11 +1520,17 @@ func (s *State) PutTicketOnHold(args PutTicketOnHoldArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callPutTicketOnHold decodes the JSON arguments of put_ticket_on_hold and calls PutTicketOnHold.
+// callPutTicketOnHold decodes the JSON arguments of put_ticket_on_hold and calls PutTicketOnHold: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPutTicketOnHold(raw json.RawMessage) (any, error) {
 	var args PutTicketOnHoldArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PutTicketOnHoldArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PutTicketOnHold(args)
 }
@@ -999,6 +1541,13 @@ type ChangeTicketPriorityArgs struct {
 	Ticket string `json:"ticket"`
 	// The id of a SlaPolicy record (e.g. "sla_p1").
 	SLA string `json:"sla"`
+}
+
+// decode decodes the JSON arguments of change_ticket_priority without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ChangeTicketPriorityArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"ticket", "sla"}, 3, &a.Ticket, &a.SLA)
 }
 
 // ChangeTicketPriority implements the tool change_ticket_priority (service servicedesk): move a ticket to another priority; the due date is recomputed from the opening date
@@ -1028,11 +1577,17 @@ func (s *State) ChangeTicketPriority(args ChangeTicketPriorityArgs) (*Ticket, er
 	return ticket, nil
 }
 
-// callChangeTicketPriority decodes the JSON arguments of change_ticket_priority and calls ChangeTicketPriority.
+// callChangeTicketPriority decodes the JSON arguments of change_ticket_priority and calls ChangeTicketPriority: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callChangeTicketPriority(raw json.RawMessage) (any, error) {
 	var args ChangeTicketPriorityArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "sla"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ChangeTicketPriorityArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "sla"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ChangeTicketPriority(args)
 }
@@ -1043,6 +1598,39 @@ type ResolveTicketArgs struct {
 	Ticket     string           `json:"ticket"`
 	Resolution TicketResolution `json:"resolution"`
 	Notes      string           `json:"notes"`
+}
+
+// decode decodes the JSON arguments of resolve_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ResolveTicketArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			if r.Arg(0) {
+				a.Ticket = r.String()
+			}
+		case "resolution":
+			if r.Arg(1) {
+				a.Resolution = runtime.Enum(r, TicketResolution.Valid)
+			}
+		case "notes":
+			if r.Arg(2) {
+				a.Notes = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // ResolveTicket implements the tool resolve_ticket (service servicedesk): resolve a ticket with a resolution code and notes for the user
@@ -1085,11 +1673,17 @@ func (s *State) ResolveTicket(args ResolveTicketArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callResolveTicket decodes the JSON arguments of resolve_ticket and calls ResolveTicket.
+// callResolveTicket decodes the JSON arguments of resolve_ticket and calls ResolveTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callResolveTicket(raw json.RawMessage) (any, error) {
 	var args ResolveTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket", "resolution", "notes"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ResolveTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket", "resolution", "notes"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ResolveTicket(args)
 }
@@ -1098,6 +1692,13 @@ func (s *State) callResolveTicket(raw json.RawMessage) (any, error) {
 type CloseTicketArgs struct {
 	// The id of a Ticket record (e.g. "tkt_das_figma").
 	Ticket string `json:"ticket"`
+}
+
+// decode decodes the JSON arguments of close_ticket without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CloseTicketArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"ticket"}, 1, &a.Ticket)
 }
 
 // CloseTicket implements the tool close_ticket (service servicedesk): close a resolved ticket once the user confirms
@@ -1119,11 +1720,17 @@ func (s *State) CloseTicket(args CloseTicketArgs) (*Ticket, error) {
 	return ticket, nil
 }
 
-// callCloseTicket decodes the JSON arguments of close_ticket and calls CloseTicket.
+// callCloseTicket decodes the JSON arguments of close_ticket and calls CloseTicket: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCloseTicket(raw json.RawMessage) (any, error) {
 	var args CloseTicketArgs
-	if err := runtime.DecodeArgs(raw, &args, "ticket"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CloseTicketArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ticket"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CloseTicket(args)
 }
@@ -1138,6 +1745,43 @@ type FindChangeRequestsArgs struct {
 	Risk *ChangeRequestRisk `json:"risk"`
 	// The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
 	RequestedBy *string `json:"requested_by"`
+}
+
+// decode decodes the JSON arguments of find_change_requests without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindChangeRequestsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			if r.Arg(0) {
+				a.Ticket = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(1) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ChangeRequestStatus.Valid))
+			}
+		case "risk":
+			if r.Arg(2) {
+				a.Risk = runtime.Ptr(runtime.Enum(r, ChangeRequestRisk.Valid))
+			}
+		case "requested_by":
+			if r.Arg(3) {
+				a.RequestedBy = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindChangeRequests implements the tool find_change_requests (service changes): find change requests by ticket, status, risk or requester
@@ -1174,19 +1818,38 @@ func (s *State) FindChangeRequests(args FindChangeRequestsArgs) ([]*ChangeReques
 	return out, nil
 }
 
-// callFindChangeRequests decodes the JSON arguments of find_change_requests and calls FindChangeRequests.
+// callFindChangeRequests decodes the JSON arguments of find_change_requests and calls FindChangeRequests: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindChangeRequests(raw json.RawMessage) (any, error) {
 	var args FindChangeRequestsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindChangeRequestsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindChangeRequests(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindChangeRequests(args)
+	return runtime.Encoded(v, func(dst []byte, v []*ChangeRequest) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ChangeRequest])
+	}), nil
 }
 
 // GetChangeRequestArgs are the arguments of the tool get_change_request.
 type GetChangeRequestArgs struct {
 	// The id of the ChangeRequest. The id of a ChangeRequest record (e.g. "chg_proxy_figma").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_change_request without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetChangeRequestArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetChangeRequest implements the tool get_change_request (service changes): read one change request
@@ -1198,11 +1861,17 @@ func (s *State) GetChangeRequest(args GetChangeRequestArgs) (*ChangeRequest, err
 	return r, nil
 }
 
-// callGetChangeRequest decodes the JSON arguments of get_change_request and calls GetChangeRequest.
+// callGetChangeRequest decodes the JSON arguments of get_change_request and calls GetChangeRequest: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetChangeRequest(raw json.RawMessage) (any, error) {
 	var args GetChangeRequestArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetChangeRequestArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetChangeRequest(args)
 }
@@ -1220,6 +1889,55 @@ type RaiseChangeArgs struct {
 	PlannedStart runtime.DateTime `json:"planned_start"`
 	// A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).
 	PlannedEnd runtime.DateTime `json:"planned_end"`
+}
+
+// decode decodes the JSON arguments of raise_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RaiseChangeArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ticket":
+			if r.Arg(0) {
+				a.Ticket = runtime.Ptr(r.String())
+			}
+		case "title":
+			if r.Arg(1) {
+				a.Title = r.String()
+			}
+		case "description":
+			if r.Arg(2) {
+				a.Description = r.String()
+			}
+		case "risk":
+			if r.Arg(3) {
+				a.Risk = runtime.Enum(r, ChangeRequestRisk.Valid)
+			}
+		case "requested_by":
+			if r.Arg(4) {
+				a.RequestedBy = r.String()
+			}
+		case "planned_start":
+			if r.Arg(5) {
+				a.PlannedStart = r.DateTime()
+			}
+		case "planned_end":
+			if r.Arg(6) {
+				a.PlannedEnd = r.DateTime()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(126)
 }
 
 // RaiseChange implements the tool raise_change (service changes): submit a change request to the CAB
@@ -1268,11 +1986,17 @@ func (s *State) RaiseChange(args RaiseChangeArgs) (*ChangeRequest, error) {
 	return c, nil
 }
 
-// callRaiseChange decodes the JSON arguments of raise_change and calls RaiseChange.
+// callRaiseChange decodes the JSON arguments of raise_change and calls RaiseChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRaiseChange(raw json.RawMessage) (any, error) {
 	var args RaiseChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "title", "description", "risk", "requested_by", "planned_start", "planned_end"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RaiseChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "title", "description", "risk", "requested_by", "planned_start", "planned_end"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RaiseChange(args)
 }
@@ -1283,6 +2007,13 @@ type ApproveChangeArgs struct {
 	Change string `json:"change"`
 	// The id of a Employee record (e.g. "mehta").
 	Approver string `json:"approver"`
+}
+
+// decode decodes the JSON arguments of approve_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApproveChangeArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"change", "approver"}, 3, &a.Change, &a.Approver)
 }
 
 // ApproveChange implements the tool approve_change (service changes): record the CAB's approval of a change
@@ -1319,11 +2050,17 @@ func (s *State) ApproveChange(args ApproveChangeArgs) (*ChangeRequest, error) {
 	return change, nil
 }
 
-// callApproveChange decodes the JSON arguments of approve_change and calls ApproveChange.
+// callApproveChange decodes the JSON arguments of approve_change and calls ApproveChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApproveChange(raw json.RawMessage) (any, error) {
 	var args ApproveChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "change", "approver"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApproveChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "change", "approver"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApproveChange(args)
 }
@@ -1334,6 +2071,13 @@ type RejectChangeArgs struct {
 	Change string `json:"change"`
 	// The id of a Employee record (e.g. "mehta").
 	Approver string `json:"approver"`
+}
+
+// decode decodes the JSON arguments of reject_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectChangeArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"change", "approver"}, 3, &a.Change, &a.Approver)
 }
 
 // RejectChange implements the tool reject_change (service changes): record the CAB's rejection of a change
@@ -1367,11 +2111,17 @@ func (s *State) RejectChange(args RejectChangeArgs) (*ChangeRequest, error) {
 	return change, nil
 }
 
-// callRejectChange decodes the JSON arguments of reject_change and calls RejectChange.
+// callRejectChange decodes the JSON arguments of reject_change and calls RejectChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectChange(raw json.RawMessage) (any, error) {
 	var args RejectChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "change", "approver"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "change", "approver"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectChange(args)
 }
@@ -1380,6 +2130,13 @@ func (s *State) callRejectChange(raw json.RawMessage) (any, error) {
 type ImplementChangeArgs struct {
 	// The id of a ChangeRequest record (e.g. "chg_proxy_figma").
 	Change string `json:"change"`
+}
+
+// decode decodes the JSON arguments of implement_change without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ImplementChangeArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"change"}, 1, &a.Change)
 }
 
 // ImplementChange implements the tool implement_change (service changes): record that an approved change has been carried out
@@ -1406,11 +2163,17 @@ func (s *State) ImplementChange(args ImplementChangeArgs) (*ChangeRequest, error
 	return change, nil
 }
 
-// callImplementChange decodes the JSON arguments of implement_change and calls ImplementChange.
+// callImplementChange decodes the JSON arguments of implement_change and calls ImplementChange: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callImplementChange(raw json.RawMessage) (any, error) {
 	var args ImplementChangeArgs
-	if err := runtime.DecodeArgs(raw, &args, "change"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ImplementChangeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "change"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ImplementChange(args)
 }

@@ -114,6 +114,99 @@ func (r *Employee) clone() *Employee {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Employee to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Employee) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"employee_code\":"), r.EmployeeCode)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), string(r.Department))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"location\":"), string(r.Location))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = r.JoinedOn.AppendJSON(runtime.AppendKey(dst, ",\"joined_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_working_day\":"), r.LastWorkingDay, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"cab_member\":"), r.CabMember)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Employee to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Employee) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.EmployeeCode)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, string(r.Department))
+	runtime.HashString(w, string(r.Location))
+	runtime.HashString(w, string(r.Status))
+	r.JoinedOn.HashFields(w)
+	runtime.HashOptional(w, r.LastWorkingDay, runtime.HashValue[runtime.Date])
+	runtime.HashBool(w, r.CabMember)
+}
+
+// decodeEmployee reads a Employee record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeEmployee(r *runtime.JSONReader) *Employee {
+	if r.Null() {
+		return nil
+	}
+	v := &Employee{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "employee_code":
+			r.Seen(&seen, 1)
+			v.EmployeeCode = r.String()
+		case "full_name":
+			r.Seen(&seen, 2)
+			v.FullName = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "department":
+			r.Seen(&seen, 4)
+			v.Department = runtime.Enum(r, EmployeeDepartment.Valid)
+		case "location":
+			r.Seen(&seen, 5)
+			v.Location = runtime.Enum(r, EmployeeLocation.Valid)
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, EmployeeStatus.Valid)
+		case "joined_on":
+			r.Seen(&seen, 7)
+			v.JoinedOn = r.Date()
+		case "last_working_day":
+			r.Seen(&seen, 8)
+			v.LastWorkingDay = runtime.ReadOptional(r, runtime.ReadDate)
+		case "cab_member":
+			r.Seen(&seen, 9)
+			v.CabMember = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // AssetKind is the kind of a Asset.
 type AssetKind string
 
@@ -197,6 +290,99 @@ func (r *Asset) clone() *Asset {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Asset to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Asset) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"asset_tag\":"), r.AssetTag)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"model\":"), r.Model)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"serial_number\":"), r.SerialNumber)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"purchase_cost\":"), r.PurchaseCost)
+	dst = r.PurchasedOn.AppendJSON(runtime.AppendKey(dst, ",\"purchased_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assigned_to\":"), r.AssignedTo, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"repair_vendor\":"), r.RepairVendor, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Asset to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Asset) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.AssetTag)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashString(w, r.Model)
+	runtime.HashString(w, r.SerialNumber)
+	runtime.HashFloat(w, r.PurchaseCost)
+	r.PurchasedOn.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.AssignedTo, runtime.HashString)
+	runtime.HashOptional(w, r.RepairVendor, runtime.HashString)
+}
+
+// decodeAsset reads a Asset record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeAsset(r *runtime.JSONReader) *Asset {
+	if r.Null() {
+		return nil
+	}
+	v := &Asset{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "asset_tag":
+			r.Seen(&seen, 1)
+			v.AssetTag = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, AssetKind.Valid)
+		case "model":
+			r.Seen(&seen, 3)
+			v.Model = r.String()
+		case "serial_number":
+			r.Seen(&seen, 4)
+			v.SerialNumber = r.String()
+		case "purchase_cost":
+			r.Seen(&seen, 5)
+			v.PurchaseCost = r.Float()
+		case "purchased_on":
+			r.Seen(&seen, 6)
+			v.PurchasedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 7)
+			v.Status = runtime.Enum(r, AssetStatus.Valid)
+		case "assigned_to":
+			r.Seen(&seen, 8)
+			v.AssignedTo = runtime.ReadOptional(r, runtime.ReadString)
+		case "repair_vendor":
+			r.Seen(&seen, 9)
+			v.RepairVendor = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // SoftwareLicence is a licence agreement with a number of seats.
 type SoftwareLicence struct {
 	ID             string `json:"id"`
@@ -218,6 +404,79 @@ func (r *SoftwareLicence) recordID() string {
 func (r *SoftwareLicence) clone() *SoftwareLicence {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the SoftwareLicence to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *SoftwareLicence) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"vendor\":"), r.Vendor)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"seats_purchased\":"), r.SeatsPurchased)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"cost_per_seat\":"), r.CostPerSeat)
+	dst = r.RenewalDate.AppendJSON(runtime.AppendKey(dst, ",\"renewal_date\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the SoftwareLicence to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *SoftwareLicence) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Product)
+	runtime.HashString(w, r.Vendor)
+	runtime.HashInt(w, r.SeatsPurchased)
+	runtime.HashFloat(w, r.CostPerSeat)
+	r.RenewalDate.HashFields(w)
+}
+
+// decodeSoftwareLicence reads a SoftwareLicence record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSoftwareLicence(r *runtime.JSONReader) *SoftwareLicence {
+	if r.Null() {
+		return nil
+	}
+	v := &SoftwareLicence{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "product":
+			r.Seen(&seen, 1)
+			v.Product = r.String()
+		case "vendor":
+			r.Seen(&seen, 2)
+			v.Vendor = r.String()
+		case "seats_purchased":
+			r.Seen(&seen, 3)
+			v.SeatsPurchased = r.Int()
+		case "cost_per_seat":
+			r.Seen(&seen, 4)
+			v.CostPerSeat = r.Float()
+		case "renewal_date":
+			r.Seen(&seen, 5)
+			v.RenewalDate = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // LicenceSeatStatus is the status of a LicenceSeat.
@@ -269,6 +528,84 @@ func (r *LicenceSeat) clone() *LicenceSeat {
 	return &c
 }
 
+// AppendJSON appends the JSON of the LicenceSeat to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *LicenceSeat) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"licence\":"), r.Licence)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"employee\":"), r.Employee)
+	dst = r.AssignedOn.AppendJSON(runtime.AppendKey(dst, ",\"assigned_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_used_on\":"), r.LastUsedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"revoked_on\":"), r.RevokedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the LicenceSeat to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *LicenceSeat) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Licence)
+	runtime.HashString(w, r.Employee)
+	r.AssignedOn.HashFields(w)
+	runtime.HashOptional(w, r.LastUsedOn, runtime.HashValue[runtime.Date])
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.RevokedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeLicenceSeat reads a LicenceSeat record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeLicenceSeat(r *runtime.JSONReader) *LicenceSeat {
+	if r.Null() {
+		return nil
+	}
+	v := &LicenceSeat{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "licence":
+			r.Seen(&seen, 1)
+			v.Licence = r.String()
+		case "employee":
+			r.Seen(&seen, 2)
+			v.Employee = r.String()
+		case "assigned_on":
+			r.Seen(&seen, 3)
+			v.AssignedOn = r.Date()
+		case "last_used_on":
+			r.Seen(&seen, 4)
+			v.LastUsedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, LicenceSeatStatus.Valid)
+		case "revoked_on":
+			r.Seen(&seen, 6)
+			v.RevokedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
+}
+
 // SLAPolicy is a record: Service level for a ticket priority.
 type SLAPolicy struct {
 	ID             string `json:"id"`
@@ -287,6 +624,69 @@ func (r *SLAPolicy) recordID() string {
 func (r *SLAPolicy) clone() *SLAPolicy {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the SlaPolicy to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *SLAPolicy) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"response_hours\":"), r.ResponseHours)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"resolution_days\":"), r.ResolutionDays)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the SlaPolicy to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *SLAPolicy) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashInt(w, r.ResponseHours)
+	runtime.HashInt(w, r.ResolutionDays)
+}
+
+// decodeSLAPolicy reads a SlaPolicy record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSLAPolicy(r *runtime.JSONReader) *SLAPolicy {
+	if r.Null() {
+		return nil
+	}
+	v := &SLAPolicy{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "response_hours":
+			r.Seen(&seen, 2)
+			v.ResponseHours = r.Int()
+		case "resolution_days":
+			r.Seen(&seen, 3)
+			v.ResolutionDays = r.Int()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }
 
 // TicketCategory is the category of a Ticket.
@@ -403,6 +803,116 @@ func (r *Ticket) clone() *Ticket {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Ticket to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Ticket) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"requester\":"), r.Requester)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sla\":"), r.SLA)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"summary\":"), r.Summary)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"asset\":"), r.Asset, runtime.AppendString)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
+	dst = r.DueOn.AppendJSON(runtime.AppendKey(dst, ",\"due_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assignee\":"), r.Assignee, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"resolution\":"), r.Resolution, runtime.AppendEnum[TicketResolution])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"resolved_on\":"), r.ResolvedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"notes\":"), r.Notes, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Ticket to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Ticket) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(13)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Requester)
+	runtime.HashString(w, string(r.Category))
+	runtime.HashString(w, r.SLA)
+	runtime.HashString(w, r.Summary)
+	runtime.HashOptional(w, r.Asset, runtime.HashString)
+	runtime.HashString(w, string(r.Status))
+	r.OpenedOn.HashFields(w)
+	r.DueOn.HashFields(w)
+	runtime.HashOptional(w, r.Assignee, runtime.HashString)
+	runtime.HashOptional(w, r.Resolution, runtime.HashEnum[TicketResolution])
+	runtime.HashOptional(w, r.ResolvedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.Notes, runtime.HashString)
+}
+
+// decodeTicket reads a Ticket record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeTicket(r *runtime.JSONReader) *Ticket {
+	if r.Null() {
+		return nil
+	}
+	v := &Ticket{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "requester":
+			r.Seen(&seen, 1)
+			v.Requester = r.String()
+		case "category":
+			r.Seen(&seen, 2)
+			v.Category = runtime.Enum(r, TicketCategory.Valid)
+		case "sla":
+			r.Seen(&seen, 3)
+			v.SLA = r.String()
+		case "summary":
+			r.Seen(&seen, 4)
+			v.Summary = r.String()
+		case "asset":
+			r.Seen(&seen, 5)
+			v.Asset = runtime.ReadOptional(r, runtime.ReadString)
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, TicketStatus.Valid)
+		case "opened_on":
+			r.Seen(&seen, 7)
+			v.OpenedOn = r.Date()
+		case "due_on":
+			r.Seen(&seen, 8)
+			v.DueOn = r.Date()
+		case "assignee":
+			r.Seen(&seen, 9)
+			v.Assignee = runtime.ReadOptional(r, runtime.ReadString)
+		case "resolution":
+			r.Seen(&seen, 10)
+			v.Resolution = runtime.ReadOptional(r, func(r *runtime.JSONReader) TicketResolution {
+				return runtime.Enum(r, TicketResolution.Valid)
+			})
+		case "resolved_on":
+			r.Seen(&seen, 11)
+			v.ResolvedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "notes":
+			r.Seen(&seen, 12)
+			v.Notes = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 8191 {
+		r.Fail()
+	}
+	return v
+}
+
 // ChangeRequestRisk is the risk of a ChangeRequest.
 type ChangeRequestRisk string
 
@@ -483,4 +993,102 @@ func (r *ChangeRequest) recordID() string {
 func (r *ChangeRequest) clone() *ChangeRequest {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the ChangeRequest to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ChangeRequest) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"ticket\":"), r.Ticket, runtime.AppendString)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"title\":"), r.Title)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"description\":"), r.Description)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"risk\":"), string(r.Risk))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"requested_by\":"), r.RequestedBy)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approver\":"), r.Approver, runtime.AppendString)
+	dst = r.PlannedStart.AppendJSON(runtime.AppendKey(dst, ",\"planned_start\":"))
+	dst = r.PlannedEnd.AppendJSON(runtime.AppendKey(dst, ",\"planned_end\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"implemented_on\":"), r.ImplementedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the ChangeRequest to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ChangeRequest) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashOptional(w, r.Ticket, runtime.HashString)
+	runtime.HashString(w, r.Title)
+	runtime.HashString(w, r.Description)
+	runtime.HashString(w, string(r.Risk))
+	runtime.HashString(w, string(r.Status))
+	runtime.HashString(w, r.RequestedBy)
+	runtime.HashOptional(w, r.Approver, runtime.HashString)
+	r.PlannedStart.HashFields(w)
+	r.PlannedEnd.HashFields(w)
+	runtime.HashOptional(w, r.ImplementedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeChangeRequest reads a ChangeRequest record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeChangeRequest(r *runtime.JSONReader) *ChangeRequest {
+	if r.Null() {
+		return nil
+	}
+	v := &ChangeRequest{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "ticket":
+			r.Seen(&seen, 1)
+			v.Ticket = runtime.ReadOptional(r, runtime.ReadString)
+		case "title":
+			r.Seen(&seen, 2)
+			v.Title = r.String()
+		case "description":
+			r.Seen(&seen, 3)
+			v.Description = r.String()
+		case "risk":
+			r.Seen(&seen, 4)
+			v.Risk = runtime.Enum(r, ChangeRequestRisk.Valid)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, ChangeRequestStatus.Valid)
+		case "requested_by":
+			r.Seen(&seen, 6)
+			v.RequestedBy = r.String()
+		case "approver":
+			r.Seen(&seen, 7)
+			v.Approver = runtime.ReadOptional(r, runtime.ReadString)
+		case "planned_start":
+			r.Seen(&seen, 8)
+			v.PlannedStart = r.DateTime()
+		case "planned_end":
+			r.Seen(&seen, 9)
+			v.PlannedEnd = r.DateTime()
+		case "implemented_on":
+			r.Seen(&seen, 10)
+			v.ImplementedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
 }

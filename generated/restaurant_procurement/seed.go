@@ -3,17 +3,18 @@
 package restaurant_procurement
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/worldc/worldc/runtime"
+	"strings"
 	"sync"
 )
 
 // seedJSON holds the world seed and the task seeds, in the Snapshot format.
 //
 //go:embed seed.json
-var seedJSON []byte
+var seedJSON string
 
 // seedTables are seed records by entity, in insertion order.
 type seedTables struct {
@@ -33,9 +34,79 @@ type seedData struct {
 	Tasks map[string]seedTables `json:"tasks"`
 }
 
-// loadSeed decodes seed.json, strictly, once.
+// decodeSeedTables reads the seed tables of the world or of a task
+// without reflection; on input encoding/json would decode otherwise, r
+// fails.
+func decodeSeedTables(r *runtime.JSONReader) seedTables {
+	var t seedTables
+	if !r.BeginObject() {
+		return t
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "Supplier":
+			r.Seen(&seen, 0)
+			t.Suppliers = runtime.ReadList(r, false, decodeSupplier)
+		case "Ingredient":
+			r.Seen(&seen, 1)
+			t.Ingredients = runtime.ReadList(r, false, decodeIngredient)
+		case "Outlet":
+			r.Seen(&seen, 2)
+			t.Outlets = runtime.ReadList(r, false, decodeOutlet)
+		case "StockLevel":
+			r.Seen(&seen, 3)
+			t.StockLevels = runtime.ReadList(r, false, decodeStockLevel)
+		case "GoodsReceipt":
+			r.Seen(&seen, 4)
+			t.GoodsReceipts = runtime.ReadList(r, false, decodeGoodsReceipt)
+		case "PurchaseOrder":
+			r.Seen(&seen, 5)
+			t.PurchaseOrders = runtime.ReadList(r, false, decodePurchaseOrder)
+		case "OrderLine":
+			r.Seen(&seen, 6)
+			t.OrderLines = runtime.ReadList(r, false, decodeOrderLine)
+		case "SupplierInvoice":
+			r.Seen(&seen, 7)
+			t.SupplierInvoices = runtime.ReadList(r, false, decodeSupplierInvoice)
+		default:
+			r.Fail()
+		}
+	}
+	return t
+}
+
+// decodeSeed decodes seed.json without reflection and reports whether it
+// could.
+func decodeSeed() (*seedData, bool) {
+	r := runtime.NewJSONReader(seedJSON)
+	var sd seedData
+	if !r.BeginObject() {
+		return nil, false
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "world":
+			r.Seen(&seen, 0)
+			sd.World = decodeSeedTables(&r)
+		case "tasks":
+			r.Seen(&seen, 1)
+			sd.Tasks = runtime.ReadMap(&r, true, decodeSeedTables)
+		default:
+			r.Fail()
+		}
+	}
+	return &sd, r.End()
+}
+
+// loadSeed decodes seed.json, strictly, once: by the generated decoders,
+// or, when they cannot, with encoding/json, for its error.
 var loadSeed = sync.OnceValues(func() (*seedData, error) {
-	d := json.NewDecoder(bytes.NewReader(seedJSON))
+	if sd, ok := decodeSeed(); ok {
+		return sd, nil
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
 	d.DisallowUnknownFields()
 	var sd seedData
 	if err := d.Decode(&sd); err != nil {

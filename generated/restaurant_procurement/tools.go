@@ -22,6 +22,39 @@ type FindSuppliersArgs struct {
 	Active *bool `json:"active"`
 }
 
+// decode decodes the JSON arguments of find_suppliers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSuppliersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "prefecture":
+			if r.Arg(1) {
+				a.Prefecture = runtime.Ptr(r.String())
+			}
+		case "active":
+			if r.Arg(2) {
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindSuppliers implements the tool find_suppliers (service catalog): find suppliers by name, prefecture or status
 func (s *State) FindSuppliers(args FindSuppliersArgs) ([]*Supplier, error) {
 	var nameLower string
@@ -51,19 +84,38 @@ func (s *State) FindSuppliers(args FindSuppliersArgs) ([]*Supplier, error) {
 	return out, nil
 }
 
-// callFindSuppliers decodes the JSON arguments of find_suppliers and calls FindSuppliers.
+// callFindSuppliers decodes the JSON arguments of find_suppliers and calls FindSuppliers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSuppliers(raw json.RawMessage) (any, error) {
 	var args FindSuppliersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSuppliersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindSuppliers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindSuppliers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Supplier) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Supplier])
+	}), nil
 }
 
 // GetSupplierArgs are the arguments of the tool get_supplier.
 type GetSupplierArgs struct {
 	// The id of the Supplier. The id of a Supplier record (e.g. "sup_toyosu").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_supplier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetSupplierArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetSupplier implements the tool get_supplier (service catalog): get a Supplier by id.
@@ -75,11 +127,17 @@ func (s *State) GetSupplier(args GetSupplierArgs) (*Supplier, error) {
 	return r, nil
 }
 
-// callGetSupplier decodes the JSON arguments of get_supplier and calls GetSupplier.
+// callGetSupplier decodes the JSON arguments of get_supplier and calls GetSupplier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetSupplier(raw json.RawMessage) (any, error) {
 	var args GetSupplierArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetSupplierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetSupplier(args)
 }
@@ -94,6 +152,43 @@ type FindIngredientsArgs struct {
 	Category *IngredientCategory `json:"category"`
 	// The id of a Supplier record (e.g. "sup_toyosu"). Matches records with this value; null for any.
 	Supplier *string `json:"supplier"`
+}
+
+// decode decodes the JSON arguments of find_ingredients without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindIngredientsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "sku":
+			if r.Arg(1) {
+				a.SKU = runtime.Ptr(r.String())
+			}
+		case "category":
+			if r.Arg(2) {
+				a.Category = runtime.Ptr(runtime.Enum(r, IngredientCategory.Valid))
+			}
+		case "supplier":
+			if r.Arg(3) {
+				a.Supplier = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindIngredients implements the tool find_ingredients (service catalog): find ingredients by name, SKU, category or supplier
@@ -133,19 +228,38 @@ func (s *State) FindIngredients(args FindIngredientsArgs) ([]*Ingredient, error)
 	return out, nil
 }
 
-// callFindIngredients decodes the JSON arguments of find_ingredients and calls FindIngredients.
+// callFindIngredients decodes the JSON arguments of find_ingredients and calls FindIngredients: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindIngredients(raw json.RawMessage) (any, error) {
 	var args FindIngredientsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindIngredientsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindIngredients(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindIngredients(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Ingredient) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Ingredient])
+	}), nil
 }
 
 // GetIngredientArgs are the arguments of the tool get_ingredient.
 type GetIngredientArgs struct {
 	// The id of the Ingredient. The id of a Ingredient record (e.g. "ing_maguro").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_ingredient without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetIngredientArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetIngredient implements the tool get_ingredient (service catalog): get a Ingredient by id.
@@ -157,11 +271,17 @@ func (s *State) GetIngredient(args GetIngredientArgs) (*Ingredient, error) {
 	return r, nil
 }
 
-// callGetIngredient decodes the JSON arguments of get_ingredient and calls GetIngredient.
+// callGetIngredient decodes the JSON arguments of get_ingredient and calls GetIngredient: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetIngredient(raw json.RawMessage) (any, error) {
 	var args GetIngredientArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetIngredientArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetIngredient(args)
 }
@@ -172,6 +292,35 @@ type UpdateIngredientPriceArgs struct {
 	Ingredient string `json:"ingredient"`
 	// Amount in JPY.
 	NewPrice float64 `json:"new_price"`
+}
+
+// decode decodes the JSON arguments of update_ingredient_price without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateIngredientPriceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ingredient":
+			if r.Arg(0) {
+				a.Ingredient = r.String()
+			}
+		case "new_price":
+			if r.Arg(1) {
+				a.NewPrice = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // UpdateIngredientPrice implements the tool update_ingredient_price (service catalog): apply a supplier's new contract price
@@ -199,11 +348,17 @@ func (s *State) UpdateIngredientPrice(args UpdateIngredientPriceArgs) (*Ingredie
 	return ingredient, nil
 }
 
-// callUpdateIngredientPrice decodes the JSON arguments of update_ingredient_price and calls UpdateIngredientPrice.
+// callUpdateIngredientPrice decodes the JSON arguments of update_ingredient_price and calls UpdateIngredientPrice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateIngredientPrice(raw json.RawMessage) (any, error) {
 	var args UpdateIngredientPriceArgs
-	if err := runtime.DecodeArgs(raw, &args, "ingredient", "new_price"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateIngredientPriceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ingredient", "new_price"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateIngredientPrice(args)
 }
@@ -216,6 +371,39 @@ type SwitchSupplierArgs struct {
 	Supplier string `json:"supplier"`
 	// Amount in JPY.
 	UnitPrice float64 `json:"unit_price"`
+}
+
+// decode decodes the JSON arguments of switch_supplier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SwitchSupplierArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "ingredient":
+			if r.Arg(0) {
+				a.Ingredient = r.String()
+			}
+		case "supplier":
+			if r.Arg(1) {
+				a.Supplier = r.String()
+			}
+		case "unit_price":
+			if r.Arg(2) {
+				a.UnitPrice = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // SwitchSupplier implements the tool switch_supplier (service catalog): buy an ingredient from another supplier from now on
@@ -269,11 +457,17 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 	return ingredient, nil
 }
 
-// callSwitchSupplier decodes the JSON arguments of switch_supplier and calls SwitchSupplier.
+// callSwitchSupplier decodes the JSON arguments of switch_supplier and calls SwitchSupplier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSwitchSupplier(raw json.RawMessage) (any, error) {
 	var args SwitchSupplierArgs
-	if err := runtime.DecodeArgs(raw, &args, "ingredient", "supplier", "unit_price"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SwitchSupplierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "ingredient", "supplier", "unit_price"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SwitchSupplier(args)
 }
@@ -282,6 +476,13 @@ func (s *State) callSwitchSupplier(raw json.RawMessage) (any, error) {
 type DeactivateSupplierArgs struct {
 	// The id of a Supplier record (e.g. "sup_toyosu").
 	Supplier string `json:"supplier"`
+}
+
+// decode decodes the JSON arguments of deactivate_supplier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DeactivateSupplierArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"supplier"}, 1, &a.Supplier)
 }
 
 // DeactivateSupplier implements the tool deactivate_supplier (service catalog): stop buying from a supplier
@@ -322,11 +523,17 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	return supplier, nil
 }
 
-// callDeactivateSupplier decodes the JSON arguments of deactivate_supplier and calls DeactivateSupplier.
+// callDeactivateSupplier decodes the JSON arguments of deactivate_supplier and calls DeactivateSupplier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDeactivateSupplier(raw json.RawMessage) (any, error) {
 	var args DeactivateSupplierArgs
-	if err := runtime.DecodeArgs(raw, &args, "supplier"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DeactivateSupplierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "supplier"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DeactivateSupplier(args)
 }
@@ -337,6 +544,35 @@ type FindOutletsArgs struct {
 	Name *string `json:"name"`
 	// Matches records containing this text, ignoring case; null for any.
 	City *string `json:"city"`
+}
+
+// decode decodes the JSON arguments of find_outlets without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOutletsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "city":
+			if r.Arg(1) {
+				a.City = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindOutlets implements the tool find_outlets (service inventory): find outlets by name or city
@@ -365,19 +601,38 @@ func (s *State) FindOutlets(args FindOutletsArgs) ([]*Outlet, error) {
 	return out, nil
 }
 
-// callFindOutlets decodes the JSON arguments of find_outlets and calls FindOutlets.
+// callFindOutlets decodes the JSON arguments of find_outlets and calls FindOutlets: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOutlets(raw json.RawMessage) (any, error) {
 	var args FindOutletsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOutletsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindOutlets(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindOutlets(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Outlet) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Outlet])
+	}), nil
 }
 
 // GetOutletArgs are the arguments of the tool get_outlet.
 type GetOutletArgs struct {
 	// The id of the Outlet. The id of a Outlet record (e.g. "out_ginza").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_outlet without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOutletArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetOutlet implements the tool get_outlet (service inventory): get a Outlet by id.
@@ -389,11 +644,17 @@ func (s *State) GetOutlet(args GetOutletArgs) (*Outlet, error) {
 	return r, nil
 }
 
-// callGetOutlet decodes the JSON arguments of get_outlet and calls GetOutlet.
+// callGetOutlet decodes the JSON arguments of get_outlet and calls GetOutlet: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOutlet(raw json.RawMessage) (any, error) {
 	var args GetOutletArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetOutletArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetOutlet(args)
 }
@@ -404,6 +665,35 @@ type FindStockArgs struct {
 	Outlet *string `json:"outlet"`
 	// The id of a Ingredient record (e.g. "ing_maguro"). Matches records with this value; null for any.
 	Ingredient *string `json:"ingredient"`
+}
+
+// decode decodes the JSON arguments of find_stock without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindStockArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "outlet":
+			if r.Arg(0) {
+				a.Outlet = runtime.Ptr(r.String())
+			}
+		case "ingredient":
+			if r.Arg(1) {
+				a.Ingredient = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindStock implements the tool find_stock (service inventory): stock levels of an outlet or of an ingredient
@@ -434,13 +724,25 @@ func (s *State) FindStock(args FindStockArgs) ([]*StockLevel, error) {
 	return out, nil
 }
 
-// callFindStock decodes the JSON arguments of find_stock and calls FindStock.
+// callFindStock decodes the JSON arguments of find_stock and calls FindStock: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindStock(raw json.RawMessage) (any, error) {
 	var args FindStockArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindStockArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindStock(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindStock(args)
+	return runtime.Encoded(v, func(dst []byte, v []*StockLevel) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*StockLevel])
+	}), nil
 }
 
 // FindReceiptsArgs are the arguments of the tool find_receipts.
@@ -449,6 +751,35 @@ type FindReceiptsArgs struct {
 	PurchaseOrder *string `json:"purchase_order"`
 	// Matches records with this value; null for any.
 	Quality *GoodsReceiptQuality `json:"quality"`
+}
+
+// decode decodes the JSON arguments of find_receipts without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindReceiptsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			if r.Arg(0) {
+				a.PurchaseOrder = runtime.Ptr(r.String())
+			}
+		case "quality":
+			if r.Arg(1) {
+				a.Quality = runtime.Ptr(runtime.Enum(r, GoodsReceiptQuality.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindReceipts implements the tool find_receipts (service inventory): goods receipts of a purchase order
@@ -474,13 +805,25 @@ func (s *State) FindReceipts(args FindReceiptsArgs) ([]*GoodsReceipt, error) {
 	return out, nil
 }
 
-// callFindReceipts decodes the JSON arguments of find_receipts and calls FindReceipts.
+// callFindReceipts decodes the JSON arguments of find_receipts and calls FindReceipts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindReceipts(raw json.RawMessage) (any, error) {
 	var args FindReceiptsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindReceiptsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindReceipts(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindReceipts(args)
+	return runtime.Encoded(v, func(dst []byte, v []*GoodsReceipt) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*GoodsReceipt])
+	}), nil
 }
 
 // RecordStockCountArgs are the arguments of the tool record_stock_count.
@@ -488,6 +831,35 @@ type RecordStockCountArgs struct {
 	// The id of a StockLevel record (e.g. "stk_gz_maguro").
 	Stock   string `json:"stock"`
 	Counted int64  `json:"counted"`
+}
+
+// decode decodes the JSON arguments of record_stock_count without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordStockCountArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "stock":
+			if r.Arg(0) {
+				a.Stock = r.String()
+			}
+		case "counted":
+			if r.Arg(1) {
+				a.Counted = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RecordStockCount implements the tool record_stock_count (service inventory): record the result of a physical stock count
@@ -513,11 +885,17 @@ func (s *State) RecordStockCount(args RecordStockCountArgs) (*StockLevel, error)
 	return stock, nil
 }
 
-// callRecordStockCount decodes the JSON arguments of record_stock_count and calls RecordStockCount.
+// callRecordStockCount decodes the JSON arguments of record_stock_count and calls RecordStockCount: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordStockCount(raw json.RawMessage) (any, error) {
 	var args RecordStockCountArgs
-	if err := runtime.DecodeArgs(raw, &args, "stock", "counted"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordStockCountArgs
+		if err := runtime.DecodeArgs(raw, &slow, "stock", "counted"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordStockCount(args)
 }
@@ -528,6 +906,39 @@ type RecordWasteArgs struct {
 	Stock    string `json:"stock"`
 	Quantity int64  `json:"quantity"`
 	Reason   string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of record_waste without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordWasteArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "stock":
+			if r.Arg(0) {
+				a.Stock = r.String()
+			}
+		case "quantity":
+			if r.Arg(1) {
+				a.Quantity = r.Int()
+			}
+		case "reason":
+			if r.Arg(2) {
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // RecordWaste implements the tool record_waste (service inventory): write off spoiled or dropped stock
@@ -555,11 +966,17 @@ func (s *State) RecordWaste(args RecordWasteArgs) (*StockLevel, error) {
 	return stock, nil
 }
 
-// callRecordWaste decodes the JSON arguments of record_waste and calls RecordWaste.
+// callRecordWaste decodes the JSON arguments of record_waste and calls RecordWaste: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordWaste(raw json.RawMessage) (any, error) {
 	var args RecordWasteArgs
-	if err := runtime.DecodeArgs(raw, &args, "stock", "quantity", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordWasteArgs
+		if err := runtime.DecodeArgs(raw, &slow, "stock", "quantity", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordWaste(args)
 }
@@ -570,6 +987,39 @@ type ReceiveDeliveryArgs struct {
 	PurchaseOrder string `json:"purchase_order"`
 	ReceivedBy    string `json:"received_by"`
 	TemperatureOk bool   `json:"temperature_ok"`
+}
+
+// decode decodes the JSON arguments of receive_delivery without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReceiveDeliveryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			if r.Arg(0) {
+				a.PurchaseOrder = r.String()
+			}
+		case "received_by":
+			if r.Arg(1) {
+				a.ReceivedBy = r.String()
+			}
+		case "temperature_ok":
+			if r.Arg(2) {
+				a.TemperatureOk = r.Bool()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // ReceiveDelivery implements the tool receive_delivery (service inventory): book in a delivery: records an accepted goods receipt and adds the ordered quantities to the outlet's stock
@@ -664,11 +1114,17 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	return receipt, nil
 }
 
-// callReceiveDelivery decodes the JSON arguments of receive_delivery and calls ReceiveDelivery.
+// callReceiveDelivery decodes the JSON arguments of receive_delivery and calls ReceiveDelivery: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReceiveDelivery(raw json.RawMessage) (any, error) {
 	var args ReceiveDeliveryArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "received_by", "temperature_ok"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReceiveDeliveryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "received_by", "temperature_ok"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReceiveDelivery(args)
 }
@@ -680,6 +1136,43 @@ type RefuseDeliveryArgs struct {
 	ReceivedBy    string `json:"received_by"`
 	TemperatureOk bool   `json:"temperature_ok"`
 	Reason        string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of refuse_delivery without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefuseDeliveryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			if r.Arg(0) {
+				a.PurchaseOrder = r.String()
+			}
+		case "received_by":
+			if r.Arg(1) {
+				a.ReceivedBy = r.String()
+			}
+		case "temperature_ok":
+			if r.Arg(2) {
+				a.TemperatureOk = r.Bool()
+			}
+		case "reason":
+			if r.Arg(3) {
+				a.Reason = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // RefuseDelivery implements the tool refuse_delivery (service inventory): refuse a delivery at the door; nothing enters stock
@@ -713,11 +1206,17 @@ func (s *State) RefuseDelivery(args RefuseDeliveryArgs) (*GoodsReceipt, error) {
 	return receipt, nil
 }
 
-// callRefuseDelivery decodes the JSON arguments of refuse_delivery and calls RefuseDelivery.
+// callRefuseDelivery decodes the JSON arguments of refuse_delivery and calls RefuseDelivery: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefuseDelivery(raw json.RawMessage) (any, error) {
 	var args RefuseDeliveryArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "received_by", "temperature_ok", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefuseDeliveryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "received_by", "temperature_ok", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefuseDelivery(args)
 }
@@ -732,6 +1231,43 @@ type FindPurchaseOrdersArgs struct {
 	Status *PurchaseOrderStatus `json:"status"`
 	// A date, YYYY-MM-DD. Matches records with this value; null for any.
 	DeliveryDate *runtime.Date `json:"delivery_date"`
+}
+
+// decode decodes the JSON arguments of find_purchase_orders without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPurchaseOrdersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "outlet":
+			if r.Arg(0) {
+				a.Outlet = runtime.Ptr(r.String())
+			}
+		case "supplier":
+			if r.Arg(1) {
+				a.Supplier = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, PurchaseOrderStatus.Valid))
+			}
+		case "delivery_date":
+			if r.Arg(3) {
+				a.DeliveryDate = runtime.Ptr(r.Date())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindPurchaseOrders implements the tool find_purchase_orders (service purchasing): find purchase orders by outlet, supplier, status or delivery date
@@ -768,19 +1304,38 @@ func (s *State) FindPurchaseOrders(args FindPurchaseOrdersArgs) ([]*PurchaseOrde
 	return out, nil
 }
 
-// callFindPurchaseOrders decodes the JSON arguments of find_purchase_orders and calls FindPurchaseOrders.
+// callFindPurchaseOrders decodes the JSON arguments of find_purchase_orders and calls FindPurchaseOrders: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPurchaseOrders(raw json.RawMessage) (any, error) {
 	var args FindPurchaseOrdersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPurchaseOrdersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPurchaseOrders(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPurchaseOrders(args)
+	return runtime.Encoded(v, func(dst []byte, v []*PurchaseOrder) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*PurchaseOrder])
+	}), nil
 }
 
 // GetPurchaseOrderArgs are the arguments of the tool get_purchase_order.
 type GetPurchaseOrderArgs struct {
 	// The id of the PurchaseOrder. The id of a PurchaseOrder record (e.g. "po_0520").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPurchaseOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPurchaseOrder implements the tool get_purchase_order (service purchasing): get a PurchaseOrder by id.
@@ -792,11 +1347,17 @@ func (s *State) GetPurchaseOrder(args GetPurchaseOrderArgs) (*PurchaseOrder, err
 	return r, nil
 }
 
-// callGetPurchaseOrder decodes the JSON arguments of get_purchase_order and calls GetPurchaseOrder.
+// callGetPurchaseOrder decodes the JSON arguments of get_purchase_order and calls GetPurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPurchaseOrder(raw json.RawMessage) (any, error) {
 	var args GetPurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPurchaseOrder(args)
 }
@@ -807,6 +1368,35 @@ type FindOrderLinesArgs struct {
 	PurchaseOrder *string `json:"purchase_order"`
 	// The id of a Ingredient record (e.g. "ing_maguro"). Matches records with this value; null for any.
 	Ingredient *string `json:"ingredient"`
+}
+
+// decode decodes the JSON arguments of find_order_lines without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOrderLinesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			if r.Arg(0) {
+				a.PurchaseOrder = runtime.Ptr(r.String())
+			}
+		case "ingredient":
+			if r.Arg(1) {
+				a.Ingredient = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindOrderLines implements the tool find_order_lines (service purchasing): lines of a purchase order
@@ -837,13 +1427,25 @@ func (s *State) FindOrderLines(args FindOrderLinesArgs) ([]*OrderLine, error) {
 	return out, nil
 }
 
-// callFindOrderLines decodes the JSON arguments of find_order_lines and calls FindOrderLines.
+// callFindOrderLines decodes the JSON arguments of find_order_lines and calls FindOrderLines: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	var args FindOrderLinesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOrderLinesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindOrderLines(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindOrderLines(args)
+	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
+	}), nil
 }
 
 // CreatePurchaseOrderArgs are the arguments of the tool create_purchase_order.
@@ -854,6 +1456,39 @@ type CreatePurchaseOrderArgs struct {
 	Supplier string `json:"supplier"`
 	// A date, YYYY-MM-DD.
 	DeliveryDate runtime.Date `json:"delivery_date"`
+}
+
+// decode decodes the JSON arguments of create_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreatePurchaseOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "outlet":
+			if r.Arg(0) {
+				a.Outlet = r.String()
+			}
+		case "supplier":
+			if r.Arg(1) {
+				a.Supplier = r.String()
+			}
+		case "delivery_date":
+			if r.Arg(2) {
+				a.DeliveryDate = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // CreatePurchaseOrder implements the tool create_purchase_order (service purchasing): start a draft purchase order
@@ -893,11 +1528,17 @@ func (s *State) CreatePurchaseOrder(args CreatePurchaseOrderArgs) (*PurchaseOrde
 	return o, nil
 }
 
-// callCreatePurchaseOrder decodes the JSON arguments of create_purchase_order and calls CreatePurchaseOrder.
+// callCreatePurchaseOrder decodes the JSON arguments of create_purchase_order and calls CreatePurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreatePurchaseOrder(raw json.RawMessage) (any, error) {
 	var args CreatePurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "outlet", "supplier", "delivery_date"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreatePurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "outlet", "supplier", "delivery_date"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreatePurchaseOrder(args)
 }
@@ -909,6 +1550,39 @@ type AddOrderLineArgs struct {
 	// The id of a Ingredient record (e.g. "ing_maguro").
 	Ingredient string `json:"ingredient"`
 	Quantity   int64  `json:"quantity"`
+}
+
+// decode decodes the JSON arguments of add_order_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AddOrderLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			if r.Arg(0) {
+				a.PurchaseOrder = r.String()
+			}
+		case "ingredient":
+			if r.Arg(1) {
+				a.Ingredient = r.String()
+			}
+		case "quantity":
+			if r.Arg(2) {
+				a.Quantity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // AddOrderLine implements the tool add_order_line (service purchasing): add an ingredient to a draft order at the contract price
@@ -968,11 +1642,17 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	return line, nil
 }
 
-// callAddOrderLine decodes the JSON arguments of add_order_line and calls AddOrderLine.
+// callAddOrderLine decodes the JSON arguments of add_order_line and calls AddOrderLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAddOrderLine(raw json.RawMessage) (any, error) {
 	var args AddOrderLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "ingredient", "quantity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AddOrderLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "ingredient", "quantity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AddOrderLine(args)
 }
@@ -984,6 +1664,39 @@ type SetLineQuantityArgs struct {
 	// The id of a Ingredient record (e.g. "ing_maguro").
 	Ingredient string `json:"ingredient"`
 	Quantity   int64  `json:"quantity"`
+}
+
+// decode decodes the JSON arguments of set_line_quantity without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetLineQuantityArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "purchase_order":
+			if r.Arg(0) {
+				a.PurchaseOrder = r.String()
+			}
+		case "ingredient":
+			if r.Arg(1) {
+				a.Ingredient = r.String()
+			}
+		case "quantity":
+			if r.Arg(2) {
+				a.Quantity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // SetLineQuantity implements the tool set_line_quantity (service purchasing): change the quantity of an ingredient on a draft order
@@ -1048,11 +1761,17 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	return purchaseOrder, nil
 }
 
-// callSetLineQuantity decodes the JSON arguments of set_line_quantity and calls SetLineQuantity.
+// callSetLineQuantity decodes the JSON arguments of set_line_quantity and calls SetLineQuantity: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetLineQuantity(raw json.RawMessage) (any, error) {
 	var args SetLineQuantityArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "ingredient", "quantity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetLineQuantityArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "ingredient", "quantity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetLineQuantity(args)
 }
@@ -1062,6 +1781,13 @@ type SubmitPurchaseOrderArgs struct {
 	// The id of a PurchaseOrder record (e.g. "po_0520").
 	PurchaseOrder string `json:"purchase_order"`
 	ApprovedBy    string `json:"approved_by"`
+}
+
+// decode decodes the JSON arguments of submit_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SubmitPurchaseOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"purchase_order", "approved_by"}, 3, &a.PurchaseOrder, &a.ApprovedBy)
 }
 
 // SubmitPurchaseOrder implements the tool submit_purchase_order (service purchasing): approve a draft order and send it to the supplier
@@ -1101,11 +1827,17 @@ func (s *State) SubmitPurchaseOrder(args SubmitPurchaseOrderArgs) (*PurchaseOrde
 	return purchaseOrder, nil
 }
 
-// callSubmitPurchaseOrder decodes the JSON arguments of submit_purchase_order and calls SubmitPurchaseOrder.
+// callSubmitPurchaseOrder decodes the JSON arguments of submit_purchase_order and calls SubmitPurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSubmitPurchaseOrder(raw json.RawMessage) (any, error) {
 	var args SubmitPurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order", "approved_by"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SubmitPurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order", "approved_by"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SubmitPurchaseOrder(args)
 }
@@ -1114,6 +1846,13 @@ func (s *State) callSubmitPurchaseOrder(raw json.RawMessage) (any, error) {
 type MarkPoReceivedArgs struct {
 	// The id of a PurchaseOrder record (e.g. "po_0520").
 	PurchaseOrder string `json:"purchase_order"`
+}
+
+// decode decodes the JSON arguments of mark_po_received without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkPoReceivedArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"purchase_order"}, 1, &a.PurchaseOrder)
 }
 
 // MarkPoReceived implements the tool mark_po_received (service purchasing): close a sent order as delivered
@@ -1135,11 +1874,17 @@ func (s *State) MarkPoReceived(args MarkPoReceivedArgs) (*PurchaseOrder, error) 
 	return purchaseOrder, nil
 }
 
-// callMarkPoReceived decodes the JSON arguments of mark_po_received and calls MarkPoReceived.
+// callMarkPoReceived decodes the JSON arguments of mark_po_received and calls MarkPoReceived: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkPoReceived(raw json.RawMessage) (any, error) {
 	var args MarkPoReceivedArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkPoReceivedArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkPoReceived(args)
 }
@@ -1148,6 +1893,13 @@ func (s *State) callMarkPoReceived(raw json.RawMessage) (any, error) {
 type CancelPurchaseOrderArgs struct {
 	// The id of a PurchaseOrder record (e.g. "po_0520").
 	PurchaseOrder string `json:"purchase_order"`
+}
+
+// decode decodes the JSON arguments of cancel_purchase_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPurchaseOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"purchase_order"}, 1, &a.PurchaseOrder)
 }
 
 // CancelPurchaseOrder implements the tool cancel_purchase_order (service purchasing): cancel an order that has not been delivered
@@ -1169,11 +1921,17 @@ func (s *State) CancelPurchaseOrder(args CancelPurchaseOrderArgs) (*PurchaseOrde
 	return purchaseOrder, nil
 }
 
-// callCancelPurchaseOrder decodes the JSON arguments of cancel_purchase_order and calls CancelPurchaseOrder.
+// callCancelPurchaseOrder decodes the JSON arguments of cancel_purchase_order and calls CancelPurchaseOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPurchaseOrder(raw json.RawMessage) (any, error) {
 	var args CancelPurchaseOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "purchase_order"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPurchaseOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "purchase_order"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPurchaseOrder(args)
 }
@@ -1188,6 +1946,43 @@ type FindInvoicesArgs struct {
 	PurchaseOrder *string `json:"purchase_order"`
 	// Matches records with this value; null for any.
 	Status *SupplierInvoiceStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_invoices without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindInvoicesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice_number":
+			if r.Arg(0) {
+				a.InvoiceNumber = runtime.Ptr(r.String())
+			}
+		case "supplier":
+			if r.Arg(1) {
+				a.Supplier = runtime.Ptr(r.String())
+			}
+		case "purchase_order":
+			if r.Arg(2) {
+				a.PurchaseOrder = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(3) {
+				a.Status = runtime.Ptr(runtime.Enum(r, SupplierInvoiceStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindInvoices implements the tool find_invoices (service payables): find supplier invoices
@@ -1228,19 +2023,38 @@ func (s *State) FindInvoices(args FindInvoicesArgs) ([]*SupplierInvoice, error) 
 	return out, nil
 }
 
-// callFindInvoices decodes the JSON arguments of find_invoices and calls FindInvoices.
+// callFindInvoices decodes the JSON arguments of find_invoices and calls FindInvoices: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	var args FindInvoicesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindInvoicesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindInvoices(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindInvoices(args)
+	return runtime.Encoded(v, func(dst []byte, v []*SupplierInvoice) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*SupplierInvoice])
+	}), nil
 }
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.
 type GetInvoiceArgs struct {
 	// The id of the SupplierInvoice. The id of a SupplierInvoice record (e.g. "sinv_0520").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetInvoice implements the tool get_invoice (service payables): get a SupplierInvoice by id.
@@ -1252,11 +2066,17 @@ func (s *State) GetInvoice(args GetInvoiceArgs) (*SupplierInvoice, error) {
 	return r, nil
 }
 
-// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice.
+// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 	var args GetInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetInvoice(args)
 }
@@ -1274,6 +2094,51 @@ type RegisterInvoiceArgs struct {
 	Subtotal float64 `json:"subtotal"`
 	// Amount in JPY.
 	Tax float64 `json:"tax"`
+}
+
+// decode decodes the JSON arguments of register_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RegisterInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "supplier":
+			if r.Arg(0) {
+				a.Supplier = r.String()
+			}
+		case "purchase_order":
+			if r.Arg(1) {
+				a.PurchaseOrder = r.String()
+			}
+		case "invoice_number":
+			if r.Arg(2) {
+				a.InvoiceNumber = r.String()
+			}
+		case "invoice_date":
+			if r.Arg(3) {
+				a.InvoiceDate = r.Date()
+			}
+		case "subtotal":
+			if r.Arg(4) {
+				a.Subtotal = r.Float()
+			}
+		case "tax":
+			if r.Arg(5) {
+				a.Tax = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(63)
 }
 
 // RegisterInvoice implements the tool register_invoice (service payables): register an invoice received from a supplier
@@ -1326,11 +2191,17 @@ func (s *State) RegisterInvoice(args RegisterInvoiceArgs) (*SupplierInvoice, err
 	return inv, nil
 }
 
-// callRegisterInvoice decodes the JSON arguments of register_invoice and calls RegisterInvoice.
+// callRegisterInvoice decodes the JSON arguments of register_invoice and calls RegisterInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRegisterInvoice(raw json.RawMessage) (any, error) {
 	var args RegisterInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "supplier", "purchase_order", "invoice_number", "invoice_date", "subtotal", "tax"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RegisterInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "supplier", "purchase_order", "invoice_number", "invoice_date", "subtotal", "tax"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RegisterInvoice(args)
 }
@@ -1339,6 +2210,13 @@ func (s *State) callRegisterInvoice(raw json.RawMessage) (any, error) {
 type ApproveInvoiceArgs struct {
 	// The id of a SupplierInvoice record (e.g. "sinv_0520").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of approve_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApproveInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // ApproveInvoice implements the tool approve_invoice (service payables): approve an invoice for payment
@@ -1367,11 +2245,17 @@ func (s *State) ApproveInvoice(args ApproveInvoiceArgs) (*SupplierInvoice, error
 	return invoice, nil
 }
 
-// callApproveInvoice decodes the JSON arguments of approve_invoice and calls ApproveInvoice.
+// callApproveInvoice decodes the JSON arguments of approve_invoice and calls ApproveInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApproveInvoice(raw json.RawMessage) (any, error) {
 	var args ApproveInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApproveInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApproveInvoice(args)
 }
@@ -1381,6 +2265,13 @@ type DisputeInvoiceArgs struct {
 	// The id of a SupplierInvoice record (e.g. "sinv_0520").
 	Invoice string `json:"invoice"`
 	Reason  string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of dispute_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DisputeInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice", "reason"}, 3, &a.Invoice, &a.Reason)
 }
 
 // DisputeInvoice implements the tool dispute_invoice (service payables): put an invoice on hold and query it with the supplier
@@ -1407,11 +2298,17 @@ func (s *State) DisputeInvoice(args DisputeInvoiceArgs) (*SupplierInvoice, error
 	return invoice, nil
 }
 
-// callDisputeInvoice decodes the JSON arguments of dispute_invoice and calls DisputeInvoice.
+// callDisputeInvoice decodes the JSON arguments of dispute_invoice and calls DisputeInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDisputeInvoice(raw json.RawMessage) (any, error) {
 	var args DisputeInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DisputeInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DisputeInvoice(args)
 }
@@ -1420,6 +2317,13 @@ func (s *State) callDisputeInvoice(raw json.RawMessage) (any, error) {
 type PayInvoiceArgs struct {
 	// The id of a SupplierInvoice record (e.g. "sinv_0520").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of pay_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PayInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // PayInvoice implements the tool pay_invoice (service payables): pay an approved invoice by bank transfer today
@@ -1446,11 +2350,17 @@ func (s *State) PayInvoice(args PayInvoiceArgs) (*SupplierInvoice, error) {
 	return invoice, nil
 }
 
-// callPayInvoice decodes the JSON arguments of pay_invoice and calls PayInvoice.
+// callPayInvoice decodes the JSON arguments of pay_invoice and calls PayInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPayInvoice(raw json.RawMessage) (any, error) {
 	var args PayInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PayInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PayInvoice(args)
 }

@@ -34,6 +34,104 @@ func (r *Supplier) clone() *Supplier {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Supplier to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Supplier) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"contact_name\":"), r.ContactName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"prefecture\":"), r.Prefecture)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"payment_terms_days\":"), r.PaymentTermsDays)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_order_amount\":"), r.MinOrderAmount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice_registration_no\":"), r.InvoiceRegistrationNo)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Supplier to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Supplier) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.ContactName)
+	runtime.HashString(w, r.Phone)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, r.Prefecture)
+	runtime.HashString(w, r.City)
+	runtime.HashInt(w, r.PaymentTermsDays)
+	runtime.HashFloat(w, r.MinOrderAmount)
+	runtime.HashString(w, r.InvoiceRegistrationNo)
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeSupplier reads a Supplier record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSupplier(r *runtime.JSONReader) *Supplier {
+	if r.Null() {
+		return nil
+	}
+	v := &Supplier{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "contact_name":
+			r.Seen(&seen, 2)
+			v.ContactName = r.String()
+		case "phone":
+			r.Seen(&seen, 3)
+			v.Phone = r.String()
+		case "email":
+			r.Seen(&seen, 4)
+			v.Email = r.String()
+		case "prefecture":
+			r.Seen(&seen, 5)
+			v.Prefecture = r.String()
+		case "city":
+			r.Seen(&seen, 6)
+			v.City = r.String()
+		case "payment_terms_days":
+			r.Seen(&seen, 7)
+			v.PaymentTermsDays = r.Int()
+		case "min_order_amount":
+			r.Seen(&seen, 8)
+			v.MinOrderAmount = r.Float()
+		case "invoice_registration_no":
+			r.Seen(&seen, 9)
+			v.InvoiceRegistrationNo = r.String()
+		case "active":
+			r.Seen(&seen, 10)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
+}
+
 // IngredientCategory is the category of a Ingredient.
 type IngredientCategory string
 
@@ -142,6 +240,94 @@ func (r *Ingredient) clone() *Ingredient {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Ingredient to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Ingredient) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sku\":"), r.SKU)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"unit\":"), string(r.Unit))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"supplier\":"), r.Supplier)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"storage\":"), string(r.Storage))
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Ingredient to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Ingredient) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.SKU)
+	runtime.HashString(w, string(r.Category))
+	runtime.HashString(w, string(r.Unit))
+	runtime.HashString(w, r.Supplier)
+	runtime.HashFloat(w, r.UnitPrice)
+	runtime.HashString(w, string(r.Storage))
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeIngredient reads a Ingredient record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeIngredient(r *runtime.JSONReader) *Ingredient {
+	if r.Null() {
+		return nil
+	}
+	v := &Ingredient{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "sku":
+			r.Seen(&seen, 2)
+			v.SKU = r.String()
+		case "category":
+			r.Seen(&seen, 3)
+			v.Category = runtime.Enum(r, IngredientCategory.Valid)
+		case "unit":
+			r.Seen(&seen, 4)
+			v.Unit = runtime.Enum(r, IngredientUnit.Valid)
+		case "supplier":
+			r.Seen(&seen, 5)
+			v.Supplier = r.String()
+		case "unit_price":
+			r.Seen(&seen, 6)
+			v.UnitPrice = r.Float()
+		case "storage":
+			r.Seen(&seen, 7)
+			v.Storage = runtime.Enum(r, IngredientStorage.Valid)
+		case "active":
+			r.Seen(&seen, 8)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
+}
+
 // Outlet is a restaurant of the group.
 type Outlet struct {
 	ID          string       `json:"id"`
@@ -167,6 +353,89 @@ func (r *Outlet) clone() *Outlet {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Outlet to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Outlet) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address\":"), r.Address)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"manager_name\":"), r.ManagerName)
+	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"monthly_budget\":"), r.MonthlyBudget)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Outlet to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Outlet) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Address)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.ManagerName)
+	r.OpenedOn.HashFields(w)
+	runtime.HashFloat(w, r.MonthlyBudget)
+	runtime.HashBool(w, r.Active)
+}
+
+// decodeOutlet reads a Outlet record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOutlet(r *runtime.JSONReader) *Outlet {
+	if r.Null() {
+		return nil
+	}
+	v := &Outlet{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = r.String()
+		case "city":
+			r.Seen(&seen, 3)
+			v.City = r.String()
+		case "manager_name":
+			r.Seen(&seen, 4)
+			v.ManagerName = r.String()
+		case "opened_on":
+			r.Seen(&seen, 5)
+			v.OpenedOn = r.Date()
+		case "monthly_budget":
+			r.Seen(&seen, 6)
+			v.MonthlyBudget = r.Float()
+		case "active":
+			r.Seen(&seen, 7)
+			v.Active = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // StockLevel is a record: Stock of one ingredient at one outlet.
 type StockLevel struct {
 	ID         string `json:"id"`
@@ -189,6 +458,84 @@ func (r *StockLevel) recordID() string {
 func (r *StockLevel) clone() *StockLevel {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the StockLevel to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *StockLevel) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"outlet\":"), r.Outlet)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"ingredient\":"), r.Ingredient)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"on_hand\":"), r.OnHand)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"reorder_point\":"), r.ReorderPoint)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"par_level\":"), r.ParLevel)
+	dst = r.LastCountedOn.AppendJSON(runtime.AppendKey(dst, ",\"last_counted_on\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the StockLevel to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *StockLevel) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Outlet)
+	runtime.HashString(w, r.Ingredient)
+	runtime.HashInt(w, r.OnHand)
+	runtime.HashInt(w, r.ReorderPoint)
+	runtime.HashInt(w, r.ParLevel)
+	r.LastCountedOn.HashFields(w)
+}
+
+// decodeStockLevel reads a StockLevel record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeStockLevel(r *runtime.JSONReader) *StockLevel {
+	if r.Null() {
+		return nil
+	}
+	v := &StockLevel{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "outlet":
+			r.Seen(&seen, 1)
+			v.Outlet = r.String()
+		case "ingredient":
+			r.Seen(&seen, 2)
+			v.Ingredient = r.String()
+		case "on_hand":
+			r.Seen(&seen, 3)
+			v.OnHand = r.Int()
+		case "reorder_point":
+			r.Seen(&seen, 4)
+			v.ReorderPoint = r.Int()
+		case "par_level":
+			r.Seen(&seen, 5)
+			v.ParLevel = r.Int()
+		case "last_counted_on":
+			r.Seen(&seen, 6)
+			v.LastCountedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // GoodsReceiptQuality is the quality of a GoodsReceipt.
@@ -238,6 +585,84 @@ func (r *GoodsReceipt) recordID() string {
 func (r *GoodsReceipt) clone() *GoodsReceipt {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the GoodsReceipt to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *GoodsReceipt) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"purchase_order\":"), r.PurchaseOrder)
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"received_by\":"), r.ReceivedBy)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"temperature_ok\":"), r.TemperatureOk)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"quality\":"), string(r.Quality))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the GoodsReceipt to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *GoodsReceipt) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.PurchaseOrder)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, r.ReceivedBy)
+	runtime.HashBool(w, r.TemperatureOk)
+	runtime.HashString(w, string(r.Quality))
+	runtime.HashOptional(w, r.Note, runtime.HashString)
+}
+
+// decodeGoodsReceipt reads a GoodsReceipt record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeGoodsReceipt(r *runtime.JSONReader) *GoodsReceipt {
+	if r.Null() {
+		return nil
+	}
+	v := &GoodsReceipt{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "purchase_order":
+			r.Seen(&seen, 1)
+			v.PurchaseOrder = r.String()
+		case "received_on":
+			r.Seen(&seen, 2)
+			v.ReceivedOn = r.Date()
+		case "received_by":
+			r.Seen(&seen, 3)
+			v.ReceivedBy = r.String()
+		case "temperature_ok":
+			r.Seen(&seen, 4)
+			v.TemperatureOk = r.Bool()
+		case "quality":
+			r.Seen(&seen, 5)
+			v.Quality = runtime.Enum(r, GoodsReceiptQuality.Valid)
+		case "note":
+			r.Seen(&seen, 6)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // PurchaseOrderStatus is the status of a PurchaseOrder.
@@ -292,6 +717,89 @@ func (r *PurchaseOrder) clone() *PurchaseOrder {
 	return &c
 }
 
+// AppendJSON appends the JSON of the PurchaseOrder to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *PurchaseOrder) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"outlet\":"), r.Outlet)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"supplier\":"), r.Supplier)
+	dst = r.OrderedOn.AppendJSON(runtime.AppendKey(dst, ",\"ordered_on\":"))
+	dst = r.DeliveryDate.AppendJSON(runtime.AppendKey(dst, ",\"delivery_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approved_by\":"), r.ApprovedBy, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the PurchaseOrder to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *PurchaseOrder) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Outlet)
+	runtime.HashString(w, r.Supplier)
+	r.OrderedOn.HashFields(w)
+	r.DeliveryDate.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashFloat(w, r.Total)
+	runtime.HashOptional(w, r.ApprovedBy, runtime.HashString)
+}
+
+// decodePurchaseOrder reads a PurchaseOrder record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePurchaseOrder(r *runtime.JSONReader) *PurchaseOrder {
+	if r.Null() {
+		return nil
+	}
+	v := &PurchaseOrder{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "outlet":
+			r.Seen(&seen, 1)
+			v.Outlet = r.String()
+		case "supplier":
+			r.Seen(&seen, 2)
+			v.Supplier = r.String()
+		case "ordered_on":
+			r.Seen(&seen, 3)
+			v.OrderedOn = r.Date()
+		case "delivery_date":
+			r.Seen(&seen, 4)
+			v.DeliveryDate = r.Date()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, PurchaseOrderStatus.Valid)
+		case "total":
+			r.Seen(&seen, 6)
+			v.Total = r.Float()
+		case "approved_by":
+			r.Seen(&seen, 7)
+			v.ApprovedBy = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // OrderLine is one ingredient on a purchase order.
 type OrderLine struct {
 	ID            string `json:"id"`
@@ -313,6 +821,79 @@ func (r *OrderLine) recordID() string {
 func (r *OrderLine) clone() *OrderLine {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the OrderLine to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *OrderLine) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"purchase_order\":"), r.PurchaseOrder)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"ingredient\":"), r.Ingredient)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"line_total\":"), r.LineTotal)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the OrderLine to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.PurchaseOrder)
+	runtime.HashString(w, r.Ingredient)
+	runtime.HashInt(w, r.Quantity)
+	runtime.HashFloat(w, r.UnitPrice)
+	runtime.HashFloat(w, r.LineTotal)
+}
+
+// decodeOrderLine reads a OrderLine record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrderLine(r *runtime.JSONReader) *OrderLine {
+	if r.Null() {
+		return nil
+	}
+	v := &OrderLine{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "purchase_order":
+			r.Seen(&seen, 1)
+			v.PurchaseOrder = r.String()
+		case "ingredient":
+			r.Seen(&seen, 2)
+			v.Ingredient = r.String()
+		case "quantity":
+			r.Seen(&seen, 3)
+			v.Quantity = r.Int()
+		case "unit_price":
+			r.Seen(&seen, 4)
+			v.UnitPrice = r.Float()
+		case "line_total":
+			r.Seen(&seen, 5)
+			v.LineTotal = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // SupplierInvoiceStatus is the status of a SupplierInvoice.
@@ -369,4 +950,102 @@ func (r *SupplierInvoice) recordID() string {
 func (r *SupplierInvoice) clone() *SupplierInvoice {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the SupplierInvoice to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *SupplierInvoice) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice_number\":"), r.InvoiceNumber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"supplier\":"), r.Supplier)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"purchase_order\":"), r.PurchaseOrder)
+	dst = r.InvoiceDate.AppendJSON(runtime.AppendKey(dst, ",\"invoice_date\":"))
+	dst = r.DueDate.AppendJSON(runtime.AppendKey(dst, ",\"due_date\":"))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"subtotal\":"), r.Subtotal)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tax\":"), r.Tax)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"dispute_reason\":"), r.DisputeReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the SupplierInvoice to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *SupplierInvoice) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.InvoiceNumber)
+	runtime.HashString(w, r.Supplier)
+	runtime.HashString(w, r.PurchaseOrder)
+	r.InvoiceDate.HashFields(w)
+	r.DueDate.HashFields(w)
+	runtime.HashFloat(w, r.Subtotal)
+	runtime.HashFloat(w, r.Tax)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.DisputeReason, runtime.HashString)
+}
+
+// decodeSupplierInvoice reads a SupplierInvoice record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSupplierInvoice(r *runtime.JSONReader) *SupplierInvoice {
+	if r.Null() {
+		return nil
+	}
+	v := &SupplierInvoice{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice_number":
+			r.Seen(&seen, 1)
+			v.InvoiceNumber = r.String()
+		case "supplier":
+			r.Seen(&seen, 2)
+			v.Supplier = r.String()
+		case "purchase_order":
+			r.Seen(&seen, 3)
+			v.PurchaseOrder = r.String()
+		case "invoice_date":
+			r.Seen(&seen, 4)
+			v.InvoiceDate = r.Date()
+		case "due_date":
+			r.Seen(&seen, 5)
+			v.DueDate = r.Date()
+		case "subtotal":
+			r.Seen(&seen, 6)
+			v.Subtotal = r.Float()
+		case "tax":
+			r.Seen(&seen, 7)
+			v.Tax = r.Float()
+		case "status":
+			r.Seen(&seen, 8)
+			v.Status = runtime.Enum(r, SupplierInvoiceStatus.Valid)
+		case "paid_on":
+			r.Seen(&seen, 9)
+			v.PaidOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "dispute_reason":
+			r.Seen(&seen, 10)
+			v.DisputeReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
 }

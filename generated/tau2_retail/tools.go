@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 )
 
 // pageSize is the most records a list or search tool returns.
@@ -18,6 +17,13 @@ const pageSize = 50
 type GetProductDetailsArgs struct {
 	// A product id such as '6086499569' (not an item id).
 	ProductID string `json:"product_id"`
+}
+
+// decode decodes the JSON arguments of get_product_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProductDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"product_id"}, 1, &a.ProductID)
 }
 
 // GetProductDetails implements the tool get_product_details (service catalog): get the inventory details of a product.
@@ -32,11 +38,17 @@ func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) 
 	return v, nil
 }
 
-// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails.
+// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 	var args GetProductDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "product_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetProductDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "product_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetProductDetails(args)
 }
@@ -45,6 +57,13 @@ func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 type GetItemDetailsArgs struct {
 	// An item id such as '6086499569' (not a product id).
 	ItemID string `json:"item_id"`
+}
+
+// decode decodes the JSON arguments of get_item_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetItemDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"item_id"}, 1, &a.ItemID)
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get the inventory details of an item.
@@ -62,17 +81,35 @@ func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 	return Variant{}, runtime.PreconditionFailed("Item not found")
 }
 
-// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails.
+// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetItemDetails(raw json.RawMessage) (any, error) {
 	var args GetItemDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "item_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetItemDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "item_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetItemDetails(args)
 }
 
 // ListAllProductTypesArgs are the arguments of the tool list_all_product_types.
 type ListAllProductTypesArgs struct{}
+
+// decode decodes the JSON arguments of list_all_product_types without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListAllProductTypesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	return r.BeginObject() && !r.NextMember(true) && r.End()
+}
 
 // ListAllProductTypes implements the tool list_all_product_types (service catalog): list the name and product id of every product type, sorted by name.
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (string, error) {
@@ -92,11 +129,17 @@ func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (string, error
 	return text + "}", nil
 }
 
-// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes.
+// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	var args ListAllProductTypesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListAllProductTypesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ListAllProductTypes(args)
 }
@@ -105,6 +148,13 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 type CalculateArgs struct {
 	// Numbers, + - * /, parentheses and spaces, e.g. '2 + 2'.
 	Expression string `json:"expression"`
+}
+
+// decode decodes the JSON arguments of calculate without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CalculateArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"expression"}, 1, &a.Expression)
 }
 
 // Calculate implements the tool calculate (service store): calculate the result of a mathematical expression.
@@ -116,11 +166,17 @@ func (s *State) Calculate(args CalculateArgs) (string, error) {
 	return v, nil
 }
 
-// callCalculate decodes the JSON arguments of calculate and calls Calculate.
+// callCalculate decodes the JSON arguments of calculate and calls Calculate: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCalculate(raw json.RawMessage) (any, error) {
 	var args CalculateArgs
-	if err := runtime.DecodeArgs(raw, &args, "expression"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow CalculateArgs
+		if err := runtime.DecodeArgs(raw, &slow, "expression"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.Calculate(args)
 }
@@ -131,16 +187,29 @@ type TransferToHumanAgentsArgs struct {
 	Summary string `json:"summary"`
 }
 
+// decode decodes the JSON arguments of transfer_to_human_agents without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *TransferToHumanAgentsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"summary"}, 1, &a.Summary)
+}
+
 // TransferToHumanAgents implements the tool transfer_to_human_agents (service store): transfer the user to a human agent, with a summary of the issue. Only when the user asks for one or the request is out of scope.
 func (s *State) TransferToHumanAgents(args TransferToHumanAgentsArgs) (string, error) {
 	return "Transfer successful", nil
 }
 
-// callTransferToHumanAgents decodes the JSON arguments of transfer_to_human_agents and calls TransferToHumanAgents.
+// callTransferToHumanAgents decodes the JSON arguments of transfer_to_human_agents and calls TransferToHumanAgents: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callTransferToHumanAgents(raw json.RawMessage) (any, error) {
 	var args TransferToHumanAgentsArgs
-	if err := runtime.DecodeArgs(raw, &args, "summary"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow TransferToHumanAgentsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "summary"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.TransferToHumanAgents(args)
 }
@@ -151,10 +220,17 @@ type FindUserIDByEmailArgs struct {
 	Email string `json:"email"`
 }
 
+// decode decodes the JSON arguments of find_user_id_by_email without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindUserIDByEmailArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"email"}, 1, &a.Email)
+}
+
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
 func (s *State) FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
 	for u := range s.Users.All() {
-		if !(strings.ToLower(u.Email) == strings.ToLower(args.Email)) {
+		if !runtime.EqualLower(u.Email, args.Email) {
 			continue
 		}
 		return u.UserID, nil
@@ -162,11 +238,17 @@ func (s *State) FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
 	return "", runtime.PreconditionFailed("User not found")
 }
 
-// callFindUserIDByEmail decodes the JSON arguments of find_user_id_by_email and calls FindUserIDByEmail.
+// callFindUserIDByEmail decodes the JSON arguments of find_user_id_by_email and calls FindUserIDByEmail: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindUserIDByEmail(raw json.RawMessage) (any, error) {
 	var args FindUserIDByEmailArgs
-	if err := runtime.DecodeArgs(raw, &args, "email"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindUserIDByEmailArgs
+		if err := runtime.DecodeArgs(raw, &slow, "email"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.FindUserIDByEmail(args)
 }
@@ -178,10 +260,17 @@ type FindUserIDByNameZipArgs struct {
 	Zip       string `json:"zip"`
 }
 
+// decode decodes the JSON arguments of find_user_id_by_name_zip without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindUserIDByNameZipArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"first_name", "last_name", "zip"}, 7, &a.FirstName, &a.LastName, &a.Zip)
+}
+
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
 func (s *State) FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error) {
 	for u := range s.Users.All() {
-		if !(strings.ToLower(u.Name.FirstName) == strings.ToLower(args.FirstName) && strings.ToLower(u.Name.LastName) == strings.ToLower(args.LastName) && u.Address.Zip == args.Zip) {
+		if !(runtime.EqualLower(u.Name.FirstName, args.FirstName) && runtime.EqualLower(u.Name.LastName, args.LastName) && u.Address.Zip == args.Zip) {
 			continue
 		}
 		return u.UserID, nil
@@ -189,11 +278,17 @@ func (s *State) FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error
 	return "", runtime.PreconditionFailed("User not found")
 }
 
-// callFindUserIDByNameZip decodes the JSON arguments of find_user_id_by_name_zip and calls FindUserIDByNameZip.
+// callFindUserIDByNameZip decodes the JSON arguments of find_user_id_by_name_zip and calls FindUserIDByNameZip: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindUserIDByNameZip(raw json.RawMessage) (any, error) {
 	var args FindUserIDByNameZipArgs
-	if err := runtime.DecodeArgs(raw, &args, "first_name", "last_name", "zip"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindUserIDByNameZipArgs
+		if err := runtime.DecodeArgs(raw, &slow, "first_name", "last_name", "zip"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.FindUserIDByNameZip(args)
 }
@@ -202,6 +297,13 @@ func (s *State) callFindUserIDByNameZip(raw json.RawMessage) (any, error) {
 type GetOrderDetailsArgs struct {
 	// E.g. '#W0000000', with the '#'.
 	OrderID string `json:"order_id"`
+}
+
+// decode decodes the JSON arguments of get_order_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOrderDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id"}, 1, &a.OrderID)
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get the status and details of an order.
@@ -216,11 +318,17 @@ func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
 	return v, nil
 }
 
-// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails.
+// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 	var args GetOrderDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetOrderDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetOrderDetails(args)
 }
@@ -229,6 +337,13 @@ func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 type GetUserDetailsArgs struct {
 	// E.g. 'sara_doe_496'.
 	UserID string `json:"user_id"`
+}
+
+// decode decodes the JSON arguments of get_user_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetUserDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"user_id"}, 1, &a.UserID)
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get the details of a user, including their orders.
@@ -243,11 +358,17 @@ func (s *State) GetUserDetails(args GetUserDetailsArgs) (*User, error) {
 	return v, nil
 }
 
-// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails.
+// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 	var args GetUserDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "user_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetUserDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetUserDetails(args)
 }
@@ -261,6 +382,13 @@ type ModifyUserAddressArgs struct {
 	State    string `json:"state"`
 	Country  string `json:"country"`
 	Zip      string `json:"zip"`
+}
+
+// decode decodes the JSON arguments of modify_user_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyUserAddressArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"user_id", "address1", "address2", "city", "state", "country", "zip"}, 127, &a.UserID, &a.Address1, &a.Address2, &a.City, &a.State, &a.Country, &a.Zip)
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): modify the default address of a user, after explicit confirmation.
@@ -280,11 +408,17 @@ func (s *State) ModifyUserAddress(args ModifyUserAddressArgs) (*User, error) {
 	return user, nil
 }
 
-// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress.
+// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyUserAddress(raw json.RawMessage) (any, error) {
 	var args ModifyUserAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "user_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyUserAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyUserAddress(args)
 }
@@ -294,6 +428,13 @@ type CancelPendingOrderArgs struct {
 	OrderID string `json:"order_id"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_pending_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPendingOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id", "reason"}, 3, &a.OrderID, &a.Reason)
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order, after explicit confirmation; gift cards are refunded at once.
@@ -380,11 +521,17 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	return order, nil
 }
 
-// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder.
+// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPendingOrder(raw json.RawMessage) (any, error) {
 	var args CancelPendingOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPendingOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPendingOrder(args)
 }
@@ -398,6 +545,13 @@ type ModifyPendingOrderAddressArgs struct {
 	State    string `json:"state"`
 	Country  string `json:"country"`
 	Zip      string `json:"zip"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderAddressArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id", "address1", "address2", "city", "state", "country", "zip"}, 127, &a.OrderID, &a.Address1, &a.Address2, &a.City, &a.State, &a.Country, &a.Zip)
 }
 
 // ModifyPendingOrderAddress implements the tool modify_pending_order_address (service store): modify the shipping address of a pending order, after explicit confirmation.
@@ -420,11 +574,17 @@ func (s *State) ModifyPendingOrderAddress(args ModifyPendingOrderAddressArgs) (*
 	return order, nil
 }
 
-// callModifyPendingOrderAddress decodes the JSON arguments of modify_pending_order_address and calls ModifyPendingOrderAddress.
+// callModifyPendingOrderAddress decodes the JSON arguments of modify_pending_order_address and calls ModifyPendingOrderAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderAddress(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "address1", "address2", "city", "state", "country", "zip"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderAddress(args)
 }
@@ -433,6 +593,13 @@ func (s *State) callModifyPendingOrderAddress(raw json.RawMessage) (any, error) 
 type ModifyPendingOrderPaymentArgs struct {
 	OrderID         string `json:"order_id"`
 	PaymentMethodID string `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_payment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderPaymentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id", "payment_method_id"}, 3, &a.OrderID, &a.PaymentMethodID)
 }
 
 // ModifyPendingOrderPayment implements the tool modify_pending_order_payment (service store): modify the payment method of a pending order, after explicit confirmation.
@@ -559,11 +726,17 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	return order, nil
 }
 
-// callModifyPendingOrderPayment decodes the JSON arguments of modify_pending_order_payment and calls ModifyPendingOrderPayment.
+// callModifyPendingOrderPayment decodes the JSON arguments of modify_pending_order_payment and calls ModifyPendingOrderPayment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderPayment(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderPaymentArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderPaymentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderPayment(args)
 }
@@ -574,6 +747,43 @@ type ModifyPendingOrderItemsArgs struct {
 	ItemIds         []string `json:"item_ids"`
 	NewItemIds      []string `json:"new_item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			if r.Arg(0) {
+				a.OrderID = r.String()
+			}
+		case "item_ids":
+			if r.Arg(1) {
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "new_item_ids":
+			if r.Arg(2) {
+				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "payment_method_id":
+			if r.Arg(3) {
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): modify items of a pending order to other options of the same products; only once per order, after explicit confirmation.
@@ -790,11 +1000,17 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	return order, nil
 }
 
-// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems.
+// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderItems(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderItems(args)
 }
@@ -805,6 +1021,43 @@ type ExchangeDeliveredOrderItemsArgs struct {
 	ItemIds         []string `json:"item_ids"`
 	NewItemIds      []string `json:"new_item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of exchange_delivered_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ExchangeDeliveredOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			if r.Arg(0) {
+				a.OrderID = r.String()
+			}
+		case "item_ids":
+			if r.Arg(1) {
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "new_item_ids":
+			if r.Arg(2) {
+				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "payment_method_id":
+			if r.Arg(3) {
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // ExchangeDeliveredOrderItems implements the tool exchange_delivered_order_items (service store): exchange items of a delivered order for other options of the same products; only once per order, after explicit confirmation.
@@ -939,11 +1192,17 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	return order, nil
 }
 
-// callExchangeDeliveredOrderItems decodes the JSON arguments of exchange_delivered_order_items and calls ExchangeDeliveredOrderItems.
+// callExchangeDeliveredOrderItems decodes the JSON arguments of exchange_delivered_order_items and calls ExchangeDeliveredOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callExchangeDeliveredOrderItems(raw json.RawMessage) (any, error) {
 	var args ExchangeDeliveredOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ExchangeDeliveredOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_ids", "new_item_ids", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ExchangeDeliveredOrderItems(args)
 }
@@ -953,6 +1212,39 @@ type ReturnDeliveredOrderItemsArgs struct {
 	OrderID         string   `json:"order_id"`
 	ItemIds         []string `json:"item_ids"`
 	PaymentMethodID string   `json:"payment_method_id"`
+}
+
+// decode decodes the JSON arguments of return_delivered_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReturnDeliveredOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			if r.Arg(0) {
+				a.OrderID = r.String()
+			}
+		case "item_ids":
+			if r.Arg(1) {
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "payment_method_id":
+			if r.Arg(2) {
+				a.PaymentMethodID = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // ReturnDeliveredOrderItems implements the tool return_delivered_order_items (service store): return items of a delivered order, after explicit confirmation; the refund goes to the original payment method or a gift card.
@@ -1030,11 +1322,17 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 	return order, nil
 }
 
-// callReturnDeliveredOrderItems decodes the JSON arguments of return_delivered_order_items and calls ReturnDeliveredOrderItems.
+// callReturnDeliveredOrderItems decodes the JSON arguments of return_delivered_order_items and calls ReturnDeliveredOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReturnDeliveredOrderItems(raw json.RawMessage) (any, error) {
 	var args ReturnDeliveredOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_ids", "payment_method_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReturnDeliveredOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_ids", "payment_method_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReturnDeliveredOrderItems(args)
 }

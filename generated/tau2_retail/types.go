@@ -35,6 +35,58 @@ func (v *Variant) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the Variant to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Variant) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"item_id\":"), v.ItemID)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"available\":"), v.Available)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Variant to w in the canonical form of
+// state hashes.
+func (v Variant) HashFields(w *runtime.FieldHasher) {
+	w.Begin(4)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashMap(w, v.Options, runtime.HashString)
+	runtime.HashBool(w, v.Available)
+	runtime.HashFloat(w, v.Price)
+}
+
+// decodeVariant reads a Variant, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeVariant(r *runtime.JSONReader) Variant {
+	var v Variant
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "item_id":
+			r.Seen(&seen, 0)
+			v.ItemID = r.String()
+		case "options":
+			r.Seen(&seen, 1)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		case "available":
+			r.Seen(&seen, 2)
+			v.Available = r.Bool()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
+}
+
 // variantFields is Variant without its methods, for decoding its fields.
 type variantFields Variant
 
@@ -61,6 +113,48 @@ func (v UserName) clone() UserName {
 func (v UserName) equal(w UserName) bool {
 	return v.FirstName == w.FirstName &&
 		v.LastName == w.LastName
+}
+
+// AppendJSON appends the JSON of the UserName to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v UserName) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"first_name\":"), v.FirstName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"last_name\":"), v.LastName)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the UserName to w in the canonical form of
+// state hashes.
+func (v UserName) HashFields(w *runtime.FieldHasher) {
+	w.Begin(2)
+	runtime.HashString(w, v.FirstName)
+	runtime.HashString(w, v.LastName)
+}
+
+// decodeUserName reads a UserName, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeUserName(r *runtime.JSONReader) UserName {
+	var v UserName
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "first_name":
+			r.Seen(&seen, 0)
+			v.FirstName = r.String()
+		case "last_name":
+			r.Seen(&seen, 1)
+			v.LastName = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 3 {
+		r.Fail()
+	}
+	return v
 }
 
 // userNameFields is UserName without its methods, for decoding its fields.
@@ -98,6 +192,68 @@ func (v UserAddress) equal(w UserAddress) bool {
 		v.Country == w.Country &&
 		v.State == w.State &&
 		v.Zip == w.Zip
+}
+
+// AppendJSON appends the JSON of the UserAddress to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v UserAddress) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"address1\":"), v.Address1)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address2\":"), v.Address2)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), v.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"country\":"), v.Country)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"state\":"), v.State)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"zip\":"), v.Zip)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the UserAddress to w in the canonical form of
+// state hashes.
+func (v UserAddress) HashFields(w *runtime.FieldHasher) {
+	w.Begin(6)
+	runtime.HashString(w, v.Address1)
+	runtime.HashString(w, v.Address2)
+	runtime.HashString(w, v.City)
+	runtime.HashString(w, v.Country)
+	runtime.HashString(w, v.State)
+	runtime.HashString(w, v.Zip)
+}
+
+// decodeUserAddress reads a UserAddress, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeUserAddress(r *runtime.JSONReader) UserAddress {
+	var v UserAddress
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "address1":
+			r.Seen(&seen, 0)
+			v.Address1 = r.String()
+		case "address2":
+			r.Seen(&seen, 1)
+			v.Address2 = r.String()
+		case "city":
+			r.Seen(&seen, 2)
+			v.City = r.String()
+		case "country":
+			r.Seen(&seen, 3)
+			v.Country = r.String()
+		case "state":
+			r.Seen(&seen, 4)
+			v.State = r.String()
+		case "zip":
+			r.Seen(&seen, 5)
+			v.Zip = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // userAddressFields is UserAddress without its methods, for decoding its fields.
@@ -201,6 +357,105 @@ func (v *PaymentMethod) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the PaymentMethod to dst, as MarshalJSON writes
+// it: the source, the common fields and the fields of the record's case.
+// A record of no case has no encoding: AppendJSON panics (runtime.BadCase).
+func (v PaymentMethod) AppendJSON(dst []byte) []byte {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"brand\":"), v.Brand, runtime.AppendString)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_four\":"), v.LastFour, runtime.AppendString)
+		return runtime.AppendKey(dst, "}")
+	case PaymentMethodSourceGiftCard:
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"balance\":"), v.Balance, runtime.AppendFloat)
+		return runtime.AppendKey(dst, "}")
+	case PaymentMethodSourcePaypal:
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		return runtime.AppendKey(dst, "}")
+	}
+	runtime.BadCase("PaymentMethod", string(v.Source))
+	return dst
+}
+
+// HashFields writes the source, the common fields and the fields of the
+// record's case to w, in the canonical form of state hashes; a record of
+// no case writes its tag alone.
+func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		w.Begin(4)
+		runtime.HashString(w, string(v.Source))
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Brand, runtime.HashString)
+		runtime.HashOptional(w, v.LastFour, runtime.HashString)
+	case PaymentMethodSourceGiftCard:
+		w.Begin(3)
+		runtime.HashString(w, string(v.Source))
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Balance, runtime.HashFloat)
+	case PaymentMethodSourcePaypal:
+		w.Begin(2)
+		runtime.HashString(w, string(v.Source))
+		runtime.HashString(w, v.ID)
+	default:
+		w.Begin(1)
+		runtime.HashString(w, string(v.Source))
+	}
+}
+
+// decodePaymentMethod reads a PaymentMethod, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodePaymentMethod(r *runtime.JSONReader) PaymentMethod {
+	var v PaymentMethod
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "source":
+			r.Seen(&seen, 0)
+			v.Source = runtime.Enum(r, PaymentMethodSource.Valid)
+		case "id":
+			r.Seen(&seen, 1)
+			v.ID = r.String()
+		case "brand":
+			r.Seen(&seen, 2)
+			v.Brand = runtime.ReadOptional(r, runtime.ReadString)
+		case "last_four":
+			r.Seen(&seen, 3)
+			v.LastFour = runtime.ReadOptional(r, runtime.ReadString)
+		case "balance":
+			r.Seen(&seen, 4)
+			v.Balance = runtime.ReadOptional(r, runtime.ReadFloat)
+		default:
+			r.Fail()
+		}
+	}
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		if seen != 15 || v.Brand == nil || v.LastFour == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourceGiftCard:
+		if seen != 19 || v.Balance == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourcePaypal:
+		if seen != 3 {
+			r.Fail()
+		}
+	default:
+		r.Fail()
+	}
+	return v
+}
+
 // MarshalJSON writes the source, the common fields and the fields of the
 // record's case only.
 func (v PaymentMethod) MarshalJSON() ([]byte, error) {
@@ -286,6 +541,63 @@ func (v *OrderItem) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the OrderItem to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderItem) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), v.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), v.ProductID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"item_id\":"), v.ItemID)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the OrderItem to w in the canonical form of
+// state hashes.
+func (v OrderItem) HashFields(w *runtime.FieldHasher) {
+	w.Begin(5)
+	runtime.HashString(w, v.Name)
+	runtime.HashString(w, v.ProductID)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashFloat(w, v.Price)
+	runtime.HashMap(w, v.Options, runtime.HashString)
+}
+
+// decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderItem(r *runtime.JSONReader) OrderItem {
+	var v OrderItem
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "item_id":
+			r.Seen(&seen, 2)
+			v.ItemID = r.String()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		case "options":
+			r.Seen(&seen, 4)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // orderItemFields is OrderItem without its methods, for decoding its fields.
 type orderItemFields OrderItem
 
@@ -314,6 +626,48 @@ func (v OrderFulfillment) clone() OrderFulfillment {
 func (v OrderFulfillment) equal(w OrderFulfillment) bool {
 	return runtime.EqualLists(v.TrackingID, w.TrackingID) &&
 		runtime.EqualLists(v.ItemIds, w.ItemIds)
+}
+
+// AppendJSON appends the JSON of the OrderFulfillment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderFulfillment) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendList(runtime.AppendKey(dst, "{\"tracking_id\":"), v.TrackingID, runtime.AppendString)
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"item_ids\":"), v.ItemIds, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the OrderFulfillment to w in the canonical form of
+// state hashes.
+func (v OrderFulfillment) HashFields(w *runtime.FieldHasher) {
+	w.Begin(2)
+	runtime.HashList(w, v.TrackingID, runtime.HashString)
+	runtime.HashList(w, v.ItemIds, runtime.HashString)
+}
+
+// decodeOrderFulfillment reads a OrderFulfillment, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderFulfillment(r *runtime.JSONReader) OrderFulfillment {
+	var v OrderFulfillment
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "tracking_id":
+			r.Seen(&seen, 0)
+			v.TrackingID = runtime.ReadList(r, false, runtime.ReadString)
+		case "item_ids":
+			r.Seen(&seen, 1)
+			v.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 3 {
+		r.Fail()
+	}
+	return v
 }
 
 // orderFulfillmentFields is OrderFulfillment without its methods, for decoding its fields.
@@ -384,6 +738,53 @@ func (v *OrderPayment) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the OrderPayment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderPayment) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"transaction_type\":"), string(v.TransactionType))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), v.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method_id\":"), v.PaymentMethodID)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the OrderPayment to w in the canonical form of
+// state hashes.
+func (v OrderPayment) HashFields(w *runtime.FieldHasher) {
+	w.Begin(3)
+	runtime.HashString(w, string(v.TransactionType))
+	runtime.HashFloat(w, v.Amount)
+	runtime.HashString(w, v.PaymentMethodID)
+}
+
+// decodeOrderPayment reads a OrderPayment, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderPayment(r *runtime.JSONReader) OrderPayment {
+	var v OrderPayment
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "transaction_type":
+			r.Seen(&seen, 0)
+			v.TransactionType = runtime.Enum(r, OrderPaymentTransactionType.Valid)
+		case "amount":
+			r.Seen(&seen, 1)
+			v.Amount = r.Float()
+		case "payment_method_id":
+			r.Seen(&seen, 2)
+			v.PaymentMethodID = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
+}
+
 // orderPaymentFields is OrderPayment without its methods, for decoding its fields.
 type orderPaymentFields OrderPayment
 
@@ -414,6 +815,64 @@ func (r *Product) clone() *Product {
 	c := *r
 	c.Variants = runtime.CloneMap(c.Variants, Variant.clone)
 	return &c
+}
+
+// AppendJSON appends the JSON of the Product to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Product) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), r.ProductID)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"variants\":"), r.Variants, runtime.AppendValue[Variant])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Product to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Product) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(3)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.ProductID)
+	runtime.HashMap(w, r.Variants, runtime.HashValue[Variant])
+}
+
+// decodeProduct reads a Product record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProduct(r *runtime.JSONReader) *Product {
+	if r.Null() {
+		return nil
+	}
+	v := &Product{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "variants":
+			r.Seen(&seen, 2)
+			v.Variants = runtime.ReadMap(r, false, decodeVariant)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
 }
 
 // User is a customer.
@@ -453,6 +912,79 @@ func (r *User) equal(o *User) bool {
 		r.Email == o.Email &&
 		runtime.EqualMapsFunc(r.PaymentMethods, o.PaymentMethods, PaymentMethod.equal) &&
 		runtime.EqualLists(r.Orders, o.Orders)
+}
+
+// AppendJSON appends the JSON of the User to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *User) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"user_id\":"), r.UserID)
+	dst = r.Name.AppendJSON(runtime.AppendKey(dst, ",\"name\":"))
+	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"payment_methods\":"), r.PaymentMethods, runtime.AppendValue[PaymentMethod])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"orders\":"), r.Orders, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the User to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *User) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.UserID)
+	r.Name.HashFields(w)
+	r.Address.HashFields(w)
+	runtime.HashString(w, r.Email)
+	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
+	runtime.HashList(w, r.Orders, runtime.HashString)
+}
+
+// decodeUser reads a User record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeUser(r *runtime.JSONReader) *User {
+	if r.Null() {
+		return nil
+	}
+	v := &User{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			v.UserID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = decodeUserName(r)
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = decodeUserAddress(r)
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "payment_methods":
+			r.Seen(&seen, 4)
+			v.PaymentMethods = runtime.ReadMap(r, false, decodePaymentMethod)
+		case "orders":
+			r.Seen(&seen, 5)
+			v.Orders = runtime.ReadList(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // OrderStatus is the status of a Order.
@@ -566,4 +1098,119 @@ func (r *Order) equal(o *Order) bool {
 		runtime.EqualPtr(r.ExchangePriceDifference, o.ExchangePriceDifference) &&
 		runtime.EqualLists(r.ReturnItems, o.ReturnItems) &&
 		runtime.EqualPtr(r.ReturnPaymentMethodID, o.ReturnPaymentMethodID)
+}
+
+// AppendJSON appends the JSON of the Order to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Order) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"order_id\":"), r.OrderID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"user_id\":"), r.UserID)
+	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"items\":"), r.Items, runtime.AppendValue[OrderItem])
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"fulfillments\":"), r.Fulfillments, runtime.AppendValue[OrderFulfillment])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"payment_history\":"), r.PaymentHistory, runtime.AppendValue[OrderPayment])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancel_reason\":"), r.CancelReason, runtime.AppendEnum[OrderCancelReason])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"exchange_items\":"), r.ExchangeItems, runtime.AppendString)
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"exchange_new_items\":"), r.ExchangeNewItems, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"exchange_payment_method_id\":"), r.ExchangePaymentMethodID, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"exchange_price_difference\":"), r.ExchangePriceDifference, runtime.AppendFloat)
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"return_items\":"), r.ReturnItems, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"return_payment_method_id\":"), r.ReturnPaymentMethodID, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Order to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Order) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(14)
+	runtime.HashString(w, r.OrderID)
+	runtime.HashString(w, r.UserID)
+	r.Address.HashFields(w)
+	runtime.HashList(w, r.Items, runtime.HashValue[OrderItem])
+	runtime.HashString(w, string(r.Status))
+	runtime.HashList(w, r.Fulfillments, runtime.HashValue[OrderFulfillment])
+	runtime.HashList(w, r.PaymentHistory, runtime.HashValue[OrderPayment])
+	runtime.HashOptional(w, r.CancelReason, runtime.HashEnum[OrderCancelReason])
+	runtime.HashList(w, r.ExchangeItems, runtime.HashString)
+	runtime.HashList(w, r.ExchangeNewItems, runtime.HashString)
+	runtime.HashOptional(w, r.ExchangePaymentMethodID, runtime.HashString)
+	runtime.HashOptional(w, r.ExchangePriceDifference, runtime.HashFloat)
+	runtime.HashList(w, r.ReturnItems, runtime.HashString)
+	runtime.HashOptional(w, r.ReturnPaymentMethodID, runtime.HashString)
+}
+
+// decodeOrder reads a Order record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrder(r *runtime.JSONReader) *Order {
+	if r.Null() {
+		return nil
+	}
+	v := &Order{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			v.OrderID = r.String()
+		case "user_id":
+			r.Seen(&seen, 1)
+			v.UserID = r.String()
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = decodeUserAddress(r)
+		case "items":
+			r.Seen(&seen, 3)
+			v.Items = runtime.ReadList(r, false, decodeOrderItem)
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, OrderStatus.Valid)
+		case "fulfillments":
+			r.Seen(&seen, 5)
+			v.Fulfillments = runtime.ReadList(r, false, decodeOrderFulfillment)
+		case "payment_history":
+			r.Seen(&seen, 6)
+			v.PaymentHistory = runtime.ReadList(r, false, decodeOrderPayment)
+		case "cancel_reason":
+			r.Seen(&seen, 7)
+			v.CancelReason = runtime.ReadOptional(r, func(r *runtime.JSONReader) OrderCancelReason {
+				return runtime.Enum(r, OrderCancelReason.Valid)
+			})
+		case "exchange_items":
+			r.Seen(&seen, 8)
+			v.ExchangeItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "exchange_new_items":
+			r.Seen(&seen, 9)
+			v.ExchangeNewItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "exchange_payment_method_id":
+			r.Seen(&seen, 10)
+			v.ExchangePaymentMethodID = runtime.ReadOptional(r, runtime.ReadString)
+		case "exchange_price_difference":
+			r.Seen(&seen, 11)
+			v.ExchangePriceDifference = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "return_items":
+			r.Seen(&seen, 12)
+			v.ReturnItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "return_payment_method_id":
+			r.Seen(&seen, 13)
+			v.ReturnPaymentMethodID = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 16383 {
+		r.Fail()
+	}
+	return v
 }

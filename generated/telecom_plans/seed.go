@@ -3,17 +3,18 @@
 package telecom_plans
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"github.com/worldc/worldc/runtime"
+	"strings"
 	"sync"
 )
 
 // seedJSON holds the world seed and the task seeds, in the Snapshot format.
 //
 //go:embed seed.json
-var seedJSON []byte
+var seedJSON string
 
 // seedTables are seed records by entity, in insertion order.
 type seedTables struct {
@@ -32,9 +33,76 @@ type seedData struct {
 	Tasks map[string]seedTables `json:"tasks"`
 }
 
-// loadSeed decodes seed.json, strictly, once.
+// decodeSeedTables reads the seed tables of the world or of a task
+// without reflection; on input encoding/json would decode otherwise, r
+// fails.
+func decodeSeedTables(r *runtime.JSONReader) seedTables {
+	var t seedTables
+	if !r.BeginObject() {
+		return t
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "Subscriber":
+			r.Seen(&seen, 0)
+			t.Subscribers = runtime.ReadList(r, false, decodeSubscriber)
+		case "Plan":
+			r.Seen(&seen, 1)
+			t.Plans = runtime.ReadList(r, false, decodePlan)
+		case "Subscription":
+			r.Seen(&seen, 2)
+			t.Subscriptions = runtime.ReadList(r, false, decodeSubscription)
+		case "Line":
+			r.Seen(&seen, 3)
+			t.Lines = runtime.ReadList(r, false, decodeLine)
+		case "UsageRecord":
+			r.Seen(&seen, 4)
+			t.UsageRecords = runtime.ReadList(r, false, decodeUsageRecord)
+		case "Bill":
+			r.Seen(&seen, 5)
+			t.Bills = runtime.ReadList(r, false, decodeBill)
+		case "PortOutRequest":
+			r.Seen(&seen, 6)
+			t.PortOutRequests = runtime.ReadList(r, false, decodePortOutRequest)
+		default:
+			r.Fail()
+		}
+	}
+	return t
+}
+
+// decodeSeed decodes seed.json without reflection and reports whether it
+// could.
+func decodeSeed() (*seedData, bool) {
+	r := runtime.NewJSONReader(seedJSON)
+	var sd seedData
+	if !r.BeginObject() {
+		return nil, false
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "world":
+			r.Seen(&seen, 0)
+			sd.World = decodeSeedTables(&r)
+		case "tasks":
+			r.Seen(&seen, 1)
+			sd.Tasks = runtime.ReadMap(&r, true, decodeSeedTables)
+		default:
+			r.Fail()
+		}
+	}
+	return &sd, r.End()
+}
+
+// loadSeed decodes seed.json, strictly, once: by the generated decoders,
+// or, when they cannot, with encoding/json, for its error.
 var loadSeed = sync.OnceValues(func() (*seedData, error) {
-	d := json.NewDecoder(bytes.NewReader(seedJSON))
+	if sd, ok := decodeSeed(); ok {
+		return sd, nil
+	}
+	d := json.NewDecoder(strings.NewReader(seedJSON))
 	d.DisallowUnknownFields()
 	var sd seedData
 	if err := d.Decode(&sd); err != nil {

@@ -24,6 +24,43 @@ type FindSubscribersArgs struct {
 	City *string `json:"city"`
 }
 
+// decode decodes the JSON arguments of find_subscribers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSubscribersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = runtime.Ptr(r.String())
+			}
+		case "cpf":
+			if r.Arg(1) {
+				a.Cpf = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(2) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "city":
+			if r.Arg(3) {
+				a.City = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindSubscribers implements the tool find_subscribers (service customers): find subscribers by name, CPF, email or city
 func (s *State) FindSubscribers(args FindSubscribersArgs) ([]*Subscriber, error) {
 	var fullNameLower string
@@ -64,19 +101,38 @@ func (s *State) FindSubscribers(args FindSubscribersArgs) ([]*Subscriber, error)
 	return out, nil
 }
 
-// callFindSubscribers decodes the JSON arguments of find_subscribers and calls FindSubscribers.
+// callFindSubscribers decodes the JSON arguments of find_subscribers and calls FindSubscribers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSubscribers(raw json.RawMessage) (any, error) {
 	var args FindSubscribersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSubscribersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindSubscribers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindSubscribers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Subscriber) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscriber])
+	}), nil
 }
 
 // GetSubscriberArgs are the arguments of the tool get_subscriber.
 type GetSubscriberArgs struct {
 	// The id of the Subscriber. The id of a Subscriber record (e.g. "sub_ana").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_subscriber without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetSubscriberArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetSubscriber implements the tool get_subscriber (service customers): get a Subscriber by id.
@@ -88,11 +144,17 @@ func (s *State) GetSubscriber(args GetSubscriberArgs) (*Subscriber, error) {
 	return r, nil
 }
 
-// callGetSubscriber decodes the JSON arguments of get_subscriber and calls GetSubscriber.
+// callGetSubscriber decodes the JSON arguments of get_subscriber and calls GetSubscriber: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetSubscriber(raw json.RawMessage) (any, error) {
 	var args GetSubscriberArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetSubscriberArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetSubscriber(args)
 }
@@ -107,6 +169,55 @@ type RegisterSubscriberArgs struct {
 	Address   string       `json:"address"`
 	City      string       `json:"city"`
 	State     string       `json:"state"`
+}
+
+// decode decodes the JSON arguments of register_subscriber without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RegisterSubscriberArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "full_name":
+			if r.Arg(0) {
+				a.FullName = r.String()
+			}
+		case "cpf":
+			if r.Arg(1) {
+				a.Cpf = r.String()
+			}
+		case "email":
+			if r.Arg(2) {
+				a.Email = r.String()
+			}
+		case "birth_date":
+			if r.Arg(3) {
+				a.BirthDate = r.Date()
+			}
+		case "address":
+			if r.Arg(4) {
+				a.Address = r.String()
+			}
+		case "city":
+			if r.Arg(5) {
+				a.City = r.String()
+			}
+		case "state":
+			if r.Arg(6) {
+				a.State = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(127)
 }
 
 // RegisterSubscriber implements the tool register_subscriber (service customers): register a new subscriber after checking their documents
@@ -140,7 +251,7 @@ func (s *State) RegisterSubscriber(args RegisterSubscriberArgs) (*Subscriber, er
 		FullName:  args.FullName,
 		ID:        s.Subscribers.NextID("subscriber"),
 		Since:     today,
-		State:     strings.ToUpper(args.State),
+		State:     runtime.PyUpper(args.State),
 		Status:    SubscriberStatusActive,
 	}
 	if err := s.checkSubscriber(s3); err != nil {
@@ -152,11 +263,17 @@ func (s *State) RegisterSubscriber(args RegisterSubscriberArgs) (*Subscriber, er
 	return s3, nil
 }
 
-// callRegisterSubscriber decodes the JSON arguments of register_subscriber and calls RegisterSubscriber.
+// callRegisterSubscriber decodes the JSON arguments of register_subscriber and calls RegisterSubscriber: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRegisterSubscriber(raw json.RawMessage) (any, error) {
 	var args RegisterSubscriberArgs
-	if err := runtime.DecodeArgs(raw, &args, "full_name", "cpf", "email", "birth_date", "address", "city", "state"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RegisterSubscriberArgs
+		if err := runtime.DecodeArgs(raw, &slow, "full_name", "cpf", "email", "birth_date", "address", "city", "state"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RegisterSubscriber(args)
 }
@@ -168,6 +285,13 @@ type UpdateSubscriberAddressArgs struct {
 	Address    string `json:"address"`
 	City       string `json:"city"`
 	State      string `json:"state"`
+}
+
+// decode decodes the JSON arguments of update_subscriber_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateSubscriberAddressArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"subscriber", "address", "city", "state"}, 15, &a.Subscriber, &a.Address, &a.City, &a.State)
 }
 
 // UpdateSubscriberAddress implements the tool update_subscriber_address (service customers): change a subscriber's billing address
@@ -193,15 +317,21 @@ func (s *State) UpdateSubscriberAddress(args UpdateSubscriberAddressArgs) (*Subs
 	if subscriber, err = s.Subscribers.Mut(subscriber.ID); err != nil {
 		return nil, err
 	}
-	subscriber.State = strings.ToUpper(args.State)
+	subscriber.State = runtime.PyUpper(args.State)
 	return subscriber, nil
 }
 
-// callUpdateSubscriberAddress decodes the JSON arguments of update_subscriber_address and calls UpdateSubscriberAddress.
+// callUpdateSubscriberAddress decodes the JSON arguments of update_subscriber_address and calls UpdateSubscriberAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateSubscriberAddress(raw json.RawMessage) (any, error) {
 	var args UpdateSubscriberAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscriber", "address", "city", "state"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateSubscriberAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscriber", "address", "city", "state"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateSubscriberAddress(args)
 }
@@ -210,6 +340,13 @@ func (s *State) callUpdateSubscriberAddress(raw json.RawMessage) (any, error) {
 type CloseSubscriberArgs struct {
 	// The id of a Subscriber record (e.g. "sub_ana").
 	Subscriber string `json:"subscriber"`
+}
+
+// decode decodes the JSON arguments of close_subscriber without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CloseSubscriberArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"subscriber"}, 1, &a.Subscriber)
 }
 
 // CloseSubscriber implements the tool close_subscriber (service customers): close a subscriber account that no longer holds any line
@@ -242,11 +379,17 @@ func (s *State) CloseSubscriber(args CloseSubscriberArgs) (*Subscriber, error) {
 	return subscriber, nil
 }
 
-// callCloseSubscriber decodes the JSON arguments of close_subscriber and calls CloseSubscriber.
+// callCloseSubscriber decodes the JSON arguments of close_subscriber and calls CloseSubscriber: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCloseSubscriber(raw json.RawMessage) (any, error) {
 	var args CloseSubscriberArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscriber"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CloseSubscriberArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscriber"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CloseSubscriber(args)
 }
@@ -259,6 +402,39 @@ type FindPlansArgs struct {
 	Kind *PlanKind `json:"kind"`
 	// Matches records with this value; null for any.
 	Available *bool `json:"available"`
+}
+
+// decode decodes the JSON arguments of find_plans without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPlansArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "kind":
+			if r.Arg(1) {
+				a.Kind = runtime.Ptr(runtime.Enum(r, PlanKind.Valid))
+			}
+		case "available":
+			if r.Arg(2) {
+				a.Available = runtime.Ptr(r.Bool())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindPlans implements the tool find_plans (service offers): find plans by name, kind or availability
@@ -286,19 +462,38 @@ func (s *State) FindPlans(args FindPlansArgs) ([]*Plan, error) {
 	return out, nil
 }
 
-// callFindPlans decodes the JSON arguments of find_plans and calls FindPlans.
+// callFindPlans decodes the JSON arguments of find_plans and calls FindPlans: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPlans(raw json.RawMessage) (any, error) {
 	var args FindPlansArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPlansArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPlans(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPlans(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Plan) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Plan])
+	}), nil
 }
 
 // GetPlanArgs are the arguments of the tool get_plan.
 type GetPlanArgs struct {
 	// The id of the Plan. The id of a Plan record (e.g. "plan_pre").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_plan without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPlanArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPlan implements the tool get_plan (service offers): get a Plan by id.
@@ -310,11 +505,17 @@ func (s *State) GetPlan(args GetPlanArgs) (*Plan, error) {
 	return r, nil
 }
 
-// callGetPlan decodes the JSON arguments of get_plan and calls GetPlan.
+// callGetPlan decodes the JSON arguments of get_plan and calls GetPlan: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPlan(raw json.RawMessage) (any, error) {
 	var args GetPlanArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPlanArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPlan(args)
 }
@@ -327,6 +528,39 @@ type FindSubscriptionsArgs struct {
 	Plan *string `json:"plan"`
 	// Matches records with this value; null for any.
 	Status *SubscriptionStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_subscriptions without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindSubscriptionsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			if r.Arg(0) {
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "plan":
+			if r.Arg(1) {
+				a.Plan = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, SubscriptionStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindSubscriptions implements the tool find_subscriptions (service offers): subscriptions of a line
@@ -360,13 +594,25 @@ func (s *State) FindSubscriptions(args FindSubscriptionsArgs) ([]*Subscription, 
 	return out, nil
 }
 
-// callFindSubscriptions decodes the JSON arguments of find_subscriptions and calls FindSubscriptions.
+// callFindSubscriptions decodes the JSON arguments of find_subscriptions and calls FindSubscriptions: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindSubscriptions(raw json.RawMessage) (any, error) {
 	var args FindSubscriptionsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindSubscriptionsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindSubscriptions(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindSubscriptions(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Subscription) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscription])
+	}), nil
 }
 
 // SubscribeArgs are the arguments of the tool subscribe.
@@ -375,6 +621,13 @@ type SubscribeArgs struct {
 	Line string `json:"line"`
 	// The id of a Plan record (e.g. "plan_pre").
 	Plan string `json:"plan"`
+}
+
+// decode decodes the JSON arguments of subscribe without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SubscribeArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"line", "plan"}, 3, &a.Line, &a.Plan)
 }
 
 // Subscribe implements the tool subscribe (service offers): put a line without a plan on a plan
@@ -421,11 +674,17 @@ func (s *State) Subscribe(args SubscribeArgs) (*Subscription, error) {
 	return s3, nil
 }
 
-// callSubscribe decodes the JSON arguments of subscribe and calls Subscribe.
+// callSubscribe decodes the JSON arguments of subscribe and calls Subscribe: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSubscribe(raw json.RawMessage) (any, error) {
 	var args SubscribeArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "plan"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SubscribeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "plan"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.Subscribe(args)
 }
@@ -436,6 +695,13 @@ type ChangePlanArgs struct {
 	Line string `json:"line"`
 	// The id of a Plan record (e.g. "plan_pre").
 	NewPlan string `json:"new_plan"`
+}
+
+// decode decodes the JSON arguments of change_plan without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ChangePlanArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"line", "new_plan"}, 3, &a.Line, &a.NewPlan)
 }
 
 // ChangePlan implements the tool change_plan (service offers): move a line to another plan from today
@@ -531,11 +797,17 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	return created, nil
 }
 
-// callChangePlan decodes the JSON arguments of change_plan and calls ChangePlan.
+// callChangePlan decodes the JSON arguments of change_plan and calls ChangePlan: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callChangePlan(raw json.RawMessage) (any, error) {
 	var args ChangePlanArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "new_plan"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ChangePlanArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "new_plan"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ChangePlan(args)
 }
@@ -544,6 +816,13 @@ func (s *State) callChangePlan(raw json.RawMessage) (any, error) {
 type EndSubscriptionArgs struct {
 	// The id of a Subscription record (e.g. "subs_ana1").
 	Subscription string `json:"subscription"`
+}
+
+// decode decodes the JSON arguments of end_subscription without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *EndSubscriptionArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"subscription"}, 1, &a.Subscription)
 }
 
 // EndSubscription implements the tool end_subscription (service offers): end a line's plan today
@@ -570,11 +849,17 @@ func (s *State) EndSubscription(args EndSubscriptionArgs) (*Subscription, error)
 	return subscription, nil
 }
 
-// callEndSubscription decodes the JSON arguments of end_subscription and calls EndSubscription.
+// callEndSubscription decodes the JSON arguments of end_subscription and calls EndSubscription: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callEndSubscription(raw json.RawMessage) (any, error) {
 	var args EndSubscriptionArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscription"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow EndSubscriptionArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscription"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.EndSubscription(args)
 }
@@ -587,6 +872,39 @@ type FindLinesArgs struct {
 	Subscriber *string `json:"subscriber"`
 	// Matches records with this value; null for any.
 	Status *LineStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_lines without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindLinesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "msisdn":
+			if r.Arg(0) {
+				a.Msisdn = runtime.Ptr(r.String())
+			}
+		case "subscriber":
+			if r.Arg(1) {
+				a.Subscriber = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, LineStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindLines implements the tool find_lines (service network): find lines by number, subscriber or status
@@ -619,19 +937,38 @@ func (s *State) FindLines(args FindLinesArgs) ([]*Line, error) {
 	return out, nil
 }
 
-// callFindLines decodes the JSON arguments of find_lines and calls FindLines.
+// callFindLines decodes the JSON arguments of find_lines and calls FindLines: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindLines(raw json.RawMessage) (any, error) {
 	var args FindLinesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindLinesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindLines(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindLines(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Line) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Line])
+	}), nil
 }
 
 // GetLineArgs are the arguments of the tool get_line.
 type GetLineArgs struct {
 	// The id of the Line. The id of a Line record (e.g. "ln_ana1").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetLineArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetLine implements the tool get_line (service network): get a Line by id.
@@ -643,11 +980,17 @@ func (s *State) GetLine(args GetLineArgs) (*Line, error) {
 	return r, nil
 }
 
-// callGetLine decodes the JSON arguments of get_line and calls GetLine.
+// callGetLine decodes the JSON arguments of get_line and calls GetLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetLine(raw json.RawMessage) (any, error) {
 	var args GetLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetLine(args)
 }
@@ -660,6 +1003,39 @@ type FindUsageArgs struct {
 	Cycle *string `json:"cycle"`
 	// Matches records with this value; null for any.
 	Kind *UsageRecordKind `json:"kind"`
+}
+
+// decode decodes the JSON arguments of find_usage without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindUsageArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			if r.Arg(0) {
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "cycle":
+			if r.Arg(1) {
+				a.Cycle = runtime.Ptr(r.String())
+			}
+		case "kind":
+			if r.Arg(2) {
+				a.Kind = runtime.Ptr(runtime.Enum(r, UsageRecordKind.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindUsage implements the tool find_usage (service network): usage records of a line
@@ -692,13 +1068,25 @@ func (s *State) FindUsage(args FindUsageArgs) ([]*UsageRecord, error) {
 	return out, nil
 }
 
-// callFindUsage decodes the JSON arguments of find_usage and calls FindUsage.
+// callFindUsage decodes the JSON arguments of find_usage and calls FindUsage: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindUsage(raw json.RawMessage) (any, error) {
 	var args FindUsageArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindUsageArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindUsage(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindUsage(args)
+	return runtime.Encoded(v, func(dst []byte, v []*UsageRecord) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*UsageRecord])
+	}), nil
 }
 
 // DataUsedMbArgs are the arguments of the tool data_used_mb.
@@ -706,6 +1094,13 @@ type DataUsedMbArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line  string `json:"line"`
 	Cycle string `json:"cycle"`
+}
+
+// decode decodes the JSON arguments of data_used_mb without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DataUsedMbArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"line", "cycle"}, 3, &a.Line, &a.Cycle)
 }
 
 // DataUsedMb implements the tool data_used_mb (service network): total data used by a line in a billing cycle, in MB
@@ -727,11 +1122,17 @@ func (s *State) DataUsedMb(args DataUsedMbArgs) (int64, error) {
 	}(), nil
 }
 
-// callDataUsedMb decodes the JSON arguments of data_used_mb and calls DataUsedMb.
+// callDataUsedMb decodes the JSON arguments of data_used_mb and calls DataUsedMb: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDataUsedMb(raw json.RawMessage) (any, error) {
 	var args DataUsedMbArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "cycle"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow DataUsedMbArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "cycle"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DataUsedMb(args)
 }
@@ -742,6 +1143,13 @@ type ActivateLineArgs struct {
 	Subscriber string `json:"subscriber"`
 	Msisdn     string `json:"msisdn"`
 	Iccid      string `json:"iccid"`
+}
+
+// decode decodes the JSON arguments of activate_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ActivateLineArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"subscriber", "msisdn", "iccid"}, 7, &a.Subscriber, &a.Msisdn, &a.Iccid)
 }
 
 // ActivateLine implements the tool activate_line (service network): activate a new number on a SIM card
@@ -808,11 +1216,17 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	return l4, nil
 }
 
-// callActivateLine decodes the JSON arguments of activate_line and calls ActivateLine.
+// callActivateLine decodes the JSON arguments of activate_line and calls ActivateLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callActivateLine(raw json.RawMessage) (any, error) {
 	var args ActivateLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "subscriber", "msisdn", "iccid"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ActivateLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "subscriber", "msisdn", "iccid"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ActivateLine(args)
 }
@@ -822,6 +1236,35 @@ type SuspendLineArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line   string               `json:"line"`
 	Reason LineSuspensionReason `json:"reason"`
+}
+
+// decode decodes the JSON arguments of suspend_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SuspendLineArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			if r.Arg(0) {
+				a.Line = r.String()
+			}
+		case "reason":
+			if r.Arg(1) {
+				a.Reason = runtime.Enum(r, LineSuspensionReason.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // SuspendLine implements the tool suspend_line (service network): suspend outgoing service on a line
@@ -853,11 +1296,17 @@ func (s *State) SuspendLine(args SuspendLineArgs) (*Line, error) {
 	return line, nil
 }
 
-// callSuspendLine decodes the JSON arguments of suspend_line and calls SuspendLine.
+// callSuspendLine decodes the JSON arguments of suspend_line and calls SuspendLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSuspendLine(raw json.RawMessage) (any, error) {
 	var args SuspendLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SuspendLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SuspendLine(args)
 }
@@ -866,6 +1315,13 @@ func (s *State) callSuspendLine(raw json.RawMessage) (any, error) {
 type ReactivateLineArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line string `json:"line"`
+}
+
+// decode decodes the JSON arguments of reactivate_line without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReactivateLineArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"line"}, 1, &a.Line)
 }
 
 // ReactivateLine implements the tool reactivate_line (service network): restore service on a suspended line
@@ -905,11 +1361,17 @@ func (s *State) ReactivateLine(args ReactivateLineArgs) (*Line, error) {
 	return line, nil
 }
 
-// callReactivateLine decodes the JSON arguments of reactivate_line and calls ReactivateLine.
+// callReactivateLine decodes the JSON arguments of reactivate_line and calls ReactivateLine: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReactivateLine(raw json.RawMessage) (any, error) {
 	var args ReactivateLineArgs
-	if err := runtime.DecodeArgs(raw, &args, "line"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReactivateLineArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ReactivateLine(args)
 }
@@ -918,6 +1380,13 @@ func (s *State) callReactivateLine(raw json.RawMessage) (any, error) {
 type MarkLinePortedOutArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line string `json:"line"`
+}
+
+// decode decodes the JSON arguments of mark_line_ported_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkLinePortedOutArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"line"}, 1, &a.Line)
 }
 
 // MarkLinePortedOut implements the tool mark_line_ported_out (service network): release a number that has been ported to another operator
@@ -962,11 +1431,17 @@ func (s *State) MarkLinePortedOut(args MarkLinePortedOutArgs) (*Line, error) {
 	return line, nil
 }
 
-// callMarkLinePortedOut decodes the JSON arguments of mark_line_ported_out and calls MarkLinePortedOut.
+// callMarkLinePortedOut decodes the JSON arguments of mark_line_ported_out and calls MarkLinePortedOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkLinePortedOut(raw json.RawMessage) (any, error) {
 	var args MarkLinePortedOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "line"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkLinePortedOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkLinePortedOut(args)
 }
@@ -979,6 +1454,39 @@ type FindBillsArgs struct {
 	Cycle *string `json:"cycle"`
 	// Matches records with this value; null for any.
 	Status *BillStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_bills without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindBillsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			if r.Arg(0) {
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "cycle":
+			if r.Arg(1) {
+				a.Cycle = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, BillStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindBills implements the tool find_bills (service billing): bills of a line
@@ -1011,19 +1519,38 @@ func (s *State) FindBills(args FindBillsArgs) ([]*Bill, error) {
 	return out, nil
 }
 
-// callFindBills decodes the JSON arguments of find_bills and calls FindBills.
+// callFindBills decodes the JSON arguments of find_bills and calls FindBills: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindBills(raw json.RawMessage) (any, error) {
 	var args FindBillsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindBillsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindBills(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindBills(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Bill) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Bill])
+	}), nil
 }
 
 // GetBillArgs are the arguments of the tool get_bill.
 type GetBillArgs struct {
 	// The id of the Bill. The id of a Bill record (e.g. "bill_ana1_06").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_bill without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetBillArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetBill implements the tool get_bill (service billing): get a Bill by id.
@@ -1035,11 +1562,17 @@ func (s *State) GetBill(args GetBillArgs) (*Bill, error) {
 	return r, nil
 }
 
-// callGetBill decodes the JSON arguments of get_bill and calls GetBill.
+// callGetBill decodes the JSON arguments of get_bill and calls GetBill: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetBill(raw json.RawMessage) (any, error) {
 	var args GetBillArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetBillArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetBill(args)
 }
@@ -1049,6 +1582,13 @@ type IssueBillArgs struct {
 	// The id of a Line record (e.g. "ln_ana1").
 	Line  string `json:"line"`
 	Cycle string `json:"cycle"`
+}
+
+// decode decodes the JSON arguments of issue_bill without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *IssueBillArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"line", "cycle"}, 3, &a.Line, &a.Cycle)
 }
 
 // IssueBill implements the tool issue_bill (service billing): issue a line's bill for a cycle from its plan and out-of-bundle usage
@@ -1127,11 +1667,17 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	return b2, nil
 }
 
-// callIssueBill decodes the JSON arguments of issue_bill and calls IssueBill.
+// callIssueBill decodes the JSON arguments of issue_bill and calls IssueBill: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callIssueBill(raw json.RawMessage) (any, error) {
 	var args IssueBillArgs
-	if err := runtime.DecodeArgs(raw, &args, "line", "cycle"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow IssueBillArgs
+		if err := runtime.DecodeArgs(raw, &slow, "line", "cycle"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.IssueBill(args)
 }
@@ -1142,6 +1688,35 @@ type RecordPaymentArgs struct {
 	Bill string `json:"bill"`
 	// Amount in BRL.
 	Amount float64 `json:"amount"`
+}
+
+// decode decodes the JSON arguments of record_payment without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordPaymentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "bill":
+			if r.Arg(0) {
+				a.Bill = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RecordPayment implements the tool record_payment (service billing): record a payment received for a bill (boleto, Pix or card)
@@ -1171,11 +1746,17 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Bill, error) {
 	return bill, nil
 }
 
-// callRecordPayment decodes the JSON arguments of record_payment and calls RecordPayment.
+// callRecordPayment decodes the JSON arguments of record_payment and calls RecordPayment: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordPayment(raw json.RawMessage) (any, error) {
 	var args RecordPaymentArgs
-	if err := runtime.DecodeArgs(raw, &args, "bill", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordPaymentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "bill", "amount"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordPayment(args)
 }
@@ -1185,6 +1766,13 @@ type ContestBillArgs struct {
 	// The id of a Bill record (e.g. "bill_ana1_06").
 	Bill   string `json:"bill"`
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of contest_bill without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ContestBillArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"bill", "reason"}, 3, &a.Bill, &a.Reason)
 }
 
 // ContestBill implements the tool contest_bill (service billing): record a customer's dispute of a bill
@@ -1214,11 +1802,17 @@ func (s *State) ContestBill(args ContestBillArgs) (*Bill, error) {
 	return bill, nil
 }
 
-// callContestBill decodes the JSON arguments of contest_bill and calls ContestBill.
+// callContestBill decodes the JSON arguments of contest_bill and calls ContestBill: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callContestBill(raw json.RawMessage) (any, error) {
 	var args ContestBillArgs
-	if err := runtime.DecodeArgs(raw, &args, "bill", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ContestBillArgs
+		if err := runtime.DecodeArgs(raw, &slow, "bill", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ContestBill(args)
 }
@@ -1229,6 +1823,35 @@ type CreditExtraChargesArgs struct {
 	Bill string `json:"bill"`
 	// Amount in BRL.
 	Credit float64 `json:"credit"`
+}
+
+// decode decodes the JSON arguments of credit_extra_charges without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreditExtraChargesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "bill":
+			if r.Arg(0) {
+				a.Bill = r.String()
+			}
+		case "credit":
+			if r.Arg(1) {
+				a.Credit = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // CreditExtraCharges implements the tool credit_extra_charges (service billing): waive out-of-bundle charges on an open bill
@@ -1270,11 +1893,17 @@ func (s *State) CreditExtraCharges(args CreditExtraChargesArgs) (*Bill, error) {
 	return bill, nil
 }
 
-// callCreditExtraCharges decodes the JSON arguments of credit_extra_charges and calls CreditExtraCharges.
+// callCreditExtraCharges decodes the JSON arguments of credit_extra_charges and calls CreditExtraCharges: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreditExtraCharges(raw json.RawMessage) (any, error) {
 	var args CreditExtraChargesArgs
-	if err := runtime.DecodeArgs(raw, &args, "bill", "credit"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreditExtraChargesArgs
+		if err := runtime.DecodeArgs(raw, &slow, "bill", "credit"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreditExtraCharges(args)
 }
@@ -1287,6 +1916,39 @@ type FindPortRequestsArgs struct {
 	Recipient *PortOutRequestRecipient `json:"recipient"`
 	// Matches records with this value; null for any.
 	Status *PortOutRequestStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_port_requests without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindPortRequestsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "line":
+			if r.Arg(0) {
+				a.Line = runtime.Ptr(r.String())
+			}
+		case "recipient":
+			if r.Arg(1) {
+				a.Recipient = runtime.Ptr(runtime.Enum(r, PortOutRequestRecipient.Valid))
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, PortOutRequestStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindPortRequests implements the tool find_port_requests (service portability): find port-out requests
@@ -1315,19 +1977,38 @@ func (s *State) FindPortRequests(args FindPortRequestsArgs) ([]*PortOutRequest, 
 	return out, nil
 }
 
-// callFindPortRequests decodes the JSON arguments of find_port_requests and calls FindPortRequests.
+// callFindPortRequests decodes the JSON arguments of find_port_requests and calls FindPortRequests: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPortRequests(raw json.RawMessage) (any, error) {
 	var args FindPortRequestsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindPortRequestsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPortRequests(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPortRequests(args)
+	return runtime.Encoded(v, func(dst []byte, v []*PortOutRequest) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*PortOutRequest])
+	}), nil
 }
 
 // GetPortRequestArgs are the arguments of the tool get_port_request.
 type GetPortRequestArgs struct {
 	// The id of the PortOutRequest. The id of a PortOutRequest record (e.g. "por_marcos_old").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_port_request without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetPortRequestArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetPortRequest implements the tool get_port_request (service portability): get a PortOutRequest by id.
@@ -1339,11 +2020,17 @@ func (s *State) GetPortRequest(args GetPortRequestArgs) (*PortOutRequest, error)
 	return r, nil
 }
 
-// callGetPortRequest decodes the JSON arguments of get_port_request and calls GetPortRequest.
+// callGetPortRequest decodes the JSON arguments of get_port_request and calls GetPortRequest: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetPortRequest(raw json.RawMessage) (any, error) {
 	var args GetPortRequestArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetPortRequestArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetPortRequest(args)
 }
@@ -1352,6 +2039,13 @@ func (s *State) callGetPortRequest(raw json.RawMessage) (any, error) {
 type ApprovePortOutArgs struct {
 	// The id of a PortOutRequest record (e.g. "por_marcos_old").
 	Request string `json:"request"`
+}
+
+// decode decodes the JSON arguments of approve_port_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ApprovePortOutArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"request"}, 1, &a.Request)
 }
 
 // ApprovePortOut implements the tool approve_port_out (service portability): confirm a port-out request as donor operator
@@ -1390,11 +2084,17 @@ func (s *State) ApprovePortOut(args ApprovePortOutArgs) (*PortOutRequest, error)
 	return request, nil
 }
 
-// callApprovePortOut decodes the JSON arguments of approve_port_out and calls ApprovePortOut.
+// callApprovePortOut decodes the JSON arguments of approve_port_out and calls ApprovePortOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callApprovePortOut(raw json.RawMessage) (any, error) {
 	var args ApprovePortOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "request"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ApprovePortOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "request"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ApprovePortOut(args)
 }
@@ -1404,6 +2104,35 @@ type RejectPortOutArgs struct {
 	// The id of a PortOutRequest record (e.g. "por_marcos_old").
 	Request string                        `json:"request"`
 	Reason  PortOutRequestRejectionReason `json:"reason"`
+}
+
+// decode decodes the JSON arguments of reject_port_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectPortOutArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "request":
+			if r.Arg(0) {
+				a.Request = r.String()
+			}
+		case "reason":
+			if r.Arg(1) {
+				a.Reason = runtime.Enum(r, PortOutRequestRejectionReason.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RejectPortOut implements the tool reject_port_out (service portability): refuse a port-out request; only the reasons listed by Anatel are allowed
@@ -1433,11 +2162,17 @@ func (s *State) RejectPortOut(args RejectPortOutArgs) (*PortOutRequest, error) {
 	return request, nil
 }
 
-// callRejectPortOut decodes the JSON arguments of reject_port_out and calls RejectPortOut.
+// callRejectPortOut decodes the JSON arguments of reject_port_out and calls RejectPortOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectPortOut(raw json.RawMessage) (any, error) {
 	var args RejectPortOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "request", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectPortOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "request", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectPortOut(args)
 }
@@ -1446,6 +2181,13 @@ func (s *State) callRejectPortOut(raw json.RawMessage) (any, error) {
 type CompletePortOutArgs struct {
 	// The id of a PortOutRequest record (e.g. "por_marcos_old").
 	Request string `json:"request"`
+}
+
+// decode decodes the JSON arguments of complete_port_out without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CompletePortOutArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"request"}, 1, &a.Request)
 }
 
 // CompletePortOut implements the tool complete_port_out (service portability): confirm that the porting window has passed and the number now belongs to the recipient
@@ -1475,11 +2217,17 @@ func (s *State) CompletePortOut(args CompletePortOutArgs) (*PortOutRequest, erro
 	return request, nil
 }
 
-// callCompletePortOut decodes the JSON arguments of complete_port_out and calls CompletePortOut.
+// callCompletePortOut decodes the JSON arguments of complete_port_out and calls CompletePortOut: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCompletePortOut(raw json.RawMessage) (any, error) {
 	var args CompletePortOutArgs
-	if err := runtime.DecodeArgs(raw, &args, "request"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CompletePortOutArgs
+		if err := runtime.DecodeArgs(raw, &slow, "request"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CompletePortOut(args)
 }

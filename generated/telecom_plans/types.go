@@ -57,6 +57,99 @@ func (r *Subscriber) clone() *Subscriber {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Subscriber to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Subscriber) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"cpf\":"), r.Cpf)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = r.BirthDate.AppendJSON(runtime.AppendKey(dst, ",\"birth_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address\":"), r.Address)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"state\":"), r.State)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = r.Since.AppendJSON(runtime.AppendKey(dst, ",\"since\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Subscriber to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Subscriber) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FullName)
+	runtime.HashString(w, r.Cpf)
+	runtime.HashString(w, r.Email)
+	r.BirthDate.HashFields(w)
+	runtime.HashString(w, r.Address)
+	runtime.HashString(w, r.City)
+	runtime.HashString(w, r.State)
+	runtime.HashString(w, string(r.Status))
+	r.Since.HashFields(w)
+}
+
+// decodeSubscriber reads a Subscriber record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSubscriber(r *runtime.JSONReader) *Subscriber {
+	if r.Null() {
+		return nil
+	}
+	v := &Subscriber{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "full_name":
+			r.Seen(&seen, 1)
+			v.FullName = r.String()
+		case "cpf":
+			r.Seen(&seen, 2)
+			v.Cpf = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "birth_date":
+			r.Seen(&seen, 4)
+			v.BirthDate = r.Date()
+		case "address":
+			r.Seen(&seen, 5)
+			v.Address = r.String()
+		case "city":
+			r.Seen(&seen, 6)
+			v.City = r.String()
+		case "state":
+			r.Seen(&seen, 7)
+			v.State = r.String()
+		case "status":
+			r.Seen(&seen, 8)
+			v.Status = runtime.Enum(r, SubscriberStatus.Valid)
+		case "since":
+			r.Seen(&seen, 9)
+			v.Since = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // PlanKind is the kind of a Plan.
 type PlanKind string
 
@@ -112,6 +205,99 @@ func (r *Plan) clone() *Plan {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Plan to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Plan) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"monthly_fee\":"), r.MonthlyFee)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"data_gb\":"), r.DataGb)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"voice_unlimited\":"), r.VoiceUnlimited)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"extra_gb_price\":"), r.ExtraGbPrice)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"loyalty_months\":"), r.LoyaltyMonths)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"early_exit_fee\":"), r.EarlyExitFee)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"available\":"), r.Available)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Plan to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Plan) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashFloat(w, r.MonthlyFee)
+	runtime.HashInt(w, r.DataGb)
+	runtime.HashBool(w, r.VoiceUnlimited)
+	runtime.HashFloat(w, r.ExtraGbPrice)
+	runtime.HashInt(w, r.LoyaltyMonths)
+	runtime.HashFloat(w, r.EarlyExitFee)
+	runtime.HashBool(w, r.Available)
+}
+
+// decodePlan reads a Plan record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePlan(r *runtime.JSONReader) *Plan {
+	if r.Null() {
+		return nil
+	}
+	v := &Plan{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, PlanKind.Valid)
+		case "monthly_fee":
+			r.Seen(&seen, 3)
+			v.MonthlyFee = r.Float()
+		case "data_gb":
+			r.Seen(&seen, 4)
+			v.DataGb = r.Int()
+		case "voice_unlimited":
+			r.Seen(&seen, 5)
+			v.VoiceUnlimited = r.Bool()
+		case "extra_gb_price":
+			r.Seen(&seen, 6)
+			v.ExtraGbPrice = r.Float()
+		case "loyalty_months":
+			r.Seen(&seen, 7)
+			v.LoyaltyMonths = r.Int()
+		case "early_exit_fee":
+			r.Seen(&seen, 8)
+			v.EarlyExitFee = r.Float()
+		case "available":
+			r.Seen(&seen, 9)
+			v.Available = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // SubscriptionStatus is the status of a Subscription.
 type SubscriptionStatus string
 
@@ -159,6 +345,84 @@ func (r *Subscription) recordID() string {
 func (r *Subscription) clone() *Subscription {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Subscription to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Subscription) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"plan\":"), r.Plan)
+	dst = r.StartedOn.AppendJSON(runtime.AppendKey(dst, ",\"started_on\":"))
+	dst = r.LoyaltyUntil.AppendJSON(runtime.AppendKey(dst, ",\"loyalty_until\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"ended_on\":"), r.EndedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Subscription to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Subscription) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Plan)
+	r.StartedOn.HashFields(w)
+	r.LoyaltyUntil.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.EndedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeSubscription reads a Subscription record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeSubscription(r *runtime.JSONReader) *Subscription {
+	if r.Null() {
+		return nil
+	}
+	v := &Subscription{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "plan":
+			r.Seen(&seen, 2)
+			v.Plan = r.String()
+		case "started_on":
+			r.Seen(&seen, 3)
+			v.StartedOn = r.Date()
+		case "loyalty_until":
+			r.Seen(&seen, 4)
+			v.LoyaltyUntil = r.Date()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, SubscriptionStatus.Valid)
+		case "ended_on":
+			r.Seen(&seen, 6)
+			v.EndedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // LineStatus is the status of a Line.
@@ -240,6 +504,89 @@ func (r *Line) clone() *Line {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Line to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Line) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"msisdn\":"), r.Msisdn)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"iccid\":"), r.Iccid)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"subscriber\":"), r.Subscriber)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"suspension_reason\":"), string(r.SuspensionReason))
+	dst = r.ActivatedOn.AppendJSON(runtime.AppendKey(dst, ",\"activated_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"ported_out_on\":"), r.PortedOutOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Line to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Line) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Msisdn)
+	runtime.HashString(w, r.Iccid)
+	runtime.HashString(w, r.Subscriber)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashString(w, string(r.SuspensionReason))
+	r.ActivatedOn.HashFields(w)
+	runtime.HashOptional(w, r.PortedOutOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeLine reads a Line record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeLine(r *runtime.JSONReader) *Line {
+	if r.Null() {
+		return nil
+	}
+	v := &Line{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "msisdn":
+			r.Seen(&seen, 1)
+			v.Msisdn = r.String()
+		case "iccid":
+			r.Seen(&seen, 2)
+			v.Iccid = r.String()
+		case "subscriber":
+			r.Seen(&seen, 3)
+			v.Subscriber = r.String()
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, LineStatus.Valid)
+		case "suspension_reason":
+			r.Seen(&seen, 5)
+			v.SuspensionReason = runtime.Enum(r, LineSuspensionReason.Valid)
+		case "activated_on":
+			r.Seen(&seen, 6)
+			v.ActivatedOn = r.Date()
+		case "ported_out_on":
+			r.Seen(&seen, 7)
+			v.PortedOutOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // UsageRecordKind is the kind of a UsageRecord.
 type UsageRecordKind string
 
@@ -291,6 +638,84 @@ func (r *UsageRecord) recordID() string {
 func (r *UsageRecord) clone() *UsageRecord {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the UsageRecord to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *UsageRecord) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"cycle\":"), r.Cycle)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = r.StartedAt.AppendJSON(runtime.AppendKey(dst, ",\"started_at\":"))
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"units\":"), r.Units)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"charge\":"), r.Charge)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the UsageRecord to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *UsageRecord) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(7)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Cycle)
+	runtime.HashString(w, string(r.Kind))
+	r.StartedAt.HashFields(w)
+	runtime.HashInt(w, r.Units)
+	runtime.HashFloat(w, r.Charge)
+}
+
+// decodeUsageRecord reads a UsageRecord record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeUsageRecord(r *runtime.JSONReader) *UsageRecord {
+	if r.Null() {
+		return nil
+	}
+	v := &UsageRecord{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "cycle":
+			r.Seen(&seen, 2)
+			v.Cycle = r.String()
+		case "kind":
+			r.Seen(&seen, 3)
+			v.Kind = runtime.Enum(r, UsageRecordKind.Valid)
+		case "started_at":
+			r.Seen(&seen, 4)
+			v.StartedAt = r.DateTime()
+		case "units":
+			r.Seen(&seen, 5)
+			v.Units = r.Int()
+		case "charge":
+			r.Seen(&seen, 6)
+			v.Charge = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 127 {
+		r.Fail()
+	}
+	return v
 }
 
 // BillStatus is the status of a Bill.
@@ -346,6 +771,104 @@ func (r *Bill) recordID() string {
 func (r *Bill) clone() *Bill {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Bill to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Bill) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"cycle\":"), r.Cycle)
+	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
+	dst = r.DueDate.AppendJSON(runtime.AppendKey(dst, ",\"due_date\":"))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"plan_fee\":"), r.PlanFee)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"extra_charges\":"), r.ExtraCharges)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"contest_reason\":"), r.ContestReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Bill to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Bill) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(11)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, r.Cycle)
+	r.IssuedOn.HashFields(w)
+	r.DueDate.HashFields(w)
+	runtime.HashFloat(w, r.PlanFee)
+	runtime.HashFloat(w, r.ExtraCharges)
+	runtime.HashFloat(w, r.Total)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.ContestReason, runtime.HashString)
+}
+
+// decodeBill reads a Bill record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeBill(r *runtime.JSONReader) *Bill {
+	if r.Null() {
+		return nil
+	}
+	v := &Bill{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "cycle":
+			r.Seen(&seen, 2)
+			v.Cycle = r.String()
+		case "issued_on":
+			r.Seen(&seen, 3)
+			v.IssuedOn = r.Date()
+		case "due_date":
+			r.Seen(&seen, 4)
+			v.DueDate = r.Date()
+		case "plan_fee":
+			r.Seen(&seen, 5)
+			v.PlanFee = r.Float()
+		case "extra_charges":
+			r.Seen(&seen, 6)
+			v.ExtraCharges = r.Float()
+		case "total":
+			r.Seen(&seen, 7)
+			v.Total = r.Float()
+		case "status":
+			r.Seen(&seen, 8)
+			v.Status = runtime.Enum(r, BillStatus.Valid)
+		case "paid_on":
+			r.Seen(&seen, 9)
+			v.PaidOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "contest_reason":
+			r.Seen(&seen, 10)
+			v.ContestReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 2047 {
+		r.Fail()
+	}
+	return v
 }
 
 // PortOutRequestRecipient is the recipient of a PortOutRequest.
@@ -452,4 +975,94 @@ func (r *PortOutRequest) recordID() string {
 func (r *PortOutRequest) clone() *PortOutRequest {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the PortOutRequest to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *PortOutRequest) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"recipient\":"), string(r.Recipient))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"holder_cpf\":"), r.HolderCpf)
+	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
+	dst = r.ScheduledFor.AppendJSON(runtime.AppendKey(dst, ",\"scheduled_for\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rejection_reason\":"), r.RejectionReason, runtime.AppendEnum[PortOutRequestRejectionReason])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"completed_on\":"), r.CompletedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the PortOutRequest to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *PortOutRequest) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Line)
+	runtime.HashString(w, string(r.Recipient))
+	runtime.HashString(w, r.HolderCpf)
+	r.RequestedOn.HashFields(w)
+	r.ScheduledFor.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.RejectionReason, runtime.HashEnum[PortOutRequestRejectionReason])
+	runtime.HashOptional(w, r.CompletedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodePortOutRequest reads a PortOutRequest record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodePortOutRequest(r *runtime.JSONReader) *PortOutRequest {
+	if r.Null() {
+		return nil
+	}
+	v := &PortOutRequest{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "line":
+			r.Seen(&seen, 1)
+			v.Line = r.String()
+		case "recipient":
+			r.Seen(&seen, 2)
+			v.Recipient = runtime.Enum(r, PortOutRequestRecipient.Valid)
+		case "holder_cpf":
+			r.Seen(&seen, 3)
+			v.HolderCpf = r.String()
+		case "requested_on":
+			r.Seen(&seen, 4)
+			v.RequestedOn = r.Date()
+		case "scheduled_for":
+			r.Seen(&seen, 5)
+			v.ScheduledFor = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, PortOutRequestStatus.Valid)
+		case "rejection_reason":
+			r.Seen(&seen, 7)
+			v.RejectionReason = runtime.ReadOptional(r, func(r *runtime.JSONReader) PortOutRequestRejectionReason {
+				return runtime.Enum(r, PortOutRequestRejectionReason.Valid)
+			})
+		case "completed_on":
+			r.Seen(&seen, 8)
+			v.CompletedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
 }

@@ -24,6 +24,43 @@ type FindProgramsArgs struct {
 	Degree *ProgramDegree `json:"degree"`
 }
 
+// decode decodes the JSON arguments of find_programs without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindProgramsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "code":
+			if r.Arg(0) {
+				a.Code = runtime.Ptr(r.String())
+			}
+		case "name":
+			if r.Arg(1) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "faculty":
+			if r.Arg(2) {
+				a.Faculty = runtime.Ptr(runtime.Enum(r, ProgramFaculty.Valid))
+			}
+		case "degree":
+			if r.Arg(3) {
+				a.Degree = runtime.Ptr(runtime.Enum(r, ProgramDegree.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindPrograms implements the tool find_programs (service programs): find programs by code, name, faculty or degree
 func (s *State) FindPrograms(args FindProgramsArgs) ([]*Program, error) {
 	var codeLower string
@@ -56,19 +93,38 @@ func (s *State) FindPrograms(args FindProgramsArgs) ([]*Program, error) {
 	return out, nil
 }
 
-// callFindPrograms decodes the JSON arguments of find_programs and calls FindPrograms.
+// callFindPrograms decodes the JSON arguments of find_programs and calls FindPrograms: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindPrograms(raw json.RawMessage) (any, error) {
 	var args FindProgramsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindProgramsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindPrograms(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindPrograms(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Program) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Program])
+	}), nil
 }
 
 // GetProgramArgs are the arguments of the tool get_program.
 type GetProgramArgs struct {
 	// The id of the Program. The id of a Program record (e.g. "prg_bcs").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_program without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProgramArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetProgram implements the tool get_program (service programs): get a Program by id.
@@ -80,11 +136,17 @@ func (s *State) GetProgram(args GetProgramArgs) (*Program, error) {
 	return r, nil
 }
 
-// callGetProgram decodes the JSON arguments of get_program and calls GetProgram.
+// callGetProgram decodes the JSON arguments of get_program and calls GetProgram: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProgram(raw json.RawMessage) (any, error) {
 	var args GetProgramArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetProgramArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetProgram(args)
 }
@@ -94,6 +156,35 @@ type SetCapacityArgs struct {
 	// The id of a Program record (e.g. "prg_bcs").
 	Program  string `json:"program"`
 	Capacity int64  `json:"capacity"`
+}
+
+// decode decodes the JSON arguments of set_capacity without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetCapacityArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "program":
+			if r.Arg(0) {
+				a.Program = r.String()
+			}
+		case "capacity":
+			if r.Arg(1) {
+				a.Capacity = r.Int()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // SetCapacity implements the tool set_capacity (service programs): change a program's intake capacity
@@ -127,11 +218,17 @@ func (s *State) SetCapacity(args SetCapacityArgs) (*Program, error) {
 	return program, nil
 }
 
-// callSetCapacity decodes the JSON arguments of set_capacity and calls SetCapacity.
+// callSetCapacity decodes the JSON arguments of set_capacity and calls SetCapacity: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetCapacity(raw json.RawMessage) (any, error) {
 	var args SetCapacityArgs
-	if err := runtime.DecodeArgs(raw, &args, "program", "capacity"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetCapacityArgs
+		if err := runtime.DecodeArgs(raw, &slow, "program", "capacity"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetCapacity(args)
 }
@@ -140,6 +237,13 @@ func (s *State) callSetCapacity(raw json.RawMessage) (any, error) {
 type CloseIntakeArgs struct {
 	// The id of a Program record (e.g. "prg_bcs").
 	Program string `json:"program"`
+}
+
+// decode decodes the JSON arguments of close_intake without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CloseIntakeArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"program"}, 1, &a.Program)
 }
 
 // CloseIntake implements the tool close_intake (service programs): stop admitting to a program for this intake
@@ -158,11 +262,17 @@ func (s *State) CloseIntake(args CloseIntakeArgs) (*Program, error) {
 	return program, nil
 }
 
-// callCloseIntake decodes the JSON arguments of close_intake and calls CloseIntake.
+// callCloseIntake decodes the JSON arguments of close_intake and calls CloseIntake: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCloseIntake(raw json.RawMessage) (any, error) {
 	var args CloseIntakeArgs
-	if err := runtime.DecodeArgs(raw, &args, "program"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CloseIntakeArgs
+		if err := runtime.DecodeArgs(raw, &slow, "program"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CloseIntake(args)
 }
@@ -177,6 +287,43 @@ type FindApplicantsArgs struct {
 	Email *string `json:"email"`
 	// Matches records with this value; null for any.
 	Citizenship *ApplicantCitizenship `json:"citizenship"`
+}
+
+// decode decodes the JSON arguments of find_applicants without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindApplicantsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "first_name":
+			if r.Arg(0) {
+				a.FirstName = runtime.Ptr(r.String())
+			}
+		case "last_name":
+			if r.Arg(1) {
+				a.LastName = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(2) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "citizenship":
+			if r.Arg(3) {
+				a.Citizenship = runtime.Ptr(runtime.Enum(r, ApplicantCitizenship.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindApplicants implements the tool find_applicants (service applicants): find applicants by name, email or citizenship
@@ -215,19 +362,38 @@ func (s *State) FindApplicants(args FindApplicantsArgs) ([]*Applicant, error) {
 	return out, nil
 }
 
-// callFindApplicants decodes the JSON arguments of find_applicants and calls FindApplicants.
+// callFindApplicants decodes the JSON arguments of find_applicants and calls FindApplicants: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindApplicants(raw json.RawMessage) (any, error) {
 	var args FindApplicantsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindApplicantsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindApplicants(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindApplicants(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Applicant) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Applicant])
+	}), nil
 }
 
 // GetApplicantArgs are the arguments of the tool get_applicant.
 type GetApplicantArgs struct {
 	// The id of the Applicant. The id of a Applicant record (e.g. "app_chen").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_applicant without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetApplicantArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetApplicant implements the tool get_applicant (service applicants): get a Applicant by id.
@@ -239,11 +405,17 @@ func (s *State) GetApplicant(args GetApplicantArgs) (*Applicant, error) {
 	return r, nil
 }
 
-// callGetApplicant decodes the JSON arguments of get_applicant and calls GetApplicant.
+// callGetApplicant decodes the JSON arguments of get_applicant and calls GetApplicant: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetApplicant(raw json.RawMessage) (any, error) {
 	var args GetApplicantArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetApplicantArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetApplicant(args)
 }
@@ -256,6 +428,39 @@ type FindDocumentsArgs struct {
 	Kind *DocumentKind `json:"kind"`
 	// Matches records with this value; null for any.
 	Status *DocumentStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_documents without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindDocumentsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "applicant":
+			if r.Arg(0) {
+				a.Applicant = runtime.Ptr(r.String())
+			}
+		case "kind":
+			if r.Arg(1) {
+				a.Kind = runtime.Ptr(runtime.Enum(r, DocumentKind.Valid))
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, DocumentStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindDocuments implements the tool find_documents (service applicants): documents of an applicant
@@ -284,13 +489,25 @@ func (s *State) FindDocuments(args FindDocumentsArgs) ([]*Document, error) {
 	return out, nil
 }
 
-// callFindDocuments decodes the JSON arguments of find_documents and calls FindDocuments.
+// callFindDocuments decodes the JSON arguments of find_documents and calls FindDocuments: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindDocuments(raw json.RawMessage) (any, error) {
 	var args FindDocumentsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindDocumentsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindDocuments(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindDocuments(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Document) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Document])
+	}), nil
 }
 
 // RecordDocumentArgs are the arguments of the tool record_document.
@@ -300,6 +517,39 @@ type RecordDocumentArgs struct {
 	Kind      DocumentKind `json:"kind"`
 	// IELTS overall band, for English tests. Optional: null when not given.
 	Score *float64 `json:"score"`
+}
+
+// decode decodes the JSON arguments of record_document without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordDocumentArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "applicant":
+			if r.Arg(0) {
+				a.Applicant = r.String()
+			}
+		case "kind":
+			if r.Arg(1) {
+				a.Kind = runtime.Enum(r, DocumentKind.Valid)
+			}
+		case "score":
+			if r.Arg(2) {
+				a.Score = runtime.Ptr(r.Float())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // RecordDocument implements the tool record_document (service applicants): log a document received from an applicant
@@ -328,11 +578,17 @@ func (s *State) RecordDocument(args RecordDocumentArgs) (*Document, error) {
 	return d, nil
 }
 
-// callRecordDocument decodes the JSON arguments of record_document and calls RecordDocument.
+// callRecordDocument decodes the JSON arguments of record_document and calls RecordDocument: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordDocument(raw json.RawMessage) (any, error) {
 	var args RecordDocumentArgs
-	if err := runtime.DecodeArgs(raw, &args, "applicant", "kind"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordDocumentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "applicant", "kind"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordDocument(args)
 }
@@ -341,6 +597,13 @@ func (s *State) callRecordDocument(raw json.RawMessage) (any, error) {
 type VerifyDocumentArgs struct {
 	// The id of a Document record (e.g. "doc_chen_tr").
 	Document string `json:"document"`
+}
+
+// decode decodes the JSON arguments of verify_document without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *VerifyDocumentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"document"}, 1, &a.Document)
 }
 
 // VerifyDocument implements the tool verify_document (service applicants): mark a document as checked and authentic
@@ -375,11 +638,17 @@ func (s *State) VerifyDocument(args VerifyDocumentArgs) (*Document, error) {
 	return document, nil
 }
 
-// callVerifyDocument decodes the JSON arguments of verify_document and calls VerifyDocument.
+// callVerifyDocument decodes the JSON arguments of verify_document and calls VerifyDocument: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callVerifyDocument(raw json.RawMessage) (any, error) {
 	var args VerifyDocumentArgs
-	if err := runtime.DecodeArgs(raw, &args, "document"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow VerifyDocumentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "document"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.VerifyDocument(args)
 }
@@ -389,6 +658,13 @@ type RejectDocumentArgs struct {
 	// The id of a Document record (e.g. "doc_chen_tr").
 	Document string `json:"document"`
 	Note     string `json:"note"`
+}
+
+// decode decodes the JSON arguments of reject_document without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RejectDocumentArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"document", "note"}, 3, &a.Document, &a.Note)
 }
 
 // RejectDocument implements the tool reject_document (service applicants): reject a document, telling the applicant why
@@ -415,11 +691,17 @@ func (s *State) RejectDocument(args RejectDocumentArgs) (*Document, error) {
 	return document, nil
 }
 
-// callRejectDocument decodes the JSON arguments of reject_document and calls RejectDocument.
+// callRejectDocument decodes the JSON arguments of reject_document and calls RejectDocument: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRejectDocument(raw json.RawMessage) (any, error) {
 	var args RejectDocumentArgs
-	if err := runtime.DecodeArgs(raw, &args, "document", "note"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RejectDocumentArgs
+		if err := runtime.DecodeArgs(raw, &slow, "document", "note"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RejectDocument(args)
 }
@@ -432,6 +714,39 @@ type FindApplicationsArgs struct {
 	Program *string `json:"program"`
 	// Matches records with this value; null for any.
 	Status *ApplicationStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_applications without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindApplicationsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "applicant":
+			if r.Arg(0) {
+				a.Applicant = runtime.Ptr(r.String())
+			}
+		case "program":
+			if r.Arg(1) {
+				a.Program = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ApplicationStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindApplications implements the tool find_applications (service admissions): find applications by applicant, program or status
@@ -465,19 +780,38 @@ func (s *State) FindApplications(args FindApplicationsArgs) ([]*Application, err
 	return out, nil
 }
 
-// callFindApplications decodes the JSON arguments of find_applications and calls FindApplications.
+// callFindApplications decodes the JSON arguments of find_applications and calls FindApplications: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindApplications(raw json.RawMessage) (any, error) {
 	var args FindApplicationsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindApplicationsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindApplications(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindApplications(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Application) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Application])
+	}), nil
 }
 
 // GetApplicationArgs are the arguments of the tool get_application.
 type GetApplicationArgs struct {
 	// The id of the Application. The id of a Application record (e.g. "apl_chen_cs").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetApplicationArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetApplication implements the tool get_application (service admissions): get a Application by id.
@@ -489,11 +823,17 @@ func (s *State) GetApplication(args GetApplicationArgs) (*Application, error) {
 	return r, nil
 }
 
-// callGetApplication decodes the JSON arguments of get_application and calls GetApplication.
+// callGetApplication decodes the JSON arguments of get_application and calls GetApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetApplication(raw json.RawMessage) (any, error) {
 	var args GetApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetApplication(args)
 }
@@ -504,6 +844,35 @@ type FindOffersArgs struct {
 	Application *string `json:"application"`
 	// Matches records with this value; null for any.
 	Status *OfferStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_offers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindOffersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			if r.Arg(0) {
+				a.Application = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(1) {
+				a.Status = runtime.Ptr(runtime.Enum(r, OfferStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindOffers implements the tool find_offers (service admissions): offers made on an application
@@ -529,19 +898,38 @@ func (s *State) FindOffers(args FindOffersArgs) ([]*Offer, error) {
 	return out, nil
 }
 
-// callFindOffers decodes the JSON arguments of find_offers and calls FindOffers.
+// callFindOffers decodes the JSON arguments of find_offers and calls FindOffers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 	var args FindOffersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindOffersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindOffers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindOffers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Offer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Offer])
+	}), nil
 }
 
 // StartReviewArgs are the arguments of the tool start_review.
 type StartReviewArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of start_review without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *StartReviewArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"application"}, 1, &a.Application)
 }
 
 // StartReview implements the tool start_review (service admissions): move a complete application into review
@@ -566,11 +954,17 @@ func (s *State) StartReview(args StartReviewArgs) (*Application, error) {
 	return application, nil
 }
 
-// callStartReview decodes the JSON arguments of start_review and calls StartReview.
+// callStartReview decodes the JSON arguments of start_review and calls StartReview: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callStartReview(raw json.RawMessage) (any, error) {
 	var args StartReviewArgs
-	if err := runtime.DecodeArgs(raw, &args, "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow StartReviewArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.StartReview(args)
 }
@@ -584,6 +978,43 @@ type AdmitApplicantArgs struct {
 	Condition *string `json:"condition"`
 	// A date, YYYY-MM-DD.
 	RespondBy runtime.Date `json:"respond_by"`
+}
+
+// decode decodes the JSON arguments of admit_applicant without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AdmitApplicantArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			if r.Arg(0) {
+				a.Application = r.String()
+			}
+		case "with_conditions":
+			if r.Arg(1) {
+				a.WithConditions = r.Bool()
+			}
+		case "condition":
+			if r.Arg(2) {
+				a.Condition = runtime.Ptr(r.String())
+			}
+		case "respond_by":
+			if r.Arg(3) {
+				a.RespondBy = r.Date()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(11)
 }
 
 // AdmitApplicant implements the tool admit_applicant (service admissions): admit an applicant and extend an offer
@@ -663,11 +1094,17 @@ func (s *State) AdmitApplicant(args AdmitApplicantArgs) (*Offer, error) {
 	}
 }
 
-// callAdmitApplicant decodes the JSON arguments of admit_applicant and calls AdmitApplicant.
+// callAdmitApplicant decodes the JSON arguments of admit_applicant and calls AdmitApplicant: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAdmitApplicant(raw json.RawMessage) (any, error) {
 	var args AdmitApplicantArgs
-	if err := runtime.DecodeArgs(raw, &args, "application", "with_conditions", "respond_by"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AdmitApplicantArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application", "with_conditions", "respond_by"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AdmitApplicant(args)
 }
@@ -676,6 +1113,13 @@ func (s *State) callAdmitApplicant(raw json.RawMessage) (any, error) {
 type WaitlistApplicationArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of waitlist_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *WaitlistApplicationArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"application"}, 1, &a.Application)
 }
 
 // WaitlistApplication implements the tool waitlist_application (service admissions): put an application on the waitlist
@@ -702,11 +1146,17 @@ func (s *State) WaitlistApplication(args WaitlistApplicationArgs) (*Application,
 	return application, nil
 }
 
-// callWaitlistApplication decodes the JSON arguments of waitlist_application and calls WaitlistApplication.
+// callWaitlistApplication decodes the JSON arguments of waitlist_application and calls WaitlistApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callWaitlistApplication(raw json.RawMessage) (any, error) {
 	var args WaitlistApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow WaitlistApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.WaitlistApplication(args)
 }
@@ -716,6 +1166,13 @@ type RefuseApplicationArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
 	Reason      string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of refuse_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefuseApplicationArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"application", "reason"}, 3, &a.Application, &a.Reason)
 }
 
 // RefuseApplication implements the tool refuse_application (service admissions): refuse an application
@@ -750,11 +1207,17 @@ func (s *State) RefuseApplication(args RefuseApplicationArgs) (*Application, err
 	return application, nil
 }
 
-// callRefuseApplication decodes the JSON arguments of refuse_application and calls RefuseApplication.
+// callRefuseApplication decodes the JSON arguments of refuse_application and calls RefuseApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefuseApplication(raw json.RawMessage) (any, error) {
 	var args RefuseApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "application", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefuseApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefuseApplication(args)
 }
@@ -763,6 +1226,13 @@ func (s *State) callRefuseApplication(raw json.RawMessage) (any, error) {
 type WithdrawApplicationArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of withdraw_application without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *WithdrawApplicationArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"application"}, 1, &a.Application)
 }
 
 // WithdrawApplication implements the tool withdraw_application (service admissions): withdraw an application at the applicant's request; open offers are declined
@@ -807,11 +1277,17 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 	return application, nil
 }
 
-// callWithdrawApplication decodes the JSON arguments of withdraw_application and calls WithdrawApplication.
+// callWithdrawApplication decodes the JSON arguments of withdraw_application and calls WithdrawApplication: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callWithdrawApplication(raw json.RawMessage) (any, error) {
 	var args WithdrawApplicationArgs
-	if err := runtime.DecodeArgs(raw, &args, "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow WithdrawApplicationArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.WithdrawApplication(args)
 }
@@ -820,6 +1296,13 @@ func (s *State) callWithdrawApplication(raw json.RawMessage) (any, error) {
 type AcceptOfferArgs struct {
 	// The id of a Offer record (e.g. "off_chen").
 	Offer string `json:"offer"`
+}
+
+// decode decodes the JSON arguments of accept_offer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AcceptOfferArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"offer"}, 1, &a.Offer)
 }
 
 // AcceptOffer implements the tool accept_offer (service admissions): record an applicant's acceptance of an offer
@@ -856,11 +1339,17 @@ func (s *State) AcceptOffer(args AcceptOfferArgs) (*Offer, error) {
 	return offer, nil
 }
 
-// callAcceptOffer decodes the JSON arguments of accept_offer and calls AcceptOffer.
+// callAcceptOffer decodes the JSON arguments of accept_offer and calls AcceptOffer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAcceptOffer(raw json.RawMessage) (any, error) {
 	var args AcceptOfferArgs
-	if err := runtime.DecodeArgs(raw, &args, "offer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AcceptOfferArgs
+		if err := runtime.DecodeArgs(raw, &slow, "offer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AcceptOffer(args)
 }
@@ -869,6 +1358,13 @@ func (s *State) callAcceptOffer(raw json.RawMessage) (any, error) {
 type DeclineOfferArgs struct {
 	// The id of a Offer record (e.g. "off_chen").
 	Offer string `json:"offer"`
+}
+
+// decode decodes the JSON arguments of decline_offer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DeclineOfferArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"offer"}, 1, &a.Offer)
 }
 
 // DeclineOffer implements the tool decline_offer (service admissions): record that an applicant declined an offer
@@ -895,11 +1391,17 @@ func (s *State) DeclineOffer(args DeclineOfferArgs) (*Offer, error) {
 	return offer, nil
 }
 
-// callDeclineOffer decodes the JSON arguments of decline_offer and calls DeclineOffer.
+// callDeclineOffer decodes the JSON arguments of decline_offer and calls DeclineOffer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDeclineOffer(raw json.RawMessage) (any, error) {
 	var args DeclineOfferArgs
-	if err := runtime.DecodeArgs(raw, &args, "offer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DeclineOfferArgs
+		if err := runtime.DecodeArgs(raw, &slow, "offer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DeclineOffer(args)
 }
@@ -910,6 +1412,35 @@ type FindScholarshipsArgs struct {
 	Name *string `json:"name"`
 	// Set when the scholarship is for one program only. The id of a Program record (e.g. "prg_bcs"). Matches records with this value; null for any.
 	Program *string `json:"program"`
+}
+
+// decode decodes the JSON arguments of find_scholarships without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindScholarshipsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "program":
+			if r.Arg(1) {
+				a.Program = runtime.Ptr(r.String())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindScholarships implements the tool find_scholarships (service awards): find scholarships
@@ -939,19 +1470,38 @@ func (s *State) FindScholarships(args FindScholarshipsArgs) ([]*Scholarship, err
 	return out, nil
 }
 
-// callFindScholarships decodes the JSON arguments of find_scholarships and calls FindScholarships.
+// callFindScholarships decodes the JSON arguments of find_scholarships and calls FindScholarships: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindScholarships(raw json.RawMessage) (any, error) {
 	var args FindScholarshipsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindScholarshipsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindScholarships(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindScholarships(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Scholarship) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Scholarship])
+	}), nil
 }
 
 // GetScholarshipArgs are the arguments of the tool get_scholarship.
 type GetScholarshipArgs struct {
 	// The id of the Scholarship. The id of a Scholarship record (e.g. "sch_president").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_scholarship without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetScholarshipArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetScholarship implements the tool get_scholarship (service awards): get a Scholarship by id.
@@ -963,11 +1513,17 @@ func (s *State) GetScholarship(args GetScholarshipArgs) (*Scholarship, error) {
 	return r, nil
 }
 
-// callGetScholarship decodes the JSON arguments of get_scholarship and calls GetScholarship.
+// callGetScholarship decodes the JSON arguments of get_scholarship and calls GetScholarship: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetScholarship(raw json.RawMessage) (any, error) {
 	var args GetScholarshipArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetScholarshipArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetScholarship(args)
 }
@@ -980,6 +1536,39 @@ type FindAwardsArgs struct {
 	Application *string `json:"application"`
 	// Matches records with this value; null for any.
 	Status *ScholarshipAwardStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_awards without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindAwardsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "scholarship":
+			if r.Arg(0) {
+				a.Scholarship = runtime.Ptr(r.String())
+			}
+		case "application":
+			if r.Arg(1) {
+				a.Application = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, ScholarshipAwardStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindAwards implements the tool find_awards (service awards): scholarship awards of an application
@@ -1013,13 +1602,25 @@ func (s *State) FindAwards(args FindAwardsArgs) ([]*ScholarshipAward, error) {
 	return out, nil
 }
 
-// callFindAwards decodes the JSON arguments of find_awards and calls FindAwards.
+// callFindAwards decodes the JSON arguments of find_awards and calls FindAwards: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindAwards(raw json.RawMessage) (any, error) {
 	var args FindAwardsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindAwardsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindAwards(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindAwards(args)
+	return runtime.Encoded(v, func(dst []byte, v []*ScholarshipAward) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*ScholarshipAward])
+	}), nil
 }
 
 // AwardScholarshipArgs are the arguments of the tool award_scholarship.
@@ -1028,6 +1629,13 @@ type AwardScholarshipArgs struct {
 	Scholarship string `json:"scholarship"`
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
+}
+
+// decode decodes the JSON arguments of award_scholarship without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AwardScholarshipArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"scholarship", "application"}, 3, &a.Scholarship, &a.Application)
 }
 
 // AwardScholarship implements the tool award_scholarship (service awards): offer a scholarship to an applicant
@@ -1094,11 +1702,17 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	return aw, nil
 }
 
-// callAwardScholarship decodes the JSON arguments of award_scholarship and calls AwardScholarship.
+// callAwardScholarship decodes the JSON arguments of award_scholarship and calls AwardScholarship: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAwardScholarship(raw json.RawMessage) (any, error) {
 	var args AwardScholarshipArgs
-	if err := runtime.DecodeArgs(raw, &args, "scholarship", "application"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AwardScholarshipArgs
+		if err := runtime.DecodeArgs(raw, &slow, "scholarship", "application"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AwardScholarship(args)
 }
@@ -1107,6 +1721,13 @@ func (s *State) callAwardScholarship(raw json.RawMessage) (any, error) {
 type AcceptAwardArgs struct {
 	// The id of a ScholarshipAward record (e.g. "aw_chen").
 	Award string `json:"award"`
+}
+
+// decode decodes the JSON arguments of accept_award without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AcceptAwardArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"award"}, 1, &a.Award)
 }
 
 // AcceptAward implements the tool accept_award (service awards): record that the applicant accepted a scholarship
@@ -1128,11 +1749,17 @@ func (s *State) AcceptAward(args AcceptAwardArgs) (*ScholarshipAward, error) {
 	return award, nil
 }
 
-// callAcceptAward decodes the JSON arguments of accept_award and calls AcceptAward.
+// callAcceptAward decodes the JSON arguments of accept_award and calls AcceptAward: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAcceptAward(raw json.RawMessage) (any, error) {
 	var args AcceptAwardArgs
-	if err := runtime.DecodeArgs(raw, &args, "award"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AcceptAwardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "award"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AcceptAward(args)
 }
@@ -1141,6 +1768,13 @@ func (s *State) callAcceptAward(raw json.RawMessage) (any, error) {
 type CancelAwardArgs struct {
 	// The id of a ScholarshipAward record (e.g. "aw_chen").
 	Award string `json:"award"`
+}
+
+// decode decodes the JSON arguments of cancel_award without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelAwardArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"award"}, 1, &a.Award)
 }
 
 // CancelAward implements the tool cancel_award (service awards): cancel a scholarship award
@@ -1162,11 +1796,17 @@ func (s *State) CancelAward(args CancelAwardArgs) (*ScholarshipAward, error) {
 	return award, nil
 }
 
-// callCancelAward decodes the JSON arguments of cancel_award and calls CancelAward.
+// callCancelAward decodes the JSON arguments of cancel_award and calls CancelAward: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelAward(raw json.RawMessage) (any, error) {
 	var args CancelAwardArgs
-	if err := runtime.DecodeArgs(raw, &args, "award"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelAwardArgs
+		if err := runtime.DecodeArgs(raw, &slow, "award"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelAward(args)
 }
@@ -1179,6 +1819,39 @@ type FindDepositsArgs struct {
 	Reference *string `json:"reference"`
 	// Matches records with this value; null for any.
 	Status *TuitionDepositStatus `json:"status"`
+}
+
+// decode decodes the JSON arguments of find_deposits without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindDepositsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			if r.Arg(0) {
+				a.Application = runtime.Ptr(r.String())
+			}
+		case "reference":
+			if r.Arg(1) {
+				a.Reference = runtime.Ptr(r.String())
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, TuitionDepositStatus.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // FindDeposits implements the tool find_deposits (service finance): find tuition deposits
@@ -1211,13 +1884,25 @@ func (s *State) FindDeposits(args FindDepositsArgs) ([]*TuitionDeposit, error) {
 	return out, nil
 }
 
-// callFindDeposits decodes the JSON arguments of find_deposits and calls FindDeposits.
+// callFindDeposits decodes the JSON arguments of find_deposits and calls FindDeposits: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindDeposits(raw json.RawMessage) (any, error) {
 	var args FindDepositsArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindDepositsArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindDeposits(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindDeposits(args)
+	return runtime.Encoded(v, func(dst []byte, v []*TuitionDeposit) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*TuitionDeposit])
+	}), nil
 }
 
 // RecordDepositArgs are the arguments of the tool record_deposit.
@@ -1228,6 +1913,43 @@ type RecordDepositArgs struct {
 	Amount    float64              `json:"amount"`
 	Method    TuitionDepositMethod `json:"method"`
 	Reference string               `json:"reference"`
+}
+
+// decode decodes the JSON arguments of record_deposit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RecordDepositArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "application":
+			if r.Arg(0) {
+				a.Application = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		case "method":
+			if r.Arg(2) {
+				a.Method = runtime.Enum(r, TuitionDepositMethod.Valid)
+			}
+		case "reference":
+			if r.Arg(3) {
+				a.Reference = r.String()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // RecordDeposit implements the tool record_deposit (service finance): record a tuition deposit received from an admitted applicant
@@ -1297,11 +2019,17 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	return d3, nil
 }
 
-// callRecordDeposit decodes the JSON arguments of record_deposit and calls RecordDeposit.
+// callRecordDeposit decodes the JSON arguments of record_deposit and calls RecordDeposit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRecordDeposit(raw json.RawMessage) (any, error) {
 	var args RecordDepositArgs
-	if err := runtime.DecodeArgs(raw, &args, "application", "amount", "method", "reference"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RecordDepositArgs
+		if err := runtime.DecodeArgs(raw, &slow, "application", "amount", "method", "reference"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RecordDeposit(args)
 }
@@ -1310,6 +2038,13 @@ func (s *State) callRecordDeposit(raw json.RawMessage) (any, error) {
 type RefundDepositArgs struct {
 	// The id of a TuitionDeposit record (e.g. "dep_tremblay").
 	Deposit string `json:"deposit"`
+}
+
+// decode decodes the JSON arguments of refund_deposit without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *RefundDepositArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"deposit"}, 1, &a.Deposit)
 }
 
 // RefundDeposit implements the tool refund_deposit (service finance): refund a tuition deposit
@@ -1336,11 +2071,17 @@ func (s *State) RefundDeposit(args RefundDepositArgs) (*TuitionDeposit, error) {
 	return deposit, nil
 }
 
-// callRefundDeposit decodes the JSON arguments of refund_deposit and calls RefundDeposit.
+// callRefundDeposit decodes the JSON arguments of refund_deposit and calls RefundDeposit: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callRefundDeposit(raw json.RawMessage) (any, error) {
 	var args RefundDepositArgs
-	if err := runtime.DecodeArgs(raw, &args, "deposit"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow RefundDepositArgs
+		if err := runtime.DecodeArgs(raw, &slow, "deposit"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.RefundDeposit(args)
 }

@@ -89,6 +89,109 @@ func (r *Program) clone() *Program {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Program to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Program) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"faculty\":"), string(r.Faculty))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"degree\":"), string(r.Degree))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"intake_term\":"), r.IntakeTerm)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"capacity\":"), r.Capacity)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_average\":"), r.MinAverage)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tuition_domestic\":"), r.TuitionDomestic)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tuition_international\":"), r.TuitionInternational)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"deposit_amount\":"), r.DepositAmount)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"accepting\":"), r.Accepting)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Program to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Program) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(12)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Code)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, string(r.Faculty))
+	runtime.HashString(w, string(r.Degree))
+	runtime.HashString(w, r.IntakeTerm)
+	runtime.HashInt(w, r.Capacity)
+	runtime.HashFloat(w, r.MinAverage)
+	runtime.HashFloat(w, r.TuitionDomestic)
+	runtime.HashFloat(w, r.TuitionInternational)
+	runtime.HashFloat(w, r.DepositAmount)
+	runtime.HashBool(w, r.Accepting)
+}
+
+// decodeProgram reads a Program record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProgram(r *runtime.JSONReader) *Program {
+	if r.Null() {
+		return nil
+	}
+	v := &Program{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "code":
+			r.Seen(&seen, 1)
+			v.Code = r.String()
+		case "name":
+			r.Seen(&seen, 2)
+			v.Name = r.String()
+		case "faculty":
+			r.Seen(&seen, 3)
+			v.Faculty = runtime.Enum(r, ProgramFaculty.Valid)
+		case "degree":
+			r.Seen(&seen, 4)
+			v.Degree = runtime.Enum(r, ProgramDegree.Valid)
+		case "intake_term":
+			r.Seen(&seen, 5)
+			v.IntakeTerm = r.String()
+		case "capacity":
+			r.Seen(&seen, 6)
+			v.Capacity = r.Int()
+		case "min_average":
+			r.Seen(&seen, 7)
+			v.MinAverage = r.Float()
+		case "tuition_domestic":
+			r.Seen(&seen, 8)
+			v.TuitionDomestic = r.Float()
+		case "tuition_international":
+			r.Seen(&seen, 9)
+			v.TuitionInternational = r.Float()
+		case "deposit_amount":
+			r.Seen(&seen, 10)
+			v.DepositAmount = r.Float()
+		case "accepting":
+			r.Seen(&seen, 11)
+			v.Accepting = r.Bool()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 4095 {
+		r.Fail()
+	}
+	return v
+}
+
 // ApplicantCitizenship is the citizenship of a Applicant.
 type ApplicantCitizenship string
 
@@ -139,6 +242,89 @@ func (r *Applicant) recordID() string {
 func (r *Applicant) clone() *Applicant {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Applicant to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Applicant) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"first_name\":"), r.FirstName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"last_name\":"), r.LastName)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = r.BirthDate.AppendJSON(runtime.AppendKey(dst, ",\"birth_date\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"citizenship\":"), string(r.Citizenship))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"region\":"), r.Region)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"previous_institution\":"), r.PreviousInstitution)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Applicant to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Applicant) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.FirstName)
+	runtime.HashString(w, r.LastName)
+	runtime.HashString(w, r.Email)
+	r.BirthDate.HashFields(w)
+	runtime.HashString(w, string(r.Citizenship))
+	runtime.HashString(w, r.Region)
+	runtime.HashString(w, r.PreviousInstitution)
+}
+
+// decodeApplicant reads a Applicant record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeApplicant(r *runtime.JSONReader) *Applicant {
+	if r.Null() {
+		return nil
+	}
+	v := &Applicant{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "first_name":
+			r.Seen(&seen, 1)
+			v.FirstName = r.String()
+		case "last_name":
+			r.Seen(&seen, 2)
+			v.LastName = r.String()
+		case "email":
+			r.Seen(&seen, 3)
+			v.Email = r.String()
+		case "birth_date":
+			r.Seen(&seen, 4)
+			v.BirthDate = r.Date()
+		case "citizenship":
+			r.Seen(&seen, 5)
+			v.Citizenship = runtime.Enum(r, ApplicantCitizenship.Valid)
+		case "region":
+			r.Seen(&seen, 6)
+			v.Region = r.String()
+		case "previous_institution":
+			r.Seen(&seen, 7)
+			v.PreviousInstitution = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // DocumentKind is the kind of a Document.
@@ -220,6 +406,89 @@ func (r *Document) clone() *Document {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Document to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Document) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"applicant\":"), r.Applicant)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"score\":"), r.Score, runtime.AppendFloat)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"verified_on\":"), r.VerifiedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Document to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Document) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Applicant)
+	runtime.HashString(w, string(r.Kind))
+	r.ReceivedOn.HashFields(w)
+	runtime.HashOptional(w, r.Score, runtime.HashFloat)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.VerifiedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.Note, runtime.HashString)
+}
+
+// decodeDocument reads a Document record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeDocument(r *runtime.JSONReader) *Document {
+	if r.Null() {
+		return nil
+	}
+	v := &Document{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "applicant":
+			r.Seen(&seen, 1)
+			v.Applicant = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, DocumentKind.Valid)
+		case "received_on":
+			r.Seen(&seen, 3)
+			v.ReceivedOn = r.Date()
+		case "score":
+			r.Seen(&seen, 4)
+			v.Score = runtime.ReadOptional(r, runtime.ReadFloat)
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, DocumentStatus.Valid)
+		case "verified_on":
+			r.Seen(&seen, 6)
+			v.VerifiedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "note":
+			r.Seen(&seen, 7)
+			v.Note = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // ApplicationStatus is the status of a Application.
 type ApplicationStatus string
 
@@ -273,6 +542,94 @@ func (r *Application) recordID() string {
 func (r *Application) clone() *Application {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Application to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Application) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"applicant\":"), r.Applicant)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"program\":"), r.Program)
+	dst = r.SubmittedOn.AppendJSON(runtime.AppendKey(dst, ",\"submitted_on\":"))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"average\":"), r.Average)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"fee_paid\":"), r.FeePaid)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"decided_on\":"), r.DecidedOn, runtime.AppendValue[runtime.Date])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"refusal_reason\":"), r.RefusalReason, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Application to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Application) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(9)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Applicant)
+	runtime.HashString(w, r.Program)
+	r.SubmittedOn.HashFields(w)
+	runtime.HashFloat(w, r.Average)
+	runtime.HashBool(w, r.FeePaid)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
+	runtime.HashOptional(w, r.RefusalReason, runtime.HashString)
+}
+
+// decodeApplication reads a Application record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeApplication(r *runtime.JSONReader) *Application {
+	if r.Null() {
+		return nil
+	}
+	v := &Application{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "applicant":
+			r.Seen(&seen, 1)
+			v.Applicant = r.String()
+		case "program":
+			r.Seen(&seen, 2)
+			v.Program = r.String()
+		case "submitted_on":
+			r.Seen(&seen, 3)
+			v.SubmittedOn = r.Date()
+		case "average":
+			r.Seen(&seen, 4)
+			v.Average = r.Float()
+		case "fee_paid":
+			r.Seen(&seen, 5)
+			v.FeePaid = r.Bool()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, ApplicationStatus.Valid)
+		case "decided_on":
+			r.Seen(&seen, 7)
+			v.DecidedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		case "refusal_reason":
+			r.Seen(&seen, 8)
+			v.RefusalReason = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 511 {
+		r.Fail()
+	}
+	return v
 }
 
 // OfferKind is the kind of a Offer.
@@ -352,6 +709,89 @@ func (r *Offer) clone() *Offer {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Offer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Offer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"condition\":"), r.Condition, runtime.AppendString)
+	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
+	dst = r.RespondBy.AppendJSON(runtime.AppendKey(dst, ",\"respond_by\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"responded_on\":"), r.RespondedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Offer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Offer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Application)
+	runtime.HashString(w, string(r.Kind))
+	runtime.HashOptional(w, r.Condition, runtime.HashString)
+	r.IssuedOn.HashFields(w)
+	r.RespondBy.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.RespondedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeOffer reads a Offer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOffer(r *runtime.JSONReader) *Offer {
+	if r.Null() {
+		return nil
+	}
+	v := &Offer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "application":
+			r.Seen(&seen, 1)
+			v.Application = r.String()
+		case "kind":
+			r.Seen(&seen, 2)
+			v.Kind = runtime.Enum(r, OfferKind.Valid)
+		case "condition":
+			r.Seen(&seen, 3)
+			v.Condition = runtime.ReadOptional(r, runtime.ReadString)
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = r.Date()
+		case "respond_by":
+			r.Seen(&seen, 5)
+			v.RespondBy = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, OfferStatus.Valid)
+		case "responded_on":
+			r.Seen(&seen, 7)
+			v.RespondedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
+}
+
 // Scholarship is an entrance scholarship with its yearly budget.
 type Scholarship struct {
 	ID         string  `json:"id"`
@@ -376,6 +816,89 @@ func (r *Scholarship) recordID() string {
 func (r *Scholarship) clone() *Scholarship {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Scholarship to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Scholarship) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_average\":"), r.MinAverage)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"renewable\":"), r.Renewable)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"budget_total\":"), r.BudgetTotal)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"open_to_international\":"), r.OpenToInternational)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"program\":"), r.Program, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Scholarship to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Scholarship) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashFloat(w, r.MinAverage)
+	runtime.HashBool(w, r.Renewable)
+	runtime.HashFloat(w, r.BudgetTotal)
+	runtime.HashBool(w, r.OpenToInternational)
+	runtime.HashOptional(w, r.Program, runtime.HashString)
+}
+
+// decodeScholarship reads a Scholarship record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeScholarship(r *runtime.JSONReader) *Scholarship {
+	if r.Null() {
+		return nil
+	}
+	v := &Scholarship{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "min_average":
+			r.Seen(&seen, 3)
+			v.MinAverage = r.Float()
+		case "renewable":
+			r.Seen(&seen, 4)
+			v.Renewable = r.Bool()
+		case "budget_total":
+			r.Seen(&seen, 5)
+			v.BudgetTotal = r.Float()
+		case "open_to_international":
+			r.Seen(&seen, 6)
+			v.OpenToInternational = r.Bool()
+		case "program":
+			r.Seen(&seen, 7)
+			v.Program = runtime.ReadOptional(r, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }
 
 // ScholarshipAwardStatus is the status of a ScholarshipAward.
@@ -424,6 +947,79 @@ func (r *ScholarshipAward) recordID() string {
 func (r *ScholarshipAward) clone() *ScholarshipAward {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the ScholarshipAward to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *ScholarshipAward) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"scholarship\":"), r.Scholarship)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.AwardedOn.AppendJSON(runtime.AppendKey(dst, ",\"awarded_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the ScholarshipAward to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *ScholarshipAward) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(6)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Scholarship)
+	runtime.HashString(w, r.Application)
+	runtime.HashFloat(w, r.Amount)
+	r.AwardedOn.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+}
+
+// decodeScholarshipAward reads a ScholarshipAward record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeScholarshipAward(r *runtime.JSONReader) *ScholarshipAward {
+	if r.Null() {
+		return nil
+	}
+	v := &ScholarshipAward{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "scholarship":
+			r.Seen(&seen, 1)
+			v.Scholarship = r.String()
+		case "application":
+			r.Seen(&seen, 2)
+			v.Application = r.String()
+		case "amount":
+			r.Seen(&seen, 3)
+			v.Amount = r.Float()
+		case "awarded_on":
+			r.Seen(&seen, 4)
+			v.AwardedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 5)
+			v.Status = runtime.Enum(r, ScholarshipAwardStatus.Valid)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 63 {
+		r.Fail()
+	}
+	return v
 }
 
 // TuitionDepositMethod is the method of a TuitionDeposit.
@@ -501,4 +1097,87 @@ func (r *TuitionDeposit) recordID() string {
 func (r *TuitionDeposit) clone() *TuitionDeposit {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the TuitionDeposit to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *TuitionDeposit) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"method\":"), string(r.Method))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reference\":"), r.Reference)
+	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"refunded_on\":"), r.RefundedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the TuitionDeposit to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *TuitionDeposit) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(8)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Application)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, string(r.Method))
+	runtime.HashString(w, r.Reference)
+	r.ReceivedOn.HashFields(w)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.RefundedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeTuitionDeposit reads a TuitionDeposit record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeTuitionDeposit(r *runtime.JSONReader) *TuitionDeposit {
+	if r.Null() {
+		return nil
+	}
+	v := &TuitionDeposit{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "application":
+			r.Seen(&seen, 1)
+			v.Application = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "method":
+			r.Seen(&seen, 3)
+			v.Method = runtime.Enum(r, TuitionDepositMethod.Valid)
+		case "reference":
+			r.Seen(&seen, 4)
+			v.Reference = r.String()
+		case "received_on":
+			r.Seen(&seen, 5)
+			v.ReceivedOn = r.Date()
+		case "status":
+			r.Seen(&seen, 6)
+			v.Status = runtime.Enum(r, TuitionDepositStatus.Valid)
+		case "refunded_on":
+			r.Seen(&seen, 7)
+			v.RefundedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 255 {
+		r.Fail()
+	}
+	return v
 }

@@ -19,6 +19,35 @@ type FindCustomersArgs struct {
 	Tier *CustomerTier `json:"tier"`
 }
 
+// decode decodes the JSON arguments of find_customers without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindCustomersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "tier":
+			if r.Arg(1) {
+				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
+}
+
 // FindCustomers implements the tool find_customers (service crm): find customers by name or tier
 func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	var nameLower string
@@ -41,19 +70,38 @@ func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	return out, nil
 }
 
-// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers.
+// callFindCustomers decodes the JSON arguments of find_customers and calls FindCustomers: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	var args FindCustomersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindCustomersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.FindCustomers(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.FindCustomers(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
+	}), nil
 }
 
 // GetCustomerArgs are the arguments of the tool get_customer.
 type GetCustomerArgs struct {
 	// The id of a Customer record (e.g. "acme").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetCustomerArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetCustomer implements the tool get_customer (service crm): get a Customer by id.
@@ -65,11 +113,17 @@ func (s *State) GetCustomer(args GetCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer.
+// callGetCustomer decodes the JSON arguments of get_customer and calls GetCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 	var args GetCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetCustomer(args)
 }
@@ -92,6 +146,63 @@ type CreateCustomerArgs struct {
 	LastContact *runtime.DateTime `json:"last_contact"`
 	// Optional: null when not given.
 	Discount *float64 `json:"discount"`
+}
+
+// decode decodes the JSON arguments of create_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreateCustomerArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			if r.Arg(0) {
+				a.Name = r.String()
+			}
+		case "email":
+			if r.Arg(1) {
+				a.Email = r.String()
+			}
+		case "tier":
+			if r.Arg(2) {
+				a.Tier = runtime.Enum(r, CustomerTier.Valid)
+			}
+		case "credit_limit":
+			if r.Arg(3) {
+				a.CreditLimit = r.Float()
+			}
+		case "active":
+			if r.Arg(4) {
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		case "seats":
+			if r.Arg(5) {
+				a.Seats = runtime.Ptr(r.Int())
+			}
+		case "notes":
+			if r.Arg(6) {
+				a.Notes = runtime.Ptr(r.String())
+			}
+		case "last_contact":
+			if r.Arg(7) {
+				a.LastContact = runtime.Ptr(r.DateTime())
+			}
+		case "discount":
+			if r.Arg(8) {
+				a.Discount = runtime.Ptr(r.Float())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(15)
 }
 
 // CreateCustomer implements the tool create_customer (service crm): open a customer account
@@ -123,11 +234,17 @@ func (s *State) CreateCustomer(args CreateCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callCreateCustomer decodes the JSON arguments of create_customer and calls CreateCustomer.
+// callCreateCustomer decodes the JSON arguments of create_customer and calls CreateCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreateCustomer(raw json.RawMessage) (any, error) {
 	var args CreateCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "name", "email", "tier", "credit_limit"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreateCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "name", "email", "tier", "credit_limit"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreateCustomer(args)
 }
@@ -154,6 +271,67 @@ type UpdateCustomerArgs struct {
 	LastContact *runtime.DateTime `json:"last_contact"`
 	// Null leaves the field unchanged.
 	Discount *float64 `json:"discount"`
+}
+
+// decode decodes the JSON arguments of update_customer without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateCustomerArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			if r.Arg(0) {
+				a.ID = r.String()
+			}
+		case "name":
+			if r.Arg(1) {
+				a.Name = runtime.Ptr(r.String())
+			}
+		case "email":
+			if r.Arg(2) {
+				a.Email = runtime.Ptr(r.String())
+			}
+		case "tier":
+			if r.Arg(3) {
+				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+			}
+		case "credit_limit":
+			if r.Arg(4) {
+				a.CreditLimit = runtime.Ptr(r.Float())
+			}
+		case "active":
+			if r.Arg(5) {
+				a.Active = runtime.Ptr(r.Bool())
+			}
+		case "seats":
+			if r.Arg(6) {
+				a.Seats = runtime.Ptr(r.Int())
+			}
+		case "notes":
+			if r.Arg(7) {
+				a.Notes = runtime.Ptr(r.String())
+			}
+		case "last_contact":
+			if r.Arg(8) {
+				a.LastContact = runtime.Ptr(r.DateTime())
+			}
+		case "discount":
+			if r.Arg(9) {
+				a.Discount = runtime.Ptr(r.Float())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(1)
 }
 
 // UpdateCustomer implements the tool update_customer (service crm): update fields of a Customer; omitted fields are unchanged.
@@ -211,11 +389,17 @@ func (s *State) UpdateCustomer(args UpdateCustomerArgs) (*Customer, error) {
 	return r, nil
 }
 
-// callUpdateCustomer decodes the JSON arguments of update_customer and calls UpdateCustomer.
+// callUpdateCustomer decodes the JSON arguments of update_customer and calls UpdateCustomer: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateCustomer(raw json.RawMessage) (any, error) {
 	var args UpdateCustomerArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateCustomerArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateCustomer(args)
 }
@@ -226,6 +410,35 @@ type SetTierArgs struct {
 	Customer string `json:"customer"`
 	// The new tier.
 	Tier CustomerTier `json:"tier"`
+}
+
+// decode decodes the JSON arguments of set_tier without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetTierArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = r.String()
+			}
+		case "tier":
+			if r.Arg(1) {
+				a.Tier = runtime.Enum(r, CustomerTier.Valid)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // SetTier implements the tool set_tier (service crm): move a customer to another tier
@@ -247,11 +460,17 @@ func (s *State) SetTier(args SetTierArgs) (*Customer, error) {
 	return customer, nil
 }
 
-// callSetTier decodes the JSON arguments of set_tier and calls SetTier.
+// callSetTier decodes the JSON arguments of set_tier and calls SetTier: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetTier(raw json.RawMessage) (any, error) {
 	var args SetTierArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "tier"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetTierArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "tier"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetTier(args)
 }
@@ -260,6 +479,13 @@ func (s *State) callSetTier(raw json.RawMessage) (any, error) {
 type GetInvoiceArgs struct {
 	// The id of a Invoice record (e.g. "inv1").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of get_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // GetInvoice implements the tool get_invoice (service billing): get a Invoice by id.
@@ -271,11 +497,17 @@ func (s *State) GetInvoice(args GetInvoiceArgs) (*Invoice, error) {
 	return r, nil
 }
 
-// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice.
+// callGetInvoice decodes the JSON arguments of get_invoice and calls GetInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 	var args GetInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetInvoice(args)
 }
@@ -290,6 +522,43 @@ type CreateInvoiceArgs struct {
 	Status *InvoiceStatus `json:"status"`
 	// A date, YYYY-MM-DD. Optional: null when not given.
 	IssuedOn *runtime.Date `json:"issued_on"`
+}
+
+// decode decodes the JSON arguments of create_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreateInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "customer":
+			if r.Arg(0) {
+				a.Customer = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		case "status":
+			if r.Arg(2) {
+				a.Status = runtime.Ptr(runtime.Enum(r, InvoiceStatus.Valid))
+			}
+		case "issued_on":
+			if r.Arg(3) {
+				a.IssuedOn = runtime.Ptr(r.Date())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // CreateInvoice implements the tool create_invoice (service billing): draft an invoice
@@ -316,11 +585,17 @@ func (s *State) CreateInvoice(args CreateInvoiceArgs) (*Invoice, error) {
 	return r, nil
 }
 
-// callCreateInvoice decodes the JSON arguments of create_invoice and calls CreateInvoice.
+// callCreateInvoice decodes the JSON arguments of create_invoice and calls CreateInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreateInvoice(raw json.RawMessage) (any, error) {
 	var args CreateInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreateInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer", "amount"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreateInvoice(args)
 }
@@ -329,6 +604,13 @@ func (s *State) callCreateInvoice(raw json.RawMessage) (any, error) {
 type DeleteInvoiceArgs struct {
 	// The id of a Invoice record (e.g. "inv1").
 	ID string `json:"id"`
+}
+
+// decode decodes the JSON arguments of delete_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *DeleteInvoiceArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"id"}, 1, &a.ID)
 }
 
 // DeleteInvoice implements the tool delete_invoice (service billing): delete an invoice
@@ -343,11 +625,17 @@ func (s *State) DeleteInvoice(args DeleteInvoiceArgs) (*Invoice, error) {
 	return r, nil
 }
 
-// callDeleteInvoice decodes the JSON arguments of delete_invoice and calls DeleteInvoice.
+// callDeleteInvoice decodes the JSON arguments of delete_invoice and calls DeleteInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callDeleteInvoice(raw json.RawMessage) (any, error) {
 	var args DeleteInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow DeleteInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.DeleteInvoice(args)
 }
@@ -356,6 +644,13 @@ func (s *State) callDeleteInvoice(raw json.RawMessage) (any, error) {
 type MarkPaidArgs struct {
 	// The id of a Invoice record (e.g. "inv1").
 	Invoice string `json:"invoice"`
+}
+
+// decode decodes the JSON arguments of mark_paid without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *MarkPaidArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"invoice"}, 1, &a.Invoice)
 }
 
 // MarkPaid implements the tool mark_paid (service billing): mark paid.
@@ -377,11 +672,17 @@ func (s *State) MarkPaid(args MarkPaidArgs) (*Invoice, error) {
 	return invoice, nil
 }
 
-// callMarkPaid decodes the JSON arguments of mark_paid and calls MarkPaid.
+// callMarkPaid decodes the JSON arguments of mark_paid and calls MarkPaid: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callMarkPaid(raw json.RawMessage) (any, error) {
 	var args MarkPaidArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow MarkPaidArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.MarkPaid(args)
 }
@@ -392,6 +693,35 @@ type IssueInvoiceArgs struct {
 	Invoice string `json:"invoice"`
 	// Days until the invoice is due. Optional: null when not given.
 	DueIn *int64 `json:"due_in"`
+}
+
+// decode decodes the JSON arguments of issue_invoice without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *IssueInvoiceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = r.String()
+			}
+		case "due_in":
+			if r.Arg(1) {
+				a.DueIn = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(1)
 }
 
 // IssueInvoice implements the tool issue_invoice (service billing): issue a draft invoice dated today
@@ -437,11 +767,17 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*Invoice, error) {
 	return invoice, nil
 }
 
-// callIssueInvoice decodes the JSON arguments of issue_invoice and calls IssueInvoice.
+// callIssueInvoice decodes the JSON arguments of issue_invoice and calls IssueInvoice: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 	var args IssueInvoiceArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow IssueInvoiceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.IssueInvoice(args)
 }
@@ -450,6 +786,13 @@ func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 type VoidDraftsArgs struct {
 	// The id of a Customer record (e.g. "acme").
 	Customer string `json:"customer"`
+}
+
+// decode decodes the JSON arguments of void_drafts without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *VoidDraftsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"customer"}, 1, &a.Customer)
 }
 
 // VoidDrafts implements the tool void_drafts (service billing): void every draft invoice of a customer
@@ -492,11 +835,17 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 	return n2, nil
 }
 
-// callVoidDrafts decodes the JSON arguments of void_drafts and calls VoidDrafts.
+// callVoidDrafts decodes the JSON arguments of void_drafts and calls VoidDrafts: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callVoidDrafts(raw json.RawMessage) (any, error) {
 	var args VoidDraftsArgs
-	if err := runtime.DecodeArgs(raw, &args, "customer"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow VoidDraftsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "customer"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.VoidDrafts(args)
 }
@@ -505,6 +854,31 @@ func (s *State) callVoidDrafts(raw json.RawMessage) (any, error) {
 type ListEntriesArgs struct {
 	// Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_entries without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListEntriesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			if r.Arg(0) {
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // ListEntries implements the tool list_entries (service ledger): list Entry records in order, 50 at a time from offset.
@@ -530,13 +904,25 @@ func (s *State) ListEntries(args ListEntriesArgs) ([]*Entry, error) {
 	return out, nil
 }
 
-// callListEntries decodes the JSON arguments of list_entries and calls ListEntries.
+// callListEntries decodes the JSON arguments of list_entries and calls ListEntries: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListEntries(raw json.RawMessage) (any, error) {
 	var args ListEntriesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListEntriesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListEntries(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListEntries(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Entry) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Entry])
+	}), nil
 }
 
 // PostEntryArgs are the arguments of the tool post_entry.
@@ -545,6 +931,35 @@ type PostEntryArgs struct {
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
 	Amount float64 `json:"amount"`
+}
+
+// decode decodes the JSON arguments of post_entry without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PostEntryArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "invoice":
+			if r.Arg(0) {
+				a.Invoice = r.String()
+			}
+		case "amount":
+			if r.Arg(1) {
+				a.Amount = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // PostEntry implements the tool post_entry (service ledger): post entry.
@@ -571,11 +986,17 @@ func (s *State) PostEntry(args PostEntryArgs) (*Entry, error) {
 	return e, nil
 }
 
-// callPostEntry decodes the JSON arguments of post_entry and calls PostEntry.
+// callPostEntry decodes the JSON arguments of post_entry and calls PostEntry: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPostEntry(raw json.RawMessage) (any, error) {
 	var args PostEntryArgs
-	if err := runtime.DecodeArgs(raw, &args, "invoice", "amount"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PostEntryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "invoice", "amount"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PostEntry(args)
 }
@@ -584,6 +1005,13 @@ func (s *State) callPostEntry(raw json.RawMessage) (any, error) {
 type ReverseEntryArgs struct {
 	// The id of a Entry record (e.g. "deposit").
 	Entry string `json:"entry"`
+}
+
+// decode decodes the JSON arguments of reverse_entry without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ReverseEntryArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"entry"}, 1, &a.Entry)
 }
 
 // ReverseEntry implements the tool reverse_entry (service ledger): remove a ledger line posted today
@@ -601,11 +1029,17 @@ func (s *State) ReverseEntry(args ReverseEntryArgs) error {
 	return nil
 }
 
-// callReverseEntry decodes the JSON arguments of reverse_entry and calls ReverseEntry.
+// callReverseEntry decodes the JSON arguments of reverse_entry and calls ReverseEntry: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callReverseEntry(raw json.RawMessage) (any, error) {
 	var args ReverseEntryArgs
-	if err := runtime.DecodeArgs(raw, &args, "entry"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ReverseEntryArgs
+		if err := runtime.DecodeArgs(raw, &slow, "entry"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return nil, s.ReverseEntry(args)
 }

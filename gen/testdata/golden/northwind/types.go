@@ -59,6 +59,99 @@ func (r *Customer) clone() *Customer {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Customer to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Customer) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"tier\":"), string(r.Tier))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_limit\":"), r.CreditLimit)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"seats\":"), r.Seats)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"notes\":"), r.Notes, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_contact\":"), r.LastContact, runtime.AppendValue[runtime.DateTime])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"discount\":"), r.Discount, runtime.AppendFloat)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Customer to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Customer) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.Email)
+	runtime.HashString(w, string(r.Tier))
+	runtime.HashFloat(w, r.CreditLimit)
+	runtime.HashBool(w, r.Active)
+	runtime.HashInt(w, r.Seats)
+	runtime.HashOptional(w, r.Notes, runtime.HashString)
+	runtime.HashOptional(w, r.LastContact, runtime.HashValue[runtime.DateTime])
+	runtime.HashOptional(w, r.Discount, runtime.HashFloat)
+}
+
+// decodeCustomer reads a Customer record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeCustomer(r *runtime.JSONReader) *Customer {
+	if r.Null() {
+		return nil
+	}
+	v := &Customer{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "name":
+			r.Seen(&seen, 1)
+			v.Name = r.String()
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "tier":
+			r.Seen(&seen, 3)
+			v.Tier = runtime.Enum(r, CustomerTier.Valid)
+		case "credit_limit":
+			r.Seen(&seen, 4)
+			v.CreditLimit = r.Float()
+		case "active":
+			r.Seen(&seen, 5)
+			v.Active = r.Bool()
+		case "seats":
+			r.Seen(&seen, 6)
+			v.Seats = r.Int()
+		case "notes":
+			r.Seen(&seen, 7)
+			v.Notes = runtime.ReadOptional(r, runtime.ReadString)
+		case "last_contact":
+			r.Seen(&seen, 8)
+			v.LastContact = runtime.ReadOptional(r, runtime.ReadDateTime)
+		case "discount":
+			r.Seen(&seen, 9)
+			v.Discount = runtime.ReadOptional(r, runtime.ReadFloat)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
+}
+
 // InvoiceStatus is the status of a Invoice.
 type InvoiceStatus string
 
@@ -107,6 +200,74 @@ func (r *Invoice) clone() *Invoice {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Invoice to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Invoice) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"issued_on\":"), r.IssuedOn, runtime.AppendValue[runtime.Date])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Invoice to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Invoice) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Customer)
+	runtime.HashFloat(w, r.Amount)
+	runtime.HashString(w, string(r.Status))
+	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
+}
+
+// decodeInvoice reads a Invoice record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeInvoice(r *runtime.JSONReader) *Invoice {
+	if r.Null() {
+		return nil
+	}
+	v := &Invoice{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "customer":
+			r.Seen(&seen, 1)
+			v.Customer = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "status":
+			r.Seen(&seen, 3)
+			v.Status = runtime.Enum(r, InvoiceStatus.Valid)
+		case "issued_on":
+			r.Seen(&seen, 4)
+			v.IssuedOn = runtime.ReadOptional(r, runtime.ReadDate)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // Entry is a ledger line.
 type Entry struct {
 	ID       string       `json:"id"`
@@ -125,4 +286,67 @@ func (r *Entry) recordID() string {
 func (r *Entry) clone() *Entry {
 	c := *r
 	return &c
+}
+
+// AppendJSON appends the JSON of the Entry to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Entry) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = r.PostedOn.AppendJSON(runtime.AppendKey(dst, ",\"posted_on\":"))
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Entry to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Entry) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(4)
+	runtime.HashString(w, r.ID)
+	runtime.HashString(w, r.Invoice)
+	runtime.HashFloat(w, r.Amount)
+	r.PostedOn.HashFields(w)
+}
+
+// decodeEntry reads a Entry record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeEntry(r *runtime.JSONReader) *Entry {
+	if r.Null() {
+		return nil
+	}
+	v := &Entry{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "id":
+			r.Seen(&seen, 0)
+			v.ID = r.String()
+		case "invoice":
+			r.Seen(&seen, 1)
+			v.Invoice = r.String()
+		case "amount":
+			r.Seen(&seen, 2)
+			v.Amount = r.Float()
+		case "posted_on":
+			r.Seen(&seen, 3)
+			v.PostedOn = r.Date()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
 }

@@ -18,6 +18,13 @@ type GetProductDetailsArgs struct {
 	ProductID string `json:"product_id"`
 }
 
+// decode decodes the JSON arguments of get_product_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetProductDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"product_id"}, 1, &a.ProductID)
+}
+
 // GetProductDetails implements the tool get_product_details (service catalog): get a product and its variants
 func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) {
 	r, err := s.findProduct(args.ProductID)
@@ -27,11 +34,17 @@ func (s *State) GetProductDetails(args GetProductDetailsArgs) (*Product, error) 
 	return r, nil
 }
 
-// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails.
+// callGetProductDetails decodes the JSON arguments of get_product_details and calls GetProductDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 	var args GetProductDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "product_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetProductDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "product_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetProductDetails(args)
 }
@@ -40,6 +53,13 @@ func (s *State) callGetProductDetails(raw json.RawMessage) (any, error) {
 type GetItemDetailsArgs struct {
 	// An item id.
 	ItemID string `json:"item_id"`
+}
+
+// decode decodes the JSON arguments of get_item_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetItemDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"item_id"}, 1, &a.ItemID)
 }
 
 // GetItemDetails implements the tool get_item_details (service catalog): get a variant item by its id
@@ -57,17 +77,35 @@ func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 	return Variant{}, runtime.PreconditionFailed("Item not found")
 }
 
-// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails.
+// callGetItemDetails decodes the JSON arguments of get_item_details and calls GetItemDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetItemDetails(raw json.RawMessage) (any, error) {
 	var args GetItemDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "item_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetItemDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "item_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetItemDetails(args)
 }
 
 // ListAllProductTypesArgs are the arguments of the tool list_all_product_types.
 type ListAllProductTypesArgs struct{}
+
+// decode decodes the JSON arguments of list_all_product_types without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListAllProductTypesArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	return r.BeginObject() && !r.NextMember(true) && r.End()
+}
 
 // ListAllProductTypes implements the tool list_all_product_types (service catalog): product ids by product name
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]string, error) {
@@ -78,19 +116,38 @@ func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]st
 	return types, nil
 }
 
-// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes.
+// callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	var args ListAllProductTypesArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListAllProductTypesArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListAllProductTypes(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListAllProductTypes(args)
+	return runtime.Encoded(v, func(dst []byte, v map[string]string) []byte {
+		return runtime.AppendMap(dst, v, runtime.AppendString)
+	}), nil
 }
 
 // GetOrderDetailsArgs are the arguments of the tool get_order_details.
 type GetOrderDetailsArgs struct {
 	// The id of a Order record (e.g. "#W1").
 	OrderID string `json:"order_id"`
+}
+
+// decode decodes the JSON arguments of get_order_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetOrderDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id"}, 1, &a.OrderID)
 }
 
 // GetOrderDetails implements the tool get_order_details (service store): get an order
@@ -102,11 +159,17 @@ func (s *State) GetOrderDetails(args GetOrderDetailsArgs) (*Order, error) {
 	return r, nil
 }
 
-// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails.
+// callGetOrderDetails decodes the JSON arguments of get_order_details and calls GetOrderDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 	var args GetOrderDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetOrderDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetOrderDetails(args)
 }
@@ -115,6 +178,13 @@ func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 type GetUserDetailsArgs struct {
 	// The id of a User record (e.g. "sara_doe_1").
 	UserID string `json:"user_id"`
+}
+
+// decode decodes the JSON arguments of get_user_details without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *GetUserDetailsArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"user_id"}, 1, &a.UserID)
 }
 
 // GetUserDetails implements the tool get_user_details (service store): get a user
@@ -126,11 +196,17 @@ func (s *State) GetUserDetails(args GetUserDetailsArgs) (*User, error) {
 	return r, nil
 }
 
-// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails.
+// callGetUserDetails decodes the JSON arguments of get_user_details and calls GetUserDetails: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 	var args GetUserDetailsArgs
-	if err := runtime.DecodeArgs(raw, &args, "user_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow GetUserDetailsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.GetUserDetails(args)
 }
@@ -139,6 +215,31 @@ func (s *State) callGetUserDetails(raw json.RawMessage) (any, error) {
 type ListOrdersArgs struct {
 	// Number of records to skip; null for 0.
 	Offset *int64 `json:"offset"`
+}
+
+// decode decodes the JSON arguments of list_orders without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ListOrdersArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return true
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "offset":
+			if r.Arg(0) {
+				a.Offset = runtime.Ptr(r.Int())
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(0)
 }
 
 // ListOrders implements the tool list_orders (service store): list Order records in order, 50 at a time from offset.
@@ -164,13 +265,25 @@ func (s *State) ListOrders(args ListOrdersArgs) ([]*Order, error) {
 	return out, nil
 }
 
-// callListOrders decodes the JSON arguments of list_orders and calls ListOrders.
+// callListOrders decodes the JSON arguments of list_orders and calls ListOrders: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 	var args ListOrdersArgs
-	if err := runtime.DecodeArgs(raw, &args); err != nil {
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow ListOrdersArgs
+		if err := runtime.DecodeArgs(raw, &slow); err != nil {
+			return nil, err
+		}
+		args = slow
+	}
+	v, err := s.ListOrders(args)
+	if err != nil {
 		return nil, err
 	}
-	return s.ListOrders(args)
+	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
+	}), nil
 }
 
 // CreateOrderArgs are the arguments of the tool create_order.
@@ -190,6 +303,69 @@ type CreateOrderArgs struct {
 	GiftAddress *Address `json:"gift_address"`
 	// Labels by topic.
 	Tags map[string][]string `json:"tags"`
+}
+
+// decode decodes the JSON arguments of create_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CreateOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			if r.Arg(0) {
+				a.OrderID = r.String()
+			}
+		case "user_id":
+			if r.Arg(1) {
+				a.UserID = r.String()
+			}
+		case "address":
+			if r.Arg(2) {
+				a.Address = decodeAddress(r)
+			}
+		case "items":
+			if r.Arg(3) {
+				a.Items = runtime.ReadList(r, false, decodeOrderItem)
+			}
+		case "status":
+			if r.Arg(4) {
+				a.Status = runtime.Enum(r, OrderStatus.Valid)
+			}
+		case "payment_history":
+			if r.Arg(5) {
+				a.PaymentHistory = runtime.ReadList(r, false, decodePayment)
+			}
+		case "cancel_reason":
+			if r.Arg(6) {
+				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+			}
+		case "exchange_items":
+			if r.Arg(7) {
+				a.ExchangeItems = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "gift_address":
+			if r.Arg(8) {
+				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+			}
+		case "tags":
+			if r.Arg(9) {
+				a.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
+					return runtime.ReadList(r, false, runtime.ReadString)
+				})
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(575)
 }
 
 // CreateOrder implements the tool create_order (service store): record an order
@@ -223,11 +399,17 @@ func (s *State) CreateOrder(args CreateOrderArgs) (*Order, error) {
 	return r, nil
 }
 
-// callCreateOrder decodes the JSON arguments of create_order and calls CreateOrder.
+// callCreateOrder decodes the JSON arguments of create_order and calls CreateOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCreateOrder(raw json.RawMessage) (any, error) {
 	var args CreateOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "user_id", "address", "items", "status", "payment_history", "tags"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CreateOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "user_id", "address", "items", "status", "payment_history", "tags"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CreateOrder(args)
 }
@@ -254,6 +436,69 @@ type UpdateOrderArgs struct {
 	GiftAddress *Address `json:"gift_address"`
 	// Labels by topic. Null leaves the field unchanged.
 	Tags map[string][]string `json:"tags"`
+}
+
+// decode decodes the JSON arguments of update_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *UpdateOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			if r.Arg(0) {
+				a.OrderID = r.String()
+			}
+		case "user_id":
+			if r.Arg(1) {
+				a.UserID = runtime.Ptr(r.String())
+			}
+		case "address":
+			if r.Arg(2) {
+				a.Address = runtime.Ptr(decodeAddress(r))
+			}
+		case "items":
+			if r.Arg(3) {
+				a.Items = runtime.ReadList(r, false, decodeOrderItem)
+			}
+		case "status":
+			if r.Arg(4) {
+				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+			}
+		case "payment_history":
+			if r.Arg(5) {
+				a.PaymentHistory = runtime.ReadList(r, false, decodePayment)
+			}
+		case "cancel_reason":
+			if r.Arg(6) {
+				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+			}
+		case "exchange_items":
+			if r.Arg(7) {
+				a.ExchangeItems = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "gift_address":
+			if r.Arg(8) {
+				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+			}
+		case "tags":
+			if r.Arg(9) {
+				a.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
+					return runtime.ReadList(r, false, runtime.ReadString)
+				})
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(1)
 }
 
 // UpdateOrder implements the tool update_order (service store): update fields of a Order; omitted fields are unchanged.
@@ -320,11 +565,17 @@ func (s *State) UpdateOrder(args UpdateOrderArgs) (*Order, error) {
 	return r, nil
 }
 
-// callUpdateOrder decodes the JSON arguments of update_order and calls UpdateOrder.
+// callUpdateOrder decodes the JSON arguments of update_order and calls UpdateOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callUpdateOrder(raw json.RawMessage) (any, error) {
 	var args UpdateOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow UpdateOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.UpdateOrder(args)
 }
@@ -335,6 +586,35 @@ type ModifyUserAddressArgs struct {
 	User string `json:"user"`
 	// The new address.
 	Address Address `json:"address"`
+}
+
+// decode decodes the JSON arguments of modify_user_address without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyUserAddressArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			if r.Arg(0) {
+				a.User = r.String()
+			}
+		case "address":
+			if r.Arg(1) {
+				a.Address = decodeAddress(r)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // ModifyUserAddress implements the tool modify_user_address (service store): change a user's address
@@ -350,11 +630,17 @@ func (s *State) ModifyUserAddress(args ModifyUserAddressArgs) (*User, error) {
 	return user, nil
 }
 
-// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress.
+// callModifyUserAddress decodes the JSON arguments of modify_user_address and calls ModifyUserAddress: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyUserAddress(raw json.RawMessage) (any, error) {
 	var args ModifyUserAddressArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "address"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyUserAddressArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "address"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyUserAddress(args)
 }
@@ -365,6 +651,35 @@ type AddPaymentMethodArgs struct {
 	User string `json:"user"`
 	// The payment method to add.
 	Method PaymentMethod `json:"method"`
+}
+
+// decode decodes the JSON arguments of add_payment_method without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *AddPaymentMethodArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			if r.Arg(0) {
+				a.User = r.String()
+			}
+		case "method":
+			if r.Arg(1) {
+				a.Method = decodePaymentMethod(r)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(3)
 }
 
 // AddPaymentMethod implements the tool add_payment_method (service store): add a payment method to a user
@@ -390,11 +705,17 @@ func (s *State) AddPaymentMethod(args AddPaymentMethodArgs) (PaymentMethod, erro
 	return v, nil
 }
 
-// callAddPaymentMethod decodes the JSON arguments of add_payment_method and calls AddPaymentMethod.
+// callAddPaymentMethod decodes the JSON arguments of add_payment_method and calls AddPaymentMethod: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callAddPaymentMethod(raw json.RawMessage) (any, error) {
 	var args AddPaymentMethodArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "method"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow AddPaymentMethodArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "method"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.AddPaymentMethod(args)
 }
@@ -405,6 +726,39 @@ type SetGiftCardBalanceArgs struct {
 	User            string  `json:"user"`
 	PaymentMethodID string  `json:"payment_method_id"`
 	Balance         float64 `json:"balance"`
+}
+
+// decode decodes the JSON arguments of set_gift_card_balance without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *SetGiftCardBalanceArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			if r.Arg(0) {
+				a.User = r.String()
+			}
+		case "payment_method_id":
+			if r.Arg(1) {
+				a.PaymentMethodID = r.String()
+			}
+		case "balance":
+			if r.Arg(2) {
+				a.Balance = r.Float()
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // SetGiftCardBalance implements the tool set_gift_card_balance (service store): set the balance of a gift card
@@ -428,11 +782,17 @@ func (s *State) SetGiftCardBalance(args SetGiftCardBalanceArgs) (*User, error) {
 	return user, nil
 }
 
-// callSetGiftCardBalance decodes the JSON arguments of set_gift_card_balance and calls SetGiftCardBalance.
+// callSetGiftCardBalance decodes the JSON arguments of set_gift_card_balance and calls SetGiftCardBalance: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callSetGiftCardBalance(raw json.RawMessage) (any, error) {
 	var args SetGiftCardBalanceArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "payment_method_id", "balance"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow SetGiftCardBalanceArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "payment_method_id", "balance"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.SetGiftCardBalance(args)
 }
@@ -443,6 +803,13 @@ type CancelPendingOrderArgs struct {
 	Order string `json:"order"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_pending_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelPendingOrderArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order", "reason"}, 3, &a.Order, &a.Reason)
 }
 
 // CancelPendingOrder implements the tool cancel_pending_order (service store): cancel a pending order; gift cards are refunded at once
@@ -527,11 +894,17 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	return order, nil
 }
 
-// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder.
+// callCancelPendingOrder decodes the JSON arguments of cancel_pending_order and calls CancelPendingOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelPendingOrder(raw json.RawMessage) (any, error) {
 	var args CancelPendingOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "order", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelPendingOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelPendingOrder(args)
 }
@@ -544,6 +917,39 @@ type ModifyPendingOrderItemsArgs struct {
 	ItemIds []string `json:"item_ids"`
 	// Their new item ids, in the same order.
 	NewItemIds []string `json:"new_item_ids"`
+}
+
+// decode decodes the JSON arguments of modify_pending_order_items without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *ModifyPendingOrderItemsArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order":
+			if r.Arg(0) {
+				a.Order = r.String()
+			}
+		case "item_ids":
+			if r.Arg(1) {
+				a.ItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		case "new_item_ids":
+			if r.Arg(2) {
+				a.NewItemIds = runtime.ReadList(r, false, runtime.ReadString)
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // ModifyPendingOrderItems implements the tool modify_pending_order_items (service store): exchange items of a pending order for other variants
@@ -687,11 +1093,17 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	return order, nil
 }
 
-// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems.
+// callModifyPendingOrderItems decodes the JSON arguments of modify_pending_order_items and calls ModifyPendingOrderItems: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callModifyPendingOrderItems(raw json.RawMessage) (any, error) {
 	var args ModifyPendingOrderItemsArgs
-	if err := runtime.DecodeArgs(raw, &args, "order", "item_ids", "new_item_ids"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow ModifyPendingOrderItemsArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order", "item_ids", "new_item_ids"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.ModifyPendingOrderItems(args)
 }
@@ -705,6 +1117,43 @@ type PlaceOrderArgs struct {
 	Items   []OrderItem `json:"items"`
 	// Where to send it as a gift. Optional: null when not given.
 	GiftAddress *Address `json:"gift_address"`
+}
+
+// decode decodes the JSON arguments of place_order without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *PlaceOrderArgs) decode(text string) bool {
+	rd := runtime.NewJSONReader(text)
+	r := &rd
+	if r.Blank() {
+		return false
+	}
+	if !r.BeginObject() {
+		return false
+	}
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user":
+			if r.Arg(0) {
+				a.User = r.String()
+			}
+		case "order_id":
+			if r.Arg(1) {
+				a.OrderID = r.String()
+			}
+		case "items":
+			if r.Arg(2) {
+				a.Items = runtime.ReadList(r, false, decodeOrderItem)
+			}
+		case "gift_address":
+			if r.Arg(3) {
+				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+			}
+		default:
+			r.Fail()
+		}
+	}
+	return r.ArgsEnd(7)
 }
 
 // PlaceOrder implements the tool place_order (service store): place an order for a user
@@ -744,11 +1193,17 @@ func (s *State) PlaceOrder(args PlaceOrderArgs) (*Order, error) {
 	return o, nil
 }
 
-// callPlaceOrder decodes the JSON arguments of place_order and calls PlaceOrder.
+// callPlaceOrder decodes the JSON arguments of place_order and calls PlaceOrder: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callPlaceOrder(raw json.RawMessage) (any, error) {
 	var args PlaceOrderArgs
-	if err := runtime.DecodeArgs(raw, &args, "user", "order_id", "items"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow PlaceOrderArgs
+		if err := runtime.DecodeArgs(raw, &slow, "user", "order_id", "items"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.PlaceOrder(args)
 }
@@ -758,6 +1213,13 @@ type CancelWithReasonArgs struct {
 	OrderID string `json:"order_id"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
+}
+
+// decode decodes the JSON arguments of cancel_with_reason without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *CancelWithReasonArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id", "reason"}, 3, &a.OrderID, &a.Reason)
 }
 
 // CancelWithReason implements the tool cancel_with_reason (service store): cancel an order, giving a reason
@@ -806,11 +1268,17 @@ func (s *State) CancelWithReason(args CancelWithReasonArgs) (*Order, error) {
 	return v3, nil
 }
 
-// callCancelWithReason decodes the JSON arguments of cancel_with_reason and calls CancelWithReason.
+// callCancelWithReason decodes the JSON arguments of cancel_with_reason and calls CancelWithReason: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callCancelWithReason(raw json.RawMessage) (any, error) {
 	var args CancelWithReasonArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "reason"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsText(raw)) {
+		var slow CancelWithReasonArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "reason"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.CancelWithReason(args)
 }
@@ -820,6 +1288,13 @@ type FindItemArgs struct {
 	OrderID string `json:"order_id"`
 	ItemID  string `json:"item_id"`
 	Email   string `json:"email"`
+}
+
+// decode decodes the JSON arguments of find_item without reflection, as
+// runtime.DecodeArgs would, and reports whether it could: on false,
+// decode with runtime.DecodeArgs, whose error explains what is wrong.
+func (a *FindItemArgs) decode(text string) bool {
+	return runtime.DecodeStringArgs(text, []string{"order_id", "item_id", "email"}, 7, &a.OrderID, &a.ItemID, &a.Email)
 }
 
 // FindItem implements the tool find_item (service store): an item of an order, checked against the buyer's gift card
@@ -933,11 +1408,17 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	return v, nil
 }
 
-// callFindItem decodes the JSON arguments of find_item and calls FindItem.
+// callFindItem decodes the JSON arguments of find_item and calls FindItem: by
+// their decode method, or, when it cannot, by runtime.DecodeArgs, for
+// its error.
 func (s *State) callFindItem(raw json.RawMessage) (any, error) {
 	var args FindItemArgs
-	if err := runtime.DecodeArgs(raw, &args, "order_id", "item_id", "email"); err != nil {
-		return nil, err
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow FindItemArgs
+		if err := runtime.DecodeArgs(raw, &slow, "order_id", "item_id", "email"); err != nil {
+			return nil, err
+		}
+		args = slow
 	}
 	return s.FindItem(args)
 }

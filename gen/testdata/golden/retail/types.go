@@ -37,6 +37,58 @@ func (v *Variant) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the Variant to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Variant) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"item_id\":"), v.ItemID)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"available\":"), v.Available)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Variant to w in the canonical form of
+// state hashes.
+func (v Variant) HashFields(w *runtime.FieldHasher) {
+	w.Begin(4)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashMap(w, v.Options, runtime.HashString)
+	runtime.HashBool(w, v.Available)
+	runtime.HashFloat(w, v.Price)
+}
+
+// decodeVariant reads a Variant, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeVariant(r *runtime.JSONReader) Variant {
+	var v Variant
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "item_id":
+			r.Seen(&seen, 0)
+			v.ItemID = r.String()
+		case "options":
+			r.Seen(&seen, 1)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		case "available":
+			r.Seen(&seen, 2)
+			v.Available = r.Bool()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 15 {
+		r.Fail()
+	}
+	return v
+}
+
 // variantFields is Variant without its methods, for decoding its fields.
 type variantFields Variant
 
@@ -77,6 +129,63 @@ func (v Address) equal(w Address) bool {
 		v.City == w.City &&
 		v.Country == w.Country &&
 		v.Zip == w.Zip
+}
+
+// AppendJSON appends the JSON of the Address to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Address) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"address1\":"), v.Address1)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address2\":"), v.Address2)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), v.City)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"country\":"), v.Country)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"zip\":"), v.Zip)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Address to w in the canonical form of
+// state hashes.
+func (v Address) HashFields(w *runtime.FieldHasher) {
+	w.Begin(5)
+	runtime.HashString(w, v.Address1)
+	runtime.HashString(w, v.Address2)
+	runtime.HashString(w, v.City)
+	runtime.HashString(w, v.Country)
+	runtime.HashString(w, v.Zip)
+}
+
+// decodeAddress reads a Address, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeAddress(r *runtime.JSONReader) Address {
+	var v Address
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "address1":
+			r.Seen(&seen, 0)
+			v.Address1 = r.String()
+		case "address2":
+			r.Seen(&seen, 1)
+			v.Address2 = r.String()
+		case "city":
+			r.Seen(&seen, 2)
+			v.City = r.String()
+		case "country":
+			r.Seen(&seen, 3)
+			v.Country = r.String()
+		case "zip":
+			r.Seen(&seen, 4)
+			v.Zip = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // addressFields is Address without its methods, for decoding its fields.
@@ -171,6 +280,105 @@ func (v *PaymentMethod) check(path string) error {
 		return runtime.ConstraintViolation("%s belongs to case %s, not %s", path+".balance", "gift_card", string(v.Source))
 	}
 	return nil
+}
+
+// AppendJSON appends the JSON of the PaymentMethod to dst, as MarshalJSON writes
+// it: the source, the common fields and the fields of the record's case.
+// A record of no case has no encoding: AppendJSON panics (runtime.BadCase).
+func (v PaymentMethod) AppendJSON(dst []byte) []byte {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"brand\":"), v.Brand, runtime.AppendString)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_four\":"), v.LastFour, runtime.AppendString)
+		return runtime.AppendKey(dst, "}")
+	case PaymentMethodSourceGiftCard:
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"balance\":"), v.Balance, runtime.AppendFloat)
+		return runtime.AppendKey(dst, "}")
+	case PaymentMethodSourcePaypal:
+		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
+		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		return runtime.AppendKey(dst, "}")
+	}
+	runtime.BadCase("PaymentMethod", string(v.Source))
+	return dst
+}
+
+// HashFields writes the source, the common fields and the fields of the
+// record's case to w, in the canonical form of state hashes; a record of
+// no case writes its tag alone.
+func (v PaymentMethod) HashFields(w *runtime.FieldHasher) {
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		w.Begin(4)
+		runtime.HashString(w, string(v.Source))
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Brand, runtime.HashString)
+		runtime.HashOptional(w, v.LastFour, runtime.HashString)
+	case PaymentMethodSourceGiftCard:
+		w.Begin(3)
+		runtime.HashString(w, string(v.Source))
+		runtime.HashString(w, v.ID)
+		runtime.HashOptional(w, v.Balance, runtime.HashFloat)
+	case PaymentMethodSourcePaypal:
+		w.Begin(2)
+		runtime.HashString(w, string(v.Source))
+		runtime.HashString(w, v.ID)
+	default:
+		w.Begin(1)
+		runtime.HashString(w, string(v.Source))
+	}
+}
+
+// decodePaymentMethod reads a PaymentMethod, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodePaymentMethod(r *runtime.JSONReader) PaymentMethod {
+	var v PaymentMethod
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "source":
+			r.Seen(&seen, 0)
+			v.Source = runtime.Enum(r, PaymentMethodSource.Valid)
+		case "id":
+			r.Seen(&seen, 1)
+			v.ID = r.String()
+		case "brand":
+			r.Seen(&seen, 2)
+			v.Brand = runtime.ReadOptional(r, runtime.ReadString)
+		case "last_four":
+			r.Seen(&seen, 3)
+			v.LastFour = runtime.ReadOptional(r, runtime.ReadString)
+		case "balance":
+			r.Seen(&seen, 4)
+			v.Balance = runtime.ReadOptional(r, runtime.ReadFloat)
+		default:
+			r.Fail()
+		}
+	}
+	switch v.Source {
+	case PaymentMethodSourceCreditCard:
+		if seen != 15 || v.Brand == nil || v.LastFour == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourceGiftCard:
+		if seen != 19 || v.Balance == nil {
+			r.Fail()
+		}
+	case PaymentMethodSourcePaypal:
+		if seen != 3 {
+			r.Fail()
+		}
+	default:
+		r.Fail()
+	}
+	return v
 }
 
 // MarshalJSON writes the source, the common fields and the fields of the
@@ -272,6 +480,53 @@ func (v *Payment) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the Payment to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v Payment) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"transaction_type\":"), string(v.TransactionType))
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), v.Amount)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method_id\":"), v.PaymentMethodID)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Payment to w in the canonical form of
+// state hashes.
+func (v Payment) HashFields(w *runtime.FieldHasher) {
+	w.Begin(3)
+	runtime.HashString(w, string(v.TransactionType))
+	runtime.HashFloat(w, v.Amount)
+	runtime.HashString(w, v.PaymentMethodID)
+}
+
+// decodePayment reads a Payment, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodePayment(r *runtime.JSONReader) Payment {
+	var v Payment
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "transaction_type":
+			r.Seen(&seen, 0)
+			v.TransactionType = runtime.Enum(r, PaymentTransactionType.Valid)
+		case "amount":
+			r.Seen(&seen, 1)
+			v.Amount = r.Float()
+		case "payment_method_id":
+			r.Seen(&seen, 2)
+			v.PaymentMethodID = r.String()
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
+}
+
 // paymentFields is Payment without its methods, for decoding its fields.
 type paymentFields Payment
 
@@ -306,6 +561,63 @@ func (v *OrderItem) check(path string) error {
 	return nil
 }
 
+// AppendJSON appends the JSON of the OrderItem to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped).
+func (v OrderItem) AppendJSON(dst []byte) []byte {
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), v.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), v.ProductID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"item_id\":"), v.ItemID)
+	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the OrderItem to w in the canonical form of
+// state hashes.
+func (v OrderItem) HashFields(w *runtime.FieldHasher) {
+	w.Begin(5)
+	runtime.HashString(w, v.Name)
+	runtime.HashString(w, v.ProductID)
+	runtime.HashString(w, v.ItemID)
+	runtime.HashFloat(w, v.Price)
+	runtime.HashMap(w, v.Options, runtime.HashString)
+}
+
+// decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
+// would decode it; on any other input r fails.
+func decodeOrderItem(r *runtime.JSONReader) OrderItem {
+	var v OrderItem
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "item_id":
+			r.Seen(&seen, 2)
+			v.ItemID = r.String()
+		case "price":
+			r.Seen(&seen, 3)
+			v.Price = r.Float()
+		case "options":
+			r.Seen(&seen, 4)
+			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
+}
+
 // orderItemFields is OrderItem without its methods, for decoding its fields.
 type orderItemFields OrderItem
 
@@ -338,6 +650,64 @@ func (r *Product) clone() *Product {
 	return &c
 }
 
+// AppendJSON appends the JSON of the Product to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Product) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), r.Name)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), r.ProductID)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"variants\":"), r.Variants, runtime.AppendValue[Variant])
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Product to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Product) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(3)
+	runtime.HashString(w, r.Name)
+	runtime.HashString(w, r.ProductID)
+	runtime.HashMap(w, r.Variants, runtime.HashValue[Variant])
+}
+
+// decodeProduct reads a Product record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeProduct(r *runtime.JSONReader) *Product {
+	if r.Null() {
+		return nil
+	}
+	v := &Product{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "name":
+			r.Seen(&seen, 0)
+			v.Name = r.String()
+		case "product_id":
+			r.Seen(&seen, 1)
+			v.ProductID = r.String()
+		case "variants":
+			r.Seen(&seen, 2)
+			v.Variants = runtime.ReadMap(r, false, decodeVariant)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 7 {
+		r.Fail()
+	}
+	return v
+}
+
 // User is a customer.
 type User struct {
 	UserID         string                   `json:"user_id"`
@@ -361,6 +731,74 @@ func (r *User) clone() *User {
 	c.PaymentMethods = maps.Clone(c.PaymentMethods)
 	c.Orders = slices.Clone(c.Orders)
 	return &c
+}
+
+// AppendJSON appends the JSON of the User to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *User) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"user_id\":"), r.UserID)
+	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"payment_methods\":"), r.PaymentMethods, runtime.AppendValue[PaymentMethod])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"orders\":"), r.Orders, runtime.AppendString)
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the User to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *User) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(5)
+	runtime.HashString(w, r.UserID)
+	r.Address.HashFields(w)
+	runtime.HashString(w, r.Email)
+	runtime.HashMap(w, r.PaymentMethods, runtime.HashValue[PaymentMethod])
+	runtime.HashList(w, r.Orders, runtime.HashString)
+}
+
+// decodeUser reads a User record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeUser(r *runtime.JSONReader) *User {
+	if r.Null() {
+		return nil
+	}
+	v := &User{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "user_id":
+			r.Seen(&seen, 0)
+			v.UserID = r.String()
+		case "address":
+			r.Seen(&seen, 1)
+			v.Address = decodeAddress(r)
+		case "email":
+			r.Seen(&seen, 2)
+			v.Email = r.String()
+		case "payment_methods":
+			r.Seen(&seen, 3)
+			v.PaymentMethods = runtime.ReadMap(r, false, decodePaymentMethod)
+		case "orders":
+			r.Seen(&seen, 4)
+			v.Orders = runtime.ReadList(r, false, runtime.ReadString)
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 31 {
+		r.Fail()
+	}
+	return v
 }
 
 // OrderStatus is the status of a Order.
@@ -450,4 +888,105 @@ func (r *Order) clone() *Order {
 		return slices.Clone(x)
 	})
 	return &c
+}
+
+// AppendJSON appends the JSON of the Order to dst, as encoding/json writes
+// it (fields in declaration order, strings not HTML-escaped); a nil
+// record is null.
+func (r *Order) AppendJSON(dst []byte) []byte {
+	if r == nil {
+		return runtime.AppendNull(dst)
+	}
+	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"order_id\":"), r.OrderID)
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"user_id\":"), r.UserID)
+	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"items\":"), r.Items, runtime.AppendValue[OrderItem])
+	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"payment_history\":"), r.PaymentHistory, runtime.AppendValue[Payment])
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancel_reason\":"), r.CancelReason, runtime.AppendEnum[OrderCancelReason])
+	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"exchange_items\":"), r.ExchangeItems, runtime.AppendString)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"gift_address\":"), r.GiftAddress, runtime.AppendValue[Address])
+	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"tags\":"), r.Tags, func(dst []byte, v []string) []byte {
+		return runtime.AppendList(dst, v, runtime.AppendString)
+	})
+	return runtime.AppendKey(dst, "}")
+}
+
+// HashFields writes the fields of the Order to w in the canonical form of
+// state hashes; a nil record is null.
+func (r *Order) HashFields(w *runtime.FieldHasher) {
+	if r == nil {
+		w.Null()
+		return
+	}
+	w.Begin(10)
+	runtime.HashString(w, r.OrderID)
+	runtime.HashString(w, r.UserID)
+	r.Address.HashFields(w)
+	runtime.HashList(w, r.Items, runtime.HashValue[OrderItem])
+	runtime.HashString(w, string(r.Status))
+	runtime.HashList(w, r.PaymentHistory, runtime.HashValue[Payment])
+	runtime.HashOptional(w, r.CancelReason, runtime.HashEnum[OrderCancelReason])
+	runtime.HashList(w, r.ExchangeItems, runtime.HashString)
+	runtime.HashOptional(w, r.GiftAddress, runtime.HashValue[Address])
+	runtime.HashMap(w, r.Tags, func(w *runtime.FieldHasher, v []string) {
+		runtime.HashList(w, v, runtime.HashString)
+	})
+}
+
+// decodeOrder reads a Order record, every field present, as encoding/json
+// would decode it; on any other input r fails.
+func decodeOrder(r *runtime.JSONReader) *Order {
+	if r.Null() {
+		return nil
+	}
+	v := &Order{}
+	if !r.BeginObject() {
+		return v
+	}
+	var seen uint64
+	for first := true; r.NextMember(first); first = false {
+		switch r.Key() {
+		case "order_id":
+			r.Seen(&seen, 0)
+			v.OrderID = r.String()
+		case "user_id":
+			r.Seen(&seen, 1)
+			v.UserID = r.String()
+		case "address":
+			r.Seen(&seen, 2)
+			v.Address = decodeAddress(r)
+		case "items":
+			r.Seen(&seen, 3)
+			v.Items = runtime.ReadList(r, false, decodeOrderItem)
+		case "status":
+			r.Seen(&seen, 4)
+			v.Status = runtime.Enum(r, OrderStatus.Valid)
+		case "payment_history":
+			r.Seen(&seen, 5)
+			v.PaymentHistory = runtime.ReadList(r, false, decodePayment)
+		case "cancel_reason":
+			r.Seen(&seen, 6)
+			v.CancelReason = runtime.ReadOptional(r, func(r *runtime.JSONReader) OrderCancelReason {
+				return runtime.Enum(r, OrderCancelReason.Valid)
+			})
+		case "exchange_items":
+			r.Seen(&seen, 7)
+			v.ExchangeItems = runtime.ReadList(r, true, runtime.ReadString)
+		case "gift_address":
+			r.Seen(&seen, 8)
+			v.GiftAddress = runtime.ReadOptional(r, decodeAddress)
+		case "tags":
+			r.Seen(&seen, 9)
+			v.Tags = runtime.ReadMap(r, false, func(r *runtime.JSONReader) []string {
+				return runtime.ReadList(r, false, runtime.ReadString)
+			})
+		default:
+			r.Fail()
+		}
+	}
+	if seen != 1023 {
+		r.Fail()
+	}
+	return v
 }

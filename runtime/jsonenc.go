@@ -1,0 +1,260 @@
+package runtime
+
+// This file holds the JSON encoders that generated code calls from the
+// AppendJSON methods of records: append-style, without reflection, writing
+// exactly the bytes encoding/json writes for the same Go value with
+// SetEscapeHTML(false) (the encoding of observations): members in
+// declaration order, map keys sorted bytewise, nil slices and maps as null,
+// floats in encoding/json's format, strings escaped as encoding/json
+// escapes them without HTML escaping (invalid UTF-8 becomes \ufffd, U+2028
+// and U+2029 are escaped).
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// A JSONAppender appends its JSON encoding to dst and returns the extended
+// slice. Generated records, entities and enums implement it; [Registry]
+// encodes a handler's data with it when the data implements it.
+//
+// AppendJSON panics with an [*EncodeError] for a value encoding/json
+// cannot encode (a NaN or infinite float, a variant record whose case is
+// not one of its cases); the rows of a world never hold one (their
+// constraints are checked on every write).
+type JSONAppender interface {
+	AppendJSON(dst []byte) []byte
+}
+
+// An EncodeError is the panic value of an AppendJSON method given a value
+// that has no JSON encoding; its message is encoding/json's.
+type EncodeError struct {
+	Message string
+}
+
+func (e *EncodeError) Error() string { return e.Message }
+
+// BadCase panics with the EncodeError of a variant record whose case is
+// not one of its cases (generated AppendJSON methods call it).
+func BadCase(record, tag string) {
+	panic(&EncodeError{Message: "json: error calling MarshalJSON for " + record + ": " + strconv.Quote(tag) + " is not a case"})
+}
+
+// AppendJSONOf returns v's encoding by its AppendJSON method, recovering
+// the panic of a value that has no encoding as an error.
+func AppendJSONOf(dst []byte, v JSONAppender) (out []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			ee, ok := r.(*EncodeError)
+			if !ok {
+				panic(r)
+			}
+			out, err = dst, ee
+		}
+	}()
+	return v.AppendJSON(dst), nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// jsonSafe[b] is true for the ASCII bytes encoding/json writes as they are
+// inside a string when it does not escape HTML.
+var jsonSafe = func() (t [utf8.RuneSelf]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
+// AppendString appends s as a JSON string, as encoding/json writes it
+// without HTML escaping.
+//
+// The encoders of scalars are not generic, so that they compile once, in
+// this package, and not again in every world package; AppendEnum and
+// HashEnum adapt them to the string types of enums.
+func AppendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if b := s[i]; b < utf8.RuneSelf {
+			if jsonSafe[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendFloat appends f as encoding/json writes a float64: the shortest
+// representation that reads back as f, in exponent form below 1e-6 and
+// from 1e21 on ("1e-07", "1e+21"). It panics with an [*EncodeError] for a
+// NaN or an infinity, which JSON cannot express.
+func AppendFloat(dst []byte, x float64) []byte {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		panic(&EncodeError{Message: "json: unsupported value: " + strconv.FormatFloat(x, 'g', -1, 64)})
+	}
+	format := byte('f')
+	if abs := math.Abs(x); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, x, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9, as encoding/json does
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+// AppendEnum appends the value of an enum as a JSON string.
+func AppendEnum[S ~string](dst []byte, s S) []byte { return AppendString(dst, string(s)) }
+
+// AppendInt appends the integer n in decimal.
+func AppendInt(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
+
+// AppendBool appends true or false.
+func AppendBool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
+
+// AppendValue appends v by its AppendJSON method: the element encoder of a
+// list or map of records or dates.
+func AppendValue[T JSONAppender](dst []byte, v T) []byte { return v.AppendJSON(dst) }
+
+// AppendKey appends text as it is: the `,"name":` before a member of an
+// object, in generated AppendJSON methods. It is not inlined, so that
+// those methods compile to a call per member.
+//
+//go:noinline
+func AppendKey(dst []byte, text string) []byte { return append(dst, text...) }
+
+// AppendNull appends null.
+func AppendNull(dst []byte) []byte { return append(dst, "null"...) }
+
+// AppendOptional appends *p with enc, or null when p is nil.
+func AppendOptional[T any](dst []byte, p *T, enc func([]byte, T) []byte) []byte {
+	if p == nil {
+		return append(dst, "null"...)
+	}
+	return enc(dst, *p)
+}
+
+// AppendList appends the list s, each element with enc; a nil slice is
+// null, an empty one [].
+func AppendList[T any](dst []byte, s []T, enc func([]byte, T) []byte) []byte {
+	if s == nil {
+		return append(dst, "null"...)
+	}
+	dst = append(dst, '[')
+	for i, x := range s {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = enc(dst, x)
+	}
+	return append(dst, ']')
+}
+
+// AppendMap appends the map m as an object whose members are in key order
+// (bytewise, as encoding/json sorts them), each value with enc; a nil map
+// is null. Maps of up to 32 keys are sorted without allocating.
+func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []byte {
+	if m == nil {
+		return append(dst, "null"...)
+	}
+	var buf [32]string
+	dst = append(dst, '{')
+	for i, k := range sortKeys(m, buf[:0]) {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = AppendString(dst, k)
+		dst = append(dst, ':')
+		dst = enc(dst, m[k])
+	}
+	return append(dst, '}')
+}
+
+// sortKeys appends the keys of m to keys, sorted.
+func sortKeys[V any](m map[string]V, keys []string) []string {
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+// sortStrings sorts keys: out of sortKeys, so that the sort compiles
+// once, here, and not in every package that instantiates sortKeys.
+func sortStrings(keys []string) {
+	if len(keys) > 1 {
+		slices.Sort(keys)
+	}
+}
+
+// AppendJSON appends the date as a JSON string "YYYY-MM-DD", as
+// encoding/json writes it (by MarshalText).
+func (d Date) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '"')
+	return append(d.appendTo(dst), '"')
+}
+
+// AppendJSON appends the instant as a JSON string "YYYY-MM-DDThh:mm:ssZ",
+// as encoding/json writes it (by MarshalText).
+func (t DateTime) AppendJSON(dst []byte) []byte {
+	dst = append(dst, '"')
+	return append(t.appendTo(dst), '"')
+}
+
+// Encoded returns v as a JSONAppender that appends it with enc: the
+// result of a tool that is a list, a map or an optional value, given to
+// the [Registry] with its encoder.
+func Encoded[T any](v T, enc func([]byte, T) []byte) JSONAppender { return encoded[T]{v, enc} }
+
+type encoded[T any] struct {
+	v   T
+	enc func([]byte, T) []byte
+}
+
+func (e encoded[T]) AppendJSON(dst []byte) []byte { return e.enc(dst, e.v) }
