@@ -236,7 +236,15 @@ func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, obs)
+	// The observation as the world wrote it, without a second encoding.
+	body, err := obs.AppendJSON(make([]byte, 0, 512))
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	w.Write(append(body, '\n'))
 }
 
 // StateResponse is the answer to GET /v1/episodes/{id}/state.

@@ -44,7 +44,9 @@ func (s *Server) newMCPServer(wd *world, resolve resolver, opts *mcp.ServerOptio
 			if err != nil {
 				return toolFailure(err), nil
 			}
-			text, err := json.Marshal(obs)
+			// The observation's bytes as the JSON API and the WebSocket send
+			// them (written once by the world, no HTML escaping).
+			text, err := obs.AppendJSON(nil)
 			if err != nil {
 				return nil, err
 			}
