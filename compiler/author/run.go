@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/worldc/worldc/compiler/gate"
 )
 
 // Options configures Run.
@@ -225,27 +227,8 @@ func removeIfExists(p string) error {
 	return nil
 }
 
-// writeFileAtomic writes a temporary file next to path and renames it.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+// writeFileAtomic writes a file whole or not at all.
+func writeFileAtomic(path string, data []byte) error { return gate.WriteFileAtomic(path, data) }
 
 // PassedBriefs reads the results of an output directory and returns the
 // ids of the briefs whose world passed.

@@ -377,6 +377,12 @@ func removeEmptyDirs(root, dir string) {
 	}
 }
 
+// WriteFileAtomic replaces p with data through a temporary file in the
+// same directory and a rename, so that a reader sees the old or the new
+// content, never part of it; a symbolic link at p is replaced, not
+// followed.
+func WriteFileAtomic(p string, data []byte) error { return writeAtomic(p, data) }
+
 // writeAtomic replaces p with data through a temporary file and a rename;
 // a symbolic link at p is replaced, not followed.
 func writeAtomic(p string, data []byte) (err error) {
