@@ -30,6 +30,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+	"golang.org/x/tools/imports"
 
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -290,6 +291,14 @@ func (g *generator) run() (map[string][]byte, error) {
 	}
 	for _, fl := range files {
 		f := g.newFile()
+		if fl.name == "world.go" {
+			// Each line is written as "// line" here, so that jennifer
+			// pastes it as it is: a line of spec text that starts with "//"
+			// never becomes a directive (//go:generate).
+			for _, l := range g.packageDoc() {
+				f.PackageComment(strings.TrimRight("// "+l, " "))
+			}
+		}
 		fl.build(f)
 		b, err := render(f)
 		if err != nil {
@@ -341,7 +350,43 @@ func render(f *jen.File) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, errors.New(firstLine(err.Error(), 300))
 	}
-	return buf.Bytes(), nil
+	// Imports grouped as goimports groups them: the standard library, then
+	// the runtime. FormatOnly: nothing is added or removed.
+	out, err := imports.Process("world.go", buf.Bytes(), &imports.Options{FormatOnly: true, Comments: true, TabIndent: true, TabWidth: 8})
+	if err != nil {
+		return nil, errors.New(firstLine(err.Error(), 300))
+	}
+	return out, nil
+}
+
+// packageDoc is the package comment of a world package: what it is and
+// how to use it. Spec text reaches it through commentLines only.
+func (g *generator) packageDoc() []string {
+	w := g.w
+	lines := []string{
+		fmt.Sprintf("Package %s is the world %s, compiled by worldc from its spec:", g.pkg, w.Name),
+	}
+	about := w.Title
+	var facts []string
+	for _, f := range []string{w.Industry, w.Country, w.Currency} {
+		if f != "" {
+			facts = append(facts, f)
+		}
+	}
+	if len(facts) > 0 {
+		about += " (" + strings.Join(facts, ", ") + ")"
+	}
+	lines = append(lines, commentLines(about)...)
+	lines = append(lines,
+		fmt.Sprintf("with %d tools, %d invariants and %d tasks. Do not edit it: change the spec", len(w.Tools), len(w.Invariants), len(w.Tasks)),
+		"and run worldc gen.",
+		"",
+		"New returns the world as a runtime.World: Tools and Tasks describe it,",
+		"Policy is the document agents are shown, and NewEpisode starts an",
+		"episode of a task in a copy-on-write clone of its start state, in which",
+		"Call runs the tools an agent calls and Grade grades the result.",
+	)
+	return lines
 }
 
 // firstLine is the first line of s, at most max bytes of it (cut at a rune

@@ -4,9 +4,10 @@ package hospital_scheduling
 
 import (
 	"encoding/json"
-	"github.com/worldc/worldc/runtime"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // pageSize is the most records a list or search tool returns.

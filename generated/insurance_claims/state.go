@@ -5,8 +5,9 @@ package insurance_claims
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"math"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // State is the state of the world: one table per entity, sharing one

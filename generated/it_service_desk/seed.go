@@ -6,9 +6,10 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"strings"
 	"sync"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // seedJSON holds the world seed and the task seeds, in the Snapshot format.

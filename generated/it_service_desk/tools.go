@@ -4,9 +4,10 @@ package it_service_desk
 
 import (
 	"encoding/json"
-	"github.com/worldc/worldc/runtime"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // pageSize is the most records a list or search tool returns.

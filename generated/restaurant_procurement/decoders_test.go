@@ -4,10 +4,11 @@ package restaurant_procurement
 
 import (
 	"encoding/json"
-	"github.com/worldc/worldc/runtime"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // argDecoders pairs the generated argument decoder of each tool with

@@ -3,8 +3,9 @@
 package tau2_retail
 
 import (
-	"github.com/worldc/worldc/runtime"
 	"slices"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // checkItemsStayWithinTheirProduct checks the invariant items_stay_within_their_product: every Order record it applies to must satisfy its check. The policy reads:

@@ -5,9 +5,10 @@ package tau2_retail
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"math"
 	"strconv"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // State is the state of the world: one table per entity, sharing one

@@ -4,10 +4,11 @@ package tau2_retail
 
 import (
 	"encoding/json"
-	"github.com/worldc/worldc/runtime"
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // pageSize is the most records a list or search tool returns.

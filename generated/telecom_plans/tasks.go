@@ -5,8 +5,9 @@ package telecom_plans
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"sync"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // assertion is one rubric item: check reports whether it holds on s,

@@ -5,8 +5,9 @@ package university_admissions
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"sync"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // toolProbes say where to look for arguments each tool accepts: candidate

@@ -4,8 +4,9 @@ package northwind
 
 import (
 	"encoding/json"
-	"github.com/worldc/worldc/runtime"
 	"strings"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // pageSize is the most records a list or search tool returns.

@@ -3,8 +3,9 @@
 package retail
 
 import (
-	"github.com/worldc/worldc/runtime"
 	"slices"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // checkOrdersAreListedByTheirUser checks the invariant orders_are_listed_by_their_user: every Order record it applies to must satisfy its check. The policy reads:

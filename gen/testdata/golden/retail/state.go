@@ -5,8 +5,9 @@ package retail
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"strconv"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // State is the state of the world: one table per entity, sharing one

@@ -5,9 +5,10 @@ package retail
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"slices"
 	"sync"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // assertion is one rubric item: check reports whether it holds on s,

@@ -4,9 +4,10 @@ package retail
 
 import (
 	"encoding/json"
-	"github.com/worldc/worldc/runtime"
 	"maps"
 	"slices"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // pageSize is the most records a list or search tool returns.

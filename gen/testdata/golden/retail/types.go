@@ -4,10 +4,11 @@ package retail
 
 import (
 	"fmt"
-	"github.com/worldc/worldc/runtime"
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/worldc/worldc/runtime"
 )
 
 // Variant is a variant item of a product.
