@@ -46,13 +46,19 @@ func (c *buildCmd) Run(sys *stdio) error {
 	outDir := absPath(sys.cwd, c.Out)
 	cache, err := c.openCache(sys)
 	if err != nil {
-		return err
+		// No cache is no reason not to build: every world is judged anew.
+		fmt.Fprintf(sys.stderr, "worldc: warning: no verdict cache: %v\n", err)
+		cache = nil
 	}
 	// Read every spec once: its bytes decide its shard and its cache key.
 	var todo []specFile
 	var decided []gate.WorldResult
 	keys := map[string]string{} // spec path → cache key
 	for _, f := range files {
+		if f.isStdin() {
+			todo = append(todo, f) // read once, by the check: no shard, no cache
+			continue
+		}
 		src, err := f.read(sys)
 		if err == nil && count > 1 && shardOf(src, count) != shard {
 			continue
