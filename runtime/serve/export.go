@@ -150,7 +150,7 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 		for _, a := range ep.Grade().Assertions {
 			rubric = append(rubric, a.Text)
 		}
-		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Rubric: nonNilStrings(rubric)}
+		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Rubric: nonNil(rubric)}
 		if err := appendLine(&taskLines, row); err != nil {
 			return mw, err
 		}
@@ -315,7 +315,6 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-func nonNilStrings(s []string) []string { return nonNil(s) }
 
 func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
