@@ -315,7 +315,6 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
-
 func sha256Hex(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
