@@ -6,84 +6,26 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/worldc/worldc/compiler/ir"
 )
 
-// initialisms are the words Go style writes in capitals (Effective Go,
-// "MixedCaps"; the list golint used, trimmed to what business specs say).
-var initialisms = map[string]bool{
-	"api": true, "csv": true, "eta": true, "html": true, "http": true,
-	"id": true, "ip": true, "json": true, "pdf": true, "sku": true,
-	"sla": true, "sms": true, "sql": true, "ssn": true, "url": true,
-	"uri": true, "uuid": true, "vat": true, "vin": true, "xml": true,
-}
-
-// words splits a spec name into words: at underscores, at any rune that
-// cannot appear in a Go identifier, and at lower-to-upper case changes
-// ("creditLimit", "credit_limit" and "credit limit" all give credit, limit).
-func words(s string) []string {
-	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, string(cur))
-			cur = cur[:0]
-		}
-	}
-	rs := []rune(s)
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r) && len(cur) > 0 && i > 0 &&
-			(unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
-				(i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))):
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-	}
-	flush()
-	return out
-}
-
 // exported turns a spec name into an exported Go identifier: credit_limit →
-// CreditLimit, customer_id → CustomerID, "in progress" → InProgress. A name
-// with no letters (or starting with a digit) gets the prefix X so the result
-// is always a valid identifier.
-func exported(s string) string {
-	var b strings.Builder
-	for _, w := range words(s) {
-		lw := strings.ToLower(w)
-		if initialisms[lw] {
-			b.WriteString(strings.ToUpper(w))
-			continue
-		}
-		rs := []rune(w)
-		rs[0] = unicode.ToUpper(rs[0])
-		b.WriteString(string(rs))
-	}
-	out := b.String()
-	if out == "" {
-		return "X"
-	}
-	if r := []rune(out)[0]; !unicode.IsLetter(r) || !unicode.IsUpper(r) {
-		out = "X" + out
-	}
-	return out
-}
+// CreditLimit, customer_id → CustomerID (ir.GoName, the one naming the
+// checker and the gate's locator share).
+func exported(s string) string { return ir.GoName(s) }
 
 // unexported turns a spec name into an unexported Go identifier (creditLimit,
 // customerID). Go keywords and predeclared names get a trailing underscore.
 func unexported(s string) string {
-	ws := words(s)
+	ws := ir.Words(s)
 	var b strings.Builder
 	for i, w := range ws {
 		lw := strings.ToLower(w)
 		switch {
 		case i == 0:
 			b.WriteString(lw)
-		case initialisms[lw]:
+		case ir.IsInitialism(lw):
 			b.WriteString(strings.ToUpper(w))
 		default:
 			rs := []rune(w)

@@ -94,6 +94,33 @@ func (s *State) checkGoldCustomersAreActive() []string {
 func taskPayIt() {}
 
 func unrelated() {}
+
+var registry = func() *Registry {
+	r := NewRegistry()
+	r.Register(Tool{
+		Handler:    (*State).callSetTier,
+		Name:       "set_tier",
+		Parameters: json.RawMessage("{}"),
+	})
+	r.Register(Tool{
+		Name:       "pay",
+		Parameters: json.RawMessage("{}"),
+	})
+	return r
+}()
+
+func (s *State) Validate() []error {
+	var errs []error
+	for r := range s.Invoices.All() {
+		if !s.Customers.Has(r.Customer) {
+			errs = append(errs, fmt.Errorf("%s %q: %s refers to %s %q", "Invoice", r.ID, "customer", "Customer", r.Customer))
+		}
+		if bad(r.Amount) {
+			errs = append(errs, fmt.Errorf("%s %q: %s", "Invoice", r.ID, "Invoice.amount"))
+		}
+	}
+	return errs
+}
 `
 	if err := os.MkdirAll(filepath.Join(dir, "gen", "shop"), 0o755); err != nil {
 		t.Fatal(err)
@@ -112,18 +139,24 @@ func unrelated() {}
 		{"return nil\n}\n\nfunc (s *State) check", "shop.world:16:3, tool set_tier"},
 		{"func (s *State) checkGold", "shop.world:37:1, invariant gold_customers_are_active"},
 		{"func taskPayIt", "shop.world:48:1, task pay_it"},
-		{"func unrelated", ""},
+		{"func unrelated", "shop.world:1:1, world shop (generated code of no one declaration)"},
+		{"Parameters: json.RawMessage(\"{}\"),\n\t})\n\tr.Register(Tool{\n\t\tName:", "shop.world:16:3, tool set_tier"},
+		{"Parameters: json.RawMessage(\"{}\"),\n\t})\n\treturn", "shop.world:30:3, tool pay"},
+		{"return r\n", "shop.world:1:1, world shop (generated code of no one declaration)"},
+		{"errs = append(errs, fmt.Errorf(\"%s %q: %s refers", "shop.world:24:3, entity Invoice"},
+		{"if bad(r.Amount)", "shop.world:26:5, field Invoice.amount"},
+		{"for r := range s.Invoices", "shop.world:24:3, entity Invoice"},
 	} {
 		pos := fmt.Sprintf("gen/shop/tools.go:%d:2", line(tt.at))
 		if got := locate(pos, ""); got != tt.want {
 			t.Errorf("locate(%s) [%s] = %q, want %q", pos, strings.SplitN(tt.at, "\n", 2)[0], got, tt.want)
 		}
 	}
-	if got := locate("nowhere.go:1:1", ""); got != "" {
-		t.Errorf("a missing file: %q", got)
-	}
-	if got := locate("garbage", ""); got != "" {
-		t.Errorf("no position: %q", got)
+	// What nothing places is placed at the world.
+	for _, pos := range []string{"nowhere.go:1:1", "garbage", "gen/shop/tools.go:9999:1"} {
+		if got, want := locate(pos, ""), "shop.world:1:1, world shop (generated code of no one declaration)"; got != want {
+			t.Errorf("locate(%q) = %q, want %q", pos, got, want)
+		}
 	}
 	// Failures of the generated tests are placed by what they name.
 	for _, tt := range []struct{ msg, want string }{
@@ -131,7 +164,7 @@ func unrelated() {}
 		{`world "shop": task "pay_it": tasks: the rubric holds already`, "shop.world:48:1, task pay_it"},
 		{`tool set_tier: no candidate arguments succeeded in 12 tries; the furthest got: …`, "shop.world:16:3, tool set_tier"},
 		{`world "shop": invariant "gold_customers_are_active" is broken`, "shop.world:37:1, invariant gold_customers_are_active"},
-		{`world "shop": tool "nope": x`, ""},
+		{`world "shop": tool "nope": x`, "shop.world:1:1, world shop (generated code of no one declaration)"},
 	} {
 		if got := locate("world_test.go:12", tt.msg); got != tt.want {
 			t.Errorf("locate(%q) = %q, want %q", tt.msg, got, tt.want)

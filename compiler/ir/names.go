@@ -6,31 +6,77 @@ import (
 	"unicode"
 )
 
-// GoName converts a spec name (snake_case or CamelCase) to an exported Go
-// identifier: `credit_limit` → `CreditLimit`, `customer_id` → `CustomerID`,
-// `Invoice` → `Invoice`. The checker rejects specs whose names collide after
-// this conversion (W018), so the code generator may use it freely.
+// GoName converts a spec name to the exported Go identifier the code
+// generator wants for it: `credit_limit` → `CreditLimit`, `customer_id` →
+// `CustomerID`, `SlaPolicy` → `SLAPolicy`, "in progress" → `InProgress`. A
+// name with no letters (or starting with a digit) gets the prefix X so that
+// the result is always a valid identifier. The generator gives a name that
+// is already taken in its scope a numeric suffix (Status2); the checker
+// rejects such collisions between spec names (W018) so that Go names read
+// as the spec does. It is the one naming of the generator, the checker and
+// the gate's locator of failures.
 func GoName(name string) string {
 	var b strings.Builder
-	for _, part := range strings.Split(name, "_") {
-		if part == "" {
+	for _, w := range Words(name) {
+		lw := strings.ToLower(w)
+		if IsInitialism(lw) {
+			b.WriteString(strings.ToUpper(w))
 			continue
 		}
-		if up := strings.ToUpper(part); initialisms[up] {
-			b.WriteString(up)
-			continue
-		}
-		r := []rune(part)
-		r[0] = unicode.ToUpper(r[0])
-		b.WriteString(string(r))
+		rs := []rune(w)
+		rs[0] = unicode.ToUpper(rs[0])
+		b.WriteString(string(rs))
 	}
-	return b.String()
+	out := b.String()
+	if out == "" {
+		return "X"
+	}
+	if r := []rune(out)[0]; !unicode.IsLetter(r) || !unicode.IsUpper(r) {
+		out = "X" + out
+	}
+	return out
 }
 
-// initialisms are written all upper case in Go names, as golint would.
+// Words splits a spec name into words: at underscores, at any rune that
+// cannot appear in a Go identifier, and at lower-to-upper case changes
+// ("creditLimit", "credit_limit" and "credit limit" all give credit, limit).
+func Words(s string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, string(cur))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 && i > 0 &&
+			(unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) ||
+				(i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return out
+}
+
+// IsInitialism reports whether a lower-case word is one Go style writes in
+// capitals (Effective Go, "MixedCaps"; the list golint used, trimmed to what
+// business specs say).
+func IsInitialism(lower string) bool { return initialisms[lower] }
+
 var initialisms = map[string]bool{
-	"ID": true, "URL": true, "API": true, "SKU": true, "UUID": true,
-	"HTTP": true, "JSON": true, "IP": true, "VAT": true,
+	"api": true, "csv": true, "eta": true, "html": true, "http": true,
+	"id": true, "ip": true, "json": true, "pdf": true, "sku": true,
+	"sla": true, "sms": true, "sql": true, "ssn": true, "url": true,
+	"uri": true, "uuid": true, "vat": true, "vin": true, "xml": true,
 }
 
 // SnakeName converts a CamelCase name to lower snake case: `PurchaseOrder`

@@ -14,6 +14,7 @@ func TestNames(t *testing.T) {
 	for in, want := range map[string]string{
 		"credit_limit": "CreditLimit", "customer_id": "CustomerID", "Invoice": "Invoice",
 		"api_url": "APIURL", "totalDue": "TotalDue", "sku": "SKU",
+		"SlaPolicy": "SLAPolicy", "orderId": "OrderID", "in progress": "InProgress", "2nd": "X2nd", "": "X",
 	} {
 		if got := GoName(in); got != want {
 			t.Errorf("GoName(%q) = %q, want %q", in, got, want)
