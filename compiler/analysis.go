@@ -39,7 +39,7 @@ func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invaria
 	}
 	pos := func() dsl.Pos {
 		if c.w.Pos.Line > 0 {
-			return c.w.Pos
+			return dsl.Pos(c.w.Pos)
 		}
 		return dsl.Pos{Filename: "", Line: 1, Column: 1}
 	}
@@ -143,7 +143,8 @@ func (c *checker) textLimit(s *string, pos dsl.Pos) {
 var unsafeNames = map[string]bool{"_": true, "init": true, "main": true}
 
 // checkIdent reports names that cannot become Go identifiers safely.
-func (c *checker) checkIdent(name, what string, pos, end dsl.Pos) {
+func (c *checker) checkIdent(name, what string, irPos, irEnd ir.Pos) {
+	pos, end := dsl.Pos(irPos), dsl.Pos(irEnd)
 	switch {
 	case len(name) > MaxNameLength:
 		c.errorf("W019", pos, end, "%s name of %d characters; the limit is %d", what, len(name), MaxNameLength)
@@ -163,9 +164,9 @@ func (c *checker) checkIdentifiers() {
 	for _, n := range ir.ReservedGoNames {
 		pkg[n] = "a name every generated package declares"
 	}
-	claim := func(scope map[string]string, goName, what string, pos dsl.Pos) {
+	claim := func(scope map[string]string, goName, what string, pos ir.Pos) {
 		if prev, taken := scope[goName]; taken {
-			c.errorf("W018", pos, pos, "%s becomes the Go name %s, already taken by %s", what, goName, prev)
+			c.errorAtNode("W018", pos, "%s becomes the Go name %s, already taken by %s", what, goName, prev)
 			return
 		}
 		scope[goName] = what
@@ -255,7 +256,7 @@ func (c *checker) analyse() {
 			}
 		}
 		if !cross {
-			c.errorf("W011", inv.Pos, inv.Pos, "invariant %s: its trigger (%s) and its check (%s) are all in service %s",
+			c.errorAtNode("W011", inv.Pos, "invariant %s: its trigger (%s) and its check (%s) are all in service %s",
 				inv.Name, inv.Entity.Name, strings.Join(names, ", "), home.Name)
 		}
 	}
@@ -336,7 +337,7 @@ func (c *checker) checkObservable() {
 				}
 				if e != nil && !reported[e] && !c.observable(e) {
 					reported[e] = true
-					c.errorf("W015", a.Pos, a.Pos, "task %s: the rubric reads %s, but no tool lets the agent observe %s records", t.Name, e.Name, e.Name)
+					c.errorAtNode("W015", a.Pos, "task %s: the rubric reads %s, but no tool lets the agent observe %s records", t.Name, e.Name, e.Name)
 				}
 				return true
 			})
@@ -376,7 +377,7 @@ func (c *checker) checkIsolated() {
 	}
 	for _, s := range c.w.Services {
 		if !linked[s] {
-			c.errorf("W016", s.Pos, s.Pos, "service %s has no link to any other service: no ref, no tool reading across, no invariant", s.Name)
+			c.errorAtNode("W016", s.Pos, "service %s has no link to any other service: no ref, no tool reading across, no invariant", s.Name)
 		}
 	}
 }

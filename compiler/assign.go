@@ -116,11 +116,11 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 		c.facts[t].sets[first] = true
 		if len(path) == 1 {
 			value = c.coerce(value, first.Type, st.Value.EndPos, "value of "+e.Name+"."+first.Name)
-			return &ir.Set{Target: root, Field: first, Value: value, Pos: st.Pos}
+			return &ir.Set{Target: root, Field: first, Value: value, Pos: ir.Pos(st.Pos)}
 		}
 	}
 	value = c.coerce(value, cur, st.Value.EndPos, what)
-	return &ir.Assign{Root: root, Path: path, Value: value, Pos: st.Pos}
+	return &ir.Assign{Root: root, Path: path, Value: value, Pos: ir.Pos(st.Pos)}
 }
 
 // assignLocal checks `set x = value` for a `var` local x.
@@ -140,7 +140,7 @@ func (c *checker) assignLocal(st *dsl.Set, s *scope) ir.Stmt {
 	}
 	v := x.(*ir.VarRef).Var
 	value = c.coerce(value, v.Type, st.Value.EndPos, "value of "+v.Name)
-	return &ir.Assign{Root: x, Value: value, Pos: st.Pos}
+	return &ir.Assign{Root: x, Value: value, Pos: ir.Pos(st.Pos)}
 }
 
 // assignable reports whether x, the root of a set without a record, is a

@@ -222,6 +222,11 @@ func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...a
 	c.diags = append(c.diags, diagAt(code, pos, end, format, args...))
 }
 
+// errorAtNode is errorf at a checked node's position (an IR node has no end).
+func (c *checker) errorAtNode(code string, pos ir.Pos, format string, args ...any) {
+	c.errorf(code, dsl.Pos(pos), dsl.Pos(pos), format, args...)
+}
+
 // errorHint is errorf with a hint for this cause instead of the
 // validator's general one.
 func (c *checker) errorHint(code, hint string, pos, end dsl.Pos, format string, args ...any) {
@@ -293,7 +298,10 @@ func (c *checker) check(f *dsl.File) {
 }
 
 // short renders a position as line:col for messages.
-func short(p dsl.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
+func short[P srcPos](pos P) string {
+	p := ir.Pos(pos)
+	return fmt.Sprintf("%d:%d", p.Line, p.Column)
+}
 
 var (
 	countryRx  = regexp.MustCompile(`^[A-Z]{2}$`)
@@ -314,7 +322,7 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 		c.errorf("W020", extra.Pos, extra.EndPos, "second world header %q; a spec describes one world (first at %s)", extra.Name, short(worlds[0].Pos))
 	}
 	wd := worlds[0]
-	c.w.Name, c.w.Pos = wd.Name, wd.Pos
+	c.w.Name, c.w.Pos = wd.Name, ir.Pos(wd.Pos)
 	if !worldRx.MatchString(wd.Name) {
 		c.errorf("W017", wd.Pos, wd.EndPos, "world name %q must be lower snake case (it names the Go package and its directory)", wd.Name)
 	}
@@ -391,7 +399,7 @@ func (c *checker) declareServices(services []*dsl.Service) {
 			c.errorf("W002", sd.Pos, sd.EndPos, "duplicate service %q, first defined at %s", sd.Name, short(first.Pos))
 			continue
 		}
-		s := &ir.Service{Name: sd.Name, Doc: deref(sd.Doc), Pos: sd.Pos}
+		s := &ir.Service{Name: sd.Name, Doc: deref(sd.Doc), Pos: ir.Pos(sd.Pos)}
 		c.services[sd.Name] = s
 		c.serviceDecl[sd] = s
 		c.w.Services = append(c.w.Services, s)
@@ -406,7 +414,7 @@ func (c *checker) declareServices(services []*dsl.Service) {
 	}
 	for _, s := range c.w.Services {
 		if c.entities[s.Name] != nil {
-			c.errorf("W002", s.Pos, s.Pos, "service %q has the name of an entity", s.Name)
+			c.errorAtNode("W002", s.Pos, "service %q has the name of an entity", s.Name)
 		}
 	}
 }
@@ -416,7 +424,7 @@ func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
 		c.errorf("W002", ed.Pos, ed.EndPos, "duplicate entity %q, first defined at %s (entity names are unique in a world)", ed.Name, short(first.Pos))
 		return
 	}
-	e := &ir.Entity{Name: ed.Name, Doc: deref(ed.Doc), Service: s, Pos: ed.Pos}
+	e := &ir.Entity{Name: ed.Name, Doc: deref(ed.Doc), Service: s, Pos: ir.Pos(ed.Pos)}
 	c.entities[ed.Name] = e
 	c.entityDecl[e] = ed
 	s.Entities = append(s.Entities, e)
@@ -435,7 +443,7 @@ func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
 			c.errorf("W002", fd.Pos, fd.EndPos, "duplicate field %s.%s, first defined at %s", ed.Name, fd.Name, short(first.Pos))
 			continue
 		}
-		f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Entity: e, Pos: fd.Pos}
+		f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Entity: e, Pos: ir.Pos(fd.Pos)}
 		seen[fd.Name] = f
 		c.fieldDecl[f] = fd
 		e.Fields = append(e.Fields, f)
@@ -447,7 +455,7 @@ func (c *checker) declareToolName(s *ir.Service, td *dsl.Tool) {
 		c.errorf("W002", td.Pos, td.EndPos, "duplicate tool %q, first defined at %s (tool names are unique in a world)", td.Name, short(first.Pos))
 		return
 	}
-	t := &ir.Tool{Name: td.Name, Service: s, Pos: td.Pos}
+	t := &ir.Tool{Name: td.Name, Service: s, Pos: ir.Pos(td.Pos)}
 	c.tools[td.Name] = t
 	c.toolDecl[t] = td
 	s.Tools = append(s.Tools, t)

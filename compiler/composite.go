@@ -55,7 +55,7 @@ func (c *checker) inferComposite(e ir.Expr, end dsl.Pos) ir.Expr {
 		if kind == "map" {
 			empty, decl = "{}", "map<string, int>"
 		}
-		c.errorf("W004", e.Position(), end, "the type of the empty %s %s is unknown here; give it a type by its context, e.g. var x: %s = %s", kind, empty, decl, empty)
+		c.errorf("W004", dsl.Pos(e.Position()), end, "the type of the empty %s %s is unknown here; give it a type by its context, e.g. var x: %s = %s", kind, empty, decl, empty)
 		return invalid(e.Position())
 	}
 	var elem *ir.Type
@@ -74,7 +74,7 @@ func (c *checker) inferComposite(e ir.Expr, end dsl.Pos) ir.Expr {
 		}
 	}
 	if elem == nil {
-		c.errorf("W004", e.Position(), end, "the element type of a %s of nulls is unknown; elements cannot be null", kind)
+		c.errorf("W004", dsl.Pos(e.Position()), end, "the element type of a %s of nulls is unknown; elements cannot be null", kind)
 		return invalid(e.Position())
 	}
 	want := &ir.Type{Kind: ir.KindList, Elem: elem}
@@ -92,7 +92,7 @@ func (c *checker) typeComposite(e ir.Expr, want *ir.Type, end dsl.Pos, what stri
 	switch x := e.(type) {
 	case *ir.ListLit:
 		if want.Kind != ir.KindList {
-			c.errorf("W004", pos, end, "%s: expected %s, got a list", what, want)
+			c.errorf("W004", dsl.Pos(pos), end, "%s: expected %s, got a list", what, want)
 			return invalid(pos)
 		}
 		elems := make([]ir.Expr, len(x.Elems))
@@ -107,7 +107,7 @@ func (c *checker) typeComposite(e ir.Expr, want *ir.Type, end dsl.Pos, what stri
 		return &ir.ListLit{ExprBase: base(t, pos), Elems: elems}
 	case *ir.MapLit:
 		if want.Kind != ir.KindMap {
-			c.errorf("W004", pos, end, "%s: expected %s, got a map", what, want)
+			c.errorf("W004", dsl.Pos(pos), end, "%s: expected %s, got a map", what, want)
 			return invalid(pos)
 		}
 		entries := make([]ir.MapLitEntry, len(x.Entries))

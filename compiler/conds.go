@@ -417,7 +417,7 @@ func (c *checker) checkConditions() {
 					continue
 				}
 				if why := unsatisfiable(atoms); why != "" {
-					c.errorf("W028", b.Pos, b.Pos, "this condition of %s can never hold: %s", what, why)
+					c.errorAtNode("W028", b.Pos, "this condition of %s can never hold: %s", what, why)
 				}
 			}
 			return true

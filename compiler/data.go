@@ -438,7 +438,7 @@ func (ld *loader) jsonRecord(n *jnode, key *jmember) *ir.Record {
 		c.errorf("W004", rpos, rpos, "a record of %s must be a JSON object, got %s", e.Name, n.kind)
 		return nil
 	}
-	r := &ir.Record{Entity: e, Pos: rpos, Values: make([]*ir.Value, len(e.Fields))}
+	r := &ir.Record{Entity: e, Pos: ir.Pos(rpos), Values: make([]*ir.Value, len(e.Fields))}
 	given := map[*ir.Field]*jnode{}
 	var idNode *jnode
 	seen := map[string]bool{}
@@ -797,7 +797,7 @@ func (ld *loader) csvRecords(add func(*ir.Record) bool) {
 	for ri, row := range t.rows {
 		offs := t.pos[ri+1]
 		rpos := df.pos(offs[0])
-		r := &ir.Record{Entity: e, Pos: rpos, Values: make([]*ir.Value, len(e.Fields))}
+		r := &ir.Record{Entity: e, Pos: ir.Pos(rpos), Values: make([]*ir.Value, len(e.Fields))}
 		cells := map[*ir.Field]int{}
 		for i, f := range fields {
 			if f != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
 
@@ -108,6 +109,13 @@ func (ds Diagnostics) RelativeTo(dir string) Diagnostics {
 	}
 	return ds
 }
+
+// srcPos is a source position of either kind the checker handles: the
+// parser's (dsl.Pos, on syntax nodes) or the IR's (ir.Pos, on checked
+// nodes). The two have the same fields, so each converts to the other:
+// ir.Pos(p) when the checker builds IR, dsl.Pos(p) when it reports at an IR
+// node.
+type srcPos interface{ dsl.Pos | ir.Pos }
 
 // diagAt builds a diagnostic for a validator at a node's span.
 func diagAt(code string, pos, end dsl.Pos, format string, args ...any) Diagnostic {

@@ -42,8 +42,8 @@ func (c *checker) declare(s *scope, what, name string, t *ir.Type, pos, end dsl.
 	if prev := s.lookup(name); prev != nil {
 		c.errorf("W002", pos, end, "%q is already declared at %s", name, short(prev.Pos))
 	}
-	c.checkIdent(name, what, pos, end)
-	v := &ir.Var{Name: name, Type: t, Pos: pos}
+	c.checkIdent(name, what, ir.Pos(pos), ir.Pos(end))
+	v := &ir.Var{Name: name, Type: t, Pos: ir.Pos(pos)}
 	s.vars[name] = v
 	return v
 }
@@ -57,9 +57,11 @@ var (
 	nullT    = &ir.Type{Kind: ir.KindNull, Optional: true}
 )
 
-func base(t *ir.Type, pos dsl.Pos) ir.ExprBase { return ir.ExprBase{T: t, Pos: pos} }
+func base[P srcPos](t *ir.Type, pos P) ir.ExprBase { return ir.ExprBase{T: t, Pos: ir.Pos(pos)} }
 
-func invalid(pos dsl.Pos) ir.Expr { return &ir.Lit{ExprBase: base(invalidT, pos), Value: &ir.Value{}} }
+func invalid[P srcPos](pos P) ir.Expr {
+	return &ir.Lit{ExprBase: base(invalidT, pos), Value: &ir.Value{}}
+}
 
 func isInvalid(e ir.Expr) bool { return e.Type().Kind == ir.KindInvalid }
 
@@ -75,11 +77,11 @@ func untypedEnum(e ir.Expr) (string, bool) {
 // settle reports a bare name that no context resolved.
 func (c *checker) settle(e ir.Expr, end dsl.Pos) ir.Expr {
 	if name, ok := untypedEnum(e); ok {
-		c.errorf("W003", e.Position(), end, "unknown name %q", name)
+		c.errorf("W003", dsl.Pos(e.Position()), end, "unknown name %q", name)
 		return invalid(e.Position())
 	}
 	if e.Type().Kind == ir.KindSet {
-		c.errorf("W004", e.Position(), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
+		c.errorf("W004", dsl.Pos(e.Position()), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
 		return invalid(e.Position())
 	}
 	if untypedComposite(e) {
@@ -96,17 +98,17 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	pos := e.Position()
 	if name, ok := untypedEnum(e); ok {
 		if want.Kind != ir.KindEnum {
-			c.errorf("W003", pos, end, "unknown name %q", name)
+			c.errorf("W003", dsl.Pos(pos), end, "unknown name %q", name)
 			return invalid(pos)
 		}
-		return c.enumLit(name, want, pos, end)
+		return c.enumLit(name, want, dsl.Pos(pos), end)
 	}
 	if untypedComposite(e) {
 		return c.typeComposite(e, want, end, what)
 	}
 	got := e.Type()
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindEnum && l.Value.Kind == ir.KindString {
-		return c.enumLit(l.Value.Str, want, pos, end)
+		return c.enumLit(l.Value.Str, want, dsl.Pos(pos), end)
 	}
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindRef && l.Value.Kind == ir.KindString {
 		// A string literal is a record id: `"#W2378156"` for a ref Order.
@@ -114,13 +116,13 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	}
 	if got.Kind == ir.KindNull {
 		if !want.Optional {
-			c.errorf("W004", pos, end, "%s cannot be null: expected %s", what, want)
+			c.errorf("W004", dsl.Pos(pos), end, "%s cannot be null: expected %s", what, want)
 			return invalid(pos)
 		}
 		return e
 	}
 	if got.Optional && !want.Optional {
-		c.errorf("W004", pos, end, "%s may be null but %s is expected; compare it with null or use coalesce(x, default)", what, want)
+		c.errorf("W004", dsl.Pos(pos), end, "%s may be null but %s is expected; compare it with null or use coalesce(x, default)", what, want)
 		return invalid(pos)
 	}
 	switch {
@@ -160,7 +162,7 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	case got.Kind == ir.KindRef && want.Kind == ir.KindRecord && got.Entity == want.Entity:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
 	}
-	c.errorf("W004", pos, end, "%s: expected %s, got %s", what, want, got)
+	c.errorf("W004", dsl.Pos(pos), end, "%s: expected %s, got %s", what, want, got)
 	return invalid(pos)
 }
 
@@ -564,10 +566,10 @@ func (c *checker) cast(x ir.Expr, td *dsl.Type, pos, end dsl.Pos) ir.Expr {
 	t := x.Type()
 	switch {
 	case t.Optional:
-		c.errorf("W004", x.Position(), end, "the value converted with `as` may be null; compare it with null first, or use coalesce(x, default)")
+		c.errorf("W004", dsl.Pos(x.Position()), end, "the value converted with `as` may be null; compare it with null first, or use coalesce(x, default)")
 		return invalid(pos)
 	case !t.Kind.Textual() && t.Kind != ir.KindEnum:
-		c.errorf("W004", x.Position(), end, "`as %s` converts a string, got %s", want, t)
+		c.errorf("W004", dsl.Pos(x.Position()), end, "`as %s` converts a string, got %s", want, t)
 		return invalid(pos)
 	}
 	if l, ok := x.(*ir.Lit); ok {
@@ -879,7 +881,7 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 	inner := s.child()
 	v := c.declare(inner, "variable", a.Var, elem, a.Pos, a.EndPos)
 	agg := &ir.Aggregate{Op: op, Var: v, Entity: e, Source: src}
-	agg.Pos = a.Pos
+	agg.Pos = ir.Pos(a.Pos)
 	if a.Where != nil {
 		agg.Where = c.boolExpr(a.Where, inner, "where clause")
 	}

@@ -29,7 +29,7 @@ func (c *checker) checkTriggerRead() {
 		})
 		if !read {
 			pos := inv.Check.Position()
-			c.errorf("W029", pos, pos, "invariant %s: its check never reads %s, the %s it is checked for, so every %s its trigger selects gets the same verdict",
+			c.errorAtNode("W029", pos, "invariant %s: its check never reads %s, the %s it is checked for, so every %s its trigger selects gets the same verdict",
 				inv.Name, inv.Var.Name, inv.Entity.Name, inv.Entity.Name)
 		}
 	}
@@ -82,7 +82,7 @@ func (c *checker) checkMoneyExprs() {
 		}
 		if l, ok := e.(*ir.Lit); ok {
 			if text, ok := c.numberText[l]; ok {
-				c.checkMoneyText(neg+text, l.Pos, l.Pos)
+				c.checkMoneyText(neg+text, dsl.Pos(l.Pos), dsl.Pos(l.Pos))
 			}
 		}
 	}

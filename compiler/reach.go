@@ -134,7 +134,7 @@ func (c *checker) unreachable(t *ir.Tool, tp runtime.ToolProbe, res runtime.Prob
 	if len(tried) > 0 {
 		fmt.Fprintf(&msg, "; values tried: %s", strings.Join(tried, "; "))
 	}
-	c.errorf("W025", t.Pos, t.Pos, "%s", msg.String())
+	c.errorAtNode("W025", t.Pos, "%s", msg.String())
 }
 
 // paramType is the type of t's parameter name.

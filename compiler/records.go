@@ -23,7 +23,7 @@ func (c *checker) declareRecords(decls []recordDecl) {
 			c.errorf("W002", d.Pos, d.EndPos, "record %q has the name of an entity (at %s); records and entities share one namespace", d.Name, short(e.Pos))
 			continue
 		}
-		s := &ir.StructDef{Name: d.Name, Doc: deref(d.Doc), Pos: d.Pos}
+		s := &ir.StructDef{Name: d.Name, Doc: deref(d.Doc), Pos: ir.Pos(d.Pos)}
 		c.structs[d.Name] = s
 		c.structDecl[s] = d
 		c.structSvc[s] = c.serviceDecl[rd.svc]
@@ -35,12 +35,12 @@ func (c *checker) declareRecords(decls []recordDecl) {
 				return nil
 			}
 			seen[fd.Name] = fd.Pos
-			f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Struct: s, Case: cs, Pos: fd.Pos}
+			f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Struct: s, Case: cs, Pos: ir.Pos(fd.Pos)}
 			c.fieldDecl[f] = fd
 			return f
 		}
 		if d.By != nil {
-			tag := &ir.Field{Name: *d.By, Struct: s, Pos: d.Pos}
+			tag := &ir.Field{Name: *d.By, Struct: s, Pos: ir.Pos(d.Pos)}
 			tag.Type = &ir.Type{Kind: ir.KindEnum, Enum: &ir.EnumDef{Field: tag}}
 			s.Tag = tag
 			seen[tag.Name] = d.Pos
@@ -62,7 +62,7 @@ func (c *checker) declareRecords(decls []recordDecl) {
 					c.errorf("W002", cd.Pos, cd.EndPos, "duplicate case %s of %s, first at %s", cd.Name, d.Name, short(first.Pos))
 					continue
 				}
-				cs := &ir.Case{Name: cd.Name, Pos: cd.Pos}
+				cs := &ir.Case{Name: cd.Name, Pos: ir.Pos(cd.Pos)}
 				cases[cd.Name] = cs
 				s.Cases = append(s.Cases, cs)
 				s.Tag.Type.Enum.Values = append(s.Tag.Type.Enum.Values, cd.Name)

@@ -22,7 +22,7 @@ func (c *checker) declareTools() {
 				c.errorf("W002", pd.Pos, pd.EndPos, "duplicate parameter %q, first at %s", pd.Name, short(first.Pos))
 				continue
 			}
-			p := &ir.Param{Name: pd.Name, Doc: deref(pd.Doc), Type: c.resolveType(pd.Type, nil), Pos: pd.Pos}
+			p := &ir.Param{Name: pd.Name, Doc: deref(pd.Doc), Type: c.resolveType(pd.Type, nil), Pos: ir.Pos(pd.Pos)}
 			seen[pd.Name] = p
 			t.Params = append(t.Params, p)
 		}
@@ -51,21 +51,21 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 		if e.Key != nil {
 			doc = "The " + e.Key.Name + " of the " + e.Name + "."
 		}
-		t.Params = append(t.Params, &ir.Param{Name: e.IDName(), Doc: doc, Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: sd.Pos})
+		t.Params = append(t.Params, &ir.Param{Name: e.IDName(), Doc: doc, Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: ir.Pos(sd.Pos)})
 	}
 	fieldParam := func(f *ir.Field, optional bool) {
 		pt := *f.Type
 		if optional {
 			pt.Optional = true
 		}
-		t.Params = append(t.Params, &ir.Param{Name: f.Name, Doc: f.Doc, Type: &pt, Field: f, Pos: sd.Pos})
+		t.Params = append(t.Params, &ir.Param{Name: f.Name, Doc: f.Doc, Type: &pt, Field: f, Pos: ir.Pos(sd.Pos)})
 	}
 	ret := &ir.Type{Kind: ir.KindRecord, Entity: e}
 	switch t.Kind {
 	case ir.ToolGet:
 		idParam()
 	case ir.ToolList:
-		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: "How many records to skip (pages of 50).", Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: sd.Pos})
+		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: "How many records to skip (pages of 50).", Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: ir.Pos(sd.Pos)})
 		ret = &ir.Type{Kind: ir.KindList, Elem: ret}
 	case ir.ToolSearch:
 		if len(sd.By) == 0 {
@@ -133,7 +133,7 @@ func (c *checker) checkToolBodies() {
 				// A ref parameter is looked up on entry: the body sees the record.
 				vt = &ir.Type{Kind: ir.KindRecord, Entity: vt.Entity, Optional: vt.Optional}
 			}
-			p.Var = c.declare(s, "parameter", p.Name, vt, p.Pos, p.Pos)
+			p.Var = c.declare(s, "parameter", p.Name, vt, dsl.Pos(p.Pos), dsl.Pos(p.Pos))
 		}
 		t.Body = c.block(td.Custom.Body, s)
 		facts := c.facts[t]
@@ -175,14 +175,14 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 	switch {
 	case st.Require != nil:
 		r := st.Require
-		out := &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: r.Pos}
+		out := &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: ir.Pos(r.Pos)}
 		if r.MessageExpr != nil {
 			out.Message, out.MessageExpr = c.message(r.MessageExpr, s)
 		}
 		return out
 	case st.Fail != nil:
 		f := st.Fail
-		out := &ir.Fail{Pos: f.Pos}
+		out := &ir.Fail{Pos: ir.Pos(f.Pos)}
 		out.Message, out.MessageExpr = c.message(f.Message, s)
 		return out
 	case st.Var != nil:
@@ -203,7 +203,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 			c.errorf("W004", l.Pos, l.EndPos, "let %s = null has no type", l.Name)
 			v = invalid(l.Pos)
 		}
-		return &ir.Let{Var: c.declare(s, "variable", l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: l.Pos}
+		return &ir.Let{Var: c.declare(s, "variable", l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: ir.Pos(l.Pos)}
 	case st.Set != nil:
 		return c.set(st.Set, s)
 	case st.Insert != nil:
@@ -222,14 +222,14 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 			c.errorf("W010", d.Pos, d.EndPos, "tool %s of service %s deletes %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 		}
 		c.facts[t].deletes[e] = true
-		return &ir.Delete{Target: x, Pos: d.Pos}
+		return &ir.Delete{Target: x, Pos: ir.Pos(d.Pos)}
 	case st.Return != nil:
 		r := st.Return
 		v := c.settle(c.expr(r.Value, s), r.Value.EndPos)
 		if t.Returns == nil && !isInvalid(v) {
 			t.Returns = v.Type()
 		}
-		return &ir.Return{Value: v, Pos: r.Pos}
+		return &ir.Return{Value: v, Pos: ir.Pos(r.Pos)}
 	case st.If != nil:
 		return c.ifStmt(st.If, s)
 	case st.For != nil:
@@ -259,7 +259,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		if e == nil && src == nil {
 			return nil
 		}
-		return &ir.For{Var: v, Key: key, Entity: e, Source: src, Where: where, Body: body, Pos: f.Pos}
+		return &ir.For{Var: v, Key: key, Entity: e, Source: src, Where: where, Body: body, Pos: ir.Pos(f.Pos)}
 	}
 	return nil
 }
@@ -296,11 +296,11 @@ func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
 	}
 	vr := c.declare(s, "variable", d.Name, t, d.Pos, d.EndPos)
 	c.mutable[vr] = true
-	return &ir.VarDecl{Var: vr, Value: v, Pos: d.Pos}
+	return &ir.VarDecl{Var: vr, Value: v, Pos: ir.Pos(d.Pos)}
 }
 
 func (c *checker) ifStmt(i *dsl.If, s *scope) ir.Stmt {
-	out := &ir.If{Cond: c.boolExpr(i.Cond, s, "if condition"), Then: c.block(i.Then, s), Pos: i.Pos}
+	out := &ir.If{Cond: c.boolExpr(i.Cond, s, "if condition"), Then: c.block(i.Then, s), Pos: ir.Pos(i.Pos)}
 	switch {
 	case i.ElseIf != nil:
 		if st := c.ifStmt(i.ElseIf, s); st != nil {
@@ -325,7 +325,7 @@ func (c *checker) recordExpr(x ir.Expr, end dsl.Pos, what string) ir.Expr {
 	case t.Kind == ir.KindRef && !t.Optional:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, x.Position()), X: x}
 	}
-	c.errorf("W004", x.Position(), end, "%s must be a record, got %s", what, t)
+	c.errorf("W004", dsl.Pos(x.Position()), end, "%s must be a record, got %s", what, t)
 	return invalid(x.Position())
 }
 
@@ -360,7 +360,7 @@ func (c *checker) insert(in *dsl.Insert, s *scope) *ir.Insert {
 		}
 		given[f] = c.coerce(v, f.Type, fi.Value.EndPos, "value of "+e.Name+"."+f.Name)
 	}
-	out := &ir.Insert{Entity: e, Pos: in.Pos}
+	out := &ir.Insert{Entity: e, Pos: ir.Pos(in.Pos)}
 	for _, f := range e.Fields {
 		if v, ok := given[f]; ok {
 			out.Fields = append(out.Fields, &ir.FieldInit{Field: f, Value: v})

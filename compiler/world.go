@@ -16,7 +16,7 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 			c.errorf("W002", d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: d.Pos}
+		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: ir.Pos(d.Pos)}
 		c.invariants[d.Name] = inv
 		if strings.TrimSpace(d.Policy) == "" {
 			c.errorf("W004", d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)
@@ -56,7 +56,7 @@ func (c *checker) seedRecords(s *dsl.Seed, idx *recordIndex) []*ir.Record {
 		if e == nil {
 			continue
 		}
-		r := &ir.Record{Entity: e, ID: rd.Handle, Pos: rd.Pos, Values: make([]*ir.Value, len(e.Fields))}
+		r := &ir.Record{Entity: e, ID: rd.Handle, Pos: ir.Pos(rd.Pos), Values: make([]*ir.Value, len(e.Fields))}
 		idx.handles[rd.Handle] = r
 		decls[r] = rd
 		out = append(out, r)
@@ -81,18 +81,18 @@ func (c *checker) registerID(r *ir.Record, idx *recordIndex) {
 		}
 		r.ID = v.Str
 		if r.ID == "" {
-			c.errorf("W004", r.Pos, r.Pos, "the key %s of a %s record is empty", k.Name, r.Entity.Name)
+			c.errorAtNode("W004", r.Pos, "the key %s of a %s record is empty", k.Name, r.Entity.Name)
 			return
 		}
 	}
 	if r.ID == "" {
-		c.errorf("W004", r.Pos, r.Pos, "the id of a %s record is empty", r.Entity.Name)
+		c.errorAtNode("W004", r.Pos, "the id of a %s record is empty", r.Entity.Name)
 		return
 	}
 	if prev := idx.addID(r); prev != nil && r.Entity.Key != nil {
-		c.errorf("W007", r.Pos, r.Pos, "%s.%s is the key and must be unique: %s has %q too", r.Entity.Name, r.Entity.Key.Name, c.recordName(prev), r.ID)
+		c.errorAtNode("W007", r.Pos, "%s.%s is the key and must be unique: %s has %q too", r.Entity.Name, r.Entity.Key.Name, c.recordName(prev), r.ID)
 	} else if prev != nil {
-		c.errorf("W007", r.Pos, r.Pos, "two %s records have the id %q (the other is %s)", r.Entity.Name, r.ID, c.recordName(prev))
+		c.errorAtNode("W007", r.Pos, "two %s records have the id %q (the other is %s)", r.Entity.Name, r.ID, c.recordName(prev))
 	}
 }
 
@@ -186,7 +186,7 @@ func (c *checker) checkUnique(records []*ir.Record, seen map[uniqueKey]*ir.Recor
 				prev = first[k]
 			}
 			if prev != nil {
-				c.errorf("W007", r.Pos, r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
+				c.errorAtNode("W007", r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
 				continue
 			}
 			first[k] = r
@@ -203,7 +203,7 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			c.errorf("W002", d.Pos, d.EndPos, "duplicate task %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		t := &ir.Task{Name: d.Name, Persona: d.Persona, Instruction: d.Instruction, Pos: d.Pos}
+		t := &ir.Task{Name: d.Name, Persona: d.Persona, Instruction: d.Instruction, Pos: ir.Pos(d.Pos)}
 		seen[d.Name] = t
 		c.w.Tasks = append(c.w.Tasks, t)
 		if strings.TrimSpace(d.Instruction) == "" {
@@ -229,7 +229,7 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 			c.errorf("W006", d.Expect.Pos, d.Expect.EndPos, "task %s has an empty rubric", d.Name)
 		}
 		for _, a := range d.Expect.Assertions {
-			as := &ir.Assertion{Pos: a.Pos, Text: a.String()}
+			as := &ir.Assertion{Pos: ir.Pos(a.Pos), Text: a.String()}
 			switch {
 			case a.Invariant != nil:
 				as.Kind = ir.AssertInvariant
@@ -269,7 +269,7 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 			c.errorf("W003", cd.Pos, cd.EndPos, "unknown tool %q", cd.Tool)
 			continue
 		}
-		step := &ir.Step{Tool: t, Pos: cd.Pos, Fails: cd.Fails}
+		step := &ir.Step{Tool: t, Pos: ir.Pos(cd.Pos), Fails: cd.Fails}
 		given := map[string]*ir.Arg{}
 		for _, ad := range cd.Args {
 			var p *ir.Param
@@ -290,7 +290,7 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 				c.errorf("W002", ad.Pos, ad.EndPos, "argument %s given twice", ad.Name)
 				continue
 			}
-			arg := &ir.Arg{Param: p, Pos: ad.Pos}
+			arg := &ir.Arg{Param: p, Pos: ir.Pos(ad.Pos)}
 			given[ad.Name] = arg
 			if ad.Value != nil && ad.Value.Ident != nil && p.Type.Kind == ir.KindRef {
 				if b := bound[*ad.Value.Ident]; b != nil {
@@ -355,7 +355,7 @@ func (c *checker) taskMeta(m *dsl.Meta) []ir.MetaEntry {
 		}
 		seen[e.Key] = e
 		if v, ok := c.metaValue(e); ok {
-			out = append(out, ir.MetaEntry{Key: e.Key, Value: v, Pos: e.Pos})
+			out = append(out, ir.MetaEntry{Key: e.Key, Value: v, Pos: ir.Pos(e.Pos)})
 		}
 	}
 	return out
