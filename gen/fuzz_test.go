@@ -10,7 +10,7 @@ import (
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/dsl"
-	"github.com/worldc/worldc/runtime/cpubench"
+	"github.com/worldc/worldc/internal/cpubench"
 )
 
 // Budgets of FuzzCheckGenerate for one input of at most dsl.MaxFileSize
