@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
@@ -42,11 +43,11 @@ func (c *checker) checkSchemaBounds() {
 	for _, t := range c.w.Tools {
 		n := schemaBytes(t)
 		if n > MaxToolSchemaBytes {
-			c.errorAtNode("W019", t.Pos, "the JSON schema of the parameters of tool %s describes records in about %d bytes (their fields, docs and enum values); the limit is %d", t.Name, n, MaxToolSchemaBytes)
+			c.errorAtNode(diag.SizeLimit, t.Pos, "the JSON schema of the parameters of tool %s describes records in about %d bytes (their fields, docs and enum values); the limit is %d", t.Name, n, MaxToolSchemaBytes)
 			continue
 		}
 		if total += n; total > MaxSchemaBytes {
-			c.errorAtNode("W019", t.Pos, "the JSON schemas of the tools up to %s describe records in about %d bytes (each record once per tool that takes it); the limit is %d", t.Name, total, MaxSchemaBytes)
+			c.errorAtNode(diag.SizeLimit, t.Pos, "the JSON schemas of the tools up to %s describe records in about %d bytes (each record once per tool that takes it); the limit is %d", t.Name, total, MaxSchemaBytes)
 			return
 		}
 	}
@@ -152,7 +153,7 @@ func (b *bounds) expr(e ir.Expr) {
 		if pos.Line == 0 {
 			pos = b.pos
 		}
-		b.c.errorAtNode("W027", pos, "an expression of %s is nested %d levels deep (each operator of a chain such as a + b + c is a level); the limit is %d", b.what, d, MaxExprDepth)
+		b.c.errorAtNode(diag.ExpressionTooLarge, pos, "an expression of %s is nested %d levels deep (each operator of a chain such as a + b + c is a level); the limit is %d", b.what, d, MaxExprDepth)
 	}
 }
 
@@ -160,7 +161,7 @@ func (b *bounds) expr(e ir.Expr) {
 // expression of it was too deep: that is the same problem).
 func (b *bounds) done() {
 	if b.nodes > MaxDeclNodes && !b.deep {
-		b.c.errorAtNode("W027", b.pos, "%s holds %d expression nodes and statements; the limit is %d", b.what, b.nodes, MaxDeclNodes)
+		b.c.errorAtNode(diag.ExpressionTooLarge, b.pos, "%s holds %d expression nodes and statements; the limit is %d", b.what, b.nodes, MaxDeclNodes)
 	}
 }
 

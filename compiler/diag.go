@@ -31,7 +31,7 @@ const (
 type srcPos interface{ dsl.Pos | ir.Pos }
 
 // diagAt builds a diagnostic for a validator at a node's span.
-func diagAt(code string, pos, end dsl.Pos, format string, args ...any) Diagnostic {
+func diagAt(code diag.Code, pos, end dsl.Pos, format string, args ...any) Diagnostic {
 	v := mustValidator(code)
 	d := Diagnostic{
 		Code:     code,

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -19,7 +20,7 @@ func (c *checker) declareTools() {
 		seen := map[string]*ir.Param{}
 		for _, pd := range td.Custom.Params {
 			if first, dup := seen[pd.Name]; dup {
-				c.errorf("W002", pd.Pos, pd.EndPos, "duplicate parameter %q, first at %s", pd.Name, short(first.Pos))
+				c.errorf(diag.DuplicateName, pd.Pos, pd.EndPos, "duplicate parameter %q, first at %s", pd.Name, short(first.Pos))
 				continue
 			}
 			p := &ir.Param{Name: pd.Name, Doc: deref(pd.Doc), Type: c.resolveType(pd.Type, nil), Pos: ir.Pos(pd.Pos)}
@@ -38,11 +39,11 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 	}
 	t.Entity = e
 	if len(sd.By) > 0 && t.Kind != ir.ToolSearch {
-		c.errorf("W004", sd.Pos, sd.EndPos, "`by` applies to search tools only")
+		c.errorf(diag.TypeMismatch, sd.Pos, sd.EndPos, "`by` applies to search tools only")
 	}
 	writes := t.Kind == ir.ToolCreate || t.Kind == ir.ToolUpdate || t.Kind == ir.ToolDelete
 	if writes && e.Service != t.Service {
-		c.errorf("W010", sd.Pos, sd.EndPos, "tool %s of service %s would write %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+		c.errorf(diag.WriteOutsideService, sd.Pos, sd.EndPos, "tool %s of service %s would write %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 	}
 	facts := c.facts[t]
 	facts.reads[e] = true
@@ -69,25 +70,25 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 		ret = &ir.Type{Kind: ir.KindList, Elem: ret}
 	case ir.ToolSearch:
 		if len(sd.By) == 0 {
-			c.errorf("W006", sd.Pos, sd.EndPos, "search tool %s needs `by field, …`", t.Name)
+			c.errorf(diag.MissingRequired, sd.Pos, sd.EndPos, "search tool %s needs `by field, …`", t.Name)
 		}
 		seen := map[string]bool{}
 		for _, name := range sd.By {
 			if seen[name] {
-				c.errorf("W002", sd.Pos, sd.EndPos, "search field %q listed twice", name)
+				c.errorf(diag.DuplicateName, sd.Pos, sd.EndPos, "search field %q listed twice", name)
 				continue
 			}
 			seen[name] = true
 			f := e.Field(name)
 			if f == nil {
-				c.errorf("W003", sd.Pos, sd.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+				c.errorf(diag.UnresolvedName, sd.Pos, sd.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
 				continue
 			}
 			if f.Type == nil || f.Type.Kind == ir.KindInvalid {
 				continue
 			}
 			if composite(f.Type) {
-				c.errorf("W004", sd.Pos, sd.EndPos, "search cannot filter by %s field %s.%s; filter by scalar fields", f.Type, e.Name, name)
+				c.errorf(diag.TypeMismatch, sd.Pos, sd.EndPos, "search cannot filter by %s field %s.%s; filter by scalar fields", f.Type, e.Name, name)
 				continue
 			}
 			t.By = append(t.By, f)
@@ -164,7 +165,7 @@ func (c *checker) block(b *dsl.Block, s *scope) []ir.Stmt {
 			if st.Fail != nil {
 				what = "fail"
 			}
-			c.errorf("W004", next.Pos, next.EndPos, "unreachable statement after %s", what)
+			c.errorf(diag.TypeMismatch, next.Pos, next.EndPos, "unreachable statement after %s", what)
 		}
 	}
 	return out
@@ -200,7 +201,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		}
 		v := c.settle(c.expr(l.Value, s), l.Value.EndPos)
 		if _, isNull := v.(*ir.Lit); isNull && v.Type().Kind == ir.KindNull {
-			c.errorf("W004", l.Pos, l.EndPos, "let %s = null has no type", l.Name)
+			c.errorf(diag.TypeMismatch, l.Pos, l.EndPos, "let %s = null has no type", l.Name)
 			v = invalid(l.Pos)
 		}
 		return &ir.Let{Var: c.declare(s, "variable", l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: ir.Pos(l.Pos)}
@@ -219,7 +220,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		}
 		e := x.Type().Entity
 		if e.Service != t.Service {
-			c.errorf("W010", d.Pos, d.EndPos, "tool %s of service %s deletes %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+			c.errorf(diag.WriteOutsideService, d.Pos, d.EndPos, "tool %s of service %s deletes %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 		}
 		c.facts[t].deletes[e] = true
 		return &ir.Delete{Target: x, Pos: ir.Pos(d.Pos)}
@@ -240,7 +241,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		if f.Key != "" {
 			switch {
 			case e != nil:
-				c.errorf("W004", f.Pos, f.EndPos, "a loop over the records of %s has no index: write for %s in …", e.Name, f.Var)
+				c.errorf(diag.TypeMismatch, f.Pos, f.EndPos, "a loop over the records of %s has no index: write for %s in …", e.Name, f.Var)
 				keyT = invalidT
 			case keyT == nil:
 				keyT = invalidT
@@ -287,7 +288,7 @@ func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
 	} else {
 		v = c.settle(c.expr(d.Value, s), d.Value.EndPos)
 		if !isInvalid(v) && v.Type().Kind == ir.KindNull {
-			c.errorf("W004", d.Pos, d.EndPos, "var %s = null has no type; declare it: var %s: T? = null", d.Name, d.Name)
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "var %s = null has no type; declare it: var %s: T? = null", d.Name, d.Name)
 			v = invalid(d.Pos)
 		}
 	}
@@ -325,7 +326,7 @@ func (c *checker) recordExpr(x ir.Expr, end dsl.Pos, what string) ir.Expr {
 	case t.Kind == ir.KindRef && !t.Optional:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, x.Position()), X: x}
 	}
-	c.errorf("W004", dsl.Pos(x.Position()), end, "%s must be a record, got %s", what, t)
+	c.errorf(diag.TypeMismatch, dsl.Pos(x.Position()), end, "%s must be a record, got %s", what, t)
 	return invalid(x.Position())
 }
 
@@ -339,23 +340,23 @@ func (c *checker) insert(in *dsl.Insert, s *scope) *ir.Insert {
 		return nil
 	}
 	if e.Service != t.Service {
-		c.errorf("W010", in.Pos, in.EndPos, "tool %s of service %s inserts %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+		c.errorf(diag.WriteOutsideService, in.Pos, in.EndPos, "tool %s of service %s inserts %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 	}
 	c.facts[t].inserts[e] = true
 	given := map[*ir.Field]ir.Expr{}
 	for _, fi := range in.Fields {
 		v := c.expr(fi.Value, s)
 		if fi.Name == "id" {
-			c.errorf("W004", fi.Pos, fi.EndPos, "the id of a new record comes from its table's sequence and cannot be given")
+			c.errorf(diag.TypeMismatch, fi.Pos, fi.EndPos, "the id of a new record comes from its table's sequence and cannot be given")
 			continue
 		}
 		f := e.Field(fi.Name)
 		if f == nil {
-			c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field %q%s", e.Name, fi.Name, suggestField(e, fi.Name))
+			c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s has no field %q%s", e.Name, fi.Name, suggestField(e, fi.Name))
 			continue
 		}
 		if _, dup := given[f]; dup {
-			c.errorf("W002", fi.Pos, fi.EndPos, "field %s given twice", fi.Name)
+			c.errorf(diag.DuplicateName, fi.Pos, fi.EndPos, "field %s given twice", fi.Name)
 			continue
 		}
 		given[f] = c.coerce(v, f.Type, fi.Value.EndPos, "value of "+e.Name+"."+f.Name)
@@ -365,7 +366,7 @@ func (c *checker) insert(in *dsl.Insert, s *scope) *ir.Insert {
 		if v, ok := given[f]; ok {
 			out.Fields = append(out.Fields, &ir.FieldInit{Field: f, Value: v})
 		} else if f.Required() && f.Type.Kind != ir.KindInvalid {
-			c.errorf("W006", in.Pos, in.EndPos, "insert %s does not give required field %q", e.Name, f.Name)
+			c.errorf(diag.MissingRequired, in.Pos, in.EndPos, "insert %s does not give required field %q", e.Name, f.Name)
 		}
 	}
 	return out

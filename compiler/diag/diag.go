@@ -30,7 +30,7 @@ type Position struct {
 // Diagnostic is one problem found in a spec. Its JSON form is the stable
 // machine-readable shape the repair loop feeds back to an LLM.
 type Diagnostic struct {
-	Code     string   `json:"code"`
+	Code     Code     `json:"code"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
 	File     string   `json:"file"`
@@ -71,7 +71,7 @@ func (ds Diagnostics) Sort() Diagnostics {
 		if a.Col != b.Col {
 			return a.Col - b.Col
 		}
-		if c := strings.Compare(a.Code, b.Code); c != 0 {
+		if c := strings.Compare(string(a.Code), string(b.Code)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Message, b.Message)

@@ -402,7 +402,7 @@ func (r WorldResult) GateDiagnostics() []diag.Diagnostic {
 	}
 	var out []diag.Diagnostic
 	for _, e := range r.Errors {
-		d := diag.Diagnostic{Code: "gate-" + string(r.Stage), Severity: diag.SeverityError, Message: e.Message,
+		d := diag.Diagnostic{Code: diag.Code("gate-" + string(r.Stage)), Severity: diag.SeverityError, Message: e.Message,
 			Hint: gateHint(r.Stage)}
 		spec, what, _ := strings.Cut(e.Spec, ", ")
 		if file, line, col, ok := splitSpecPos(spec); ok {
