@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"fmt"
+
 	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
@@ -66,7 +68,7 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 	case ir.ToolGet:
 		idParam()
 	case ir.ToolList:
-		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: "How many records to skip (pages of 50).", Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: ir.Pos(sd.Pos)})
+		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: fmt.Sprintf("How many records to skip (pages of %d).", ir.PageSize), Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: ir.Pos(sd.Pos)})
 		ret = &ir.Type{Kind: ir.KindList, Elem: ret}
 	case ir.ToolSearch:
 		if len(sd.By) == 0 {

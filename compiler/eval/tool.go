@@ -36,9 +36,6 @@ const (
 	CodeInternal = runtime.CodeInternal
 )
 
-// MaxResults is the number of records list and search tools return at most.
-const MaxResults = 50
-
 // ToolError is a failed tool call: a code (the Code* constants) and a
 // message for the agent.
 type ToolError struct {
@@ -716,14 +713,14 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			return nil, invalidArg("offset", "must be >= 0")
 		}
 		out := []value{}
-		for i := offset; i < int64(len(t.rows)) && len(out) < MaxResults; i++ {
+		for i := offset; i < int64(len(t.rows)) && len(out) < ir.PageSize; i++ {
 			out = append(out, t.rows[i])
 		}
 		return out, nil
 	case ir.ToolSearch:
 		out := []value{}
 		for _, r := range t.rows {
-			if len(out) == MaxResults {
+			if len(out) == ir.PageSize {
 				break
 			}
 			if err := ev.tick(); err != nil {

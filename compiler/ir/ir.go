@@ -311,6 +311,11 @@ const (
 	ToolDelete ToolKind = "delete"
 )
 
+// PageSize is the most records a list or search tool returns: list pages
+// through the rest with its offset argument. The generated tools and the
+// evaluator (compiler/eval) both take it from here.
+const PageSize = 50
+
 // Tool is an agent-callable operation.
 type Tool struct {
 	Name    string
