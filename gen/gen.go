@@ -33,9 +33,10 @@ import (
 	"golang.org/x/tools/imports"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
-const rt = "github.com/worldc/worldc/runtime"
+const rt = runtime.ModulePath
 
 // headerText is ir.Header as jen's HeaderComment takes it, without "// ".
 var headerText = strings.TrimPrefix(ir.Header, "// ")
