@@ -163,7 +163,7 @@ func worldRows(m *serve.Manifest) []templates.BundleWorld {
 }
 
 // bundleMarker is the file that says a directory is a bundle worldc wrote.
-const bundleMarker = "manifest.json"
+const bundleMarker = serve.ManifestName
 
 // prepareDir makes dir ready for a new bundle: it must not exist, be
 // empty, or be a bundle (whose generated parts are then removed).
