@@ -43,11 +43,19 @@ var headerText = strings.TrimPrefix(ir.Header, "// ")
 
 // Generate compiles w to the files of package generated/<w.Name>/, keyed by
 // file name: the Go sources, seed.json (the seed data, embedded) and
-// policy.md (the visible policy, embedded).
-func Generate(w *ir.World) (map[string][]byte, error) {
+// policy.md (the visible policy, embedded). IR that the checker would not
+// produce (an operator, function, expression or tool kind the generator
+// has no code for) is an error naming the world and the spec position, not
+// a panic.
+func Generate(w *ir.World) (files map[string][]byte, err error) {
 	if w == nil {
 		return nil, fmt.Errorf("gen: nil world")
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			files, err = nil, recovered(w, r)
+		}
+	}()
 	g, err := newGenerator(w)
 	if err != nil {
 		return nil, err
@@ -57,8 +65,9 @@ func Generate(w *ir.World) (map[string][]byte, error) {
 
 // generator holds the names chosen for one world and what its files need.
 type generator struct {
-	w   *ir.World
-	pkg string
+	w     *ir.World
+	pkg   string
+	today runtime.Date // w.Today
 
 	pkgNames   *namespace // package-level identifiers
 	stateNames *namespace // fields and methods of State
@@ -143,6 +152,11 @@ func newGenerator(w *ir.World) (*generator, error) {
 	if !isIdent(w.Name) {
 		return nil, fmt.Errorf("gen: world name %q is not a Go package name", w.Name)
 	}
+	today, err := runtime.ParseDate(w.Today)
+	if err != nil {
+		return nil, fmt.Errorf("gen: world %s: %s: today: %v", w.Name, w.Pos, err)
+	}
+	g.today = today
 	g.pkgNames = newNamespace(append(append([]string{}, ir.ReservedGoNames...), fixedPackageNames...)...)
 	g.stateNames = newNamespace(append(append([]string{}, ir.ReservedStateMethods...), fixedStateNames...)...)
 	for _, e := range w.Entities {

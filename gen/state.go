@@ -22,7 +22,7 @@ func (g *generator) fieldNeedsCheck(f *ir.Field) bool {
 func (g *generator) checkFieldName(f *ir.Field) string {
 	name, ok := g.ents[f.Entity].checks[f]
 	if !ok {
-		panic("gen: no check method for field " + f.Entity.Name + "." + f.Name)
+		panic(unexpectedAt(f.Pos, "no check method for field %s.%s", f.Entity.Name, f.Name))
 	}
 	return name
 }

@@ -351,7 +351,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			jen.For(jen.List(jen.Id("_"), jen.Id(id)).Op(":=").Range().Id("s").Dot(ei.lower + "IDs").Call()).Block(inner...),
 		}
 	}
-	panic("gen: unsupported statement")
+	panic(unexpectedAt(ir.Pos{}, "unsupported statement %T", st))
 }
 
 func vrVar(e ir.Expr) *ir.Var {

@@ -407,7 +407,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 			jen.Return(jen.Id("r"), jen.Nil()),
 		)
 	}
-	panic("gen: unknown tool kind " + string(t.Kind))
+	panic(unexpectedAt(t.Pos, "unknown tool kind %q", t.Kind))
 }
 
 // customBody compiles a custom tool's statements after binding its
@@ -610,7 +610,7 @@ func (g *generator) schema(t *ir.Tool) string {
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
-		panic(err) // only strings, bools and nested objects
+		panic(unexpectedAt(t.Pos, "the schema of tool %s: %v", t.Name, err)) // only strings, bools and nested objects
 	}
 	return string(b)
 }
