@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -34,12 +35,12 @@ const (
 func (c *checker) checkSizes(services []*dsl.Service, recs []recordDecl, invariants []*dsl.Invariant, seeds []*dsl.Seed, tasks []*dsl.Task) {
 	limit := func(n, max int, what string, pos, end dsl.Pos) {
 		if n > max {
-			c.errorf("W019", pos, end, "%d %s; the limit is %d", n, what, max)
+			c.errorf(diag.SizeLimit, pos, end, "%d %s; the limit is %d", n, what, max)
 		}
 	}
 	pos := func() dsl.Pos {
 		if c.w.Pos.Line > 0 {
-			return c.w.Pos
+			return dsl.Pos(c.w.Pos)
 		}
 		return dsl.Pos{Filename: "", Line: 1, Column: 1}
 	}
@@ -124,7 +125,7 @@ func (c *checker) metaTextLimit(v *dsl.Value, pos dsl.Pos) {
 		c.textLimit(v.Lit.String, pos)
 	case v.Composite != nil && v.Composite.List != nil:
 		if n := len(v.Composite.List.Elems); n > MaxMetaEntries {
-			c.errorf("W019", pos, pos, "%d strings in a meta list; the limit is %d", n, MaxMetaEntries)
+			c.errorf(diag.SizeLimit, pos, pos, "%d strings in a meta list; the limit is %d", n, MaxMetaEntries)
 		}
 		for _, x := range v.Composite.List.Elems {
 			if x.Lit != nil {
@@ -136,23 +137,24 @@ func (c *checker) metaTextLimit(v *dsl.Value, pos dsl.Pos) {
 
 func (c *checker) textLimit(s *string, pos dsl.Pos) {
 	if s != nil && len(*s) > MaxTextLength {
-		c.errorf("W019", pos, pos, "text of %d bytes; the limit is %d", len(*s), MaxTextLength)
+		c.errorf(diag.SizeLimit, pos, pos, "text of %d bytes; the limit is %d", len(*s), MaxTextLength)
 	}
 }
 
 var unsafeNames = map[string]bool{"_": true, "init": true, "main": true}
 
 // checkIdent reports names that cannot become Go identifiers safely.
-func (c *checker) checkIdent(name, what string, pos, end dsl.Pos) {
+func (c *checker) checkIdent(name, what string, irPos, irEnd ir.Pos) {
+	pos, end := dsl.Pos(irPos), dsl.Pos(irEnd)
 	switch {
 	case len(name) > MaxNameLength:
-		c.errorf("W019", pos, end, "%s name of %d characters; the limit is %d", what, len(name), MaxNameLength)
+		c.errorf(diag.SizeLimit, pos, end, "%s name of %d characters; the limit is %d", what, len(name), MaxNameLength)
 	case ir.IsGoKeyword(name):
-		c.errorf("W017", pos, end, "%s name %q is a Go keyword", what, name)
+		c.errorf(diag.UnsafeIdentifier, pos, end, "%s name %q is a Go keyword", what, name)
 	case unsafeNames[name]:
-		c.errorf("W017", pos, end, "%s name %q is reserved in Go", what, name)
+		c.errorf(diag.UnsafeIdentifier, pos, end, "%s name %q is reserved in Go", what, name)
 	case strings.HasPrefix(name, "_") || strings.HasSuffix(name, "_") || strings.Contains(name, "__"):
-		c.errorf("W017", pos, end, "%s name %q has a leading, trailing or doubled underscore", what, name)
+		c.errorf(diag.UnsafeIdentifier, pos, end, "%s name %q has a leading, trailing or doubled underscore", what, name)
 	}
 }
 
@@ -163,9 +165,9 @@ func (c *checker) checkIdentifiers() {
 	for _, n := range ir.ReservedGoNames {
 		pkg[n] = "a name every generated package declares"
 	}
-	claim := func(scope map[string]string, goName, what string, pos dsl.Pos) {
+	claim := func(scope map[string]string, goName, what string, pos ir.Pos) {
 		if prev, taken := scope[goName]; taken {
-			c.errorf("W018", pos, pos, "%s becomes the Go name %s, already taken by %s", what, goName, prev)
+			c.errorAtNode(diag.IdentifierCollision, pos, "%s becomes the Go name %s, already taken by %s", what, goName, prev)
 			return
 		}
 		scope[goName] = what
@@ -255,7 +257,7 @@ func (c *checker) analyse() {
 			}
 		}
 		if !cross {
-			c.errorf("W011", inv.Pos, inv.Pos, "invariant %s: its trigger (%s) and its check (%s) are all in service %s",
+			c.errorAtNode(diag.InvariantSameService, inv.Pos, "invariant %s: its trigger (%s) and its check (%s) are all in service %s",
 				inv.Name, inv.Entity.Name, strings.Join(names, ", "), home.Name)
 		}
 	}
@@ -336,7 +338,7 @@ func (c *checker) checkObservable() {
 				}
 				if e != nil && !reported[e] && !c.observable(e) {
 					reported[e] = true
-					c.errorf("W015", a.Pos, a.Pos, "task %s: the rubric reads %s, but no tool lets the agent observe %s records", t.Name, e.Name, e.Name)
+					c.errorAtNode(diag.UnobservableRubric, a.Pos, "task %s: the rubric reads %s, but no tool lets the agent observe %s records", t.Name, e.Name, e.Name)
 				}
 				return true
 			})
@@ -376,7 +378,7 @@ func (c *checker) checkIsolated() {
 	}
 	for _, s := range c.w.Services {
 		if !linked[s] {
-			c.errorf("W016", s.Pos, s.Pos, "service %s has no link to any other service: no ref, no tool reading across, no invariant", s.Name)
+			c.errorAtNode(diag.IsolatedService, s.Pos, "service %s has no link to any other service: no ref, no tool reading across, no invariant", s.Name)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -52,7 +53,7 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 	for i := r; i < n; i++ {
 		suf := p.Suffixes[i]
 		if cur.Optional {
-			c.errorf("W004", suf.Pos, suf.EndPos, "cannot set a part of an optional %s; set the whole value", nonOptional(cur))
+			c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "cannot set a part of an optional %s; set the whole value", nonOptional(cur))
 			return nil
 		}
 		if suf.Field != nil {
@@ -62,26 +63,26 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 			case ir.KindRecord:
 				e := cur.Entity
 				if name == "id" || (e.Key != nil && name == e.Key.Name) {
-					c.errorf("W004", suf.Pos, suf.EndPos, "the id of a record cannot be changed")
+					c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "the id of a record cannot be changed")
 					return nil
 				}
 				if f = e.Field(name); f == nil {
-					c.errorf("W003", suf.Pos, suf.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+					c.errorf(diag.UnresolvedName, suf.Pos, suf.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
 					return nil
 				}
 				first = f
 			case ir.KindStruct:
 				st := cur.Struct
 				if f = st.Field(name); f == nil {
-					c.errorf("W003", suf.Pos, suf.EndPos, "%s has no field %q%s", st.Name, name, suggestName(fieldNames(st.AllFields()), name))
+					c.errorf(diag.UnresolvedName, suf.Pos, suf.EndPos, "%s has no field %q%s", st.Name, name, suggestName(fieldNames(st.AllFields()), name))
 					return nil
 				}
 				if f == st.Tag {
-					c.errorf("W004", suf.Pos, suf.EndPos, "the case of a %s cannot be changed field by field; set the whole value: … = %s { %s: …, … }", st.Name, st.Name, f.Name)
+					c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "the case of a %s cannot be changed field by field; set the whole value: … = %s { %s: …, … }", st.Name, st.Name, f.Name)
 					return nil
 				}
 			default:
-				c.errorf("W004", suf.Pos, suf.EndPos, "a %s has no field %q", cur, name)
+				c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "a %s has no field %q", cur, name)
 				return nil
 			}
 			path = append(path, ir.PathStep{Field: f})
@@ -93,7 +94,7 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 			case ir.KindMap:
 				keyT, what = stringT, "key of a map"
 			default:
-				c.errorf("W004", suf.Pos, suf.EndPos, "a %s cannot be indexed in a set; only lists (xs[i]) and maps (m[key]) can", cur)
+				c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "a %s cannot be indexed in a set; only lists (xs[i]) and maps (m[key]) can", cur)
 				return nil
 			}
 			key := c.coerce(c.expr(suf.Index, s), keyT, suf.Index.EndPos, what)
@@ -111,16 +112,16 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 	if rec := root.Type(); rec.Kind == ir.KindRecord {
 		t, e := s.tool, rec.Entity
 		if e.Service != t.Service {
-			c.errorf("W010", st.Pos, st.EndPos, "tool %s of service %s sets %s.%s, which belongs to service %s", t.Name, t.Service.Name, e.Name, first.Name, e.Service.Name)
+			c.errorf(diag.WriteOutsideService, st.Pos, st.EndPos, "tool %s of service %s sets %s.%s, which belongs to service %s", t.Name, t.Service.Name, e.Name, first.Name, e.Service.Name)
 		}
 		c.facts[t].sets[first] = true
 		if len(path) == 1 {
 			value = c.coerce(value, first.Type, st.Value.EndPos, "value of "+e.Name+"."+first.Name)
-			return &ir.Set{Target: root, Field: first, Value: value, Pos: st.Pos}
+			return &ir.Set{Target: root, Field: first, Value: value, Pos: ir.Pos(st.Pos)}
 		}
 	}
 	value = c.coerce(value, cur, st.Value.EndPos, what)
-	return &ir.Assign{Root: root, Path: path, Value: value, Pos: st.Pos}
+	return &ir.Assign{Root: root, Path: path, Value: value, Pos: ir.Pos(st.Pos)}
 }
 
 // assignLocal checks `set x = value` for a `var` local x.
@@ -132,7 +133,7 @@ func (c *checker) assignLocal(st *dsl.Set, s *scope) ir.Stmt {
 		return nil
 	}
 	if _, ok := x.(*ir.VarRef); !ok {
-		c.errorf("W004", p.Pos, p.EndPos, "set needs a field, an element or a var local: set record.field = value")
+		c.errorf(diag.TypeMismatch, p.Pos, p.EndPos, "set needs a field, an element or a var local: set record.field = value")
 		return nil
 	}
 	if !c.assignable(x, p.Pos, p.EndPos) {
@@ -140,7 +141,7 @@ func (c *checker) assignLocal(st *dsl.Set, s *scope) ir.Stmt {
 	}
 	v := x.(*ir.VarRef).Var
 	value = c.coerce(value, v.Type, st.Value.EndPos, "value of "+v.Name)
-	return &ir.Assign{Root: x, Value: value, Pos: st.Pos}
+	return &ir.Assign{Root: x, Value: value, Pos: ir.Pos(st.Pos)}
 }
 
 // assignable reports whether x, the root of a set without a record, is a
@@ -151,9 +152,9 @@ func (c *checker) assignable(x ir.Expr, pos, end dsl.Pos) bool {
 	case ok && c.mutable[vr.Var]:
 		return true
 	case ok:
-		c.errorf("W004", pos, end, "%s cannot change: only var locals and the fields of records can be set (declare it with var, or set the record it was read from)", vr.Var.Name)
+		c.errorf(diag.TypeMismatch, pos, end, "%s cannot change: only var locals and the fields of records can be set (declare it with var, or set the record it was read from)", vr.Var.Name)
 	default:
-		c.errorf("W004", pos, end, "set needs a var local or a path from a record: set record.field = value")
+		c.errorf(diag.TypeMismatch, pos, end, "set needs a var local or a path from a record: set record.field = value")
 	}
 	return false
 }

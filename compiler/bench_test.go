@@ -84,8 +84,8 @@ func BenchmarkLints(b *testing.B) {
 		b.Run(strings.TrimSuffix(filepath.Base(f), ".world"), func(b *testing.B) {
 			b.ReportAllocs()
 			reportCPU(b, func() {
-				c.checkCountry(c.w.Country, c.w.Pos, c.w.Pos)
-				c.checkCurrency(c.w.Currency, c.w.Pos, c.w.Pos)
+				c.checkCountry(c.w.Country, dsl.Pos(c.w.Pos), dsl.Pos(c.w.Pos))
+				c.checkCurrency(c.w.Currency, dsl.Pos(c.w.Pos), dsl.Pos(c.w.Pos))
 				c.checkConditions()
 				c.checkTriggerRead()
 				c.checkMoneyExprs()

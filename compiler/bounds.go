@@ -1,8 +1,8 @@
 package compiler
 
 import (
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
-	"github.com/worldc/worldc/dsl"
 )
 
 // Bounds on expressions (W027). The parser already bounds the nesting of
@@ -43,11 +43,11 @@ func (c *checker) checkSchemaBounds() {
 	for _, t := range c.w.Tools {
 		n := schemaBytes(t)
 		if n > MaxToolSchemaBytes {
-			c.errorf("W019", t.Pos, t.Pos, "the JSON schema of the parameters of tool %s describes records in about %d bytes (their fields, docs and enum values); the limit is %d", t.Name, n, MaxToolSchemaBytes)
+			c.errorAtNode(diag.SizeLimit, t.Pos, "the JSON schema of the parameters of tool %s describes records in about %d bytes (their fields, docs and enum values); the limit is %d", t.Name, n, MaxToolSchemaBytes)
 			continue
 		}
 		if total += n; total > MaxSchemaBytes {
-			c.errorf("W019", t.Pos, t.Pos, "the JSON schemas of the tools up to %s describe records in about %d bytes (each record once per tool that takes it); the limit is %d", t.Name, total, MaxSchemaBytes)
+			c.errorAtNode(diag.SizeLimit, t.Pos, "the JSON schemas of the tools up to %s describe records in about %d bytes (each record once per tool that takes it); the limit is %d", t.Name, total, MaxSchemaBytes)
 			return
 		}
 	}
@@ -131,12 +131,12 @@ func (c *checker) checkExprBounds() {
 type bounds struct {
 	c     *checker
 	what  string
-	pos   dsl.Pos
+	pos   ir.Pos
 	nodes int
 	deep  bool // an expression was reported too deep
 }
 
-func (c *checker) newBounds(what string, pos dsl.Pos) *bounds {
+func (c *checker) newBounds(what string, pos ir.Pos) *bounds {
 	return &bounds{c: c, what: what, pos: pos}
 }
 
@@ -153,7 +153,7 @@ func (b *bounds) expr(e ir.Expr) {
 		if pos.Line == 0 {
 			pos = b.pos
 		}
-		b.c.errorf("W027", pos, pos, "an expression of %s is nested %d levels deep (each operator of a chain such as a + b + c is a level); the limit is %d", b.what, d, MaxExprDepth)
+		b.c.errorAtNode(diag.ExpressionTooLarge, pos, "an expression of %s is nested %d levels deep (each operator of a chain such as a + b + c is a level); the limit is %d", b.what, d, MaxExprDepth)
 	}
 }
 
@@ -161,7 +161,7 @@ func (b *bounds) expr(e ir.Expr) {
 // expression of it was too deep: that is the same problem).
 func (b *bounds) done() {
 	if b.nodes > MaxDeclNodes && !b.deep {
-		b.c.errorf("W027", b.pos, b.pos, "%s holds %d expression nodes and statements; the limit is %d", b.what, b.nodes, MaxDeclNodes)
+		b.c.errorAtNode(diag.ExpressionTooLarge, b.pos, "%s holds %d expression nodes and statements; the limit is %d", b.what, b.nodes, MaxDeclNodes)
 	}
 }
 

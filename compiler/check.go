@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -28,8 +29,8 @@ type Option func(*config)
 type config struct {
 	data        fs.FS
 	noReachable bool
-	checkSteps  int64           // tests: the evaluation budget instead of MaxCheckSteps
-	without     map[string]bool // codes whose diagnostics are left out (WithoutLints)
+	checkSteps  int64              // tests: the evaluation budget instead of MaxCheckSteps
+	without     map[diag.Code]bool // codes whose diagnostics are left out (WithoutLints)
 }
 
 // WithoutLints leaves out the diagnostics of the lints named by code
@@ -37,12 +38,12 @@ type config struct {
 // of the code generator on specs that hold what these lints refuse on
 // purpose, such as a contradiction the generator must still compile to Go
 // that go vet accepts. Other codes cannot be left out.
-func WithoutLints(codes ...string) Option {
+func WithoutLints(codes ...diag.Code) Option {
 	return func(c *config) {
 		for _, code := range codes {
-			if code == "W028" || code == "W029" {
+			if code == diag.UnsatisfiableCondition || code == diag.InvariantIgnoresTrigger {
 				if c.without == nil {
-					c.without = map[string]bool{}
+					c.without = map[diag.Code]bool{}
 				}
 				c.without[code] = true
 			}
@@ -72,7 +73,7 @@ func WithData(fsys fs.FS) Option {
 func CheckFile(path string, opts ...Option) (*ir.World, Diagnostics) {
 	src, err := readSpec(path)
 	if err != nil {
-		return nil, Diagnostics{diagAt("W001", dsl.Pos{Filename: path, Line: 1, Column: 1}, dsl.Pos{}, "%v", err)}
+		return nil, Diagnostics{diagAt(diag.Syntax, dsl.Pos{Filename: path, Line: 1, Column: 1}, dsl.Pos{}, "%v", err)}
 	}
 	return CheckSource(path, src, opts...)
 }
@@ -102,9 +103,9 @@ func CheckSource(filename string, src []byte, opts ...Option) (*ir.World, Diagno
 	if err != nil {
 		var pe *dsl.Error
 		if errors.As(err, &pe) {
-			return nil, Diagnostics{diagAt("W001", pe.Pos, pe.Pos, "%s", pe.Msg)}
+			return nil, Diagnostics{diagAt(diag.Syntax, pe.Pos, pe.Pos, "%s", pe.Msg)}
 		}
-		return nil, Diagnostics{diagAt("W001", dsl.Pos{Filename: filename, Line: 1, Column: 1}, dsl.Pos{}, "%s", err)}
+		return nil, Diagnostics{diagAt(diag.Syntax, dsl.Pos{Filename: filename, Line: 1, Column: 1}, dsl.Pos{}, "%s", err)}
 	}
 	return check(filename, f, opts)
 }
@@ -167,7 +168,7 @@ type checker struct {
 
 	filename    string               // the spec's path: data files are relative to its directory
 	noReachable bool                 // leave out W025 (WithoutReachability)
-	without     map[string]bool      // codes left out (WithoutLints)
+	without     map[diag.Code]bool   // codes left out (WithoutLints)
 	data        fs.FS                // where data files are read; nil until needed (see dataFS)
 	root        *os.Root             // the spec's directory, when data is read from it
 	dataFiles   map[string]*dataFile // parsed data files by path
@@ -210,7 +211,7 @@ type toolFacts struct {
 	reads   map[*ir.Entity]bool
 }
 
-func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...any) {
+func (c *checker) errorf(code diag.Code, pos, end dsl.Pos, format string, args ...any) {
 	for i, a := range args {
 		if t, ok := a.(*ir.Type); ok {
 			args[i] = typeString(t)
@@ -222,9 +223,14 @@ func (c *checker) errorf(code string, pos, end dsl.Pos, format string, args ...a
 	c.diags = append(c.diags, diagAt(code, pos, end, format, args...))
 }
 
+// errorAtNode is errorf at a checked node's position (an IR node has no end).
+func (c *checker) errorAtNode(code diag.Code, pos ir.Pos, format string, args ...any) {
+	c.errorf(code, dsl.Pos(pos), dsl.Pos(pos), format, args...)
+}
+
 // errorHint is errorf with a hint for this cause instead of the
 // validator's general one.
-func (c *checker) errorHint(code, hint string, pos, end dsl.Pos, format string, args ...any) {
+func (c *checker) errorHint(code diag.Code, hint string, pos, end dsl.Pos, format string, args ...any) {
 	c.errorf(code, pos, end, format, args...)
 	c.diags[len(c.diags)-1].Hint = hint
 }
@@ -272,7 +278,7 @@ func (c *checker) check(f *dsl.File) {
 	c.checkPolicyTexts(invariants)
 	if len(seeds) > 1 {
 		for _, s := range seeds[1:] {
-			c.errorf("W002", s.Pos, s.EndPos, "second seed block; a world has one seed (first at %s)", short(seeds[0].Pos))
+			c.errorf(diag.DuplicateName, s.Pos, s.EndPos, "second seed block; a world has one seed (first at %s)", short(seeds[0].Pos))
 		}
 	}
 	for _, s := range seeds {
@@ -293,7 +299,10 @@ func (c *checker) check(f *dsl.File) {
 }
 
 // short renders a position as line:col for messages.
-func short(p dsl.Pos) string { return fmt.Sprintf("%d:%d", p.Line, p.Column) }
+func short[P srcPos](pos P) string {
+	p := ir.Pos(pos)
+	return fmt.Sprintf("%d:%d", p.Line, p.Column)
+}
 
 var (
 	countryRx  = regexp.MustCompile(`^[A-Z]{2}$`)
@@ -307,39 +316,39 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 		if pos.Line == 0 {
 			pos.Line, pos.Column = 1, 1
 		}
-		c.errorf("W020", pos, pos, "the spec has no world header")
+		c.errorf(diag.WorldHeader, pos, pos, "the spec has no world header")
 		return
 	}
 	for _, extra := range worlds[1:] {
-		c.errorf("W020", extra.Pos, extra.EndPos, "second world header %q; a spec describes one world (first at %s)", extra.Name, short(worlds[0].Pos))
+		c.errorf(diag.WorldHeader, extra.Pos, extra.EndPos, "second world header %q; a spec describes one world (first at %s)", extra.Name, short(worlds[0].Pos))
 	}
 	wd := worlds[0]
-	c.w.Name, c.w.Pos = wd.Name, wd.Pos
+	c.w.Name, c.w.Pos = wd.Name, ir.Pos(wd.Pos)
 	if !worldRx.MatchString(wd.Name) {
-		c.errorf("W017", wd.Pos, wd.EndPos, "world name %q must be lower snake case (it names the Go package and its directory)", wd.Name)
+		c.errorf(diag.UnsafeIdentifier, wd.Pos, wd.EndPos, "world name %q must be lower snake case (it names the Go package and its directory)", wd.Name)
 	}
 	seen := map[string]*dsl.Prop{}
 	for _, p := range wd.Props {
 		if first, dup := seen[p.Key]; dup {
-			c.errorf("W002", p.Pos, p.EndPos, "duplicate world property %q, first at %s", p.Key, short(first.Pos))
+			c.errorf(diag.DuplicateName, p.Pos, p.EndPos, "duplicate world property %q, first at %s", p.Key, short(first.Pos))
 			continue
 		}
 		seen[p.Key] = p
 		if p.Key == "policy" {
 			if p.From == nil {
-				c.errorf("W020", p.Pos, p.EndPos, "the world policy is a document next to the spec: policy from \"policy.md\"")
+				c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "the world policy is a document next to the spec: policy from \"policy.md\"")
 				continue
 			}
 			c.readPolicy(p)
 			continue
 		}
 		if p.From != nil {
-			c.errorf("W020", p.Pos, p.EndPos, "world %s is written as a value, not read from a file; only the policy is: policy from \"policy.md\"", p.Key)
+			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "world %s is written as a value, not read from a file; only the policy is: policy from \"policy.md\"", p.Key)
 			continue
 		}
 		str := func() string {
 			if p.Value.String == nil {
-				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "world %s must be a string", p.Key)
+				c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "world %s must be a string", p.Key)
 				return ""
 			}
 			return *p.Value.String
@@ -352,34 +361,34 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 		case "country":
 			c.w.Country = str()
 			if p.Value.String != nil && !countryRx.MatchString(c.w.Country) {
-				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "country %q must be an ISO 3166 alpha-2 code such as \"DE\"", c.w.Country)
+				c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "country %q must be an ISO 3166 alpha-2 code such as \"DE\"", c.w.Country)
 			} else if p.Value.String != nil {
 				c.checkCountry(c.w.Country, p.Value.Pos, p.Value.EndPos)
 			}
 		case "currency":
 			c.w.Currency = str()
 			if p.Value.String != nil && !currencyRx.MatchString(c.w.Currency) {
-				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "currency %q must be an ISO 4217 code such as \"EUR\"", c.w.Currency)
+				c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "currency %q must be an ISO 4217 code such as \"EUR\"", c.w.Currency)
 			} else if p.Value.String != nil {
 				c.checkCurrency(c.w.Currency, p.Value.Pos, p.Value.EndPos)
 			}
 		case "today":
 			if p.Value.Date == nil {
-				c.errorf("W020", p.Value.Pos, p.Value.EndPos, "world today must be a date such as 2026-03-14")
+				c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "world today must be a date such as 2026-03-14")
 				continue
 			}
 			if _, err := time.Parse(time.DateOnly, *p.Value.Date); err != nil {
-				c.errorf("W022", p.Value.Pos, p.Value.EndPos, "date %s does not exist", *p.Value.Date)
+				c.errorf(diag.InvalidLiteral, p.Value.Pos, p.Value.EndPos, "date %s does not exist", *p.Value.Date)
 				continue
 			}
 			c.w.Today = *p.Value.Date
 		default:
-			c.errorf("W020", p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, policy", p.Key)
+			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, policy", p.Key)
 		}
 	}
 	for _, key := range []string{"title", "today"} {
 		if seen[key] == nil {
-			c.errorf("W020", wd.Pos, wd.EndPos, "world %s has no %s", wd.Name, key)
+			c.errorf(diag.WorldHeader, wd.Pos, wd.EndPos, "world %s has no %s", wd.Name, key)
 		}
 	}
 }
@@ -388,10 +397,10 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 func (c *checker) declareServices(services []*dsl.Service) {
 	for _, sd := range services {
 		if first, dup := c.services[sd.Name]; dup {
-			c.errorf("W002", sd.Pos, sd.EndPos, "duplicate service %q, first defined at %s", sd.Name, short(first.Pos))
+			c.errorf(diag.DuplicateName, sd.Pos, sd.EndPos, "duplicate service %q, first defined at %s", sd.Name, short(first.Pos))
 			continue
 		}
-		s := &ir.Service{Name: sd.Name, Doc: deref(sd.Doc), Pos: sd.Pos}
+		s := &ir.Service{Name: sd.Name, Doc: deref(sd.Doc), Pos: ir.Pos(sd.Pos)}
 		c.services[sd.Name] = s
 		c.serviceDecl[sd] = s
 		c.w.Services = append(c.w.Services, s)
@@ -406,17 +415,17 @@ func (c *checker) declareServices(services []*dsl.Service) {
 	}
 	for _, s := range c.w.Services {
 		if c.entities[s.Name] != nil {
-			c.errorf("W002", s.Pos, s.Pos, "service %q has the name of an entity", s.Name)
+			c.errorAtNode(diag.DuplicateName, s.Pos, "service %q has the name of an entity", s.Name)
 		}
 	}
 }
 
 func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
 	if first, dup := c.entities[ed.Name]; dup {
-		c.errorf("W002", ed.Pos, ed.EndPos, "duplicate entity %q, first defined at %s (entity names are unique in a world)", ed.Name, short(first.Pos))
+		c.errorf(diag.DuplicateName, ed.Pos, ed.EndPos, "duplicate entity %q, first defined at %s (entity names are unique in a world)", ed.Name, short(first.Pos))
 		return
 	}
-	e := &ir.Entity{Name: ed.Name, Doc: deref(ed.Doc), Service: s, Pos: ed.Pos}
+	e := &ir.Entity{Name: ed.Name, Doc: deref(ed.Doc), Service: s, Pos: ir.Pos(ed.Pos)}
 	c.entities[ed.Name] = e
 	c.entityDecl[e] = ed
 	s.Entities = append(s.Entities, e)
@@ -425,17 +434,17 @@ func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
 	for _, fd := range ed.Fields {
 		if fd.Name == "id" {
 			if ed.Key != nil {
-				c.errorf("W002", fd.Pos, fd.EndPos, "field \"id\" is how every entity's id is read (here it reads the key %s); rename the field", *ed.Key)
+				c.errorf(diag.DuplicateName, fd.Pos, fd.EndPos, "field \"id\" is how every entity's id is read (here it reads the key %s); rename the field", *ed.Key)
 				continue
 			}
-			c.errorf("W002", fd.Pos, fd.EndPos, "field \"id\" is implicit on every entity; remove it or rename it")
+			c.errorf(diag.DuplicateName, fd.Pos, fd.EndPos, "field \"id\" is implicit on every entity; remove it or rename it")
 			continue
 		}
 		if first, dup := seen[fd.Name]; dup {
-			c.errorf("W002", fd.Pos, fd.EndPos, "duplicate field %s.%s, first defined at %s", ed.Name, fd.Name, short(first.Pos))
+			c.errorf(diag.DuplicateName, fd.Pos, fd.EndPos, "duplicate field %s.%s, first defined at %s", ed.Name, fd.Name, short(first.Pos))
 			continue
 		}
-		f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Entity: e, Pos: fd.Pos}
+		f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Entity: e, Pos: ir.Pos(fd.Pos)}
 		seen[fd.Name] = f
 		c.fieldDecl[f] = fd
 		e.Fields = append(e.Fields, f)
@@ -444,10 +453,10 @@ func (c *checker) declareEntity(s *ir.Service, ed *dsl.Entity) {
 
 func (c *checker) declareToolName(s *ir.Service, td *dsl.Tool) {
 	if first, dup := c.tools[td.Name]; dup {
-		c.errorf("W002", td.Pos, td.EndPos, "duplicate tool %q, first defined at %s (tool names are unique in a world)", td.Name, short(first.Pos))
+		c.errorf(diag.DuplicateName, td.Pos, td.EndPos, "duplicate tool %q, first defined at %s (tool names are unique in a world)", td.Name, short(first.Pos))
 		return
 	}
-	t := &ir.Tool{Name: td.Name, Service: s, Pos: td.Pos}
+	t := &ir.Tool{Name: td.Name, Service: s, Pos: ir.Pos(td.Pos)}
 	c.tools[td.Name] = t
 	c.toolDecl[t] = td
 	s.Tools = append(s.Tools, t)
@@ -468,18 +477,18 @@ func (c *checker) lookupEntity(q *dsl.QualName) *ir.Entity {
 	case 2:
 		s := c.services[q.Parts[0]]
 		if s == nil {
-			c.errorf("W003", q.Pos, q.EndPos, "unknown service %q", q.Parts[0])
+			c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "unknown service %q", q.Parts[0])
 			return nil
 		}
 		if e := c.entities[q.Parts[1]]; e != nil {
 			if e.Service != s {
-				c.errorf("W003", q.Pos, q.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, s.Name)
+				c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, s.Name)
 				return nil
 			}
 			return e
 		}
 	}
-	c.errorf("W003", q.Pos, q.EndPos, "unknown entity %q%s", strings.Join(q.Parts, "."), c.suggestEntity(q.Parts[len(q.Parts)-1]))
+	c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "unknown entity %q%s", strings.Join(q.Parts, "."), c.suggestEntity(q.Parts[len(q.Parts)-1]))
 	return nil
 }
 
@@ -512,24 +521,24 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 		seen := map[string]bool{}
 		for _, v := range td.Enum.Values {
 			if seen[v.Name] {
-				c.errorf("W002", v.Pos, v.EndPos, "duplicate enum value %q", v.Name)
+				c.errorf(diag.DuplicateName, v.Pos, v.EndPos, "duplicate enum value %q", v.Name)
 				continue
 			}
 			if v.Name == "" {
-				c.errorf("W022", v.Pos, v.EndPos, "empty enum value")
+				c.errorf(diag.InvalidLiteral, v.Pos, v.EndPos, "empty enum value")
 				continue
 			}
 			seen[v.Name] = true
 			def.Values = append(def.Values, v.Name)
 		}
 		if owner == nil {
-			c.errorf("W004", td.Pos, td.EndPos, "an inline enum is allowed on entity and record fields only; use Entity.field to name an enum type")
+			c.errorf(diag.TypeMismatch, td.Pos, td.EndPos, "an inline enum is allowed on entity and record fields only; use Entity.field to name an enum type")
 			return &ir.Type{}
 		}
 		t.Enum = def
 	case td.Ref != nil:
 		if s := c.structByName(td.Ref); s != nil {
-			c.errorf("W004", td.Ref.Pos, td.Ref.EndPos, "%s is a value record, stored inside other records; it has no records to refer to: write %s without ref", s.Name, s.Name)
+			c.errorf(diag.TypeMismatch, td.Ref.Pos, td.Ref.EndPos, "%s is a value record, stored inside other records; it has no records to refer to: write %s without ref", s.Name, s.Name)
 			return &ir.Type{}
 		}
 		e := c.lookupEntity(td.Ref)
@@ -544,7 +553,7 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 			elem = td.Map.Value
 			t.Kind = ir.KindMap
 			if td.Map.Key != "string" {
-				c.errorf("W004", td.Map.Pos, td.Map.EndPos, "map keys are strings: write map<string, …>, not map<%s, …>", td.Map.Key)
+				c.errorf(diag.TypeMismatch, td.Map.Pos, td.Map.EndPos, "map keys are strings: write map<string, …>, not map<%s, …>", td.Map.Key)
 				return &ir.Type{}
 			}
 		}
@@ -556,7 +565,7 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 			return &ir.Type{}
 		}
 		if et.Optional {
-			c.errorf("W004", elem.Pos, elem.EndPos, "the elements of a %s cannot be optional; leave a missing element out", t.Kind)
+			c.errorf(diag.TypeMismatch, elem.Pos, elem.EndPos, "the elements of a %s cannot be optional; leave a missing element out", t.Kind)
 			return &ir.Type{}
 		}
 		t.Elem = et
@@ -572,14 +581,14 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 				return t
 			}
 			if e := c.entities[q.Parts[0]]; e != nil {
-				c.errorf("W004", q.Pos, q.EndPos, "%s is an entity; write `ref %s` for a reference to one of its records", e.Name, e.Name)
+				c.errorf(diag.TypeMismatch, q.Pos, q.EndPos, "%s is an entity; write `ref %s` for a reference to one of its records", e.Name, e.Name)
 				return &ir.Type{}
 			}
 			if q.Parts[0] == "list" || q.Parts[0] == "map" {
-				c.errorf("W003", q.Pos, q.EndPos, "%s needs its element type in angle brackets: list<T>, map<string, T>", q.Parts[0])
+				c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "%s needs its element type in angle brackets: list<T>, map<string, T>", q.Parts[0])
 				return &ir.Type{}
 			}
-			c.errorf("W003", q.Pos, q.EndPos, "unknown type %q; types are string, text, int, decimal, money, bool, date, datetime, enum {…}, ref Entity, list<T>, map<string, T>, a record's name and Entity.field", q.Parts[0])
+			c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "unknown type %q; types are string, text, int, decimal, money, bool, date, datetime, enum {…}, ref Entity, list<T>, map<string, T>, a record's name and Entity.field", q.Parts[0])
 			return &ir.Type{}
 		}
 		if s := c.structByName(q); s != nil {
@@ -594,7 +603,7 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 		if s := c.structByName(owner); s != nil {
 			f = s.Field(fname)
 			if f == nil {
-				c.errorf("W003", q.Pos, q.EndPos, "record %s has no field %q", s.Name, fname)
+				c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "record %s has no field %q", s.Name, fname)
 				return &ir.Type{}
 			}
 		} else {
@@ -604,7 +613,7 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 			}
 			f = e.Field(fname)
 			if f == nil {
-				c.errorf("W003", q.Pos, q.EndPos, "entity %s has no field %q", e.Name, fname)
+				c.errorf(diag.UnresolvedName, q.Pos, q.EndPos, "entity %s has no field %q", e.Name, fname)
 				return &ir.Type{}
 			}
 		}
@@ -614,7 +623,7 @@ func (c *checker) resolveType(td *dsl.Type, owner *ir.Field) *ir.Type {
 		}
 		fd := c.fieldDecl[f]
 		if fd == nil || fd.Type.Enum == nil {
-			c.errorf("W004", q.Pos, q.EndPos, "%s.%s is not an enum field; only enum types can be named this way", ownerName(f), fname)
+			c.errorf(diag.TypeMismatch, q.Pos, q.EndPos, "%s.%s is not an enum field; only enum types can be named this way", ownerName(f), fname)
 			return &ir.Type{}
 		}
 		if f.Type == nil {
@@ -652,24 +661,24 @@ func (c *checker) resolveField(f *ir.Field) {
 		switch {
 		case cons.Unique:
 			if f.Struct != nil {
-				c.errorf("W004", cons.Pos, cons.EndPos, "field %s.%s of a value record cannot be unique: record values are copied, not kept in a table", owner, f.Name)
+				c.errorf(diag.TypeMismatch, cons.Pos, cons.EndPos, "field %s.%s of a value record cannot be unique: record values are copied, not kept in a table", owner, f.Name)
 				continue
 			}
 			if composite(f.Type) {
-				c.errorf("W004", cons.Pos, cons.EndPos, "unique applies to scalar fields, not to %s field %s.%s", f.Type, owner, f.Name)
+				c.errorf(diag.TypeMismatch, cons.Pos, cons.EndPos, "unique applies to scalar fields, not to %s field %s.%s", f.Type, owner, f.Name)
 				continue
 			}
 			if f.Unique {
-				c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s is already unique", owner, f.Name)
+				c.errorf(diag.DuplicateName, cons.Pos, cons.EndPos, "field %s.%s is already unique", owner, f.Name)
 			}
 			f.Unique = true
 		case cons.Default != nil:
 			if f.Default != nil {
-				c.errorf("W002", cons.Pos, cons.EndPos, "field %s.%s has two defaults", owner, f.Name)
+				c.errorf(diag.DuplicateName, cons.Pos, cons.EndPos, "field %s.%s has two defaults", owner, f.Name)
 				continue
 			}
 			if f.Type.Kind == ir.KindRef {
-				c.errorf("W004", cons.Pos, cons.EndPos, "a ref field cannot have a default")
+				c.errorf(diag.TypeMismatch, cons.Pos, cons.EndPos, "a ref field cannot have a default")
 				continue
 			}
 			f.Default = c.literal(cons.Default, f.Type, nil)
@@ -680,7 +689,7 @@ func (c *checker) resolveField(f *ir.Field) {
 		default:
 			k := f.Type.Kind
 			if !k.Numeric() && k != ir.KindDate && k != ir.KindDateTime && k != ir.KindInvalid {
-				c.errorf("W004", cons.Pos, cons.EndPos, "a bound %s applies to numbers and dates, not to %s field %s.%s", cons.Op, f.Type, owner, f.Name)
+				c.errorf(diag.TypeMismatch, cons.Pos, cons.EndPos, "a bound %s applies to numbers and dates, not to %s field %s.%s", cons.Op, f.Type, owner, f.Name)
 				continue
 			}
 			base := *f.Type
@@ -692,7 +701,7 @@ func (c *checker) resolveField(f *ir.Field) {
 	}
 	if f.Default != nil && f.Default.Kind != ir.KindNull {
 		if msg := boundViolation(f, f.Default); msg != "" {
-			c.errorf("W008", fd.Pos, fd.EndPos, "default of %s.%s %s", owner, f.Name, msg)
+			c.errorf(diag.OutOfRange, fd.Pos, fd.EndPos, "default of %s.%s %s", owner, f.Name, msg)
 		}
 	}
 }

@@ -66,12 +66,12 @@ func checkExpectations(t *testing.T, name string, src []byte, ds Diagnostics) {
 // validator and only it, where the example's ERROR markers say.
 func TestValidatorExamples(t *testing.T) {
 	for _, v := range Validators() {
-		t.Run(v.Code, func(t *testing.T) {
+		t.Run(string(v.Code), func(t *testing.T) {
 			src, err := Example(v.Code)
 			if err != nil {
 				t.Fatal(err)
 			}
-			name := v.Code + ".world"
+			name := string(v.Code) + ".world"
 			_, ds := CheckSource(name, []byte(src), WithData(ExampleFiles()))
 			if len(ds) == 0 {
 				t.Fatalf("%s: no diagnostics", name)
@@ -94,14 +94,15 @@ func TestValidatorRegistry(t *testing.T) {
 	seen := map[string]bool{}
 	prev := ""
 	for _, v := range Validators() {
-		if seen[v.Code] || seen[v.Name] {
+		code := string(v.Code)
+		if seen[code] || seen[v.Name] {
 			t.Errorf("duplicate validator %s %s", v.Code, v.Name)
 		}
-		seen[v.Code], seen[v.Name] = true, true
-		if !regexp.MustCompile(`^W\d{3}$`).MatchString(v.Code) || v.Code <= prev {
+		seen[code], seen[v.Name] = true, true
+		if !regexp.MustCompile(`^W\d{3}$`).MatchString(code) || code <= prev {
 			t.Errorf("code %s out of order or malformed", v.Code)
 		}
-		prev = v.Code
+		prev = code
 		if v.Doc == "" || v.Hint == "" || strings.Contains(v.Doc, "\n") {
 			t.Errorf("%s: doc must be one line and the hint non-empty", v.Code)
 		}

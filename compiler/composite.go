@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -55,7 +56,7 @@ func (c *checker) inferComposite(e ir.Expr, end dsl.Pos) ir.Expr {
 		if kind == "map" {
 			empty, decl = "{}", "map<string, int>"
 		}
-		c.errorf("W004", e.Position(), end, "the type of the empty %s %s is unknown here; give it a type by its context, e.g. var x: %s = %s", kind, empty, decl, empty)
+		c.errorf(diag.TypeMismatch, dsl.Pos(e.Position()), end, "the type of the empty %s %s is unknown here; give it a type by its context, e.g. var x: %s = %s", kind, empty, decl, empty)
 		return invalid(e.Position())
 	}
 	var elem *ir.Type
@@ -74,7 +75,7 @@ func (c *checker) inferComposite(e ir.Expr, end dsl.Pos) ir.Expr {
 		}
 	}
 	if elem == nil {
-		c.errorf("W004", e.Position(), end, "the element type of a %s of nulls is unknown; elements cannot be null", kind)
+		c.errorf(diag.TypeMismatch, dsl.Pos(e.Position()), end, "the element type of a %s of nulls is unknown; elements cannot be null", kind)
 		return invalid(e.Position())
 	}
 	want := &ir.Type{Kind: ir.KindList, Elem: elem}
@@ -92,7 +93,7 @@ func (c *checker) typeComposite(e ir.Expr, want *ir.Type, end dsl.Pos, what stri
 	switch x := e.(type) {
 	case *ir.ListLit:
 		if want.Kind != ir.KindList {
-			c.errorf("W004", pos, end, "%s: expected %s, got a list", what, want)
+			c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s: expected %s, got a list", what, want)
 			return invalid(pos)
 		}
 		elems := make([]ir.Expr, len(x.Elems))
@@ -107,7 +108,7 @@ func (c *checker) typeComposite(e ir.Expr, want *ir.Type, end dsl.Pos, what stri
 		return &ir.ListLit{ExprBase: base(t, pos), Elems: elems}
 	case *ir.MapLit:
 		if want.Kind != ir.KindMap {
-			c.errorf("W004", pos, end, "%s: expected %s, got a map", what, want)
+			c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s: expected %s, got a map", what, want)
 			return invalid(pos)
 		}
 		entries := make([]ir.MapLitEntry, len(x.Entries))
@@ -132,7 +133,7 @@ func (c *checker) mapLit(m *dsl.MapLit, s *scope) ir.Expr {
 	for _, en := range m.Entries {
 		v := c.expr(en.Value, s)
 		if first := seen[en.Key]; first != nil {
-			c.errorf("W002", en.Pos, en.EndPos, "duplicate key %q, first at %s", en.Key, short(first.Pos))
+			c.errorf(diag.DuplicateName, en.Pos, en.EndPos, "duplicate key %q, first at %s", en.Key, short(first.Pos))
 			continue
 		}
 		seen[en.Key] = en
@@ -164,12 +165,12 @@ func (c *checker) structLit(d *dsl.StructLit, s *scope) ir.Expr {
 		v := c.expr(fi.Value, s)
 		f := st.Field(fi.Name)
 		if f == nil {
-			c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field %q%s", st.Name, fi.Name, suggestName(fieldNames(st.AllFields()), fi.Name))
+			c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s has no field %q%s", st.Name, fi.Name, suggestName(fieldNames(st.AllFields()), fi.Name))
 			ok = false
 			continue
 		}
 		if prev := given[f]; prev != nil {
-			c.errorf("W002", fi.Pos, fi.EndPos, "field %s given twice (first at %s)", fi.Name, short(prev.Pos))
+			c.errorf(diag.DuplicateName, fi.Pos, fi.EndPos, "field %s given twice (first at %s)", fi.Name, short(prev.Pos))
 			ok = false
 			continue
 		}
@@ -180,7 +181,7 @@ func (c *checker) structLit(d *dsl.StructLit, s *scope) ir.Expr {
 	if st.Tag != nil {
 		tv := values[st.Tag]
 		if tv == nil {
-			c.errorf("W006", d.Pos, d.EndPos, "a %s literal must give its case: %s: one of %s", st.Name, st.Tag.Name, strings.Join(st.Tag.Type.Enum.Values, ", "))
+			c.errorf(diag.MissingRequired, d.Pos, d.EndPos, "a %s literal must give its case: %s: one of %s", st.Name, st.Tag.Name, strings.Join(st.Tag.Type.Enum.Values, ", "))
 			return invalid(d.Pos)
 		}
 		tv = c.coerce(tv, st.Tag.Type, given[st.Tag].Value.EndPos, "case of "+st.Name)
@@ -189,7 +190,7 @@ func (c *checker) structLit(d *dsl.StructLit, s *scope) ir.Expr {
 		}
 		l, isLit := tv.(*ir.Lit)
 		if !isLit {
-			c.errorf("W004", given[st.Tag].Pos, given[st.Tag].EndPos, "the case of a %s literal must be written as a case name (%s), not computed", st.Name, strings.Join(st.Tag.Type.Enum.Values, ", "))
+			c.errorf(diag.TypeMismatch, given[st.Tag].Pos, given[st.Tag].EndPos, "the case of a %s literal must be written as a case name (%s), not computed", st.Name, strings.Join(st.Tag.Type.Enum.Values, ", "))
 			return invalid(d.Pos)
 		}
 		lit.Case = caseNamed(st, l.Value.Str)
@@ -201,7 +202,7 @@ func (c *checker) structLit(d *dsl.StructLit, s *scope) ir.Expr {
 		fi := given[f]
 		if f.Case != nil && f.Case != lit.Case {
 			if fi != nil {
-				c.errorf("W003", fi.Pos, fi.EndPos, "%s.%s belongs to case %s, not to %s", st.Name, f.Name, f.Case.Name, lit.Case.Name)
+				c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s.%s belongs to case %s, not to %s", st.Name, f.Name, f.Case.Name, lit.Case.Name)
 				ok = false
 			}
 			continue
@@ -216,7 +217,7 @@ func (c *checker) structLit(d *dsl.StructLit, s *scope) ir.Expr {
 				if lit.Case != nil {
 					what += " (case " + lit.Case.Name + ")"
 				}
-				c.errorf("W006", d.Pos, d.EndPos, "%s literal does not give required field %q", what, f.Name)
+				c.errorf(diag.MissingRequired, d.Pos, d.EndPos, "%s literal does not give required field %q", what, f.Name)
 				ok = false
 			}
 			continue
@@ -250,7 +251,7 @@ func (c *checker) membership(op string, l, r ir.Expr, e *dsl.CmpExpr) ir.Expr {
 	rt := r.Type()
 	switch {
 	case rt.Optional && (rt.Kind == ir.KindList || rt.Kind == ir.KindMap):
-		c.errorf("W004", e.Right.Pos, e.Right.EndPos, "the %s may be null; use coalesce(x, []) first", rt.Kind)
+		c.errorf(diag.TypeMismatch, e.Right.Pos, e.Right.EndPos, "the %s may be null; use coalesce(x, []) first", rt.Kind)
 		return invalid(e.Pos)
 	case rt.Kind == ir.KindList:
 		want := rt.Elem
@@ -263,7 +264,7 @@ func (c *checker) membership(op string, l, r ir.Expr, e *dsl.CmpExpr) ir.Expr {
 	case rt.Kind == ir.KindMap:
 		l = c.coerce(l, stringT, e.Left.EndPos, "key")
 	default:
-		c.errorf("W004", e.Right.Pos, e.Right.EndPos, "`in` needs a list such as [a, b], a list or a map, got %s", rt)
+		c.errorf(diag.TypeMismatch, e.Right.Pos, e.Right.EndPos, "`in` needs a list such as [a, b], a list or a map, got %s", rt)
 		return invalid(e.Pos)
 	}
 	if isInvalid(l) {
@@ -292,18 +293,18 @@ func (c *checker) rangeSource(p *dsl.Postfix, s *scope) (e *ir.Entity, src ir.Ex
 		t = x.Type()
 	}
 	if name, ok := untypedEnum(x); ok {
-		c.errorf("W003", p.Pos, p.EndPos, "unknown entity %q%s", name, c.suggestEntity(name))
+		c.errorf(diag.UnresolvedName, p.Pos, p.EndPos, "unknown entity %q%s", name, c.suggestEntity(name))
 		return nil, nil, nil, nil
 	}
 	switch {
 	case (t.Kind == ir.KindList || t.Kind == ir.KindMap) && t.Optional:
-		c.errorf("W004", p.Pos, p.EndPos, "the %s to range over may be null; use coalesce(x, []) first", t.Kind)
+		c.errorf(diag.TypeMismatch, p.Pos, p.EndPos, "the %s to range over may be null; use coalesce(x, []) first", t.Kind)
 	case t.Kind == ir.KindList:
 		return nil, x, t.Elem, intT
 	case t.Kind == ir.KindMap:
 		return nil, x, t.Elem, stringT
 	default:
-		c.errorf("W004", p.Pos, p.EndPos, "expected an entity, a list or a map to range over, got %s", t)
+		c.errorf(diag.TypeMismatch, p.Pos, p.EndPos, "expected an entity, a list or a map to range over, got %s", t)
 	}
 	return nil, nil, nil, nil
 }
@@ -353,7 +354,7 @@ func builtinSorted(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 	}
 	lt := args[0].Type()
 	if k := lt.Elem.Kind; !k.Numeric() && !k.Textual() && k != ir.KindDate && k != ir.KindDateTime {
-		c.errorf("W004", call.Args[0].Pos, call.Args[0].EndPos, "sorted needs a list of strings, numbers, dates or date-times, got %s", lt)
+		c.errorf(diag.TypeMismatch, call.Args[0].Pos, call.Args[0].EndPos, "sorted needs a list of strings, numbers, dates or date-times, got %s", lt)
 		return nil
 	}
 	return lt
@@ -367,7 +368,7 @@ func (c *checker) keyIn(op string, l ir.Expr, ent *ir.Entity, e *dsl.CmpExpr) ir
 		what = "the id before `not in " + ent.Name + "`"
 	}
 	if t := l.Type(); (t.Kind == ir.KindRecord || t.Kind == ir.KindRef) && t.Entity == ent {
-		c.errorf("W004", e.Left.Pos, e.Left.EndPos, "%s must be a string, got a %s; `in %s` tests an id (x.%s), and a record of %s is always one of its records", what, t, ent.Name, ent.IDName(), ent.Name)
+		c.errorf(diag.TypeMismatch, e.Left.Pos, e.Left.EndPos, "%s must be a string, got a %s; `in %s` tests an id (x.%s), and a record of %s is always one of its records", what, t, ent.Name, ent.IDName(), ent.Name)
 		return invalid(e.Pos)
 	}
 	l = c.coerce(l, stringT, e.Left.EndPos, what)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
@@ -417,7 +418,7 @@ func (c *checker) checkConditions() {
 					continue
 				}
 				if why := unsatisfiable(atoms); why != "" {
-					c.errorf("W028", b.Pos, b.Pos, "this condition of %s can never hold: %s", what, why)
+					c.errorAtNode(diag.UnsatisfiableCondition, b.Pos, "this condition of %s can never hold: %s", what, why)
 				}
 			}
 			return true

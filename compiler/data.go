@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -72,7 +73,7 @@ func (s span) at() (dsl.Pos, dsl.Pos) {
 }
 
 // errorAt reports a problem at a span.
-func (c *checker) errorAt(code string, s span, format string, args ...any) {
+func (c *checker) errorAt(code diag.Code, s span, format string, args ...any) {
 	pos, end := s.at()
 	c.errorf(code, pos, end, format, args...)
 }
@@ -139,41 +140,41 @@ func cleanSpecPath(what, p string) (string, string) {
 func (c *checker) readSpecFile(what, p string, limit int64, pos, end dsl.Pos) ([]byte, bool) {
 	fsys, err := c.dataFS()
 	if err != nil {
-		c.errorf("W023", pos, end, "cannot open the spec's directory to read %q: %v", p, err)
+		c.errorf(diag.DataFile, pos, end, "cannot open the spec's directory to read %q: %v", p, err)
 		return nil, false
 	}
 	info, err := fs.Stat(fsys, p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		c.errorf("W023", pos, end, "no %s %q in the spec's directory", what, p)
+		c.errorf(diag.DataFile, pos, end, "no %s %q in the spec's directory", what, p)
 		return nil, false
 	case err != nil:
-		c.errorf("W023", pos, end, "cannot read %s %q: %v", what, p, err)
+		c.errorf(diag.DataFile, pos, end, "cannot read %s %q: %v", what, p, err)
 		return nil, false
 	case !info.Mode().IsRegular():
-		c.errorf("W023", pos, end, "%s %q is not a regular file", what, p)
+		c.errorf(diag.DataFile, pos, end, "%s %q is not a regular file", what, p)
 		return nil, false
 	case info.Size() > limit:
-		c.errorf("W019", pos, end, "%s %q has %d bytes; the limit is %d", what, p, info.Size(), limit)
+		c.errorf(diag.SizeLimit, pos, end, "%s %q has %d bytes; the limit is %d", what, p, info.Size(), limit)
 		return nil, false
 	case int64(c.dataBytes)+info.Size() > MaxDataBytes:
-		c.errorf("W019", pos, end, "data files of more than %d bytes in all", MaxDataBytes)
+		c.errorf(diag.SizeLimit, pos, end, "data files of more than %d bytes in all", MaxDataBytes)
 		return nil, false
 	}
 	f, err := fsys.Open(p)
 	if err != nil {
-		c.errorf("W023", pos, end, "cannot read %s %q: %v", what, p, err)
+		c.errorf(diag.DataFile, pos, end, "cannot read %s %q: %v", what, p, err)
 		return nil, false
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	f.Close()
 	if err != nil {
-		c.errorf("W023", pos, end, "cannot read %s %q: %v", what, p, err)
+		c.errorf(diag.DataFile, pos, end, "cannot read %s %q: %v", what, p, err)
 		return nil, false
 	}
 	if int64(len(data)) > limit {
 		// The file grew after Stat.
-		c.errorf("W019", pos, end, "%s %q has more than %d bytes", what, p, limit)
+		c.errorf(diag.SizeLimit, pos, end, "%s %q has more than %d bytes", what, p, limit)
 		return nil, false
 	}
 	c.dataBytes += len(data)
@@ -190,7 +191,7 @@ func (c *checker) displayPath(p string) string {
 func (c *checker) dataFile(l *dsl.Load) *dataFile {
 	p, bad := cleanDataPath(l.From)
 	if bad != "" {
-		c.errorf("W023", l.Pos, l.EndPos, "%s", bad)
+		c.errorf(diag.DataFile, l.Pos, l.EndPos, "%s", bad)
 		return nil
 	}
 	if df, done := c.dataFiles[p]; done {
@@ -209,19 +210,19 @@ func (c *checker) dataFile(l *dsl.Load) *dataFile {
 			var je *jsonError
 			errors.As(err, &je)
 			pos := df.pos(je.off)
-			c.errorf("W023", pos, pos, "invalid JSON: %s", je.msg)
+			c.errorf(diag.DataFile, pos, pos, "invalid JSON: %s", je.msg)
 			return nil
 		}
 		df.json = n
 	case ".csv":
 		t, pos, err := parseCSV(data, df)
 		if err != nil {
-			c.errorf("W023", pos, pos, "invalid CSV: %v", err)
+			c.errorf(diag.DataFile, pos, pos, "invalid CSV: %v", err)
 			return nil
 		}
 		df.csv = t
 	default:
-		c.errorf("W023", l.Pos, l.EndPos, "data file %q: data files are .json or .csv files", p)
+		c.errorf(diag.DataFile, l.Pos, l.EndPos, "data file %q: data files are .json or .csv files", p)
 		return nil
 	}
 	c.dataFiles[p] = df
@@ -301,7 +302,7 @@ func (c *checker) load(l *dsl.Load, idx *recordIndex) []*ir.Record {
 	var out []*ir.Record
 	add := func(r *ir.Record) bool {
 		if c.seedCount++; c.seedCount > MaxSeedRecords {
-			c.errorf("W019", l.Pos, l.EndPos, "more than %d seed records", MaxSeedRecords)
+			c.errorf(diag.SizeLimit, l.Pos, l.EndPos, "more than %d seed records", MaxSeedRecords)
 			return false
 		}
 		if r != nil {
@@ -322,7 +323,7 @@ func (c *checker) load(l *dsl.Load, idx *recordIndex) []*ir.Record {
 			for _, m := range n.members {
 				if seen[m.key] {
 					pos := df.pos(m.off)
-					c.errorf("W002", pos, pos, "duplicate key %q", m.key)
+					c.errorf(diag.DuplicateName, pos, pos, "duplicate key %q", m.key)
 					continue
 				}
 				seen[m.key] = true
@@ -338,11 +339,11 @@ func (c *checker) load(l *dsl.Load, idx *recordIndex) []*ir.Record {
 			}
 		default:
 			pos := df.pos(n.off)
-			c.errorf("W023", pos, pos, "expected the records of %s: an object of records by id or an array of records, got %s", e.Name, n.kind)
+			c.errorf(diag.DataFile, pos, pos, "expected the records of %s: an object of records by id or an array of records, got %s", e.Name, n.kind)
 		}
 	case df.csv != nil:
 		if l.At != nil {
-			c.errorf("W023", l.Pos, l.EndPos, "at applies to JSON files; a CSV file holds one table")
+			c.errorf(diag.DataFile, l.Pos, l.EndPos, "at applies to JSON files; a CSV file holds one table")
 			return nil
 		}
 		ld.csvRecords(add)
@@ -358,14 +359,14 @@ func (ld *loader) mapping() bool {
 	ok := true
 	for _, lf := range ld.l.Fields {
 		if prev, dup := sources[lf.Source]; dup {
-			c.errorf("W002", lf.Pos, lf.EndPos, "%q is the source of %s already", lf.Source, prev)
+			c.errorf(diag.DuplicateName, lf.Pos, lf.EndPos, "%q is the source of %s already", lf.Source, prev)
 			ok = false
 			continue
 		}
 		sources[lf.Source] = lf.Name
 		if lf.Name == "id" && e.Key == nil {
 			if ld.idSource != "id" {
-				c.errorf("W002", lf.Pos, lf.EndPos, "id mapped twice")
+				c.errorf(diag.DuplicateName, lf.Pos, lf.EndPos, "id mapped twice")
 				ok = false
 			}
 			ld.idSource = lf.Source
@@ -373,12 +374,12 @@ func (ld *loader) mapping() bool {
 		}
 		f := e.Field(lf.Name)
 		if f == nil {
-			c.errorf("W003", lf.Pos, lf.EndPos, "%s has no field %q%s", e.Name, lf.Name, suggestField(e, lf.Name))
+			c.errorf(diag.UnresolvedName, lf.Pos, lf.EndPos, "%s has no field %q%s", e.Name, lf.Name, suggestField(e, lf.Name))
 			ok = false
 			continue
 		}
 		if given[lf.Name] != nil {
-			c.errorf("W002", lf.Pos, lf.EndPos, "field %s mapped twice", lf.Name)
+			c.errorf(diag.DuplicateName, lf.Pos, lf.EndPos, "field %s mapped twice", lf.Name)
 			ok = false
 			continue
 		}
@@ -409,7 +410,7 @@ func (ld *loader) at() *jnode {
 		key = strings.ReplaceAll(strings.ReplaceAll(key, "~1", "/"), "~0", "~")
 		if n.kind != jObject {
 			pos := ld.df.pos(n.off)
-			ld.c.errorf("W023", pos, pos, "at %q: expected an object with the key %q, got %s", *ld.l.At, key, n.kind)
+			ld.c.errorf(diag.DataFile, pos, pos, "at %q: expected an object with the key %q, got %s", *ld.l.At, key, n.kind)
 			return nil
 		}
 		var next *jnode
@@ -421,7 +422,7 @@ func (ld *loader) at() *jnode {
 		}
 		if next == nil {
 			pos := ld.df.pos(n.off)
-			ld.c.errorf("W023", pos, pos, "at %q: no key %q in this object", *ld.l.At, key)
+			ld.c.errorf(diag.DataFile, pos, pos, "at %q: no key %q in this object", *ld.l.At, key)
 			return nil
 		}
 		n = next
@@ -435,17 +436,17 @@ func (ld *loader) jsonRecord(n *jnode, key *jmember) *ir.Record {
 	c, e, df := ld.c, ld.e, ld.df
 	rpos := df.pos(n.off)
 	if n.kind != jObject {
-		c.errorf("W004", rpos, rpos, "a record of %s must be a JSON object, got %s", e.Name, n.kind)
+		c.errorf(diag.TypeMismatch, rpos, rpos, "a record of %s must be a JSON object, got %s", e.Name, n.kind)
 		return nil
 	}
-	r := &ir.Record{Entity: e, Pos: rpos, Values: make([]*ir.Value, len(e.Fields))}
+	r := &ir.Record{Entity: e, Pos: ir.Pos(rpos), Values: make([]*ir.Value, len(e.Fields))}
 	given := map[*ir.Field]*jnode{}
 	var idNode *jnode
 	seen := map[string]bool{}
 	for _, m := range n.members {
 		if seen[m.key] {
 			pos := df.pos(m.off)
-			c.errorf("W002", pos, pos, "duplicate key %q", m.key)
+			c.errorf(diag.DuplicateName, pos, pos, "duplicate key %q", m.key)
 			continue
 		}
 		seen[m.key] = true
@@ -456,7 +457,7 @@ func (ld *loader) jsonRecord(n *jnode, key *jmember) *ir.Record {
 		f := ld.bySource[m.key]
 		if f == nil {
 			pos := df.pos(m.off)
-			c.errorf("W003", pos, pos, "%s has no field %q%s", e.Name, m.key, suggestName(sortedKeys(ld.bySource), m.key))
+			c.errorf(diag.UnresolvedName, pos, pos, "%s has no field %q%s", e.Name, m.key, suggestName(sortedKeys(ld.bySource), m.key))
 			continue
 		}
 		given[f] = m.val
@@ -475,7 +476,7 @@ func (ld *loader) jsonRecord(n *jnode, key *jmember) *ir.Record {
 			r.Values[i] = val
 			if val.Kind != ir.KindNull {
 				if msg := boundViolation(f, val); msg != "" {
-					c.errorAt("W008", span{df: df, off: v.off, endOff: v.off}, "%s.%s %s", e.Name, f.Name, msg)
+					c.errorAt(diag.OutOfRange, span{df: df, off: v.off, endOff: v.off}, "%s.%s %s", e.Name, f.Name, msg)
 				}
 			}
 		case f == e.Key && key != nil:
@@ -483,7 +484,7 @@ func (ld *loader) jsonRecord(n *jnode, key *jmember) *ir.Record {
 		case f.Default != nil:
 			r.Values[i] = f.Default
 		case !f.Type.Optional:
-			c.errorf("W006", rpos, rpos, "this %s record does not give required field %q", e.Name, f.Name)
+			c.errorf(diag.MissingRequired, rpos, rpos, "this %s record does not give required field %q", e.Name, f.Name)
 		}
 	}
 	switch {
@@ -495,20 +496,20 @@ func (ld *loader) jsonRecord(n *jnode, key *jmember) *ir.Record {
 		r.ID = v.Str
 		if key != nil && key.key != r.ID {
 			pos := df.pos(given[e.Key].off)
-			c.errorf("W004", pos, pos, "the key %q differs from the record's key %q in the object", r.ID, key.key)
+			c.errorf(diag.TypeMismatch, pos, pos, "the key %q differs from the record's key %q in the object", r.ID, key.key)
 		}
 	case key != nil:
 		r.ID = key.key
 		if idNode != nil && (idNode.kind != jString || idNode.str != key.key) {
 			pos := df.pos(idNode.off)
-			c.errorf("W004", pos, pos, "the id differs from the record's key %q in the object", key.key)
+			c.errorf(diag.TypeMismatch, pos, pos, "the id differs from the record's key %q in the object", key.key)
 		}
 	case idNode == nil:
-		c.errorf("W006", rpos, rpos, "this %s record has no id: records in an array need their id in %q", e.Name, ld.idSource)
+		c.errorf(diag.MissingRequired, rpos, rpos, "this %s record has no id: records in an array need their id in %q", e.Name, ld.idSource)
 		return nil
 	case idNode.kind != jString:
 		pos := df.pos(idNode.off)
-		c.errorf("W004", pos, pos, "the id of a %s record must be a string, got %s", e.Name, idNode.kind)
+		c.errorf(diag.TypeMismatch, pos, pos, "the id of a %s record must be a string, got %s", e.Name, idNode.kind)
 		return nil
 	default:
 		r.ID = idNode.str
@@ -533,12 +534,12 @@ func (c *checker) jsonValue(n *jnode, want *ir.Type, df *dataFile, idx *recordIn
 				got = "number " + n.str
 			}
 		}
-		c.errorAt("W004", sp, "expected %s, got %s", want, got)
+		c.errorAt(diag.TypeMismatch, sp, "expected %s, got %s", want, got)
 		return nil
 	}
 	if n.kind == jNull {
 		if !want.Optional {
-			c.errorAt("W004", sp, "null given for a %s, which is not optional", want)
+			c.errorAt(diag.TypeMismatch, sp, "null given for a %s, which is not optional", want)
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindNull}
@@ -568,7 +569,7 @@ func (c *checker) jsonValue(n *jnode, want *ir.Type, df *dataFile, idx *recordIn
 		ok := true
 		for _, m := range n.members {
 			if seen[m.key] {
-				c.errorAt("W002", span{df: df, off: m.off, endOff: m.off}, "duplicate key %q", m.key)
+				c.errorAt(diag.DuplicateName, span{df: df, off: m.off, endOff: m.off}, "duplicate key %q", m.key)
 				ok = false
 				continue
 			}
@@ -621,10 +622,10 @@ func (c *checker) jsonStruct(n *jnode, s *ir.StructDef, df *dataFile, idx *recor
 		key := span{df: df, off: m.off, endOff: m.off}
 		switch {
 		case f == nil:
-			c.errorAt("W003", key, "%s has no field %q%s", s.Name, m.key, suggestName(fieldNames(s.AllFields()), m.key))
+			c.errorAt(diag.UnresolvedName, key, "%s has no field %q%s", s.Name, m.key, suggestName(fieldNames(s.AllFields()), m.key))
 			ok = false
 		case given[f] != nil:
-			c.errorAt("W002", key, "duplicate key %q", m.key)
+			c.errorAt(diag.DuplicateName, key, "duplicate key %q", m.key)
 			ok = false
 		default:
 			given[f] = m.val
@@ -634,7 +635,7 @@ func (c *checker) jsonStruct(n *jnode, s *ir.StructDef, df *dataFile, idx *recor
 	if s.Tag != nil {
 		tn := given[s.Tag]
 		if tn == nil {
-			c.errorAt("W006", sp, "a value of %s must give %s: one of %s", s.Name, s.Tag.Name, strings.Join(s.Tag.Type.Enum.Values, ", "))
+			c.errorAt(diag.MissingRequired, sp, "a value of %s must give %s: one of %s", s.Name, s.Tag.Name, strings.Join(s.Tag.Type.Enum.Values, ", "))
 			return nil
 		}
 		tv := c.jsonValue(tn, s.Tag.Type, df, nil)
@@ -652,7 +653,7 @@ func (c *checker) jsonStruct(n *jnode, s *ir.StructDef, df *dataFile, idx *recor
 			v = &ir.Value{Kind: ir.KindEnum, Str: cs.Name}
 		case f.Case != nil && f.Case != cs:
 			if fn != nil {
-				c.errorAt("W003", span{df: df, off: fn.off, endOff: fn.off}, "%s.%s belongs to case %s, not to %s", s.Name, f.Name, f.Case.Name, cs.Name)
+				c.errorAt(diag.UnresolvedName, span{df: df, off: fn.off, endOff: fn.off}, "%s.%s belongs to case %s, not to %s", s.Name, f.Name, f.Case.Name, cs.Name)
 				ok = false
 			}
 			v = &ir.Value{Kind: ir.KindNull}
@@ -663,7 +664,7 @@ func (c *checker) jsonStruct(n *jnode, s *ir.StructDef, df *dataFile, idx *recor
 				ok = false
 			} else if v.Kind != ir.KindNull {
 				if msg := boundViolation(f, v); msg != "" {
-					c.errorAt("W008", span{df: df, off: fn.off, endOff: fn.off}, "%s.%s %s", s.Name, f.Name, msg)
+					c.errorAt(diag.OutOfRange, span{df: df, off: fn.off, endOff: fn.off}, "%s.%s %s", s.Name, f.Name, msg)
 				}
 			}
 		case f.Default != nil:
@@ -675,7 +676,7 @@ func (c *checker) jsonStruct(n *jnode, s *ir.StructDef, df *dataFile, idx *recor
 			if cs != nil {
 				what += " (case " + cs.Name + ")"
 			}
-			c.errorAt("W006", sp, "a value of %s does not give required field %q", what, f.Name)
+			c.errorAt(diag.MissingRequired, sp, "a value of %s does not give required field %q", what, f.Name)
 			ok = false
 		}
 		out.Fields = append(out.Fields, v)
@@ -698,7 +699,7 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 			if f, ferr := strconv.ParseFloat(text, 64); ferr == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 && !strings.ContainsAny(text, ".eE") {
 				n = int64(f)
 			} else {
-				c.errorAt("W004", sp, "expected an integer, got %q", text)
+				c.errorAt(diag.TypeMismatch, sp, "expected an integer, got %q", text)
 				return nil
 			}
 		}
@@ -706,7 +707,7 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 	case ir.KindDecimal, ir.KindMoney:
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || strings.ContainsAny(text, "xXpP_iInN") {
-			c.errorAt("W004", sp, "expected a number, got %q", text)
+			c.errorAt(diag.TypeMismatch, sp, "expected a number, got %q", text)
 			return nil
 		}
 		return &ir.Value{Kind: want.Kind, Num: f}
@@ -717,11 +718,11 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 		case "false":
 			return &ir.Value{Kind: ir.KindBool}
 		}
-		c.errorAt("W004", sp, "expected true or false, got %q", text)
+		c.errorAt(diag.TypeMismatch, sp, "expected true or false, got %q", text)
 		return nil
 	case ir.KindDate:
 		if _, err := time.Parse(time.DateOnly, text); err != nil {
-			c.errorAt("W004", sp, "expected a date such as 2026-03-14, got %q", text)
+			c.errorAt(diag.TypeMismatch, sp, "expected a date such as 2026-03-14, got %q", text)
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindDate, Str: text}
@@ -730,7 +731,7 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 		if err != nil {
 			tm, rerr := time.Parse(time.RFC3339, text)
 			if rerr != nil {
-				c.errorAt("W004", sp, "expected a date-time such as 2026-03-14T09:30:00Z, got %q", text)
+				c.errorAt(diag.TypeMismatch, sp, "expected a date-time such as 2026-03-14T09:30:00Z, got %q", text)
 				return nil
 			}
 			s = tm.UTC().Format("2006-01-02T15:04:05Z")
@@ -738,7 +739,7 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 		return &ir.Value{Kind: ir.KindDateTime, Str: s}
 	case ir.KindEnum:
 		if !want.Enum.Has(text) {
-			c.errorAt("W005", sp, "%q is not a value of %s; values: %s", text, want, strings.Join(want.Enum.Values, ", "))
+			c.errorAt(diag.UnknownEnumValue, sp, "%q is not a value of %s; values: %s", text, want, strings.Join(want.Enum.Values, ", "))
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindEnum, Str: text}
@@ -749,7 +750,7 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 		}
 		return v
 	}
-	c.errorAt("W004", sp, "expected %s, got %q", want, text)
+	c.errorAt(diag.TypeMismatch, sp, "expected %s, got %q", want, text)
 	return nil
 }
 
@@ -764,7 +765,7 @@ func (ld *loader) csvRecords(add func(*ir.Record) bool) {
 	for i, name := range t.header {
 		pos := df.pos(t.pos[0][i])
 		if seen[name] {
-			c.errorf("W002", pos, pos, "duplicate column %q", name)
+			c.errorf(diag.DuplicateName, pos, pos, "duplicate column %q", name)
 			ok = false
 			continue
 		}
@@ -775,12 +776,12 @@ func (ld *loader) csvRecords(add func(*ir.Record) bool) {
 		}
 		f := ld.bySource[name]
 		if f == nil {
-			c.errorf("W003", pos, pos, "%s has no field %q%s", e.Name, name, suggestName(sortedKeys(ld.bySource), name))
+			c.errorf(diag.UnresolvedName, pos, pos, "%s has no field %q%s", e.Name, name, suggestName(sortedKeys(ld.bySource), name))
 			ok = false
 			continue
 		}
 		if composite(f.Type) {
-			c.errorf("W004", pos, pos, "a CSV cell cannot hold the %s of %s.%s; load it from a JSON file", f.Type, e.Name, f.Name)
+			c.errorf(diag.TypeMismatch, pos, pos, "a CSV cell cannot hold the %s of %s.%s; load it from a JSON file", f.Type, e.Name, f.Name)
 			ok = false
 			continue
 		}
@@ -788,7 +789,7 @@ func (ld *loader) csvRecords(add func(*ir.Record) bool) {
 	}
 	if e.Key == nil && idCol < 0 {
 		pos := df.pos(0)
-		c.errorf("W006", pos, pos, "no %q column: the records of %s need their ids", ld.idSource, e.Name)
+		c.errorf(diag.MissingRequired, pos, pos, "no %q column: the records of %s need their ids", ld.idSource, e.Name)
 		ok = false
 	}
 	if !ok {
@@ -797,7 +798,7 @@ func (ld *loader) csvRecords(add func(*ir.Record) bool) {
 	for ri, row := range t.rows {
 		offs := t.pos[ri+1]
 		rpos := df.pos(offs[0])
-		r := &ir.Record{Entity: e, Pos: rpos, Values: make([]*ir.Value, len(e.Fields))}
+		r := &ir.Record{Entity: e, Pos: ir.Pos(rpos), Values: make([]*ir.Value, len(e.Fields))}
 		cells := map[*ir.Field]int{}
 		for i, f := range fields {
 			if f != nil {
@@ -819,12 +820,12 @@ func (ld *loader) csvRecords(add func(*ir.Record) bool) {
 				}
 				r.Values[fi] = v
 				if msg := boundViolation(f, v); msg != "" {
-					c.errorAt("W008", cell, "%s.%s %s", e.Name, f.Name, msg)
+					c.errorAt(diag.OutOfRange, cell, "%s.%s %s", e.Name, f.Name, msg)
 				}
 			case f.Default != nil:
 				r.Values[fi] = f.Default
 			case !f.Type.Optional:
-				c.errorf("W006", rpos, rpos, "this %s record does not give required field %q", e.Name, f.Name)
+				c.errorf(diag.MissingRequired, rpos, rpos, "this %s record does not give required field %q", e.Name, f.Name)
 			}
 		}
 		if e.Key != nil {

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -17,7 +18,7 @@ import (
 func (c *checker) evaluate() {
 	seed, err := eval.NewState(c.w, nil)
 	if err != nil {
-		c.errorf("W012", c.w.Pos, c.w.Pos, "the seed cannot be loaded: %v", err)
+		c.errorAtNode(diag.SeedViolatesInvariant, c.w.Pos, "the seed cannot be loaded: %v", err)
 		return
 	}
 	steps := int64(MaxCheckSteps)
@@ -31,7 +32,7 @@ func (c *checker) evaluate() {
 		if !budget.Spent() {
 			return false
 		}
-		c.errorf("W026", pos, pos, "checking the spec ran out of its evaluation budget of %d steps in all while evaluating %s; nothing after it was evaluated", budget.Total(), what)
+		c.errorAtNode(diag.EvaluationBudget, pos, "checking the spec ran out of its evaluation budget of %d steps in all while evaluating %s; nothing after it was evaluated", budget.Total(), what)
 		return true
 	}
 	records := map[[2]string]*ir.Record{}
@@ -53,7 +54,7 @@ func (c *checker) evaluate() {
 			if inv := c.invariants[v.Invariant]; inv != nil {
 				ipos = inv.Pos
 			}
-			c.errorf("W026", ipos, ipos, "checking invariant %s on the seed stopped at %s %q: %s (on all its records together)", v.Invariant, v.Entity, v.ID, v.Detail)
+			c.errorAtNode(diag.EvaluationBudget, ipos, "checking invariant %s on the seed stopped at %s %q: %s (on all its records together)", v.Invariant, v.Entity, v.ID, v.Detail)
 			broken = true
 			continue
 		}
@@ -62,14 +63,14 @@ func (c *checker) evaluate() {
 		if v.Detail != "" {
 			msg += " (" + v.Detail + ")"
 		}
-		c.errorf("W012", pos, pos, msg, v.Invariant, v.Entity, v.ID)
+		c.errorAtNode(diag.SeedViolatesInvariant, pos, msg, v.Invariant, v.Entity, v.ID)
 	}
 	for _, inv := range c.w.Invariants {
 		if len(c.triggerWriters(inv)) > 0 {
 			// Tools change what the trigger reads, but a field it tests
 			// may still never hold a value that passes the test.
 			if why := c.deadTrigger(inv); why != "" {
-				c.errorf("W013", inv.Pos, inv.Pos, "invariant %s can never trigger: %s", inv.Name, why)
+				c.errorAtNode(diag.DeadInvariant, inv.Pos, "invariant %s can never trigger: %s", inv.Name, why)
 			}
 			continue
 		}
@@ -79,7 +80,7 @@ func (c *checker) evaluate() {
 		probe := &ir.Invariant{Name: inv.Name, Entity: inv.Entity, Var: inv.Var, Where: inv.Where,
 			Check: &ir.Lit{ExprBase: ir.ExprBase{T: boolT}, Value: &ir.Value{Kind: ir.KindBool}}}
 		if len(seed.InvariantViolations(probe)) == 0 {
-			c.errorf("W013", inv.Pos, inv.Pos, "invariant %s can never trigger: no tool creates %s or changes what its where clause reads, and no seed record triggers it", inv.Name, inv.Entity.Name)
+			c.errorAtNode(diag.DeadInvariant, inv.Pos, "invariant %s can never trigger: no tool creates %s or changes what its where clause reads, and no seed record triggers it", inv.Name, inv.Entity.Name)
 		}
 	}
 	if broken {
@@ -98,7 +99,7 @@ func (c *checker) evaluate() {
 		start := seed
 		if len(t.Seed) > 0 {
 			if start, err = seed.WithTask(t); err != nil {
-				c.errorf("W012", t.Pos, t.Pos, "the start state of task %s cannot be built: %v", t.Name, err)
+				c.errorAtNode(diag.SeedViolatesInvariant, t.Pos, "the start state of task %s cannot be built: %v", t.Name, err)
 				continue
 			}
 		}
@@ -108,7 +109,7 @@ func (c *checker) evaluate() {
 			unchanged = unchanged || a.Kind == ir.AssertUnchanged
 		}
 		if g := start.Grade(t, start); !unchanged && g.Total > 0 && g.Passed == g.Total {
-			c.errorf("W014", t.Pos, t.Pos, "the rubric of task %s already holds before the agent acts", t.Name)
+			c.errorAtNode(diag.RubricAlreadySatisfied, t.Pos, "the rubric of task %s already holds before the agent acts", t.Name)
 		}
 		if spent("the rubric of task "+t.Name, t.Pos) {
 			return
@@ -126,7 +127,7 @@ func (c *checker) evaluate() {
 			if res.Failed >= 0 && res.Steps[res.Failed].Step != nil {
 				pos = res.Steps[res.Failed].Step.Pos
 			}
-			c.errorf("W021", pos, pos, "the solution of task %s is not golden: %s", t.Name, res.Problem())
+			c.errorAtNode(diag.SolutionFails, pos, "the solution of task %s is not golden: %s", t.Name, res.Problem())
 		}
 	}
 	if !c.diags.HasErrors() && !c.noReachable {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 	"github.com/worldc/worldc/runtime"
@@ -40,10 +41,10 @@ func (s *scope) lookup(name string) *ir.Var {
 // declare adds a local, reporting a redeclaration of a visible name.
 func (c *checker) declare(s *scope, what, name string, t *ir.Type, pos, end dsl.Pos) *ir.Var {
 	if prev := s.lookup(name); prev != nil {
-		c.errorf("W002", pos, end, "%q is already declared at %s", name, short(prev.Pos))
+		c.errorf(diag.DuplicateName, pos, end, "%q is already declared at %s", name, short(prev.Pos))
 	}
-	c.checkIdent(name, what, pos, end)
-	v := &ir.Var{Name: name, Type: t, Pos: pos}
+	c.checkIdent(name, what, ir.Pos(pos), ir.Pos(end))
+	v := &ir.Var{Name: name, Type: t, Pos: ir.Pos(pos)}
 	s.vars[name] = v
 	return v
 }
@@ -57,9 +58,11 @@ var (
 	nullT    = &ir.Type{Kind: ir.KindNull, Optional: true}
 )
 
-func base(t *ir.Type, pos dsl.Pos) ir.ExprBase { return ir.ExprBase{T: t, Pos: pos} }
+func base[P srcPos](t *ir.Type, pos P) ir.ExprBase { return ir.ExprBase{T: t, Pos: ir.Pos(pos)} }
 
-func invalid(pos dsl.Pos) ir.Expr { return &ir.Lit{ExprBase: base(invalidT, pos), Value: &ir.Value{}} }
+func invalid[P srcPos](pos P) ir.Expr {
+	return &ir.Lit{ExprBase: base(invalidT, pos), Value: &ir.Value{}}
+}
 
 func isInvalid(e ir.Expr) bool { return e.Type().Kind == ir.KindInvalid }
 
@@ -75,11 +78,11 @@ func untypedEnum(e ir.Expr) (string, bool) {
 // settle reports a bare name that no context resolved.
 func (c *checker) settle(e ir.Expr, end dsl.Pos) ir.Expr {
 	if name, ok := untypedEnum(e); ok {
-		c.errorf("W003", e.Position(), end, "unknown name %q", name)
+		c.errorf(diag.UnresolvedName, dsl.Pos(e.Position()), end, "unknown name %q", name)
 		return invalid(e.Position())
 	}
 	if e.Type().Kind == ir.KindSet {
-		c.errorf("W004", e.Position(), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
+		c.errorf(diag.TypeMismatch, dsl.Pos(e.Position()), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
 		return invalid(e.Position())
 	}
 	if untypedComposite(e) {
@@ -96,17 +99,17 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	pos := e.Position()
 	if name, ok := untypedEnum(e); ok {
 		if want.Kind != ir.KindEnum {
-			c.errorf("W003", pos, end, "unknown name %q", name)
+			c.errorf(diag.UnresolvedName, dsl.Pos(pos), end, "unknown name %q", name)
 			return invalid(pos)
 		}
-		return c.enumLit(name, want, pos, end)
+		return c.enumLit(name, want, dsl.Pos(pos), end)
 	}
 	if untypedComposite(e) {
 		return c.typeComposite(e, want, end, what)
 	}
 	got := e.Type()
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindEnum && l.Value.Kind == ir.KindString {
-		return c.enumLit(l.Value.Str, want, pos, end)
+		return c.enumLit(l.Value.Str, want, dsl.Pos(pos), end)
 	}
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindRef && l.Value.Kind == ir.KindString {
 		// A string literal is a record id: `"#W2378156"` for a ref Order.
@@ -114,13 +117,13 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	}
 	if got.Kind == ir.KindNull {
 		if !want.Optional {
-			c.errorf("W004", pos, end, "%s cannot be null: expected %s", what, want)
+			c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s cannot be null: expected %s", what, want)
 			return invalid(pos)
 		}
 		return e
 	}
 	if got.Optional && !want.Optional {
-		c.errorf("W004", pos, end, "%s may be null but %s is expected; compare it with null or use coalesce(x, default)", what, want)
+		c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s may be null but %s is expected; compare it with null or use coalesce(x, default)", what, want)
 		return invalid(pos)
 	}
 	switch {
@@ -160,13 +163,13 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	case got.Kind == ir.KindRef && want.Kind == ir.KindRecord && got.Entity == want.Entity:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
 	}
-	c.errorf("W004", pos, end, "%s: expected %s, got %s", what, want, got)
+	c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s: expected %s, got %s", what, want, got)
 	return invalid(pos)
 }
 
 func (c *checker) enumLit(name string, want *ir.Type, pos, end dsl.Pos) ir.Expr {
 	if !want.Enum.Has(name) {
-		c.errorf("W005", pos, end, "%q is not a value of %s; values: %s", name, want, strings.Join(want.Enum.Values, ", "))
+		c.errorf(diag.UnknownEnumValue, pos, end, "%q is not a value of %s; values: %s", name, want, strings.Join(want.Enum.Values, ", "))
 		return invalid(pos)
 	}
 	t := &ir.Type{Kind: ir.KindEnum, Enum: want.Enum}
@@ -249,7 +252,7 @@ func (c *checker) cmpExpr(e *dsl.CmpExpr, s *scope) ir.Expr {
 			k = r.Type().Kind
 		}
 		if !k.Numeric() && !k.Textual() && k != ir.KindDate && k != ir.KindDateTime {
-			c.errorf("W004", e.Pos, e.EndPos, "cannot order values of type %s with %s", l.Type(), op)
+			c.errorf(diag.TypeMismatch, e.Pos, e.EndPos, "cannot order values of type %s with %s", l.Type(), op)
 			return invalid(e.Pos)
 		}
 	}
@@ -304,7 +307,7 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 			other = lt
 		}
 		if other.Kind != ir.KindNull && !other.Optional {
-			c.errorf("W004", e.Pos, e.EndPos, "a %s is never null; only optional values compare with null", other)
+			c.errorf(diag.TypeMismatch, e.Pos, e.EndPos, "a %s is never null; only optional values compare with null", other)
 			return l, r, false
 		}
 		return l, r, true
@@ -325,7 +328,7 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	// Lists, maps and value records compare by value.
 	if composite(lt) || composite(rt) {
 		if !sameType(nonOptional(lt), nonOptional(rt)) {
-			c.errorf("W004", e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
+			c.errorf(diag.TypeMismatch, e.Pos, e.EndPos, "cannot compare %s with %s", lt, rt)
 			return l, r, false
 		}
 		return l, r, true
@@ -346,7 +349,7 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	// Records and refs compare by id.
 	if (lt.Kind == ir.KindRecord || lt.Kind == ir.KindRef) && (rt.Kind == ir.KindRecord || rt.Kind == ir.KindRef) {
 		if lt.Entity != rt.Entity {
-			c.errorHint("W004", "Compare records of one entity (a record or ref with a record or ref), or the ids they hold as strings: a.id == b.other_id.",
+			c.errorHint(diag.TypeMismatch, "Compare records of one entity (a record or ref with a record or ref), or the ids they hold as strings: a.id == b.other_id.",
 				e.Pos, e.EndPos, "cannot compare a %s with a %s", lt.Entity.Name, rt.Entity.Name)
 			return l, r, false
 		}
@@ -367,7 +370,7 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 		return l, r, true
 	}
 	msg, hint := c.compareMismatch(l, r)
-	c.errorHint("W004", hint, e.Pos, e.EndPos, "%s", msg)
+	c.errorHint(diag.TypeMismatch, hint, e.Pos, e.EndPos, "%s", msg)
 	return l, r, false
 }
 
@@ -377,7 +380,7 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 func (c *checker) compareMismatch(l, r ir.Expr) (msg, hint string) {
 	lt, rt := l.Type(), r.Type()
 	msg = fmt.Sprintf("cannot compare %s with %s", typeString(lt), typeString(rt))
-	hint = mustValidator("W004").Hint
+	hint = mustValidator(diag.TypeMismatch).Hint
 	for _, side := range [][2]ir.Expr{{l, r}, {r, l}} {
 		v, isVar := side[0].(*ir.VarRef)
 		et := side[1].Type()
@@ -467,7 +470,7 @@ func (c *checker) arith(op string, l, r ir.Expr, pos, end dsl.Pos) ir.Expr {
 	}
 	lt, rt := l.Type(), r.Type()
 	if lt.Optional || rt.Optional {
-		c.errorf("W004", pos, end, "arithmetic on an optional value; use coalesce(x, default) first")
+		c.errorf(diag.TypeMismatch, pos, end, "arithmetic on an optional value; use coalesce(x, default) first")
 		return invalid(pos)
 	}
 	mk := func(k ir.Kind) ir.Expr {
@@ -501,7 +504,7 @@ func (c *checker) arith(op string, l, r ir.Expr, pos, end dsl.Pos) ir.Expr {
 		}
 		return mk(k)
 	}
-	c.errorf("W004", pos, end, "operator %s does not apply to %s and %s", op, lt, rt)
+	c.errorf(diag.TypeMismatch, pos, end, "operator %s does not apply to %s and %s", op, lt, rt)
 	return invalid(pos)
 }
 
@@ -524,7 +527,7 @@ func (c *checker) unary(e *dsl.Unary, s *scope) ir.Expr {
 			return x
 		}
 		if !x.Type().Kind.Numeric() || x.Type().Optional {
-			c.errorf("W004", e.Pos, e.EndPos, "cannot negate a %s", x.Type())
+			c.errorf(diag.TypeMismatch, e.Pos, e.EndPos, "cannot negate a %s", x.Type())
 			return invalid(e.Pos)
 		}
 		// Fold negative literals so that bounds and arguments stay constants.
@@ -551,7 +554,7 @@ func (c *checker) cast(x ir.Expr, td *dsl.Type, pos, end dsl.Pos) ir.Expr {
 		return invalid(pos)
 	}
 	if want.Kind != ir.KindEnum || want.Optional {
-		c.errorf("W004", td.Pos, td.EndPos, "`as` converts a string to an enum type (Entity.field or Record.field of an enum field), not to %s", want)
+		c.errorf(diag.TypeMismatch, td.Pos, td.EndPos, "`as` converts a string to an enum type (Entity.field or Record.field of an enum field), not to %s", want)
 		return invalid(pos)
 	}
 	if name, ok := untypedEnum(x); ok {
@@ -564,10 +567,10 @@ func (c *checker) cast(x ir.Expr, td *dsl.Type, pos, end dsl.Pos) ir.Expr {
 	t := x.Type()
 	switch {
 	case t.Optional:
-		c.errorf("W004", x.Position(), end, "the value converted with `as` may be null; compare it with null first, or use coalesce(x, default)")
+		c.errorf(diag.TypeMismatch, dsl.Pos(x.Position()), end, "the value converted with `as` may be null; compare it with null first, or use coalesce(x, default)")
 		return invalid(pos)
 	case !t.Kind.Textual() && t.Kind != ir.KindEnum:
-		c.errorf("W004", x.Position(), end, "`as %s` converts a string, got %s", want, t)
+		c.errorf(diag.TypeMismatch, dsl.Pos(x.Position()), end, "`as %s` converts a string, got %s", want, t)
 		return invalid(pos)
 	}
 	if l, ok := x.(*ir.Lit); ok {
@@ -602,16 +605,16 @@ func (c *checker) postfixChain(p *dsl.Postfix, n int, s *scope) []ir.Expr {
 		}
 		if sm, ok := x.(*serviceMarker); ok {
 			if suf.Field == nil {
-				c.errorf("W004", suf.Pos, suf.EndPos, "service %s cannot be indexed; write %s.Entity[id]", sm.svc.Name, sm.svc.Name)
+				c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "service %s cannot be indexed; write %s.Entity[id]", sm.svc.Name, sm.svc.Name)
 				return append(chain, invalid(p.Pos))
 			}
 			e := c.entities[*suf.Field]
 			if e != nil && e.Service != sm.svc {
-				c.errorf("W003", suf.Pos, suf.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, sm.svc.Name)
+				c.errorf(diag.UnresolvedName, suf.Pos, suf.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, sm.svc.Name)
 				return append(chain, invalid(p.Pos))
 			}
 			if e == nil {
-				c.errorf("W003", suf.Pos, suf.EndPos, "service %s has no entity %q%s", sm.svc.Name, *suf.Field, c.suggestEntity(*suf.Field))
+				c.errorf(diag.UnresolvedName, suf.Pos, suf.EndPos, "service %s has no entity %q%s", sm.svc.Name, *suf.Field, c.suggestEntity(*suf.Field))
 				return append(chain, invalid(p.Pos))
 			}
 			x = &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindSet, Entity: e}, p.Pos), Value: &ir.Value{}}
@@ -626,7 +629,7 @@ func (c *checker) postfixChain(p *dsl.Postfix, n int, s *scope) []ir.Expr {
 		chain = append(chain, x)
 	}
 	if sm, ok := x.(*serviceMarker); ok {
-		c.errorf("W004", p.Pos, p.EndPos, "%s is a service, not a value; write %s.Entity", sm.svc.Name, sm.svc.Name)
+		c.errorf(diag.TypeMismatch, p.Pos, p.EndPos, "%s is a service, not a value; write %s.Entity", sm.svc.Name, sm.svc.Name)
 		chain[len(chain)-1] = invalid(p.Pos)
 	}
 	return chain
@@ -635,7 +638,7 @@ func (c *checker) postfixChain(p *dsl.Postfix, n int, s *scope) []ir.Expr {
 // selectField types `x.name`.
 func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Expr {
 	if t := x.Type(); t.Kind == ir.KindSet {
-		c.errorf("W004", suf.Pos, suf.EndPos, "%s is an entity, not a record: write %s[id].%s, or use an aggregate", t.Entity.Name, t.Entity.Name, name)
+		c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "%s is an entity, not a record: write %s[id].%s, or use an aggregate", t.Entity.Name, t.Entity.Name, name)
 		return invalid(pos)
 	}
 	x = c.settle(x, suf.Pos)
@@ -649,7 +652,7 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 			return &ir.Convert{ExprBase: base(&ir.Type{Kind: ir.KindString, Optional: t.Optional}, pos), X: x}
 		}
 		if t.Optional {
-			c.errorf("W004", suf.Pos, suf.EndPos, "cannot follow an optional ref to .%s; check it with != null and look the record up with %s[id]", name, t.Entity.Name)
+			c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "cannot follow an optional ref to .%s; check it with != null and look the record up with %s[id]", name, t.Entity.Name)
 			return invalid(pos)
 		}
 		x = &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, pos), X: x}
@@ -661,7 +664,7 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 		}
 		f := e.Field(name)
 		if f == nil {
-			c.errorf("W003", suf.Pos, suf.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+			c.errorf(diag.UnresolvedName, suf.Pos, suf.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
 			return invalid(pos)
 		}
 		if f.Type == nil || f.Type.Kind == ir.KindInvalid {
@@ -671,12 +674,12 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 	case ir.KindStruct:
 		st := t.Struct
 		if t.Optional {
-			c.errorf("W004", suf.Pos, suf.EndPos, "cannot read .%s of an optional %s; compare it with null first, or use coalesce(x, %s { … })", name, st.Name, st.Name)
+			c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "cannot read .%s of an optional %s; compare it with null first, or use coalesce(x, %s { … })", name, st.Name, st.Name)
 			return invalid(pos)
 		}
 		f := st.Field(name)
 		if f == nil {
-			c.errorf("W003", suf.Pos, suf.EndPos, "%s has no field %q%s", st.Name, name, suggestName(fieldNames(st.AllFields()), name))
+			c.errorf(diag.UnresolvedName, suf.Pos, suf.EndPos, "%s has no field %q%s", st.Name, name, suggestName(fieldNames(st.AllFields()), name))
 			return invalid(pos)
 		}
 		if f.Type == nil || f.Type.Kind == ir.KindInvalid {
@@ -691,7 +694,7 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 		}
 		return &ir.FieldRef{ExprBase: base(ft, pos), X: x, Field: f}
 	default:
-		c.errorf("W004", suf.Pos, suf.EndPos, "a %s has no field %q", t, name)
+		c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "a %s has no field %q", t, name)
 	}
 	return invalid(pos)
 }
@@ -730,10 +733,10 @@ func (c *checker) index(x ir.Expr, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Ex
 			return &ir.Index{ExprBase: base(t.Elem, pos), X: x, Key: key}
 		}
 		if t.Kind == ir.KindList || t.Kind == ir.KindMap {
-			c.errorf("W004", suf.Pos, suf.EndPos, "the %s may be null; compare it with null first, or use coalesce(x, [])", t.Kind)
+			c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "the %s may be null; compare it with null first, or use coalesce(x, [])", t.Kind)
 			return invalid(pos)
 		}
-		c.errorf("W004", suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity (Entity[id]), a list (xs[i]) or a map (m[key]) can", t)
+		c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity (Entity[id]), a list (xs[i]) or a map (m[key]) can", t)
 		return invalid(pos)
 	}
 	key := c.settle(c.expr(suf.Index, s), suf.EndPos)
@@ -747,7 +750,7 @@ func (c *checker) index(x ir.Expr, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Ex
 	case kt.Kind == ir.KindRecord && kt.Entity == t.Entity:
 		key = toRef(key)
 	default:
-		c.errorf("W004", suf.Index.Pos, suf.Index.EndPos, "the key of %s[…] must be an id (a string or a %s ref), got %s", t.Entity.Name, t.Entity.Name, kt)
+		c.errorf(diag.TypeMismatch, suf.Index.Pos, suf.Index.EndPos, "the key of %s[…] must be an id (a string or a %s ref), got %s", t.Entity.Name, t.Entity.Name, kt)
 		return invalid(pos)
 	}
 	return &ir.Lookup{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, pos), Entity: t.Entity, Key: key}
@@ -789,7 +792,7 @@ func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 		if strings.Contains(*l.Number, ".") {
 			f, err := strconv.ParseFloat(*l.Number, 64)
 			if err != nil || math.IsInf(f, 0) {
-				c.errorf("W022", l.Pos, l.EndPos, "number %s is out of range", *l.Number)
+				c.errorf(diag.InvalidLiteral, l.Pos, l.EndPos, "number %s is out of range", *l.Number)
 				return invalid(l.Pos)
 			}
 			e := lit(&ir.Value{Kind: ir.KindDecimal, Num: f})
@@ -798,7 +801,7 @@ func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 		}
 		n, err := strconv.ParseInt(*l.Number, 10, 64)
 		if err != nil {
-			c.errorf("W022", l.Pos, l.EndPos, "integer %s is out of the 64-bit range", *l.Number)
+			c.errorf(diag.InvalidLiteral, l.Pos, l.EndPos, "integer %s is out of the 64-bit range", *l.Number)
 			return invalid(l.Pos)
 		}
 		return lit(&ir.Value{Kind: ir.KindInt, Int: n})
@@ -861,10 +864,10 @@ func (c *checker) source(p *dsl.Postfix, s *scope) *ir.Entity {
 	}
 	if x.Type().Kind != ir.KindSet {
 		if name, ok := untypedEnum(x); ok {
-			c.errorf("W003", p.Pos, p.EndPos, "unknown entity %q%s", name, c.suggestEntity(name))
+			c.errorf(diag.UnresolvedName, p.Pos, p.EndPos, "unknown entity %q%s", name, c.suggestEntity(name))
 			return nil
 		}
-		c.errorf("W004", p.Pos, p.EndPos, "expected an entity to range over, got %s", x.Type())
+		c.errorf(diag.TypeMismatch, p.Pos, p.EndPos, "expected an entity to range over, got %s", x.Type())
 		return nil
 	}
 	return x.Type().Entity
@@ -879,7 +882,7 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 	inner := s.child()
 	v := c.declare(inner, "variable", a.Var, elem, a.Pos, a.EndPos)
 	agg := &ir.Aggregate{Op: op, Var: v, Entity: e, Source: src}
-	agg.Pos = a.Pos
+	agg.Pos = ir.Pos(a.Pos)
 	if a.Where != nil {
 		agg.Where = c.boolExpr(a.Where, inner, "where clause")
 	}
@@ -895,7 +898,7 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 		agg.T = elem
 	case "index":
 		if src == nil || src.Type().Kind != ir.KindList {
-			c.errorf("W004", a.Source.Pos, a.Source.EndPos, "index needs a list to range over, got %s; use first(…) for a record or a map value", sourceName(e, src))
+			c.errorf(diag.TypeMismatch, a.Source.Pos, a.Source.EndPos, "index needs a list to range over, got %s; use first(…) for a record or a map value", sourceName(e, src))
 			return invalid(a.Pos)
 		}
 		agg.T = intT
@@ -909,7 +912,7 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 		}
 		vt := val.Type()
 		if !vt.Kind.Numeric() || vt.Optional {
-			c.errorf("W004", a.Value.Pos, a.Value.EndPos, "%s needs a number, got %s", op, vt)
+			c.errorf(diag.TypeMismatch, a.Value.Pos, a.Value.EndPos, "%s needs a number, got %s", op, vt)
 			return invalid(a.Pos)
 		}
 		agg.Value = val
@@ -951,7 +954,7 @@ func init() {
 		}
 		a, b := args[0].Type(), args[1].Type()
 		if a.Optional || b.Optional {
-			c.errorf("W004", call.Pos, call.EndPos, "%s of an optional value; use coalesce first", call.Func)
+			c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "%s of an optional value; use coalesce first", call.Func)
 			return nil
 		}
 		if a.Kind.Numeric() && b.Kind.Numeric() {
@@ -966,7 +969,7 @@ func init() {
 		if a.Kind == ir.KindDate && b.Kind == ir.KindDate {
 			return dateT
 		}
-		c.errorf("W004", call.Pos, call.EndPos, "%s needs two numbers or two dates, got %s and %s", call.Func, a, b)
+		c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "%s needs two numbers or two dates, got %s and %s", call.Func, a, b)
 		return nil
 	}
 	builtins = map[string]builtin{
@@ -1024,7 +1027,7 @@ func init() {
 				parts[i] = l.Value.Int
 			}
 			if _, err := runtime.NewDate(int(parts[0]), int(parts[1]), int(parts[2])); err != nil {
-				c.errorf("W022", call.Pos, call.EndPos, "date(%d, %d, %d) does not exist: %v", parts[0], parts[1], parts[2], err)
+				c.errorf(diag.InvalidLiteral, call.Pos, call.EndPos, "date(%d, %d, %d) does not exist: %v", parts[0], parts[1], parts[2], err)
 				return nil
 			}
 			return dateT
@@ -1035,7 +1038,7 @@ func init() {
 			}
 			t := args[0].Type()
 			if !t.Optional || t.Kind == ir.KindNull {
-				c.errorf("W004", call.Pos, call.EndPos, "coalesce needs an optional first argument, got %s", t)
+				c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "coalesce needs an optional first argument, got %s", t)
 				return nil
 			}
 			want := nonOptional(t)
@@ -1060,7 +1063,7 @@ func datePart(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 
 func (c *checker) wantArgs(call *dsl.Call, args []ir.Expr, n int) bool {
 	if len(args) != n {
-		c.errorf("W004", call.Pos, call.EndPos, "%s takes %d argument%s, got %d", call.Func, n, plural(n), len(args))
+		c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "%s takes %d argument%s, got %d", call.Func, n, plural(n), len(args))
 		return false
 	}
 	for _, a := range args {
@@ -1074,11 +1077,11 @@ func (c *checker) wantArgs(call *dsl.Call, args []ir.Expr, n int) bool {
 func (c *checker) argKind(call *dsl.Call, args []ir.Expr, i int, what string, ok func(ir.Kind) bool) bool {
 	t := args[i].Type()
 	if t.Optional {
-		c.errorf("W004", call.Args[i].Pos, call.Args[i].EndPos, "argument %d of %s may be null; use coalesce(x, default)", i+1, call.Func)
+		c.errorf(diag.TypeMismatch, call.Args[i].Pos, call.Args[i].EndPos, "argument %d of %s may be null; use coalesce(x, default)", i+1, call.Func)
 		return false
 	}
 	if !ok(t.Kind) {
-		c.errorf("W004", call.Args[i].Pos, call.Args[i].EndPos, "argument %d of %s must be %s, got %s", i+1, call.Func, what, t)
+		c.errorf(diag.TypeMismatch, call.Args[i].Pos, call.Args[i].EndPos, "argument %d of %s must be %s, got %s", i+1, call.Func, what, t)
 		return false
 	}
 	return true
@@ -1112,7 +1115,7 @@ func (c *checker) call(call *dsl.Call, s *scope) ir.Expr {
 		}
 	}
 	if fn == nil {
-		c.errorf("W003", call.Pos, call.EndPos, "unknown function %q; functions: %s", call.Func, strings.Join(sortedKeys(builtins), ", "))
+		c.errorf(diag.UnresolvedName, call.Pos, call.EndPos, "unknown function %q; functions: %s", call.Func, strings.Join(sortedKeys(builtins), ", "))
 		return invalid(call.Pos)
 	}
 	t := fn(c, call, args)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/dsl"
 )
 
@@ -107,7 +108,7 @@ func (c *checker) checkCountry(code string, pos, end dsl.Pos) {
 	if why, ok := reservedCountries[code]; ok {
 		msg += ": " + why
 	}
-	c.errorf("W030", pos, end, "%s", msg)
+	c.errorf(diag.UnknownCountryOrCurrency, pos, end, "%s", msg)
 }
 
 // checkCurrency reports a well-formed currency code that is not in ISO
@@ -121,7 +122,7 @@ func (c *checker) checkCurrency(code string, pos, end dsl.Pos) {
 	if succ, ok := t.withdrawn[code]; ok {
 		msg += fmt.Sprintf(": it was withdrawn and replaced by %s", succ)
 	}
-	c.errorf("W030", pos, end, "%s", msg)
+	c.errorf(diag.UnknownCountryOrCurrency, pos, end, "%s", msg)
 }
 
 // minorUnits returns the minor units of the world's currency: the

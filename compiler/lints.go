@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -29,7 +30,7 @@ func (c *checker) checkTriggerRead() {
 		})
 		if !read {
 			pos := inv.Check.Position()
-			c.errorf("W029", pos, pos, "invariant %s: its check never reads %s, the %s it is checked for, so every %s its trigger selects gets the same verdict",
+			c.errorAtNode(diag.InvariantIgnoresTrigger, pos, "invariant %s: its check never reads %s, the %s it is checked for, so every %s its trigger selects gets the same verdict",
 				inv.Name, inv.Var.Name, inv.Entity.Name, inv.Entity.Name)
 		}
 	}
@@ -56,7 +57,7 @@ func (c *checker) checkMoneyText(text string, pos, end dsl.Pos) {
 		return
 	}
 	if n := decimals(text); n > units {
-		c.errorf("W031", pos, end, "the amount %s has %s; an amount of %s has at most %s (its minor unit in ISO 4217)", text, count(n, "decimal"), c.w.Currency, count(units, "decimal"))
+		c.errorf(diag.MoneyPrecision, pos, end, "the amount %s has %s; an amount of %s has at most %s (its minor unit in ISO 4217)", text, count(n, "decimal"), c.w.Currency, count(units, "decimal"))
 	}
 }
 
@@ -82,7 +83,7 @@ func (c *checker) checkMoneyExprs() {
 		}
 		if l, ok := e.(*ir.Lit); ok {
 			if text, ok := c.numberText[l]; ok {
-				c.checkMoneyText(neg+text, l.Pos, l.Pos)
+				c.checkMoneyText(neg+text, dsl.Pos(l.Pos), dsl.Pos(l.Pos))
 			}
 		}
 	}

@@ -3,6 +3,8 @@ package compiler
 import (
 	"os"
 	"testing"
+
+	"github.com/worldc/worldc/compiler/diag"
 )
 
 // TestWithoutLints: the lints it names are left out, and no other code.
@@ -11,7 +13,7 @@ func TestWithoutLints(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	has := func(ds Diagnostics, code string) bool {
+	has := func(ds Diagnostics, code diag.Code) bool {
 		for _, d := range ds {
 			if d.Code == code {
 				return true

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -77,12 +78,12 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 		return nil
 	}
 	bad := func() *ir.Value {
-		c.errorf("W004", lit.Pos, lit.EndPos, "expected %s, got %s", want, describeLiteral(lit))
+		c.errorf(diag.TypeMismatch, lit.Pos, lit.EndPos, "expected %s, got %s", want, describeLiteral(lit))
 		return nil
 	}
 	if lit.Null {
 		if !want.Optional {
-			c.errorf("W004", lit.Pos, lit.EndPos, "null given for a %s, which is not optional", want)
+			c.errorf(diag.TypeMismatch, lit.Pos, lit.EndPos, "null given for a %s, which is not optional", want)
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindNull}
@@ -98,12 +99,12 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 			return bad()
 		}
 		if strings.Contains(*lit.Number, ".") {
-			c.errorf("W004", lit.Pos, lit.EndPos, "expected an integer, got %s", *lit.Number)
+			c.errorf(diag.TypeMismatch, lit.Pos, lit.EndPos, "expected an integer, got %s", *lit.Number)
 			return nil
 		}
 		n, err := strconv.ParseInt(*lit.Number, 10, 64)
 		if err != nil {
-			c.errorf("W022", lit.Pos, lit.EndPos, "integer %s is out of the 64-bit range", *lit.Number)
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "integer %s is out of the 64-bit range", *lit.Number)
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindInt, Int: n}
@@ -113,7 +114,7 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 		}
 		f, err := strconv.ParseFloat(*lit.Number, 64)
 		if err != nil || math.IsInf(f, 0) {
-			c.errorf("W022", lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
 			return nil
 		}
 		if want.Kind == ir.KindMoney {
@@ -130,7 +131,7 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 			return bad()
 		}
 		if _, err := time.Parse(time.DateOnly, *lit.Date); err != nil {
-			c.errorf("W022", lit.Pos, lit.EndPos, "date %s does not exist", *lit.Date)
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "date %s does not exist", *lit.Date)
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindDate, Str: *lit.Date}
@@ -140,7 +141,7 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 		}
 		s, err := normalizeDateTime(*lit.DateTime)
 		if err != nil {
-			c.errorf("W022", lit.Pos, lit.EndPos, "%v", err)
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "%v", err)
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindDateTime, Str: s}
@@ -155,7 +156,7 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 			return bad()
 		}
 		if !want.Enum.Has(name) {
-			c.errorf("W005", lit.Pos, lit.EndPos, "%q is not a value of %s; values: %s", name, want, strings.Join(want.Enum.Values, ", "))
+			c.errorf(diag.UnknownEnumValue, lit.Pos, lit.EndPos, "%q is not a value of %s; values: %s", name, want, strings.Join(want.Enum.Values, ", "))
 			return nil
 		}
 		return &ir.Value{Kind: ir.KindEnum, Str: name}
@@ -191,16 +192,16 @@ func (c *checker) resolvePending() {
 			}
 		} else if r = p.idx.byID(p.entity, name); r == nil {
 			if h := p.idx.handle(name); h != nil && h.ID != name {
-				c.errorAt("W009", p.span, "no %s with id %q; %s is the handle of %s %q: write %s without quotes", p.entity.Name, name, name, h.Entity.Name, h.ID, name)
+				c.errorAt(diag.DanglingRef, p.span, "no %s with id %q; %s is the handle of %s %q: write %s without quotes", p.entity.Name, name, name, h.Entity.Name, h.ID, name)
 				continue
 			}
 			r = p.idx.handle(name)
 		}
 		switch {
 		case r == nil:
-			c.errorAt("W009", p.span, "no %s record %q in the seed", p.entity.Name, name)
+			c.errorAt(diag.DanglingRef, p.span, "no %s record %q in the seed", p.entity.Name, name)
 		case r.Entity != p.entity:
-			c.errorAt("W009", p.span, "%q is a %s record, not a %s", name, r.Entity.Name, p.entity.Name)
+			c.errorAt(diag.DanglingRef, p.span, "%q is a %s record, not a %s", name, r.Entity.Name, p.entity.Name)
 		default:
 			p.value.Str = r.ID
 		}
@@ -247,7 +248,7 @@ func (c *checker) constant(comp *dsl.Composite, lit *dsl.Literal, want *ir.Type,
 			ok := true
 			for _, e := range comp.Map.Entries {
 				if first := seen[e.Key]; first != nil {
-					c.errorf("W002", e.Pos, e.EndPos, "duplicate key %q, first at %s", e.Key, short(first.Pos))
+					c.errorf(diag.DuplicateName, e.Pos, e.EndPos, "duplicate key %q, first at %s", e.Key, short(first.Pos))
 					ok = false
 					continue
 				}
@@ -272,7 +273,7 @@ func (c *checker) constant(comp *dsl.Composite, lit *dsl.Literal, want *ir.Type,
 		}
 		got = "a " + comp.Record.Name + " record"
 	}
-	c.errorf("W004", comp.Pos, comp.EndPos, "expected %s, got %s", want, got)
+	c.errorf(diag.TypeMismatch, comp.Pos, comp.EndPos, "expected %s, got %s", want, got)
 	return nil
 }
 
@@ -281,20 +282,20 @@ func (c *checker) constant(comp *dsl.Composite, lit *dsl.Literal, want *ir.Type,
 // applied, null for absent optional fields and the other cases' fields.
 func (c *checker) structConstant(rv *dsl.RecordValue, s *ir.StructDef, idx *recordIndex) *ir.Value {
 	if rv.Name != s.Name {
-		c.errorf("W004", rv.Pos, rv.EndPos, "expected %s, got a %s record", s.Name, rv.Name)
+		c.errorf(diag.TypeMismatch, rv.Pos, rv.EndPos, "expected %s, got a %s record", s.Name, rv.Name)
 		return nil
 	}
 	given := map[string]*dsl.FieldValue{}
 	ok := true
 	for _, fv := range rv.Fields {
 		if prev := given[fv.Name]; prev != nil {
-			c.errorf("W002", fv.Pos, fv.EndPos, "field %s given twice (first at %s)", fv.Name, short(prev.Pos))
+			c.errorf(diag.DuplicateName, fv.Pos, fv.EndPos, "field %s given twice (first at %s)", fv.Name, short(prev.Pos))
 			ok = false
 			continue
 		}
 		given[fv.Name] = fv
 		if s.Field(fv.Name) == nil {
-			c.errorf("W003", fv.Pos, fv.EndPos, "%s has no field %q%s", s.Name, fv.Name, suggestName(fieldNames(s.AllFields()), fv.Name))
+			c.errorf(diag.UnresolvedName, fv.Pos, fv.EndPos, "%s has no field %q%s", s.Name, fv.Name, suggestName(fieldNames(s.AllFields()), fv.Name))
 			ok = false
 		}
 	}
@@ -302,7 +303,7 @@ func (c *checker) structConstant(rv *dsl.RecordValue, s *ir.StructDef, idx *reco
 	if s.Tag != nil {
 		tv := given[s.Tag.Name]
 		if tv == nil {
-			c.errorf("W006", rv.Pos, rv.EndPos, "a value of %s must give %s: one of %s", s.Name, s.Tag.Name, strings.Join(s.Tag.Type.Enum.Values, ", "))
+			c.errorf(diag.MissingRequired, rv.Pos, rv.EndPos, "a value of %s must give %s: one of %s", s.Name, s.Tag.Name, strings.Join(s.Tag.Type.Enum.Values, ", "))
 			return nil
 		}
 		v := c.constant(tv.Composite, tv.Value, s.Tag.Type, nil)
@@ -320,7 +321,7 @@ func (c *checker) structConstant(rv *dsl.RecordValue, s *ir.StructDef, idx *reco
 			v = &ir.Value{Kind: ir.KindEnum, Str: cs.Name}
 		case f.Case != nil && f.Case != cs:
 			if fv != nil {
-				c.errorf("W003", fv.Pos, fv.EndPos, "%s.%s belongs to case %s, not to %s", s.Name, f.Name, f.Case.Name, cs.Name)
+				c.errorf(diag.UnresolvedName, fv.Pos, fv.EndPos, "%s.%s belongs to case %s, not to %s", s.Name, f.Name, f.Case.Name, cs.Name)
 				ok = false
 			}
 			v = &ir.Value{Kind: ir.KindNull}
@@ -334,7 +335,7 @@ func (c *checker) structConstant(rv *dsl.RecordValue, s *ir.StructDef, idx *reco
 			}
 			if v.Kind != ir.KindNull {
 				if msg := boundViolation(f, v); msg != "" {
-					c.errorf("W008", fv.Pos, fv.EndPos, "%s.%s %s", s.Name, f.Name, msg)
+					c.errorf(diag.OutOfRange, fv.Pos, fv.EndPos, "%s.%s %s", s.Name, f.Name, msg)
 				}
 			}
 		case f.Default != nil:
@@ -346,7 +347,7 @@ func (c *checker) structConstant(rv *dsl.RecordValue, s *ir.StructDef, idx *reco
 			if cs != nil {
 				what += " (case " + cs.Name + ")"
 			}
-			c.errorf("W006", rv.Pos, rv.EndPos, "a value of %s does not give required field %q", what, f.Name)
+			c.errorf(diag.MissingRequired, rv.Pos, rv.EndPos, "a value of %s does not give required field %q", what, f.Name)
 			ok = false
 		}
 		out.Fields = append(out.Fields, v)

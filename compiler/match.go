@@ -3,6 +3,7 @@ package compiler
 import (
 	"fmt"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -26,15 +27,15 @@ func (c *checker) literalType(d *dsl.StructLit) (*ir.StructDef, *ir.Entity) {
 	if d.Service != "" {
 		svc := c.services[d.Service]
 		if svc == nil {
-			c.errorf("W003", d.Pos, d.EndPos, "unknown service %q", d.Service)
+			c.errorf(diag.UnresolvedName, d.Pos, d.EndPos, "unknown service %q", d.Service)
 			return nil, nil
 		}
 		if st := c.structs[d.Name]; st != nil {
-			c.errorf("W003", d.Pos, d.EndPos, "record %s is not declared in service %s; write %s { … }", st.Name, svc.Name, st.Name)
+			c.errorf(diag.UnresolvedName, d.Pos, d.EndPos, "record %s is not declared in service %s; write %s { … }", st.Name, svc.Name, st.Name)
 			return nil, nil
 		}
 		if e := c.entities[d.Name]; e != nil && e.Service != svc {
-			c.errorf("W003", d.Pos, d.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, svc.Name)
+			c.errorf(diag.UnresolvedName, d.Pos, d.EndPos, "entity %s belongs to service %s, not %s", e.Name, e.Service.Name, svc.Name)
 			return nil, nil
 		}
 	}
@@ -48,7 +49,7 @@ func (c *checker) literalType(d *dsl.StructLit) (*ir.StructDef, *ir.Entity) {
 	for _, e := range c.w.Entities {
 		names = append(names, e.Name)
 	}
-	c.errorf("W003", d.Pos, d.EndPos, "unknown record %q%s", d.QualifiedName(), suggestName(names, d.Name))
+	c.errorf(diag.UnresolvedName, d.Pos, d.EndPos, "unknown record %q%s", d.QualifiedName(), suggestName(names, d.Name))
 	return nil, nil
 }
 
@@ -81,7 +82,7 @@ func (c *checker) recordEquality(e *dsl.CmpExpr, s *scope) ir.Expr {
 		d, otherSide = c.entityLiteral(e.Left), e.Right
 	}
 	if other := c.entityLiteral(otherSide); other != nil {
-		c.errorf("W004", e.Pos, e.EndPos, "cannot compare two %s literals; compare a record with a literal: %s[id] == %s { … }", other.Name, other.Name, d.Name)
+		c.errorf(diag.TypeMismatch, e.Pos, e.EndPos, "cannot compare two %s literals; compare a record with a literal: %s[id] == %s { … }", other.Name, other.Name, d.Name)
 		c.fieldPattern(nil, nil, d.Fields, s)
 		c.fieldPattern(nil, nil, other.Fields, s)
 		return invalid(e.Pos)
@@ -95,7 +96,7 @@ func (c *checker) recordEquality(e *dsl.CmpExpr, s *scope) ir.Expr {
 	x = c.matchTarget(x, otherSide.Pos, otherSide.EndPos, ent, fmt.Sprintf("the %s literal", ent.Name))
 	id, fields, given, ok := c.fieldPattern(ent, nil, d.Fields, s)
 	if ent.Key == nil && id == nil && !given["id"] {
-		c.errorf("W006", d.Pos, d.EndPos, "%s literal does not give the record's id: write id: \"…\" (or compare only some fields with matches(x, { … }))", ent.Name)
+		c.errorf(diag.MissingRequired, d.Pos, d.EndPos, "%s literal does not give the record's id: write id: \"…\" (or compare only some fields with matches(x, { … }))", ent.Name)
 		ok = false
 	}
 	// Every field: the given ones, else the default, else null.
@@ -122,7 +123,7 @@ func (c *checker) recordEquality(e *dsl.CmpExpr, s *scope) ir.Expr {
 		case f.Type.Optional:
 			all = append(all, &ir.FieldInit{Field: f, Value: &ir.Lit{ExprBase: base(nullT, d.Pos), Value: &ir.Value{Kind: ir.KindNull}}})
 		default:
-			c.errorf("W006", d.Pos, d.EndPos, "%s literal does not give required field %q", ent.Name, f.Name)
+			c.errorf(diag.MissingRequired, d.Pos, d.EndPos, "%s literal does not give required field %q", ent.Name, f.Name)
 			ok = false
 		}
 	}
@@ -148,17 +149,17 @@ func (c *checker) match(m *dsl.Match, s *scope) ir.Expr {
 			ent = t.Entity
 			x = c.matchTarget(x, m.X.Pos, m.X.EndPos, ent, "matches")
 		case t.Kind == ir.KindStruct && t.Optional:
-			c.errorf("W004", m.X.Pos, m.X.EndPos, "matches needs a value, but the %s may be null; use coalesce(x, %s { … })", nonOptional(t), t.Struct.Name)
+			c.errorf(diag.TypeMismatch, m.X.Pos, m.X.EndPos, "matches needs a value, but the %s may be null; use coalesce(x, %s { … })", nonOptional(t), t.Struct.Name)
 			x = invalid(m.X.Pos)
 		case t.Kind == ir.KindStruct:
 			st = t.Struct
 		default:
-			c.errorf("W004", m.X.Pos, m.X.EndPos, "matches compares the fields of a record or a value record, not of a %s", t)
+			c.errorf(diag.TypeMismatch, m.X.Pos, m.X.EndPos, "matches compares the fields of a record or a value record, not of a %s", t)
 			x = invalid(m.X.Pos)
 		}
 	}
 	if len(m.Fields) == 0 {
-		c.errorf("W004", m.Pos, m.EndPos, "matches needs at least one field to compare: matches(x, { field: value, … })")
+		c.errorf(diag.TypeMismatch, m.Pos, m.EndPos, "matches needs at least one field to compare: matches(x, { field: value, … })")
 		x = invalid(m.X.Pos)
 	}
 	id, fields, _, ok := c.fieldPattern(ent, st, m.Fields, s)
@@ -179,13 +180,13 @@ func (c *checker) matchTarget(x ir.Expr, pos, end dsl.Pos, ent *ir.Entity, what 
 	t := x.Type()
 	switch {
 	case (t.Kind == ir.KindRecord || t.Kind == ir.KindRef) && t.Entity == ent && t.Optional:
-		c.errorf("W004", pos, end, "the %s record may be null; compare a record that is always set, such as %s[id]", ent.Name, ent.Name)
+		c.errorf(diag.TypeMismatch, pos, end, "the %s record may be null; compare a record that is always set, such as %s[id]", ent.Name, ent.Name)
 	case t.Kind == ir.KindRef && t.Entity == ent:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: ent}, x.Position()), X: x}
 	case t.Kind == ir.KindRecord && t.Entity == ent:
 		return x
 	default:
-		c.errorf("W004", pos, end, "%s is compared with a record of %s (%s[id], a loop variable, a ref), not with a %s", what, ent.Name, ent.Name, t)
+		c.errorf(diag.TypeMismatch, pos, end, "%s is compared with a record of %s (%s[id], a loop variable, a ref), not with a %s", what, ent.Name, ent.Name, t)
 	}
 	return invalid(pos)
 }
@@ -208,7 +209,7 @@ func (c *checker) fieldPattern(ent *ir.Entity, st *ir.StructDef, inits []*dsl.Fi
 		}
 		v := c.expr(fi.Value, s)
 		if prev := first[fi.Name]; prev != nil {
-			c.errorf("W002", fi.Pos, fi.EndPos, "field %s given twice (first at %s)", fi.Name, short(prev.Pos))
+			c.errorf(diag.DuplicateName, fi.Pos, fi.EndPos, "field %s given twice (first at %s)", fi.Name, short(prev.Pos))
 			ok = false
 			continue
 		}
@@ -221,7 +222,7 @@ func (c *checker) fieldPattern(ent *ir.Entity, st *ir.StructDef, inits []*dsl.Fi
 			continue
 		case ent != nil && fi.Name == "id":
 			if ent.Key != nil {
-				c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field \"id\": its id is its key %s", ent.Name, ent.Key.Name)
+				c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s has no field \"id\": its id is its key %s", ent.Name, ent.Key.Name)
 				ok = false
 				continue
 			}
@@ -235,14 +236,14 @@ func (c *checker) fieldPattern(ent *ir.Entity, st *ir.StructDef, inits []*dsl.Fi
 			want = &ir.Type{Kind: ir.KindRef, Entity: ent}
 		case ent != nil:
 			if f = ent.Field(fi.Name); f == nil {
-				c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field %q%s", ent.Name, fi.Name, suggestField(ent, fi.Name))
+				c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s has no field %q%s", ent.Name, fi.Name, suggestField(ent, fi.Name))
 				ok = false
 				continue
 			}
 			want = f.Type
 		default:
 			if f = st.Field(fi.Name); f == nil {
-				c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field %q%s", st.Name, fi.Name, suggestName(fieldNames(st.AllFields()), fi.Name))
+				c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s has no field %q%s", st.Name, fi.Name, suggestName(fieldNames(st.AllFields()), fi.Name))
 				ok = false
 				continue
 			}
@@ -294,11 +295,11 @@ func (c *checker) fieldPattern(ent *ir.Entity, st *ir.StructDef, inits []*dsl.Fi
 // misplacedEntityLiteral reports an entity literal outside a comparison
 // with a record.
 func (c *checker) misplacedEntityLiteral(d *dsl.StructLit, e *ir.Entity) {
-	c.errorf("W004", d.Pos, d.EndPos, "%s is an entity: its literal %s { … } is only compared with a record, %s[id] == %s { … } (or use matches(x, { … })); create records with insert %s { … }",
+	c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "%s is an entity: its literal %s { … } is only compared with a record, %s[id] == %s { … } (or use matches(x, { … })); create records with insert %s { … }",
 		e.Name, e.Name, e.Name, e.Name, e.Name)
 }
 
 // matchesCall explains `matches(x, y)` written without a field list.
 func (c *checker) matchesCall(call *dsl.Call) {
-	c.errorf("W004", call.Pos, call.EndPos, "matches takes a record and a list of fields: matches(x, { field: value, … })")
+	c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "matches takes a record and a list of fields: matches(x, { field: value, … })")
 }

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/dsl"
 )
 
@@ -20,7 +21,7 @@ const MaxPolicySize = 1 << 20
 func (c *checker) readPolicy(p *dsl.Prop) {
 	clean, bad := cleanSpecPath("policy document", *p.From)
 	if bad != "" {
-		c.errorf("W023", p.Pos, p.EndPos, "%s", bad)
+		c.errorf(diag.DataFile, p.Pos, p.EndPos, "%s", bad)
 		return
 	}
 	data, ok := c.readSpecFile("policy document", clean, MaxPolicySize, p.Pos, p.EndPos)
@@ -34,7 +35,7 @@ func (c *checker) readPolicy(p *dsl.Prop) {
 	}
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		pos := at(i)
-		c.errorf("W023", pos, pos, "NUL byte in policy document %q; it must be UTF-8 text", clean)
+		c.errorf(diag.DataFile, pos, pos, "NUL byte in policy document %q; it must be UTF-8 text", clean)
 		return
 	}
 	if !utf8.Valid(data) {
@@ -47,11 +48,11 @@ func (c *checker) readPolicy(p *dsl.Prop) {
 			i += size
 		}
 		pos := at(i)
-		c.errorf("W023", pos, pos, "invalid UTF-8 byte 0x%02x in policy document %q; it must be UTF-8 text", data[i], clean)
+		c.errorf(diag.DataFile, pos, pos, "invalid UTF-8 byte 0x%02x in policy document %q; it must be UTF-8 text", data[i], clean)
 		return
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
-		c.errorf("W023", p.Pos, p.EndPos, "policy document %q is empty", clean)
+		c.errorf(diag.DataFile, p.Pos, p.EndPos, "policy document %q is empty", clean)
 		return
 	}
 	c.w.Policy, c.w.PolicyFile = string(data), clean
@@ -82,7 +83,7 @@ func (c *checker) checkPolicyTexts(decls []*dsl.Invariant) {
 		if pos.Line == 0 {
 			pos, end = d.Pos, d.EndPos
 		}
-		c.errorf("W024", pos, end, "the policy text of invariant %s is not in the policy document %q (compared with each run of white space as one space): %s",
+		c.errorf(diag.PolicyTextNotInDocument, pos, end, "the policy text of invariant %s is not in the policy document %q (compared with each run of white space as one space): %s",
 			d.Name, c.w.PolicyFile, policyMismatch(doc, text))
 	}
 }

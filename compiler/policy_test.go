@@ -172,7 +172,7 @@ func TestPolicyDocumentProblems(t *testing.T) {
 				files = fstest.MapFS{}
 			}
 			_, ds := CheckSource("spec.world", []byte(policyWorld(tt.header, ok, ok)), WithData(files))
-			if len(ds) != 1 || !strings.Contains(ds[0].Code+": "+ds[0].Message, tt.want) {
+			if len(ds) != 1 || !strings.Contains(string(ds[0].Code)+": "+ds[0].Message, tt.want) {
 				t.Fatalf("got:\n%s\nwant one %s", ds.Text(), tt.want)
 			}
 			if ds[0].Line != tt.line || ds[0].Col != tt.col {
@@ -337,7 +337,7 @@ func TestTaskMetaLimits(t *testing.T) {
 	_, ds := CheckSource("spec.world", []byte(strings.Replace(taskMetaSpec, "%s", b.String(), 1)))
 	var got []string
 	for _, d := range ds {
-		got = append(got, d.Code+" "+d.Message)
+		got = append(got, string(d.Code)+" "+d.Message)
 	}
 	want := []string{
 		fmt.Sprintf("W019 %d meta entries in task pay_o1; the limit is %d", MaxMetaEntries+3, MaxMetaEntries),

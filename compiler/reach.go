@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/compiler/probe"
@@ -134,7 +135,7 @@ func (c *checker) unreachable(t *ir.Tool, tp runtime.ToolProbe, res runtime.Prob
 	if len(tried) > 0 {
 		fmt.Fprintf(&msg, "; values tried: %s", strings.Join(tried, "; "))
 	}
-	c.errorf("W025", t.Pos, t.Pos, "%s", msg.String())
+	c.errorAtNode(diag.UnreachableTool, t.Pos, "%s", msg.String())
 }
 
 // paramType is the type of t's parameter name.

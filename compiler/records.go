@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -16,14 +17,14 @@ func (c *checker) declareRecords(decls []recordDecl) {
 	for _, rd := range decls {
 		d := rd.decl
 		if first, dup := c.structs[d.Name]; dup {
-			c.errorf("W002", d.Pos, d.EndPos, "duplicate record %q, first defined at %s (record names are unique in a world)", d.Name, short(first.Pos))
+			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "duplicate record %q, first defined at %s (record names are unique in a world)", d.Name, short(first.Pos))
 			continue
 		}
 		if e := c.entities[d.Name]; e != nil {
-			c.errorf("W002", d.Pos, d.EndPos, "record %q has the name of an entity (at %s); records and entities share one namespace", d.Name, short(e.Pos))
+			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "record %q has the name of an entity (at %s); records and entities share one namespace", d.Name, short(e.Pos))
 			continue
 		}
-		s := &ir.StructDef{Name: d.Name, Doc: deref(d.Doc), Pos: d.Pos}
+		s := &ir.StructDef{Name: d.Name, Doc: deref(d.Doc), Pos: ir.Pos(d.Pos)}
 		c.structs[d.Name] = s
 		c.structDecl[s] = d
 		c.structSvc[s] = c.serviceDecl[rd.svc]
@@ -31,16 +32,16 @@ func (c *checker) declareRecords(decls []recordDecl) {
 		seen := map[string]dsl.Pos{}
 		field := func(fd *dsl.Field, cs *ir.Case) *ir.Field {
 			if first, dup := seen[fd.Name]; dup {
-				c.errorf("W002", fd.Pos, fd.EndPos, "duplicate field %s.%s, first defined at %s (the fields of all cases share one namespace)", d.Name, fd.Name, short(first))
+				c.errorf(diag.DuplicateName, fd.Pos, fd.EndPos, "duplicate field %s.%s, first defined at %s (the fields of all cases share one namespace)", d.Name, fd.Name, short(first))
 				return nil
 			}
 			seen[fd.Name] = fd.Pos
-			f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Struct: s, Case: cs, Pos: fd.Pos}
+			f := &ir.Field{Name: fd.Name, Doc: deref(fd.Doc), Struct: s, Case: cs, Pos: ir.Pos(fd.Pos)}
 			c.fieldDecl[f] = fd
 			return f
 		}
 		if d.By != nil {
-			tag := &ir.Field{Name: *d.By, Struct: s, Pos: d.Pos}
+			tag := &ir.Field{Name: *d.By, Struct: s, Pos: ir.Pos(d.Pos)}
 			tag.Type = &ir.Type{Kind: ir.KindEnum, Enum: &ir.EnumDef{Field: tag}}
 			s.Tag = tag
 			seen[tag.Name] = d.Pos
@@ -55,14 +56,14 @@ func (c *checker) declareRecords(decls []recordDecl) {
 			case it.Case != nil:
 				cd := it.Case
 				if s.Tag == nil {
-					c.errorf("W004", cd.Pos, cd.EndPos, "case %s in record %s, which is not a variant; write `record %s by tag { … }` to name the field that tells the case", cd.Name, d.Name, d.Name)
+					c.errorf(diag.TypeMismatch, cd.Pos, cd.EndPos, "case %s in record %s, which is not a variant; write `record %s by tag { … }` to name the field that tells the case", cd.Name, d.Name, d.Name)
 					continue
 				}
 				if first := cases[cd.Name]; first != nil {
-					c.errorf("W002", cd.Pos, cd.EndPos, "duplicate case %s of %s, first at %s", cd.Name, d.Name, short(first.Pos))
+					c.errorf(diag.DuplicateName, cd.Pos, cd.EndPos, "duplicate case %s of %s, first at %s", cd.Name, d.Name, short(first.Pos))
 					continue
 				}
-				cs := &ir.Case{Name: cd.Name, Pos: cd.Pos}
+				cs := &ir.Case{Name: cd.Name, Pos: ir.Pos(cd.Pos)}
 				cases[cd.Name] = cs
 				s.Cases = append(s.Cases, cs)
 				s.Tag.Type.Enum.Values = append(s.Tag.Type.Enum.Values, cd.Name)
@@ -74,7 +75,7 @@ func (c *checker) declareRecords(decls []recordDecl) {
 			}
 		}
 		if s.Tag != nil && len(s.Cases) == 0 {
-			c.errorf("W004", d.Pos, d.EndPos, "variant record %s by %s has no case; add `case name { fields }`", d.Name, *d.By)
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "variant record %s by %s has no case; add `case name { fields }`", d.Name, *d.By)
 		}
 	}
 }
@@ -99,7 +100,7 @@ func (c *checker) resolveRecordFields() {
 				names[i] = f.Struct.Name + "." + f.Name
 			}
 			fd := c.fieldDecl[path[0]]
-			c.errorf("W004", fd.Pos, fd.EndPos, "record %s contains itself (%s): no value of it can be built; make a field on the way optional, a list or a map", s.Name, strings.Join(names, " → "))
+			c.errorf(diag.TypeMismatch, fd.Pos, fd.EndPos, "record %s contains itself (%s): no value of it can be built; make a field on the way optional, a list or a map", s.Name, strings.Join(names, " → "))
 			cyclic = true
 		}
 	}
@@ -114,7 +115,7 @@ func (c *checker) resolveRecordFields() {
 			return f.Type != nil && f.Type.Kind == ir.KindStruct && !f.Type.Optional && f.Type.Struct != nil && memo[f.Type.Struct] > MaxRecordValues
 		}) {
 			d := c.structDecl[s]
-			c.errorf("W019", d.Pos, d.Pos, "a value of record %s holds more than %d values (fields of the records inside it, each counted where it occurs); the limit is %d", s.Name, MaxRecordValues, MaxRecordValues)
+			c.errorf(diag.SizeLimit, d.Pos, d.Pos, "a value of record %s holds more than %d values (fields of the records inside it, each counted where it occurs); the limit is %d", s.Name, MaxRecordValues, MaxRecordValues)
 		}
 	}
 }
@@ -195,7 +196,7 @@ func (c *checker) resolveKeys() {
 		}
 		f := e.Field(*ed.Key)
 		if f == nil {
-			c.errorf("W003", ed.Pos, ed.EndPos, "key %q of %s is not one of its fields; declare `%s string`", *ed.Key, e.Name, *ed.Key)
+			c.errorf(diag.UnresolvedName, ed.Pos, ed.EndPos, "key %q of %s is not one of its fields; declare `%s string`", *ed.Key, e.Name, *ed.Key)
 			continue
 		}
 		fd := c.fieldDecl[f]
@@ -203,13 +204,13 @@ func (c *checker) resolveKeys() {
 		case f.Type == nil || f.Type.Kind == ir.KindInvalid:
 			continue
 		case f.Type.Kind != ir.KindString:
-			c.errorf("W004", fd.Pos, fd.EndPos, "%s.%s is the key of %s and must be a string, not %s", e.Name, f.Name, e.Name, f.Type)
+			c.errorf(diag.TypeMismatch, fd.Pos, fd.EndPos, "%s.%s is the key of %s and must be a string, not %s", e.Name, f.Name, e.Name, f.Type)
 			continue
 		case f.Type.Optional:
-			c.errorf("W004", fd.Pos, fd.EndPos, "%s.%s is the key of %s and cannot be optional", e.Name, f.Name, e.Name)
+			c.errorf(diag.TypeMismatch, fd.Pos, fd.EndPos, "%s.%s is the key of %s and cannot be optional", e.Name, f.Name, e.Name)
 			continue
 		case f.Default != nil:
-			c.errorf("W004", fd.Pos, fd.EndPos, "%s.%s is the key of %s and cannot have a default: every record has its own", e.Name, f.Name, e.Name)
+			c.errorf(diag.TypeMismatch, fd.Pos, fd.EndPos, "%s.%s is the key of %s and cannot have a default: every record has its own", e.Name, f.Name, e.Name)
 			continue
 		}
 		e.Key = f

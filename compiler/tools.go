@@ -1,6 +1,9 @@
 package compiler
 
 import (
+	"fmt"
+
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -19,10 +22,10 @@ func (c *checker) declareTools() {
 		seen := map[string]*ir.Param{}
 		for _, pd := range td.Custom.Params {
 			if first, dup := seen[pd.Name]; dup {
-				c.errorf("W002", pd.Pos, pd.EndPos, "duplicate parameter %q, first at %s", pd.Name, short(first.Pos))
+				c.errorf(diag.DuplicateName, pd.Pos, pd.EndPos, "duplicate parameter %q, first at %s", pd.Name, short(first.Pos))
 				continue
 			}
-			p := &ir.Param{Name: pd.Name, Doc: deref(pd.Doc), Type: c.resolveType(pd.Type, nil), Pos: pd.Pos}
+			p := &ir.Param{Name: pd.Name, Doc: deref(pd.Doc), Type: c.resolveType(pd.Type, nil), Pos: ir.Pos(pd.Pos)}
 			seen[pd.Name] = p
 			t.Params = append(t.Params, p)
 		}
@@ -38,11 +41,11 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 	}
 	t.Entity = e
 	if len(sd.By) > 0 && t.Kind != ir.ToolSearch {
-		c.errorf("W004", sd.Pos, sd.EndPos, "`by` applies to search tools only")
+		c.errorf(diag.TypeMismatch, sd.Pos, sd.EndPos, "`by` applies to search tools only")
 	}
 	writes := t.Kind == ir.ToolCreate || t.Kind == ir.ToolUpdate || t.Kind == ir.ToolDelete
 	if writes && e.Service != t.Service {
-		c.errorf("W010", sd.Pos, sd.EndPos, "tool %s of service %s would write %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+		c.errorf(diag.WriteOutsideService, sd.Pos, sd.EndPos, "tool %s of service %s would write %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 	}
 	facts := c.facts[t]
 	facts.reads[e] = true
@@ -51,43 +54,43 @@ func (c *checker) declareStdTool(t *ir.Tool, sd *dsl.StdTool) {
 		if e.Key != nil {
 			doc = "The " + e.Key.Name + " of the " + e.Name + "."
 		}
-		t.Params = append(t.Params, &ir.Param{Name: e.IDName(), Doc: doc, Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: sd.Pos})
+		t.Params = append(t.Params, &ir.Param{Name: e.IDName(), Doc: doc, Type: &ir.Type{Kind: ir.KindRef, Entity: e}, Pos: ir.Pos(sd.Pos)})
 	}
 	fieldParam := func(f *ir.Field, optional bool) {
 		pt := *f.Type
 		if optional {
 			pt.Optional = true
 		}
-		t.Params = append(t.Params, &ir.Param{Name: f.Name, Doc: f.Doc, Type: &pt, Field: f, Pos: sd.Pos})
+		t.Params = append(t.Params, &ir.Param{Name: f.Name, Doc: f.Doc, Type: &pt, Field: f, Pos: ir.Pos(sd.Pos)})
 	}
 	ret := &ir.Type{Kind: ir.KindRecord, Entity: e}
 	switch t.Kind {
 	case ir.ToolGet:
 		idParam()
 	case ir.ToolList:
-		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: "How many records to skip (pages of 50).", Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: sd.Pos})
+		t.Params = append(t.Params, &ir.Param{Name: "offset", Doc: fmt.Sprintf("How many records to skip (pages of %d).", ir.PageSize), Type: &ir.Type{Kind: ir.KindInt, Optional: true}, Pos: ir.Pos(sd.Pos)})
 		ret = &ir.Type{Kind: ir.KindList, Elem: ret}
 	case ir.ToolSearch:
 		if len(sd.By) == 0 {
-			c.errorf("W006", sd.Pos, sd.EndPos, "search tool %s needs `by field, …`", t.Name)
+			c.errorf(diag.MissingRequired, sd.Pos, sd.EndPos, "search tool %s needs `by field, …`", t.Name)
 		}
 		seen := map[string]bool{}
 		for _, name := range sd.By {
 			if seen[name] {
-				c.errorf("W002", sd.Pos, sd.EndPos, "search field %q listed twice", name)
+				c.errorf(diag.DuplicateName, sd.Pos, sd.EndPos, "search field %q listed twice", name)
 				continue
 			}
 			seen[name] = true
 			f := e.Field(name)
 			if f == nil {
-				c.errorf("W003", sd.Pos, sd.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
+				c.errorf(diag.UnresolvedName, sd.Pos, sd.EndPos, "%s has no field %q%s", e.Name, name, suggestField(e, name))
 				continue
 			}
 			if f.Type == nil || f.Type.Kind == ir.KindInvalid {
 				continue
 			}
 			if composite(f.Type) {
-				c.errorf("W004", sd.Pos, sd.EndPos, "search cannot filter by %s field %s.%s; filter by scalar fields", f.Type, e.Name, name)
+				c.errorf(diag.TypeMismatch, sd.Pos, sd.EndPos, "search cannot filter by %s field %s.%s; filter by scalar fields", f.Type, e.Name, name)
 				continue
 			}
 			t.By = append(t.By, f)
@@ -133,7 +136,7 @@ func (c *checker) checkToolBodies() {
 				// A ref parameter is looked up on entry: the body sees the record.
 				vt = &ir.Type{Kind: ir.KindRecord, Entity: vt.Entity, Optional: vt.Optional}
 			}
-			p.Var = c.declare(s, "parameter", p.Name, vt, p.Pos, p.Pos)
+			p.Var = c.declare(s, "parameter", p.Name, vt, dsl.Pos(p.Pos), dsl.Pos(p.Pos))
 		}
 		t.Body = c.block(td.Custom.Body, s)
 		facts := c.facts[t]
@@ -164,7 +167,7 @@ func (c *checker) block(b *dsl.Block, s *scope) []ir.Stmt {
 			if st.Fail != nil {
 				what = "fail"
 			}
-			c.errorf("W004", next.Pos, next.EndPos, "unreachable statement after %s", what)
+			c.errorf(diag.TypeMismatch, next.Pos, next.EndPos, "unreachable statement after %s", what)
 		}
 	}
 	return out
@@ -175,14 +178,14 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 	switch {
 	case st.Require != nil:
 		r := st.Require
-		out := &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: r.Pos}
+		out := &ir.Require{Cond: c.boolExpr(r.Cond, s, "require condition"), Message: r.Message, Pos: ir.Pos(r.Pos)}
 		if r.MessageExpr != nil {
 			out.Message, out.MessageExpr = c.message(r.MessageExpr, s)
 		}
 		return out
 	case st.Fail != nil:
 		f := st.Fail
-		out := &ir.Fail{Pos: f.Pos}
+		out := &ir.Fail{Pos: ir.Pos(f.Pos)}
 		out.Message, out.MessageExpr = c.message(f.Message, s)
 		return out
 	case st.Var != nil:
@@ -200,10 +203,10 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		}
 		v := c.settle(c.expr(l.Value, s), l.Value.EndPos)
 		if _, isNull := v.(*ir.Lit); isNull && v.Type().Kind == ir.KindNull {
-			c.errorf("W004", l.Pos, l.EndPos, "let %s = null has no type", l.Name)
+			c.errorf(diag.TypeMismatch, l.Pos, l.EndPos, "let %s = null has no type", l.Name)
 			v = invalid(l.Pos)
 		}
-		return &ir.Let{Var: c.declare(s, "variable", l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: l.Pos}
+		return &ir.Let{Var: c.declare(s, "variable", l.Name, v.Type(), l.Pos, l.EndPos), Value: v, Pos: ir.Pos(l.Pos)}
 	case st.Set != nil:
 		return c.set(st.Set, s)
 	case st.Insert != nil:
@@ -219,17 +222,17 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		}
 		e := x.Type().Entity
 		if e.Service != t.Service {
-			c.errorf("W010", d.Pos, d.EndPos, "tool %s of service %s deletes %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+			c.errorf(diag.WriteOutsideService, d.Pos, d.EndPos, "tool %s of service %s deletes %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 		}
 		c.facts[t].deletes[e] = true
-		return &ir.Delete{Target: x, Pos: d.Pos}
+		return &ir.Delete{Target: x, Pos: ir.Pos(d.Pos)}
 	case st.Return != nil:
 		r := st.Return
 		v := c.settle(c.expr(r.Value, s), r.Value.EndPos)
 		if t.Returns == nil && !isInvalid(v) {
 			t.Returns = v.Type()
 		}
-		return &ir.Return{Value: v, Pos: r.Pos}
+		return &ir.Return{Value: v, Pos: ir.Pos(r.Pos)}
 	case st.If != nil:
 		return c.ifStmt(st.If, s)
 	case st.For != nil:
@@ -240,7 +243,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		if f.Key != "" {
 			switch {
 			case e != nil:
-				c.errorf("W004", f.Pos, f.EndPos, "a loop over the records of %s has no index: write for %s in …", e.Name, f.Var)
+				c.errorf(diag.TypeMismatch, f.Pos, f.EndPos, "a loop over the records of %s has no index: write for %s in …", e.Name, f.Var)
 				keyT = invalidT
 			case keyT == nil:
 				keyT = invalidT
@@ -259,7 +262,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		if e == nil && src == nil {
 			return nil
 		}
-		return &ir.For{Var: v, Key: key, Entity: e, Source: src, Where: where, Body: body, Pos: f.Pos}
+		return &ir.For{Var: v, Key: key, Entity: e, Source: src, Where: where, Body: body, Pos: ir.Pos(f.Pos)}
 	}
 	return nil
 }
@@ -287,7 +290,7 @@ func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
 	} else {
 		v = c.settle(c.expr(d.Value, s), d.Value.EndPos)
 		if !isInvalid(v) && v.Type().Kind == ir.KindNull {
-			c.errorf("W004", d.Pos, d.EndPos, "var %s = null has no type; declare it: var %s: T? = null", d.Name, d.Name)
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "var %s = null has no type; declare it: var %s: T? = null", d.Name, d.Name)
 			v = invalid(d.Pos)
 		}
 	}
@@ -296,11 +299,11 @@ func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
 	}
 	vr := c.declare(s, "variable", d.Name, t, d.Pos, d.EndPos)
 	c.mutable[vr] = true
-	return &ir.VarDecl{Var: vr, Value: v, Pos: d.Pos}
+	return &ir.VarDecl{Var: vr, Value: v, Pos: ir.Pos(d.Pos)}
 }
 
 func (c *checker) ifStmt(i *dsl.If, s *scope) ir.Stmt {
-	out := &ir.If{Cond: c.boolExpr(i.Cond, s, "if condition"), Then: c.block(i.Then, s), Pos: i.Pos}
+	out := &ir.If{Cond: c.boolExpr(i.Cond, s, "if condition"), Then: c.block(i.Then, s), Pos: ir.Pos(i.Pos)}
 	switch {
 	case i.ElseIf != nil:
 		if st := c.ifStmt(i.ElseIf, s); st != nil {
@@ -325,7 +328,7 @@ func (c *checker) recordExpr(x ir.Expr, end dsl.Pos, what string) ir.Expr {
 	case t.Kind == ir.KindRef && !t.Optional:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, x.Position()), X: x}
 	}
-	c.errorf("W004", x.Position(), end, "%s must be a record, got %s", what, t)
+	c.errorf(diag.TypeMismatch, dsl.Pos(x.Position()), end, "%s must be a record, got %s", what, t)
 	return invalid(x.Position())
 }
 
@@ -339,33 +342,33 @@ func (c *checker) insert(in *dsl.Insert, s *scope) *ir.Insert {
 		return nil
 	}
 	if e.Service != t.Service {
-		c.errorf("W010", in.Pos, in.EndPos, "tool %s of service %s inserts %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
+		c.errorf(diag.WriteOutsideService, in.Pos, in.EndPos, "tool %s of service %s inserts %s, which belongs to service %s", t.Name, t.Service.Name, e.Name, e.Service.Name)
 	}
 	c.facts[t].inserts[e] = true
 	given := map[*ir.Field]ir.Expr{}
 	for _, fi := range in.Fields {
 		v := c.expr(fi.Value, s)
 		if fi.Name == "id" {
-			c.errorf("W004", fi.Pos, fi.EndPos, "the id of a new record comes from its table's sequence and cannot be given")
+			c.errorf(diag.TypeMismatch, fi.Pos, fi.EndPos, "the id of a new record comes from its table's sequence and cannot be given")
 			continue
 		}
 		f := e.Field(fi.Name)
 		if f == nil {
-			c.errorf("W003", fi.Pos, fi.EndPos, "%s has no field %q%s", e.Name, fi.Name, suggestField(e, fi.Name))
+			c.errorf(diag.UnresolvedName, fi.Pos, fi.EndPos, "%s has no field %q%s", e.Name, fi.Name, suggestField(e, fi.Name))
 			continue
 		}
 		if _, dup := given[f]; dup {
-			c.errorf("W002", fi.Pos, fi.EndPos, "field %s given twice", fi.Name)
+			c.errorf(diag.DuplicateName, fi.Pos, fi.EndPos, "field %s given twice", fi.Name)
 			continue
 		}
 		given[f] = c.coerce(v, f.Type, fi.Value.EndPos, "value of "+e.Name+"."+f.Name)
 	}
-	out := &ir.Insert{Entity: e, Pos: in.Pos}
+	out := &ir.Insert{Entity: e, Pos: ir.Pos(in.Pos)}
 	for _, f := range e.Fields {
 		if v, ok := given[f]; ok {
 			out.Fields = append(out.Fields, &ir.FieldInit{Field: f, Value: v})
 		} else if f.Required() && f.Type.Kind != ir.KindInvalid {
-			c.errorf("W006", in.Pos, in.EndPos, "insert %s does not give required field %q", e.Name, f.Name)
+			c.errorf(diag.MissingRequired, in.Pos, in.EndPos, "insert %s does not give required field %q", e.Name, f.Name)
 		}
 	}
 	return out

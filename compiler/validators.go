@@ -4,82 +4,84 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+
+	"github.com/worldc/worldc/compiler/diag"
 )
 
 // Validator describes one structural check: a stable code, a short name, a
 // one-line doc and a hint a repairing LLM can act on. Each has a failing
 // example in testdata/validators/<code>.world that triggers exactly it.
 type Validator struct {
-	Code string `json:"code"`
-	Name string `json:"name"`
-	Doc  string `json:"doc"`
-	Hint string `json:"hint"`
+	Code diag.Code `json:"code"`
+	Name string    `json:"name"`
+	Doc  string    `json:"doc"`
+	Hint string    `json:"hint"`
 }
 
 // validators is the registry, in code order. Codes are stable: never reuse
 // or renumber one.
 var validators = []Validator{
-	{"W001", "syntax", "The spec does not parse.",
+	{diag.Syntax, "syntax", "The spec does not parse.",
 		"Fix the syntax at the position given; compare with the grammar (worldc grammar)."},
-	{"W002", "duplicate-name", "A name is declared twice in the same scope.",
+	{diag.DuplicateName, "duplicate-name", "A name is declared twice in the same scope.",
 		"Rename or remove one of the two declarations."},
-	{"W003", "unresolved-name", "A name does not refer to anything declared.",
+	{diag.UnresolvedName, "unresolved-name", "A name does not refer to anything declared.",
 		"Declare the name, fix its spelling, or qualify it (service.Entity)."},
-	{"W004", "type-mismatch", "An expression, value or argument has the wrong type.",
+	{diag.TypeMismatch, "type-mismatch", "An expression, value or argument has the wrong type.",
 		"Use a value of the expected type; optional values need `== null` checks or coalesce(x, default)."},
-	{"W005", "unknown-enum-value", "A value is not one of its enum's values.",
+	{diag.UnknownEnumValue, "unknown-enum-value", "A value is not one of its enum's values.",
 		"Use one of the listed enum values, or add the value to the enum."},
-	{"W006", "missing-required", "A required field or argument is not given.",
+	{diag.MissingRequired, "missing-required", "A required field or argument is not given.",
 		"Give a value for the field, or make the field optional (`?`) or give it a default (`= value`)."},
-	{"W007", "seed-not-unique", "Two seed records share a value of a `unique` field.",
+	{diag.SeedNotUnique, "seed-not-unique", "Two seed records share a value of a `unique` field.",
 		"Give each record a distinct value for the unique field."},
-	{"W008", "out-of-range", "A value breaks a field's range constraint.",
+	{diag.OutOfRange, "out-of-range", "A value breaks a field's range constraint.",
 		"Change the value to respect the bound, or change the bound."},
-	{"W009", "dangling-ref", "A ref value names no record of the referenced entity.",
+	{diag.DanglingRef, "dangling-ref", "A ref value names no record of the referenced entity.",
 		"Refer to the handle of an existing seed record of the right entity."},
-	{"W010", "write-outside-service", "A tool writes an entity of another service.",
+	{diag.WriteOutsideService, "write-outside-service", "A tool writes an entity of another service.",
 		"Move the tool to the service that owns the entity, or write only your own service's entities; reading others is fine."},
-	{"W011", "invariant-same-service", "An invariant's trigger and target are in the same service.",
+	{diag.InvariantSameService, "invariant-same-service", "An invariant's trigger and target are in the same service.",
 		"An invariant is a cross-service rule the agent must keep: make `require` involve an entity of another service, or enforce the rule with `require` inside the tool instead."},
-	{"W012", "seed-violates-invariant", "The world seed breaks an invariant.",
+	{diag.SeedViolatesInvariant, "seed-violates-invariant", "The world seed breaks an invariant.",
 		"Fix the seed records named in the message so every invariant holds at the start."},
-	{"W013", "dead-invariant", "No tool, insert or seed record can make an invariant's trigger true: nothing changes what its where clause reads, or a field it tests only ever holds values that fail the test.",
+	{diag.DeadInvariant, "dead-invariant", "No tool, insert or seed record can make an invariant's trigger true: nothing changes what its where clause reads, or a field it tests only ever holds values that fail the test.",
 		"Add a tool that creates the trigger entity or sets a field its `where` clause reads to a value that makes the trigger true (or a seed record that triggers it), fix the trigger, or drop the invariant."},
-	{"W014", "rubric-already-satisfied", "A task's rubric holds before the agent acts.",
+	{diag.RubricAlreadySatisfied, "rubric-already-satisfied", "A task's rubric holds before the agent acts.",
 		"Change the task seed or the assertions so that the rubric needs the agent's work, or add `unchanged` if doing nothing is the right answer."},
-	{"W015", "unobservable-rubric", "A rubric reads an entity no tool lets the agent observe.",
+	{diag.UnobservableRubric, "unobservable-rubric", "A rubric reads an entity no tool lets the agent observe.",
 		"Add a get/search/list tool for the entity, or a custom tool that returns its records."},
-	{"W016", "isolated-service", "A service has no link to any other service.",
+	{diag.IsolatedService, "isolated-service", "A service has no link to any other service.",
 		"Connect the service: a ref to or from another service's entity, a tool reading another service, or a cross-service invariant."},
-	{"W017", "unsafe-identifier", "A name is a Go keyword or otherwise unusable in generated Go.",
+	{diag.UnsafeIdentifier, "unsafe-identifier", "A name is a Go keyword or otherwise unusable in generated Go.",
 		"Rename it: avoid Go keywords, `_`, `init`, `main` and leading or doubled underscores."},
-	{"W018", "identifier-collision", "Two names become the same Go identifier.",
+	{diag.IdentifierCollision, "identifier-collision", "Two names become the same Go identifier.",
 		"Rename one of them so that their CamelCase forms differ."},
-	{"W019", "size-limit", "The spec exceeds a size limit.",
+	{diag.SizeLimit, "size-limit", "The spec exceeds a size limit.",
 		"Split the world or shorten the named element."},
-	{"W020", "world-header", "The world header is missing or malformed.",
+	{diag.WorldHeader, "world-header", "The world header is missing or malformed.",
 		"Write exactly one `world name { title \"…\" industry \"…\" country \"DE\" currency \"EUR\" today 2026-01-31 }`."},
-	{"W021", "solution-fails", "A golden solution does not reach a full score with every invariant holding.",
+	{diag.SolutionFails, "solution-fails", "A golden solution does not reach a full score with every invariant holding.",
 		"Fix the failing call or its arguments, or the rubric, as the message says."},
-	{"W022", "invalid-literal", "A literal is malformed (a date that does not exist, a number out of range).",
+	{diag.InvalidLiteral, "invalid-literal", "A literal is malformed (a date that does not exist, a number out of range).",
 		"Write the literal in its valid form: dates YYYY-MM-DD, date-times YYYY-MM-DDTHH:MM[:SS]Z, 64-bit integers."},
-	{"W023", "data-file", "A data file of a `load` or the policy document cannot be read: its path leaves the spec's directory, it is missing, or it is not well-formed (JSON, CSV, UTF-8 text).",
+	{diag.DataFile, "data-file", "A data file of a `load` or the policy document cannot be read: its path leaves the spec's directory, it is missing, or it is not well-formed (JSON, CSV, UTF-8 text).",
 		"Put the file inside the spec's directory and name it relative to it with / (no .., no absolute path): a .json file (at names the object key of the records) or a .csv file with a header row for a load, UTF-8 text for `policy from`."},
-	{"W024", "policy-text-not-in-document", "An invariant's policy text does not occur in the world's policy document (`policy from`).",
+	{diag.PolicyTextNotInDocument, "policy-text-not-in-document", "An invariant's policy text does not occur in the world's policy document (`policy from`).",
 		"Copy the rule's sentences from the policy document exactly (line breaks and runs of spaces count as one space; case and punctuation count), or correct the document."},
-	{"W025", "unreachable-tool", "A tool never succeeds on the arguments the conformance search tries, from the seed, the task start states and the states along golden solutions.",
+	{diag.UnreachableTool, "unreachable-tool", "A tool never succeeds on the arguments the conformance search tries, from the seed, the task start states and the states along golden solutions.",
 		"Give the search a state and arguments on which the tool succeeds: a seed record (or a task seed record) that meets its requires, or a golden solution that calls it (the search also starts from the states after each call of a golden solution)."},
-	{"W026", "evaluation-budget", "Evaluating the spec at check time exceeds its budget: an invariant on the seed, or everything the checker evaluates in all.",
+	{diag.EvaluationBudget, "evaluation-budget", "Evaluating the spec at check time exceeds its budget: an invariant on the seed, or everything the checker evaluates in all.",
 		"Make the invariant cheaper: look records up (E[k], k in E, or an aggregate whose where clause says x.field == value, which reads an index) instead of nesting scans of a table in one another; or use fewer, smaller tasks. The budgets are in docs/language.md (Limits)."},
-	{"W027", "expression-too-large", "An expression is nested too deeply (a long operator chain), or a declaration holds too many expression nodes and statements.",
+	{diag.ExpressionTooLarge, "expression-too-large", "An expression is nested too deeply (a long operator chain), or a declaration holds too many expression nodes and statements.",
 		"Split it: bind parts to `let` locals, use several `require`s or assertions, or an aggregate (sum, count, forall) over a list instead of a chain of operators; the limits are in docs/language.md (Limits)."},
-	{"W028", "unsatisfiable-condition", "A condition can never hold: it joins with `and` tests of one value against constants that no value passes (`s == a and s == b`, `x > 5 and x < 3`).",
+	{diag.UnsatisfiableCondition, "unsatisfiable-condition", "A condition can never hold: it joins with `and` tests of one value against constants that no value passes (`s == a and s == b`, `x > 5 and x < 3`).",
 		"Each value has one value at a time: to accept either constant write `or` (or `s in [a, b]`), and check that the bounds of a range overlap; if one test is a typo, fix its operand or constant."},
-	{"W029", "invariant-ignores-trigger", "An invariant's check never reads its trigger record (the variable of `for x in E where …`), so every triggering record gets the same verdict.",
+	{diag.InvariantIgnoresTrigger, "invariant-ignores-trigger", "An invariant's check never reads its trigger record (the variable of `for x in E where …`), so every triggering record gets the same verdict.",
 		"Make the check about the record: compare its fields or its id (`exists(r in Receipt where r.order == o)`), or fix a misspelt variable in the check."},
-	{"W030", "unknown-country-or-currency", "The world's country is not an assigned ISO 3166-1 alpha-2 code, or its currency is not a current ISO 4217 code.",
+	{diag.UnknownCountryOrCurrency, "unknown-country-or-currency", "The world's country is not an assigned ISO 3166-1 alpha-2 code, or its currency is not a current ISO 4217 code.",
 		"Use the ISO code: a country such as \"DE\", \"GB\" (not \"UK\") or \"US\", a currency such as \"EUR\", \"GBP\" or \"JPY\" (not a withdrawn one such as \"HRK\")."},
-	{"W031", "money-precision", "A money literal has more decimals than the minor unit of the world's currency (ISO 4217: 2 for EUR, 0 for JPY, 3 for BHD).",
+	{diag.MoneyPrecision, "money-precision", "A money literal has more decimals than the minor unit of the world's currency (ISO 4217: 2 for EUR, 0 for JPY, 3 for BHD).",
 		"Round the amount to the currency's minor unit; for a rate or a unit price finer than that (fuel per litre, an interest rate), use a decimal field or parameter, not money."},
 }
 
@@ -91,7 +93,7 @@ func Validators() []Validator {
 }
 
 // LookupValidator returns the validator with the given code.
-func LookupValidator(code string) (Validator, bool) {
+func LookupValidator(code diag.Code) (Validator, bool) {
 	for _, v := range validators {
 		if v.Code == code {
 			return v, true
@@ -100,7 +102,7 @@ func LookupValidator(code string) (Validator, bool) {
 	return Validator{}, false
 }
 
-func mustValidator(code string) Validator {
+func mustValidator(code diag.Code) Validator {
 	v, ok := LookupValidator(code)
 	if !ok {
 		panic(fmt.Sprintf("compiler: unregistered validator %s", code))
@@ -122,8 +124,8 @@ func ExampleFiles() fs.FS {
 }
 
 // Example returns the failing example spec of a validator.
-func Example(code string) (string, error) {
-	b, err := examples.ReadFile("testdata/validators/" + code + ".world")
+func Example(code diag.Code) (string, error) {
+	b, err := examples.ReadFile("testdata/validators/" + string(code) + ".world")
 	if err != nil {
 		return "", fmt.Errorf("no example for %s", code)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -13,13 +14,13 @@ import (
 func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 	for _, d := range decls {
 		if first, dup := c.invariants[d.Name]; dup {
-			c.errorf("W002", d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
+			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: d.Pos}
+		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: ir.Pos(d.Pos)}
 		c.invariants[d.Name] = inv
 		if strings.TrimSpace(d.Policy) == "" {
-			c.errorf("W004", d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)
 		}
 		s := &scope{vars: map[string]*ir.Var{}}
 		inv.Entity = c.source(d.Source, s)
@@ -46,17 +47,17 @@ func (c *checker) seedRecords(s *dsl.Seed, idx *recordIndex) []*ir.Record {
 	for _, rd := range s.Records {
 		e := c.lookupEntity(rd.Entity)
 		if first := idx.handles[rd.Handle]; first != nil {
-			c.errorf("W002", rd.Pos, rd.EndPos, "duplicate seed handle %q, first at %s", rd.Handle, short(first.Pos))
+			c.errorf(diag.DuplicateName, rd.Pos, rd.EndPos, "duplicate seed handle %q, first at %s", rd.Handle, short(first.Pos))
 			continue
 		}
 		if first := idx.parent.handle(rd.Handle); first != nil {
-			c.errorf("W002", rd.Pos, rd.EndPos, "seed handle %q is already a world seed record (at %s)", rd.Handle, short(first.Pos))
+			c.errorf(diag.DuplicateName, rd.Pos, rd.EndPos, "seed handle %q is already a world seed record (at %s)", rd.Handle, short(first.Pos))
 			continue
 		}
 		if e == nil {
 			continue
 		}
-		r := &ir.Record{Entity: e, ID: rd.Handle, Pos: rd.Pos, Values: make([]*ir.Value, len(e.Fields))}
+		r := &ir.Record{Entity: e, ID: rd.Handle, Pos: ir.Pos(rd.Pos), Values: make([]*ir.Value, len(e.Fields))}
 		idx.handles[rd.Handle] = r
 		decls[r] = rd
 		out = append(out, r)
@@ -81,18 +82,18 @@ func (c *checker) registerID(r *ir.Record, idx *recordIndex) {
 		}
 		r.ID = v.Str
 		if r.ID == "" {
-			c.errorf("W004", r.Pos, r.Pos, "the key %s of a %s record is empty", k.Name, r.Entity.Name)
+			c.errorAtNode(diag.TypeMismatch, r.Pos, "the key %s of a %s record is empty", k.Name, r.Entity.Name)
 			return
 		}
 	}
 	if r.ID == "" {
-		c.errorf("W004", r.Pos, r.Pos, "the id of a %s record is empty", r.Entity.Name)
+		c.errorAtNode(diag.TypeMismatch, r.Pos, "the id of a %s record is empty", r.Entity.Name)
 		return
 	}
 	if prev := idx.addID(r); prev != nil && r.Entity.Key != nil {
-		c.errorf("W007", r.Pos, r.Pos, "%s.%s is the key and must be unique: %s has %q too", r.Entity.Name, r.Entity.Key.Name, c.recordName(prev), r.ID)
+		c.errorAtNode(diag.SeedNotUnique, r.Pos, "%s.%s is the key and must be unique: %s has %q too", r.Entity.Name, r.Entity.Key.Name, c.recordName(prev), r.ID)
 	} else if prev != nil {
-		c.errorf("W007", r.Pos, r.Pos, "two %s records have the id %q (the other is %s)", r.Entity.Name, r.ID, c.recordName(prev))
+		c.errorAtNode(diag.SeedNotUnique, r.Pos, "two %s records have the id %q (the other is %s)", r.Entity.Name, r.ID, c.recordName(prev))
 	}
 }
 
@@ -120,20 +121,20 @@ func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, idx *recordIndex) {
 	given := map[string]*dsl.FieldValue{}
 	for _, fv := range rd.Fields {
 		if prev := given[fv.Name]; prev != nil {
-			c.errorf("W002", fv.Pos, fv.EndPos, "field %s given twice (first at %s)", fv.Name, short(prev.Pos))
+			c.errorf(diag.DuplicateName, fv.Pos, fv.EndPos, "field %s given twice (first at %s)", fv.Name, short(prev.Pos))
 			continue
 		}
 		given[fv.Name] = fv
 		if fv.Name == "id" {
 			if e.Key != nil {
-				c.errorf("W004", fv.Pos, fv.EndPos, "the id of a %s is its key %s; give %s instead of id", e.Name, e.Key.Name, e.Key.Name)
+				c.errorf(diag.TypeMismatch, fv.Pos, fv.EndPos, "the id of a %s is its key %s; give %s instead of id", e.Name, e.Key.Name, e.Key.Name)
 			} else {
-				c.errorf("W004", fv.Pos, fv.EndPos, "a seed record's id is its handle (%s); remove the id field", rd.Handle)
+				c.errorf(diag.TypeMismatch, fv.Pos, fv.EndPos, "a seed record's id is its handle (%s); remove the id field", rd.Handle)
 			}
 			continue
 		}
 		if e.Field(fv.Name) == nil {
-			c.errorf("W003", fv.Pos, fv.EndPos, "%s has no field %q%s", e.Name, fv.Name, suggestField(e, fv.Name))
+			c.errorf(diag.UnresolvedName, fv.Pos, fv.EndPos, "%s has no field %q%s", e.Name, fv.Name, suggestField(e, fv.Name))
 		}
 	}
 	for i, f := range e.Fields {
@@ -151,13 +152,13 @@ func (c *checker) seedValues(r *ir.Record, rd *dsl.Record, idx *recordIndex) {
 			r.Values[i] = v
 			if v.Kind != ir.KindNull {
 				if msg := boundViolation(f, v); msg != "" {
-					c.errorf("W008", fv.Pos, fv.EndPos, "%s.%s of %s %s", e.Name, f.Name, rd.Handle, msg)
+					c.errorf(diag.OutOfRange, fv.Pos, fv.EndPos, "%s.%s of %s %s", e.Name, f.Name, rd.Handle, msg)
 				}
 			}
 		case f.Default != nil:
 			r.Values[i] = f.Default
 		case !f.Type.Optional:
-			c.errorf("W006", rd.Pos, rd.EndPos, "seed record %s (%s) does not give required field %q", rd.Handle, e.Name, f.Name)
+			c.errorf(diag.MissingRequired, rd.Pos, rd.EndPos, "seed record %s (%s) does not give required field %q", rd.Handle, e.Name, f.Name)
 		}
 	}
 }
@@ -186,7 +187,7 @@ func (c *checker) checkUnique(records []*ir.Record, seen map[uniqueKey]*ir.Recor
 				prev = first[k]
 			}
 			if prev != nil {
-				c.errorf("W007", r.Pos, r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
+				c.errorAtNode(diag.SeedNotUnique, r.Pos, "%s.%s must be unique: %s and %s both have %s", r.Entity.Name, f.Name, prev.ID, r.ID, formatValue(v))
 				continue
 			}
 			first[k] = r
@@ -200,14 +201,14 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 	seen := map[string]*ir.Task{}
 	for _, d := range decls {
 		if first, dup := seen[d.Name]; dup {
-			c.errorf("W002", d.Pos, d.EndPos, "duplicate task %q, first defined at %s", d.Name, short(first.Pos))
+			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "duplicate task %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		t := &ir.Task{Name: d.Name, Persona: d.Persona, Instruction: d.Instruction, Pos: d.Pos}
+		t := &ir.Task{Name: d.Name, Persona: d.Persona, Instruction: d.Instruction, Pos: ir.Pos(d.Pos)}
 		seen[d.Name] = t
 		c.w.Tasks = append(c.w.Tasks, t)
 		if strings.TrimSpace(d.Instruction) == "" {
-			c.errorf("W004", d.Pos, d.EndPos, "task %s has an empty instruction", d.Name)
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "task %s has an empty instruction", d.Name)
 		}
 		if d.Tags != nil {
 			t.Domain = deref(d.Tags.Domain)
@@ -226,16 +227,16 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 		}
 		s := &scope{vars: map[string]*ir.Var{}, handles: c.handles, taskHandles: taskHandles}
 		if len(d.Expect.Assertions) == 0 {
-			c.errorf("W006", d.Expect.Pos, d.Expect.EndPos, "task %s has an empty rubric", d.Name)
+			c.errorf(diag.MissingRequired, d.Expect.Pos, d.Expect.EndPos, "task %s has an empty rubric", d.Name)
 		}
 		for _, a := range d.Expect.Assertions {
-			as := &ir.Assertion{Pos: a.Pos, Text: a.String()}
+			as := &ir.Assertion{Pos: ir.Pos(a.Pos), Text: a.String()}
 			switch {
 			case a.Invariant != nil:
 				as.Kind = ir.AssertInvariant
 				as.Invariant = c.invariants[*a.Invariant]
 				if as.Invariant == nil {
-					c.errorf("W003", a.Pos, a.EndPos, "unknown invariant %q", *a.Invariant)
+					c.errorf(diag.UnresolvedName, a.Pos, a.EndPos, "unknown invariant %q", *a.Invariant)
 					continue
 				}
 			case a.Unchanged:
@@ -266,10 +267,10 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 	for _, cd := range sol.Calls {
 		t := c.tools[cd.Tool]
 		if t == nil {
-			c.errorf("W003", cd.Pos, cd.EndPos, "unknown tool %q", cd.Tool)
+			c.errorf(diag.UnresolvedName, cd.Pos, cd.EndPos, "unknown tool %q", cd.Tool)
 			continue
 		}
-		step := &ir.Step{Tool: t, Pos: cd.Pos, Fails: cd.Fails}
+		step := &ir.Step{Tool: t, Pos: ir.Pos(cd.Pos), Fails: cd.Fails}
 		given := map[string]*ir.Arg{}
 		for _, ad := range cd.Args {
 			var p *ir.Param
@@ -283,19 +284,19 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 				for i, q := range t.Params {
 					names[i] = q.Name
 				}
-				c.errorf("W003", ad.Pos, ad.EndPos, "tool %s has no parameter %q; parameters: %s", t.Name, ad.Name, strings.Join(names, ", "))
+				c.errorf(diag.UnresolvedName, ad.Pos, ad.EndPos, "tool %s has no parameter %q; parameters: %s", t.Name, ad.Name, strings.Join(names, ", "))
 				continue
 			}
 			if given[ad.Name] != nil {
-				c.errorf("W002", ad.Pos, ad.EndPos, "argument %s given twice", ad.Name)
+				c.errorf(diag.DuplicateName, ad.Pos, ad.EndPos, "argument %s given twice", ad.Name)
 				continue
 			}
-			arg := &ir.Arg{Param: p, Pos: ad.Pos}
+			arg := &ir.Arg{Param: p, Pos: ir.Pos(ad.Pos)}
 			given[ad.Name] = arg
 			if ad.Value != nil && ad.Value.Ident != nil && p.Type.Kind == ir.KindRef {
 				if b := bound[*ad.Value.Ident]; b != nil {
 					if b.Tool.Returns == nil || b.Tool.Returns.Entity != p.Type.Entity || b.Tool.Returns.Kind != ir.KindRecord {
-						c.errorf("W004", ad.Pos, ad.EndPos, "%s is bound to the result of %s, which is not a %s record", *ad.Value.Ident, b.Tool.Name, p.Type.Entity.Name)
+						c.errorf(diag.TypeMismatch, ad.Pos, ad.EndPos, "%s is bound to the result of %s, which is not a %s record", *ad.Value.Ident, b.Tool.Name, p.Type.Entity.Name)
 						continue
 					}
 					arg.Bound = *ad.Value.Ident
@@ -310,15 +311,15 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 					step.Args = append(step.Args, a)
 				}
 			} else if p.Required() {
-				c.errorHint("W006", fmt.Sprintf("Pass every required parameter of the tool in the call (%s: …), or make the parameter optional in the tool (%s: %s?).", p.Name, p.Name, typeString(p.Type)),
+				c.errorHint(diag.MissingRequired, fmt.Sprintf("Pass every required parameter of the tool in the call (%s: …), or make the parameter optional in the tool (%s: %s?).", p.Name, p.Name, typeString(p.Type)),
 					cd.Pos, cd.EndPos, "call of %s does not give required argument %q", t.Name, p.Name)
 			}
 		}
 		if cd.Bind != nil {
 			if prev := bound[*cd.Bind]; prev != nil {
-				c.errorf("W002", cd.Pos, cd.EndPos, "%s is already bound at %s", *cd.Bind, short(prev.Pos))
+				c.errorf(diag.DuplicateName, cd.Pos, cd.EndPos, "%s is already bound at %s", *cd.Bind, short(prev.Pos))
 			} else if idx.handle(*cd.Bind) != nil {
-				c.errorf("W002", cd.Pos, cd.EndPos, "%s is a seed handle; bind the result to another name", *cd.Bind)
+				c.errorf(diag.DuplicateName, cd.Pos, cd.EndPos, "%s is a seed handle; bind the result to another name", *cd.Bind)
 			} else {
 				step.Bind = *cd.Bind
 				bound[*cd.Bind] = step
@@ -339,7 +340,7 @@ func (c *checker) exceptRecord(x *dsl.Postfix, s *scope) *ir.Lookup {
 	if l, ok := e.(*ir.Lookup); ok {
 		return l
 	}
-	c.errorf("W004", x.Pos, x.EndPos, "unchanged except lists records as Entity[key], got %s", e.Type())
+	c.errorf(diag.TypeMismatch, x.Pos, x.EndPos, "unchanged except lists records as Entity[key], got %s", e.Type())
 	return nil
 }
 
@@ -350,12 +351,12 @@ func (c *checker) taskMeta(m *dsl.Meta) []ir.MetaEntry {
 	seen := map[string]*dsl.MetaEntry{}
 	for _, e := range m.Entries {
 		if first, dup := seen[e.Key]; dup {
-			c.errorf("W002", e.Pos, e.EndPos, "duplicate meta key %q, first at %s", e.Key, short(first.Pos))
+			c.errorf(diag.DuplicateName, e.Pos, e.EndPos, "duplicate meta key %q, first at %s", e.Key, short(first.Pos))
 			continue
 		}
 		seen[e.Key] = e
 		if v, ok := c.metaValue(e); ok {
-			out = append(out, ir.MetaEntry{Key: e.Key, Value: v, Pos: e.Pos})
+			out = append(out, ir.MetaEntry{Key: e.Key, Value: v, Pos: ir.Pos(e.Pos)})
 		}
 	}
 	return out
@@ -368,14 +369,14 @@ func (c *checker) metaValue(e *dsl.MetaEntry) (any, bool) {
 	if v.Composite != nil {
 		l := v.Composite.List
 		if l == nil {
-			c.errorf("W004", v.Pos, v.EndPos, "meta %s: %s, not maps or records", e.Key, kinds)
+			c.errorf(diag.TypeMismatch, v.Pos, v.EndPos, "meta %s: %s, not maps or records", e.Key, kinds)
 			return nil, false
 		}
 		out := make([]string, 0, len(l.Elems))
 		ok := true
 		for _, x := range l.Elems {
 			if x.Lit == nil || x.Lit.String == nil {
-				c.errorf("W004", x.Pos, x.EndPos, "meta %s: a list in meta holds strings only; quote the element", e.Key)
+				c.errorf(diag.TypeMismatch, x.Pos, x.EndPos, "meta %s: a list in meta holds strings only; quote the element", e.Key)
 				ok = false
 				continue
 			}
@@ -392,14 +393,14 @@ func (c *checker) metaValue(e *dsl.MetaEntry) (any, bool) {
 	case lit.Number != nil && !strings.Contains(*lit.Number, "."):
 		n, err := strconv.ParseInt(*lit.Number, 10, 64)
 		if err != nil {
-			c.errorf("W022", lit.Pos, lit.EndPos, "integer %s is out of the 64-bit range", *lit.Number)
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "integer %s is out of the 64-bit range", *lit.Number)
 			return nil, false
 		}
 		return n, true
 	case lit.Number != nil:
 		f, err := strconv.ParseFloat(*lit.Number, 64)
 		if err != nil || math.IsInf(f, 0) {
-			c.errorf("W022", lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
 			return nil, false
 		}
 		if f == 0 {
@@ -407,9 +408,9 @@ func (c *checker) metaValue(e *dsl.MetaEntry) (any, bool) {
 		}
 		return f, true
 	case lit.Ident != nil:
-		c.errorf("W004", lit.Pos, lit.EndPos, "meta %s: %s; write a name as a string: %q", e.Key, kinds, *lit.Ident)
+		c.errorf(diag.TypeMismatch, lit.Pos, lit.EndPos, "meta %s: %s; write a name as a string: %q", e.Key, kinds, *lit.Ident)
 	default:
-		c.errorf("W004", lit.Pos, lit.EndPos, "meta %s: %s; write it as a string: %q", e.Key, kinds, metaLiteralText(lit))
+		c.errorf(diag.TypeMismatch, lit.Pos, lit.EndPos, "meta %s: %s; write it as a string: %q", e.Key, kinds, metaLiteralText(lit))
 	}
 	return nil, false
 }

@@ -5,7 +5,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/worldc/worldc/runtime/cpubench"
+	"github.com/worldc/worldc/internal/cpubench"
 )
 
 // benchSpec is a representative spec: a copy of an example world (five

@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // indexKey names an index of an entity's records by one of its fields.
@@ -66,7 +67,7 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 	var loop *jen.Statement
 	if x.Source != nil {
 		// Over the elements of a list, or the values of a map in key order.
-		src := sc.exprNonNull(x.Source, "cannot iterate over null")
+		src := sc.exprNonNull(x.Source, runtime.MsgIterateNull)
 		v := sc.bind(x.Var)
 		if !mentions(x.Where, x.Var) && !mentions(x.Value, x.Var) && x.Op != "first" {
 			v = "_"

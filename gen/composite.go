@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // The Go shapes of the composite types:
@@ -362,7 +363,7 @@ func (c *checker) value(t *ir.Type, f *ir.Field, x, path *jen.Statement) []jen.C
 		for _, b := range f.Bounds {
 			bound := sc.lit(b.Value, t)
 			out = append(out, jen.If(jen.Op("!").Parens(jen.Add(x).Op(b.Op).Add(bound.c))).Block(
-				cv("%s must be %s %s, got %s", path, jen.Lit(b.Op), jen.Lit(valueText(b.Value, t)), jen.Qual(rt, "ValueText").Call(x))))
+				cv(runtime.MsgOutOfBounds, path, jen.Lit(b.Op), jen.Lit(valueText(b.Value, t)), jen.Qual(rt, "ValueText").Call(x))))
 		}
 	}
 	switch t.Kind {

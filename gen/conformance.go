@@ -3,6 +3,7 @@ package gen
 import (
 	"github.com/dave/jennifer/jen"
 
+	"github.com/worldc/worldc/compiler/ir"
 	toolprobe "github.com/worldc/worldc/compiler/probe"
 )
 
@@ -107,7 +108,7 @@ func (g *generator) conformanceFile(f *jen.File) {
 	f.Line()
 	f.Comment("Conformance runs every check and returns the failures, each naming its")
 	f.Comment("check (and the task, step, tool or assertion concerned).")
-	f.Func().Id("Conformance").Params().Index().Error().Block(jen.Return(jen.Qual(rt, "RunChecks").Call(jen.Id("Checks").Call())))
+	f.Func().Id(ir.EntryPoint).Params().Index().Error().Block(jen.Return(jen.Qual(rt, "RunChecks").Call(jen.Id("Checks").Call())))
 	f.Line()
 }
 

@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/dave/jennifer/jen"
@@ -257,7 +256,7 @@ func (sc *scope) expr(e ir.Expr) code {
 	case *ir.Match:
 		return sc.match(x)
 	}
-	panic(fmt.Sprintf("gen: unsupported expression %T", e))
+	panic(unexpectedAt(e.Position(), "unsupported expression %T", e))
 }
 
 // record compiles an expression whose value is a record; a ref (an id) is
@@ -327,7 +326,7 @@ func (sc *scope) lit(v *ir.Value, t *ir.Type) code {
 	case ir.KindList, ir.KindMap, ir.KindStruct:
 		return sc.compositeLit(v, t)
 	}
-	panic(fmt.Sprintf("gen: constant of kind %s", kind))
+	panic(unexpectedAt(ir.Pos{}, "constant of kind %s", kind))
 }
 
 // compositeLit is a list, map or record constant of type t: a Go composite
@@ -399,7 +398,7 @@ func floatLit(f float64) code {
 func dateLit(s string) code {
 	d, err := runtime.ParseDate(s)
 	if err != nil {
-		panic(fmt.Sprintf("gen: date %q: %v", s, err))
+		panic(unexpectedAt(ir.Pos{}, "date %q: %v", s, err))
 	}
 	return primary(jen.Qual(rt, "Date").Call(jen.Lit(int(d))).Comment("/* " + d.String() + " */"))
 }
@@ -407,7 +406,7 @@ func dateLit(s string) code {
 func dateTimeLit(s string) code {
 	d, err := runtime.ParseDateTime(s)
 	if err != nil {
-		panic(fmt.Sprintf("gen: datetime %q: %v", s, err))
+		panic(unexpectedAt(ir.Pos{}, "datetime %q: %v", s, err))
 	}
 	return primary(jen.Qual(rt, "DateTime").Call(jen.Lit(int(d))).Comment("/* " + d.String() + " */"))
 }
@@ -499,7 +498,7 @@ func (sc *scope) binary(x *ir.Binary) code {
 	case "+", "-", "*", "/", "%":
 		return sc.arith(x)
 	}
-	panic("gen: unknown operator " + x.Op)
+	panic(unexpectedAt(x.Pos, "unknown operator %s", x.Op))
 }
 
 // caseCall returns the function (lower or upper) and argument of e when e
@@ -945,7 +944,7 @@ func (sc *scope) call(x *ir.Call) code {
 		}
 		return primary(jen.Qual("strconv", "FormatInt").Call(arg(0).c, jen.Lit(10)))
 	default:
-		panic("gen: unknown function " + x.Func)
+		panic(unexpectedAt(x.Pos, "unknown function %s", x.Func))
 	}
 	// The declared result type decides: eval's toKind.
 	switch {

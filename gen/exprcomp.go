@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // This file compiles the expressions of composite values: fields of value
@@ -162,7 +163,7 @@ func (sc *scope) mapLit(x *ir.MapLit) code {
 // nonNullArg is the argument i of a built-in function, recording
 // compiler/eval's fault when it is null.
 func (sc *scope) nonNullArg(x *ir.Call, i int) code {
-	return primary(sc.exprNonNull(x.Args[i], fmt.Sprintf("%s: argument %d is null", x.Func, i+1)))
+	return primary(sc.exprNonNull(x.Args[i], fmt.Sprintf(runtime.MsgNullArgument, x.Func, i+1)))
 }
 
 // compositeCall compiles the built-in functions over lists and maps; ok is

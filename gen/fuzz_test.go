@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
-	"github.com/worldc/worldc/runtime/cpubench"
+	"github.com/worldc/worldc/internal/cpubench"
 )
 
 // Budgets of FuzzCheckGenerate for one input of at most dsl.MaxFileSize
@@ -93,7 +94,7 @@ func FuzzCheckGenerate(f *testing.F) {
 			}
 		}
 		for name, b := range files {
-			if strings.HasSuffix(name, ".go") && !strings.HasPrefix(string(b), "// "+Header+"\n") {
+			if strings.HasSuffix(name, ".go") && !strings.HasPrefix(string(b), ir.Header+"\n") {
 				t.Errorf("%s does not start with the header", name)
 			}
 		}

@@ -131,7 +131,7 @@ func TestHeaderAndGofmt(t *testing.T) {
 		if !strings.HasSuffix(name, ".go") {
 			continue
 		}
-		if !bytes.HasPrefix(content, []byte("// "+Header+"\n")) {
+		if !bytes.HasPrefix(content, []byte(ir.Header+"\n")) {
 			t.Errorf("%s does not start with the generated-code header", name)
 		}
 		if bytes.Contains(content, []byte(moduleRoot(t))) {

@@ -7,6 +7,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // fieldNeedsCheck reports whether writes of f must be checked: enum values,
@@ -21,7 +22,7 @@ func (g *generator) fieldNeedsCheck(f *ir.Field) bool {
 func (g *generator) checkFieldName(f *ir.Field) string {
 	name, ok := g.ents[f.Entity].checks[f]
 	if !ok {
-		panic("gen: no check method for field " + f.Entity.Name + "." + f.Name)
+		panic(unexpectedAt(f.Pos, "no check method for field %s.%s", f.Entity.Name, f.Name))
 	}
 	return name
 }
@@ -106,7 +107,7 @@ func (g *generator) stateFile(f *jen.File) {
 		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("mod").Params(jen.List(jen.Id("a"), jen.Id("b")).Int64()).Int64().Block(
 			jen.If(jen.Id("b").Op("==").Lit(0)).Block(
 				jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(
-					jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("integer modulo by zero"))),
+					jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit(runtime.MsgModuloByZero))),
 				jen.Return(jen.Lit(0)),
 			),
 			jen.Return(jen.Id("a").Op("%").Id("b")),
@@ -131,7 +132,7 @@ func (g *generator) stateFile(f *jen.File) {
 		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("date").Params(jen.List(jen.Id("year"), jen.Id("month"), jen.Id("day")).Int64()).Qual(rt, "Date").Block(
 			jen.List(jen.Id("d"), jen.Err()).Op(":=").Qual(rt, "NewDate").Call(jen.Int().Call(jen.Id("year")), jen.Int().Call(jen.Id("month")), jen.Int().Call(jen.Id("day"))),
 			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
-				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("date(%d, %d, %d): %v"), jen.Id("year"), jen.Id("month"), jen.Id("day"), jen.Err())),
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit(runtime.MsgInvalidDate), jen.Id("year"), jen.Id("month"), jen.Id("day"), jen.Err())),
 			jen.Return(jen.Id("d")),
 		)
 		f.Line()
@@ -155,7 +156,7 @@ func (g *generator) compositeHelpers(f *jen.File) {
 		f.Comment("yields the zero value.")
 		f.Func().Id("listAt").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("xs").Index().Add(T), jen.Id("i").Int64()).Add(T).Block(
 			jen.If(jen.Id("xs").Op("==").Nil()).Block(
-				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("cannot index null"))),
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit(runtime.MsgIndexNull))),
 				jen.Var().Id("zero").Add(T),
 				jen.Return(jen.Id("zero")),
 			),
@@ -170,7 +171,7 @@ func (g *generator) compositeHelpers(f *jen.File) {
 		f.Comment("yields the zero value.")
 		f.Func().Id("mapAt").Types(jen.Id("V").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("m").Map(jen.String()).Add(V), jen.Id("k").String()).Add(V).Block(
 			jen.If(jen.Id("m").Op("==").Nil()).Block(
-				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("cannot index null"))),
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit(runtime.MsgIndexNull))),
 				jen.Var().Id("zero").Add(V),
 				jen.Return(jen.Id("zero")),
 			),
@@ -185,7 +186,7 @@ func (g *generator) compositeHelpers(f *jen.File) {
 		f.Comment("a fault and yields an empty record.")
 		f.Func().Id("present").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("p").Op("*").Add(T), jen.Id("field").String()).Op("*").Add(T).Block(
 			jen.If(jen.Id("p").Op("==").Nil()).Block(
-				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("cannot read field %s of null"), jen.Id("field"))),
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit(runtime.MsgFieldOfNull), jen.Id("field"))),
 				jen.Return(jen.New(T)),
 			),
 			jen.Return(jen.Id("p")),
@@ -290,12 +291,12 @@ func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
 			}
 			body = append(body, jen.For(jen.Id("o").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
 				jen.If(jen.Id("o").Dot(ei.id).Op("!=").Id("r").Dot(ei.id).Op("&&").Add(same)).Block(
-					jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(val), jen.Lit(e.Name), jen.Id("o").Dot(ei.id))))))
+					jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgNotUnique), jen.Lit(name), jen.Qual(rt, "ValueText").Call(val), jen.Lit(e.Name), jen.Id("o").Dot(ei.id))))))
 		}
 		if fl == e.Key {
 			// The key is the id: unique, by a lookup instead of a scan.
 			body = append(body, jen.If(jen.List(jen.Id("o"), jen.Id("ok")).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(val), jen.Id("ok").Op("&&").Id("o").Op("!=").Id("r")).Block(
-				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(val), jen.Lit(e.Name), jen.Id("o").Dot(ei.id)))))
+				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgNotUnique), jen.Lit(name), jen.Qual(rt, "ValueText").Call(val), jen.Lit(e.Name), jen.Id("o").Dot(ei.id)))))
 		}
 		body = append(body, jen.Return(jen.Nil()))
 		f.Commentf("%s checks %s of a record about to be written.", g.checkFieldName(fl), name)
@@ -327,7 +328,7 @@ func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
 	for _, b := range fl.Bounds {
 		bound := sc.lit(b.Value, &base)
 		body = append(body, jen.If(jen.Op("!").Parens(jen.Id("v").Op(b.Op).Add(bound.c))).Block(
-			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be %s %s, got %s"), jen.Lit(name), jen.Lit(b.Op), jen.Lit(valueText(b.Value, &base)), jen.Qual(rt, "ValueText").Call(v)))))
+			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgOutOfBounds), jen.Lit(name), jen.Lit(b.Op), jen.Lit(valueText(b.Value, &base)), jen.Qual(rt, "ValueText").Call(v)))))
 	}
 	if fl.Unique {
 		other := jen.Id("o").Dot(ei.fields[fl])
@@ -337,7 +338,7 @@ func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
 		}
 		body = append(body, jen.For(jen.Id("o").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(
 			jen.If(jen.Id("o").Dot(ei.id).Op("!=").Id("r").Dot(ei.id).Op("&&").Add(same)).Block(
-				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be unique: %s is already used by %s %q"), jen.Lit(name), jen.Qual(rt, "ValueText").Call(v), jen.Lit(e.Name), jen.Id("o").Dot(ei.id))))))
+				jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgNotUnique), jen.Lit(name), jen.Qual(rt, "ValueText").Call(v), jen.Lit(e.Name), jen.Id("o").Dot(ei.id))))))
 	}
 	body = append(body, jen.Return(jen.Nil()))
 	f.Commentf("%s checks %s of a record about to be written.", g.checkFieldName(fl), name)
@@ -392,7 +393,7 @@ func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
 				// A ref inside a list, map or record.
 				c := &checker{g: g}
 				refused := jen.Return(jen.Qual(rt, "ConstraintViolation").Call(
-					jen.Lit("%s %q is still referenced by %s %q (field %s)"), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot(oi.id), jen.Lit(fl.Name)))
+					jen.Lit(runtime.MsgStillReferenced), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot(oi.id), jen.Lit(fl.Name)))
 				walk := c.eachRef(fl.Type, jen.Id("q").Dot(oi.fields[fl]), nil, func(id *jen.Statement, to *ir.Entity, _ *jen.Statement) []jen.Code {
 					if to != e {
 						return nil
@@ -418,7 +419,7 @@ func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
 			}
 			body = append(body, jen.For(jen.Id("q").Op(":=").Range().Id("s").Dot(oi.table).Dot("All").Call()).Block(
 				jen.If(match).Block(jen.Return(jen.Qual(rt, "ConstraintViolation").Call(
-					jen.Lit("%s %q is still referenced by %s %q (field %s)"), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot(oi.id), jen.Lit(fl.Name))))))
+					jen.Lit(runtime.MsgStillReferenced), jen.Lit(e.Name), jen.Id("id"), jen.Lit(other.Name), jen.Id("q").Dot(oi.id), jen.Lit(fl.Name))))))
 		}
 	}
 	body = append(body, jen.Return(jen.Id("s").Dot(ei.table).Dot("Delete").Call(jen.Id("id"))))
@@ -452,11 +453,11 @@ func (g *generator) validate(f *jen.File) {
 				if fl.Type.Optional {
 					get = append(get, jen.If(jen.Id("r").Dot(fname).Op("!=").Nil()).Block(
 						jen.If(jen.List(jen.Id("first"), jen.Id("dup")).Op(":=").Id(seen).Index(jen.Op("*").Add(val)), jen.Id("dup")).Block(
-							jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Op("*").Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
+							jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: "+runtime.MsgNotUnique), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Op("*").Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
 						).Else().Block(jen.Id(seen).Index(jen.Op("*").Id("r").Dot(fname)).Op("=").Id("r").Dot(ei.id))))
 				} else {
 					get = append(get, jen.If(jen.List(jen.Id("first"), jen.Id("dup")).Op(":=").Id(seen).Index(val), jen.Id("dup")).Block(
-						jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s must be unique: %s is already used by %s %q"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
+						jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: "+runtime.MsgNotUnique), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(e.Name+"."+fl.Name), jen.Qual(rt, "ValueText").Call(jen.Id("r").Dot(fname)), jen.Lit(e.Name), jen.Id("first"))),
 					).Else().Block(jen.Id(seen).Index(jen.Id("r").Dot(fname)).Op("=").Id("r").Dot(ei.id)))
 				}
 				loop = append(loop, get...)

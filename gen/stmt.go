@@ -4,6 +4,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // body compiles the statements of one custom tool.
@@ -186,7 +187,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		if x.Field == x.Field.Entity.Key {
 			// compiler/eval: the key of a record cannot change.
 			out = append(out, jen.If(jen.Add(val.c).Op("!=").Id(row).Dot(ei.id)).Block(
-				b.fail(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s.%s cannot be changed: it is the key of %s %q"), jen.Lit(x.Field.Entity.Name), jen.Lit(x.Field.Name), jen.Lit(x.Field.Entity.Name), jen.Id(row).Dot(ei.id)))))
+				b.fail(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgKeyChanged), jen.Lit(x.Field.Entity.Name), jen.Lit(x.Field.Name), jen.Lit(x.Field.Entity.Name), jen.Id(row).Dot(ei.id)))))
 		}
 		b.usesErr = true
 		out = append(out,
@@ -350,7 +351,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			jen.For(jen.List(jen.Id("_"), jen.Id(id)).Op(":=").Range().Id("s").Dot(ei.lower + "IDs").Call()).Block(inner...),
 		}
 	}
-	panic("gen: unsupported statement")
+	panic(unexpectedAt(ir.Pos{}, "unsupported statement %T", st))
 }
 
 func vrVar(e ir.Expr) *ir.Var {

@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // This file compiles the statements of composite values and mutable
@@ -236,13 +237,13 @@ func (b *body) pathWrite(target *jen.Statement, t *ir.Type, steps []ir.PathStep,
 	if st.Field != nil {
 		if t.Optional {
 			out = append(out, jen.If(jen.Add(target).Op("==").Nil()).Block(
-				b.fail(jen.Qual(rt, "Internal").Call(jen.Lit("cannot read field %s of null"), jen.Lit(st.Field.Name)))))
+				b.fail(jen.Qual(rt, "Internal").Call(jen.Lit(runtime.MsgFieldOfNull), jen.Lit(st.Field.Name)))))
 		}
 		return append(out, b.pathWrite(jen.Add(target).Dot(g.structs[st.Field.Struct].fields[st.Field]), g.storedType(st.Field), steps[1:], keys[1:], val)...)
 	}
 	if t.Optional {
 		out = append(out, jen.If(jen.Add(target).Op("==").Nil()).Block(
-			b.fail(jen.Qual(rt, "Internal").Call(jen.Lit("cannot index null")))))
+			b.fail(jen.Qual(rt, "Internal").Call(jen.Lit(runtime.MsgIndexNull)))))
 	}
 	k := keys[0]
 	if t.Kind == ir.KindList {
@@ -272,7 +273,7 @@ func (b *body) forValues(x *ir.For) []jen.Code {
 	g := sc.g
 	st := x.Source.Type()
 	var out []jen.Code
-	src := sc.exprNonNull(x.Source, "cannot iterate over null")
+	src := sc.exprNonNull(x.Source, runtime.MsgIterateNull)
 	comment := "Iterate over the list as it is when the loop starts."
 	if hasWrites(x.Body) {
 		snap := sc.temp("snapshot")

@@ -145,7 +145,7 @@ func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
 		}
 		v, err := valueJSON(a.Value, a.Param.Type)
 		if err != nil {
-			panic(fmt.Sprintf("gen: solution of %s: %v", st.Tool.Name, err))
+			panic(unexpectedAt(a.Pos, "solution of %s: %v", st.Tool.Name, err))
 		}
 		if n > 0 {
 			b.WriteByte(',')
@@ -316,7 +316,7 @@ func metaLit(meta []ir.MetaEntry) *jen.Statement {
 			}
 			v = jen.Index().String().Values(xs...)
 		default:
-			panic(fmt.Sprintf("gen: meta %s: a value of type %T", e.Key, e.Value))
+			panic(unexpectedAt(e.Pos, "meta %s: a value of type %T", e.Key, e.Value))
 		}
 		entries = append(entries, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(e.Key), jen.Id("Value"): v}))
 	}

@@ -11,15 +11,11 @@ import (
 	"github.com/worldc/worldc/compiler/ir"
 )
 
-// pageSize is how many records list and search tools return at most
-// (compiler/eval's MaxResults).
-const pageSize = 50
-
 // toolsFile renders the argument structs, the tool methods, their JSON
 // handlers and schemas, and the registry.
 func (g *generator) toolsFile(f *jen.File) {
 	f.Comment("pageSize is the most records a list or search tool returns.")
-	f.Const().Id("pageSize").Op("=").Lit(pageSize)
+	f.Const().Id("pageSize").Op("=").Lit(ir.PageSize)
 	f.Line()
 	for _, t := range g.w.Tools {
 		g.argsType(f, t)
@@ -40,13 +36,13 @@ func (g *generator) toolDescription(t *ir.Tool) string {
 		case ir.ToolGet:
 			return fmt.Sprintf("Get a %s by id.", e)
 		case ir.ToolList:
-			return fmt.Sprintf("List %s records in order, %d at a time from offset.", e, pageSize)
+			return fmt.Sprintf("List %s records in order, %d at a time from offset.", e, ir.PageSize)
 		case ir.ToolSearch:
 			var by []string
 			for _, f := range t.By {
 				by = append(by, f.Name)
 			}
-			return fmt.Sprintf("Search %s records by %s (at most %d).", e, strings.Join(by, ", "), pageSize)
+			return fmt.Sprintf("Search %s records by %s (at most %d).", e, strings.Join(by, ", "), ir.PageSize)
 		case ir.ToolCreate:
 			return fmt.Sprintf("Create a %s.", e)
 		case ir.ToolUpdate:
@@ -292,7 +288,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 			))
 		}
 		return append(out,
-			jen.Id("out").Op(":=").Make(jen.Index().Op("*").Id(ei.typ), jen.Lit(0), jen.Min(jen.Int64().Call(jen.Add(table).Dot("Len").Call()), jen.Lit(pageSize))),
+			jen.Id("out").Op(":=").Make(jen.Index().Op("*").Id(ei.typ), jen.Lit(0), jen.Min(jen.Int64().Call(jen.Add(table).Dot("Len").Call()), jen.Lit(ir.PageSize))),
 			jen.Var().Id("i").Int64(),
 			jen.For(jen.Id("r").Op(":=").Range().Add(table).Dot("All").Call()).Block(
 				jen.If(jen.Len(jen.Id("out")).Op("==").Id("pageSize")).Block(jen.Break()),
@@ -411,7 +407,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 			jen.Return(jen.Id("r"), jen.Nil()),
 		)
 	}
-	panic("gen: unknown tool kind " + string(t.Kind))
+	panic(unexpectedAt(t.Pos, "unknown tool kind %q", t.Kind))
 }
 
 // customBody compiles a custom tool's statements after binding its
@@ -614,7 +610,7 @@ func (g *generator) schema(t *ir.Tool) string {
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
-		panic(err) // only strings, bools and nested objects
+		panic(unexpectedAt(t.Pos, "the schema of tool %s: %v", t.Name, err)) // only strings, bools and nested objects
 	}
 	return string(b)
 }

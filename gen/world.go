@@ -8,7 +8,6 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/worldc/worldc/runtime"
 	"github.com/worldc/worldc/templates"
 )
 
@@ -48,10 +47,7 @@ func (g *generator) policy() ([]byte, error) {
 // points.
 func (g *generator) worldFile(f *jen.File) {
 	w := g.w
-	today, err := runtime.ParseDate(w.Today)
-	if err != nil {
-		panic(fmt.Sprintf("gen: world %s: today: %v", w.Name, err))
-	}
+	today := g.today
 	f.Anon("embed")
 	f.Commentf("today is the world's date: %s.", today)
 	f.Const().Id("today").Qual(rt, "Date").Op("=").Lit(int(today))

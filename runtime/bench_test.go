@@ -6,8 +6,8 @@ import (
 	goruntime "runtime"
 	"testing"
 
+	"github.com/worldc/worldc/internal/cpubench"
 	"github.com/worldc/worldc/runtime"
-	"github.com/worldc/worldc/runtime/cpubench"
 	"github.com/worldc/worldc/runtime/internal/worldtest"
 )
 

@@ -128,7 +128,7 @@ func HasKey[V any](m map[string]V, k string) bool {
 // IndexError is the error of reading or writing element i of a list of n
 // elements when i is out of range.
 func IndexError(i int64, n int) error {
-	return Internal("list index %d out of range (length %d)", i, n)
+	return Internal(MsgIndexOutOfRange, i, n)
 }
 
 // KeyError is the error of reading key k of a map that does not have it.
@@ -191,7 +191,7 @@ func VariantTag(data []byte, tag string, cases []string) (string, error) {
 		}
 	})
 	if !found || string(raw) == "null" {
-		return "", InvalidArguments("missing required field %q", tag)
+		return "", InvalidArguments(MsgMissingField, tag)
 	}
 	s, _, err := decodeEnum(raw, cases)
 	if err != nil {

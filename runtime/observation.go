@@ -69,7 +69,7 @@ func InvalidArguments(format string, args ...any) *ToolError {
 
 // NotFound reports a missing record: `Invoice "inv_9" not found`.
 func NotFound(entity, id string) *ToolError {
-	return &ToolError{Code: CodeNotFound, Message: fmt.Sprintf("%s %q not found", entity, id)}
+	return &ToolError{Code: CodeNotFound, Message: fmt.Sprintf(MsgNotFound, entity, id)}
 }
 
 // PreconditionFailed reports a failed `require … else "message"`; message

@@ -172,7 +172,7 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 			if j != nil && depth >= 0 {
 				j.rollbackTo(depth)
 			}
-			obs = ErrorObservation(Internal("tool %q panicked: %v", name, v))
+			obs = ErrorObservation(Internal(MsgToolPanicked, name, v))
 		}
 	}()
 	j = state.Journal()
@@ -196,7 +196,7 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 	enc, err := encodeObservation(data)
 	if err != nil {
 		j.Rollback()
-		return ErrorObservation(Internal("tool %q returned data that cannot be encoded as JSON: %v", name, err))
+		return ErrorObservation(Internal(MsgUnencodable, name, err))
 	}
 	j.Commit()
 	return okEncoded(enc)

@@ -5,6 +5,10 @@ import (
 	"io/fs"
 )
 
+// ModulePath is this module's path, the import path of this package: what
+// generated worlds import and what worldc's go.mod files require.
+const ModulePath = "github.com/worldc/worldc/runtime"
+
 // source is this module's Go source: go.mod and the files of the packages a
 // generated world imports (this one and pycalc). Tests and test helpers are
 // embedded too (a pattern cannot leave them out) and skipped by Source.

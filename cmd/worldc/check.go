@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/gate"
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -111,9 +112,8 @@ func checkFile(sys *stdio, f specFile) checkResult {
 // readError reports an unreadable spec as a diagnostic at its first line,
 // so that it is counted and shown like any other problem with the file.
 func readError(f specFile, err error) compiler.Diagnostic {
-	v, _ := compiler.LookupValidator("W001")
 	return compiler.Diagnostic{
-		Code:     v.Code,
+		Code:     diag.Syntax,
 		Severity: compiler.SeverityError,
 		Message:  fmt.Sprintf("cannot read the spec: %v", unwrapPathError(err)),
 		File:     f.name,

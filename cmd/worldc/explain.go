@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 )
 
 type explainCmd struct {
@@ -14,7 +15,7 @@ type explainCmd struct {
 // Run prints the validator behind a code: name, doc, hint, and its failing
 // example with the diagnostics the example produces.
 func (c *explainCmd) Run(sys *stdio) error {
-	code := strings.ToUpper(strings.TrimSpace(c.Code))
+	code := diag.Code(strings.ToUpper(strings.TrimSpace(c.Code)))
 	v, ok := compiler.LookupValidator(code)
 	if !ok {
 		return usagef("unknown diagnostic code %q (see 'worldc validators')", c.Code)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/dsl"
 )
 
@@ -69,9 +70,8 @@ func (c *fmtCmd) format(sys *stdio, f specFile) error {
 func printFormatError(sys *stdio, f specFile, err error) {
 	var pe *dsl.Error
 	if errors.As(err, &pe) {
-		v, _ := compiler.LookupValidator("W001")
 		d := compiler.Diagnostic{
-			Code: v.Code, Severity: compiler.SeverityError, Message: pe.Msg,
+			Code: diag.Syntax, Severity: compiler.SeverityError, Message: pe.Msg,
 			File: f.name, Line: pe.Pos.Line, Col: pe.Pos.Column,
 		}
 		fmt.Fprintln(sys.stderr, d.String())

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -15,9 +16,9 @@ import (
 // makes, applied at a site of the spec, that `worldc check` must report
 // with Code.
 type Operator struct {
-	Name string `json:"name"`
-	Code string `json:"code"`
-	Doc  string `json:"doc"`
+	Name string    `json:"name"`
+	Code diag.Code `json:"code"`
+	Doc  string    `json:"doc"`
 	// sites lists where the operator applies, in source order.
 	sites func(s *subject) []site
 }
@@ -130,7 +131,7 @@ func Corrupt(file string, src []byte, opts CorruptOptions) ([]Corruption, error)
 		for _, st := range sites {
 			corrupted := apply(s.src, st.edits)
 			_, diags := compiler.CheckSource(file, []byte(corrupted), checkOpts...)
-			c := Corruption{File: file, World: w.Name, Operator: op.Name, Code: op.Code, Site: st.what,
+			c := Corruption{File: file, World: w.Name, Operator: op.Name, Code: string(op.Code), Site: st.what,
 				Line: st.pos.Line, Col: st.pos.Column, Diagnostics: diags, Corrupted: corrupted, Original: s.src}
 			c.Detected = slices.ContainsFunc(diags, func(d compiler.Diagnostic) bool {
 				return d.Code == op.Code && d.Severity == compiler.SeverityError

@@ -54,7 +54,7 @@ func CheckFindings(diags compiler.Diagnostics, src string) []Finding {
 			continue
 		}
 		end := d.End
-		f := Finding{Code: d.Code, Severity: d.Severity, Message: d.Message, File: d.File, Line: d.Line, Col: d.Col, End: &end, Hint: d.Hint}
+		f := Finding{Code: string(d.Code), Severity: d.Severity, Message: d.Message, File: d.File, Line: d.Line, Col: d.Col, End: &end, Hint: d.Hint}
 		f.Context = snippet(src, d.Line, d.Col)
 		out = append(out, f)
 	}

@@ -25,7 +25,7 @@ func TestRepairAfterCheckErrors(t *testing.T) {
 	}
 	var codes []string
 	for _, d := range ts[0].Diagnostics {
-		codes = append(codes, d.Code)
+		codes = append(codes, string(d.Code))
 	}
 	if strings.Join(codes, " ") != "W016 W003 W005" {
 		t.Errorf("diagnostics of the first draft: %v", codes)

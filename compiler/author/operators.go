@@ -5,27 +5,28 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
 
 // operators is the registry of corruption operators (see Operators).
 var operators = []Operator{
-	{"unknown-entity", "W003", "A seed record names an entity that does not exist (a misspelling).", unknownEntitySites},
-	{"type-mismatch", "W004", "A number field of a seed record gets a string.", typeMismatchSites},
-	{"unknown-enum-value", "W005", "An enum field of a seed record gets a value the enum does not have.", unknownEnumSites},
-	{"missing-required", "W006", "A seed record leaves out a required field.", missingRequiredSites},
-	{"duplicate-unique", "W007", "Two seed records share the value of a unique field.", duplicateUniqueSites},
-	{"out-of-range", "W008", "A seed value breaks its field's bound.", outOfRangeSites},
-	{"dangling-ref", "W009", "A ref field of a seed record names no record.", danglingRefSites},
-	{"cross-service-write", "W010", "A tool that writes its service's entities is moved to another service.", crossServiceWriteSites},
-	{"same-service-invariant", "W011", "An invariant's check only reads the record it iterates.", sameServiceInvariantSites},
-	{"rubric-already-true", "W014", "A task's rubric is replaced by one that holds before the agent acts.", rubricAlreadyTrueSites},
-	{"go-keyword-name", "W017", "A task is named with a Go keyword.", goKeywordSites},
-	{"missing-today", "W020", "The world header loses its clock (today).", missingTodaySites},
-	{"failing-solution", "W021", "A task's golden solution loses its steps, so it no longer reaches reward 1.", failingSolutionSites},
-	{"invalid-date", "W022", "A date of a seed record does not exist (February 30).", invalidDateSites},
-	{"duplicate-tool", "W002", "A tool is declared twice.", duplicateToolSites},
+	{"unknown-entity", diag.UnresolvedName, "A seed record names an entity that does not exist (a misspelling).", unknownEntitySites},
+	{"type-mismatch", diag.TypeMismatch, "A number field of a seed record gets a string.", typeMismatchSites},
+	{"unknown-enum-value", diag.UnknownEnumValue, "An enum field of a seed record gets a value the enum does not have.", unknownEnumSites},
+	{"missing-required", diag.MissingRequired, "A seed record leaves out a required field.", missingRequiredSites},
+	{"duplicate-unique", diag.SeedNotUnique, "Two seed records share the value of a unique field.", duplicateUniqueSites},
+	{"out-of-range", diag.OutOfRange, "A seed value breaks its field's bound.", outOfRangeSites},
+	{"dangling-ref", diag.DanglingRef, "A ref field of a seed record names no record.", danglingRefSites},
+	{"cross-service-write", diag.WriteOutsideService, "A tool that writes its service's entities is moved to another service.", crossServiceWriteSites},
+	{"same-service-invariant", diag.InvariantSameService, "An invariant's check only reads the record it iterates.", sameServiceInvariantSites},
+	{"rubric-already-true", diag.RubricAlreadySatisfied, "A task's rubric is replaced by one that holds before the agent acts.", rubricAlreadyTrueSites},
+	{"go-keyword-name", diag.UnsafeIdentifier, "A task is named with a Go keyword.", goKeywordSites},
+	{"missing-today", diag.WorldHeader, "The world header loses its clock (today).", missingTodaySites},
+	{"failing-solution", diag.SolutionFails, "A task's golden solution loses its steps, so it no longer reaches reward 1.", failingSolutionSites},
+	{"invalid-date", diag.InvalidLiteral, "A date of a seed record does not exist (February 30).", invalidDateSites},
+	{"duplicate-tool", diag.DuplicateName, "A tool is declared twice.", duplicateToolSites},
 }
 
 // seedRecords are the records written out in the world seed, in order.

@@ -12,6 +12,7 @@ import (
 	"text/template"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/docs"
 	"github.com/worldc/worldc/dsl"
 	"github.com/worldc/worldc/templates"
@@ -189,11 +190,11 @@ func (p *Prompts) Repair(b Brief, in RepairInput) ([]Message, error) {
 		d.FindingsJSON = strings.TrimRight(string(findingsJSON(in.Findings)), "\n")
 	}
 	for _, code := range in.Explain {
-		v, ok := compiler.LookupValidator(code)
+		v, ok := compiler.LookupValidator(diag.Code(code))
 		if !ok {
 			continue
 		}
-		ex, _ := compiler.Example(code)
+		ex, _ := compiler.Example(v.Code)
 		d.Explain = append(d.Explain, explanation{Validator: v, Example: ex})
 	}
 	user, err := render(p.repair, d)

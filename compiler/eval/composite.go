@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // Composite values (lists, maps and value records) are immutable: every
@@ -299,7 +300,7 @@ func elements(v value) (keys func(i int) value, vals []value, err *evalError) {
 	case *mapValue:
 		return func(i int) value { return x.keys[i] }, x.vals, nil
 	case nil:
-		return nil, nil, errorf(CodeInternal, "cannot iterate over null")
+		return nil, nil, errorf(CodeInternal, runtime.MsgIterateNull)
 	}
 	return nil, nil, errorf(CodeInternal, "cannot iterate over %s", typeName(v))
 }
@@ -314,7 +315,7 @@ func indexValue(c, k value) (value, *evalError) {
 			break
 		}
 		if i < 0 || i >= int64(len(x)) {
-			return nil, errorf(CodeInternal, "list index %d out of range (length %d)", i, len(x))
+			return nil, errorf(CodeInternal, runtime.MsgIndexOutOfRange, i, len(x))
 		}
 		return x[i], nil
 	case *mapValue:
@@ -328,7 +329,7 @@ func indexValue(c, k value) (value, *evalError) {
 		}
 		return v, nil
 	case nil:
-		return nil, errorf(CodeInternal, "cannot index null")
+		return nil, errorf(CodeInternal, runtime.MsgIndexNull)
 	}
 	return nil, errorf(CodeInternal, "cannot index %s with %s", typeName(c), typeName(k))
 }
@@ -365,7 +366,7 @@ func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value
 		sv, ok := cur.(*structValue)
 		if !ok {
 			if cur == nil {
-				return nil, errorf(CodeInternal, "cannot read field %s of null", st.Field.Name)
+				return nil, errorf(CodeInternal, runtime.MsgFieldOfNull, st.Field.Name)
 			}
 			return nil, errorf(CodeInternal, "cannot read field %s of %s", st.Field.Name, typeName(cur))
 		}
@@ -392,7 +393,7 @@ func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value
 			break
 		}
 		if i < 0 || i >= int64(len(x)) {
-			return nil, errorf(CodeInternal, "list index %d out of range (length %d)", i, len(x))
+			return nil, errorf(CodeInternal, runtime.MsgIndexOutOfRange, i, len(x))
 		}
 		nv, err := replaceAt(x[i], elem, steps[1:], keys[1:], v)
 		if err != nil {
@@ -416,7 +417,7 @@ func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value
 		}
 		return x.with(s, nv), nil
 	case nil:
-		return nil, errorf(CodeInternal, "cannot index null")
+		return nil, errorf(CodeInternal, runtime.MsgIndexNull)
 	}
 	return nil, errorf(CodeInternal, "cannot index %s with %s", typeName(cur), typeName(k))
 }
@@ -568,7 +569,7 @@ func valueProblem(path string, f *ir.Field, t *ir.Type, v value) (kind, msg stri
 				return ProblemBound, fmt.Sprintf("%s: bound %s: %v", path, b.Op, err)
 			}
 			if ok, comparable := order(b.Op, v, bv); !ok || !comparable {
-				return ProblemBound, fmt.Sprintf("%s must be %s %s, got %s", path, b.Op, text(bv), text(v))
+				return ProblemBound, fmt.Sprintf(runtime.MsgOutOfBounds, path, b.Op, text(bv), text(v))
 			}
 		}
 	}

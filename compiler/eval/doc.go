@@ -365,7 +365,7 @@
 // Every call is atomic: a failed call leaves the state exactly unchanged
 // (same records, same order, same values, same hash).
 //
-// Standard tools (MaxResults = 50):
+// Standard tools (ir.PageSize = 50):
 //
 //   - get: the record with the given id, or not_found.
 //   - list: records from offset (default 0; negative is invalid_arguments)

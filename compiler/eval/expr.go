@@ -32,7 +32,7 @@ func notFound(e *ir.Entity, id string) *evalError {
 	if e != nil {
 		name = e.Name
 	}
-	return errorf(CodeNotFound, "%s %q not found", name, id)
+	return errorf(CodeNotFound, runtime.MsgNotFound, name, id)
 }
 
 // evaluator evaluates expressions and statements against a state.
@@ -434,7 +434,7 @@ func (ev *evaluator) field(x *ir.FieldRef) (value, *evalError) {
 		return readField(sv, x.Field)
 	}
 	if v == nil && x.Field != nil && x.Field.Entity == nil {
-		return nil, errorf(CodeInternal, "cannot read field %s of null", x.Field.Name)
+		return nil, errorf(CodeInternal, runtime.MsgFieldOfNull, x.Field.Name)
 	}
 	var e *ir.Entity
 	if t := x.X.Type(); t != nil {
@@ -623,7 +623,7 @@ func arith(op string, l, r value) (value, *evalError) {
 				return float64(a) / float64(b), nil
 			case "%":
 				if b == 0 {
-					return nil, errorf(CodeInternal, "integer modulo by zero")
+					return nil, errorf(CodeInternal, runtime.MsgModuloByZero)
 				}
 				return a % b, nil
 			}
@@ -730,7 +730,7 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 	}
 	for i, a := range args {
 		if a == nil && (x.Func != "append" || i != 1) {
-			return nil, errorf(CodeInternal, "%s: argument %d is null", x.Func, i+1)
+			return nil, errorf(CodeInternal, runtime.MsgNullArgument, x.Func, i+1)
 		}
 	}
 	if x.Func == "append" {
@@ -969,7 +969,7 @@ func builtin(name string, args []value) (value, *evalError) {
 		}
 		v, err := runtime.NewDate(int(y), int(m), int(d))
 		if err != nil {
-			return nil, errorf(CodeInternal, "date(%d, %d, %d): %v", y, m, d, err)
+			return nil, errorf(CodeInternal, runtime.MsgInvalidDate, y, m, d, err)
 		}
 		return v, nil
 	}

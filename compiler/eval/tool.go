@@ -36,9 +36,6 @@ const (
 	CodeInternal = runtime.CodeInternal
 )
 
-// MaxResults is the number of records list and search tools return at most.
-const MaxResults = 50
-
 // ToolError is a failed tool call: a code (the Code* constants) and a
 // message for the agent.
 type ToolError struct {
@@ -145,7 +142,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 	defer func() {
 		if p := recover(); p != nil {
 			s.rollback()
-			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q panicked: %v", tool.Name, p)}
+			data, terr = Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf(runtime.MsgToolPanicked, tool.Name, p)}
 		}
 	}()
 	// The tool may write its own service's tables only (W010): s makes
@@ -171,7 +168,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 	if f, ok := nonFinite(v); ok {
 		s.rollback()
 		_, jerr := json.Marshal(f)
-		return Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf("tool %q returned data that cannot be encoded as JSON: %v", tool.Name, jerr)}
+		return Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf(runtime.MsgUnencodable, tool.Name, jerr)}
 	}
 	s.log = s.log[:0]
 	return Data{snapshot(v)}, nil
@@ -513,7 +510,7 @@ func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(stri
 	var c *ir.Case
 	if d.Tag != nil {
 		if isNull(given[0]) {
-			return nil, bad("missing required field %q", d.Tag.Name)
+			return nil, bad(runtime.MsgMissingField, d.Tag.Name)
 		}
 		v, err := decodeValue(name, path+"."+d.Tag.Name, d.Tag.Type, given[0])
 		if err != nil {
@@ -551,7 +548,7 @@ func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(stri
 				}
 				vals[i] = v
 			case !f.Type.Optional:
-				err = bad("missing required field %q", f.Name)
+				err = bad(runtime.MsgMissingField, f.Name)
 				return false
 			}
 			return true
@@ -716,14 +713,14 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			return nil, invalidArg("offset", "must be >= 0")
 		}
 		out := []value{}
-		for i := offset; i < int64(len(t.rows)) && len(out) < MaxResults; i++ {
+		for i := offset; i < int64(len(t.rows)) && len(out) < ir.PageSize; i++ {
 			out = append(out, t.rows[i])
 		}
 		return out, nil
 	case ir.ToolSearch:
 		out := []value{}
 		for _, r := range t.rows {
-			if len(out) == MaxResults {
+			if len(out) == ir.PageSize {
 				break
 			}
 			if err := ev.tick(); err != nil {
@@ -1191,7 +1188,7 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	}
 	v = stored(f, v)
 	if f == r.ent.Key && !equal(v, r.vals[i]) {
-		return errorf(CodeConstraintViolation, "%s.%s cannot be changed: it is the key of %s %q", r.ent.Name, f.Name, r.ent.Name, r.id)
+		return errorf(CodeConstraintViolation, runtime.MsgKeyChanged, r.ent.Name, f.Name, r.ent.Name, r.id)
 	}
 	t, err := ev.s.writable(r.ent)
 	if err != nil {
@@ -1241,7 +1238,7 @@ func (ev *evaluator) delete(r *row) *evalError {
 		return notFound(r.ent, r.id)
 	}
 	if q, f := ev.s.referrer(r); q != nil {
-		return errorf(CodeConstraintViolation, "%s %q is still referenced by %s %q (field %s)", r.ent.Name, r.id, q.ent.Name, q.id, f.Name)
+		return errorf(CodeConstraintViolation, runtime.MsgStillReferenced, r.ent.Name, r.id, q.ent.Name, q.id, f.Name)
 	}
 	t, err := ev.s.writable(r.ent)
 	if err != nil {
@@ -1323,7 +1320,7 @@ func fieldProblem(e *ir.Entity, others []*row, r *row, i int, v value) (kind, ms
 	if f.Unique || f == e.Key {
 		for _, q := range others {
 			if q != r && equal(q.vals[i], v) {
-				return ProblemUnique, fmt.Sprintf("%s must be unique: %s is already used by %s %q", name, text(v), e.Name, q.id)
+				return ProblemUnique, fmt.Sprintf(runtime.MsgNotUnique, name, text(v), e.Name, q.id)
 			}
 		}
 	}

@@ -375,7 +375,7 @@ func TestStandardTools(t *testing.T) {
 	for i := range 60 {
 		mustCall(t, s, "create_customer", fmt.Sprintf(`{"name":"Bulk %d","email":"b%d@b","tier":"silver","credit_limit":0}`, i, i))
 	}
-	if got := mustCall(t, s, "list_customers", `{}`); strings.Count(got, `"id"`) != MaxResults || !strings.HasPrefix(got, `[{"id":"acme",`) {
+	if got := mustCall(t, s, "list_customers", `{}`); strings.Count(got, `"id"`) != ir.PageSize || !strings.HasPrefix(got, `[{"id":"acme",`) {
 		t.Errorf("list = %d records", strings.Count(got, `"id"`))
 	}
 	if got := mustCall(t, s, "list_customers", `{"offset":60}`); strings.Count(got, `"id"`) != 4 {
@@ -401,7 +401,7 @@ func TestStandardTools(t *testing.T) {
 			t.Errorf("search %s = %v, want %s", tc.args, ids, tc.ids)
 		}
 	}
-	if got := mustCall(t, s, "find_customers", `{"tier":"silver"}`); strings.Count(got, `"id"`) != MaxResults {
+	if got := mustCall(t, s, "find_customers", `{"tier":"silver"}`); strings.Count(got, `"id"`) != ir.PageSize {
 		t.Errorf("search limit: %d", strings.Count(got, `"id"`))
 	}
 	if err := callErr(t, s, "find_customers", `{"parent":"ghost"}`); err.Error() != `not_found: Customer "ghost" not found` {

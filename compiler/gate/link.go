@@ -11,12 +11,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/worldc/worldc/compiler/ir"
 )
 
 // EntryPoint is the function every generated world package exports for
 // linked testing: `func Conformance() []error` runs the checks its own
 // TestConformance runs.
-const EntryPoint = "Conformance"
+const EntryPoint = ir.EntryPoint
 
 // linkedTest tests worlds by linking up to opts.LinkBatch of them into one
 // test binary that calls each world's Conformance entry point in a subtest

@@ -22,7 +22,7 @@ import (
 
 // RuntimeModule is the module path of worldc's runtime, the one dependency
 // of every generated world.
-const RuntimeModule = "github.com/worldc/worldc/runtime"
+const RuntimeModule = worldrt.ModulePath
 
 // Runtime is a copy of worldc's runtime module: the files a generated world
 // needs to build (go.mod and the non-test Go files of its packages).

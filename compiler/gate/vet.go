@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 )
 
 // Stage is where a world failed the gate.
@@ -43,7 +43,7 @@ type WorldResult struct {
 	// Diagnostics are the failure as the diagnostics of `worldc check
 	// --json` (the checker's for a spec with errors, GateDiagnostics
 	// otherwise); set by callers that built the world from a spec.
-	Diagnostics []compiler.Diagnostic `json:"diagnostics,omitempty"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // WorldMeta is what a report says of a world besides its verdict.
@@ -396,13 +396,13 @@ func checkedPaths(pkgs []*checkedPackage) []string {
 // and what the spec element is in the message), the others diagnostics at
 // the spec file's first line when it is known. Check failures carry the
 // checker's own diagnostics already (see the callers).
-func (r WorldResult) GateDiagnostics() []compiler.Diagnostic {
+func (r WorldResult) GateDiagnostics() []diag.Diagnostic {
 	if r.OK || r.Stage == StageCheck {
 		return nil
 	}
-	var out []compiler.Diagnostic
+	var out []diag.Diagnostic
 	for _, e := range r.Errors {
-		d := compiler.Diagnostic{Code: "gate-" + string(r.Stage), Severity: compiler.SeverityError, Message: e.Message,
+		d := diag.Diagnostic{Code: diag.Code("gate-" + string(r.Stage)), Severity: diag.SeverityError, Message: e.Message,
 			Hint: gateHint(r.Stage)}
 		spec, what, _ := strings.Cut(e.Spec, ", ")
 		if file, line, col, ok := splitSpecPos(spec); ok {
@@ -410,7 +410,7 @@ func (r WorldResult) GateDiagnostics() []compiler.Diagnostic {
 		} else if r.Spec != "" {
 			d.File, d.Line, d.Col = r.Spec, 1, 1
 		}
-		d.End = compiler.Position{Line: d.Line, Col: d.Col}
+		d.End = diag.Position{Line: d.Line, Col: d.Col}
 		if what != "" {
 			d.Message = what + ": " + d.Message
 		}

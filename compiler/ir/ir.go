@@ -9,10 +9,28 @@
 // invariants instead of re-checking.
 package ir
 
-import "github.com/worldc/worldc/dsl"
+import "fmt"
 
-// Pos is a source position.
-type Pos = dsl.Pos
+// Pos is a position in a spec file: the file name the spec was parsed
+// under, the byte offset and the 1-based line and column (in characters).
+// The compiler converts the parser's positions when it lowers a spec, so
+// that the IR and its consumers (gen, eval, the gate) do not depend on the
+// parser.
+type Pos struct {
+	Filename string
+	Offset   int
+	Line     int
+	Column   int
+}
+
+// String renders the position as `file:line:col`, or `line:col` without a
+// file name, as the parser's positions print.
+func (p Pos) String() string {
+	if p.Filename == "" {
+		return fmt.Sprintf("%d:%d", p.Line, p.Column)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.Filename, p.Line, p.Column)
+}
 
 // World is a checked world spec.
 type World struct {
@@ -292,6 +310,11 @@ const (
 	ToolUpdate ToolKind = "update"
 	ToolDelete ToolKind = "delete"
 )
+
+// PageSize is the most records a list or search tool returns: list pages
+// through the rest with its offset argument. The generated tools and the
+// evaluator (compiler/eval) both take it from here.
+const PageSize = 50
 
 // Tool is an agent-callable operation.
 type Tool struct {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/worldc/worldc/generated/tau2_retail"
+	"github.com/worldc/worldc/internal/cpubench"
 	"github.com/worldc/worldc/runtime"
-	"github.com/worldc/worldc/runtime/cpubench"
 )
 
 // Benchmarks of the compiled tau2-bench retail world (50 products, 500

@@ -15,6 +15,11 @@ import (
 	"github.com/worldc/worldc/runtime"
 )
 
+// ManifestName is the file name of a bundle's manifest, at the bundle's
+// root: Export writes it, Verify reads it, and worldc bundle takes a
+// directory that holds one for a bundle it wrote.
+const ManifestName = "manifest.json"
+
 // Manifest is a bundle's manifest.json: what the bundle holds, with the
 // hashes that `verify` checks. Members are written in this order.
 type Manifest struct {
@@ -89,7 +94,7 @@ func Export(worlds []runtime.World, dir string, opts ExportOptions) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "manifest.json"), data, 0o644)
+	return os.WriteFile(filepath.Join(dir, ManifestName), data, 0o644)
 }
 
 // TaskRow is a line of tasks.jsonl.

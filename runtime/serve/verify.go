@@ -44,7 +44,7 @@ type verified struct{ files, trajectories int }
 func Verify(worlds []runtime.World, dir string) ([]string, verified, error) {
 	var problems []string
 	var n verified
-	data, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	data, err := os.ReadFile(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return nil, n, fmt.Errorf("reading the manifest: %w", err)
 	}

@@ -2,6 +2,14 @@
 // own thread as well as by wall time. On a shared, loaded machine ns/op is
 // wall time and includes waiting for a CPU; the thread's CPU time per op
 // ("cpu-ns/op") moves much less, so comparisons between runs hold up.
+//
+// It is a test helper, internal to worldc: no generated world or user of
+// the runtime can import it. The runtime module's benchmarks use it too:
+// Go's internal rule goes by import path (github.com/worldc/worldc/runtime
+// lies below github.com/worldc/worldc), and the runtime's tests run from
+// worldc's module (make test), where this package resolves. The runtime's
+// go.mod does not require worldc, so the copy of the runtime written to
+// users' modules, which leaves tests out, needs only the standard library.
 package cpubench
 
 import (
