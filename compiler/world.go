@@ -16,7 +16,7 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 			c.errorf("W002", d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: d.Pos}
+		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Always: d.Always, Pos: d.Pos}
 		c.invariants[d.Name] = inv
 		if strings.TrimSpace(d.Policy) == "" {
 			c.errorf("W004", d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)
