@@ -25,7 +25,11 @@ func (g *generator) invariantsFile(f *jen.File) {
 
 func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	ei := g.ents[inv.Entity]
-	sc := g.newScope("out")
+	reserved := []string{"out"}
+	if inv.Always {
+		reserved = append(reserved, "rows")
+	}
+	sc := g.newScope(reserved...)
 	sc.readOnly = true
 	sc.constPrefix, sc.constOwner = g.invs[inv], "the invariant "+inv.Name
 	var keys []indexKey
@@ -55,9 +59,27 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 			violation(jen.Err().Dot("Error").Call()), jen.Continue()))
 	}
 	loop = append(loop, jen.If(jen.Op("!").Id(ok)).Block(violation(jen.Lit(oneLine(inv.Policy)))))
-	body = append(body, jen.For(jen.Id(v).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(loop...))
+	rows := jen.Id("s").Dot(ei.table).Dot("All").Call()
+	if inv.Always {
+		rows = jen.Id("rows")
+	}
+	body = append(body, jen.For(jen.Id(v).Op(":=").Range().Add(rows)).Block(loop...))
 	body = append(body, jen.Return(jen.Id("out")))
 	f.Add(doc(g.invs[inv]+" checks the invariant "+inv.Name+": every "+inv.Entity.Name+" record it applies to must satisfy its check. The policy reads:", inv.Policy))
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(body...)
+	if !inv.Always {
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(body...)
+		f.Line()
+		return
+	}
+	// An always-invariant is also checked on some records only, after a
+	// tool call (see checkAlways).
+	in := g.alwaysIn[inv]
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(
+		jen.Return(jen.Id("s").Dot(in).Call(jen.Id("s").Dot(ei.table).Dot("All").Call())))
+	f.Line()
+	f.Commentf("%s checks the always-invariant %s on the %s records rows yields, in", in, inv.Name, inv.Entity.Name)
+	f.Comment("their order: on all of them, or on those a tool call may have changed the")
+	f.Comment("verdict of.")
+	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(in).Params(jen.Id("rows").Qual("iter", "Seq").Index(jen.Op("*").Id(ei.typ))).Index().Qual(rt, "Violation").Block(body...)
 	f.Line()
 }

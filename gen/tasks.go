@@ -15,11 +15,16 @@ import (
 func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("assertion is one rubric item: check reports whether it holds on s,")
 	f.Comment("whose task started in the state start, and why not.")
-	f.Type().Id("assertion").Struct(
+	fields := []jen.Code{
 		jen.Id("kind").String(),
 		jen.Id("text").String(),
 		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())),
-	)
+	}
+	if len(g.always) > 0 {
+		fields = append(fields, jen.Comment("always names the always-invariant of `invariant NAME`, which must also"+
+			"\n// have held after every call of the episode (see Episode.Grade)."), jen.Id("always").String())
+	}
+	f.Type().Id("assertion").Struct(fields...)
 	f.Line()
 	f.Comment("task is a task with its start state, built once, and its rubric.")
 	f.Type().Id("task").Struct(
@@ -33,11 +38,15 @@ func (g *generator) tasksFile(f *jen.File) {
 		var rubric []jen.Code
 		for j, a := range t.Assertions {
 			fn := g.assertionFunc(f, t, i, j, a)
-			rubric = append(rubric, jen.Values(jen.Dict{
+			d := jen.Dict{
 				jen.Id("kind"):  jen.Lit(string(a.Kind)),
 				jen.Id("text"):  jen.Lit(a.Text),
 				jen.Id("check"): fn,
-			}))
+			}
+			if a.Kind == ir.AssertInvariant && a.Invariant != nil && a.Invariant.Always {
+				d[jen.Id("always")] = jen.Lit(a.Invariant.Name)
+			}
+			rubric = append(rubric, jen.Values(d))
 		}
 		entries = append(entries, jen.Values(jen.Dict{
 			jen.Id("info"):   g.taskInfo(t),
@@ -75,14 +84,21 @@ func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("tasks are the world's tasks in declaration order.")
 	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
 	f.Line()
+	startFields := []jen.Code{jen.Id("state").Op("*").Id("State"), jen.Id("hash").String()}
+	if len(g.always) > 0 {
+		startFields = append(startFields,
+			jen.Comment("broken lists, for each always-invariant in declaration order, the"),
+			jen.Comment("records that break it in the start state: each call re-checks them."),
+			jen.Id("broken").Index(jen.Lit(len(g.always))).Index().String())
+	}
 	f.Comment("startState is a task's start state, frozen, and its hash.")
-	f.Type().Id("startState").Struct(jen.Id("state").Op("*").Id("State"), jen.Id("hash").String())
+	f.Type().Id("startState").Struct(startFields...)
 	f.Line()
 	fail := func(err jen.Code) *jen.Statement { return jen.Return(jen.Id("startState").Values(), err) }
 	f.Comment("taskStart returns the start state of a task (the world seed plus the")
 	f.Comment("task's seed records), computed once and frozen.")
 	f.Func().Id("taskStart").Params(jen.Id("name").String()).Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
-		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
+		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(append([]jen.Code{
 			jen.List(jen.Id("base"), jen.Err()).Op(":=").Id("worldSeed").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
 			jen.List(jen.Id("sd"), jen.Err()).Op(":=").Id("loadSeed").Call(),
@@ -94,10 +110,26 @@ func (g *generator) tasksFile(f *jen.File) {
 					fail(jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": task %s seed: %w"), jen.Id("name"), jen.Err()))),
 				jen.Id("s").Dot("Freeze").Call(),
 			),
-			jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil()),
-		))),
+		}, g.returnStart()...)...))),
 	)
 	f.Line()
+}
+
+// returnStart returns the start state s of a task, with, in a world with
+// always-invariants, the records of s that break them.
+func (g *generator) returnStart() []jen.Code {
+	if len(g.always) == 0 {
+		return []jen.Code{jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil())}
+	}
+	var body []jen.Code
+	body = append(body, jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s"), jen.Id("hash"): jen.Id("s").Dot("Hash").Call()}))
+	for i, inv := range g.always {
+		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("s").Dot(g.invs[inv]).Call()).Block(
+			jen.Id("st").Dot("broken").Index(jen.Lit(i)).Op("=").Append(jen.Id("st").Dot("broken").Index(jen.Lit(i)), jen.Id("v").Dot("ID")),
+		))
+	}
+	body = append(body, jen.Return(jen.Id("st"), jen.Nil()))
+	return body
 }
 
 func (g *generator) taskInfo(t *ir.Task) *jen.Statement {

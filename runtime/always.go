@@ -81,6 +81,18 @@ func (t *Trace) Broken(invariant string) []Violation {
 	return out
 }
 
+// IDsOf returns the ids of the rows of changes.
+func IDsOf(changes []RowChange) []string {
+	if len(changes) == 0 {
+		return nil
+	}
+	out := make([]string, len(changes))
+	for i, c := range changes {
+		out[i] = c.ID
+	}
+	return out
+}
+
 // RowsOf yields the rows of the table with the given ids, in the order
 // given, skipping ids that have no row: the records a step re-checks.
 func RowsOf[T any](t *Table[T], ids []string) iter.Seq[T] {

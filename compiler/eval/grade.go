@@ -371,9 +371,9 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	var tr Trace
 	for i, step := range task.Solution {
 		sr := s.runStep(step, bound, hash)
-		var tool *ir.Tool
-		if step != nil {
-			tool = step.Tool
+		tool := ""
+		if step != nil && step.Tool != nil {
+			tool = step.Tool.Name
 		}
 		tr.After(s, tool, sr.Err == nil)
 		res.Steps = append(res.Steps, sr)

@@ -36,19 +36,15 @@ type traceKey struct {
 	id  string
 }
 
-// After records a call just made on s, the state the episode runs in: ok
-// tells whether it succeeded (a failed call changes nothing and is
-// counted as a step all the same).
-func (t *Trace) After(s *State, tool *ir.Tool, ok bool) {
+// After records a call to the named tool just made on s, the state the
+// episode runs in: ok tells whether it succeeded (a failed call changes
+// nothing and is counted as a step all the same).
+func (t *Trace) After(s *State, tool string, ok bool) {
 	t.calls++
 	if !ok || (t.checked && !s.wrote) {
 		return
 	}
 	t.checked = true
-	name := ""
-	if tool != nil {
-		name = tool.Name
-	}
 	for _, inv := range s.w.Invariants {
 		if inv == nil || !inv.Always {
 			continue
@@ -63,7 +59,7 @@ func (t *Trace) After(s *State, tool *ir.Tool, ok bool) {
 				t.seen = map[traceKey]bool{}
 			}
 			t.seen[k] = true
-			v.Step, v.Tool = t.calls, name
+			v.Step, v.Tool = t.calls, tool
 			t.Violations = append(t.Violations, v)
 		}
 		slices.SortFunc(t.Violations[first:], func(a, b Violation) int { return cmp.Compare(a.ID, b.ID) })
