@@ -35,7 +35,7 @@ func alwaysWorld(t *testing.T) *ir.World {
 var alwaysProbes = []probe{
 	{"pay_order", `{"order":"o1"}`},                      // 1: o1 paid, no receipt
 	{"record_receipt", `{"order":"o1","amount":20}`},     // repaired
-	{"move_receipt", `{"receipt":"r3","order":"o1"}`},    // 3: o3 loses its receipt (the receipt's order before the call)
+	{"move_receipt", `{"receipt":"r3","order":"o1"}`},    // 3: o3 loses its receipt (the receipt's order before the call); o1's first receipt is r3 (insertion order)
 	{"move_receipt", `{"receipt":"r3","order":"o3"}`},    // repaired
 	{"set_active", `{"customer":"ana","active":false}`},  // 5: o2's code A1 names no active customer (orders by ref_code)
 	{"set_active", `{"customer":"ana","active":true}`},   // repaired
@@ -98,10 +98,12 @@ func TestAlwaysTrajectories(t *testing.T) {
 	want := []string{
 		"paid_orders_have_receipts Order o1 1",
 		"paid_orders_have_receipts Order o3 3",
+		"first_receipts_match Order o1 3",
 		"referenced_codes_exist Order o2 5",
 		"open_orders_have_active_customers Order o1 8",
 		"gold_customers_have_orders Customer ben 12",
 		"big_receipts_are_rare Order o3 15",
+		"first_receipts_match Order o3 17",
 		"paid_orders_cost_something Order o3 17",
 		"open_orders_have_active_customers Order order_1 21",
 		"referenced_codes_exist Order order_2 25",

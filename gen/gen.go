@@ -67,9 +67,11 @@ type generator struct {
 	tools      map[*ir.Tool]*toolInfo
 	invs       map[*ir.Invariant]string // checker method names
 	// always lists the always-invariants in declaration order; alwaysIn
-	// names their checkers on some records (see always.go).
+	// names their checkers on some records; alw is what checking them
+	// after every call needs (see always.go), nil without them.
 	always   []*ir.Invariant
 	alwaysIn map[*ir.Invariant]string
+	alw      *alwaysInfo
 
 	// helpers the compiled code uses, emitted into state.go on demand
 	needAt    map[*ir.Entity]bool    // s.<entity>At(id): follow a ref inside an expression
@@ -250,6 +252,9 @@ func newGenerator(w *ir.World) (*generator, error) {
 			g.always = append(g.always, inv)
 			g.alwaysIn[inv] = g.stateNames.name([2]any{inv, "in"}, g.invs[inv]+"In")
 		}
+	}
+	if len(g.always) > 0 {
+		g.planAlways()
 	}
 	return g, nil
 }

@@ -28,6 +28,9 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	reserved := []string{"out"}
 	if inv.Always {
 		reserved = append(reserved, "rows")
+		for _, k := range g.alw.reads[inv] {
+			reserved = append(reserved, g.alw.startField[k])
+		}
 	}
 	sc := g.newScope(reserved...)
 	sc.readOnly = true
@@ -37,7 +40,15 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	collectIndexes(inv.Where, true, seen, &keys)
 	collectIndexes(inv.Check, true, seen, &keys)
 	body := []jen.Code{jen.Var().Id("out").Index().Qual(rt, "Violation")}
-	body = append(body, sc.buildIndexes(keys)...)
+	if inv.Always {
+		// The indexes are the checker's parameters (see alwaysChecker).
+		for _, k := range keys {
+			sc.indexes[k] = g.alw.startField[k]
+		}
+		sc.indexCalls = true
+	} else {
+		body = append(body, sc.buildIndexes(keys)...)
+	}
 	v := sc.bind(inv.Var)
 	violation := func(msg jen.Code) *jen.Statement {
 		return jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(rt, "Violation").Values(jen.Dict{
@@ -73,13 +84,5 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	}
 	// An always-invariant is also checked on some records only, after a
 	// tool call (see checkAlways).
-	in := g.alwaysIn[inv]
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(
-		jen.Return(jen.Id("s").Dot(in).Call(jen.Id("s").Dot(ei.table).Dot("All").Call())))
-	f.Line()
-	f.Commentf("%s checks the always-invariant %s on the %s records rows yields, in", in, inv.Name, inv.Entity.Name)
-	f.Comment("their order: on all of them, or on those a tool call may have changed the")
-	f.Comment("verdict of.")
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(in).Params(jen.Id("rows").Qual("iter", "Seq").Index(jen.Op("*").Id(ei.typ))).Index().Qual(rt, "Violation").Block(body...)
-	f.Line()
+	g.alwaysChecker(f, inv, body, keys)
 }

@@ -86,10 +86,7 @@ func (g *generator) tasksFile(f *jen.File) {
 	f.Line()
 	startFields := []jen.Code{jen.Id("state").Op("*").Id("State"), jen.Id("hash").String()}
 	if len(g.always) > 0 {
-		startFields = append(startFields,
-			jen.Comment("broken lists, for each always-invariant in declaration order, the"),
-			jen.Comment("records that break it in the start state: each call re-checks them."),
-			jen.Id("broken").Index(jen.Lit(len(g.always))).Index().String())
+		startFields = append(startFields, g.startFields()...)
 	}
 	f.Comment("startState is a task's start state, frozen, and its hash.")
 	f.Type().Id("startState").Struct(startFields...)
@@ -113,6 +110,9 @@ func (g *generator) tasksFile(f *jen.File) {
 		}, g.returnStart()...)...))),
 	)
 	f.Line()
+	if len(g.always) > 0 {
+		g.seedStartVar(f)
+	}
 }
 
 // returnStart returns the start state s of a task, with, in a world with
@@ -121,15 +121,27 @@ func (g *generator) returnStart() []jen.Code {
 	if len(g.always) == 0 {
 		return []jen.Code{jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil())}
 	}
-	var body []jen.Code
-	body = append(body, jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s"), jen.Id("hash"): jen.Id("s").Dot("Hash").Call()}))
-	for i, inv := range g.always {
-		body = append(body, jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("s").Dot(g.invs[inv]).Call()).Block(
-			jen.Id("st").Dot("broken").Index(jen.Lit(i)).Op("=").Append(jen.Id("st").Dot("broken").Index(jen.Lit(i)), jen.Id("v").Dot("ID")),
-		))
+	body := []jen.Code{jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s"), jen.Id("hash"): jen.Id("s").Dot("Hash").Call()})}
+	body = append(body, g.alwaysStart(true)...)
+	return append(body, jen.Return(jen.Id("st"), jen.Nil()))
+}
+
+// seedStartVar renders, in a world with always-invariants, the world
+// seed's start state, for the episodes of no task.
+func (g *generator) seedStartVar(f *jen.File) {
+	f.Commentf("%s is the world seed as the start state of the episodes of no task,", g.alw.seedStart)
+	f.Comment("built once. It breaks no invariant (the checker proves it, W012), and no")
+	f.Comment("rubric compares with it: its hash is not computed.")
+	body := []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("startState").Values(), jen.Err())),
+		jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s")}),
 	}
+	body = append(body, g.alwaysStart(false)...)
 	body = append(body, jen.Return(jen.Id("st"), jen.Nil()))
-	return body
+	f.Var().Id(g.alw.seedStart).Op("=").Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(body...))
+	f.Line()
+	g.startIndexesType(f)
 }
 
 func (g *generator) taskInfo(t *ir.Task) *jen.Statement {

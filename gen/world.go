@@ -115,19 +115,13 @@ func (g *generator) worldFile(f *jen.File) {
 	)
 	f.Line()
 	always := len(g.always) > 0
-	var plans []alwaysPlan
-	var indexes []indexOn
-	var lookups map[indexOn][]valueKey
-	var names *alwaysNames
 	episodeFields := []jen.Code{
 		jen.Id("state").Op("*").Id("State"),
 		jen.Id("task").Op("*").Id("task"),
 		jen.Id("start").Id("startState"),
 	}
 	if always {
-		plans, indexes, lookups = g.alwaysPlans()
-		names = g.alwaysNaming(indexes)
-		episodeFields = append(episodeFields, g.alwaysFields(names, indexes)...)
+		episodeFields = append(episodeFields, g.alwaysFields()...)
 	}
 	f.Comment("Episode is one agent's run: a private state, and the task it grades.")
 	f.Comment("It implements runtime.Episode; it is not safe for concurrent use.")
@@ -146,12 +140,22 @@ func (g *generator) worldFile(f *jen.File) {
 			jen.Return(jen.Id("e"), jen.Nil()),
 		}
 	}
+	seed := []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
+	seed = append(seed, newEpisode(jen.Dict{jen.Id("state"): jen.Id("s").Dot("Clone").Call()})...)
+	if always {
+		// The world seed has a start state too: its indexes are shared.
+		seed = []jen.Code{
+			jen.List(jen.Id("st"), jen.Err()).Op(":=").Id(g.alw.seedStart).Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		}
+		seed = append(seed, newEpisode(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("start"): jen.Id("st")})...)
+	}
 	f.Comment("NewEpisode starts an episode of the task (\"\": the world seed alone).")
 	f.Func().Id("NewEpisode").Params(jen.Id("task").String()).Parens(jen.List(jen.Op("*").Id("Episode"), jen.Error())).Block(
-		jen.If(jen.Id("task").Op("==").Lit("")).Block(append([]jen.Code{
-			jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-		}, newEpisode(jen.Dict{jen.Id("state"): jen.Id("s").Dot("Clone").Call()})...)...),
+		jen.If(jen.Id("task").Op("==").Lit("")).Block(seed...),
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
 			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(append([]jen.Code{
 				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
@@ -175,7 +179,7 @@ func (g *generator) worldFile(f *jen.File) {
 			jen.Return(jen.Id("obs")),
 		)
 		f.Line()
-		g.alwaysEpisode(f, plans, indexes, lookups, names)
+		g.alwaysEpisode(f)
 	} else {
 		f.Comment("Call runs a tool atomically and returns its observation.")
 		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(

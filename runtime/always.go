@@ -20,15 +20,17 @@ import (
 type Trace struct {
 	reported map[traceKey]struct{}
 	found    []Violation
+	pending  []string // Pending's result, reused
 }
 
 type traceKey struct{ invariant, id string }
 
 // Pending returns the ids of ids (several lists) that have not broken the
 // invariant yet, sorted, each once: those a step must re-check. An id
-// already reported need not be: its first violation is known.
+// already reported need not be: its first violation is known. The slice
+// is the Trace's, valid until the next call of Pending.
 func (t *Trace) Pending(invariant string, ids ...[]string) []string {
-	var out []string
+	out := t.pending[:0]
 	for _, l := range ids {
 		for _, id := range l {
 			if _, done := t.reported[traceKey{invariant, id}]; !done {
@@ -37,7 +39,9 @@ func (t *Trace) Pending(invariant string, ids ...[]string) []string {
 		}
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	t.pending = out
+	return out
 }
 
 // Report records the violations vs of one invariant, found after the call
@@ -105,57 +109,92 @@ func RowsOf[T any](t *Table[T], ids []string) iter.Seq[T] {
 	}
 }
 
-// An IDIndex maps keys (the values of one field of an entity's records)
-// to the ids of the records holding them. A generated episode keeps one for
-// an always-invariant whose check reads another record through a field of
-// the record it checks (`x.customer`, or an aggregate over records whose
-// field equals `x.customer`): when that other record changes, the index
-// names the records to re-check. It is built on first need, by Add for
-// every record, and kept up to date with Move for every record a call
-// writes. The zero IDIndex is empty and ready to use.
-type IDIndex struct {
-	ids   map[string][]string
-	built bool
+// An IndexBase maps keys (the values of one field of an entity's records)
+// to the ids of the records holding them, in the table's order, in one
+// state: a task's start state, built once on first need and shared,
+// read-only, by every episode that starts there (see [IDIndex]). Build
+// it with Add, in the table's order, before sharing it.
+type IndexBase struct {
+	ids map[string][]string
 }
 
-// Built reports whether the index has been built (see SetBuilt).
-func (x *IDIndex) Built() bool { return x.built }
-
-// SetBuilt marks the index as built: from now on it must be kept up to
-// date.
-func (x *IDIndex) SetBuilt() { x.built = true }
+// NewIndexBase returns an empty index.
+func NewIndexBase() *IndexBase { return &IndexBase{ids: make(map[string][]string)} }
 
 // Add records that the record id holds key.
-func (x *IDIndex) Add(key, id string) {
-	if x.ids == nil {
-		x.ids = make(map[string][]string)
-	}
-	x.ids[key] = append(x.ids[key], id)
+func (b *IndexBase) Add(key, id string) { b.ids[key] = append(b.ids[key], id) }
+
+// An IDIndex is an episode's index of an entity's records by one of its
+// fields: the [IndexBase] of its start state, and the records the episode
+// wrote since (Move), so that it follows the episode at the cost of its
+// writes. A generated episode keeps one for an always-invariant whose
+// check reads records through a field: the records that a written row
+// affects (`x.customer` names the written customer: the orders of that
+// customer), or the records an aggregate reads (`r.order == x`: the
+// receipts of an order). The zero IDIndex has no base: set one before
+// reading it. Move may come first.
+type IDIndex struct {
+	base *IndexBase
+	// moved is where each record the episode wrote is now: the key it
+	// holds, or absent (deleted, or holding none).
+	moved map[string]movedTo
+	// added are, by key, the records the episode wrote that hold it now,
+	// in the order they came to hold it.
+	added map[string][]string
 }
 
-// Move records that the record id no longer holds old (when hadOld) but
-// holds key (when has): a record written, inserted (hadOld false) or
-// deleted (has false).
-func (x *IDIndex) Move(id string, old string, hadOld bool, key string, has bool) {
-	if hadOld && has && old == key {
-		return
+type movedTo struct {
+	key string
+	has bool
+}
+
+// HasBase reports whether the index has its base.
+func (x *IDIndex) HasBase() bool { return x.base != nil }
+
+// SetBase sets the index of the start state.
+func (x *IDIndex) SetBase(b *IndexBase) { x.base = b }
+
+// Move records that the record id, which a call wrote, now holds key (when
+// has) or none (deleted, or its field null).
+func (x *IDIndex) Move(id, key string, has bool) {
+	if x.moved == nil {
+		x.moved = make(map[string]movedTo)
+		x.added = make(map[string][]string)
 	}
-	if hadOld {
-		l := x.ids[old]
+	if m, ok := x.moved[id]; ok && m.has {
+		if m.key == key && has {
+			return
+		}
+		l := x.added[m.key]
 		if i := slices.Index(l, id); i >= 0 {
 			l = slices.Delete(l, i, i+1)
-			if len(l) == 0 {
-				delete(x.ids, old)
-			} else {
-				x.ids[old] = l
-			}
+		}
+		if len(l) == 0 {
+			delete(x.added, m.key)
+		} else {
+			x.added[m.key] = l
 		}
 	}
+	x.moved[id] = movedTo{key, has}
 	if has {
-		x.Add(key, id)
+		x.added[key] = append(x.added[key], id)
 	}
 }
 
-// IDs returns the ids of the records holding key. The slice is the
-// index's: do not modify it.
-func (x *IDIndex) IDs(key string) []string { return x.ids[key] }
+// IDs returns the ids of the records holding key: those of the base the
+// episode did not write, in the table's order, then those it wrote. The
+// slice is new.
+func (x *IDIndex) IDs(key string) []string {
+	var base []string
+	if x.base != nil {
+		base = x.base.ids[key]
+	}
+	added := x.added[key]
+	out := make([]string, 0, len(base)+len(added))
+	for _, id := range base {
+		if _, wrote := x.moved[id]; !wrote {
+			out = append(out, id)
+		}
+	}
+	return append(out, added...)
+}

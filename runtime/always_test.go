@@ -42,26 +42,59 @@ func TestTrace(t *testing.T) {
 
 func TestIDIndex(t *testing.T) {
 	var x IDIndex
-	if x.Built() || x.IDs("k") != nil {
+	if x.HasBase() || x.IDs("k") == nil || len(x.IDs("k")) != 0 {
 		t.Fatal("zero index")
 	}
-	x.Add("k", "r1")
-	x.Add("k", "r2")
-	x.Add("j", "r3")
-	x.SetBuilt()
-	x.Move("r1", "k", true, "j", true) // moved
-	x.Move("r2", "k", true, "k", true) // unchanged
-	x.Move("r4", "", false, "k", true) // inserted
-	x.Move("r3", "j", true, "", false) // deleted
+	// Writes before the base is set count as well.
+	x.Move("r5", "k", true)
+	b := NewIndexBase()
+	b.Add("k", "r1")
+	b.Add("k", "r2")
+	b.Add("j", "r3")
+	x.SetBase(b)
+	x.Move("r1", "j", true) // moved
+	x.Move("r2", "k", true) // written, the same key
+	x.Move("r4", "k", true) // inserted
+	x.Move("r3", "", false) // deleted
+	x.Move("r5", "j", true) // moved again
+	x.Move("r4", "k", true) // written again
 	if got := x.IDs("k"); !slices.Equal(got, []string{"r2", "r4"}) {
 		t.Errorf("k: %v", got)
 	}
-	if got := x.IDs("j"); !slices.Equal(got, []string{"r1"}) {
+	if got := x.IDs("j"); !slices.Equal(got, []string{"r1", "r5"}) {
 		t.Errorf("j: %v", got)
 	}
-	x.Move("r1", "j", true, "", false)
-	if got := x.IDs("j"); got != nil {
-		t.Errorf("j after its last record left: %v", got)
+	x.Move("r1", "", false)
+	x.Move("r5", "", false)
+	if got := x.IDs("j"); len(got) != 0 {
+		t.Errorf("j after its records left: %v", got)
+	}
+	// The base is shared: an episode's moves never change it.
+	var y IDIndex
+	y.SetBase(b)
+	if got := y.IDs("k"); !slices.Equal(got, []string{"r1", "r2"}) {
+		t.Errorf("another episode's k: %v", got)
+	}
+}
+
+func TestInInsertionOrder(t *testing.T) {
+	j := NewJournal()
+	tb := newT(j)
+	for _, id := range []string{"a", "b", "c", "d"} {
+		tb.Insert(&trow{ID: id})
+	}
+	j.Freeze()
+	j.Begin()
+	tb.Insert(&trow{ID: "e"})
+	tb.Delete("b")
+	tb.Insert(&trow{ID: "b"}) // after e now
+	r, _ := tb.Mut("a")
+	r.V = 1
+	j.Commit()
+	some := []string{"b", "zz", "e", "d", "a"}
+	j.InInsertionOrder(0, some)
+	if all := ids(tb); !slices.Equal(some[:4], []string{"a", "d", "e", "b"}) || some[4] != "zz" || !slices.Equal(all, []string{"a", "c", "d", "e", "b"}) {
+		t.Errorf("InInsertionOrder: %v (the table iterates %v)", some, all)
 	}
 }
 

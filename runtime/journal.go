@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // A Journal is the spine of one state: it knows the state's tables (in the
@@ -126,9 +128,12 @@ func (j *Journal) Commit() {
 
 // collectChanges sets changes to the rows the undo log of the committed
 // outermost transaction wrote: for each table and id, its first undo
-// record holds the row as it was before the transaction.
+// record holds the row as it was before the transaction. A short log
+// (most calls write a row or two) is de-duplicated by scanning what was
+// kept, a long one with a map.
 func (j *Journal) collectChanges() {
-	if j.seen == nil {
+	long := len(j.undo) > 16
+	if long && j.seen == nil {
 		j.seen = make(map[changeKey]struct{})
 	}
 	for i := range j.undo {
@@ -137,10 +142,14 @@ func (j *Journal) collectChanges() {
 			continue
 		}
 		k := changeKey{u.c, u.id}
-		if _, dup := j.seen[k]; dup {
+		if long {
+			if _, dup := j.seen[k]; dup {
+				continue
+			}
+			j.seen[k] = struct{}{}
+		} else if slices.ContainsFunc(j.changes, func(c RowChange) bool { return c.Table == u.c.at && c.ID == u.id }) {
 			continue
 		}
-		j.seen[k] = struct{}{}
 		var old any
 		switch {
 		case u.had && !u.prev.deleted:
@@ -152,7 +161,20 @@ func (j *Journal) collectChanges() {
 		}
 		j.changes = append(j.changes, RowChange{Table: u.c.at, ID: u.id, Old: old})
 	}
-	clear(j.seen)
+	if long {
+		clear(j.seen)
+	}
+}
+
+// InInsertionOrder sorts ids, ids of rows of the state's table at the
+// given position (see [RowChange]), in the order the table iterates its
+// rows; ids of no row come last.
+func (j *Journal) InInsertionOrder(table int, ids []string) {
+	if len(ids) < 2 {
+		return
+	}
+	c := j.tables[table]
+	slices.SortStableFunc(ids, func(a, b string) int { return cmp.Compare(c.position(a), c.position(b)) })
 }
 
 // Rollback ends the innermost transaction and undoes its writes, newest

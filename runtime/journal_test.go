@@ -46,7 +46,7 @@ func TestJournalChanges(t *testing.T) {
 	got := commit(func() {
 		r, _ := a.Mut("a2")
 		r.V = 5
-		r.V = 6                        // in place: no second record
+		r.V = 6                         // in place: no second record
 		a.Insert(&trow{ID: "a4", V: 9}) // new: no old row
 		b.Delete("b1")
 		a.NextID("row") // a sequence change is no row
