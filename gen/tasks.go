@@ -21,8 +21,10 @@ func (g *generator) tasksFile(f *jen.File) {
 		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())),
 	}
 	if len(g.always) > 0 {
-		fields = append(fields, jen.Comment("always names the always-invariant of `invariant NAME`, which must also"+
-			"\n// have held after every call of the episode (see Episode.Grade)."), jen.Id("always").String())
+		fields = append(fields,
+			jen.Comment("always names the always-invariant of `invariant NAME`, which must also"),
+			jen.Comment("have held after every call of the episode (see Episode.Grade)."),
+			jen.Id("always").String())
 	}
 	f.Type().Id("assertion").Struct(fields...)
 	f.Line()
