@@ -123,9 +123,15 @@ func (c *checker) evaluate() {
 			return
 		}
 		if !res.OK() {
+			// At the step that went wrong: the one that failed, else the
+			// one after which an always-invariant first broke.
 			pos := t.Pos
-			if res.Failed >= 0 && res.Steps[res.Failed].Step != nil {
-				pos = res.Steps[res.Failed].Step.Pos
+			at := res.Failed
+			if at < 0 {
+				at = res.FirstBreak()
+			}
+			if at >= 0 && at < len(res.Steps) && res.Steps[at].Step != nil {
+				pos = res.Steps[at].Step.Pos
 			}
 			c.errorAtNode(diag.SolutionFails, pos, "the solution of task %s is not golden: %s", t.Name, res.Problem())
 		}

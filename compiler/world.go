@@ -17,7 +17,7 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "duplicate invariant %q, first defined at %s", d.Name, short(first.Pos))
 			continue
 		}
-		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Pos: ir.Pos(d.Pos)}
+		inv := &ir.Invariant{Name: d.Name, Policy: d.Policy, Local: d.Local, Always: d.Always, Pos: ir.Pos(d.Pos)}
 		c.invariants[d.Name] = inv
 		if strings.TrimSpace(d.Policy) == "" {
 			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "invariant %s has an empty policy text; the agent reads it", d.Name)

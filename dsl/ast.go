@@ -409,7 +409,10 @@ type For struct {
 
 // Invariant is a world rule. Policy is the visible text the agent reads;
 // the `for … where` clause is the trigger and `require` the hidden check.
-// A `local invariant` may keep its trigger and check in one service.
+// A `local invariant` may keep its trigger and check in one service; an
+// `always invariant` must hold after every successful tool call of an
+// episode, not only at its end. The two combine as `local always
+// invariant`.
 type Invariant struct {
 	Pos    Pos
 	EndPos Pos
@@ -420,6 +423,7 @@ type Invariant struct {
 	PolicyEnd Pos `parser:""`
 
 	Local  bool     `parser:"@'local':Ident?"`
+	Always bool     `parser:"@'always':Ident?"`
 	Name   string   `parser:"'invariant':Ident @Ident '{':Op"`
 	Policy string   `parser:"'policy':Ident @String"`
 	Var    string   `parser:"'for':Ident @Ident 'in':Ident"`

@@ -84,6 +84,8 @@ set m["k"] = Address { city: "Paris", zip: null }`)
 
 	f = mustParse(t, `
 local invariant i { policy "p" for x in E require true }
+always invariant a { policy "p" for x in E require true }
+local always invariant la { policy "p" for x in E require true }
 seed {
   load s.E from "a/b.json" at "items" { name: "Name" }
   s.E e1 { a: [1, 2], m: { "k": R { x: 1 } }, r: R { y: "z" }, n: null }
@@ -100,10 +102,16 @@ task t {
     call(x: 1)
   }
 }`)
-	if inv := f.Decls[0].Invariant; !inv.Local || inv.Name != "i" {
+	if inv := f.Decls[0].Invariant; !inv.Local || inv.Always || inv.Name != "i" {
 		t.Errorf("local invariant: %+v", inv)
 	}
-	seed := f.Decls[1].Seed
+	if inv := f.Decls[1].Invariant; inv.Local || !inv.Always || inv.Name != "a" {
+		t.Errorf("always invariant: %+v", inv)
+	}
+	if inv := f.Decls[2].Invariant; !inv.Local || !inv.Always || inv.Name != "la" {
+		t.Errorf("local always invariant: %+v", inv)
+	}
+	seed := f.Decls[3].Seed
 	if len(seed.Loads) != 2 || len(seed.Records) != 1 || seed.Loads[0].From != "a/b.json" || str(seed.Loads[0].At) != "items" ||
 		len(seed.Loads[0].Fields) != 1 || seed.Loads[0].Fields[0].Source != "Name" || seed.Loads[1].At != nil {
 		t.Errorf("loads: %+v", seed.Loads)
@@ -113,7 +121,7 @@ task t {
 		fv[2].Composite.Record.Name != "R" || fv[3].Value == nil || !fv[3].Value.Null {
 		t.Errorf("composite seed values: %+v", fv)
 	}
-	task := f.Decls[2].Task
+	task := f.Decls[4].Task
 	if a := task.Expect.Assertions[0]; !a.Unchanged || len(a.Except) != 2 {
 		t.Errorf("unchanged except: %+v", a)
 	}

@@ -488,8 +488,11 @@ func (p *printer) stmts(ss []*Stmt) {
 
 func (p *printer) invariant(inv *Invariant) {
 	header, k := "invariant "+inv.Name, 0
+	if inv.Always {
+		header, k = "always "+header, k+1
+	}
 	if inv.Local {
-		header, k = "local "+header, 1
+		header, k = "local "+header, k+1
 	}
 	p.open(inv.Pos, p.tok(inv.Pos, 2+k), header)
 	p.line(p.tok(inv.Pos, 3+k), after(p.tok(inv.Pos, 4+k)), "policy "+strconv.Quote(inv.Policy))

@@ -117,9 +117,9 @@ func finish(f *File, comments []*Comment, tokens []tokenPos, src []byte) *File {
 }
 
 // locatePolicies fills the position of every invariant's policy string:
-// the fifth token of `invariant NAME { policy "…"` (the sixth after
-// `local`). A string token lies on one line, so its end is its start
-// advanced by its text.
+// the fifth token of `invariant NAME { policy "…"`, after `local` and
+// `always` when they are written. A string token lies on one line, so its
+// end is its start advanced by its text.
 func locatePolicies(f *File, tokens []tokenPos, src []byte) {
 	for _, d := range f.Decls {
 		inv := d.Invariant
@@ -127,10 +127,16 @@ func locatePolicies(f *File, tokens []tokenPos, src []byte) {
 			continue
 		}
 		i := tokenIndex(tokens, inv.Pos.Offset)
+		if i < 0 {
+			continue
+		}
 		if inv.Local {
 			i++
 		}
-		if i < 0 || i+4 >= len(tokens) {
+		if inv.Always {
+			i++
+		}
+		if i+4 >= len(tokens) {
 			continue
 		}
 		t := tokens[i+4]

@@ -96,7 +96,7 @@ func TestParseWorldPolicyFrom(t *testing.T) {
 }
 
 func TestParsePolicyPosition(t *testing.T) {
-	src := "invariant i {\n  policy \"a \\\"b\\\" c\"  // note\n  for x in E require x.ok\n}\n\nlocal invariant j { policy \"é\" for x in E require x.ok }\n"
+	src := "invariant i {\n  policy \"a \\\"b\\\" c\"  // note\n  for x in E require x.ok\n}\n\nlocal invariant j { policy \"é\" for x in E require x.ok }\nlocal always invariant k { policy \"k\" for x in E require x.ok }\n"
 	f, err := Parse("spec.world", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -113,6 +113,13 @@ func TestParsePolicyPosition(t *testing.T) {
 	}
 	if got := fmt.Sprintf("%d:%d-%d:%d", j.PolicyPos.Line, j.PolicyPos.Column, j.PolicyEnd.Line, j.PolicyEnd.Column); got != "6:28-6:31" {
 		t.Errorf("policy of local j at %s, want 6:28-6:31", got)
+	}
+	k := f.Decls[2].Invariant
+	if !k.Local || !k.Always {
+		t.Errorf("k: local %v, always %v", k.Local, k.Always)
+	}
+	if got := fmt.Sprintf("%d:%d-%d:%d", k.PolicyPos.Line, k.PolicyPos.Column, k.PolicyEnd.Line, k.PolicyEnd.Column); got != "7:35-7:38" {
+		t.Errorf("policy of local always k at %s, want 7:35-7:38", got)
 	}
 }
 

@@ -99,7 +99,10 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 			where = rest
 			kc := sc.valueAs(k, key.f.Type).c
 			records = jen.Id(idx).Index(kc)
-			size = jen.Len(jen.Id(idx).Index(kc))
+			if sc.indexCalls {
+				records = jen.Id(idx).Call(kc)
+			}
+			size = jen.Len(records.Clone())
 			loop = jen.For(jen.List(jen.Id("_"), jen.Id(v)).Op(":=").Range().Add(records))
 		}
 	}

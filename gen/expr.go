@@ -53,8 +53,11 @@ type scope struct {
 	// written while they run, so aggregates may use indexes built up front,
 	// and large constants may be shared values (constPrefix names them
 	// after the grader, constOwner says whose they are).
-	readOnly    bool
+	readOnly bool
+	// indexes name the indexes aggregates read: maps of the records by a
+	// field's value, or, with indexCalls, functions returning them.
 	indexes     map[indexKey]string
+	indexCalls  bool
 	constPrefix string
 	constOwner  string
 }

@@ -76,6 +76,12 @@ type generator struct {
 	enums      map[*ir.EnumDef]*enumInfo
 	tools      map[*ir.Tool]*toolInfo
 	invs       map[*ir.Invariant]string // checker method names
+	// always lists the always-invariants in declaration order; alwaysIn
+	// names their checkers on some records; alw is what checking them
+	// after every call needs (see always.go), nil without them.
+	always   []*ir.Invariant
+	alwaysIn map[*ir.Invariant]string
+	alw      *alwaysInfo
 
 	// helpers the compiled code uses, emitted into state.go on demand
 	needAt    map[*ir.Entity]bool    // s.<entity>At(id): follow a ref inside an expression
@@ -141,6 +147,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 		enums:           map[*ir.EnumDef]*enumInfo{},
 		tools:           map[*ir.Tool]*toolInfo{},
 		invs:            map[*ir.Invariant]string{},
+		alwaysIn:        map[*ir.Invariant]string{},
 		needAt:          map[*ir.Entity]bool{},
 		needIDs:         map[*ir.Entity]bool{},
 		needEqual:       map[*ir.StructDef]bool{},
@@ -254,6 +261,15 @@ func newGenerator(w *ir.World) (*generator, error) {
 	}
 	for _, inv := range w.Invariants {
 		g.invs[inv] = g.stateNames.name(inv, "check"+exported(inv.Name))
+	}
+	for _, inv := range w.Invariants {
+		if inv.Always {
+			g.always = append(g.always, inv)
+			g.alwaysIn[inv] = g.stateNames.name([2]any{inv, "in"}, g.invs[inv]+"In")
+		}
+	}
+	if len(g.always) > 0 {
+		g.planAlways()
 	}
 	return g, nil
 }

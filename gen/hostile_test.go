@@ -48,6 +48,10 @@ func TestHostileStrings(t *testing.T) {
 	}
 	for _, inv := range w.Invariants {
 		inv.Policy = hostile
+		// An always-invariant's checkers and the Episode's checks carry
+		// spec text too. (The solutions post an invoice after paying it:
+		// paid_invoices_are_posted stays a rule of the final state.)
+		inv.Always = inv.Name != "paid_invoices_are_posted"
 	}
 	for _, tk := range w.Tasks {
 		tk.Persona, tk.Instruction, tk.Domain = hostile, hostile, hostile

@@ -25,7 +25,14 @@ func (g *generator) invariantsFile(f *jen.File) {
 
 func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	ei := g.ents[inv.Entity]
-	sc := g.newScope("out")
+	reserved := []string{"out"}
+	if inv.Always {
+		reserved = append(reserved, "rows")
+		for _, k := range g.alw.reads[inv] {
+			reserved = append(reserved, g.alw.startField[k])
+		}
+	}
+	sc := g.newScope(reserved...)
 	sc.readOnly = true
 	sc.constPrefix, sc.constOwner = g.invs[inv], "the invariant "+inv.Name
 	var keys []indexKey
@@ -33,7 +40,15 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 	collectIndexes(inv.Where, true, seen, &keys)
 	collectIndexes(inv.Check, true, seen, &keys)
 	body := []jen.Code{jen.Var().Id("out").Index().Qual(rt, "Violation")}
-	body = append(body, sc.buildIndexes(keys)...)
+	if inv.Always {
+		// The indexes are the checker's parameters (see alwaysChecker).
+		for _, k := range keys {
+			sc.indexes[k] = g.alw.startField[k]
+		}
+		sc.indexCalls = true
+	} else {
+		body = append(body, sc.buildIndexes(keys)...)
+	}
 	v := sc.bind(inv.Var)
 	violation := func(msg jen.Code) *jen.Statement {
 		return jen.Id("out").Op("=").Append(jen.Id("out"), jen.Qual(rt, "Violation").Values(jen.Dict{
@@ -55,9 +70,19 @@ func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
 			violation(jen.Err().Dot("Error").Call()), jen.Continue()))
 	}
 	loop = append(loop, jen.If(jen.Op("!").Id(ok)).Block(violation(jen.Lit(oneLine(inv.Policy)))))
-	body = append(body, jen.For(jen.Id(v).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(loop...))
+	rows := jen.Id("s").Dot(ei.table).Dot("All").Call()
+	if inv.Always {
+		rows = jen.Id("rows")
+	}
+	body = append(body, jen.For(jen.Id(v).Op(":=").Range().Add(rows)).Block(loop...))
 	body = append(body, jen.Return(jen.Id("out")))
 	f.Add(doc(g.invs[inv]+" checks the invariant "+inv.Name+": every "+inv.Entity.Name+" record it applies to must satisfy its check. The policy reads:", inv.Policy))
-	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(body...)
-	f.Line()
+	if !inv.Always {
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(g.invs[inv]).Params().Index().Qual(rt, "Violation").Block(body...)
+		f.Line()
+		return
+	}
+	// An always-invariant is also checked on some records only, after a
+	// tool call (see checkAlways).
+	g.alwaysChecker(f, inv, body, keys)
 }

@@ -29,8 +29,11 @@ type diffCall struct {
 	Obs        json.RawMessage `json:"obs"`
 	State      json.RawMessage `json:"state"`
 	Violations []string        `json:"violations"`
-	Passed     []bool          `json:"passed,omitempty"`
-	Reward     float64         `json:"reward"`
+	// Steps are the violations of always-invariants seen so far in the
+	// run, each "invariant entity id step", in order.
+	Steps  []string `json:"steps"`
+	Passed []bool   `json:"passed,omitempty"`
+	Reward float64  `json:"reward"`
 }
 
 // diffRun is a sequence of calls from a task's start state ("" for the
@@ -120,16 +123,21 @@ func argsJSON(tool *ir.Tool, args map[string]*ir.Value) (json.RawMessage, error)
 	return json.Marshal(o)
 }
 
-// record captures eval's state after a call.
-func record(st *eval.State, task *ir.Task, start *eval.State, c *diffCall) {
+// record captures eval's state after a call, and the violations of
+// always-invariants tr saw along the run.
+func record(st *eval.State, task *ir.Task, start *eval.State, tr *eval.Trace, c *diffCall) {
 	c.State = st.JSON()
 	c.Violations = []string{}
 	for _, v := range st.Violations() {
 		c.Violations = append(c.Violations, v.Invariant+" "+v.Entity+" "+v.ID)
 	}
 	sort.Strings(c.Violations)
+	c.Steps = []string{}
+	for _, v := range tr.Violations {
+		c.Steps = append(c.Steps, fmt.Sprintf("%s %s %s %d", v.Invariant, v.Entity, v.ID, v.Step))
+	}
 	if task != nil {
-		g := st.Grade(task, start)
+		g := st.GradeEpisode(task, start, tr)
 		for _, r := range g.Results {
 			c.Passed = append(c.Passed, r.Passed)
 		}
@@ -137,12 +145,13 @@ func record(st *eval.State, task *ir.Task, start *eval.State, c *diffCall) {
 	}
 }
 
-// probe is a call made from the world seed.
+// probe is a call made from the world seed (or, in taskProbes, from a
+// task's start state).
 type probe struct{ tool, args string }
 
-// evalRuns runs the solutions, and the probes from the world seed, with
-// compiler/eval.
-func evalRuns(t *testing.T, w *ir.World, probes []probe) []diffRun {
+// evalRuns runs the solutions, the probes from the world seed, and the
+// probes of taskProbes from their tasks' start states, with compiler/eval.
+func evalRuns(t *testing.T, w *ir.World, probes []probe, taskProbes map[string][]probe) []diffRun {
 	var runs []diffRun
 	tasks := append([]*ir.Task{nil}, w.Tasks...)
 	for _, task := range tasks {
@@ -155,7 +164,8 @@ func evalRuns(t *testing.T, w *ir.World, probes []probe) []diffRun {
 		if task != nil {
 			run.Task = task.Name
 		}
-		record(st, task, start, &run.Start)
+		var tr eval.Trace
+		record(st, task, start, &tr, &run.Start)
 		if task != nil && task.Solution != nil {
 			res, err := eval.RunSolution(w, task)
 			if err != nil {
@@ -167,22 +177,40 @@ func evalRuns(t *testing.T, w *ir.World, probes []probe) []diffRun {
 					t.Fatal(err)
 				}
 				data, terr := st.Call(step.Step.Tool, step.Args)
+				tr.After(st, step.Step.Tool.Name, terr == nil)
 				c := diffCall{Tool: step.Step.Tool.Name, Args: args, Obs: eval.ObservationJSON(data, terr)}
-				record(st, task, start, &c)
+				record(st, task, start, &tr, &c)
 				run.Calls = append(run.Calls, c)
 			}
 		}
 		if task == nil {
-			for _, p := range probes {
-				data, terr := st.CallJSON(p.tool, []byte(p.args))
-				c := diffCall{Tool: p.tool, Args: json.RawMessage(p.args), Obs: eval.ObservationJSON(data, terr)}
-				record(st, nil, nil, &c)
-				run.Calls = append(run.Calls, c)
-			}
+			run.Calls = append(run.Calls, probeCalls(st, nil, nil, &tr, probes)...)
 		}
+		runs = append(runs, run)
+		if task == nil || taskProbes[task.Name] == nil {
+			continue
+		}
+		st, start, tr = start.Clone(), start.Clone(), eval.Trace{}
+		run = diffRun{Task: task.Name}
+		record(st, task, start, &tr, &run.Start)
+		run.Calls = probeCalls(st, task, start, &tr, taskProbes[task.Name])
 		runs = append(runs, run)
 	}
 	return runs
+}
+
+// probeCalls makes the probe calls on st, recording what eval observes
+// after each.
+func probeCalls(st *eval.State, task *ir.Task, start *eval.State, tr *eval.Trace, probes []probe) []diffCall {
+	var out []diffCall
+	for _, p := range probes {
+		data, terr := st.CallJSON(p.tool, []byte(p.args))
+		tr.After(st, p.tool, terr == nil)
+		c := diffCall{Tool: p.tool, Args: json.RawMessage(p.args), Obs: eval.ObservationJSON(data, terr)}
+		record(st, task, start, tr, &c)
+		out = append(out, c)
+	}
+	return out
 }
 
 const diffTestFile = `package %s
@@ -190,6 +218,7 @@ const diffTestFile = `package %s
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -202,6 +231,7 @@ type diffCall struct {
 	Obs        json.RawMessage ` + "`json:\"obs\"`" + `
 	State      json.RawMessage ` + "`json:\"state\"`" + `
 	Violations []string        ` + "`json:\"violations\"`" + `
+	Steps      []string        ` + "`json:\"steps\"`" + `
 	Passed     []bool          ` + "`json:\"passed\"`" + `
 	Reward     float64         ` + "`json:\"reward\"`" + `
 }
@@ -267,10 +297,17 @@ func TestDifferential(t *testing.T) {
 			if !slices.Equal(vs, want.Violations) && !(len(vs) == 0 && len(want.Violations) == 0) {
 				t.Errorf("task %%q %%s: violations %%v at compile time, %%v at run time", r.Task, label, want.Violations, vs)
 			}
+			g := ep.Grade()
+			var steps []string
+			for _, v := range g.StepViolations {
+				steps = append(steps, fmt.Sprintf("%%s %%s %%s %%d", v.Invariant, v.Entity, v.ID, v.Step))
+			}
+			if !slices.Equal(steps, want.Steps) && !(len(steps) == 0 && len(want.Steps) == 0) {
+				t.Errorf("task %%q %%s: violations along the run %%v at compile time, %%v at run time", r.Task, label, want.Steps, steps)
+			}
 			if r.Task == "" {
 				return
 			}
-			g := ep.Grade()
 			var passed []bool
 			for _, a := range g.Assertions {
 				passed = append(passed, a.Passed)
@@ -316,7 +353,14 @@ func TestRetailDifferential(t *testing.T) {
 // the world seed), and runs it.
 func differential(t *testing.T, w *ir.World, probes []probe) {
 	t.Helper()
-	runs := evalRuns(t, w, probes)
+	differentialWith(t, w, probes, nil)
+}
+
+// differentialWith is differential with probes from tasks' start states
+// too (by task name).
+func differentialWith(t *testing.T, w *ir.World, probes []probe, taskProbes map[string][]probe) {
+	t.Helper()
+	runs := evalRuns(t, w, probes, taskProbes)
 	data, err := json.MarshalIndent(runs, "", " ")
 	if err != nil {
 		t.Fatal(err)

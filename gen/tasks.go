@@ -15,11 +15,18 @@ import (
 func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("assertion is one rubric item: check reports whether it holds on s,")
 	f.Comment("whose task started in the state start, and why not.")
-	f.Type().Id("assertion").Struct(
+	fields := []jen.Code{
 		jen.Id("kind").String(),
 		jen.Id("text").String(),
 		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())),
-	)
+	}
+	if len(g.always) > 0 {
+		fields = append(fields,
+			jen.Comment("always names the always-invariant of `invariant NAME`, which must also"),
+			jen.Comment("have held after every call of the episode (see Episode.Grade)."),
+			jen.Id("always").String())
+	}
+	f.Type().Id("assertion").Struct(fields...)
 	f.Line()
 	f.Comment("task is a task with its start state, built once, and its rubric.")
 	f.Type().Id("task").Struct(
@@ -33,11 +40,15 @@ func (g *generator) tasksFile(f *jen.File) {
 		var rubric []jen.Code
 		for j, a := range t.Assertions {
 			fn := g.assertionFunc(f, t, i, j, a)
-			rubric = append(rubric, jen.Values(jen.Dict{
+			d := jen.Dict{
 				jen.Id("kind"):  jen.Lit(string(a.Kind)),
 				jen.Id("text"):  jen.Lit(a.Text),
 				jen.Id("check"): fn,
-			}))
+			}
+			if a.Kind == ir.AssertInvariant && a.Invariant != nil && a.Invariant.Always {
+				d[jen.Id("always")] = jen.Lit(a.Invariant.Name)
+			}
+			rubric = append(rubric, jen.Values(d))
 		}
 		entries = append(entries, jen.Values(jen.Dict{
 			jen.Id("info"):   g.taskInfo(t),
@@ -75,14 +86,18 @@ func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("tasks are the world's tasks in declaration order.")
 	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
 	f.Line()
+	startFields := []jen.Code{jen.Id("state").Op("*").Id("State"), jen.Id("hash").String()}
+	if len(g.always) > 0 {
+		startFields = append(startFields, g.startFields()...)
+	}
 	f.Comment("startState is a task's start state, frozen, and its hash.")
-	f.Type().Id("startState").Struct(jen.Id("state").Op("*").Id("State"), jen.Id("hash").String())
+	f.Type().Id("startState").Struct(startFields...)
 	f.Line()
 	fail := func(err jen.Code) *jen.Statement { return jen.Return(jen.Id("startState").Values(), err) }
 	f.Comment("taskStart returns the start state of a task (the world seed plus the")
 	f.Comment("task's seed records), computed once and frozen.")
 	f.Func().Id("taskStart").Params(jen.Id("name").String()).Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
-		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
+		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(append([]jen.Code{
 			jen.List(jen.Id("base"), jen.Err()).Op(":=").Id("worldSeed").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
 			jen.List(jen.Id("sd"), jen.Err()).Op(":=").Id("loadSeed").Call(),
@@ -94,10 +109,41 @@ func (g *generator) tasksFile(f *jen.File) {
 					fail(jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": task %s seed: %w"), jen.Id("name"), jen.Err()))),
 				jen.Id("s").Dot("Freeze").Call(),
 			),
-			jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil()),
-		))),
+		}, g.returnStart()...)...))),
 	)
 	f.Line()
+	if len(g.always) > 0 {
+		g.seedStartVar(f)
+	}
+}
+
+// returnStart returns the start state s of a task, with, in a world with
+// always-invariants, the records of s that break them.
+func (g *generator) returnStart() []jen.Code {
+	if len(g.always) == 0 {
+		return []jen.Code{jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil())}
+	}
+	body := []jen.Code{jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s"), jen.Id("hash"): jen.Id("s").Dot("Hash").Call()})}
+	body = append(body, g.alwaysStart(true)...)
+	return append(body, jen.Return(jen.Id("st"), jen.Nil()))
+}
+
+// seedStartVar renders, in a world with always-invariants, the world
+// seed's start state, for the episodes of no task.
+func (g *generator) seedStartVar(f *jen.File) {
+	f.Commentf("%s is the world seed as the start state of the episodes of no task,", g.alw.seedStart)
+	f.Comment("built once. It breaks no invariant (the checker proves it, W012), and no")
+	f.Comment("rubric compares with it: its hash is not computed.")
+	body := []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id("startState").Values(), jen.Err())),
+		jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s")}),
+	}
+	body = append(body, g.alwaysStart(false)...)
+	body = append(body, jen.Return(jen.Id("st"), jen.Nil()))
+	f.Var().Id(g.alw.seedStart).Op("=").Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(body...))
+	f.Line()
+	g.startIndexesType(f)
 }
 
 func (g *generator) taskInfo(t *ir.Task) *jen.Statement {

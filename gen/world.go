@@ -110,27 +110,53 @@ func (g *generator) worldFile(f *jen.File) {
 		jen.Return(jen.Id("e"), jen.Nil()),
 	)
 	f.Line()
-	f.Comment("Episode is one agent's run: a private state, and the task it grades.")
-	f.Comment("It implements runtime.Episode; it is not safe for concurrent use.")
-	f.Type().Id("Episode").Struct(
+	always := len(g.always) > 0
+	episodeFields := []jen.Code{
 		jen.Id("state").Op("*").Id("State"),
 		jen.Id("task").Op("*").Id("task"),
 		jen.Id("start").Id("startState"),
-	)
+	}
+	if always {
+		episodeFields = append(episodeFields, g.alwaysFields()...)
+	}
+	f.Comment("Episode is one agent's run: a private state, and the task it grades.")
+	f.Comment("It implements runtime.Episode; it is not safe for concurrent use.")
+	f.Type().Id("Episode").Struct(episodeFields...)
 	f.Line()
+	// newEpisode returns the episode of the values in d; with
+	// always-invariants, its state's journal tracks the rows each call
+	// writes.
+	newEpisode := func(d jen.Dict) []jen.Code {
+		if !always {
+			return []jen.Code{jen.Return(jen.Op("&").Id("Episode").Values(d), jen.Nil())}
+		}
+		return []jen.Code{
+			jen.Id("e").Op(":=").Op("&").Id("Episode").Values(d),
+			jen.Id("e").Dot("state").Dot("j").Dot("TrackChanges").Call(),
+			jen.Return(jen.Id("e"), jen.Nil()),
+		}
+	}
+	seed := []jen.Code{
+		jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+	}
+	seed = append(seed, newEpisode(jen.Dict{jen.Id("state"): jen.Id("s").Dot("Clone").Call()})...)
+	if always {
+		// The world seed has a start state too: its indexes are shared.
+		seed = []jen.Code{
+			jen.List(jen.Id("st"), jen.Err()).Op(":=").Id(g.alw.seedStart).Call(),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+		}
+		seed = append(seed, newEpisode(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("start"): jen.Id("st")})...)
+	}
 	f.Comment("NewEpisode starts an episode of the task (\"\": the world seed alone).")
 	f.Func().Id("NewEpisode").Params(jen.Id("task").String()).Parens(jen.List(jen.Op("*").Id("Episode"), jen.Error())).Block(
-		jen.If(jen.Id("task").Op("==").Lit("")).Block(
-			jen.List(jen.Id("s"), jen.Err()).Op(":=").Id("worldSeed").Call(),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("s").Dot("Clone").Call()}), jen.Nil()),
-		),
+		jen.If(jen.Id("task").Op("==").Lit("")).Block(seed...),
 		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
-			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(
+			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(append([]jen.Code{
 				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st")}), jen.Nil()),
-			),
+			}, newEpisode(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st")})...)...),
 		),
 		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": unknown task %q"), jen.Id("task"))),
 	)
@@ -139,10 +165,23 @@ func (g *generator) worldFile(f *jen.File) {
 	f.Comment("State is the episode's state, for typed access.")
 	f.Func().Params(recv.Clone()).Id("State").Params().Op("*").Id("State").Block(jen.Return(jen.Id("e").Dot("state")))
 	f.Line()
-	f.Comment("Call runs a tool atomically and returns its observation.")
-	f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
-		jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args"))))
-	f.Line()
+	if always {
+		f.Comment("Call runs a tool atomically and returns its observation. After a call")
+		f.Comment("that succeeds, the always-invariants are checked (see checkAlways).")
+		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
+			jen.Id("obs").Op(":=").Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args")),
+			jen.Id("e").Dot("calls").Op("++"),
+			jen.If(jen.Id("obs").Dot("OK")).Block(jen.Id("e").Dot("checkAlways").Call(jen.Id("tool"))),
+			jen.Return(jen.Id("obs")),
+		)
+		f.Line()
+		g.alwaysEpisode(f)
+	} else {
+		f.Comment("Call runs a tool atomically and returns its observation.")
+		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
+			jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args"))))
+		f.Line()
+	}
 	f.Comment("StateHash is the canonical hash of the current state.")
 	f.Func().Params(recv.Clone()).Id("StateHash").Params().String().Block(jen.Return(jen.Id("e").Dot("state").Dot("Hash").Call()))
 	f.Line()
@@ -152,19 +191,31 @@ func (g *generator) worldFile(f *jen.File) {
 	f.Comment("Snapshot is the full state as JSON.")
 	f.Func().Params(recv.Clone()).Id("Snapshot").Params().Qual("encoding/json", "RawMessage").Block(jen.Return(jen.Id("e").Dot("state").Dot("Snapshot").Call()))
 	f.Line()
+	grade := []jen.Code{
+		jen.List(jen.Id("ok"), jen.Id("detail")).Op(":=").Id("a").Dot("check").Call(jen.Id("e").Dot("state"), jen.Id("e").Dot("start")),
+	}
+	gradeArgs := []jen.Code{jen.Id("results"), jen.Id("e").Dot("state").Dot("CheckInvariants").Call()}
+	if always {
+		grade = append(grade, jen.If(jen.Id("a").Dot("always").Op("!=").Lit("")).Block(
+			jen.List(jen.Id("ok"), jen.Id("detail")).Op("=").Id("e").Dot("alwaysHeld").Call(jen.Id("a").Dot("always"), jen.Id("ok"), jen.Id("detail"))))
+		gradeArgs = append(gradeArgs, jen.Id("e").Dot("trace").Dot("Violations").Call().Op("..."))
+	}
+	grade = append(grade, jen.Id("results").Op("=").Append(jen.Id("results"), jen.Qual(rt, "AssertionResult").Values(jen.Dict{
+		jen.Id("Kind"): jen.Id("a").Dot("kind"), jen.Id("Text"): jen.Id("a").Dot("text"), jen.Id("Passed"): jen.Id("ok"), jen.Id("Detail"): jen.Id("detail"),
+	})))
 	f.Comment("Grade grades the current state against the task's rubric, with the")
-	f.Comment("invariant violations beside it.")
+	if always {
+		f.Comment("invariant violations beside it: the current state's, and those of the")
+		f.Comment("always-invariants after each call.")
+	} else {
+		f.Comment("invariant violations beside it.")
+	}
 	f.Func().Params(recv.Clone()).Id("Grade").Params().Qual(rt, "Grade").Block(
 		jen.Var().Id("results").Index().Qual(rt, "AssertionResult"),
 		jen.If(jen.Id("e").Dot("task").Op("!=").Nil()).Block(
-			jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("e").Dot("task").Dot("rubric")).Block(
-				jen.List(jen.Id("ok"), jen.Id("detail")).Op(":=").Id("a").Dot("check").Call(jen.Id("e").Dot("state"), jen.Id("e").Dot("start")),
-				jen.Id("results").Op("=").Append(jen.Id("results"), jen.Qual(rt, "AssertionResult").Values(jen.Dict{
-					jen.Id("Kind"): jen.Id("a").Dot("kind"), jen.Id("Text"): jen.Id("a").Dot("text"), jen.Id("Passed"): jen.Id("ok"), jen.Id("Detail"): jen.Id("detail"),
-				})),
-			),
+			jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("e").Dot("task").Dot("rubric")).Block(grade...),
 		),
-		jen.Return(jen.Qual(rt, "NewGrade").Call(jen.Id("results"), jen.Id("e").Dot("state").Dot("CheckInvariants").Call())),
+		jen.Return(jen.Qual(rt, "NewGrade").Call(gradeArgs...)),
 	)
 	f.Line()
 	f.Comment("assertUnchanged grades `unchanged`: the state equals the task's start state.")

@@ -189,8 +189,10 @@ func CheckTasks(w World) []error {
 // checks that the fresh episode is not already at full reward (unless the
 // rubric has an "unchanged" assertion), every call returns ok except those
 // expected to fail (Call.Fails), which must fail with exactly their
-// message, and the final state has reward 1, no invariant violations and a
-// different state hash (unless no call was meant to succeed).
+// message, no always-invariant was violated after any call
+// (Grade.StepViolations), and the final state has reward 1, no invariant
+// violations and a different state hash (unless no call was meant to
+// succeed).
 func CheckSolutions(w World) []error {
 	return runCheck(w, "solutions", func(c *checker, w World) {
 		for _, t := range w.Tasks() {
@@ -238,6 +240,9 @@ func CheckSolutions(w World) []error {
 				c.fail(t.ID, 0, "", "after the solution invariants are violated: %s", violationList(vs))
 			} else if len(g.Violations) > 0 {
 				c.fail(t.ID, 0, "", "Grade reports violations that Violations does not: %s", violationList(g.Violations))
+			}
+			for _, v := range g.StepViolations {
+				c.fail(t.ID, v.Step, v.Tool, "after this call the always-invariant %s is violated by %s %q: %s", v.Invariant, v.Entity, v.ID, v.Message)
 			}
 			if !failed && !unchanged && succeeded && ep.StateHash() == h0 {
 				c.fail(t.ID, 0, "", "the solution succeeded but the state hash did not change: the hash does not cover the state")

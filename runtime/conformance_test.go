@@ -248,6 +248,16 @@ func TestConformanceCatchesBrokenWorlds(t *testing.T) {
 	expect(t, "violation", errs, `after the solution invariants are violated: within_credit: Invoice "invoice_2": amount 5000 exceeds the credit limit of customer "globex"`)
 	expect(t, "violation", errs, `failing assertions: "invariant within_credit"`)
 
+	// An always-invariant broken along the solution, though not at its end.
+	w = &broken{World: worldtest.World, episode: func(w *broken, task string) (runtime.Episode, error) {
+		return wrapEp(w, task, &ep{grade: func(e *ep) runtime.Grade {
+			g := e.Episode.Grade()
+			g.StepViolations = []runtime.Violation{{Invariant: "within_credit", Entity: "Invoice", ID: "inv1", Message: "over the limit", Step: 2, Tool: "mark_paid"}}
+			return g
+		}})
+	}}
+	expect(t, "step violation", runtime.CheckSolutions(w), `task "settle_acme": step 2: tool "mark_paid": solutions: after this call the always-invariant within_credit is violated by Invoice "inv1": over the limit`)
+
 	// Tool descriptions.
 	w = &broken{World: worldtest.World, tools: func(ts []runtime.ToolInfo) []runtime.ToolInfo {
 		ts[0].Parameters = json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"},"x":{"type":"string"}},"required":["id","y"]}`)

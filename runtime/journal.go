@@ -2,8 +2,10 @@ package runtime
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // A Journal is the spine of one state: it knows the state's tables (in the
@@ -36,6 +38,29 @@ type Journal struct {
 	marks  []int
 	undo   []undoRec
 	tables []*tableCore
+
+	// track makes the outermost Commit keep the rows its transaction
+	// wrote in changes (see TrackChanges); seen de-duplicates them.
+	track   bool
+	changes []RowChange
+	seen    map[changeKey]struct{}
+}
+
+// A RowChange is one row that the last committed transaction of a journal
+// wrote (inserted, modified, replaced or deleted): the table's position
+// among the state's tables (the order they were created in), the row's
+// id, and the row as it was before the transaction, nil when it did not
+// exist. The row after it is the table's current row with that id (none
+// when it was deleted). Old is shared: do not modify it.
+type RowChange struct {
+	Table int
+	ID    string
+	Old   any
+}
+
+type changeKey struct {
+	c  *tableCore
+	id string
 }
 
 // undoRec restores one table write. All fields are the values before the
@@ -56,9 +81,26 @@ func NewJournal() *Journal { return &Journal{gen: 1} }
 
 // Begin starts a (possibly nested) transaction.
 func (j *Journal) Begin() {
+	if len(j.marks) == 0 && len(j.changes) > 0 {
+		clear(j.changes) // drop references to old rows
+		j.changes = j.changes[:0]
+	}
 	j.marks = append(j.marks, len(j.undo))
 	j.gen++
 }
+
+// TrackChanges makes the journal remember, from now on, the rows each
+// committed outermost transaction wrote, for [Journal.Changes]. It costs a
+// little per write, and nothing until it is called: an episode that checks
+// invariants after every tool call turns it on.
+func (j *Journal) TrackChanges() { j.track = true }
+
+// Changes returns the rows the last outermost transaction wrote, if it was
+// committed and the journal tracks changes (see [Journal.TrackChanges]):
+// one [RowChange] per table and id, in the order of their first write.
+// It is empty after a rollback, and once the next transaction begins. The
+// slice is the journal's: read it before the next transaction.
+func (j *Journal) Changes() []RowChange { return j.changes }
 
 // Active reports whether a transaction is open.
 func (j *Journal) Active() bool { return len(j.marks) > 0 }
@@ -75,10 +117,64 @@ func (j *Journal) Commit() {
 	}
 	j.marks = j.marks[:len(j.marks)-1]
 	if len(j.marks) == 0 {
+		if j.track {
+			j.collectChanges()
+		}
 		clear(j.undo) // drop references to old rows
 		j.undo = j.undo[:0]
 		j.gen++
 	}
+}
+
+// collectChanges sets changes to the rows the undo log of the committed
+// outermost transaction wrote: for each table and id, its first undo
+// record holds the row as it was before the transaction. A short log
+// (most calls write a row or two) is de-duplicated by scanning what was
+// kept, a long one with a map.
+func (j *Journal) collectChanges() {
+	long := len(j.undo) > 16
+	if long && j.seen == nil {
+		j.seen = make(map[changeKey]struct{})
+	}
+	for i := range j.undo {
+		u := &j.undo[i]
+		if u.seqOnly {
+			continue
+		}
+		k := changeKey{u.c, u.id}
+		if long {
+			if _, dup := j.seen[k]; dup {
+				continue
+			}
+			j.seen[k] = struct{}{}
+		} else if slices.ContainsFunc(j.changes, func(c RowChange) bool { return c.Table == u.c.at && c.ID == u.id }) {
+			continue
+		}
+		var old any
+		switch {
+		case u.had && !u.prev.deleted:
+			old = u.prev.row
+		case !u.had:
+			if p, ok := u.c.base.index[u.id]; ok {
+				old = u.c.base.rows[p]
+			}
+		}
+		j.changes = append(j.changes, RowChange{Table: u.c.at, ID: u.id, Old: old})
+	}
+	if long {
+		clear(j.seen)
+	}
+}
+
+// InInsertionOrder sorts ids, ids of rows of the state's table at the
+// given position (see [RowChange]), in the order the table iterates its
+// rows; ids of no row come last.
+func (j *Journal) InInsertionOrder(table int, ids []string) {
+	if len(ids) < 2 {
+		return
+	}
+	c := j.tables[table]
+	slices.SortStableFunc(ids, func(a, b string) int { return cmp.Compare(c.position(a), c.position(b)) })
 }
 
 // Rollback ends the innermost transaction and undoes its writes, newest

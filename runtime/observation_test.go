@@ -122,7 +122,18 @@ func TestGrade(t *testing.T) {
 		t.Error(v.String())
 	}
 	b, _ := json.Marshal(NewGrade(nil, nil))
-	if string(b) != `{"reward":0,"assertions":[],"violations":[]}` {
+	if string(b) != `{"reward":0,"assertions":[],"violations":[],"step_violations":[]}` {
+		t.Error(string(b))
+	}
+	sv := Violation{Invariant: "inv", Entity: "Invoice", ID: "i1", Message: "m", Step: 3, Tool: "mark_paid"}
+	g = NewGrade(as, nil, sv)
+	if g.Reward != 1 || g.Solved() || len(g.StepViolations) != 1 {
+		t.Errorf("a step's violation must not change the reward but does prevent Solved: %+v", g)
+	}
+	if sv.String() != `inv: Invoice "i1" (after step 3, mark_paid): m` {
+		t.Error(sv.String())
+	}
+	if b, _ := json.Marshal(sv); string(b) != `{"invariant":"inv","entity":"Invoice","id":"i1","message":"m","step":3,"tool":"mark_paid"}` {
 		t.Error(string(b))
 	}
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"crypto/sha256"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -326,6 +327,25 @@ func (c *tableCore) nextID(prefix string) string {
 			return id
 		}
 	}
+}
+
+// position is where the row id comes when the table iterates its rows:
+// its base position, or, for a row inserted after the base (or deleted
+// from it and inserted again), the base's length plus its index among
+// the inserted rows; math.MaxInt for an id of no row.
+func (c *tableCore) position(id string) int {
+	if s, ok := c.over[id]; ok {
+		switch {
+		case s.deleted:
+			return math.MaxInt
+		case s.pos >= 0:
+			return len(c.base.rows) + int(s.pos)
+		}
+	}
+	if i, ok := c.base.index[id]; ok {
+		return int(i)
+	}
+	return math.MaxInt
 }
 
 // cursor is an iteration position over a tableCore.

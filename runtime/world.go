@@ -124,10 +124,21 @@ type Violation struct {
 	Entity    string `json:"entity"`    // the entity of the offending record
 	ID        string `json:"id"`        // the offending record's id
 	Message   string `json:"message"`   // what is wrong, with the values involved
+	// Step is, for a violation of an always-invariant seen during an
+	// episode ([Grade.StepViolations]), the 1-based index of the call after
+	// which the record first broke it, counting every call of the episode
+	// as its trajectory does (failed calls included), and Tool is that
+	// call's tool; 0 and "" for a violation of the current state.
+	Step int    `json:"step,omitempty"`
+	Tool string `json:"tool,omitempty"`
 }
 
-// String reads `paid_invoices_are_posted: Invoice "inv1": message`.
+// String reads `paid_invoices_are_posted: Invoice "inv1": message`, with
+// ` (after step 3, mark_paid)` before the colon of a step's violation.
 func (v Violation) String() string {
+	if v.Step > 0 {
+		return fmt.Sprintf("%s: %s %q (after step %d, %s): %s", v.Invariant, v.Entity, v.ID, v.Step, v.Tool, v.Message)
+	}
 	return fmt.Sprintf("%s: %s %q: %s", v.Invariant, v.Entity, v.ID, v.Message)
 }
 
@@ -137,21 +148,34 @@ func (v Violation) String() string {
 // no assertions has reward 0: an empty rubric never rewards (tasks must have
 // one; the world seed's episodes have none). Violations of the hidden
 // invariants are reported beside the reward and do not change it (a rubric
-// that cares says `invariant NAME`).
+// that cares says `invariant NAME`): those of the current state, and, for
+// the invariants written `always invariant`, which are checked after every
+// successful call, the first step at which each record broke one.
 type Grade struct {
 	Reward     float64           `json:"reward"`     // fraction of assertions passed, in [0, 1]
 	Assertions []AssertionResult `json:"assertions"` // every rubric assertion, in rubric order
-	Violations []Violation       `json:"violations"` // hidden invariant violations, beside the reward
+	Violations []Violation       `json:"violations"` // hidden invariant violations of the current state, beside the reward
+	// StepViolations are the violations of always-invariants seen after
+	// the calls of the episode: the first per invariant and record, each
+	// with its Step and Tool, in step order (then invariant order, then
+	// id). A record that broke such a rule and was repaired later is here,
+	// not in Violations.
+	StepViolations []Violation `json:"step_violations"`
 }
 
-// NewGrade computes the reward of the assertions.
-func NewGrade(assertions []AssertionResult, violations []Violation) Grade {
-	g := Grade{Assertions: assertions, Violations: violations}
+// NewGrade computes the reward of the assertions. stepViolations are the
+// always-invariants' violations seen along the episode (none for a world
+// without such invariants).
+func NewGrade(assertions []AssertionResult, violations []Violation, stepViolations ...Violation) Grade {
+	g := Grade{Assertions: assertions, Violations: violations, StepViolations: stepViolations}
 	if g.Assertions == nil {
 		g.Assertions = []AssertionResult{}
 	}
 	if g.Violations == nil {
 		g.Violations = []Violation{}
+	}
+	if g.StepViolations == nil {
+		g.StepViolations = []Violation{}
 	}
 	passed := 0
 	for _, a := range assertions {
@@ -166,8 +190,10 @@ func NewGrade(assertions []AssertionResult, violations []Violation) Grade {
 }
 
 // Solved reports whether every assertion passed (there is at least one) and
-// no invariant is violated.
-func (g Grade) Solved() bool { return g.Reward == 1 && len(g.Violations) == 0 }
+// no invariant is violated, now or (an always-invariant) at any step.
+func (g Grade) Solved() bool {
+	return g.Reward == 1 && len(g.Violations) == 0 && len(g.StepViolations) == 0
+}
 
 // Failed returns the assertions that did not pass.
 func (g Grade) Failed() []AssertionResult {

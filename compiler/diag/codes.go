@@ -91,7 +91,8 @@ const (
 	WorldHeader Code = "W020"
 
 	// SolutionFails (W021, solution-fails): a golden solution does not reach a
-	// full score with every invariant holding.
+	// full score with every invariant holding (an always-invariant after each
+	// of its calls, too).
 	SolutionFails Code = "W021"
 
 	// InvalidLiteral (W022, invalid-literal): a literal is malformed (a date

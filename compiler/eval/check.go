@@ -18,11 +18,22 @@ type Violation struct {
 	// Budget: the invariant was not checked on this record nor on the
 	// records after it.
 	Exceeded bool
+	// Step and Tool are, for a violation of an always-invariant seen
+	// along an episode (Trace), the 1-based index of the call after which
+	// the record first broke it (failed calls counted) and that call's
+	// tool; 0 and "" for a violation of a state.
+	Step int
+	Tool string
 }
 
-// String renders the violation for a report: `invariant N violated by E "id": detail`.
+// String renders the violation for a report: `invariant N violated by E
+// "id": detail`, with ` after step 3 (tool)` before the colon for a
+// step's violation.
 func (v Violation) String() string {
 	s := fmt.Sprintf("invariant %s violated by %s %q", v.Invariant, v.Entity, v.ID)
+	if v.Step > 0 {
+		s += fmt.Sprintf(" after step %d (%s)", v.Step, v.Tool)
+	}
 	if v.Detail != "" {
 		s += ": " + v.Detail
 	}

@@ -17,6 +17,8 @@
 //	st.Violations()                       // invariants
 //	st.CheckConstraints()                 // required, type, enum, bounds, unique, refs
 //	st.Grade(task, start)                 // rubric
+//	tr.After(st, tool, ok)                // after each call (var tr eval.Trace)
+//	st.GradeEpisode(task, start, &tr)     // rubric, always-invariants along the calls
 //	eval.RunSolution(world, task)         // replay + grade, with state hashes
 //	eval.CheckSolution(task, start)       // replay + grade, without them
 //	st.JSON(), st.Hash(), st.Clone()
@@ -425,6 +427,21 @@
 // need not agree with the generated code's.
 //
 // A local invariant (ir.Invariant.Local) is checked like any other.
+//
+// An always-invariant (ir.Invariant.Always) is also checked along an
+// episode (Trace): after every call that succeeds, on the whole state, as
+// above. The calls are numbered from 1 in the order they were made, failed
+// calls included (they change nothing and break nothing). The first step
+// at which a record breaks an always-invariant is its violation, with the
+// step and the tool, whatever happens to the record later; a record that
+// breaks it in the task's start state counts at the first call that
+// succeeds, unless that call repairs it. Violations are listed by step,
+// then in invariant declaration order, then by id. GradeEpisode reports
+// them beside the reward (Grade.StepViolations), and its `invariant NAME`
+// assertion of an always-invariant passes only when the invariant has no
+// violation along the episode and none now. A golden solution is replayed
+// with a Trace: it is golden only when it breaks no always-invariant after
+// any of its steps (SolutionResult.FirstBreak names the first that does).
 // CheckConstraints applies the write checks above to every field of every
 // record, composite contents included, and reports refs, at any depth,
 // that name no record (`Order.items[0].product refers to Product "p9",

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -28,6 +29,10 @@ type Grade struct {
 	// Violations are every invariant's violations, reported beside the
 	// reward (see State.Violations).
 	Violations []Violation
+	// StepViolations are the violations of always-invariants seen along
+	// the episode graded (Trace.Violations; see GradeEpisode), also
+	// reported beside the reward.
+	StepViolations []Violation
 }
 
 // Failures describes the failed assertions, one per line; "" when all
@@ -58,8 +63,18 @@ var comparisons = map[string]bool{"==": true, "!=": true, "<": true, "<=": true,
 // expression assertion passes when it evaluates to true; an evaluation error
 // fails it. An invariant assertion passes when the invariant has no
 // violation. Every assertion is evaluated on its own, with fresh limits.
-func (s *State) Grade(task *ir.Task, start *State) Grade {
+func (s *State) Grade(task *ir.Task, start *State) Grade { return s.GradeEpisode(task, start, nil) }
+
+// GradeEpisode is Grade for the episode whose calls tr followed (nil: an
+// episode of no call): the violations of always-invariants it saw are
+// reported beside the reward (Grade.StepViolations), and an invariant
+// assertion on an always-invariant passes only when the invariant has no
+// violation now and had none after any step.
+func (s *State) GradeEpisode(task *ir.Task, start *State, tr *Trace) Grade {
 	g := Grade{Reward: 1}
+	if tr != nil {
+		g.StepViolations = slices.Clone(tr.Violations)
+	}
 	// Each invariant is checked once, for the report and its assertions.
 	byInv := map[*ir.Invariant][]Violation{}
 	for _, inv := range s.w.Invariants {
@@ -74,7 +89,7 @@ func (s *State) Grade(task *ir.Task, start *State) Grade {
 		if a == nil {
 			continue
 		}
-		res := s.assert(a, task, &start, byInv)
+		res := s.assert(a, task, &start, byInv, tr)
 		g.Results = append(g.Results, res)
 		g.Total++
 		if res.Passed {
@@ -87,7 +102,7 @@ func (s *State) Grade(task *ir.Task, start *State) Grade {
 	return g
 }
 
-func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[*ir.Invariant][]Violation) (res AssertionResult) {
+func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[*ir.Invariant][]Violation, tr *Trace) (res AssertionResult) {
 	res = AssertionResult{Kind: a.Kind, Text: a.Text}
 	defer func() {
 		if p := recover(); p != nil {
@@ -105,6 +120,10 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[
 		vs, ok := byInv[a.Invariant]
 		if !ok {
 			vs = s.InvariantViolations(a.Invariant)
+		}
+		if a.Invariant.Always {
+			// A violation after a step comes first: it is the earlier.
+			vs = append(tr.of(a.Invariant), vs...)
 		}
 		res.Passed = len(vs) == 0
 		if len(vs) > 0 {
@@ -260,9 +279,18 @@ type SolutionResult struct {
 
 // OK reports whether the solution is golden: every step succeeded (or
 // failed as expected, with its message), the reward is 1 and no invariant
-// is violated.
+// is violated, at the end or (an always-invariant) after any step.
 func (r *SolutionResult) OK() bool {
-	return r.Failed < 0 && r.Grade.Reward == 1 && len(r.Grade.Violations) == 0
+	return r.Failed < 0 && r.Grade.Reward == 1 && len(r.Grade.Violations) == 0 && len(r.Grade.StepViolations) == 0
+}
+
+// FirstBreak is the index in Steps of the step after which an
+// always-invariant was first broken, or -1.
+func (r *SolutionResult) FirstBreak() int {
+	if len(r.Grade.StepViolations) == 0 {
+		return -1
+	}
+	return r.Grade.StepViolations[0].Step - 1
 }
 
 // Problem describes why the solution is not golden, or returns "".
@@ -282,6 +310,9 @@ func (r *SolutionResult) Problem() string {
 		default:
 			parts = append(parts, fmt.Sprintf("step %d (%s) should fail with %q but failed with %s", r.Failed+1, name, *st.Step.Fails, st.Err))
 		}
+	}
+	for _, v := range r.Grade.StepViolations {
+		parts = append(parts, v.String())
 	}
 	if r.Grade.Reward < 1 {
 		parts = append(parts, fmt.Sprintf("reward %d/%d; failed: %s", r.Grade.Passed, r.Grade.Total,
@@ -328,7 +359,8 @@ func CheckSolution(task *ir.Task, start *State) *SolutionResult {
 }
 
 // replay runs task's solution on a copy of start; hash tells whether to
-// record the state hashes.
+// record the state hashes. The always-invariants are checked after every
+// step (see Trace).
 func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	s := start.Clone()
 	res := &SolutionResult{Failed: -1, Final: s}
@@ -336,8 +368,14 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 		res.StartHash = start.Hash()
 	}
 	bound := map[string]Data{}
+	var tr Trace
 	for i, step := range task.Solution {
 		sr := s.runStep(step, bound, hash)
+		tool := ""
+		if step != nil && step.Tool != nil {
+			tool = step.Tool.Name
+		}
+		tr.After(s, tool, sr.Err == nil)
 		res.Steps = append(res.Steps, sr)
 		if !sr.AsExpected() {
 			res.Failed = i
@@ -350,7 +388,7 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	if hash {
 		res.FinalHash = s.Hash()
 	}
-	res.Grade = s.Grade(task, start)
+	res.Grade = s.GradeEpisode(task, start, &tr)
 	return res
 }
 

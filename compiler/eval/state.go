@@ -27,6 +27,7 @@ type State struct {
 	tables []*table
 	index  map[*ir.Entity]int // entity → position in tables
 	log    []undo             // the running call's writes, for rollback
+	wrote  bool               // the last call succeeded and wrote (see Trace.After)
 	budget *Budget            // nil: no bound beyond Limits
 }
 

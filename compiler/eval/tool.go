@@ -139,6 +139,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 		return Data{}, &ToolError{Code: CodeUnknownTool, Message: "no tool"}
 	}
 	s.log = s.log[:0]
+	s.wrote = false
 	defer func() {
 		if p := recover(); p != nil {
 			s.rollback()
@@ -170,6 +171,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 		_, jerr := json.Marshal(f)
 		return Data{}, &ToolError{Code: CodeInternal, Message: fmt.Sprintf(runtime.MsgUnencodable, tool.Name, jerr)}
 	}
+	s.wrote = len(s.log) > 0
 	s.log = s.log[:0]
 	return Data{snapshot(v)}, nil
 }

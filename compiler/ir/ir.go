@@ -699,7 +699,11 @@ type Invariant struct {
 	// may be in one service (W011 does not apply), for domains whose rules
 	// are not split along service lines.
 	Local bool
-	Pos   Pos
+	// Always marks a rule written `always invariant`: it must hold after
+	// every successful tool call of an episode, not only in the final
+	// state; a violation at any step counts.
+	Always bool
+	Pos    Pos
 }
 
 // Record is a seed record. Values holds every field of the entity in field

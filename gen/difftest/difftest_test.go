@@ -143,7 +143,8 @@ func compareTask(t *testing.T, w *ir.World, gw runtime.World, task *ir.Task) {
 		t.Fatal(err)
 	}
 	start := st.Clone()
-	compareStates(t, "start", w, task, st, start, ep)
+	var tr eval.Trace
+	compareStates(t, "start", w, task, st, start, &tr, ep)
 	if task == nil || task.Solution == nil {
 		return
 	}
@@ -164,6 +165,7 @@ func compareTask(t *testing.T, w *ir.World, gw runtime.World, task *ir.Task) {
 	for i, step := range res.Steps {
 		label := fmt.Sprintf("after step %d (%s)", i+1, step.Step.Tool.Name)
 		data, terr := st.Call(step.Step.Tool, step.Args)
+		tr.After(st, step.Step.Tool.Name, terr == nil)
 		want := eval.ObservationJSON(data, terr)
 		if !bytes.Equal(want, step.Observation()) {
 			t.Fatalf("%s: the evaluator is not deterministic: %s vs %s", label, want, step.Observation())
@@ -187,7 +189,7 @@ func compareTask(t *testing.T, w *ir.World, gw runtime.World, task *ir.Task) {
 				bound[call.Bind] = rec.ID
 			}
 		}
-		compareStates(t, label, w, task, st, start, ep)
+		compareStates(t, label, w, task, st, start, &tr, ep)
 		if t.Failed() {
 			return
 		}
@@ -213,9 +215,10 @@ func bindArgs(call runtime.Call, bound map[string]string) (json.RawMessage, erro
 	return json.Marshal(args)
 }
 
-// compareStates compares the whole state, the invariant verdicts and the
-// rubric on both sides.
-func compareStates(t *testing.T, label string, w *ir.World, task *ir.Task, st, start *eval.State, ep runtime.Episode) {
+// compareStates compares the whole state, the invariant verdicts (those
+// of the always-invariants along the calls so far, which tr followed,
+// included) and the rubric on both sides.
+func compareStates(t *testing.T, label string, w *ir.World, task *ir.Task, st, start *eval.State, tr *eval.Trace, ep runtime.Episode) {
 	t.Helper()
 	// Both sides usually write the same bytes; decoding a large state
 	// (tau2_retail's 1.4 MB) to compare values is the slow path.
@@ -234,10 +237,21 @@ func compareStates(t *testing.T, label string, w *ir.World, task *ir.Task, st, s
 	if !slices.Equal(want, got) {
 		t.Errorf("%s: invariant verdicts differ\ncompile time: %v\nrun time:     %v", label, want, got)
 	}
+	rg := ep.Grade()
+	want, got = nil, nil
+	for _, v := range tr.Violations {
+		want = append(want, fmt.Sprintf("%s %s %s %d", v.Invariant, v.Entity, v.ID, v.Step))
+	}
+	for _, v := range rg.StepViolations {
+		got = append(got, fmt.Sprintf("%s %s %s %d", v.Invariant, v.Entity, v.ID, v.Step))
+	}
+	if !slices.Equal(want, got) {
+		t.Errorf("%s: violations of always-invariants along the calls differ\ncompile time: %v\nrun time:     %v", label, want, got)
+	}
 	if task == nil {
 		return
 	}
-	eg, rg := st.Grade(task, start), ep.Grade()
+	eg := st.GradeEpisode(task, start, tr)
 	if len(eg.Results) != len(rg.Assertions) {
 		t.Fatalf("%s: %d assertions at compile time, %d at run time", label, len(eg.Results), len(rg.Assertions))
 	}

@@ -69,7 +69,7 @@ func TestCoverage(t *testing.T) {
 		"!= null and", "== null or", "coalesce(", " in [", "not in [",
 		"list<", "map<string,", "Addr {", "Pay { kind: voucher", "?\n",
 		"year(", "month(", "weekday(", "date(", "append(", "sorted(",
-		"local invariant", "solution {", "tool get_", "search ", "update ",
+		"local invariant", "local always invariant", "solution {", "tool get_", "search ", "update ",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no spec of the corpus has %q", want)

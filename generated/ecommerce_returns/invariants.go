@@ -2,14 +2,25 @@
 
 package ecommerce_returns
 
-import "github.com/worldc/worldc/runtime"
+import (
+	"iter"
+
+	"github.com/worldc/worldc/runtime"
+)
 
 // checkRefundedReturnsHaveRefund checks the invariant refunded_returns_have_refund: every ReturnAuthorization record it applies to must satisfy its check. The policy reads:
 //
 // A return resolved as a refund may only be completed once a refund of exactly the return's credit amount has been issued.
 func (s *State) checkRefundedReturnsHaveRefund() []runtime.Violation {
+	return s.checkRefundedReturnsHaveRefundIn(s.ReturnAuthorizations.All())
+}
+
+// checkRefundedReturnsHaveRefundIn checks the always-invariant refunded_returns_have_refund on the ReturnAuthorization records rows yields, in
+// their order: on all of them, or on those a tool call may have changed the
+// verdict of.
+func (s *State) checkRefundedReturnsHaveRefundIn(rows iter.Seq[*ReturnAuthorization]) []runtime.Violation {
 	var out []runtime.Violation
-	for r := range s.ReturnAuthorizations.All() {
+	for r := range rows {
 		if !(r.Status == ReturnAuthorizationStatusCompleted && r.Resolution == ReturnAuthorizationResolutionRefund) {
 			continue
 		}
@@ -38,8 +49,15 @@ func (s *State) checkRefundedReturnsHaveRefund() []runtime.Violation {
 //
 // A return resolved as store credit may only be completed once the customer's store credit account has been credited with exactly the return's credit amount.
 func (s *State) checkStoreCreditReturnsAreCredited() []runtime.Violation {
+	return s.checkStoreCreditReturnsAreCreditedIn(s.ReturnAuthorizations.All())
+}
+
+// checkStoreCreditReturnsAreCreditedIn checks the always-invariant store_credit_returns_are_credited on the ReturnAuthorization records rows yields, in
+// their order: on all of them, or on those a tool call may have changed the
+// verdict of.
+func (s *State) checkStoreCreditReturnsAreCreditedIn(rows iter.Seq[*ReturnAuthorization]) []runtime.Violation {
 	var out []runtime.Violation
-	for r := range s.ReturnAuthorizations.All() {
+	for r := range rows {
 		if !(r.Status == ReturnAuthorizationStatusCompleted && r.Resolution == ReturnAuthorizationResolutionStoreCredit) {
 			continue
 		}

@@ -16,6 +16,9 @@ type assertion struct {
 	kind  string
 	text  string
 	check func(s *State, start startState) (bool, string)
+	// always names the always-invariant of `invariant NAME`, which must also
+	// have held after every call of the episode (see Episode.Grade).
+	always string
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -259,9 +262,10 @@ var tasks = []*task{{
 		kind:  "expr",
 		text:  "catalog.Product[p_espresso].stock_on_hand == 13",
 	}, {
-		check: holds((*State).checkRefundedReturnsHaveRefund),
-		kind:  "invariant",
-		text:  "invariant refunded_returns_have_refund",
+		always: "refunded_returns_have_refund",
+		check:  holds((*State).checkRefundedReturnsHaveRefund),
+		kind:   "invariant",
+		text:   "invariant refunded_returns_have_refund",
 	}, {
 		check: holds((*State).checkResalableReturnsRestocked),
 		kind:  "invariant",
@@ -365,9 +369,10 @@ var tasks = []*task{{
 		kind:  "expr",
 		text:  "catalog.Product[p_pillow].stock_on_hand == 87",
 	}, {
-		check: holds((*State).checkStoreCreditReturnsAreCredited),
-		kind:  "invariant",
-		text:  "invariant store_credit_returns_are_credited",
+		always: "store_credit_returns_are_credited",
+		check:  holds((*State).checkStoreCreditReturnsAreCredited),
+		kind:   "invariant",
+		text:   "invariant store_credit_returns_are_credited",
 	}, {
 		check: holds((*State).checkResalableReturnsRestocked),
 		kind:  "invariant",
@@ -409,6 +414,12 @@ var tasks = []*task{{
 type startState struct {
 	state *State
 	hash  string
+	// broken lists, for each always-invariant in declaration order, the
+	// records that break it in the start state: the first call that
+	// succeeds re-checks them.
+	broken [2][]string
+	// indexes are the indexes of the state the episodes read, shared.
+	indexes *startIndexes
 }
 
 // taskStart returns the start state of a task (the world seed plus the
@@ -431,6 +442,48 @@ func taskStart(name string) func() (startState, error) {
 			}
 			s.Freeze()
 		}
-		return startState{s, s.Hash()}, nil
+		st := startState{
+			hash:  s.Hash(),
+			state: s,
+		}
+		for _, v := range s.checkRefundedReturnsHaveRefund() {
+			st.broken[0] = append(st.broken[0], v.ID)
+		}
+		for _, v := range s.checkStoreCreditReturnsAreCredited() {
+			st.broken[1] = append(st.broken[1], v.ID)
+		}
+		st.indexes = newStartIndexes(s)
+		return st, nil
 	})
+}
+
+// seedStart is the world seed as the start state of the episodes of no task,
+// built once. It breaks no invariant (the checker proves it, W012), and no
+// rubric compares with it: its hash is not computed.
+var seedStart = sync.OnceValues(func() (startState, error) {
+	s, err := worldSeed()
+	if err != nil {
+		return startState{}, err
+	}
+	st := startState{state: s}
+	st.indexes = newStartIndexes(s)
+	return st, nil
+})
+
+// startIndexes are indexes of a start state's records by a field that the
+// always-invariants read, each built on first need and shared by the
+// episodes that start there (see runtime.IDIndex).
+type startIndexes struct {
+	returnAuthorizationsByOrder func() *runtime.IndexBase
+}
+
+// newStartIndexes returns the indexes of the start state s, unbuilt.
+func newStartIndexes(s *State) *startIndexes {
+	return &startIndexes{returnAuthorizationsByOrder: sync.OnceValue(func() *runtime.IndexBase {
+		b := runtime.NewIndexBase()
+		for r := range s.ReturnAuthorizations.All() {
+			b.Add(r.Order, r.ID)
+		}
+		return b
+	})}
 }

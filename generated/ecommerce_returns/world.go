@@ -88,16 +88,34 @@ type Episode struct {
 	state *State
 	task  *task
 	start startState
+
+	// calls counts the calls of the episode, failed ones included: the
+	// step of a call is its number.
+	calls int
+	// checked is set once a call has succeeded: the always-invariants are
+	// then known to hold, or their violations reported, in the state.
+	checked bool
+	// trace keeps the first violation of each always-invariant by each
+	// record.
+	trace runtime.Trace
+	// returnAuthorizationsByOrder indexes the ReturnAuthorization records by
+	// order.
+	returnAuthorizationsByOrder runtime.IDIndex
 }
 
 // NewEpisode starts an episode of the task ("": the world seed alone).
 func NewEpisode(task string) (*Episode, error) {
 	if task == "" {
-		s, err := worldSeed()
+		st, err := seedStart()
 		if err != nil {
 			return nil, err
 		}
-		return &Episode{state: s.Clone()}, nil
+		e := &Episode{
+			start: st,
+			state: st.state.Clone(),
+		}
+		e.state.j.TrackChanges()
+		return e, nil
 	}
 	for _, t := range tasks {
 		if t.info.ID == task {
@@ -105,11 +123,13 @@ func NewEpisode(task string) (*Episode, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &Episode{
+			e := &Episode{
 				start: st,
 				state: st.state.Clone(),
 				task:  t,
-			}, nil
+			}
+			e.state.j.TrackChanges()
+			return e, nil
 		}
 	}
 	return nil, fmt.Errorf("ecommerce_returns: unknown task %q", task)
@@ -120,9 +140,106 @@ func (e *Episode) State() *State {
 	return e.state
 }
 
-// Call runs a tool atomically and returns its observation.
+// Call runs a tool atomically and returns its observation. After a call
+// that succeeds, the always-invariants are checked (see checkAlways).
 func (e *Episode) Call(tool string, args json.RawMessage) runtime.Observation {
-	return registry.Call(e.state, tool, args)
+	obs := registry.Call(e.state, tool, args)
+	e.calls++
+	if obs.OK {
+		e.checkAlways(tool)
+	}
+	return obs
+}
+
+// checkAlways checks the always-invariants after the call e.calls to tool,
+// which succeeded: on the records whose verdict the call may have changed
+// (those it wrote, and those whose check reads a row it wrote), or on all
+// the records of an invariant whose check reads a table the call wrote in
+// any other way. The trace keeps the first violation of each record.
+func (e *Episode) checkAlways(tool string) {
+	changes := e.state.j.Changes()
+	if len(changes) == 0 && e.checked {
+		// The state is as it was after the last call checked.
+		return
+	}
+	e.checked = true
+	s, step := e.state, e.calls
+	// The rows the call wrote, by table.
+	var orders, returnAuthorizations, refunds, storeCreditAccounts, storeCreditTransactions []runtime.RowChange
+	for _, c := range changes {
+		switch c.Table {
+		case 3:
+			orders = append(orders, c)
+		case 5:
+			returnAuthorizations = append(returnAuthorizations, c)
+		case 6:
+			refunds = append(refunds, c)
+		case 7:
+			storeCreditAccounts = append(storeCreditAccounts, c)
+		case 8:
+			storeCreditTransactions = append(storeCreditTransactions, c)
+		}
+	}
+	// The indexes follow the rows written.
+	for _, c := range returnAuthorizations {
+		if r, ok := s.ReturnAuthorizations.Get(c.ID); ok {
+			e.returnAuthorizationsByOrder.Move(c.ID, r.Order, true)
+		} else {
+			e.returnAuthorizationsByOrder.Move(c.ID, "", false)
+		}
+	}
+	// The ids of the rows written.
+	orderIDs := runtime.IDsOf(orders)
+	returnAuthorizationIDs := runtime.IDsOf(returnAuthorizations)
+	// The ReturnAuthorization records whose order a written row's key names.
+	var returnAuthorizationsByOrderNamed []string
+	for _, k := range orderIDs {
+		returnAuthorizationsByOrderNamed = append(returnAuthorizationsByOrderNamed, e.returnAuthorizationsByOrderIDs(k)...)
+	}
+	// refunded_returns_have_refund: the ReturnAuthorization records written; every
+	// ReturnAuthorization when a Refund is written.
+	if len(refunds) > 0 {
+		e.trace.Report(s.checkRefundedReturnsHaveRefund(), step, tool)
+	} else if ids := e.trace.Pending("refunded_returns_have_refund", returnAuthorizationIDs, e.start.broken[0]); len(ids) > 0 {
+		e.trace.Report(s.checkRefundedReturnsHaveRefundIn(runtime.RowsOf(s.ReturnAuthorizations, ids)), step, tool)
+	}
+	// store_credit_returns_are_credited: the ReturnAuthorization records written,
+	// the ReturnAuthorization records whose order a written row names; every
+	// ReturnAuthorization when a StoreCreditTransaction or a StoreCreditAccount is
+	// written.
+	if len(storeCreditTransactions) > 0 || len(storeCreditAccounts) > 0 {
+		e.trace.Report(s.checkStoreCreditReturnsAreCredited(), step, tool)
+	} else if ids := e.trace.Pending("store_credit_returns_are_credited", returnAuthorizationIDs, returnAuthorizationsByOrderNamed, e.start.broken[1]); len(ids) > 0 {
+		e.trace.Report(s.checkStoreCreditReturnsAreCreditedIn(runtime.RowsOf(s.ReturnAuthorizations, ids)), step, tool)
+	}
+}
+
+// returnAuthorizationsByOrderIDs returns the ids of the ReturnAuthorization
+// records whose order is k: the index of the start state, built on first need,
+// and the rows written since.
+func (e *Episode) returnAuthorizationsByOrderIDs(k string) []string {
+	if !e.returnAuthorizationsByOrder.HasBase() {
+		e.returnAuthorizationsByOrder.SetBase(e.start.indexes.returnAuthorizationsByOrder())
+	}
+	return e.returnAuthorizationsByOrder.IDs(k)
+}
+
+// alwaysHeld grades `invariant NAME` of an always-invariant: it holds only
+// if no record broke it after any call (ok and detail: its verdict on the
+// current state).
+func (e *Episode) alwaysHeld(name string, ok bool, detail string) (bool, string) {
+	vs := e.trace.Broken(name)
+	if len(vs) == 0 {
+		return ok, detail
+	}
+	why := vs[0].String()
+	if len(vs) > 1 {
+		why += fmt.Sprintf(" (and %d more)", len(vs)-1)
+	}
+	if !ok {
+		why += "; now: " + detail
+	}
+	return false, why
 }
 
 // StateHash is the canonical hash of the current state.
@@ -141,12 +258,16 @@ func (e *Episode) Snapshot() json.RawMessage {
 }
 
 // Grade grades the current state against the task's rubric, with the
-// invariant violations beside it.
+// invariant violations beside it: the current state's, and those of the
+// always-invariants after each call.
 func (e *Episode) Grade() runtime.Grade {
 	var results []runtime.AssertionResult
 	if e.task != nil {
 		for _, a := range e.task.rubric {
 			ok, detail := a.check(e.state, e.start)
+			if a.always != "" {
+				ok, detail = e.alwaysHeld(a.always, ok, detail)
+			}
 			results = append(results, runtime.AssertionResult{
 				Detail: detail,
 				Kind:   a.kind,
@@ -155,7 +276,7 @@ func (e *Episode) Grade() runtime.Grade {
 			})
 		}
 	}
-	return runtime.NewGrade(results, e.state.CheckInvariants())
+	return runtime.NewGrade(results, e.state.CheckInvariants(), e.trace.Violations()...)
 }
 
 // assertUnchanged grades `unchanged`: the state equals the task's start state.
