@@ -888,8 +888,9 @@ func (sc *scope) call(x *ir.Call) code {
 		if isFloat(x.Args[0].Type()) {
 			res, resFloat = primary(jen.Qual(rt, "RoundDigits").Call(arg(0).c, digits)), true
 		} else {
-			// An int rounds to itself unless digits are negative.
-			res, resFloat = primary(jen.Qual(rt, "RoundInt").Call(arg(0).c, digits)), true
+			// An int rounds to itself unless digits are negative, and
+			// stays an int (as in Python).
+			res = primary(jen.Qual(rt, "RoundInt").Call(arg(0).c, digits))
 		}
 	case "min_of", "max_of":
 		a, b := arg(0), arg(1)
@@ -950,9 +951,6 @@ func (sc *scope) call(x *ir.Call) code {
 	// The declared result type decides: eval's toKind.
 	switch {
 	case resFloat && x.T.Kind == ir.KindInt:
-		if x.Func == "round" && !isFloat(x.Args[0].Type()) {
-			return primary(jen.Qual(rt, "FloatToInt").Call(res.c))
-		}
 		return primary(jen.Qual(rt, "FloatToInt").Call(res.c))
 	case !resFloat && isFloat(x.T) && x.Args[0].Type().Kind == ir.KindInt:
 		return primary(jen.Float64().Call(res.c))

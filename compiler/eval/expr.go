@@ -910,10 +910,9 @@ func builtin(name string, args []value) (value, *evalError) {
 		var x float64
 		switch n := args[0].(type) {
 		case int64:
-			if digits >= 0 {
-				return n, nil
-			}
-			x = float64(n)
+			// Python rounds an int exactly, to an int, as the generated
+			// code does.
+			return runtime.RoundInt(n, digits), nil
 		case float64:
 			x = n
 		default:
