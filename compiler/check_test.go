@@ -245,10 +245,12 @@ func TestHintsFitTheCause(t *testing.T) {
 		30: "^Two enum types are distinct even when they share values: convert one by its name with `as` \\(x as Member.state\\)",
 		31: `^A record or ref compares with a record or ref of its entity .*compare ids on both sides`,
 		37: `^A parameter named like an enum value hides that value .*viewer_string`,
-		42: `^Rename or remove one of the two declarations\.$`,
-		47: `^Declare the name`,
-		54: `^Declare the name`,
-		70: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
+		41: `^A parameter named like an enum value hides that value .*rename the parameter \(e\.g\. active_bool\), or write the value as a string, "active"\.$`,
+		42: `^A parameter named like an enum value hides that value .*active_bool`,
+		48: `^Rename or remove one of the two declarations\.$`,
+		53: `^Declare the name`,
+		60: `^Declare the name`,
+		76: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
 	}
 	if len(ds) != len(want) {
 		t.Errorf("%d diagnostics, want %d:\n%s", len(ds), len(want), ds.Text())

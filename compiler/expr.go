@@ -160,6 +160,10 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	case got.Kind == ir.KindRef && want.Kind == ir.KindRecord && got.Entity == want.Entity:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
 	}
+	if shadow, hint, ok := c.hiddenEnumValue(e, want); ok {
+		c.errorHint("W004", hint, pos, end, "%s: expected %s, got %s: %s", what, want, got, shadow)
+		return invalid(pos)
+	}
 	c.errorf("W004", pos, end, "%s: expected %s, got %s", what, want, got)
 	return invalid(pos)
 }
@@ -371,6 +375,24 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	return l, r, false
 }
 
+// hiddenEnumValue explains an expression e of the wrong type where a value
+// of type want is expected when e is a parameter or local named like a
+// value of want's enum, which it hides: the explanation and a hint.
+func (c *checker) hiddenEnumValue(e ir.Expr, want *ir.Type) (msg, hint string, ok bool) {
+	v, isVar := e.(*ir.VarRef)
+	if !isVar || want.Kind != ir.KindEnum || want.Enum == nil || !slices.Contains(want.Enum.Values, v.Var.Name) {
+		return "", "", false
+	}
+	what := "local"
+	if c.isParam(v.Var) {
+		what = "parameter"
+	}
+	msg = fmt.Sprintf("%s here is the %s %s (%s), which hides the value %s of %s", v.Var.Name, what, v.Var.Name, typeString(v.Var.Type), v.Var.Name, typeString(nonOptional(want)))
+	hint = fmt.Sprintf("A %s named like an enum value hides that value (names are looked up before enum values): rename the %s (e.g. %s_%s), or write the value as a string, \"%s\".",
+		what, what, v.Var.Name, strings.ToLower(nonOptionalEntityName(v.Var.Type)), v.Var.Name)
+	return msg, hint, true
+}
+
 // compareMismatch explains why l and r cannot be compared, with a hint
 // for that cause: a parameter or local hiding an enum value, two distinct
 // enum types, a string (an id) against a record or ref.
@@ -379,19 +401,9 @@ func (c *checker) compareMismatch(l, r ir.Expr) (msg, hint string) {
 	msg = fmt.Sprintf("cannot compare %s with %s", typeString(lt), typeString(rt))
 	hint = mustValidator("W004").Hint
 	for _, side := range [][2]ir.Expr{{l, r}, {r, l}} {
-		v, isVar := side[0].(*ir.VarRef)
-		et := side[1].Type()
-		if !isVar || et.Kind != ir.KindEnum || et.Enum == nil || !slices.Contains(et.Enum.Values, v.Var.Name) {
-			continue
+		if shadow, h, ok := c.hiddenEnumValue(side[0], side[1].Type()); ok {
+			return msg + ": " + shadow, h
 		}
-		what := "local"
-		if c.isParam(v.Var) {
-			what = "parameter"
-		}
-		msg = fmt.Sprintf("%s: %s here is the %s %s (%s), which hides the value %s of %s", msg, v.Var.Name, what, v.Var.Name, typeString(v.Var.Type), v.Var.Name, typeString(nonOptional(et)))
-		hint = fmt.Sprintf("A %s named like an enum value hides that value (names are looked up before enum values): rename the %s (e.g. %s_%s), or write the value as a string, \"%s\".",
-			what, what, v.Var.Name, strings.ToLower(nonOptionalEntityName(v.Var.Type)), v.Var.Name)
-		return msg, hint
 	}
 	switch {
 	case lt.Kind == ir.KindEnum && rt.Kind == ir.KindEnum:
