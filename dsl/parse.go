@@ -453,6 +453,13 @@ func hint(e *Error, tokens []tokenPos, src []byte) {
 		e.Msg = `"fails" needs the message the call is expected to fail with: call(…) fails "message"`
 		return
 	}
+	if i > 1 && strings.HasSuffix(e.Msg, "(expected Literal)") && isAssign(src, tokens[i-1]) && strings.IndexByte("[{", src[e.Pos.Offset]) >= 0 &&
+		(src[tokens[i-2].offset] == '>' || 'A' <= src[tokens[i-2].offset] && src[tokens[i-2].offset] <= 'Z') {
+		// `tags list<string> = []`, `address Address = {…}`: the default
+		// of a list, map or record field.
+		e.Msg = `a field's default is a literal (a number, string, date, enum value, true, false or null), never a list, map or record: give the field its value in every insert and seed record ([] or {}), or make it optional`
+		return
+	}
 	if i >= 0 && i+1 < len(tokens) && isAssign(src, tokens[i+1]) && isIdentStart(src[e.Pos.Offset]) &&
 		(strings.Contains(e.Msg, `(expected "}"`) || strings.Contains(e.Msg, `(expected ")"`)) {
 		e.Pos = posAt(e.Pos.Filename, src, tokens[i+1].offset)
