@@ -96,6 +96,12 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	pos := e.Position()
 	if name, ok := untypedEnum(e); ok {
 		if want.Kind != ir.KindEnum {
+			if (want.Kind == ir.KindRef || want.Kind == ir.KindRecord) && c.ids != nil && c.ids.byID(want.Entity, name) != nil {
+				// A record loaded from a data file has an id but no handle.
+				c.errorHint("W003", fmt.Sprintf("A handle names a record written out in a seed; a loaded record is named by its id, as a string: \"%s\".", name),
+					pos, end, "unknown name %q: the %s whose id is %q has no handle (it is loaded from a data file); write its id as a string, \"%s\"", name, want.Entity.Name, name, name)
+				return invalid(pos)
+			}
 			c.errorf("W003", pos, end, "unknown name %q", name)
 			return invalid(pos)
 		}
@@ -748,7 +754,12 @@ func (c *checker) index(x ir.Expr, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Ex
 		c.errorf("W004", suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity (Entity[id]), a list (xs[i]) or a map (m[key]) can", t)
 		return invalid(pos)
 	}
-	key := c.settle(c.expr(suf.Index, s), suf.EndPos)
+	key := c.expr(suf.Index, s)
+	if _, ok := untypedEnum(key); ok {
+		// An unknown name: coerce says so, and which loaded record it names.
+		key = c.coerce(key, &ir.Type{Kind: ir.KindRef, Entity: t.Entity}, suf.EndPos, "key of "+t.Entity.Name+"[…]")
+	}
+	key = c.settle(key, suf.EndPos)
 	if isInvalid(key) {
 		return invalid(pos)
 	}
