@@ -247,10 +247,11 @@ func TestHintsFitTheCause(t *testing.T) {
 		37: `^A parameter named like an enum value hides that value .*viewer_string`,
 		41: `^A parameter named like an enum value hides that value .*rename the parameter \(e\.g\. active_bool\), or write the value as a string, "active"\.$`,
 		42: `^A parameter named like an enum value hides that value .*active_bool`,
-		48: `^Rename or remove one of the two declarations\.$`,
-		53: `^Declare the name`,
-		60: `^Declare the name`,
-		76: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
+		49: "^A var declared without a type has the type of its first value: declare the type, var total: decimal = …$",
+		56: `^Rename or remove one of the two declarations\.$`,
+		61: `^Declare the name`,
+		68: `^Declare the name`,
+		84: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
 	}
 	if len(ds) != len(want) {
 		t.Errorf("%d diagnostics, want %d:\n%s", len(ds), len(want), ds.Text())
