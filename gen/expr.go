@@ -673,6 +673,14 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 		// Evaluate once: bind both sides in a closure.
 		a, b := sc.temp("a"), sc.temp("b")
 		la, rb := sc.expr(l), sc.expr(r)
+		// An int constant bound by := would be an int, not the int64 it
+		// is compared with.
+		if l.Type().Kind == ir.KindInt && !lo {
+			la = primary(jen.Int64().Call(la.c))
+		}
+		if r.Type().Kind == ir.KindInt && !ro {
+			rb = primary(jen.Int64().Call(rb.c))
+		}
 		lv, rv := jen.Id(a), jen.Id(b)
 		conds := []*jen.Statement{}
 		if lo {
