@@ -181,7 +181,13 @@ func (b *body) assign(x *ir.Assign) []jen.Code {
 	val := sc.stored(x.Value, leaf)
 	if canFault(x.Value) || len(faulty) > 0 {
 		v := sc.temp("v")
-		out = append(out, jen.Id(v).Op(":=").Add(val.c))
+		if untypedConst(x.Value) {
+			// A constant (1, null) bound by := would be an int or an
+			// untyped nil, not a value of the leaf's type.
+			out = append(out, jen.Var().Id(v).Add(g.goType(leaf)).Op("=").Add(val.c))
+		} else {
+			out = append(out, jen.Id(v).Op(":=").Add(val.c))
+		}
 		val = primary(jen.Id(v))
 		faulty = append(faulty, x.Value)
 	}
