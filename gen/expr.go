@@ -54,7 +54,12 @@ type scope struct {
 	// written while they run, so aggregates may use indexes built up front,
 	// and large constants may be shared values (constPrefix names them
 	// after the grader, constOwner says whose they are).
-	readOnly    bool
+	readOnly bool
+	// budget is set in tool bodies: their loops and aggregates count
+	// their iterations and their concatenations the bytes they copy
+	// (runtime.Journal.Tick and Cat), so that no arguments make a call
+	// run unbounded.
+	budget      bool
 	indexes     map[indexKey]string
 	constPrefix string
 	constOwner  string
@@ -819,6 +824,9 @@ func (sc *scope) arith(x *ir.Binary) code {
 		if rt.Kind == ir.KindEnum {
 			rc = primary(jen.String().Call(rc.c))
 		}
+	}
+	if x.Op == "+" && x.T.Kind.Textual() && sc.budget {
+		return primary(jen.Id("s").Dot("j").Dot("Cat").Call(lc.c, rc.c))
 	}
 	res := bin(lc, rc)
 	if !isFloat(lt) && !isFloat(rt) && isFloat(x.T) {

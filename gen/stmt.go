@@ -307,7 +307,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		ei := g.ents[x.Entity]
 		name := sc.bind(x.Var)
 		readOnly := !writesTables(x.Body)
-		var inner []jen.Code
+		inner := []jen.Code{tick()}
 		var id string
 		if !readOnly {
 			g.needIDs[x.Entity] = true

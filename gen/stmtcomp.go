@@ -18,7 +18,11 @@ func (b *body) failure(msg string, msgExpr ir.Expr) []jen.Code {
 	if msgExpr == nil {
 		return []jen.Code{b.fail(jen.Qual(rt, "PreconditionFailed").Call(jen.Lit(msg)))}
 	}
+	// The message ends the call: built once, it cannot grow in a loop.
+	budget := b.sc.budget
+	b.sc.budget = false
 	pre, m := b.value(msgExpr, &ir.Type{Kind: ir.KindString}, false)
+	b.sc.budget = budget
 	return append(pre, b.fail(jen.Qual(rt, "PreconditionFailed").Call(m.c)))
 }
 
@@ -298,7 +302,7 @@ func (b *body) forValues(x *ir.For) []jen.Code {
 	if x.Key != nil && mentionsStmts(x, x.Key) {
 		key = sc.bind(x.Key)
 	}
-	var inner []jen.Code
+	inner := []jen.Code{tick()}
 	if x.Where != nil {
 		if canFault(x.Where) {
 			c := sc.temp("match")

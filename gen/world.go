@@ -145,7 +145,7 @@ func (g *generator) worldFile(f *jen.File) {
 	f.Line()
 	f.Comment("Call runs a tool atomically and returns its observation.")
 	f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
-		jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args"))))
+		jen.Return(jen.Id("e").Dot("state").Dot("Call").Call(jen.Id("tool"), jen.Id("args"))))
 	f.Line()
 	f.Comment("StateHash is the canonical hash of the current state.")
 	f.Func().Params(recv.Clone()).Id("StateHash").Params().String().Block(jen.Return(jen.Id("e").Dot("state").Dot("Hash").Call()))

@@ -36,6 +36,8 @@ type Journal struct {
 	marks  []int
 	undo   []undoRec
 	tables []*tableCore
+	// steps is the work of the tool call running (see [Journal.Tick]).
+	steps int64
 }
 
 // undoRec restores one table write. All fields are the values before the

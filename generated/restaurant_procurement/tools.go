@@ -428,6 +428,7 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 	}
 	ok2 := !func() bool {
 		for l := range s.OrderLines.All() {
+			s.j.Tick()
 			if !(l.Ingredient == ingredient.ID && func() bool {
 				v := s.purchaseOrderAt(l.PurchaseOrder).Status
 				return v == PurchaseOrderStatusDraft || v == PurchaseOrderStatusSent
@@ -497,6 +498,7 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	}
 	if func() bool {
 		for i := range s.Ingredients.All() {
+			s.j.Tick()
 			if !(i.Supplier == supplier.ID && i.Active) {
 				continue
 			}
@@ -508,6 +510,7 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	}
 	if func() bool {
 		for o := range s.PurchaseOrders.All() {
+			s.j.Tick()
 			if !(o.Supplier == supplier.ID && (o.Status == PurchaseOrderStatusDraft || o.Status == PurchaseOrderStatusSent)) {
 				continue
 			}
@@ -1034,6 +1037,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	}
 	if func() bool {
 		for g := range s.GoodsReceipts.All() {
+			s.j.Tick()
 			if !(g.PurchaseOrder == purchaseOrder.ID && g.Quality == GoodsReceiptQualityAccepted) {
 				continue
 			}
@@ -1059,6 +1063,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.orderLineIDs() {
+		s.j.Tick()
 		l, ok2 := s.OrderLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
@@ -1069,6 +1074,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 		}
 		if func() bool {
 			for x := range s.StockLevels.All() {
+				s.j.Tick()
 				if !(x.Outlet == purchaseOrder.Outlet && x.Ingredient == l.Ingredient) {
 					continue
 				}
@@ -1078,6 +1084,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 		}() {
 			// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 			for _, id2 := range s.stockLevelIDs() {
+				s.j.Tick()
 				s2, ok3 := s.StockLevels.Get(id2)
 				if !ok3 {
 					// deleted by an earlier iteration
@@ -1610,6 +1617,7 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	}
 	if func() bool {
 		for l := range s.OrderLines.All() {
+			s.j.Tick()
 			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
 				continue
 			}
@@ -1718,6 +1726,7 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	}
 	if !func() bool {
 		for l := range s.OrderLines.All() {
+			s.j.Tick()
 			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
 				continue
 			}
@@ -1729,6 +1738,7 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.orderLineIDs() {
+		s.j.Tick()
 		l2, ok2 := s.OrderLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
@@ -2163,6 +2173,7 @@ func (s *State) RegisterInvoice(args RegisterInvoiceArgs) (*SupplierInvoice, err
 	}
 	if func() bool {
 		for i := range s.SupplierInvoices.All() {
+			s.j.Tick()
 			if !(i.Supplier == supplier.ID && i.InvoiceNumber == args.InvoiceNumber) {
 				continue
 			}

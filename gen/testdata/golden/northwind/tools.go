@@ -805,6 +805,7 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 	n2 := func() int64 {
 		var n int64
 		for i := range s.Invoices.All() {
+			s.j.Tick()
 			if !(i.Customer == customer.ID && i.Status == InvoiceStatusDraft) {
 				continue
 			}
@@ -817,6 +818,7 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.invoiceIDs() {
+		s.j.Tick()
 		inv, ok2 := s.Invoices.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
