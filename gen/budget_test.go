@@ -51,6 +51,8 @@ var budgetProbes = []probe{
 	{"pairs", `{"run":"r1","xs":` + ints(8000) + `}`},
 	{"grow", `{"run":"r1","xs":` + ints(4) + `}`},
 	{"grow", `{"run":"r1","xs":` + ints(40) + `}`},
+	{"member", `{"run":"r1","xs":` + ints(3000) + `,"ys":` + ints(3000) + `}`},
+	{"member", `{"run":"r1","xs":` + ints(8000) + `,"ys":` + ints(8000) + `}`},
 	{"scan", `{"run":"r1","xs":` + ints(10) + `,"ys":` + ints(10) + `}`},
 	{"scan", `{"run":"r1","xs":` + ints(3000) + `,"ys":` + ints(20000) + `}`},
 	{"get_run", `{"id":"r1"}`},

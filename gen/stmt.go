@@ -307,7 +307,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		ei := g.ents[x.Entity]
 		name := sc.bind(x.Var)
 		readOnly := !writesTables(x.Body)
-		inner := []jen.Code{tick()}
+		var inner []jen.Code
 		var id string
 		if !readOnly {
 			g.needIDs[x.Entity] = true
@@ -317,6 +317,10 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 				jen.List(jen.Id(name), jen.Id(ok)).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id(id)),
 				jen.If(jen.Op("!").Id(ok)).Block(jen.Comment("deleted by an earlier iteration"), jen.Continue()),
 			)
+		}
+		// A step per record visited, as compiler/eval counts it.
+		inner = append(inner, tick())
+		if !readOnly {
 			if !mentionsStmts(x, x.Var) {
 				inner = append(inner, jen.Id("_").Op("=").Id(name))
 			}

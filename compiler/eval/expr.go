@@ -590,6 +590,11 @@ func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 	if !ok {
 		return false, errorf(CodeInternal, "in: %s is not a list or a map", typeName(v))
 	}
+	// A scan: a step per element, as the generated code counts it
+	// (runtime.Counted).
+	if err := ev.charge(int64(len(list))); err != nil {
+		return false, err
+	}
 	for _, e := range list {
 		if equal(l, e) {
 			return true, nil

@@ -1685,12 +1685,12 @@ func (s *State) RepriceInvoiceLine(args RepriceInvoiceLineArgs) (*FreightInvoice
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.invoiceLineIDs() {
-		s.j.Tick()
 		l2, ok2 := s.InvoiceLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l2.Invoice == invoice.ID && l2.Shipment == shipment.ID) {
 			continue
 		}
@@ -1769,12 +1769,12 @@ func (s *State) RemoveShipmentFromInvoice(args RemoveShipmentFromInvoiceArgs) (*
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.invoiceLineIDs() {
-		s.j.Tick()
 		l2, ok2 := s.InvoiceLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l2.Invoice == invoice.ID && l2.Shipment == shipment.ID) {
 			continue
 		}

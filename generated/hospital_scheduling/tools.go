@@ -2230,12 +2230,12 @@ func (s *State) MarkReferralBooked(args MarkReferralBookedArgs) (*Referral, erro
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.waitingListEntryIDs() {
-		s.j.Tick()
 		w2, ok2 := s.WaitingListEntries.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(w2.Referral == referral.ID && w2.Status == WaitingListEntryStatusWaiting) {
 			continue
 		}
@@ -2301,12 +2301,12 @@ func (s *State) ReturnReferralToWaiting(args ReturnReferralToWaitingArgs) (*Refe
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.waitingListEntryIDs() {
-		s.j.Tick()
 		w2, ok2 := s.WaitingListEntries.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(w2.Referral == referral.ID && w2.Status == WaitingListEntryStatusBooked) {
 			continue
 		}
@@ -2383,12 +2383,12 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.waitingListEntryIDs() {
-		s.j.Tick()
 		w, ok2 := s.WaitingListEntries.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(w.Referral == referral.ID && w.Status != WaitingListEntryStatusRemoved) {
 			continue
 		}

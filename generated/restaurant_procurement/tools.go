@@ -1063,12 +1063,12 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.orderLineIDs() {
-		s.j.Tick()
 		l, ok2 := s.OrderLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l.PurchaseOrder == purchaseOrder.ID) {
 			continue
 		}
@@ -1084,12 +1084,12 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 		}() {
 			// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 			for _, id2 := range s.stockLevelIDs() {
-				s.j.Tick()
 				s2, ok3 := s.StockLevels.Get(id2)
 				if !ok3 {
 					// deleted by an earlier iteration
 					continue
 				}
+				s.j.Tick()
 				if !(s2.Outlet == purchaseOrder.Outlet && s2.Ingredient == l.Ingredient) {
 					continue
 				}
@@ -1738,12 +1738,12 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.orderLineIDs() {
-		s.j.Tick()
 		l2, ok2 := s.OrderLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l2.PurchaseOrder == purchaseOrder.ID && l2.Ingredient == ingredient.ID) {
 			continue
 		}

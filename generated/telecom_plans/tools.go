@@ -766,12 +766,12 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.subscriptionIDs() {
-		s.j.Tick()
 		s5, ok3 := s.Subscriptions.Get(id)
 		if !ok3 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(s5.Line == line.ID && s5.Status == SubscriptionStatusActive) {
 			continue
 		}

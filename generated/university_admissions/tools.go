@@ -1255,12 +1255,12 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.offerIDs() {
-		s.j.Tick()
 		o, ok2 := s.Offers.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(o.Application == application.ID && (o.Status == OfferStatusExtended || o.Status == OfferStatusAccepted)) {
 			continue
 		}

@@ -818,12 +818,12 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.invoiceIDs() {
-		s.j.Tick()
 		inv, ok2 := s.Invoices.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(inv.Customer == customer.ID && inv.Status == InvoiceStatusDraft) {
 			continue
 		}
