@@ -37,12 +37,21 @@ func (j *Journal) Cat(a, b string) string {
 	return a + b
 }
 
-// charge counts n steps of the tool call running.
+// charge counts n steps of the tool call running (small enough to be
+// inlined in the loops of tool bodies).
 func (j *Journal) charge(n int) {
 	j.steps += int64(n)
 	if j.steps > MaxCallSteps {
-		panic(limitExceeded{Internal("evaluation exceeded %d steps", MaxCallSteps)})
+		stepsExceeded()
 	}
+}
+
+// stepsExceeded ends the call beyond MaxCallSteps; out of line, so that
+// charge and Tick are inlined.
+//
+//go:noinline
+func stepsExceeded() {
+	panic(limitExceeded{Internal("evaluation exceeded %d steps", MaxCallSteps)})
 }
 
 // Counted returns s, counting a step per element for the operation it is
