@@ -160,3 +160,16 @@ func TestDataFileFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestDevNullIsNoTerminal: /dev/null is a character device but no
+// terminal; output sent there must not turn progress bars on.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+}
