@@ -270,3 +270,30 @@ func TestHintsFitTheCause(t *testing.T) {
 		}
 	}
 }
+
+// TestWorldNamesTheGoCommandReads: a world's name is its package's
+// directory and package name, so vendor, testdata and names ending in _test
+// are W017 (a world named vendor broke its whole output module; x_test
+// made a test package no one could import).
+func TestWorldNamesTheGoCommandReads(t *testing.T) {
+	src, err := os.ReadFile("../testdata/worlds/telecom_plans.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"vendor":     `world name "vendor" names a directory the go command takes for the module's vendored dependencies`,
+		"testdata":   `world name "testdata" names a directory the go command leaves out of ./... patterns`,
+		"plans_test": `world name "plans_test" ends in _test, which makes its Go package a test package`,
+		"testing":    "",
+	} {
+		spec := strings.Replace(string(src), "world telecom_plans {", "world "+name+" {", 1)
+		_, ds := CheckSource("w.world", []byte(spec))
+		var got []string
+		for _, d := range ds {
+			got = append(got, d.Code+" "+d.Message)
+		}
+		if want == "" && len(ds) > 0 || want != "" && (len(ds) != 1 || got[0] != "W017 "+want) {
+			t.Errorf("world %s: %q, want %q", name, got, want)
+		}
+	}
+}
