@@ -194,6 +194,7 @@ type checker struct {
 	serviceDecl map[*dsl.Service]*ir.Service
 	mutable     map[*ir.Var]bool   // `var` locals
 	inferred    map[*ir.Var]bool   // `var` locals declared without a type
+	inSolution  bool               // checking the calls of a golden solution
 	numberText  map[*ir.Lit]string // number literals with a point, as written (W031)
 }
 

@@ -261,6 +261,8 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 }
 
 func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
+	c.inSolution = true
+	defer func() { c.inSolution = false }()
 	var out []*ir.Step
 	bound := map[string]*ir.Step{}
 	for _, cd := range sol.Calls {
