@@ -154,6 +154,11 @@ func locatePolicies(f *File, tokens []tokenPos, src []byte) {
 // checkEncoding rejects input that is not UTF-8 text: invalid encodings
 // and NUL bytes (a sign of a binary file or a broken generation).
 func checkEncoding(filename string, src []byte) error {
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		// Editors on Windows write one; the lexer would only say that
+		// U+FEFF is unexpected.
+		return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: "the spec starts with a byte order mark (U+FEFF); save it as UTF-8 without one"}
+	}
 	if utf8.Valid(src) && bytes.IndexByte(src, 0) < 0 {
 		return nil
 	}
