@@ -37,7 +37,7 @@ require (
 	golang.org/x/mod v0.42.0
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/term v0.47.0 // indirect
+	golang.org/x/term v0.47.0
 )
 
 replace github.com/worldc/worldc/runtime => ./runtime

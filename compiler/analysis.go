@@ -161,6 +161,16 @@ func (c *checker) checkIdent(name, what string, irPos, irEnd ir.Pos) {
 // checkIdentifiers checks declared names and their Go forms for collisions.
 func (c *checker) checkIdentifiers() {
 	c.checkIdent(c.w.Name, "world", c.w.Pos, c.w.Pos)
+	// The world's name is also its package's directory and package name,
+	// which the go command reads specially.
+	switch name := c.w.Name; {
+	case name == "vendor":
+		c.errorf(diag.UnsafeIdentifier, dsl.Pos(c.w.Pos), dsl.Pos(c.w.Pos), "world name %q names a directory the go command takes for the module's vendored dependencies", name)
+	case name == "testdata":
+		c.errorf(diag.UnsafeIdentifier, dsl.Pos(c.w.Pos), dsl.Pos(c.w.Pos), "world name %q names a directory the go command leaves out of ./... patterns", name)
+	case strings.HasSuffix(name, "_test"):
+		c.errorf(diag.UnsafeIdentifier, dsl.Pos(c.w.Pos), dsl.Pos(c.w.Pos), "world name %q ends in _test, which makes its Go package a test package", name)
+	}
 	pkg := map[string]string{} // Go name → what declared it
 	for _, n := range ir.ReservedGoNames {
 		pkg[n] = "a name every generated package declares"

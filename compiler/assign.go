@@ -1,6 +1,8 @@
 package compiler
 
 import (
+	"fmt"
+
 	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
@@ -140,6 +142,13 @@ func (c *checker) assignLocal(st *dsl.Set, s *scope) ir.Stmt {
 		return nil
 	}
 	v := x.(*ir.VarRef).Var
+	if vt := value.Type(); c.inferred[v] && v.Type.Kind == ir.KindInt && (vt.Kind == ir.KindDecimal || vt.Kind == ir.KindMoney) {
+		// `var total = 0` then `set total = total + price`: the local's
+		// type came from its first value.
+		c.errorHint(diag.TypeMismatch, fmt.Sprintf("A var declared without a type has the type of its first value: declare the type, var %s: %s = …", v.Name, typeString(nonOptional(vt))),
+			dsl.Pos(value.Position()), st.Value.EndPos, "value of %s: expected int, got %s: %s is an int, the type of the value it was declared with; declare it with its type: var %s: %s = …", v.Name, typeString(vt), v.Name, v.Name, typeString(nonOptional(vt)))
+		return &ir.Assign{Root: x, Value: invalid(value.Position()), Pos: ir.Pos(st.Pos)}
+	}
 	value = c.coerce(value, v.Type, st.Value.EndPos, "value of "+v.Name)
 	return &ir.Assign{Root: x, Value: value, Pos: ir.Pos(st.Pos)}
 }

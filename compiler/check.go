@@ -155,6 +155,7 @@ func newChecker(filename string, opts []Option) *checker {
 		structSvc:   map[*ir.StructDef]*ir.Service{},
 		serviceDecl: map[*dsl.Service]*ir.Service{},
 		mutable:     map[*ir.Var]bool{},
+		inferred:    map[*ir.Var]bool{},
 		numberText:  map[*ir.Lit]string{},
 	}
 	c.ids = newRecordIndex(c.handles, nil)
@@ -193,6 +194,8 @@ type checker struct {
 	structSvc   map[*ir.StructDef]*ir.Service // nil for a top-level record
 	serviceDecl map[*dsl.Service]*ir.Service
 	mutable     map[*ir.Var]bool   // `var` locals
+	inferred    map[*ir.Var]bool   // `var` locals declared without a type
+	inSolution  bool               // checking the calls of a golden solution
 	numberText  map[*ir.Lit]string // number literals with a point, as written (W031)
 }
 

@@ -246,10 +246,13 @@ func TestHintsFitTheCause(t *testing.T) {
 		30: "^Two enum types are distinct even when they share values: convert one by its name with `as` \\(x as Member.state\\)",
 		31: `^A record or ref compares with a record or ref of its entity .*compare ids on both sides`,
 		37: `^A parameter named like an enum value hides that value .*viewer_string`,
-		42: `^Rename or remove one of the two declarations\.$`,
-		47: `^Declare the name`,
-		54: `^Declare the name`,
-		70: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
+		41: `^A parameter named like an enum value hides that value .*rename the parameter \(e\.g\. active_bool\), or write the value as a string, "active"\.$`,
+		42: `^A parameter named like an enum value hides that value .*active_bool`,
+		49: "^A var declared without a type has the type of its first value: declare the type, var total: decimal = …$",
+		56: `^Rename or remove one of the two declarations\.$`,
+		61: `^Declare the name`,
+		68: `^Declare the name`,
+		84: `^Pass every required parameter of the tool in the call \(p: …\), or make the parameter optional in the tool \(p: ref Project\?\)\.$`,
 	}
 	if len(ds) != len(want) {
 		t.Errorf("%d diagnostics, want %d:\n%s", len(ds), len(want), ds.Text())
@@ -265,6 +268,33 @@ func TestHintsFitTheCause(t *testing.T) {
 		}
 		if strings.Contains(d.Hint, "optional values need") || strings.Contains(d.Hint, "make the field optional") {
 			t.Errorf("%s: the general hint %q does not fit", d, d.Hint)
+		}
+	}
+}
+
+// TestWorldNamesTheGoCommandReads: a world's name is its package's
+// directory and package name, so vendor, testdata and names ending in _test
+// are W017 (a world named vendor broke its whole output module; x_test
+// made a test package no one could import).
+func TestWorldNamesTheGoCommandReads(t *testing.T) {
+	src, err := os.ReadFile("../testdata/worlds/telecom_plans.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"vendor":     `world name "vendor" names a directory the go command takes for the module's vendored dependencies`,
+		"testdata":   `world name "testdata" names a directory the go command leaves out of ./... patterns`,
+		"plans_test": `world name "plans_test" ends in _test, which makes its Go package a test package`,
+		"testing":    "",
+	} {
+		spec := strings.Replace(string(src), "world telecom_plans {", "world "+name+" {", 1)
+		_, ds := CheckSource("w.world", []byte(spec))
+		var got []string
+		for _, d := range ds {
+			got = append(got, string(d.Code)+" "+d.Message)
+		}
+		if want == "" && len(ds) > 0 || want != "" && (len(ds) != 1 || got[0] != "W017 "+want) {
+			t.Errorf("world %s: %q, want %q", name, got, want)
 		}
 	}
 }

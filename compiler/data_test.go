@@ -396,3 +396,40 @@ func toAny(n *jnode) any {
 	}
 	return nil
 }
+
+// TestLoadedRecordNamedByHandle: a rubric that names a loaded record by its
+// id as a bare name, as a handle, is told that loaded records have no
+// handle and to write the id as a string.
+func TestLoadedRecordNamedByHandle(t *testing.T) {
+	spec := strings.Replace(loadSpec, "%s", `  load crm.Customer from "c.json"`, 1) + `
+task t {
+  persona     "p"
+  instruction "i"
+  expect {
+    crm.Customer[c1].tier == gold
+    count(c in crm.Customer where c == c1) == 1
+    crm.Customer[c9].tier == gold
+  }
+}
+`
+	_, ds := CheckSource("spec.world", []byte(spec), WithData(fstest.MapFS{"c.json": {Data: []byte(`[{"id": "c1", "name": "Ann"}]`)}}))
+	want := []string{
+		`spec.world:45:18: error[W003]: unknown name "c1": the Customer whose id is "c1" has no handle (it is loaded from a data file); write its id as a string, "c1"`,
+		`spec.world:46:40: error[W003]: unknown name "c1": the Customer whose id is "c1" has no handle (it is loaded from a data file); write its id as a string, "c1"`,
+		`spec.world:47:18: error[W003]: unknown name "c9"`,
+	}
+	var got []string
+	for _, d := range ds {
+		if d.Code == "W003" {
+			got = append(got, d.String())
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s\nall:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), ds.Text())
+	}
+	for _, d := range ds {
+		if d.Code == "W003" && strings.Contains(d.Message, "no handle") && !strings.Contains(d.Hint, `"c1"`) {
+			t.Errorf("%s: hint %q", d, d.Hint)
+		}
+	}
+}

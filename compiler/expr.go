@@ -99,6 +99,12 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	pos := e.Position()
 	if name, ok := untypedEnum(e); ok {
 		if want.Kind != ir.KindEnum {
+			if (want.Kind == ir.KindRef || want.Kind == ir.KindRecord) && c.ids != nil && c.ids.byID(want.Entity, name) != nil {
+				// A record loaded from a data file has an id but no handle.
+				c.errorHint(diag.UnresolvedName, fmt.Sprintf("A handle names a record written out in a seed; a loaded record is named by its id, as a string: \"%s\".", name),
+					dsl.Pos(pos), end, "unknown name %q: the %s whose id is %q has no handle (it is loaded from a data file); write its id as a string, \"%s\"", name, want.Entity.Name, name, name)
+				return invalid(pos)
+			}
 			c.errorf(diag.UnresolvedName, dsl.Pos(pos), end, "unknown name %q", name)
 			return invalid(pos)
 		}
@@ -162,6 +168,10 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 		return &ir.IDOf{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
 	case got.Kind == ir.KindRef && want.Kind == ir.KindRecord && got.Entity == want.Entity:
 		return &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: got.Entity, Optional: got.Optional}, pos), X: e}
+	}
+	if shadow, hint, ok := c.hiddenEnumValue(e, want); ok {
+		c.errorHint(diag.TypeMismatch, hint, dsl.Pos(pos), end, "%s: expected %s, got %s: %s", what, want, got, shadow)
+		return invalid(pos)
 	}
 	c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s: expected %s, got %s", what, want, got)
 	return invalid(pos)
@@ -374,6 +384,24 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	return l, r, false
 }
 
+// hiddenEnumValue explains an expression e of the wrong type where a value
+// of type want is expected when e is a parameter or local named like a
+// value of want's enum, which it hides: the explanation and a hint.
+func (c *checker) hiddenEnumValue(e ir.Expr, want *ir.Type) (msg, hint string, ok bool) {
+	v, isVar := e.(*ir.VarRef)
+	if !isVar || want.Kind != ir.KindEnum || want.Enum == nil || !slices.Contains(want.Enum.Values, v.Var.Name) {
+		return "", "", false
+	}
+	what := "local"
+	if c.isParam(v.Var) {
+		what = "parameter"
+	}
+	msg = fmt.Sprintf("%s here is the %s %s (%s), which hides the value %s of %s", v.Var.Name, what, v.Var.Name, typeString(v.Var.Type), v.Var.Name, typeString(nonOptional(want)))
+	hint = fmt.Sprintf("A %s named like an enum value hides that value (names are looked up before enum values): rename the %s (e.g. %s_%s), or write the value as a string, \"%s\".",
+		what, what, v.Var.Name, strings.ToLower(nonOptionalEntityName(v.Var.Type)), v.Var.Name)
+	return msg, hint, true
+}
+
 // compareMismatch explains why l and r cannot be compared, with a hint
 // for that cause: a parameter or local hiding an enum value, two distinct
 // enum types, a string (an id) against a record or ref.
@@ -382,19 +410,9 @@ func (c *checker) compareMismatch(l, r ir.Expr) (msg, hint string) {
 	msg = fmt.Sprintf("cannot compare %s with %s", typeString(lt), typeString(rt))
 	hint = mustValidator(diag.TypeMismatch).Hint
 	for _, side := range [][2]ir.Expr{{l, r}, {r, l}} {
-		v, isVar := side[0].(*ir.VarRef)
-		et := side[1].Type()
-		if !isVar || et.Kind != ir.KindEnum || et.Enum == nil || !slices.Contains(et.Enum.Values, v.Var.Name) {
-			continue
+		if shadow, h, ok := c.hiddenEnumValue(side[0], side[1].Type()); ok {
+			return msg + ": " + shadow, h
 		}
-		what := "local"
-		if c.isParam(v.Var) {
-			what = "parameter"
-		}
-		msg = fmt.Sprintf("%s: %s here is the %s %s (%s), which hides the value %s of %s", msg, v.Var.Name, what, v.Var.Name, typeString(v.Var.Type), v.Var.Name, typeString(nonOptional(et)))
-		hint = fmt.Sprintf("A %s named like an enum value hides that value (names are looked up before enum values): rename the %s (e.g. %s_%s), or write the value as a string, \"%s\".",
-			what, what, v.Var.Name, strings.ToLower(nonOptionalEntityName(v.Var.Type)), v.Var.Name)
-		return msg, hint
 	}
 	switch {
 	case lt.Kind == ir.KindEnum && rt.Kind == ir.KindEnum:
@@ -739,7 +757,12 @@ func (c *checker) index(x ir.Expr, suf *dsl.Suffix, pos dsl.Pos, s *scope) ir.Ex
 		c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "a %s cannot be indexed; only an entity (Entity[id]), a list (xs[i]) or a map (m[key]) can", t)
 		return invalid(pos)
 	}
-	key := c.settle(c.expr(suf.Index, s), suf.EndPos)
+	key := c.expr(suf.Index, s)
+	if _, ok := untypedEnum(key); ok {
+		// An unknown name: coerce says so, and which loaded record it names.
+		key = c.coerce(key, &ir.Type{Kind: ir.KindRef, Entity: t.Entity}, suf.EndPos, "key of "+t.Entity.Name+"[…]")
+	}
+	key = c.settle(key, suf.EndPos)
 	if isInvalid(key) {
 		return invalid(pos)
 	}

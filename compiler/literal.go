@@ -21,6 +21,8 @@ type pendingRef struct {
 	idx      *recordIndex
 	byHandle bool // written as a name: a seed handle, not an id
 	span     span
+	// step is set for an argument of a golden solution's call.
+	step bool
 }
 
 // recordIndex finds seed records by handle and by id. A task's index has
@@ -172,7 +174,7 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 		}
 		v := &ir.Value{Kind: ir.KindRef, Str: id}
 		if idx != nil {
-			c.pending = append(c.pending, pendingRef{value: v, entity: want.Entity, idx: idx, byHandle: lit.Ident != nil, span: specSpan(lit.Pos, lit.EndPos)})
+			c.pending = append(c.pending, pendingRef{value: v, entity: want.Entity, idx: idx, byHandle: lit.Ident != nil, span: specSpan(lit.Pos, lit.EndPos), step: c.inSolution})
 		}
 		return v
 	}
@@ -198,6 +200,11 @@ func (c *checker) resolvePending() {
 			r = p.idx.handle(name)
 		}
 		switch {
+		case r == nil && p.step:
+			// Most often a record an earlier call of the solution creates.
+			pos, end := p.span.at()
+			c.errorHint(diag.DanglingRef, "A call's arguments name seed records; a record an earlier call creates is named by binding that call (o = create_order(…)) and passing the name (order: o).",
+				pos, end, "no %s record %q in the seed; to pass a record an earlier call of the solution creates, bind that call (x = tool(…)) and pass x", p.entity.Name, name)
 		case r == nil:
 			c.errorAt(diag.DanglingRef, p.span, "no %s record %q in the seed", p.entity.Name, name)
 		case r.Entity != p.entity:

@@ -299,6 +299,7 @@ func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
 	}
 	vr := c.declare(s, "variable", d.Name, t, d.Pos, d.EndPos)
 	c.mutable[vr] = true
+	c.inferred[vr] = d.Type == nil
 	return &ir.VarDecl{Var: vr, Value: v, Pos: ir.Pos(d.Pos)}
 }
 

@@ -262,6 +262,8 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 }
 
 func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
+	c.inSolution = true
+	defer func() { c.inSolution = false }()
 	var out []*ir.Step
 	bound := map[string]*ir.Step{}
 	for _, cd := range sol.Calls {
@@ -320,6 +322,14 @@ func (c *checker) solution(sol *dsl.Solution, idx *recordIndex) []*ir.Step {
 				c.errorf(diag.DuplicateName, cd.Pos, cd.EndPos, "%s is already bound at %s", *cd.Bind, short(prev.Pos))
 			} else if idx.handle(*cd.Bind) != nil {
 				c.errorf(diag.DuplicateName, cd.Pos, cd.EndPos, "%s is a seed handle; bind the result to another name", *cd.Bind)
+			} else if t.Returns == nil || t.Returns.Kind != ir.KindRecord {
+				// The replay binds the id of the record the call returns.
+				what := "nothing"
+				if t.Returns != nil {
+					what = typeString(t.Returns)
+				}
+				c.errorHint(diag.TypeMismatch, "Bind only a call that returns a record (`o = create_order(…)`, whose body ends in `return o`): a later argument passes that record's id. Otherwise leave the binding out.",
+					cd.Pos, cd.EndPos, "%s = %s(…) binds the result of %s, which returns %s, not a record", *cd.Bind, t.Name, t.Name, what)
 			} else {
 				step.Bind = *cd.Bind
 				bound[*cd.Bind] = step

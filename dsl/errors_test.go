@@ -163,7 +163,7 @@ func TestParseHostile(t *testing.T) {
 		{"long unterminated string", []byte("world w { title \"" + strings.Repeat("a", 1<<20)), "string not closed"},
 		{"backtick string", []byte("world w { title `x` }"), "unexpected character '`'"},
 		{"comment opener /*", []byte("/* c */ world w {}"), "unexpected token \"/\""},
-		{"BOM", []byte("\ufeffworld w {}"), "unexpected character '\\ufeff'"},
+		{"BOM", []byte("\ufeffworld w {}"), "spec.world:1:1: the spec starts with a byte order mark (U+FEFF); save it as UTF-8 without one"},
 		{"only garbage", []byte("\x01\x02\x03"), "unexpected character"},
 		{"keyword soup", []byte("world service entity tool seed task expect solution"), "unexpected"},
 		{"more than MaxTokens", []byte("service s { tool t() { return a" + strings.Repeat("+a", MaxTokens/2) + " } }"), "spec.world:1:250022: spec has more than 250000 tokens"},

@@ -160,6 +160,11 @@ func locatePolicies(f *File, tokens []tokenPos, src []byte) {
 // checkEncoding rejects input that is not UTF-8 text: invalid encodings
 // and NUL bytes (a sign of a binary file or a broken generation).
 func checkEncoding(filename string, src []byte) error {
+	if bytes.HasPrefix(src, []byte("\ufeff")) {
+		// Editors on Windows write one; the lexer would only say that
+		// U+FEFF is unexpected.
+		return &Error{Pos: Pos{Filename: filename, Line: 1, Column: 1}, Msg: "the spec starts with a byte order mark (U+FEFF); save it as UTF-8 without one"}
+	}
 	if utf8.Valid(src) && bytes.IndexByte(src, 0) < 0 {
 		return nil
 	}
@@ -457,6 +462,13 @@ func hint(e *Error, tokens []tokenPos, src []byte) {
 	if i > 0 && strings.HasSuffix(e.Msg, "(expected <string>)") && identAt(src, tokens[i-1].offset) == "fails" {
 		e.Pos = posAt(e.Pos.Filename, src, tokens[i-1].offset)
 		e.Msg = `"fails" needs the message the call is expected to fail with: call(…) fails "message"`
+		return
+	}
+	if i > 1 && strings.HasSuffix(e.Msg, "(expected Literal)") && isAssign(src, tokens[i-1]) && strings.IndexByte("[{", src[e.Pos.Offset]) >= 0 &&
+		(src[tokens[i-2].offset] == '>' || 'A' <= src[tokens[i-2].offset] && src[tokens[i-2].offset] <= 'Z') {
+		// `tags list<string> = []`, `address Address = {…}`: the default
+		// of a list, map or record field.
+		e.Msg = `a field's default is a literal (a number, string, date, enum value, true, false or null), never a list, map or record: give the field its value in every insert and seed record ([] or {}), or make it optional`
 		return
 	}
 	if i >= 0 && i+1 < len(tokens) && isAssign(src, tokens[i+1]) && isIdentStart(src[e.Pos.Offset]) &&

@@ -131,6 +131,9 @@ func (sc *scope) aggregate(x *ir.Aggregate) code {
 // pos).
 func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Statement, where ir.Expr) code {
 	var body []jen.Code
+	if sc.budget {
+		body = append(body, tick())
+	}
 	if where != nil {
 		body = append(body, jen.If(jen.Op("!").Add(sc.expr(where).at(precUnary))).Block(jen.Continue()))
 	}
@@ -227,3 +230,6 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 		jen.Return(final),
 	).Call())
 }
+
+// tick counts an iteration of a loop of a tool body (runtime.Journal.Tick).
+func tick() jen.Code { return jen.Id("s").Dot("j").Dot("Tick").Call() }

@@ -54,6 +54,11 @@ type scope struct {
 	// and large constants may be shared values (constPrefix names them
 	// after the grader, constOwner says whose they are).
 	readOnly bool
+	// budget is set in tool bodies: their loops and aggregates count
+	// their iterations and their concatenations the bytes they copy
+	// (runtime.Journal.Tick and Cat), so that no arguments make a call
+	// run unbounded.
+	budget      bool
 	// indexes name the indexes aggregates read: maps of the records by a
 	// field's value, or, with indexCalls, functions returning them.
 	indexes     map[indexKey]string
@@ -675,6 +680,14 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 		// Evaluate once: bind both sides in a closure.
 		a, b := sc.temp("a"), sc.temp("b")
 		la, rb := sc.expr(l), sc.expr(r)
+		// An int constant bound by := would be an int, not the int64 it
+		// is compared with.
+		if l.Type().Kind == ir.KindInt && !lo {
+			la = primary(jen.Int64().Call(la.c))
+		}
+		if r.Type().Kind == ir.KindInt && !ro {
+			rb = primary(jen.Int64().Call(rb.c))
+		}
 		lv, rv := jen.Id(a), jen.Id(b)
 		conds := []*jen.Statement{}
 		if lo {
@@ -814,6 +827,9 @@ func (sc *scope) arith(x *ir.Binary) code {
 			rc = primary(jen.String().Call(rc.c))
 		}
 	}
+	if x.Op == "+" && x.T.Kind.Textual() && sc.budget {
+		return primary(jen.Id("s").Dot("j").Dot("Cat").Call(lc.c, rc.c))
+	}
 	res := bin(lc, rc)
 	if !isFloat(lt) && !isFloat(rt) && isFloat(x.T) {
 		return primary(jen.Float64().Call(res.c))
@@ -890,8 +906,9 @@ func (sc *scope) call(x *ir.Call) code {
 		if isFloat(x.Args[0].Type()) {
 			res, resFloat = primary(jen.Qual(rt, "RoundDigits").Call(arg(0).c, digits)), true
 		} else {
-			// An int rounds to itself unless digits are negative.
-			res, resFloat = primary(jen.Qual(rt, "RoundInt").Call(arg(0).c, digits)), true
+			// An int rounds to itself unless digits are negative, and
+			// stays an int (as in Python).
+			res = primary(jen.Qual(rt, "RoundInt").Call(arg(0).c, digits))
 		}
 	case "min_of", "max_of":
 		a, b := arg(0), arg(1)
@@ -952,9 +969,6 @@ func (sc *scope) call(x *ir.Call) code {
 	// The declared result type decides: eval's toKind.
 	switch {
 	case resFloat && x.T.Kind == ir.KindInt:
-		if x.Func == "round" && !isFloat(x.Args[0].Type()) {
-			return primary(jen.Qual(rt, "FloatToInt").Call(res.c))
-		}
 		return primary(jen.Qual(rt, "FloatToInt").Call(res.c))
 	case !resFloat && isFloat(x.T) && x.Args[0].Type().Kind == ir.KindInt:
 		return primary(jen.Float64().Call(res.c))

@@ -176,11 +176,11 @@ func (sc *scope) compositeCall(x *ir.Call) (code, bool) {
 	case "len":
 		return primary(jen.Int64().Call(jen.Len(sc.nonNullArg(x, 0).c))), true
 	case "keys":
-		return primary(jen.Qual(rt, "SortedKeys").Call(sc.nonNullArg(x, 0).c)), true
+		return primary(jen.Qual(rt, "SortedKeys").Call(sc.counted(sc.nonNullArg(x, 0), x.Args[0]).c)), true
 	case "sorted":
-		return primary(jen.Qual(rt, "Sorted").Call(sc.nonNullArg(x, 0).c)), true
+		return primary(jen.Qual(rt, "Sorted").Call(sc.counted(sc.nonNullArg(x, 0), x.Args[0]).c)), true
 	case "append":
-		return primary(jen.Qual(rt, "Appended").Call(sc.nonNullArg(x, 0).c, sc.elemValue(x.Args[1], x.T.Elem).c)), true
+		return primary(jen.Qual(rt, "Appended").Call(sc.counted(sc.nonNullArg(x, 0), x.Args[0]).c, sc.elemValue(x.Args[1], x.T.Elem).c)), true
 	case "coalesce":
 		a, d := x.Args[0], x.Args[1]
 		if !a.Type().Optional {
@@ -197,6 +197,20 @@ func (sc *scope) compositeCall(x *ir.Call) (code, bool) {
 		).Call()), true
 	}
 	return code{}, false
+}
+
+// counted is c, the list or map operand e of an operation whose work grows
+// with its size (a copy, a sort, a scan), counted as that many steps in a
+// tool body (runtime.Counted).
+func (sc *scope) counted(c code, e ir.Expr) code {
+	if !sc.budget {
+		return c
+	}
+	fn := "Counted"
+	if e.Type().Kind == ir.KindMap {
+		fn = "CountedMap"
+	}
+	return primary(jen.Qual(rt, fn).Call(jen.Id("s").Dot("j"), c.c))
 }
 
 // compositeEquality is == (or !=) on lists, maps and value records.
@@ -250,7 +264,7 @@ func (sc *scope) containsOf(x *ir.Binary) code {
 		lt := x.L.Type()
 		switch {
 		case comparableElem(elem) && !lt.Optional && (lt.Kind == elem.Kind || lt.Kind == ir.KindRecord) && !(lt.Kind == ir.KindEnum && elem.Kind == ir.KindEnum && lt.Enum != elem.Enum):
-			res = primary(jen.Qual("slices", "Contains").Call(sc.exprNonNull(x.R, "in: null is not a list or a map"), sc.valueAs(x.L, elem).c))
+			res = primary(jen.Qual("slices", "Contains").Call(sc.counted(primary(sc.exprNonNull(x.R, "in: null is not a list or a map")), x.R).c, sc.valueAs(x.L, elem).c))
 		default:
 			v := sc.temp("x")
 			ct := *elem
@@ -263,7 +277,7 @@ func (sc *scope) containsOf(x *ir.Binary) code {
 			}
 			res = primary(jen.Func().Params().Bool().Block(
 				jen.Id(v).Op(":=").Add(lc.c),
-				jen.Return(jen.Qual("slices", "ContainsFunc").Call(sc.exprNonNull(x.R, "in: null is not a list or a map"), jen.Func().Params(jen.Id(e).Add(g.goType(elem))).Bool().Block(
+				jen.Return(jen.Qual("slices", "ContainsFunc").Call(sc.counted(primary(sc.exprNonNull(x.R, "in: null is not a list or a map")), x.R).c, jen.Func().Params(jen.Id(e).Add(g.goType(elem))).Bool().Block(
 					jen.Return(g.eqOf(&ct, jen.Id(v), ev)))))).Call())
 		}
 	}

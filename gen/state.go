@@ -90,8 +90,10 @@ func (g *generator) stateFile(f *jen.File) {
 		jen.Return(jen.Id("s").Dot("j").Dot("Snapshot").Call()))
 	f.Line()
 	f.Comment("Call runs a tool by name with JSON arguments, atomically, and returns")
-	f.Comment("its observation. It never panics.")
+	f.Comment("its observation. It never panics. A fault left by a call that ended")
+	f.Comment("beyond its budget (runtime.Journal.Tick) is cleared first.")
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
+		jen.Id("s").Dot("fault").Op("=").Nil(),
 		jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("s"), jen.Id("tool"), jen.Id("args"))),
 	)
 	f.Line()

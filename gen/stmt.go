@@ -318,6 +318,10 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 				jen.List(jen.Id(name), jen.Id(ok)).Op(":=").Id("s").Dot(ei.table).Dot("Get").Call(jen.Id(id)),
 				jen.If(jen.Op("!").Id(ok)).Block(jen.Comment("deleted by an earlier iteration"), jen.Continue()),
 			)
+		}
+		// A step per record visited, as compiler/eval counts it.
+		inner = append(inner, tick())
+		if !readOnly {
 			if !mentionsStmts(x, x.Var) {
 				inner = append(inner, jen.Id("_").Op("=").Id(name))
 			}

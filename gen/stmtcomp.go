@@ -19,7 +19,11 @@ func (b *body) failure(msg string, msgExpr ir.Expr) []jen.Code {
 	if msgExpr == nil {
 		return []jen.Code{b.fail(jen.Qual(rt, "PreconditionFailed").Call(jen.Lit(msg)))}
 	}
+	// The message ends the call: built once, it cannot grow in a loop.
+	budget := b.sc.budget
+	b.sc.budget = false
 	pre, m := b.value(msgExpr, &ir.Type{Kind: ir.KindString}, false)
+	b.sc.budget = budget
 	return append(pre, b.fail(jen.Qual(rt, "PreconditionFailed").Call(m.c)))
 }
 
@@ -182,7 +186,13 @@ func (b *body) assign(x *ir.Assign) []jen.Code {
 	val := sc.stored(x.Value, leaf)
 	if canFault(x.Value) || len(faulty) > 0 {
 		v := sc.temp("v")
-		out = append(out, jen.Id(v).Op(":=").Add(val.c))
+		if untypedConst(x.Value) {
+			// A constant (1, null) bound by := would be an int or an
+			// untyped nil, not a value of the leaf's type.
+			out = append(out, jen.Var().Id(v).Add(g.goType(leaf)).Op("=").Add(val.c))
+		} else {
+			out = append(out, jen.Id(v).Op(":=").Add(val.c))
+		}
 		val = primary(jen.Id(v))
 		faulty = append(faulty, x.Value)
 	}
@@ -293,7 +303,7 @@ func (b *body) forValues(x *ir.For) []jen.Code {
 	if x.Key != nil && mentionsStmts(x, x.Key) {
 		key = sc.bind(x.Key)
 	}
-	var inner []jen.Code
+	inner := []jen.Code{tick()}
 	if x.Where != nil {
 		if canFault(x.Where) {
 			c := sc.temp("match")

@@ -288,13 +288,22 @@ func (g *generator) unchangedExceptFunc(f *jen.File, t *ir.Task, ai int, a *ir.A
 	byEntity := map[*ir.Entity][]jen.Code{}
 	var order []*ir.Entity
 	constant := true
+	listed := map[*ir.Entity]map[string]bool{} // constant keys, as Go text
 	for _, l := range a.Except {
 		if byEntity[l.Entity] == nil {
 			order = append(order, l.Entity)
+			listed[l.Entity] = map[string]bool{}
 		}
 		key := sc.asString(l.Key).c
 		switch l.Key.(type) {
 		case *ir.Handle, *ir.Lit:
+			// A record listed twice (E[h], E["h"]) would be a duplicate
+			// key of the map literal.
+			text := goText(key)
+			if listed[l.Entity][text] {
+				continue
+			}
+			listed[l.Entity][text] = true
 		default:
 			constant = false
 		}

@@ -415,6 +415,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 // from args.
 func (g *generator) customBody(t *ir.Tool) []jen.Code {
 	sc := g.newScope()
+	sc.budget = true
 	b := &body{sc: sc, tool: t, zero: g.zeroValue(t)}
 	ti := g.tools[t]
 	var prologue []jen.Code

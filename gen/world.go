@@ -169,7 +169,7 @@ func (g *generator) worldFile(f *jen.File) {
 		f.Comment("Call runs a tool atomically and returns its observation. After a call")
 		f.Comment("that succeeds, the always-invariants are checked (see checkAlways).")
 		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
-			jen.Id("obs").Op(":=").Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args")),
+			jen.Id("obs").Op(":=").Id("e").Dot("state").Dot("Call").Call(jen.Id("tool"), jen.Id("args")),
 			jen.Id("e").Dot("calls").Op("++"),
 			jen.If(jen.Id("obs").Dot("OK")).Block(jen.Id("e").Dot("checkAlways").Call(jen.Id("tool"))),
 			jen.Return(jen.Id("obs")),
@@ -179,7 +179,7 @@ func (g *generator) worldFile(f *jen.File) {
 	} else {
 		f.Comment("Call runs a tool atomically and returns its observation.")
 		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
-			jen.Return(jen.Id("registry").Dot("Call").Call(jen.Id("e").Dot("state"), jen.Id("tool"), jen.Id("args"))))
+			jen.Return(jen.Id("e").Dot("state").Dot("Call").Call(jen.Id("tool"), jen.Id("args"))))
 		f.Line()
 	}
 	f.Comment("StateHash is the canonical hash of the current state.")

@@ -38,6 +38,8 @@ type Journal struct {
 	marks  []int
 	undo   []undoRec
 	tables []*tableCore
+	// steps is the work of the tool call running (see [Journal.Tick]).
+	steps int64
 
 	// track makes the outermost Commit keep the rows its transaction
 	// wrote in changes (see TrackChanges); seen de-duplicates them.

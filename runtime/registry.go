@@ -172,6 +172,10 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 			if j != nil && depth >= 0 {
 				j.rollbackTo(depth)
 			}
+			if l, ok := v.(limitExceeded); ok {
+				obs = ErrorObservation(l.err)
+				return
+			}
 			obs = ErrorObservation(Internal(MsgToolPanicked, name, v))
 		}
 	}()
@@ -181,6 +185,7 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 	}
 	depth = len(j.marks)
 	j.Begin()
+	j.steps = 0
 	data, err := e.call(state, args)
 	if len(j.marks) != depth+1 {
 		j.rollbackTo(depth)

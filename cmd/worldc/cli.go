@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"golang.org/x/term"
 
 	"github.com/worldc/worldc/compiler/gate"
 )
@@ -37,9 +38,11 @@ func newStdio() *stdio {
 	return &stdio{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, terminal: isTerminal(os.Stdout)}
 }
 
+// isTerminal reports whether f is a terminal: a character device that
+// answers the terminal's ioctl (/dev/null is a character device too, and
+// `worldc build >/dev/null 2>log` must not fill log with a progress bar).
 func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return term.IsTerminal(int(f.Fd()))
 }
 
 // cli is the command line. Each command is a struct with a Run(*stdio) error

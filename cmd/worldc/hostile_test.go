@@ -128,3 +128,48 @@ func TestGenKeepsWhatItDidNotWrite(t *testing.T) {
 		t.Errorf("gen with a FIFO at tools.go: exit %d: %s", code, stderr)
 	}
 }
+
+// TestDataFileFIFO: a data file (load … from) or policy document that is a
+// FIFO, or a link to one, is refused with W023 at once: check, gen and
+// build stat it without opening it (opening a FIFO for reading blocks until
+// a writer comes).
+func TestDataFileFIFO(t *testing.T) {
+	dir := t.TempDir()
+	src := hostileWorld(t)
+	i := strings.Index(src, "\nseed {")
+	if i < 0 {
+		t.Fatal("freight_billing.world has no seed")
+	}
+	writeFiles(t, dir, map[string]string{
+		"load.world":   src[:i] + "\nseed {\n  load billing.Customer from \"fifo.json\" at \"customers\"\n}\n",
+		"link.world":   src[:i] + "\nseed {\n  load billing.Customer from \"link.json\" at \"customers\"\n}\n",
+		"policy.world": strings.Replace(src, "  today ", "  policy from \"fifo.json\"\n  today ", 1),
+	})
+	if err := mkfifo(filepath.Join(dir, "fifo.json")); err != nil {
+		t.Skip(err)
+	}
+	if err := os.Symlink("fifo.json", filepath.Join(dir, "link.json")); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"check"}, {"gen", "-o", "out"}, {"build", "--no-cache", "-o", "out"}} {
+		for _, spec := range []string{"load.world", "link.world", "policy.world"} {
+			code, _, stderr := runWithin(t, 60*time.Second, dir, append(cmd, spec)...)
+			if code != 1 || !strings.Contains(stderr, "error[W023]") || !strings.Contains(stderr, "is not a regular file") {
+				t.Errorf("worldc %s %s: exit %d: %s", cmd[0], spec, code, stderr)
+			}
+		}
+	}
+}
+
+// TestDevNullIsNoTerminal: /dev/null is a character device but no
+// terminal; output sent there must not turn progress bars on.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	f, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Errorf("%s is taken for a terminal", os.DevNull)
+	}
+}

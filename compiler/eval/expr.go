@@ -590,6 +590,11 @@ func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 	if !ok {
 		return false, errorf(CodeInternal, "in: %s is not a list or a map", typeName(v))
 	}
+	// A scan: a step per element, as the generated code counts it
+	// (runtime.Counted).
+	if err := ev.charge(int64(len(list))); err != nil {
+		return false, err
+	}
 	for _, e := range list {
 		if equal(l, e) {
 			return true, nil
@@ -910,10 +915,9 @@ func builtin(name string, args []value) (value, *evalError) {
 		var x float64
 		switch n := args[0].(type) {
 		case int64:
-			if digits >= 0 {
-				return n, nil
-			}
-			x = float64(n)
+			// Python rounds an int exactly, to an int, as the generated
+			// code does.
+			return runtime.RoundInt(n, digits), nil
 		case float64:
 			x = n
 		default:

@@ -270,7 +270,11 @@ type SolutionResult struct {
 	// first that did not do what the solution says (see AsExpected).
 	Steps []StepResult
 	// Failed is the index in Steps of that step, or -1.
-	Failed    int
+	Failed int
+	// Unbound is set when the step Failed succeeded but binds a name
+	// (`o = tool(…)`) to a result that is no record: the gate's replay
+	// stops there, for it has no id to pass on.
+	Unbound   bool
 	Grade     Grade  // the rubric on the final state, violations included
 	StartHash string // RunSolution only
 	FinalHash string // RunSolution only
@@ -303,6 +307,8 @@ func (r *SolutionResult) Problem() string {
 			name = st.Step.Tool.Name
 		}
 		switch {
+		case r.Unbound:
+			parts = append(parts, fmt.Sprintf("step %d (%s) binds %s, but its result is no record with an id: %s", r.Failed+1, name, st.Step.Bind, st.Observation()))
 		case st.Step == nil || st.Step.Fails == nil:
 			parts = append(parts, fmt.Sprintf("step %d (%s) failed: %s", r.Failed+1, name, st.Err))
 		case st.Err == nil:
@@ -382,6 +388,10 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 			break
 		}
 		if sr.Err == nil && step.Bind != "" {
+			if sr.Data.ID() == "" {
+				res.Failed, res.Unbound = i, true
+				break
+			}
 			bound[step.Bind] = sr.Data
 		}
 	}

@@ -236,6 +236,16 @@ func (r *RecordingFS) Open(name string) (fs.File, error) {
 	return f, err
 }
 
+// Stat implements fs.StatFS with FS's own Stat: without it, fs.Stat
+// would open the file to stat it, and opening a FIFO blocks until a
+// writer comes (a data file named by a hostile spec must not hang check).
+func (r *RecordingFS) Stat(name string) (fs.FileInfo, error) {
+	if sfs, ok := r.FS.(fs.StatFS); ok {
+		return sfs.Stat(name)
+	}
+	return fs.Stat(r.FS, name)
+}
+
 // Deps are the files read so far with their current SHA-256, sorted.
 func (r *RecordingFS) Deps() ([]FileSum, error) {
 	names := slices.Clone(r.read)

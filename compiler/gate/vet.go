@@ -3,6 +3,7 @@ package gate
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -243,12 +244,40 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 func testChecked(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions) ([]WorldResult, bool, error) {
 	results := map[string]*WorldResult{}
 	batch := opts.linkBatch(len(pkgs))
+	dirs := map[string]string{} // package directories by path
+	for _, p := range pkgs {
+		dirs[p.Path] = p.Dir
+	}
+	// locate gives r's errors their spec positions, before the verdict is
+	// reported.
+	locate := func(r *WorldResult) {
+		dir := dirs[r.Package]
+		loc := opts.Locate[dir]
+		if loc == nil || dir == "" {
+			return
+		}
+		for i := range r.Errors {
+			if r.Errors[i].Spec == "" {
+				// Go positions are relative to the module's directory,
+				// which need not be the locator's.
+				goPos := r.Errors[i].Go
+				if goPos != "" && !filepath.IsAbs(goPos) && opts.Dir != "" {
+					goPos = filepath.Join(opts.Dir, goPos)
+				}
+				r.Errors[i].Spec = loc(goPos, r.Errors[i].Message)
+			}
+		}
+		if !r.OK {
+			r.Reason = summarize(r.Stage, r.Errors)
+		}
+	}
 	progress := func(r *WorldResult) {
 		if opts.mismatch != "" && !r.OK && r.Stage != StageTest {
 			// Worlds generated for another runtime: the likely cause.
 			r.Errors = append([]Error{{Message: opts.mismatch}}, r.Errors...)
 			r.Reason = summarize(r.Stage, r.Errors)
 		}
+		locate(r)
 		if opts.Progress != nil {
 			opts.Progress(*r)
 		}
@@ -337,16 +366,7 @@ func testChecked(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions) 
 	out := make([]WorldResult, 0, len(pkgs))
 	for _, p := range pkgs {
 		r := results[p.Path]
-		if locate := opts.Locate[p.Dir]; locate != nil && p.Dir != "" {
-			for i := range r.Errors {
-				if r.Errors[i].Spec == "" {
-					r.Errors[i].Spec = locate(r.Errors[i].Go, r.Errors[i].Message)
-				}
-			}
-			if !r.OK {
-				r.Reason = summarize(r.Stage, r.Errors)
-			}
-		}
+		locate(r)
 		out = append(out, *r)
 	}
 	return out, len(toTest)+len(toLink) > 0, nil

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/compiler/ir"
 )
 
 // writeModule writes a module example.com/worlds with the given files.
@@ -212,5 +214,39 @@ func TestGateDiagnostics(t *testing.T) {
 	}
 	if (WorldResult{OK: true}).GateDiagnostics() != nil || (WorldResult{Stage: StageCheck}).GateDiagnostics() != nil {
 		t.Error("diagnostics for a world that passed or failed the check")
+	}
+}
+
+// TestVetLocates: a failure is placed in the spec by the Go declaration
+// around its position, whatever directory the locator was made for: the
+// positions are relative to the module's directory, and worldc build makes
+// its locators for the working directory, which is another one when -o
+// names a directory below it. The verdict reported as it comes (Progress,
+// the lines worldc prints) has them too.
+func TestVetLocates(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"w/shop/tools.go": "package shop\n\nfunc SetTier() int { return \"x\" }\n",
+	})
+	w := &ir.World{Name: "shop", Pos: ir.Pos{Filename: "shop.world", Line: 1, Column: 1},
+		Tools: []*ir.Tool{{Name: "set_tier", Pos: ir.Pos{Filename: "shop.world", Line: 7, Column: 3}}}}
+	report, err := Vet(context.Background(), []string{"./w/..."}, VetOptions{
+		Dir:     dir,
+		NoCache: true,
+		Locate:  map[string]Locator{filepath.Join(dir, "w", "shop"): NewLocator(w, t.TempDir())},
+		Progress: func(r WorldResult) {
+			if !strings.Contains(r.Reason, "(from shop.world:7:3, tool set_tier)") {
+				t.Errorf("reported verdict: %s", r.Reason)
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Worlds) != 1 || len(report.Worlds[0].Errors) == 0 {
+		t.Fatalf("report: %+v", report)
+	}
+	if got, want := report.Worlds[0].Errors[0].Spec, "shop.world:7:3, tool set_tier"; got != want {
+		t.Errorf("spec position %q, want %q", got, want)
 	}
 }

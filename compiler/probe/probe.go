@@ -690,9 +690,14 @@ func variant(s string) string {
 }
 
 // requires lists a tool's require and fail messages in statement order; a
-// message built from values is a pattern (see runtime.Hole).
+// message built from values is a pattern (see runtime.Hole). A tool that
+// calls calc also fails with precondition_failed and Python's message
+// ("division by zero", "Invalid characters in expression", …): a last
+// pattern, a lone Hole, stands for those, after the requires so that it
+// moves no require's index.
 func requires(t *ir.Tool) []string {
 	var out []string
+	calc := false
 	ir.WalkStmts(t.Body, func(st ir.Stmt) {
 		switch x := st.(type) {
 		case *ir.Require:
@@ -700,7 +705,15 @@ func requires(t *ir.Tool) []string {
 		case *ir.Fail:
 			out = append(out, messagePattern(x.Message, x.MessageExpr))
 		}
-	}, nil)
+	}, func(e ir.Expr) bool {
+		if c, ok := e.(*ir.Call); ok && c.Func == "calc" {
+			calc = true
+		}
+		return !calc
+	})
+	if calc {
+		out = append(out, runtime.Hole)
+	}
 	return out
 }
 

@@ -265,6 +265,7 @@ func (s *State) RestockReturn(args RestockReturnArgs) (string, error) {
 	}
 	if func() bool {
 		for m := range s.StockMovements.All() {
+			s.j.Tick()
 			if !(m.Rma != nil && *m.Rma == rma.ID) {
 				continue
 			}
@@ -1135,6 +1136,7 @@ func (s *State) AuthorizeReturn(args AuthorizeReturnArgs) (*ReturnAuthorization,
 	already := func() int64 {
 		var acc int64
 		for r := range s.ReturnAuthorizations.All() {
+			s.j.Tick()
 			if !(r.Line == line.ID && r.Status != ReturnAuthorizationStatusRejected && r.Status != ReturnAuthorizationStatusCancelled) {
 				continue
 			}
@@ -1779,6 +1781,7 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 	}
 	if func() bool {
 		for f := range s.Refunds.All() {
+			s.j.Tick()
 			if !(f.Rma != nil && *f.Rma == rma.ID) {
 				continue
 			}
@@ -1791,6 +1794,7 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 	refunded := func() float64 {
 		var acc float64
 		for f2 := range s.Refunds.All() {
+			s.j.Tick()
 			if !(f2.Order == rma.Order) {
 				continue
 			}
@@ -1807,7 +1811,7 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 		return nil, runtime.PreconditionFailed("the refunds would exceed what the customer paid for the order")
 	}
 	v := rma.ID
-	v2 := "Return of " + s.productAt(s.orderLineAt(rma.Line).Product).Name
+	v2 := s.j.Cat("Return of ", s.productAt(s.orderLineAt(rma.Line).Product).Name)
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -1886,6 +1890,7 @@ func (s *State) CreditReturn(args CreditReturnArgs) (*StoreCreditTransaction, er
 	}
 	if func() bool {
 		for t := range s.StoreCreditTransactions.All() {
+			s.j.Tick()
 			if !(t.Rma != nil && *t.Rma == rma.ID) {
 				continue
 			}
@@ -1896,7 +1901,7 @@ func (s *State) CreditReturn(args CreditReturnArgs) (*StoreCreditTransaction, er
 		return nil, runtime.PreconditionFailed("this return has already been credited")
 	}
 	v := rma.ID
-	v2 := "Return of " + s.productAt(s.orderLineAt(rma.Line).Product).Name
+	v2 := s.j.Cat("Return of ", s.productAt(s.orderLineAt(rma.Line).Product).Name)
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -1961,6 +1966,7 @@ func (s *State) OpenStoreCreditAccount(args OpenStoreCreditAccountArgs) (*StoreC
 	}
 	if func() bool {
 		for a := range s.StoreCreditAccounts.All() {
+			s.j.Tick()
 			if !(a.Customer == customer.ID) {
 				continue
 			}
@@ -2024,6 +2030,7 @@ func (s *State) RefundCancelledOrder(args RefundCancelledOrderArgs) (*Refund, er
 	}
 	if func() bool {
 		for f := range s.Refunds.All() {
+			s.j.Tick()
 			if !(f.Order == order.ID) {
 				continue
 			}

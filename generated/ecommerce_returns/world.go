@@ -143,7 +143,7 @@ func (e *Episode) State() *State {
 // Call runs a tool atomically and returns its observation. After a call
 // that succeeds, the always-invariants are checked (see checkAlways).
 func (e *Episode) Call(tool string, args json.RawMessage) runtime.Observation {
-	obs := registry.Call(e.state, tool, args)
+	obs := e.state.Call(tool, args)
 	e.calls++
 	if obs.OK {
 		e.checkAlways(tool)

@@ -91,8 +91,10 @@ func (s *State) Snapshot() json.RawMessage {
 }
 
 // Call runs a tool by name with JSON arguments, atomically, and returns
-// its observation. It never panics.
+// its observation. It never panics. A fault left by a call that ended
+// beyond its budget (runtime.Journal.Tick) is cleared first.
 func (s *State) Call(tool string, args json.RawMessage) runtime.Observation {
+	s.fault = nil
 	return registry.Call(s, tool, args)
 }
 

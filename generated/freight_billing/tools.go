@@ -449,6 +449,7 @@ func (s *State) RateShipment(args RateShipmentArgs) (*Shipment, error) {
 	}
 	ok2 := !func() bool {
 		for l := range s.InvoiceLines.All() {
+			s.j.Tick()
 			if !(l.Shipment == shipment.ID && func() bool {
 				v := s.freightInvoiceAt(l.Invoice).Status
 				return v == FreightInvoiceStatusIssued || v == FreightInvoiceStatusPaid
@@ -897,6 +898,7 @@ func (s *State) PublishRateCard(args PublishRateCardArgs) (*RateCard, error) {
 	}
 	if func() bool {
 		for r := range s.RateCards.All() {
+			s.j.Tick()
 			if !(r.Carrier == carrier.ID && r.Zone == args.Zone && r.Active && r.ValidFrom <= args.ValidTo && r.ValidTo >= args.ValidFrom) {
 				continue
 			}
@@ -965,6 +967,7 @@ func (s *State) RetireRateCard(args RetireRateCardArgs) (*RateCard, error) {
 	}
 	if func() bool {
 		for s2 := range s.Shipments.All() {
+			s.j.Tick()
 			if !(s2.RateCard != nil && *s2.RateCard == rateCard.ID && s2.Status == ShipmentStatusBooked) {
 				continue
 			}
@@ -1508,6 +1511,7 @@ func (s *State) OpenInvoice(args OpenInvoiceArgs) (*FreightInvoice, error) {
 	}
 	if func() bool {
 		for i := range s.FreightInvoices.All() {
+			s.j.Tick()
 			if !(i.Customer == customer.ID && i.Status == FreightInvoiceStatusDraft) {
 				continue
 			}
@@ -1588,6 +1592,7 @@ func (s *State) AddShipmentToInvoice(args AddShipmentToInvoiceArgs) (*FreightInv
 	}
 	ok2 := !func() bool {
 		for l := range s.InvoiceLines.All() {
+			s.j.Tick()
 			if !(l.Shipment == shipment.ID && s.freightInvoiceAt(l.Invoice).Status != FreightInvoiceStatusCancelled) {
 				continue
 			}
@@ -1668,6 +1673,7 @@ func (s *State) RepriceInvoiceLine(args RepriceInvoiceLineArgs) (*FreightInvoice
 	}
 	if !func() bool {
 		for l := range s.InvoiceLines.All() {
+			s.j.Tick()
 			if !(l.Invoice == invoice.ID && l.Shipment == shipment.ID) {
 				continue
 			}
@@ -1684,6 +1690,7 @@ func (s *State) RepriceInvoiceLine(args RepriceInvoiceLineArgs) (*FreightInvoice
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l2.Invoice == invoice.ID && l2.Shipment == shipment.ID) {
 			continue
 		}
@@ -1750,6 +1757,7 @@ func (s *State) RemoveShipmentFromInvoice(args RemoveShipmentFromInvoiceArgs) (*
 	}
 	if !func() bool {
 		for l := range s.InvoiceLines.All() {
+			s.j.Tick()
 			if !(l.Invoice == invoice.ID && l.Shipment == shipment.ID) {
 				continue
 			}
@@ -1766,6 +1774,7 @@ func (s *State) RemoveShipmentFromInvoice(args RemoveShipmentFromInvoiceArgs) (*
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l2.Invoice == invoice.ID && l2.Shipment == shipment.ID) {
 			continue
 		}
@@ -1823,6 +1832,7 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*FreightInvoice, error) {
 	if !(func() int64 {
 		var n int64
 		for l := range s.InvoiceLines.All() {
+			s.j.Tick()
 			if !(l.Invoice == invoice.ID) {
 				continue
 			}
@@ -2328,6 +2338,7 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Payment, error) {
 	}
 	if func() bool {
 		for p := range s.Payments.All() {
+			s.j.Tick()
 			if !(p.BankReference == args.BankReference) {
 				continue
 			}
@@ -2340,6 +2351,7 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Payment, error) {
 	paidSoFar := func() float64 {
 		var acc float64
 		for p2 := range s.Payments.All() {
+			s.j.Tick()
 			if !(p2.Invoice == invoice.ID) {
 				continue
 			}
@@ -2415,6 +2427,7 @@ func (s *State) SendDunningLetter(args SendDunningLetterArgs) (*DunningLetter, e
 	level := func() int64 {
 		var n int64
 		for d := range s.DunningLetters.All() {
+			s.j.Tick()
 			if !(d.Invoice == invoice.ID) {
 				continue
 			}
@@ -2427,6 +2440,7 @@ func (s *State) SendDunningLetter(args SendDunningLetterArgs) (*DunningLetter, e
 	}
 	if func() bool {
 		for d2 := range s.DunningLetters.All() {
+			s.j.Tick()
 			if !(d2.Invoice == invoice.ID && d2.SentOn > today-runtime.Date(10)) {
 				continue
 			}

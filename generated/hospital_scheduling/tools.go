@@ -722,6 +722,7 @@ func (s *State) AddRotaEntry(args AddRotaEntryArgs) (*RotaEntry, error) {
 	}
 	if func() bool {
 		for r := range s.RotaEntries.All() {
+			s.j.Tick()
 			if !(r.Clinician == clinician.ID && r.StartsOn <= args.EndsOn && r.EndsOn >= args.StartsOn) {
 				continue
 			}
@@ -1282,6 +1283,7 @@ func (s *State) ScheduleSession(args ScheduleSessionArgs) (*ClinicSession, error
 	}
 	if func() bool {
 		for s2 := range s.ClinicSessions.All() {
+			s.j.Tick()
 			if !(s2.Room == room.ID && s2.SessionDate == args.SessionDate && s2.Period == args.Period && s2.Status == ClinicSessionStatusScheduled) {
 				continue
 			}
@@ -1293,6 +1295,7 @@ func (s *State) ScheduleSession(args ScheduleSessionArgs) (*ClinicSession, error
 	}
 	if func() bool {
 		for s3 := range s.ClinicSessions.All() {
+			s.j.Tick()
 			if !(s3.Clinician == clinician.ID && s3.SessionDate == args.SessionDate && s3.Period == args.Period && s3.Status == ClinicSessionStatusScheduled) {
 				continue
 			}
@@ -1375,6 +1378,7 @@ func (s *State) ReassignSessionClinician(args ReassignSessionClinicianArgs) (*Cl
 	}
 	if func() bool {
 		for s2 := range s.ClinicSessions.All() {
+			s.j.Tick()
 			if !(s2.Clinician == clinician.ID && s2.SessionDate == session.SessionDate && s2.Period == session.Period && s2.Status == ClinicSessionStatusScheduled) {
 				continue
 			}
@@ -1433,6 +1437,7 @@ func (s *State) CancelSession(args CancelSessionArgs) (*ClinicSession, error) {
 	}
 	if func() bool {
 		for a := range s.Appointments.All() {
+			s.j.Tick()
 			if !(a.Session == session.ID && a.Status == AppointmentStatusBooked) {
 				continue
 			}
@@ -1541,6 +1546,7 @@ func (s *State) BookAppointment(args BookAppointmentArgs) (*Appointment, error) 
 	if !(func() int64 {
 		var n int64
 		for a := range s.Appointments.All() {
+			s.j.Tick()
 			if !(a.Session == session.ID && a.Status == AppointmentStatusBooked) {
 				continue
 			}
@@ -1552,6 +1558,7 @@ func (s *State) BookAppointment(args BookAppointmentArgs) (*Appointment, error) 
 	}
 	if func() bool {
 		for a2 := range s.Appointments.All() {
+			s.j.Tick()
 			if !(a2.Referral == referral.ID && a2.Status == AppointmentStatusBooked) {
 				continue
 			}
@@ -1641,6 +1648,7 @@ func (s *State) RescheduleAppointment(args RescheduleAppointmentArgs) (*Appointm
 	if !(func() int64 {
 		var n int64
 		for a := range s.Appointments.All() {
+			s.j.Tick()
 			if !(a.Session == session.ID && a.Status == AppointmentStatusBooked) {
 				continue
 			}
@@ -2210,6 +2218,7 @@ func (s *State) MarkReferralBooked(args MarkReferralBookedArgs) (*Referral, erro
 	}
 	if !func() bool {
 		for w := range s.WaitingListEntries.All() {
+			s.j.Tick()
 			if !(w.Referral == referral.ID && w.Status == WaitingListEntryStatusWaiting) {
 				continue
 			}
@@ -2226,6 +2235,7 @@ func (s *State) MarkReferralBooked(args MarkReferralBookedArgs) (*Referral, erro
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(w2.Referral == referral.ID && w2.Status == WaitingListEntryStatusWaiting) {
 			continue
 		}
@@ -2279,6 +2289,7 @@ func (s *State) ReturnReferralToWaiting(args ReturnReferralToWaitingArgs) (*Refe
 	}
 	if !func() bool {
 		for w := range s.WaitingListEntries.All() {
+			s.j.Tick()
 			if !(w.Referral == referral.ID && w.Status == WaitingListEntryStatusBooked) {
 				continue
 			}
@@ -2295,6 +2306,7 @@ func (s *State) ReturnReferralToWaiting(args ReturnReferralToWaitingArgs) (*Refe
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(w2.Referral == referral.ID && w2.Status == WaitingListEntryStatusBooked) {
 			continue
 		}
@@ -2349,6 +2361,7 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 	}
 	if func() bool {
 		for a := range s.Appointments.All() {
+			s.j.Tick()
 			if !(a.Referral == referral.ID && a.Status == AppointmentStatusBooked) {
 				continue
 			}
@@ -2375,6 +2388,7 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(w.Referral == referral.ID && w.Status != WaitingListEntryStatusRemoved) {
 			continue
 		}

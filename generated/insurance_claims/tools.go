@@ -606,6 +606,7 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 	}
 	if func() bool {
 		for c := range s.Claims.All() {
+			s.j.Tick()
 			if !(c.Policy == policy.ID && (c.Status == ClaimStatusSubmitted || c.Status == ClaimStatusUnderAssessment || c.Status == ClaimStatusApproved)) {
 				continue
 			}
@@ -865,6 +866,7 @@ func (s *State) FileClaim(args FileClaimArgs) (*Claim, error) {
 	}
 	if func() bool {
 		for c := range s.Claims.All() {
+			s.j.Tick()
 			if !(c.ClaimNumber == args.ClaimNumber) {
 				continue
 			}
@@ -1432,6 +1434,7 @@ func (s *State) RequestAssessment(args RequestAssessmentArgs) (*Assessment, erro
 	}
 	if func() bool {
 		for a := range s.Assessments.All() {
+			s.j.Tick()
 			if !(a.Claim == claim.ID && a.Status == AssessmentStatusRequested) {
 				continue
 			}
@@ -1444,6 +1447,7 @@ func (s *State) RequestAssessment(args RequestAssessmentArgs) (*Assessment, erro
 	if !(func() int64 {
 		var n int64
 		for a2 := range s.Assessments.All() {
+			s.j.Tick()
 			if !(a2.Adjuster == adjuster.ID && a2.Status == AssessmentStatusRequested) {
 				continue
 			}
@@ -1812,6 +1816,7 @@ func (s *State) SchedulePayout(args SchedulePayoutArgs) (*Payout, error) {
 	already := func() float64 {
 		var acc float64
 		for p := range s.Payouts.All() {
+			s.j.Tick()
 			if !(p.Claim == claim.ID && p.Status != PayoutStatusCancelled) {
 				continue
 			}
@@ -1885,6 +1890,7 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 	}
 	if func() bool {
 		for f := range s.FraudFlags.All() {
+			s.j.Tick()
 			if !(f.Claim == payout.Claim && (f.Status == FraudFlagStatusOpen || f.Status == FraudFlagStatusConfirmed)) {
 				continue
 			}
@@ -2121,6 +2127,7 @@ func (s *State) RaiseFraudFlag(args RaiseFraudFlagArgs) (*FraudFlag, error) {
 	}
 	if func() bool {
 		for f := range s.FraudFlags.All() {
+			s.j.Tick()
 			if !(f.Claim == claim.ID && f.Reason == args.Reason && f.Status == FraudFlagStatusOpen) {
 				continue
 			}
@@ -2187,6 +2194,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 	}
 	if int64(claim.ReportedOn-claim.IncidentDate) > 5 && !func() bool {
 		for f := range s.FraudFlags.All() {
+			s.j.Tick()
 			if !(f.Claim == claim.ID && f.Reason == FraudFlagReasonLateReporting && f.Status == FraudFlagStatusOpen) {
 				continue
 			}
@@ -2212,6 +2220,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 	}
 	cond := int64(claim.IncidentDate-s.insurancePolicyAt(claim.Policy).StartDate) < 90 && !func() bool {
 		for f2 := range s.FraudFlags.All() {
+			s.j.Tick()
 			if !(f2.Claim == claim.ID && f2.Reason == FraudFlagReasonRecentPolicy && f2.Status == FraudFlagStatusOpen) {
 				continue
 			}
@@ -2241,6 +2250,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 	}
 	if claim.EstimatedAmount > float64(15000) && !func() bool {
 		for f3 := range s.FraudFlags.All() {
+			s.j.Tick()
 			if !(f3.Claim == claim.ID && f3.Reason == FraudFlagReasonHighValue && f3.Status == FraudFlagStatusOpen) {
 				continue
 			}
@@ -2267,6 +2277,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 	return func() int64 {
 		var n int64
 		for f4 := range s.FraudFlags.All() {
+			s.j.Tick()
 			if !(f4.Claim == claim.ID && f4.Status == FraudFlagStatusOpen) {
 				continue
 			}

@@ -701,6 +701,7 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 	}
 	if func() bool {
 		for a := range s.Assets.All() {
+			s.j.Tick()
 			if !(a.AssignedTo != nil && *a.AssignedTo == employee.ID && a.Kind == asset.Kind && a.Status == AssetStatusAssigned) {
 				continue
 			}
@@ -985,6 +986,7 @@ func (s *State) GrantLicenceSeat(args GrantLicenceSeatArgs) (*LicenceSeat, error
 	}
 	if func() bool {
 		for s2 := range s.LicenceSeats.All() {
+			s.j.Tick()
 			if !(s2.Licence == licence.ID && s2.Employee == employee.ID && s2.Status == LicenceSeatStatusActive) {
 				continue
 			}
@@ -997,6 +999,7 @@ func (s *State) GrantLicenceSeat(args GrantLicenceSeatArgs) (*LicenceSeat, error
 	if !(func() int64 {
 		var n int64
 		for s3 := range s.LicenceSeats.All() {
+			s.j.Tick()
 			if !(s3.Licence == licence.ID && s3.Status == LicenceSeatStatusActive) {
 				continue
 			}

@@ -428,6 +428,7 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 	}
 	ok2 := !func() bool {
 		for l := range s.OrderLines.All() {
+			s.j.Tick()
 			if !(l.Ingredient == ingredient.ID && func() bool {
 				v := s.purchaseOrderAt(l.PurchaseOrder).Status
 				return v == PurchaseOrderStatusDraft || v == PurchaseOrderStatusSent
@@ -497,6 +498,7 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	}
 	if func() bool {
 		for i := range s.Ingredients.All() {
+			s.j.Tick()
 			if !(i.Supplier == supplier.ID && i.Active) {
 				continue
 			}
@@ -508,6 +510,7 @@ func (s *State) DeactivateSupplier(args DeactivateSupplierArgs) (*Supplier, erro
 	}
 	if func() bool {
 		for o := range s.PurchaseOrders.All() {
+			s.j.Tick()
 			if !(o.Supplier == supplier.ID && (o.Status == PurchaseOrderStatusDraft || o.Status == PurchaseOrderStatusSent)) {
 				continue
 			}
@@ -1034,6 +1037,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	}
 	if func() bool {
 		for g := range s.GoodsReceipts.All() {
+			s.j.Tick()
 			if !(g.PurchaseOrder == purchaseOrder.ID && g.Quality == GoodsReceiptQualityAccepted) {
 				continue
 			}
@@ -1064,11 +1068,13 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l.PurchaseOrder == purchaseOrder.ID) {
 			continue
 		}
 		if func() bool {
 			for x := range s.StockLevels.All() {
+				s.j.Tick()
 				if !(x.Outlet == purchaseOrder.Outlet && x.Ingredient == l.Ingredient) {
 					continue
 				}
@@ -1083,6 +1089,7 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 					// deleted by an earlier iteration
 					continue
 				}
+				s.j.Tick()
 				if !(s2.Outlet == purchaseOrder.Outlet && s2.Ingredient == l.Ingredient) {
 					continue
 				}
@@ -1610,6 +1617,7 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	}
 	if func() bool {
 		for l := range s.OrderLines.All() {
+			s.j.Tick()
 			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
 				continue
 			}
@@ -1718,6 +1726,7 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	}
 	if !func() bool {
 		for l := range s.OrderLines.All() {
+			s.j.Tick()
 			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
 				continue
 			}
@@ -1734,6 +1743,7 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(l2.PurchaseOrder == purchaseOrder.ID && l2.Ingredient == ingredient.ID) {
 			continue
 		}
@@ -2163,6 +2173,7 @@ func (s *State) RegisterInvoice(args RegisterInvoiceArgs) (*SupplierInvoice, err
 	}
 	if func() bool {
 		for i := range s.SupplierInvoices.All() {
+			s.j.Tick()
 			if !(i.Supplier == supplier.ID && i.InvoiceNumber == args.InvoiceNumber) {
 				continue
 			}

@@ -37,7 +37,8 @@ var toolProbes = []runtime.ToolProbe{{
 		Candidates: []json.RawMessage{json.RawMessage("\"1\""), json.RawMessage("\"1176194968\""), json.RawMessage("\"color\""), json.RawMessage("\"material\""), json.RawMessage("\"size\""), json.RawMessage("\"style\""), json.RawMessage("\"2060066974\""), json.RawMessage("\"3234800602\""), json.RawMessage("\"3542102174\""), json.RawMessage("\"3799046073\""), json.RawMessage("\"5047954489\""), json.RawMessage("\"5253880258\""), json.RawMessage("\"8124970213\""), json.RawMessage("\"8349118980\""), json.RawMessage("\"9354168549\""), json.RawMessage("\"9612497925\"")},
 		Name:       "expression",
 	}},
-	Tool: "calculate",
+	Requires: []string{"￼"},
+	Tool:     "calculate",
 }, {
 	Examples: []json.RawMessage{json.RawMessage("{\"summary\":\"The user wants to refund each order to the opposite order's payment method, but the agent cannot help.\"}"), json.RawMessage("{\"summary\":\"The user prefers PayPal for refund, but the agent cannot help.\"}"), json.RawMessage("{\"summary\":\"The user wants to refund to the amex credit card, but the agent cannot help.\"}"), json.RawMessage("{\"summary\":\"The user urgently needs to undo a cancellation of an order and insists on receiving the items from the initial order as soon as possible. The user acknowledges the policy but requests exceptional measures due to the urgency of the situation.\"}")},
 	Params: []runtime.ParamProbe{{

@@ -70,6 +70,7 @@ func (a *GetItemDetailsArgs) decode(text string) bool {
 // GetItemDetails implements the tool get_item_details (service catalog): get the inventory details of an item.
 func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 	for p := range s.Products.All() {
+		s.j.Tick()
 		if !runtime.HasKey(p.Variants, args.ItemID) {
 			continue
 		}
@@ -116,18 +117,20 @@ func (a *ListAllProductTypesArgs) decode(text string) bool {
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (string, error) {
 	types := map[string]string{}
 	for p := range s.Products.All() {
+		s.j.Tick()
 		types[p.Name] = p.ProductID
 	}
 	var text string = "{"
 	snapshot := maps.Clone(types)
 	// Iterate over a copy of the map: the body's writes do not change it. In key order.
 	for name, id := range runtime.InKeyOrder(snapshot) {
+		s.j.Tick()
 		if text != "{" {
-			text = text + ", "
+			text = s.j.Cat(text, ", ")
 		}
-		text = text + "\"" + name + "\": \"" + id + "\""
+		text = s.j.Cat(s.j.Cat(s.j.Cat(s.j.Cat(s.j.Cat(text, "\""), name), "\": \""), id), "\"")
 	}
-	return text + "}", nil
+	return s.j.Cat(text, "}"), nil
 }
 
 // callListAllProductTypes decodes the JSON arguments of list_all_product_types and calls ListAllProductTypes: by
@@ -231,6 +234,7 @@ func (a *FindUserIDByEmailArgs) decode(text string) bool {
 // FindUserIDByEmail implements the tool find_user_id_by_email (service store): find a user id by email.
 func (s *State) FindUserIDByEmail(args FindUserIDByEmailArgs) (string, error) {
 	for u := range s.Users.All() {
+		s.j.Tick()
 		if !runtime.EqualLower(u.Email, args.Email) {
 			continue
 		}
@@ -271,6 +275,7 @@ func (a *FindUserIDByNameZipArgs) decode(text string) bool {
 // FindUserIDByNameZip implements the tool find_user_id_by_name_zip (service store): find a user id by first name, last name and zip code; use when the email is unknown.
 func (s *State) FindUserIDByNameZip(args FindUserIDByNameZipArgs) (string, error) {
 	for u := range s.Users.All() {
+		s.j.Tick()
 		if !(runtime.EqualLower(u.Name.FirstName, args.FirstName) && runtime.EqualLower(u.Name.LastName, args.LastName) && u.Address.Zip == args.Zip) {
 			continue
 		}
@@ -458,6 +463,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	snapshot := slices.Clone(order.PaymentHistory)
 	// Iterate over a copy of the list: the body's writes do not change it.
 	for _, p := range snapshot {
+		s.j.Tick()
 		ok2 := runtime.HasKey(s.userAt(user).PaymentMethods, p.PaymentMethodID)
 		if err := s.takeFault(); err != nil {
 			return nil, err
@@ -496,7 +502,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		if order, err = s.Orders.Mut(order.OrderID); err != nil {
 			return nil, err
 		}
-		order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: p.Amount, PaymentMethodID: p.PaymentMethodID})
+		order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: p.Amount, PaymentMethodID: p.PaymentMethodID})
 		if err := s.checkOrderPaymentHistory(order); err != nil {
 			return nil, err
 		}
@@ -654,14 +660,14 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypePayment, Amount: amount, PaymentMethodID: args.PaymentMethodID})
+	order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), OrderPayment{TransactionType: OrderPaymentTransactionTypePayment, Amount: amount, PaymentMethodID: args.PaymentMethodID})
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: amount, PaymentMethodID: orig.PaymentMethodID})
+	order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: amount, PaymentMethodID: orig.PaymentMethodID})
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
@@ -802,9 +808,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	}
 	// Iterate over the list as it is when the loop starts.
 	for _, itemID := range args.ItemIds {
+		s.j.Tick()
 		if !(func() int64 {
 			var n int64
 			for _, x := range args.ItemIds {
+				s.j.Tick()
 				if !(x == itemID) {
 					continue
 				}
@@ -814,6 +822,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		}() <= func() int64 {
 			var n2 int64
 			for _, it := range order.Items {
+				s.j.Tick()
 				if !(it.ItemID == itemID) {
 					continue
 				}
@@ -833,6 +842,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	snapshot := slices.Clone(args.ItemIds)
 	// Iterate over a copy of the list: the body's writes do not change it.
 	for i, itemID2 := range runtime.Indexed(snapshot) {
+		s.j.Tick()
 		newItemID := listAt(s, args.NewItemIds, i)
 		if err := s.takeFault(); err != nil {
 			return nil, err
@@ -842,6 +852,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		}
 		k := func() int64 {
 			for i2, it2 := range order.Items {
+				s.j.Tick()
 				if !(it2.ItemID == itemID2) {
 					continue
 				}
@@ -898,7 +909,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		if order, err = s.Orders.Mut(order.OrderID); err != nil {
 			return nil, err
 		}
-		order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypePayment, Amount: math.Abs(diff), PaymentMethodID: args.PaymentMethodID})
+		order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), OrderPayment{TransactionType: OrderPaymentTransactionTypePayment, Amount: math.Abs(diff), PaymentMethodID: args.PaymentMethodID})
 		if err := s.checkOrderPaymentHistory(order); err != nil {
 			return nil, err
 		}
@@ -906,7 +917,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		if order, err = s.Orders.Mut(order.OrderID); err != nil {
 			return nil, err
 		}
-		order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: math.Abs(diff), PaymentMethodID: args.PaymentMethodID})
+		order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: math.Abs(diff), PaymentMethodID: args.PaymentMethodID})
 		if err := s.checkOrderPaymentHistory(order); err != nil {
 			return nil, err
 		}
@@ -943,8 +954,10 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		snapshot2 := slices.Clone(args.ItemIds)
 		// Iterate over a copy of the list: the body's writes do not change it.
 		for i3, itemID3 := range runtime.Indexed(snapshot2) {
+			s.j.Tick()
 			k2 := func() int64 {
 				for i4, it3 := range order.Items {
+					s.j.Tick()
 					if !(it3.ItemID == itemID3) {
 						continue
 					}
@@ -1076,9 +1089,11 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	}
 	// Iterate over the list as it is when the loop starts.
 	for _, itemID := range args.ItemIds {
+		s.j.Tick()
 		if !(func() int64 {
 			var n int64
 			for _, x := range args.ItemIds {
+				s.j.Tick()
 				if !(x == itemID) {
 					continue
 				}
@@ -1088,6 +1103,7 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 		}() <= func() int64 {
 			var n2 int64
 			for _, it := range order.Items {
+				s.j.Tick()
 				if !(it.ItemID == itemID) {
 					continue
 				}
@@ -1105,12 +1121,14 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	snapshot := slices.Clone(args.ItemIds)
 	// Iterate over a copy of the list: the body's writes do not change it.
 	for i, itemID2 := range runtime.Indexed(snapshot) {
+		s.j.Tick()
 		newItemID := listAt(s, args.NewItemIds, i)
 		if err := s.takeFault(); err != nil {
 			return nil, err
 		}
 		k := func() int64 {
 			for i2, it2 := range order.Items {
+				s.j.Tick()
 				if !(it2.ItemID == itemID2) {
 					continue
 				}
@@ -1172,11 +1190,11 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.ExchangeItems = runtime.Sorted(args.ItemIds)
+	order.ExchangeItems = runtime.Sorted(runtime.Counted(s.j, args.ItemIds))
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.ExchangeNewItems = runtime.Sorted(args.NewItemIds)
+	order.ExchangeNewItems = runtime.Sorted(runtime.Counted(s.j, args.NewItemIds))
 	v := args.PaymentMethodID
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
@@ -1282,9 +1300,11 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 	}
 	// Iterate over the list as it is when the loop starts.
 	for _, itemID := range args.ItemIds {
+		s.j.Tick()
 		if !(func() int64 {
 			var n int64
 			for _, x := range args.ItemIds {
+				s.j.Tick()
 				if !(x == itemID) {
 					continue
 				}
@@ -1294,6 +1314,7 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 		}() <= func() int64 {
 			var n2 int64
 			for _, it := range order.Items {
+				s.j.Tick()
 				if !(it.ItemID == itemID) {
 					continue
 				}
@@ -1314,7 +1335,7 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.ReturnItems = runtime.Sorted(args.ItemIds)
+	order.ReturnItems = runtime.Sorted(runtime.Counted(s.j, args.ItemIds))
 	v := args.PaymentMethodID
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err

@@ -228,6 +228,7 @@ func (s *State) RegisterSubscriber(args RegisterSubscriberArgs) (*Subscriber, er
 	}
 	if func() bool {
 		for s2 := range s.Subscribers.All() {
+			s.j.Tick()
 			if !(s2.Cpf == args.Cpf) {
 				continue
 			}
@@ -361,6 +362,7 @@ func (s *State) CloseSubscriber(args CloseSubscriberArgs) (*Subscriber, error) {
 	}
 	if func() bool {
 		for l := range s.Lines.All() {
+			s.j.Tick()
 			if !(l.Subscriber == subscriber.ID && (l.Status == LineStatusActive || l.Status == LineStatusSuspended)) {
 				continue
 			}
@@ -649,6 +651,7 @@ func (s *State) Subscribe(args SubscribeArgs) (*Subscription, error) {
 	}
 	if func() bool {
 		for s2 := range s.Subscriptions.All() {
+			s.j.Tick()
 			if !(s2.Line == line.ID && s2.Status == SubscriptionStatusActive) {
 				continue
 			}
@@ -723,6 +726,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	}
 	if !func() bool {
 		for s2 := range s.Subscriptions.All() {
+			s.j.Tick()
 			if !(s2.Line == line.ID && s2.Status == SubscriptionStatusActive) {
 				continue
 			}
@@ -734,6 +738,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	}
 	if func() bool {
 		for s3 := range s.Subscriptions.All() {
+			s.j.Tick()
 			if !(s3.Line == line.ID && s3.Status == SubscriptionStatusActive && s3.Plan == newPlan.ID) {
 				continue
 			}
@@ -745,6 +750,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	}
 	ok2 := !func() bool {
 		for s4 := range s.Subscriptions.All() {
+			s.j.Tick()
 			if !(s4.Line == line.ID && s4.Status == SubscriptionStatusActive && s4.LoyaltyUntil > today && newPlan.MonthlyFee < s.planAt(s4.Plan).MonthlyFee) {
 				continue
 			}
@@ -765,6 +771,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(s5.Line == line.ID && s5.Status == SubscriptionStatusActive) {
 			continue
 		}
@@ -1113,6 +1120,7 @@ func (s *State) DataUsedMb(args DataUsedMbArgs) (int64, error) {
 	return func() int64 {
 		var acc int64
 		for u := range s.UsageRecords.All() {
+			s.j.Tick()
 			if !(u.Line == line.ID && u.Cycle == args.Cycle && (u.Kind == UsageRecordKindData || u.Kind == UsageRecordKindRoamingData)) {
 				continue
 			}
@@ -1167,6 +1175,7 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	}
 	if func() bool {
 		for l := range s.Lines.All() {
+			s.j.Tick()
 			if !(l.Msisdn == args.Msisdn) {
 				continue
 			}
@@ -1178,6 +1187,7 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	}
 	if func() bool {
 		for l2 := range s.Lines.All() {
+			s.j.Tick()
 			if !(l2.Iccid == args.Iccid) {
 				continue
 			}
@@ -1190,6 +1200,7 @@ func (s *State) ActivateLine(args ActivateLineArgs) (*Line, error) {
 	if !(func() int64 {
 		var n int64
 		for l3 := range s.Lines.All() {
+			s.j.Tick()
 			if !(l3.Subscriber == subscriber.ID && (l3.Status == LineStatusActive || l3.Status == LineStatusSuspended)) {
 				continue
 			}
@@ -1336,6 +1347,7 @@ func (s *State) ReactivateLine(args ReactivateLineArgs) (*Line, error) {
 	}
 	if !(line.SuspensionReason != LineSuspensionReasonNonPayment || !func() bool {
 		for b := range s.Bills.All() {
+			s.j.Tick()
 			if !(b.Line == line.ID && b.Status == BillStatusIssued && b.DueDate < today-runtime.Date(15)) {
 				continue
 			}
@@ -1401,6 +1413,7 @@ func (s *State) MarkLinePortedOut(args MarkLinePortedOutArgs) (*Line, error) {
 	}
 	if !func() bool {
 		for r := range s.PortOutRequests.All() {
+			s.j.Tick()
 			if !(r.Line == line.ID && r.Status == PortOutRequestStatusCompleted) {
 				continue
 			}
@@ -1603,6 +1616,7 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	}
 	if func() bool {
 		for b := range s.Bills.All() {
+			s.j.Tick()
 			if !(b.Line == line.ID && b.Cycle == args.Cycle && b.Status != BillStatusCancelled) {
 				continue
 			}
@@ -1614,6 +1628,7 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	}
 	if !func() bool {
 		for s2 := range s.Subscriptions.All() {
+			s.j.Tick()
 			if !(s2.Line == line.ID && s2.Status == SubscriptionStatusActive) {
 				continue
 			}
@@ -1626,6 +1641,7 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	fee := func() float64 {
 		var acc float64
 		for s3 := range s.Subscriptions.All() {
+			s.j.Tick()
 			if !(s3.Line == line.ID && s3.Status == SubscriptionStatusActive) {
 				continue
 			}
@@ -1640,6 +1656,7 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	extras := func() float64 {
 		var acc2 float64
 		for u := range s.UsageRecords.All() {
+			s.j.Tick()
 			if !(u.Line == line.ID && u.Cycle == args.Cycle) {
 				continue
 			}

@@ -200,6 +200,7 @@ func (s *State) SetCapacity(args SetCapacityArgs) (*Program, error) {
 	if !(args.Capacity >= func() int64 {
 		var n int64
 		for a := range s.Applications.All() {
+			s.j.Tick()
 			if !(a.Program == program.ID && a.Status == ApplicationStatusAdmitted) {
 				continue
 			}
@@ -1259,6 +1260,7 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(o.Application == application.ID && (o.Status == OfferStatusExtended || o.Status == OfferStatusAccepted)) {
 			continue
 		}
@@ -1664,6 +1666,7 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	}
 	if func() bool {
 		for w := range s.ScholarshipAwards.All() {
+			s.j.Tick()
 			if !(w.Scholarship == scholarship.ID && w.Application == application.ID && w.Status != ScholarshipAwardStatusCancelled) {
 				continue
 			}
@@ -1676,6 +1679,7 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	if !(func() float64 {
 		var acc float64
 		for w2 := range s.ScholarshipAwards.All() {
+			s.j.Tick()
 			if !(w2.Scholarship == scholarship.ID && w2.Status != ScholarshipAwardStatusCancelled) {
 				continue
 			}
@@ -1964,6 +1968,7 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	}
 	if !func() bool {
 		for o := range s.Offers.All() {
+			s.j.Tick()
 			if !(o.Application == application.ID && (o.Status == OfferStatusExtended || o.Status == OfferStatusAccepted)) {
 				continue
 			}
@@ -1982,6 +1987,7 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	}
 	if func() bool {
 		for d := range s.TuitionDeposits.All() {
+			s.j.Tick()
 			if !(d.Application == application.ID && d.Status == TuitionDepositStatusReceived) {
 				continue
 			}
@@ -1993,6 +1999,7 @@ func (s *State) RecordDeposit(args RecordDepositArgs) (*TuitionDeposit, error) {
 	}
 	if func() bool {
 		for d2 := range s.TuitionDeposits.All() {
+			s.j.Tick()
 			if !(d2.Reference == args.Reference) {
 				continue
 			}

@@ -805,6 +805,7 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 	n2 := func() int64 {
 		var n int64
 		for i := range s.Invoices.All() {
+			s.j.Tick()
 			if !(i.Customer == customer.ID && i.Status == InvoiceStatusDraft) {
 				continue
 			}
@@ -822,6 +823,7 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 			// deleted by an earlier iteration
 			continue
 		}
+		s.j.Tick()
 		if !(inv.Customer == customer.ID && inv.Status == InvoiceStatusDraft) {
 			continue
 		}

@@ -122,7 +122,7 @@ func (e *Episode) State() *State {
 
 // Call runs a tool atomically and returns its observation.
 func (e *Episode) Call(tool string, args json.RawMessage) runtime.Observation {
-	return registry.Call(e.state, tool, args)
+	return e.state.Call(tool, args)
 }
 
 // StateHash is the canonical hash of the current state.

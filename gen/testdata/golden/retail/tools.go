@@ -66,6 +66,7 @@ func (a *GetItemDetailsArgs) decode(text string) bool {
 // GetItemDetails implements the tool get_item_details (service catalog): get a variant item by its id
 func (s *State) GetItemDetails(args GetItemDetailsArgs) (Variant, error) {
 	for p := range s.Products.All() {
+		s.j.Tick()
 		if !runtime.HasKey(p.Variants, args.ItemID) {
 			continue
 		}
@@ -112,6 +113,7 @@ func (a *ListAllProductTypesArgs) decode(text string) bool {
 func (s *State) ListAllProductTypes(args ListAllProductTypesArgs) (map[string]string, error) {
 	types := map[string]string{}
 	for p := range s.Products.All() {
+		s.j.Tick()
 		types[p.Name] = p.ProductID
 	}
 	return types, nil
@@ -832,6 +834,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	snapshot := slices.Clone(order.PaymentHistory)
 	// Iterate over a copy of the list: the body's writes do not change it.
 	for _, p := range snapshot {
+		s.j.Tick()
 		if !runtime.HasKey(user.PaymentMethods, p.PaymentMethodID) {
 			return nil, runtime.PreconditionFailed("Payment method " + p.PaymentMethodID + " not found")
 		}
@@ -861,7 +864,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		if order, err = s.Orders.Mut(order.OrderID); err != nil {
 			return nil, err
 		}
-		order.PaymentHistory = runtime.Appended(order.PaymentHistory, Payment{TransactionType: PaymentTransactionTypeRefund, Amount: p.Amount, PaymentMethodID: p.PaymentMethodID})
+		order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), Payment{TransactionType: PaymentTransactionTypeRefund, Amount: p.Amount, PaymentMethodID: p.PaymentMethodID})
 		if err := s.checkOrderPaymentHistory(order); err != nil {
 			return nil, err
 		}
@@ -964,9 +967,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	}
 	// Iterate over the list as it is when the loop starts.
 	for _, x := range args.ItemIds {
+		s.j.Tick()
 		if !(func() int64 {
 			var n int64
 			for _, y := range args.ItemIds {
+				s.j.Tick()
 				if !(y == x) {
 					continue
 				}
@@ -976,6 +981,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		}() <= func() int64 {
 			var n2 int64
 			for _, z := range order.Items {
+				s.j.Tick()
 				if !(z.ItemID == x) {
 					continue
 				}
@@ -993,10 +999,12 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	snapshot := slices.Clone(args.ItemIds)
 	// Iterate over a copy of the list: the body's writes do not change it.
 	for i, id := range runtime.Indexed(snapshot) {
+		s.j.Tick()
 		var k int64 = -1
 		snapshot2 := runtime.CloneSlice(order.Items, OrderItem.clone)
 		// Iterate over a copy of the list: the body's writes do not change it.
 		for j, it := range runtime.Indexed(snapshot2) {
+			s.j.Tick()
 			if !(it.ItemID == id) {
 				continue
 			}
@@ -1072,7 +1080,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.PaymentHistory = runtime.Appended(order.PaymentHistory, Payment{TransactionType: PaymentTransactionTypePayment, Amount: diff, PaymentMethodID: "adjustment"})
+	order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), Payment{TransactionType: PaymentTransactionTypePayment, Amount: diff, PaymentMethodID: "adjustment"})
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
@@ -1086,7 +1094,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
-	order.ExchangeItems = runtime.Sorted(args.NewItemIds)
+	order.ExchangeItems = runtime.Sorted(runtime.Counted(s.j, args.NewItemIds))
 	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
@@ -1190,7 +1198,7 @@ func (s *State) PlaceOrder(args PlaceOrderArgs) (*Order, error) {
 	if user, err = s.Users.Mut(user.UserID); err != nil {
 		return nil, err
 	}
-	user.Orders = runtime.Appended(user.Orders, o.OrderID)
+	user.Orders = runtime.Appended(runtime.Counted(s.j, user.Orders), o.OrderID)
 	return o, nil
 }
 
@@ -1306,6 +1314,7 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	}
 	k := func() int64 {
 		for i, it := range o.Items {
+			s.j.Tick()
 			if !(it.ItemID == args.ItemID) {
 				continue
 			}
@@ -1318,6 +1327,7 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	}
 	u := func() *User {
 		for x := range s.Users.All() {
+			s.j.Tick()
 			if !(x.Email == args.Email) {
 				continue
 			}
@@ -1333,6 +1343,7 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	}
 	card := func() PaymentMethod {
 		for _, m := range runtime.InKeyOrder(u.PaymentMethods) {
+			s.j.Tick()
 			if !(m.Source == PaymentMethodSourceGiftCard) {
 				continue
 			}
@@ -1354,6 +1365,7 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 		return 0.0
 	}() >= func() OrderItem {
 		for _, it2 := range o.Items {
+			s.j.Tick()
 			if !(it2.ItemID == args.ItemID) {
 				continue
 			}
@@ -1373,6 +1385,7 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	}
 	ok3 := func() OrderItem {
 		for _, it3 := range o.Items {
+			s.j.Tick()
 			if !(it3.ItemID == args.ItemID) {
 				continue
 			}
@@ -1392,6 +1405,7 @@ func (s *State) FindItem(args FindItemArgs) (OrderItem, error) {
 	}
 	v := func() OrderItem {
 		for _, it4 := range o.Items {
+			s.j.Tick()
 			if !(it4.ItemID == args.ItemID) {
 				continue
 			}
