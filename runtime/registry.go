@@ -109,6 +109,27 @@ func NewRegistry[S Stateful]() *Registry[S] {
 	return &Registry[S]{r: registryCore{index: map[string]int{}}}
 }
 
+// RegistryOf returns a registry of the tools that data describes, a JSON
+// array of [ToolInfo] in registration order, with handlers[i] the handler
+// of the i-th: the registry of a generated world, whose tool descriptions
+// and parameter schemas are embedded data (tools.json) and its handlers a
+// table. It panics, as Register does, on data that does not decode or does
+// not match the handlers, and on an invalid or duplicate name.
+func RegistryOf[S Stateful](data string, handlers []func(state S, args json.RawMessage) (any, error)) *Registry[S] {
+	var infos []ToolInfo
+	if err := json.Unmarshal([]byte(data), &infos); err != nil {
+		panic("runtime: the tool descriptions do not decode: " + err.Error())
+	}
+	if len(infos) != len(handlers) {
+		panic(fmt.Sprintf("runtime: %d tool descriptions for %d handlers", len(infos), len(handlers)))
+	}
+	r := NewRegistry[S]()
+	for i, t := range infos {
+		r.Register(Tool[S]{Name: t.Name, Service: t.Service, Description: t.Description, Parameters: t.Parameters, Handler: handlers[i]})
+	}
+	return r
+}
+
 // Register adds a tool. It panics on an invalid or duplicate name or a nil
 // handler: registration is the generated code's job, done once at start-up.
 func (r *Registry[S]) Register(t Tool[S]) {

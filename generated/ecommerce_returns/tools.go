@@ -3,6 +3,7 @@
 package ecommerce_returns
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -2160,205 +2161,42 @@ func (s *State) callGrantGoodwillCredit(raw json.RawMessage) (any, error) {
 	return s.GrantGoodwillCredit(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find products by SKU, name or category",
-		Handler:     (*State).callFindProducts,
-		Name:        "find_products",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"category\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"kitchen\",\"home\",\"electronics\",\"apparel\",\"outdoor\",null]}},\"required\":[\"sku\",\"name\",\"category\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one product",
-		Handler:     (*State).callGetProduct,
-		Name:        "get_product",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Product. The id of a Product record (e.g. \\\"p_espresso\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find stock movements by product, kind or return",
-		Handler:     (*State).callFindStockMovements,
-		Name:        "find_stock_movements",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Product record (e.g. \\\"p_espresso\\\"). Matches records with this value; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"receipt\",\"return_restock\",\"adjustment\",\"write_off\",null]},\"rma\":{\"type\":[\"string\",\"null\"],\"description\":\"The return a restock comes from. The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\"). Matches records with this value; null for any.\"}},\"required\":[\"product\",\"kind\",\"rma\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put the items of a received return back into sellable stock",
-		Handler:     (*State).callRestockReturn,
-		Name:        "restock_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Correct stock on hand after a count or damage in the warehouse",
-		Handler:     (*State).callAdjustStock,
-		Name:        "adjust_stock",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product\":{\"type\":\"string\",\"description\":\"The id of a Product record (e.g. \\\"p_espresso\\\").\"},\"delta\":{\"type\":\"integer\"},\"note\":{\"type\":\"string\"}},\"required\":[\"product\",\"delta\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find customers by name, email or phone",
-		Handler:     (*State).callFindCustomers,
-		Name:        "find_customers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"phone\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"full_name\",\"email\",\"phone\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one customer",
-		Handler:     (*State).callGetCustomer,
-		Name:        "get_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Customer. The id of a Customer record (e.g. \\\"moreno\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find orders by order number, customer or status",
-		Handler:     (*State).callFindOrders,
-		Name:        "find_orders",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Shown to the customer, e.g. W1004512. Matches records containing this text, ignoring case; null for any.\"},\"customer\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Customer record (e.g. \\\"moreno\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"pending\",\"shipped\",\"delivered\",\"cancelled\",null]}},\"required\":[\"order_number\",\"customer\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one order",
-		Handler:     (*State).callGetOrder,
-		Name:        "get_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Order. The id of a Order record (e.g. \\\"ord_w1002874\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find the lines of an order",
-		Handler:     (*State).callFindOrderLines,
-		Name:        "find_order_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\"). Matches records with this value; null for any.\"},\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Product record (e.g. \\\"p_espresso\\\"). Matches records with this value; null for any.\"}},\"required\":[\"order\",\"product\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel an order that has not shipped yet",
-		Handler:     (*State).callCancelOrder,
-		Name:        "cancel_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"order\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the carrier's delivery confirmation",
-		Handler:     (*State).callMarkOrderDelivered,
-		Name:        "mark_order_delivered",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\").\"},\"delivered_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"order\",\"delivered_on\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find returns by order, order line or status",
-		Handler:     (*State).callFindReturns,
-		Name:        "find_returns",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\"). Matches records with this value; null for any.\"},\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a OrderLine record (e.g. \\\"ol_w1002874_pillow\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"authorized\",\"received\",\"completed\",\"rejected\",\"cancelled\",null]}},\"required\":[\"order\",\"line\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one return",
-		Handler:     (*State).callGetReturn,
-		Name:        "get_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the ReturnAuthorization. The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Authorize the return of units of an order line, if the return policy allows it",
-		Handler:     (*State).callAuthorizeReturn,
-		Name:        "authorize_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a OrderLine record (e.g. \\\"ol_w1002874_pillow\\\").\"},\"quantity\":{\"type\":\"integer\"},\"reason\":{\"type\":\"string\",\"enum\":[\"defective\",\"wrong_item\",\"damaged_in_transit\",\"wrong_size\",\"changed_mind\",\"no_longer_needed\"]},\"resolution\":{\"type\":\"string\",\"enum\":[\"refund\",\"store_credit\"]}},\"required\":[\"line\",\"quantity\",\"reason\",\"resolution\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Check a returned parcel in at the warehouse and work out the credit: the price paid plus sales tax, less the restocking fee for opened items returned for a change of mind",
-		Handler:     (*State).callReceiveReturn,
-		Name:        "receive_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"},\"condition\":{\"type\":\"string\",\"enum\":[\"pending_inspection\",\"unopened\",\"good\",\"damaged\"]}},\"required\":[\"rma\",\"condition\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse a return, e.g. when the parcel holds the wrong item",
-		Handler:     (*State).callRejectReturn,
-		Name:        "reject_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"},\"note\":{\"type\":\"string\"}},\"required\":[\"rma\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Withdraw an authorized return the customer no longer wants to send",
-		Handler:     (*State).callCancelReturn,
-		Name:        "cancel_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a received return once the customer has been paid back",
-		Handler:     (*State).callCompleteReturn,
-		Name:        "complete_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find refunds by order or return",
-		Handler:     (*State).callFindRefunds,
-		Name:        "find_refunds",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\"). Matches records with this value; null for any.\"},\"rma\":{\"type\":[\"string\",\"null\"],\"description\":\"The return refunded, if any. The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\"). Matches records with this value; null for any.\"}},\"required\":[\"order\",\"rma\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find a customer's store credit account",
-		Handler:     (*State).callFindStoreCreditAccounts,
-		Name:        "find_store_credit_accounts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Customer record (e.g. \\\"moreno\\\"). Matches records with this value; null for any.\"}},\"required\":[\"customer\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one store credit account",
-		Handler:     (*State).callGetStoreCreditAccount,
-		Name:        "get_store_credit_account",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the StoreCreditAccount. The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find the movements of a store credit account",
-		Handler:     (*State).callFindStoreCreditTransactions,
-		Name:        "find_store_credit_transactions",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"account\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\"). Matches records with this value; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"return_credit\",\"goodwill\",\"redemption\",null]},\"rma\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\"). Matches records with this value; null for any.\"}},\"required\":[\"account\",\"kind\",\"rma\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refund a received return to the customer's original payment method",
-		Handler:     (*State).callRefundReturn,
-		Name:        "refund_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Pay a received return back as store credit",
-		Handler:     (*State).callCreditReturn,
-		Name:        "credit_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"},\"account\":{\"type\":\"string\",\"description\":\"The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\").\"}},\"required\":[\"rma\",\"account\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Open a store credit account for a customer",
-		Handler:     (*State).callOpenStoreCreditAccount,
-		Name:        "open_store_credit_account",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"moreno\\\").\"}},\"required\":[\"customer\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refund the full amount charged for a cancelled order",
-		Handler:     (*State).callRefundCancelledOrder,
-		Name:        "refund_cancelled_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\").\"}},\"required\":[\"order\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Give a customer goodwill store credit, up to 50 USD",
-		Handler:     (*State).callGrantGoodwillCredit,
-		Name:        "grant_goodwill_credit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in USD.\"},\"note\":{\"type\":\"string\"}},\"required\":[\"account\",\"amount\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindProducts,
+	(*State).callGetProduct,
+	(*State).callFindStockMovements,
+	(*State).callRestockReturn,
+	(*State).callAdjustStock,
+	(*State).callFindCustomers,
+	(*State).callGetCustomer,
+	(*State).callFindOrders,
+	(*State).callGetOrder,
+	(*State).callFindOrderLines,
+	(*State).callCancelOrder,
+	(*State).callMarkOrderDelivered,
+	(*State).callFindReturns,
+	(*State).callGetReturn,
+	(*State).callAuthorizeReturn,
+	(*State).callReceiveReturn,
+	(*State).callRejectReturn,
+	(*State).callCancelReturn,
+	(*State).callCompleteReturn,
+	(*State).callFindRefunds,
+	(*State).callFindStoreCreditAccounts,
+	(*State).callGetStoreCreditAccount,
+	(*State).callFindStoreCreditTransactions,
+	(*State).callRefundReturn,
+	(*State).callCreditReturn,
+	(*State).callOpenStoreCreditAccount,
+	(*State).callRefundCancelledOrder,
+	(*State).callGrantGoodwillCredit,
+})

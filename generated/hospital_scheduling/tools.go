@@ -3,6 +3,7 @@
 package hospital_scheduling
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -2409,219 +2410,44 @@ func (s *State) callDischargeReferral(raw json.RawMessage) (any, error) {
 	return s.DischargeReferral(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find patients by NHS number, name, postcode or date of birth",
-		Handler:     (*State).callFindPatients,
-		Name:        "find_patients",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"nhs_number\":{\"type\":[\"string\",\"null\"],\"description\":\"10-digit NHS number, written 3-3-4. Matches records containing this text, ignoring case; null for any.\"},\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"postcode\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"date_of_birth\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Matches records with this value; null for any.\",\"format\":\"date\"}},\"required\":[\"nhs_number\",\"full_name\",\"postcode\",\"date_of_birth\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one patient record",
-		Handler:     (*State).callGetPatient,
-		Name:        "get_patient",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Patient. The id of a Patient record (e.g. \\\"ellis\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a patient's phone number or postcode",
-		Handler:     (*State).callUpdateContactDetails,
-		Name:        "update_contact_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":\"string\",\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\").\"},\"phone\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"},\"postcode\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"}},\"required\":[\"patient\",\"phone\",\"postcode\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that a patient has died",
-		Handler:     (*State).callRecordDeath,
-		Name:        "record_death",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":\"string\",\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\").\"},\"date_of_death\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"patient\",\"date_of_death\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the specialties",
-		Handler:     (*State).callListDepartments,
-		Name:        "list_departments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one specialty",
-		Handler:     (*State).callGetDepartment,
-		Name:        "get_department",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Department. The id of a Department record (e.g. \\\"derm\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find clinicians by name, role or home specialty",
-		Handler:     (*State).callFindClinicians,
-		Name:        "find_clinicians",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"role\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"consultant\",\"specialty_doctor\",\"nurse_specialist\",null]},\"home_department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"}},\"required\":[\"full_name\",\"role\",\"home_department\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one clinician",
-		Handler:     (*State).callGetClinician,
-		Name:        "get_clinician",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Clinician. The id of a Clinician record (e.g. \\\"rao\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find rota entries by clinician or specialty",
-		Handler:     (*State).callFindRotaEntries,
-		Name:        "find_rota_entries",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"clinician\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\"). Matches records with this value; null for any.\"},\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"}},\"required\":[\"clinician\",\"department\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a clinician on a department's rota for a period",
-		Handler:     (*State).callAddRotaEntry,
-		Name:        "add_rota_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"clinician\":{\"type\":\"string\",\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\").\"},\"department\":{\"type\":\"string\",\"description\":\"The id of a Department record (e.g. \\\"derm\\\").\"},\"starts_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"ends_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"clinician\",\"department\",\"starts_on\",\"ends_on\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "End a rota entry early, e.g. for leave or a change of job plan",
-		Handler:     (*State).callShortenRotaEntry,
-		Name:        "shorten_rota_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"entry\":{\"type\":\"string\",\"description\":\"The id of a RotaEntry record (e.g. \\\"rota_rao_q2\\\").\"},\"ends_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"entry\",\"ends_on\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the clinic rooms",
-		Handler:     (*State).callListRooms,
-		Name:        "list_rooms",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find clinic sessions by specialty, clinician, date or status",
-		Handler:     (*State).callFindSessions,
-		Name:        "find_sessions",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"},\"clinician\":{\"type\":[\"string\",\"null\"],\"description\":\"Clinician running the clinic. The id of a Clinician record (e.g. \\\"rao\\\"). Matches records with this value; null for any.\"},\"session_date\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Matches records with this value; null for any.\",\"format\":\"date\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"scheduled\",\"cancelled\",null]}},\"required\":[\"department\",\"clinician\",\"session_date\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one clinic session",
-		Handler:     (*State).callGetSession,
-		Name:        "get_session",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the ClinicSession. The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find appointments by patient, clinic session, referral or status",
-		Handler:     (*State).callFindAppointments,
-		Name:        "find_appointments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\"). Matches records with this value; null for any.\"},\"session\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\"). Matches records with this value; null for any.\"},\"referral\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"booked\",\"attended\",\"did_not_attend\",\"cancelled\",null]}},\"required\":[\"patient\",\"session\",\"referral\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one appointment",
-		Handler:     (*State).callGetAppointment,
-		Name:        "get_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Appointment. The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Set up a new clinic session",
-		Handler:     (*State).callScheduleSession,
-		Name:        "schedule_session",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"department\":{\"type\":\"string\",\"description\":\"The id of a Department record (e.g. \\\"derm\\\").\"},\"clinician\":{\"type\":\"string\",\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\").\"},\"room\":{\"type\":\"string\",\"description\":\"The id of a Room record (e.g. \\\"opd_a1\\\").\"},\"session_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"period\":{\"type\":\"string\",\"enum\":[\"am\",\"pm\"]},\"capacity\":{\"type\":\"integer\"}},\"required\":[\"department\",\"clinician\",\"room\",\"session_date\",\"period\",\"capacity\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Hand a clinic over to another clinician",
-		Handler:     (*State).callReassignSessionClinician,
-		Name:        "reassign_session_clinician",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"},\"clinician\":{\"type\":\"string\",\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\").\"}},\"required\":[\"session\",\"clinician\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a clinic that has no booked patients",
-		Handler:     (*State).callCancelSession,
-		Name:        "cancel_session",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"}},\"required\":[\"session\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Book the patient of an accepted referral into a clinic",
-		Handler:     (*State).callBookAppointment,
-		Name:        "book_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"},\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"},\"kind\":{\"type\":\"string\",\"enum\":[\"new_patient\",\"follow_up\"]}},\"required\":[\"session\",\"referral\",\"kind\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a booked appointment to another clinic of the same specialty",
-		Handler:     (*State).callRescheduleAppointment,
-		Name:        "reschedule_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"appointment\":{\"type\":\"string\",\"description\":\"The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"},\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"}},\"required\":[\"appointment\",\"session\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a future appointment",
-		Handler:     (*State).callCancelAppointment,
-		Name:        "cancel_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"appointment\":{\"type\":\"string\",\"description\":\"The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"appointment\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record whether the patient came to a past appointment",
-		Handler:     (*State).callRecordAttendance,
-		Name:        "record_attendance",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"appointment\":{\"type\":\"string\",\"description\":\"The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"},\"showed_up\":{\"type\":\"boolean\"}},\"required\":[\"appointment\",\"showed_up\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find referrals by patient, specialty, priority or status",
-		Handler:     (*State).callFindReferrals,
-		Name:        "find_referrals",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\"). Matches records with this value; null for any.\"},\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"},\"priority\":{\"type\":[\"string\",\"null\"],\"description\":\"Two_week_wait: suspected cancer pathway. Matches records with this value; null for any.\",\"enum\":[\"routine\",\"urgent\",\"two_week_wait\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"awaiting_triage\",\"accepted\",\"rejected\",\"discharged\",null]}},\"required\":[\"patient\",\"department\",\"priority\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one referral",
-		Handler:     (*State).callGetReferral,
-		Name:        "get_referral",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Referral. The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find waiting-list entries by referral or status",
-		Handler:     (*State).callFindWaitingList,
-		Name:        "find_waiting_list",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"waiting\",\"booked\",\"removed\",null]}},\"required\":[\"referral\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Accept or reject a new referral; an accepted referral joins the waiting list",
-		Handler:     (*State).callTriageReferral,
-		Name:        "triage_referral",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"},\"accept\":{\"type\":\"boolean\"},\"priority\":{\"type\":\"string\",\"enum\":[\"routine\",\"urgent\",\"two_week_wait\"]},\"note\":{\"type\":\"string\"}},\"required\":[\"referral\",\"accept\",\"priority\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark a referral's waiting-list entry as booked once its appointment is made",
-		Handler:     (*State).callMarkReferralBooked,
-		Name:        "mark_referral_booked",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"}},\"required\":[\"referral\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a referral back on the waiting list after its appointment was cancelled or missed",
-		Handler:     (*State).callReturnReferralToWaiting,
-		Name:        "return_referral_to_waiting",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"}},\"required\":[\"referral\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a referral and take it off the waiting list",
-		Handler:     (*State).callDischargeReferral,
-		Name:        "discharge_referral",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"referral\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindPatients,
+	(*State).callGetPatient,
+	(*State).callUpdateContactDetails,
+	(*State).callRecordDeath,
+	(*State).callListDepartments,
+	(*State).callGetDepartment,
+	(*State).callFindClinicians,
+	(*State).callGetClinician,
+	(*State).callFindRotaEntries,
+	(*State).callAddRotaEntry,
+	(*State).callShortenRotaEntry,
+	(*State).callListRooms,
+	(*State).callFindSessions,
+	(*State).callGetSession,
+	(*State).callFindAppointments,
+	(*State).callGetAppointment,
+	(*State).callScheduleSession,
+	(*State).callReassignSessionClinician,
+	(*State).callCancelSession,
+	(*State).callBookAppointment,
+	(*State).callRescheduleAppointment,
+	(*State).callCancelAppointment,
+	(*State).callRecordAttendance,
+	(*State).callFindReferrals,
+	(*State).callGetReferral,
+	(*State).callFindWaitingList,
+	(*State).callTriageReferral,
+	(*State).callMarkReferralBooked,
+	(*State).callReturnReferralToWaiting,
+	(*State).callDischargeReferral,
+})

@@ -3,6 +3,7 @@
 package it_service_desk
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -2179,226 +2180,45 @@ func (s *State) callImplementChange(raw json.RawMessage) (any, error) {
 	return s.ImplementChange(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find employees by name, code, email, department or status",
-		Handler:     (*State).callFindEmployees,
-		Name:        "find_employees",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"employee_code\":{\"type\":[\"string\",\"null\"],\"description\":\"E.g. EMP-10452. Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"finance\",\"engineering\",\"design\",\"sales\",\"hr\",\"it\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"notice_period\",\"exited\",null]}},\"required\":[\"full_name\",\"employee_code\",\"email\",\"department\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one employee",
-		Handler:     (*State).callGetEmployee,
-		Name:        "get_employee",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Employee. The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record an employee's resignation and last working day",
-		Handler:     (*State).callRecordResignation,
-		Name:        "record_resignation",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"},\"last_working_day\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"employee\",\"last_working_day\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark an employee as exited on or after their last working day",
-		Handler:     (*State).callCompleteExit,
-		Name:        "complete_exit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"employee\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find assets by tag, serial number, kind, status or holder",
-		Handler:     (*State).callFindAssets,
-		Name:        "find_assets",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset_tag\":{\"type\":[\"string\",\"null\"],\"description\":\"E.g. AST-LT-0342. Matches records containing this text, ignoring case; null for any.\"},\"serial_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"laptop\",\"desktop\",\"monitor\",\"phone\",\"network\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"in_stock\",\"assigned\",\"in_repair\",\"retired\",null]},\"assigned_to\":{\"type\":[\"string\",\"null\"],\"description\":\"Current holder; kept while the asset is in repair. The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"}},\"required\":[\"asset_tag\",\"serial_number\",\"kind\",\"status\",\"assigned_to\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one asset",
-		Handler:     (*State).callGetAsset,
-		Name:        "get_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Asset. The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find licences by product or vendor",
-		Handler:     (*State).callFindLicences,
-		Name:        "find_licences",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"vendor\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"product\",\"vendor\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one licence",
-		Handler:     (*State).callGetLicence,
-		Name:        "get_licence",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the SoftwareLicence. The id of a SoftwareLicence record (e.g. \\\"lic_m365\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find licence seats by licence, employee or status",
-		Handler:     (*State).callFindLicenceSeats,
-		Name:        "find_licence_seats",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"licence\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a SoftwareLicence record (e.g. \\\"lic_m365\\\"). Matches records with this value; null for any.\"},\"employee\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"revoked\",null]}},\"required\":[\"licence\",\"employee\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Hand an asset from stock to an employee",
-		Handler:     (*State).callAssignAsset,
-		Name:        "assign_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"},\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"asset\",\"employee\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Take an asset back into stock",
-		Handler:     (*State).callReturnAsset,
-		Name:        "return_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"asset\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Send an asset to a repair vendor; its holder keeps it on record",
-		Handler:     (*State).callSendToRepair,
-		Name:        "send_to_repair",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"},\"vendor\":{\"type\":\"string\"}},\"required\":[\"asset\",\"vendor\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that an asset is back from repair: it returns to its holder, or to stock",
-		Handler:     (*State).callCompleteRepair,
-		Name:        "complete_repair",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"asset\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Retire an asset from stock for disposal",
-		Handler:     (*State).callRetireAsset,
-		Name:        "retire_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"asset\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Give an employee a seat of a licence",
-		Handler:     (*State).callGrantLicenceSeat,
-		Name:        "grant_licence_seat",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"licence\":{\"type\":\"string\",\"description\":\"The id of a SoftwareLicence record (e.g. \\\"lic_m365\\\").\"},\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"licence\",\"employee\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Take a licence seat back",
-		Handler:     (*State).callRevokeLicenceSeat,
-		Name:        "revoke_licence_seat",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"seat\":{\"type\":\"string\",\"description\":\"The id of a LicenceSeat record (e.g. \\\"seat_m365_mehta\\\").\"}},\"required\":[\"seat\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the service levels",
-		Handler:     (*State).callListSLAPolicies,
-		Name:        "list_sla_policies",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find tickets by requester, asset, category or status",
-		Handler:     (*State).callFindTickets,
-		Name:        "find_tickets",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"requester\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"},\"asset\":{\"type\":[\"string\",\"null\"],\"description\":\"The equipment concerned, if any. The id of a Asset record (e.g. \\\"lt_0342\\\"). Matches records with this value; null for any.\"},\"category\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"hardware\",\"software\",\"access\",\"network\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"open\",\"in_progress\",\"on_hold\",\"resolved\",\"closed\",null]}},\"required\":[\"requester\",\"asset\",\"category\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one ticket",
-		Handler:     (*State).callGetTicket,
-		Name:        "get_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Ticket. The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Log a new ticket; the due date follows the SLA",
-		Handler:     (*State).callOpenTicket,
-		Name:        "open_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"requester\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"},\"category\":{\"type\":\"string\",\"enum\":[\"hardware\",\"software\",\"access\",\"network\"]},\"sla\":{\"type\":\"string\",\"description\":\"The id of a SlaPolicy record (e.g. \\\"sla_p1\\\").\"},\"summary\":{\"type\":\"string\"},\"asset\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\"). Optional: null when not given.\"}},\"required\":[\"requester\",\"category\",\"sla\",\"summary\",\"asset\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Give a ticket to an IT engineer and start work on it",
-		Handler:     (*State).callAssignTicket,
-		Name:        "assign_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"engineer\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"ticket\",\"engineer\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Pause a ticket while waiting on the user or a vendor",
-		Handler:     (*State).callPutTicketOnHold,
-		Name:        "put_ticket_on_hold",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"ticket\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a ticket to another priority; the due date is recomputed from the opening date",
-		Handler:     (*State).callChangeTicketPriority,
-		Name:        "change_ticket_priority",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"sla\":{\"type\":\"string\",\"description\":\"The id of a SlaPolicy record (e.g. \\\"sla_p1\\\").\"}},\"required\":[\"ticket\",\"sla\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Resolve a ticket with a resolution code and notes for the user",
-		Handler:     (*State).callResolveTicket,
-		Name:        "resolve_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"resolution\":{\"type\":\"string\",\"enum\":[\"fixed\",\"change_implemented\",\"workaround\",\"no_fault_found\",\"duplicate\"]},\"notes\":{\"type\":\"string\"}},\"required\":[\"ticket\",\"resolution\",\"notes\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a resolved ticket once the user confirms",
-		Handler:     (*State).callCloseTicket,
-		Name:        "close_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"}},\"required\":[\"ticket\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find change requests by ticket, status, risk or requester",
-		Handler:     (*State).callFindChangeRequests,
-		Name:        "find_change_requests",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":[\"string\",\"null\"],\"description\":\"The incident the change fixes, if any. The id of a Ticket record (e.g. \\\"tkt_das_figma\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"submitted\",\"approved\",\"rejected\",\"implemented\",\"cancelled\",null]},\"risk\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"low\",\"medium\",\"high\",null]},\"requested_by\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"}},\"required\":[\"ticket\",\"status\",\"risk\",\"requested_by\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one change request",
-		Handler:     (*State).callGetChangeRequest,
-		Name:        "get_change_request",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the ChangeRequest. The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Submit a change request to the CAB",
-		Handler:     (*State).callRaiseChange,
-		Name:        "raise_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\"). Optional: null when not given.\"},\"title\":{\"type\":\"string\"},\"description\":{\"type\":\"string\"},\"risk\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\"]},\"requested_by\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"},\"planned_start\":{\"type\":\"string\",\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).\",\"format\":\"date-time\"},\"planned_end\":{\"type\":\"string\",\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).\",\"format\":\"date-time\"}},\"required\":[\"ticket\",\"title\",\"description\",\"risk\",\"requested_by\",\"planned_start\",\"planned_end\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the CAB's approval of a change",
-		Handler:     (*State).callApproveChange,
-		Name:        "approve_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\",\"description\":\"The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"},\"approver\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"change\",\"approver\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the CAB's rejection of a change",
-		Handler:     (*State).callRejectChange,
-		Name:        "reject_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\",\"description\":\"The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"},\"approver\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"change\",\"approver\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that an approved change has been carried out",
-		Handler:     (*State).callImplementChange,
-		Name:        "implement_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\",\"description\":\"The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"}},\"required\":[\"change\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindEmployees,
+	(*State).callGetEmployee,
+	(*State).callRecordResignation,
+	(*State).callCompleteExit,
+	(*State).callFindAssets,
+	(*State).callGetAsset,
+	(*State).callFindLicences,
+	(*State).callGetLicence,
+	(*State).callFindLicenceSeats,
+	(*State).callAssignAsset,
+	(*State).callReturnAsset,
+	(*State).callSendToRepair,
+	(*State).callCompleteRepair,
+	(*State).callRetireAsset,
+	(*State).callGrantLicenceSeat,
+	(*State).callRevokeLicenceSeat,
+	(*State).callListSLAPolicies,
+	(*State).callFindTickets,
+	(*State).callGetTicket,
+	(*State).callOpenTicket,
+	(*State).callAssignTicket,
+	(*State).callPutTicketOnHold,
+	(*State).callChangeTicketPriority,
+	(*State).callResolveTicket,
+	(*State).callCloseTicket,
+	(*State).callFindChangeRequests,
+	(*State).callGetChangeRequest,
+	(*State).callRaiseChange,
+	(*State).callApproveChange,
+	(*State).callRejectChange,
+	(*State).callImplementChange,
+})

@@ -3,6 +3,7 @@
 package restaurant_procurement
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -2366,219 +2367,44 @@ func (s *State) callPayInvoice(raw json.RawMessage) (any, error) {
 	return s.PayInvoice(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find suppliers by name, prefecture or status",
-		Handler:     (*State).callFindSuppliers,
-		Name:        "find_suppliers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"prefecture\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"name\",\"prefecture\",\"active\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Supplier by id.",
-		Handler:     (*State).callGetSupplier,
-		Name:        "get_supplier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Supplier. The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find ingredients by name, SKU, category or supplier",
-		Handler:     (*State).callFindIngredients,
-		Name:        "find_ingredients",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"sku\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"category\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"seafood\",\"meat\",\"produce\",\"dairy\",\"dry_goods\",null]},\"supplier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\"). Matches records with this value; null for any.\"}},\"required\":[\"name\",\"sku\",\"category\",\"supplier\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Ingredient by id.",
-		Handler:     (*State).callGetIngredient,
-		Name:        "get_ingredient",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Ingredient. The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Apply a supplier's new contract price",
-		Handler:     (*State).callUpdateIngredientPrice,
-		Name:        "update_ingredient_price",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"new_price\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"}},\"required\":[\"ingredient\",\"new_price\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Buy an ingredient from another supplier from now on",
-		Handler:     (*State).callSwitchSupplier,
-		Name:        "switch_supplier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"},\"unit_price\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"}},\"required\":[\"ingredient\",\"supplier\",\"unit_price\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Stop buying from a supplier",
-		Handler:     (*State).callDeactivateSupplier,
-		Name:        "deactivate_supplier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"}},\"required\":[\"supplier\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find outlets by name or city",
-		Handler:     (*State).callFindOutlets,
-		Name:        "find_outlets",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"name\",\"city\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Outlet by id.",
-		Handler:     (*State).callGetOutlet,
-		Name:        "get_outlet",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Outlet. The id of a Outlet record (e.g. \\\"out_ginza\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Stock levels of an outlet or of an ingredient",
-		Handler:     (*State).callFindStock,
-		Name:        "find_stock",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"outlet\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Outlet record (e.g. \\\"out_ginza\\\"). Matches records with this value; null for any.\"},\"ingredient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\"). Matches records with this value; null for any.\"}},\"required\":[\"outlet\",\"ingredient\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Goods receipts of a purchase order",
-		Handler:     (*State).callFindReceipts,
-		Name:        "find_receipts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\"). Matches records with this value; null for any.\"},\"quality\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"accepted\",\"rejected\",null]}},\"required\":[\"purchase_order\",\"quality\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the result of a physical stock count",
-		Handler:     (*State).callRecordStockCount,
-		Name:        "record_stock_count",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"stock\":{\"type\":\"string\",\"description\":\"The id of a StockLevel record (e.g. \\\"stk_gz_maguro\\\").\"},\"counted\":{\"type\":\"integer\"}},\"required\":[\"stock\",\"counted\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Write off spoiled or dropped stock",
-		Handler:     (*State).callRecordWaste,
-		Name:        "record_waste",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"stock\":{\"type\":\"string\",\"description\":\"The id of a StockLevel record (e.g. \\\"stk_gz_maguro\\\").\"},\"quantity\":{\"type\":\"integer\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"stock\",\"quantity\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Book in a delivery: records an accepted goods receipt and adds the ordered quantities to the outlet's stock",
-		Handler:     (*State).callReceiveDelivery,
-		Name:        "receive_delivery",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"received_by\":{\"type\":\"string\"},\"temperature_ok\":{\"type\":\"boolean\"}},\"required\":[\"purchase_order\",\"received_by\",\"temperature_ok\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse a delivery at the door; nothing enters stock",
-		Handler:     (*State).callRefuseDelivery,
-		Name:        "refuse_delivery",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"received_by\":{\"type\":\"string\"},\"temperature_ok\":{\"type\":\"boolean\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"purchase_order\",\"received_by\",\"temperature_ok\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find purchase orders by outlet, supplier, status or delivery date",
-		Handler:     (*State).callFindPurchaseOrders,
-		Name:        "find_purchase_orders",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"outlet\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Outlet record (e.g. \\\"out_ginza\\\"). Matches records with this value; null for any.\"},\"supplier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"draft\",\"sent\",\"received\",\"cancelled\",null]},\"delivery_date\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Matches records with this value; null for any.\",\"format\":\"date\"}},\"required\":[\"outlet\",\"supplier\",\"status\",\"delivery_date\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a PurchaseOrder by id.",
-		Handler:     (*State).callGetPurchaseOrder,
-		Name:        "get_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the PurchaseOrder. The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Lines of a purchase order",
-		Handler:     (*State).callFindOrderLines,
-		Name:        "find_order_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\"). Matches records with this value; null for any.\"},\"ingredient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\"). Matches records with this value; null for any.\"}},\"required\":[\"purchase_order\",\"ingredient\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Start a draft purchase order",
-		Handler:     (*State).callCreatePurchaseOrder,
-		Name:        "create_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"outlet\":{\"type\":\"string\",\"description\":\"The id of a Outlet record (e.g. \\\"out_ginza\\\").\"},\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"},\"delivery_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"outlet\",\"supplier\",\"delivery_date\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Add an ingredient to a draft order at the contract price",
-		Handler:     (*State).callAddOrderLine,
-		Name:        "add_order_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"quantity\":{\"type\":\"integer\"}},\"required\":[\"purchase_order\",\"ingredient\",\"quantity\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change the quantity of an ingredient on a draft order",
-		Handler:     (*State).callSetLineQuantity,
-		Name:        "set_line_quantity",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"quantity\":{\"type\":\"integer\"}},\"required\":[\"purchase_order\",\"ingredient\",\"quantity\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Approve a draft order and send it to the supplier",
-		Handler:     (*State).callSubmitPurchaseOrder,
-		Name:        "submit_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"approved_by\":{\"type\":\"string\"}},\"required\":[\"purchase_order\",\"approved_by\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a sent order as delivered",
-		Handler:     (*State).callMarkPoReceived,
-		Name:        "mark_po_received",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"}},\"required\":[\"purchase_order\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel an order that has not been delivered",
-		Handler:     (*State).callCancelPurchaseOrder,
-		Name:        "cancel_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"}},\"required\":[\"purchase_order\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find supplier invoices",
-		Handler:     (*State).callFindInvoices,
-		Name:        "find_invoices",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"supplier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\"). Matches records with this value; null for any.\"},\"purchase_order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"received\",\"approved\",\"paid\",\"disputed\",null]}},\"required\":[\"invoice_number\",\"supplier\",\"purchase_order\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a SupplierInvoice by id.",
-		Handler:     (*State).callGetInvoice,
-		Name:        "get_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the SupplierInvoice. The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Register an invoice received from a supplier",
-		Handler:     (*State).callRegisterInvoice,
-		Name:        "register_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"},\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"invoice_number\":{\"type\":\"string\"},\"invoice_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"subtotal\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"},\"tax\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"}},\"required\":[\"supplier\",\"purchase_order\",\"invoice_number\",\"invoice_date\",\"subtotal\",\"tax\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Approve an invoice for payment",
-		Handler:     (*State).callApproveInvoice,
-		Name:        "approve_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put an invoice on hold and query it with the supplier",
-		Handler:     (*State).callDisputeInvoice,
-		Name:        "dispute_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"invoice\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Pay an approved invoice by bank transfer today",
-		Handler:     (*State).callPayInvoice,
-		Name:        "pay_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindSuppliers,
+	(*State).callGetSupplier,
+	(*State).callFindIngredients,
+	(*State).callGetIngredient,
+	(*State).callUpdateIngredientPrice,
+	(*State).callSwitchSupplier,
+	(*State).callDeactivateSupplier,
+	(*State).callFindOutlets,
+	(*State).callGetOutlet,
+	(*State).callFindStock,
+	(*State).callFindReceipts,
+	(*State).callRecordStockCount,
+	(*State).callRecordWaste,
+	(*State).callReceiveDelivery,
+	(*State).callRefuseDelivery,
+	(*State).callFindPurchaseOrders,
+	(*State).callGetPurchaseOrder,
+	(*State).callFindOrderLines,
+	(*State).callCreatePurchaseOrder,
+	(*State).callAddOrderLine,
+	(*State).callSetLineQuantity,
+	(*State).callSubmitPurchaseOrder,
+	(*State).callMarkPoReceived,
+	(*State).callCancelPurchaseOrder,
+	(*State).callFindInvoices,
+	(*State).callGetInvoice,
+	(*State).callRegisterInvoice,
+	(*State).callApproveInvoice,
+	(*State).callDisputeInvoice,
+	(*State).callPayInvoice,
+})

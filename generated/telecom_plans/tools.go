@@ -3,6 +3,7 @@
 package telecom_plans
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -2233,219 +2234,44 @@ func (s *State) callCompletePortOut(raw json.RawMessage) (any, error) {
 	return s.CompletePortOut(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find subscribers by name, CPF, email or city",
-		Handler:     (*State).callFindSubscribers,
-		Name:        "find_subscribers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"cpf\":{\"type\":[\"string\",\"null\"],\"description\":\"CPF, formatted 000.000.000-00. Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"full_name\",\"cpf\",\"email\",\"city\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Subscriber by id.",
-		Handler:     (*State).callGetSubscriber,
-		Name:        "get_subscriber",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Subscriber. The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Register a new subscriber after checking their documents",
-		Handler:     (*State).callRegisterSubscriber,
-		Name:        "register_subscriber",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":\"string\"},\"cpf\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"},\"birth_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"address\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},\"state\":{\"type\":\"string\"}},\"required\":[\"full_name\",\"cpf\",\"email\",\"birth_date\",\"address\",\"city\",\"state\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a subscriber's billing address",
-		Handler:     (*State).callUpdateSubscriberAddress,
-		Name:        "update_subscriber_address",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscriber\":{\"type\":\"string\",\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"},\"address\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},\"state\":{\"type\":\"string\"}},\"required\":[\"subscriber\",\"address\",\"city\",\"state\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a subscriber account that no longer holds any line",
-		Handler:     (*State).callCloseSubscriber,
-		Name:        "close_subscriber",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscriber\":{\"type\":\"string\",\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"}},\"required\":[\"subscriber\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find plans by name, kind or availability",
-		Handler:     (*State).callFindPlans,
-		Name:        "find_plans",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"prepaid\",\"control\",\"postpaid\",null]},\"available\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"name\",\"kind\",\"available\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Plan by id.",
-		Handler:     (*State).callGetPlan,
-		Name:        "get_plan",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Plan. The id of a Plan record (e.g. \\\"plan_pre\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Subscriptions of a line",
-		Handler:     (*State).callFindSubscriptions,
-		Name:        "find_subscriptions",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"plan\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Plan record (e.g. \\\"plan_pre\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"ended\",null]}},\"required\":[\"line\",\"plan\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a line without a plan on a plan",
-		Handler:     (*State).callSubscribe,
-		Name:        "subscribe",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"plan\":{\"type\":\"string\",\"description\":\"The id of a Plan record (e.g. \\\"plan_pre\\\").\"}},\"required\":[\"line\",\"plan\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a line to another plan from today",
-		Handler:     (*State).callChangePlan,
-		Name:        "change_plan",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"new_plan\":{\"type\":\"string\",\"description\":\"The id of a Plan record (e.g. \\\"plan_pre\\\").\"}},\"required\":[\"line\",\"new_plan\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "End a line's plan today",
-		Handler:     (*State).callEndSubscription,
-		Name:        "end_subscription",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscription\":{\"type\":\"string\",\"description\":\"The id of a Subscription record (e.g. \\\"subs_ana1\\\").\"}},\"required\":[\"subscription\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find lines by number, subscriber or status",
-		Handler:     (*State).callFindLines,
-		Name:        "find_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"msisdn\":{\"type\":[\"string\",\"null\"],\"description\":\"Number in E.164 form, e.g. +5511987654321. Matches records containing this text, ignoring case; null for any.\"},\"subscriber\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"suspended\",\"ported_out\",\"cancelled\",null]}},\"required\":[\"msisdn\",\"subscriber\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Line by id.",
-		Handler:     (*State).callGetLine,
-		Name:        "get_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Line. The id of a Line record (e.g. \\\"ln_ana1\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Usage records of a line",
-		Handler:     (*State).callFindUsage,
-		Name:        "find_usage",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"cycle\":{\"type\":[\"string\",\"null\"],\"description\":\"Billing cycle, YYYY-MM. Matches records containing this text, ignoring case; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"data\",\"voice\",\"sms\",\"roaming_data\",null]}},\"required\":[\"line\",\"cycle\",\"kind\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Total data used by a line in a billing cycle, in MB",
-		Handler:     (*State).callDataUsedMb,
-		Name:        "data_used_mb",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"cycle\":{\"type\":\"string\"}},\"required\":[\"line\",\"cycle\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Activate a new number on a SIM card",
-		Handler:     (*State).callActivateLine,
-		Name:        "activate_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscriber\":{\"type\":\"string\",\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"},\"msisdn\":{\"type\":\"string\"},\"iccid\":{\"type\":\"string\"}},\"required\":[\"subscriber\",\"msisdn\",\"iccid\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Suspend outgoing service on a line",
-		Handler:     (*State).callSuspendLine,
-		Name:        "suspend_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"reason\":{\"type\":\"string\",\"enum\":[\"none\",\"non_payment\",\"lost_or_stolen\"]}},\"required\":[\"line\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Restore service on a suspended line",
-		Handler:     (*State).callReactivateLine,
-		Name:        "reactivate_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"}},\"required\":[\"line\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Release a number that has been ported to another operator",
-		Handler:     (*State).callMarkLinePortedOut,
-		Name:        "mark_line_ported_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"}},\"required\":[\"line\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Bills of a line",
-		Handler:     (*State).callFindBills,
-		Name:        "find_bills",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"cycle\":{\"type\":[\"string\",\"null\"],\"description\":\"Billing cycle, YYYY-MM. Matches records containing this text, ignoring case; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"issued\",\"paid\",\"contested\",\"cancelled\",null]}},\"required\":[\"line\",\"cycle\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Bill by id.",
-		Handler:     (*State).callGetBill,
-		Name:        "get_bill",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Bill. The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Issue a line's bill for a cycle from its plan and out-of-bundle usage",
-		Handler:     (*State).callIssueBill,
-		Name:        "issue_bill",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"cycle\":{\"type\":\"string\"}},\"required\":[\"line\",\"cycle\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a payment received for a bill (boleto, Pix or card)",
-		Handler:     (*State).callRecordPayment,
-		Name:        "record_payment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"bill\":{\"type\":\"string\",\"description\":\"The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in BRL.\"}},\"required\":[\"bill\",\"amount\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a customer's dispute of a bill",
-		Handler:     (*State).callContestBill,
-		Name:        "contest_bill",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"bill\":{\"type\":\"string\",\"description\":\"The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"bill\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Waive out-of-bundle charges on an open bill",
-		Handler:     (*State).callCreditExtraCharges,
-		Name:        "credit_extra_charges",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"bill\":{\"type\":\"string\",\"description\":\"The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"},\"credit\":{\"type\":\"number\",\"description\":\"Amount in BRL.\"}},\"required\":[\"bill\",\"credit\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find port-out requests",
-		Handler:     (*State).callFindPortRequests,
-		Name:        "find_port_requests",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"recipient\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"vivo\",\"claro\",\"tim\",\"algar\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"pending\",\"approved\",\"rejected\",\"completed\",null]}},\"required\":[\"line\",\"recipient\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a PortOutRequest by id.",
-		Handler:     (*State).callGetPortRequest,
-		Name:        "get_port_request",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the PortOutRequest. The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Confirm a port-out request as donor operator",
-		Handler:     (*State).callApprovePortOut,
-		Name:        "approve_port_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"request\":{\"type\":\"string\",\"description\":\"The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"}},\"required\":[\"request\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse a port-out request; only the reasons listed by Anatel are allowed",
-		Handler:     (*State).callRejectPortOut,
-		Name:        "reject_port_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"request\":{\"type\":\"string\",\"description\":\"The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"},\"reason\":{\"type\":\"string\",\"enum\":[\"cpf_mismatch\",\"line_not_in_service\"]}},\"required\":[\"request\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Confirm that the porting window has passed and the number now belongs to the recipient",
-		Handler:     (*State).callCompletePortOut,
-		Name:        "complete_port_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"request\":{\"type\":\"string\",\"description\":\"The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"}},\"required\":[\"request\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindSubscribers,
+	(*State).callGetSubscriber,
+	(*State).callRegisterSubscriber,
+	(*State).callUpdateSubscriberAddress,
+	(*State).callCloseSubscriber,
+	(*State).callFindPlans,
+	(*State).callGetPlan,
+	(*State).callFindSubscriptions,
+	(*State).callSubscribe,
+	(*State).callChangePlan,
+	(*State).callEndSubscription,
+	(*State).callFindLines,
+	(*State).callGetLine,
+	(*State).callFindUsage,
+	(*State).callDataUsedMb,
+	(*State).callActivateLine,
+	(*State).callSuspendLine,
+	(*State).callReactivateLine,
+	(*State).callMarkLinePortedOut,
+	(*State).callFindBills,
+	(*State).callGetBill,
+	(*State).callIssueBill,
+	(*State).callRecordPayment,
+	(*State).callContestBill,
+	(*State).callCreditExtraCharges,
+	(*State).callFindPortRequests,
+	(*State).callGetPortRequest,
+	(*State).callApprovePortOut,
+	(*State).callRejectPortOut,
+	(*State).callCompletePortOut,
+})

@@ -3,6 +3,7 @@
 package university_admissions
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -2087,212 +2088,43 @@ func (s *State) callRefundDeposit(raw json.RawMessage) (any, error) {
 	return s.RefundDeposit(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find programs by code, name, faculty or degree",
-		Handler:     (*State).callFindPrograms,
-		Name:        "find_programs",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"code\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"faculty\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"science\",\"engineering\",\"arts\",\"business\",\"health\",null]},\"degree\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"bachelor\",\"master\",null]}},\"required\":[\"code\",\"name\",\"faculty\",\"degree\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Program by id.",
-		Handler:     (*State).callGetProgram,
-		Name:        "get_program",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Program. The id of a Program record (e.g. \\\"prg_bcs\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a program's intake capacity",
-		Handler:     (*State).callSetCapacity,
-		Name:        "set_capacity",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"program\":{\"type\":\"string\",\"description\":\"The id of a Program record (e.g. \\\"prg_bcs\\\").\"},\"capacity\":{\"type\":\"integer\"}},\"required\":[\"program\",\"capacity\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Stop admitting to a program for this intake",
-		Handler:     (*State).callCloseIntake,
-		Name:        "close_intake",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"program\":{\"type\":\"string\",\"description\":\"The id of a Program record (e.g. \\\"prg_bcs\\\").\"}},\"required\":[\"program\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find applicants by name, email or citizenship",
-		Handler:     (*State).callFindApplicants,
-		Name:        "find_applicants",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"first_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"last_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"citizenship\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"canadian\",\"permanent_resident\",\"international\",null]}},\"required\":[\"first_name\",\"last_name\",\"email\",\"citizenship\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Applicant by id.",
-		Handler:     (*State).callGetApplicant,
-		Name:        "get_applicant",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Applicant. The id of a Applicant record (e.g. \\\"app_chen\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Documents of an applicant",
-		Handler:     (*State).callFindDocuments,
-		Name:        "find_documents",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"applicant\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Applicant record (e.g. \\\"app_chen\\\"). Matches records with this value; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"transcript\",\"english_test\",\"reference_letter\",\"personal_statement\",\"passport\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"received\",\"verified\",\"rejected\",null]}},\"required\":[\"applicant\",\"kind\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Log a document received from an applicant",
-		Handler:     (*State).callRecordDocument,
-		Name:        "record_document",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"applicant\":{\"type\":\"string\",\"description\":\"The id of a Applicant record (e.g. \\\"app_chen\\\").\"},\"kind\":{\"type\":\"string\",\"enum\":[\"transcript\",\"english_test\",\"reference_letter\",\"personal_statement\",\"passport\"]},\"score\":{\"type\":[\"number\",\"null\"],\"description\":\"IELTS overall band, for English tests. Optional: null when not given.\"}},\"required\":[\"applicant\",\"kind\",\"score\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark a document as checked and authentic",
-		Handler:     (*State).callVerifyDocument,
-		Name:        "verify_document",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"document\":{\"type\":\"string\",\"description\":\"The id of a Document record (e.g. \\\"doc_chen_tr\\\").\"}},\"required\":[\"document\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Reject a document, telling the applicant why",
-		Handler:     (*State).callRejectDocument,
-		Name:        "reject_document",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"document\":{\"type\":\"string\",\"description\":\"The id of a Document record (e.g. \\\"doc_chen_tr\\\").\"},\"note\":{\"type\":\"string\"}},\"required\":[\"document\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find applications by applicant, program or status",
-		Handler:     (*State).callFindApplications,
-		Name:        "find_applications",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"applicant\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Applicant record (e.g. \\\"app_chen\\\"). Matches records with this value; null for any.\"},\"program\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Program record (e.g. \\\"prg_bcs\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"submitted\",\"under_review\",\"admitted\",\"waitlisted\",\"refused\",\"withdrawn\",null]}},\"required\":[\"applicant\",\"program\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Application by id.",
-		Handler:     (*State).callGetApplication,
-		Name:        "get_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Application. The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Offers made on an application",
-		Handler:     (*State).callFindOffers,
-		Name:        "find_offers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"extended\",\"accepted\",\"declined\",\"expired\",null]}},\"required\":[\"application\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a complete application into review",
-		Handler:     (*State).callStartReview,
-		Name:        "start_review",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"application\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Admit an applicant and extend an offer",
-		Handler:     (*State).callAdmitApplicant,
-		Name:        "admit_applicant",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"},\"with_conditions\":{\"type\":\"boolean\"},\"condition\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"},\"respond_by\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"application\",\"with_conditions\",\"condition\",\"respond_by\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put an application on the waitlist",
-		Handler:     (*State).callWaitlistApplication,
-		Name:        "waitlist_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"application\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse an application",
-		Handler:     (*State).callRefuseApplication,
-		Name:        "refuse_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"application\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Withdraw an application at the applicant's request; open offers are declined",
-		Handler:     (*State).callWithdrawApplication,
-		Name:        "withdraw_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"application\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record an applicant's acceptance of an offer",
-		Handler:     (*State).callAcceptOffer,
-		Name:        "accept_offer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offer\":{\"type\":\"string\",\"description\":\"The id of a Offer record (e.g. \\\"off_chen\\\").\"}},\"required\":[\"offer\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that an applicant declined an offer",
-		Handler:     (*State).callDeclineOffer,
-		Name:        "decline_offer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offer\":{\"type\":\"string\",\"description\":\"The id of a Offer record (e.g. \\\"off_chen\\\").\"}},\"required\":[\"offer\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find scholarships",
-		Handler:     (*State).callFindScholarships,
-		Name:        "find_scholarships",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"program\":{\"type\":[\"string\",\"null\"],\"description\":\"Set when the scholarship is for one program only. The id of a Program record (e.g. \\\"prg_bcs\\\"). Matches records with this value; null for any.\"}},\"required\":[\"name\",\"program\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Scholarship by id.",
-		Handler:     (*State).callGetScholarship,
-		Name:        "get_scholarship",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Scholarship. The id of a Scholarship record (e.g. \\\"sch_president\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Scholarship awards of an application",
-		Handler:     (*State).callFindAwards,
-		Name:        "find_awards",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"scholarship\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Scholarship record (e.g. \\\"sch_president\\\"). Matches records with this value; null for any.\"},\"application\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"offered\",\"accepted\",\"cancelled\",null]}},\"required\":[\"scholarship\",\"application\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Offer a scholarship to an applicant",
-		Handler:     (*State).callAwardScholarship,
-		Name:        "award_scholarship",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"scholarship\":{\"type\":\"string\",\"description\":\"The id of a Scholarship record (e.g. \\\"sch_president\\\").\"},\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"scholarship\",\"application\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that the applicant accepted a scholarship",
-		Handler:     (*State).callAcceptAward,
-		Name:        "accept_award",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"award\":{\"type\":\"string\",\"description\":\"The id of a ScholarshipAward record (e.g. \\\"aw_chen\\\").\"}},\"required\":[\"award\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a scholarship award",
-		Handler:     (*State).callCancelAward,
-		Name:        "cancel_award",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"award\":{\"type\":\"string\",\"description\":\"The id of a ScholarshipAward record (e.g. \\\"aw_chen\\\").\"}},\"required\":[\"award\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find tuition deposits",
-		Handler:     (*State).callFindDeposits,
-		Name:        "find_deposits",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\"). Matches records with this value; null for any.\"},\"reference\":{\"type\":[\"string\",\"null\"],\"description\":\"Payment reference. Matches records containing this text, ignoring case; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"received\",\"refunded\",null]}},\"required\":[\"application\",\"reference\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "finance",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a tuition deposit received from an admitted applicant",
-		Handler:     (*State).callRecordDeposit,
-		Name:        "record_deposit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in CAD.\"},\"method\":{\"type\":\"string\",\"enum\":[\"credit_card\",\"interac_etransfer\",\"wire\",\"flywire\"]},\"reference\":{\"type\":\"string\"}},\"required\":[\"application\",\"amount\",\"method\",\"reference\"],\"additionalProperties\":false}"),
-		Service:     "finance",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refund a tuition deposit",
-		Handler:     (*State).callRefundDeposit,
-		Name:        "refund_deposit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"deposit\":{\"type\":\"string\",\"description\":\"The id of a TuitionDeposit record (e.g. \\\"dep_tremblay\\\").\"}},\"required\":[\"deposit\"],\"additionalProperties\":false}"),
-		Service:     "finance",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindPrograms,
+	(*State).callGetProgram,
+	(*State).callSetCapacity,
+	(*State).callCloseIntake,
+	(*State).callFindApplicants,
+	(*State).callGetApplicant,
+	(*State).callFindDocuments,
+	(*State).callRecordDocument,
+	(*State).callVerifyDocument,
+	(*State).callRejectDocument,
+	(*State).callFindApplications,
+	(*State).callGetApplication,
+	(*State).callFindOffers,
+	(*State).callStartReview,
+	(*State).callAdmitApplicant,
+	(*State).callWaitlistApplication,
+	(*State).callRefuseApplication,
+	(*State).callWithdrawApplication,
+	(*State).callAcceptOffer,
+	(*State).callDeclineOffer,
+	(*State).callFindScholarships,
+	(*State).callGetScholarship,
+	(*State).callFindAwards,
+	(*State).callAwardScholarship,
+	(*State).callAcceptAward,
+	(*State).callCancelAward,
+	(*State).callFindDeposits,
+	(*State).callRecordDeposit,
+	(*State).callRefundDeposit,
+})

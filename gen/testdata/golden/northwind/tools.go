@@ -3,6 +3,7 @@
 package northwind
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 
@@ -1045,107 +1046,28 @@ func (s *State) callReverseEntry(raw json.RawMessage) (any, error) {
 	return nil, s.ReverseEntry(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find customers by name or tier",
-		Handler:     (*State).callFindCustomers,
-		Name:        "find_customers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"tier\":{\"type\":[\"string\",\"null\"],\"description\":\"Pricing tier. Matches records with this value; null for any.\",\"enum\":[\"bronze\",\"silver\",\"gold\",null]}},\"required\":[\"name\",\"tier\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Customer by id.",
-		Handler:     (*State).callGetCustomer,
-		Name:        "get_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Open a customer account",
-		Handler:     (*State).callCreateCustomer,
-		Name:        "create_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"},\"tier\":{\"type\":\"string\",\"description\":\"Pricing tier.\",\"enum\":[\"bronze\",\"silver\",\"gold\"]},\"credit_limit\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Null for the default.\"},\"seats\":{\"type\":[\"integer\",\"null\"],\"description\":\"Null for the default.\"},\"notes\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"},\"last_contact\":{\"type\":[\"string\",\"null\"],\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z). Optional: null when not given.\",\"format\":\"date-time\"},\"discount\":{\"type\":[\"number\",\"null\"],\"description\":\"Optional: null when not given.\"}},\"required\":[\"name\",\"email\",\"tier\",\"credit_limit\",\"active\",\"seats\",\"notes\",\"last_contact\",\"discount\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Update fields of a Customer; omitted fields are unchanged.",
-		Handler:     (*State).callUpdateCustomer,
-		Name:        "update_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"tier\":{\"type\":[\"string\",\"null\"],\"description\":\"Pricing tier. Null leaves the field unchanged.\",\"enum\":[\"bronze\",\"silver\",\"gold\",null]},\"credit_limit\":{\"type\":[\"number\",\"null\"],\"description\":\"Amount in EUR. Null leaves the field unchanged.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"seats\":{\"type\":[\"integer\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"notes\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"last_contact\":{\"type\":[\"string\",\"null\"],\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z). Null leaves the field unchanged.\",\"format\":\"date-time\"},\"discount\":{\"type\":[\"number\",\"null\"],\"description\":\"Null leaves the field unchanged.\"}},\"required\":[\"id\",\"name\",\"email\",\"tier\",\"credit_limit\",\"active\",\"seats\",\"notes\",\"last_contact\",\"discount\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a customer to another tier",
-		Handler:     (*State).callSetTier,
-		Name:        "set_tier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"},\"tier\":{\"type\":\"string\",\"description\":\"The new tier.\",\"enum\":[\"bronze\",\"silver\",\"gold\"]}},\"required\":[\"customer\",\"tier\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Invoice by id.",
-		Handler:     (*State).callGetInvoice,
-		Name:        "get_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Draft an invoice",
-		Handler:     (*State).callCreateInvoice,
-		Name:        "create_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Null for the default.\",\"enum\":[\"draft\",\"issued\",\"paid\",\"void\",null]},\"issued_on\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Optional: null when not given.\",\"format\":\"date\"}},\"required\":[\"customer\",\"amount\",\"status\",\"issued_on\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Delete an invoice",
-		Handler:     (*State).callDeleteInvoice,
-		Name:        "delete_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark paid.",
-		Handler:     (*State).callMarkPaid,
-		Name:        "mark_paid",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Issue a draft invoice dated today",
-		Handler:     (*State).callIssueInvoice,
-		Name:        "issue_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"},\"due_in\":{\"type\":[\"integer\",\"null\"],\"description\":\"Days until the invoice is due. Optional: null when not given.\"}},\"required\":[\"invoice\",\"due_in\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Void every draft invoice of a customer",
-		Handler:     (*State).callVoidDrafts,
-		Name:        "void_drafts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"}},\"required\":[\"customer\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List Entry records in order, 50 at a time from offset.",
-		Handler:     (*State).callListEntries,
-		Name:        "list_entries",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "ledger",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Post entry.",
-		Handler:     (*State).callPostEntry,
-		Name:        "post_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"}},\"required\":[\"invoice\",\"amount\"],\"additionalProperties\":false}"),
-		Service:     "ledger",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Remove a ledger line posted today",
-		Handler:     (*State).callReverseEntry,
-		Name:        "reverse_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"entry\":{\"type\":\"string\",\"description\":\"The id of a Entry record (e.g. \\\"deposit\\\").\"}},\"required\":[\"entry\"],\"additionalProperties\":false}"),
-		Service:     "ledger",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindCustomers,
+	(*State).callGetCustomer,
+	(*State).callCreateCustomer,
+	(*State).callUpdateCustomer,
+	(*State).callSetTier,
+	(*State).callGetInvoice,
+	(*State).callCreateInvoice,
+	(*State).callDeleteInvoice,
+	(*State).callMarkPaid,
+	(*State).callIssueInvoice,
+	(*State).callVoidDrafts,
+	(*State).callListEntries,
+	(*State).callPostEntry,
+	(*State).callReverseEntry,
+})
