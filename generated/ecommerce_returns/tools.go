@@ -40,15 +40,15 @@ func (a *FindProductsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "sku":
 			if r.Arg(0) {
-				a.SKU = runtime.Ptr(r.String())
+				a.SKU = new(r.String())
 			}
 		case "name":
 			if r.Arg(1) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "category":
 			if r.Arg(2) {
-				a.Category = runtime.Ptr(runtime.Enum(r, ProductCategory.Valid))
+				a.Category = new(runtime.Enum(r, ProductCategory.Valid))
 			}
 		default:
 			r.Fail()
@@ -170,15 +170,15 @@ func (a *FindStockMovementsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "product":
 			if r.Arg(0) {
-				a.Product = runtime.Ptr(r.String())
+				a.Product = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, StockMovementKind.Valid))
+				a.Kind = new(runtime.Enum(r, StockMovementKind.Valid))
 			}
 		case "rma":
 			if r.Arg(2) {
-				a.Rma = runtime.Ptr(r.String())
+				a.Rma = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -449,15 +449,15 @@ func (a *FindCustomersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "email":
 			if r.Arg(1) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "phone":
 			if r.Arg(2) {
-				a.Phone = runtime.Ptr(r.String())
+				a.Phone = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -583,15 +583,15 @@ func (a *FindOrdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order_number":
 			if r.Arg(0) {
-				a.OrderNumber = runtime.Ptr(r.String())
+				a.OrderNumber = new(r.String())
 			}
 		case "customer":
 			if r.Arg(1) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+				a.Status = new(runtime.Enum(r, OrderStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -712,11 +712,11 @@ func (a *FindOrderLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order":
 			if r.Arg(0) {
-				a.Order = runtime.Ptr(r.String())
+				a.Order = new(r.String())
 			}
 		case "product":
 			if r.Arg(1) {
-				a.Product = runtime.Ptr(r.String())
+				a.Product = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -935,15 +935,15 @@ func (a *FindReturnsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order":
 			if r.Arg(0) {
-				a.Order = runtime.Ptr(r.String())
+				a.Order = new(r.String())
 			}
 		case "line":
 			if r.Arg(1) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ReturnAuthorizationStatus.Valid))
+				a.Status = new(runtime.Enum(r, ReturnAuthorizationStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1477,11 +1477,11 @@ func (a *FindRefundsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order":
 			if r.Arg(0) {
-				a.Order = runtime.Ptr(r.String())
+				a.Order = new(r.String())
 			}
 		case "rma":
 			if r.Arg(1) {
-				a.Rma = runtime.Ptr(r.String())
+				a.Rma = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1561,7 +1561,7 @@ func (a *FindStoreCreditAccountsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "customer":
 			if r.Arg(0) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1674,15 +1674,15 @@ func (a *FindStoreCreditTransactionsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "account":
 			if r.Arg(0) {
-				a.Account = runtime.Ptr(r.String())
+				a.Account = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, StoreCreditTransactionKind.Valid))
+				a.Kind = new(runtime.Enum(r, StoreCreditTransactionKind.Valid))
 			}
 		case "rma":
 			if r.Arg(2) {
-				a.Rma = runtime.Ptr(r.String())
+				a.Rma = new(r.String())
 			}
 		default:
 			r.Fail()

@@ -42,19 +42,19 @@ func (a *FindShipmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "customer":
 			if r.Arg(0) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		case "customer_ref":
 			if r.Arg(1) {
-				a.CustomerRef = runtime.Ptr(r.String())
+				a.CustomerRef = new(r.String())
 			}
 		case "destination_city":
 			if r.Arg(2) {
-				a.DestinationCity = runtime.Ptr(r.String())
+				a.DestinationCity = new(r.String())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ShipmentStatus.Valid))
+				a.Status = new(runtime.Enum(r, ShipmentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -180,7 +180,7 @@ func (a *ListCarriersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -712,15 +712,15 @@ func (a *FindRateCardsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "carrier":
 			if r.Arg(0) {
-				a.Carrier = runtime.Ptr(r.String())
+				a.Carrier = new(r.String())
 			}
 		case "zone":
 			if r.Arg(1) {
-				a.Zone = runtime.Ptr(runtime.Enum(r, RateCardZone.Valid))
+				a.Zone = new(runtime.Enum(r, RateCardZone.Valid))
 			}
 		case "active":
 			if r.Arg(2) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -1023,15 +1023,15 @@ func (a *FindCustomersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "vat_id":
 			if r.Arg(1) {
-				a.VATID = runtime.Ptr(r.String())
+				a.VATID = new(r.String())
 			}
 		case "city":
 			if r.Arg(2) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1157,15 +1157,15 @@ func (a *FindInvoicesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "customer":
 			if r.Arg(0) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		case "period":
 			if r.Arg(1) {
-				a.Period = runtime.Ptr(r.String())
+				a.Period = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, FreightInvoiceStatus.Valid))
+				a.Status = new(runtime.Enum(r, FreightInvoiceStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1286,11 +1286,11 @@ func (a *FindInvoiceLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		case "shipment":
 			if r.Arg(1) {
-				a.Shipment = runtime.Ptr(r.String())
+				a.Shipment = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1370,7 +1370,7 @@ func (a *FindCreditNotesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -2122,11 +2122,11 @@ func (a *FindPaymentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		case "bank_reference":
 			if r.Arg(1) {
-				a.BankReference = runtime.Ptr(r.String())
+				a.BankReference = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -2207,11 +2207,11 @@ func (a *FindDunningLettersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		case "level":
 			if r.Arg(1) {
-				a.Level = runtime.Ptr(r.Int())
+				a.Level = new(r.Int())
 			}
 		default:
 			r.Fail()

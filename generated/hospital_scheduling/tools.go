@@ -42,19 +42,19 @@ func (a *FindPatientsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "nhs_number":
 			if r.Arg(0) {
-				a.NhsNumber = runtime.Ptr(r.String())
+				a.NhsNumber = new(r.String())
 			}
 		case "full_name":
 			if r.Arg(1) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "postcode":
 			if r.Arg(2) {
-				a.Postcode = runtime.Ptr(r.String())
+				a.Postcode = new(r.String())
 			}
 		case "date_of_birth":
 			if r.Arg(3) {
-				a.DateOfBirth = runtime.Ptr(r.Date())
+				a.DateOfBirth = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -187,11 +187,11 @@ func (a *UpdateContactDetailsArgs) decode(text string) bool {
 			}
 		case "phone":
 			if r.Arg(1) {
-				a.Phone = runtime.Ptr(r.String())
+				a.Phone = new(r.String())
 			}
 		case "postcode":
 			if r.Arg(2) {
-				a.Postcode = runtime.Ptr(r.String())
+				a.Postcode = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -349,7 +349,7 @@ func (a *ListDepartmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -465,15 +465,15 @@ func (a *FindCliniciansArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "role":
 			if r.Arg(1) {
-				a.Role = runtime.Ptr(runtime.Enum(r, ClinicianRole.Valid))
+				a.Role = new(runtime.Enum(r, ClinicianRole.Valid))
 			}
 		case "home_department":
 			if r.Arg(2) {
-				a.HomeDepartment = runtime.Ptr(r.String())
+				a.HomeDepartment = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -594,11 +594,11 @@ func (a *FindRotaEntriesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "clinician":
 			if r.Arg(0) {
-				a.Clinician = runtime.Ptr(r.String())
+				a.Clinician = new(r.String())
 			}
 		case "department":
 			if r.Arg(1) {
-				a.Department = runtime.Ptr(r.String())
+				a.Department = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -856,7 +856,7 @@ func (a *ListRoomsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -937,19 +937,19 @@ func (a *FindSessionsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "department":
 			if r.Arg(0) {
-				a.Department = runtime.Ptr(r.String())
+				a.Department = new(r.String())
 			}
 		case "clinician":
 			if r.Arg(1) {
-				a.Clinician = runtime.Ptr(r.String())
+				a.Clinician = new(r.String())
 			}
 		case "session_date":
 			if r.Arg(2) {
-				a.SessionDate = runtime.Ptr(r.Date())
+				a.SessionDate = new(r.Date())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ClinicSessionStatus.Valid))
+				a.Status = new(runtime.Enum(r, ClinicSessionStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1078,19 +1078,19 @@ func (a *FindAppointmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "patient":
 			if r.Arg(0) {
-				a.Patient = runtime.Ptr(r.String())
+				a.Patient = new(r.String())
 			}
 		case "session":
 			if r.Arg(1) {
-				a.Session = runtime.Ptr(r.String())
+				a.Session = new(r.String())
 			}
 		case "referral":
 			if r.Arg(2) {
-				a.Referral = runtime.Ptr(r.String())
+				a.Referral = new(r.String())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, AppointmentStatus.Valid))
+				a.Status = new(runtime.Enum(r, AppointmentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1851,19 +1851,19 @@ func (a *FindReferralsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "patient":
 			if r.Arg(0) {
-				a.Patient = runtime.Ptr(r.String())
+				a.Patient = new(r.String())
 			}
 		case "department":
 			if r.Arg(1) {
-				a.Department = runtime.Ptr(r.String())
+				a.Department = new(r.String())
 			}
 		case "priority":
 			if r.Arg(2) {
-				a.Priority = runtime.Ptr(runtime.Enum(r, ReferralPriority.Valid))
+				a.Priority = new(runtime.Enum(r, ReferralPriority.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ReferralStatus.Valid))
+				a.Status = new(runtime.Enum(r, ReferralStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1988,11 +1988,11 @@ func (a *FindWaitingListArgs) decode(text string) bool {
 		switch r.Key() {
 		case "referral":
 			if r.Arg(0) {
-				a.Referral = runtime.Ptr(r.String())
+				a.Referral = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, WaitingListEntryStatus.Valid))
+				a.Status = new(runtime.Enum(r, WaitingListEntryStatus.Valid))
 			}
 		default:
 			r.Fail()

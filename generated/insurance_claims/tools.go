@@ -40,15 +40,15 @@ func (a *FindPolicyholdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "email":
 			if r.Arg(1) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "city":
 			if r.Arg(2) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -190,35 +190,35 @@ func (a *UpdatePolicyholderArgs) decode(text string) bool {
 			}
 		case "full_name":
 			if r.Arg(1) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "phone":
 			if r.Arg(3) {
-				a.Phone = runtime.Ptr(r.String())
+				a.Phone = new(r.String())
 			}
 		case "address":
 			if r.Arg(4) {
-				a.Address = runtime.Ptr(r.String())
+				a.Address = new(r.String())
 			}
 		case "city":
 			if r.Arg(5) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		case "postal_code":
 			if r.Arg(6) {
-				a.PostalCode = runtime.Ptr(r.String())
+				a.PostalCode = new(r.String())
 			}
 		case "birth_date":
 			if r.Arg(7) {
-				a.BirthDate = runtime.Ptr(r.Date())
+				a.BirthDate = new(r.Date())
 			}
 		case "customer_since":
 			if r.Arg(8) {
-				a.CustomerSince = runtime.Ptr(r.Date())
+				a.CustomerSince = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -310,19 +310,19 @@ func (a *FindPoliciesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "policy_number":
 			if r.Arg(0) {
-				a.PolicyNumber = runtime.Ptr(r.String())
+				a.PolicyNumber = new(r.String())
 			}
 		case "holder":
 			if r.Arg(1) {
-				a.Holder = runtime.Ptr(r.String())
+				a.Holder = new(r.String())
 			}
 		case "product":
 			if r.Arg(2) {
-				a.Product = runtime.Ptr(runtime.Enum(r, InsurancePolicyProduct.Valid))
+				a.Product = new(runtime.Enum(r, InsurancePolicyProduct.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, InsurancePolicyStatus.Valid))
+				a.Status = new(runtime.Enum(r, InsurancePolicyStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -673,19 +673,19 @@ func (a *FindClaimsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim_number":
 			if r.Arg(0) {
-				a.ClaimNumber = runtime.Ptr(r.String())
+				a.ClaimNumber = new(r.String())
 			}
 		case "policy":
 			if r.Arg(1) {
-				a.Policy = runtime.Ptr(r.String())
+				a.Policy = new(r.String())
 			}
 		case "peril":
 			if r.Arg(2) {
-				a.Peril = runtime.Ptr(runtime.Enum(r, ClaimPeril.Valid))
+				a.Peril = new(runtime.Enum(r, ClaimPeril.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ClaimStatus.Valid))
+				a.Status = new(runtime.Enum(r, ClaimStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1187,19 +1187,19 @@ func (a *FindAdjustersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "region":
 			if r.Arg(1) {
-				a.Region = runtime.Ptr(r.String())
+				a.Region = new(r.String())
 			}
 		case "specialty":
 			if r.Arg(2) {
-				a.Specialty = runtime.Ptr(runtime.Enum(r, LossAdjusterSpecialty.Valid))
+				a.Specialty = new(runtime.Enum(r, LossAdjusterSpecialty.Valid))
 			}
 		case "active":
 			if r.Arg(3) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -1324,15 +1324,15 @@ func (a *FindAssessmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim":
 			if r.Arg(0) {
-				a.Claim = runtime.Ptr(r.String())
+				a.Claim = new(r.String())
 			}
 		case "adjuster":
 			if r.Arg(1) {
-				a.Adjuster = runtime.Ptr(r.String())
+				a.Adjuster = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, AssessmentStatus.Valid))
+				a.Status = new(runtime.Enum(r, AssessmentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1653,11 +1653,11 @@ func (a *FindPayoutsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim":
 			if r.Arg(0) {
-				a.Claim = runtime.Ptr(r.String())
+				a.Claim = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, PayoutStatus.Valid))
+				a.Status = new(runtime.Enum(r, PayoutStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1998,15 +1998,15 @@ func (a *FindFraudFlagsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim":
 			if r.Arg(0) {
-				a.Claim = runtime.Ptr(r.String())
+				a.Claim = new(r.String())
 			}
 		case "reason":
 			if r.Arg(1) {
-				a.Reason = runtime.Ptr(runtime.Enum(r, FraudFlagReason.Valid))
+				a.Reason = new(runtime.Enum(r, FraudFlagReason.Valid))
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, FraudFlagStatus.Valid))
+				a.Status = new(runtime.Enum(r, FraudFlagStatus.Valid))
 			}
 		default:
 			r.Fail()

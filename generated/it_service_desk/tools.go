@@ -44,23 +44,23 @@ func (a *FindEmployeesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "employee_code":
 			if r.Arg(1) {
-				a.EmployeeCode = runtime.Ptr(r.String())
+				a.EmployeeCode = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "department":
 			if r.Arg(3) {
-				a.Department = runtime.Ptr(runtime.Enum(r, EmployeeDepartment.Valid))
+				a.Department = new(runtime.Enum(r, EmployeeDepartment.Valid))
 			}
 		case "status":
 			if r.Arg(4) {
-				a.Status = runtime.Ptr(runtime.Enum(r, EmployeeStatus.Valid))
+				a.Status = new(runtime.Enum(r, EmployeeStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -330,23 +330,23 @@ func (a *FindAssetsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "asset_tag":
 			if r.Arg(0) {
-				a.AssetTag = runtime.Ptr(r.String())
+				a.AssetTag = new(r.String())
 			}
 		case "serial_number":
 			if r.Arg(1) {
-				a.SerialNumber = runtime.Ptr(r.String())
+				a.SerialNumber = new(r.String())
 			}
 		case "kind":
 			if r.Arg(2) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, AssetKind.Valid))
+				a.Kind = new(runtime.Enum(r, AssetKind.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, AssetStatus.Valid))
+				a.Status = new(runtime.Enum(r, AssetStatus.Valid))
 			}
 		case "assigned_to":
 			if r.Arg(4) {
-				a.AssignedTo = runtime.Ptr(r.String())
+				a.AssignedTo = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -477,11 +477,11 @@ func (a *FindLicencesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "product":
 			if r.Arg(0) {
-				a.Product = runtime.Ptr(r.String())
+				a.Product = new(r.String())
 			}
 		case "vendor":
 			if r.Arg(1) {
-				a.Vendor = runtime.Ptr(r.String())
+				a.Vendor = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -600,15 +600,15 @@ func (a *FindLicenceSeatsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "licence":
 			if r.Arg(0) {
-				a.Licence = runtime.Ptr(r.String())
+				a.Licence = new(r.String())
 			}
 		case "employee":
 			if r.Arg(1) {
-				a.Employee = runtime.Ptr(r.String())
+				a.Employee = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, LicenceSeatStatus.Valid))
+				a.Status = new(runtime.Enum(r, LicenceSeatStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1112,7 +1112,7 @@ func (a *ListSLAPoliciesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -1193,19 +1193,19 @@ func (a *FindTicketsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "requester":
 			if r.Arg(0) {
-				a.Requester = runtime.Ptr(r.String())
+				a.Requester = new(r.String())
 			}
 		case "asset":
 			if r.Arg(1) {
-				a.Asset = runtime.Ptr(r.String())
+				a.Asset = new(r.String())
 			}
 		case "category":
 			if r.Arg(2) {
-				a.Category = runtime.Ptr(runtime.Enum(r, TicketCategory.Valid))
+				a.Category = new(runtime.Enum(r, TicketCategory.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, TicketStatus.Valid))
+				a.Status = new(runtime.Enum(r, TicketStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1350,7 +1350,7 @@ func (a *OpenTicketArgs) decode(text string) bool {
 			}
 		case "asset":
 			if r.Arg(4) {
-				a.Asset = runtime.Ptr(r.String())
+				a.Asset = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1765,19 +1765,19 @@ func (a *FindChangeRequestsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "ticket":
 			if r.Arg(0) {
-				a.Ticket = runtime.Ptr(r.String())
+				a.Ticket = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ChangeRequestStatus.Valid))
+				a.Status = new(runtime.Enum(r, ChangeRequestStatus.Valid))
 			}
 		case "risk":
 			if r.Arg(2) {
-				a.Risk = runtime.Ptr(runtime.Enum(r, ChangeRequestRisk.Valid))
+				a.Risk = new(runtime.Enum(r, ChangeRequestRisk.Valid))
 			}
 		case "requested_by":
 			if r.Arg(3) {
-				a.RequestedBy = runtime.Ptr(r.String())
+				a.RequestedBy = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1909,7 +1909,7 @@ func (a *RaiseChangeArgs) decode(text string) bool {
 		switch r.Key() {
 		case "ticket":
 			if r.Arg(0) {
-				a.Ticket = runtime.Ptr(r.String())
+				a.Ticket = new(r.String())
 			}
 		case "title":
 			if r.Arg(1) {

@@ -40,15 +40,15 @@ func (a *FindSuppliersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "prefecture":
 			if r.Arg(1) {
-				a.Prefecture = runtime.Ptr(r.String())
+				a.Prefecture = new(r.String())
 			}
 		case "active":
 			if r.Arg(2) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -172,19 +172,19 @@ func (a *FindIngredientsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "sku":
 			if r.Arg(1) {
-				a.SKU = runtime.Ptr(r.String())
+				a.SKU = new(r.String())
 			}
 		case "category":
 			if r.Arg(2) {
-				a.Category = runtime.Ptr(runtime.Enum(r, IngredientCategory.Valid))
+				a.Category = new(runtime.Enum(r, IngredientCategory.Valid))
 			}
 		case "supplier":
 			if r.Arg(3) {
-				a.Supplier = runtime.Ptr(r.String())
+				a.Supplier = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -564,11 +564,11 @@ func (a *FindOutletsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "city":
 			if r.Arg(1) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -685,11 +685,11 @@ func (a *FindStockArgs) decode(text string) bool {
 		switch r.Key() {
 		case "outlet":
 			if r.Arg(0) {
-				a.Outlet = runtime.Ptr(r.String())
+				a.Outlet = new(r.String())
 			}
 		case "ingredient":
 			if r.Arg(1) {
-				a.Ingredient = runtime.Ptr(r.String())
+				a.Ingredient = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -771,11 +771,11 @@ func (a *FindReceiptsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "purchase_order":
 			if r.Arg(0) {
-				a.PurchaseOrder = runtime.Ptr(r.String())
+				a.PurchaseOrder = new(r.String())
 			}
 		case "quality":
 			if r.Arg(1) {
-				a.Quality = runtime.Ptr(runtime.Enum(r, GoodsReceiptQuality.Valid))
+				a.Quality = new(runtime.Enum(r, GoodsReceiptQuality.Valid))
 			}
 		default:
 			r.Fail()
@@ -1251,19 +1251,19 @@ func (a *FindPurchaseOrdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "outlet":
 			if r.Arg(0) {
-				a.Outlet = runtime.Ptr(r.String())
+				a.Outlet = new(r.String())
 			}
 		case "supplier":
 			if r.Arg(1) {
-				a.Supplier = runtime.Ptr(r.String())
+				a.Supplier = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, PurchaseOrderStatus.Valid))
+				a.Status = new(runtime.Enum(r, PurchaseOrderStatus.Valid))
 			}
 		case "delivery_date":
 			if r.Arg(3) {
-				a.DeliveryDate = runtime.Ptr(r.Date())
+				a.DeliveryDate = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -1388,11 +1388,11 @@ func (a *FindOrderLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "purchase_order":
 			if r.Arg(0) {
-				a.PurchaseOrder = runtime.Ptr(r.String())
+				a.PurchaseOrder = new(r.String())
 			}
 		case "ingredient":
 			if r.Arg(1) {
-				a.Ingredient = runtime.Ptr(r.String())
+				a.Ingredient = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1966,19 +1966,19 @@ func (a *FindInvoicesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice_number":
 			if r.Arg(0) {
-				a.InvoiceNumber = runtime.Ptr(r.String())
+				a.InvoiceNumber = new(r.String())
 			}
 		case "supplier":
 			if r.Arg(1) {
-				a.Supplier = runtime.Ptr(r.String())
+				a.Supplier = new(r.String())
 			}
 		case "purchase_order":
 			if r.Arg(2) {
-				a.PurchaseOrder = runtime.Ptr(r.String())
+				a.PurchaseOrder = new(r.String())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, SupplierInvoiceStatus.Valid))
+				a.Status = new(runtime.Enum(r, SupplierInvoiceStatus.Valid))
 			}
 		default:
 			r.Fail()

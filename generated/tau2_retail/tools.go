@@ -472,7 +472,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		}
 		if pm.Source == PaymentMethodSourceGiftCard {
 			rec := s.userAt(user)
-			v := runtime.Ptr(runtime.RoundDigits(func() float64 {
+			v := new(runtime.RoundDigits(func() float64 {
 				if p2 := pm.Balance; p2 != nil {
 					return *p2
 				}
@@ -668,7 +668,7 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	}
 	if pm.Source == PaymentMethodSourceGiftCard {
 		rec := s.userAt(user)
-		v := runtime.Ptr(runtime.RoundDigits(func() float64 {
+		v := new(runtime.RoundDigits(func() float64 {
 			if p2 := pm.Balance; p2 != nil {
 				return *p2
 			}
@@ -703,7 +703,7 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	}
 	if old.Source == PaymentMethodSourceGiftCard {
 		rec2 := s.userAt(user)
-		v2 := runtime.Ptr(runtime.RoundDigits(func() float64 {
+		v2 := new(runtime.RoundDigits(func() float64 {
 			if p3 := old.Balance; p3 != nil {
 				return *p3
 			}
@@ -914,7 +914,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	}
 	if pm.Source == PaymentMethodSourceGiftCard {
 		rec := s.userAt(user)
-		v := runtime.Ptr(runtime.RoundDigits(func() float64 {
+		v := new(runtime.RoundDigits(func() float64 {
 			if p2 := pm.Balance; p2 != nil {
 				return *p2
 			}

@@ -42,19 +42,19 @@ func (a *FindSubscribersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "cpf":
 			if r.Arg(1) {
-				a.Cpf = runtime.Ptr(r.String())
+				a.Cpf = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "city":
 			if r.Arg(3) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -422,15 +422,15 @@ func (a *FindPlansArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, PlanKind.Valid))
+				a.Kind = new(runtime.Enum(r, PlanKind.Valid))
 			}
 		case "available":
 			if r.Arg(2) {
-				a.Available = runtime.Ptr(r.Bool())
+				a.Available = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -548,15 +548,15 @@ func (a *FindSubscriptionsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "plan":
 			if r.Arg(1) {
-				a.Plan = runtime.Ptr(r.String())
+				a.Plan = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, SubscriptionStatus.Valid))
+				a.Status = new(runtime.Enum(r, SubscriptionStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -892,15 +892,15 @@ func (a *FindLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "msisdn":
 			if r.Arg(0) {
-				a.Msisdn = runtime.Ptr(r.String())
+				a.Msisdn = new(r.String())
 			}
 		case "subscriber":
 			if r.Arg(1) {
-				a.Subscriber = runtime.Ptr(r.String())
+				a.Subscriber = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, LineStatus.Valid))
+				a.Status = new(runtime.Enum(r, LineStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1023,15 +1023,15 @@ func (a *FindUsageArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "cycle":
 			if r.Arg(1) {
-				a.Cycle = runtime.Ptr(r.String())
+				a.Cycle = new(r.String())
 			}
 		case "kind":
 			if r.Arg(2) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, UsageRecordKind.Valid))
+				a.Kind = new(runtime.Enum(r, UsageRecordKind.Valid))
 			}
 		default:
 			r.Fail()
@@ -1474,15 +1474,15 @@ func (a *FindBillsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "cycle":
 			if r.Arg(1) {
-				a.Cycle = runtime.Ptr(r.String())
+				a.Cycle = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, BillStatus.Valid))
+				a.Status = new(runtime.Enum(r, BillStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1936,15 +1936,15 @@ func (a *FindPortRequestsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "recipient":
 			if r.Arg(1) {
-				a.Recipient = runtime.Ptr(runtime.Enum(r, PortOutRequestRecipient.Valid))
+				a.Recipient = new(runtime.Enum(r, PortOutRequestRecipient.Valid))
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, PortOutRequestStatus.Valid))
+				a.Status = new(runtime.Enum(r, PortOutRequestStatus.Valid))
 			}
 		default:
 			r.Fail()

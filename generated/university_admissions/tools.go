@@ -42,19 +42,19 @@ func (a *FindProgramsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "code":
 			if r.Arg(0) {
-				a.Code = runtime.Ptr(r.String())
+				a.Code = new(r.String())
 			}
 		case "name":
 			if r.Arg(1) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "faculty":
 			if r.Arg(2) {
-				a.Faculty = runtime.Ptr(runtime.Enum(r, ProgramFaculty.Valid))
+				a.Faculty = new(runtime.Enum(r, ProgramFaculty.Valid))
 			}
 		case "degree":
 			if r.Arg(3) {
-				a.Degree = runtime.Ptr(runtime.Enum(r, ProgramDegree.Valid))
+				a.Degree = new(runtime.Enum(r, ProgramDegree.Valid))
 			}
 		default:
 			r.Fail()
@@ -307,19 +307,19 @@ func (a *FindApplicantsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "first_name":
 			if r.Arg(0) {
-				a.FirstName = runtime.Ptr(r.String())
+				a.FirstName = new(r.String())
 			}
 		case "last_name":
 			if r.Arg(1) {
-				a.LastName = runtime.Ptr(r.String())
+				a.LastName = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "citizenship":
 			if r.Arg(3) {
-				a.Citizenship = runtime.Ptr(runtime.Enum(r, ApplicantCitizenship.Valid))
+				a.Citizenship = new(runtime.Enum(r, ApplicantCitizenship.Valid))
 			}
 		default:
 			r.Fail()
@@ -448,15 +448,15 @@ func (a *FindDocumentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "applicant":
 			if r.Arg(0) {
-				a.Applicant = runtime.Ptr(r.String())
+				a.Applicant = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, DocumentKind.Valid))
+				a.Kind = new(runtime.Enum(r, DocumentKind.Valid))
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, DocumentStatus.Valid))
+				a.Status = new(runtime.Enum(r, DocumentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -545,7 +545,7 @@ func (a *RecordDocumentArgs) decode(text string) bool {
 			}
 		case "score":
 			if r.Arg(2) {
-				a.Score = runtime.Ptr(r.Float())
+				a.Score = new(r.Float())
 			}
 		default:
 			r.Fail()
@@ -734,15 +734,15 @@ func (a *FindApplicationsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "applicant":
 			if r.Arg(0) {
-				a.Applicant = runtime.Ptr(r.String())
+				a.Applicant = new(r.String())
 			}
 		case "program":
 			if r.Arg(1) {
-				a.Program = runtime.Ptr(r.String())
+				a.Program = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ApplicationStatus.Valid))
+				a.Status = new(runtime.Enum(r, ApplicationStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -864,11 +864,11 @@ func (a *FindOffersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "application":
 			if r.Arg(0) {
-				a.Application = runtime.Ptr(r.String())
+				a.Application = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, OfferStatus.Valid))
+				a.Status = new(runtime.Enum(r, OfferStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1006,7 +1006,7 @@ func (a *AdmitApplicantArgs) decode(text string) bool {
 			}
 		case "condition":
 			if r.Arg(2) {
-				a.Condition = runtime.Ptr(r.String())
+				a.Condition = new(r.String())
 			}
 		case "respond_by":
 			if r.Arg(3) {
@@ -1432,11 +1432,11 @@ func (a *FindScholarshipsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "program":
 			if r.Arg(1) {
-				a.Program = runtime.Ptr(r.String())
+				a.Program = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1556,15 +1556,15 @@ func (a *FindAwardsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "scholarship":
 			if r.Arg(0) {
-				a.Scholarship = runtime.Ptr(r.String())
+				a.Scholarship = new(r.String())
 			}
 		case "application":
 			if r.Arg(1) {
-				a.Application = runtime.Ptr(r.String())
+				a.Application = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ScholarshipAwardStatus.Valid))
+				a.Status = new(runtime.Enum(r, ScholarshipAwardStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1839,15 +1839,15 @@ func (a *FindDepositsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "application":
 			if r.Arg(0) {
-				a.Application = runtime.Ptr(r.String())
+				a.Application = new(r.String())
 			}
 		case "reference":
 			if r.Arg(1) {
-				a.Reference = runtime.Ptr(r.String())
+				a.Reference = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, TuitionDepositStatus.Valid))
+				a.Status = new(runtime.Enum(r, TuitionDepositStatus.Valid))
 			}
 		default:
 			r.Fail()

@@ -37,11 +37,11 @@ func (a *FindCustomersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "tier":
 			if r.Arg(1) {
-				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+				a.Tier = new(runtime.Enum(r, CustomerTier.Valid))
 			}
 		default:
 			r.Fail()
@@ -182,23 +182,23 @@ func (a *CreateCustomerArgs) decode(text string) bool {
 			}
 		case "active":
 			if r.Arg(4) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		case "seats":
 			if r.Arg(5) {
-				a.Seats = runtime.Ptr(r.Int())
+				a.Seats = new(r.Int())
 			}
 		case "notes":
 			if r.Arg(6) {
-				a.Notes = runtime.Ptr(r.String())
+				a.Notes = new(r.String())
 			}
 		case "last_contact":
 			if r.Arg(7) {
-				a.LastContact = runtime.Ptr(r.DateTime())
+				a.LastContact = new(r.DateTime())
 			}
 		case "discount":
 			if r.Arg(8) {
-				a.Discount = runtime.Ptr(r.Float())
+				a.Discount = new(r.Float())
 			}
 		default:
 			r.Fail()
@@ -295,39 +295,39 @@ func (a *UpdateCustomerArgs) decode(text string) bool {
 			}
 		case "name":
 			if r.Arg(1) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "tier":
 			if r.Arg(3) {
-				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+				a.Tier = new(runtime.Enum(r, CustomerTier.Valid))
 			}
 		case "credit_limit":
 			if r.Arg(4) {
-				a.CreditLimit = runtime.Ptr(r.Float())
+				a.CreditLimit = new(r.Float())
 			}
 		case "active":
 			if r.Arg(5) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		case "seats":
 			if r.Arg(6) {
-				a.Seats = runtime.Ptr(r.Int())
+				a.Seats = new(r.Int())
 			}
 		case "notes":
 			if r.Arg(7) {
-				a.Notes = runtime.Ptr(r.String())
+				a.Notes = new(r.String())
 			}
 		case "last_contact":
 			if r.Arg(8) {
-				a.LastContact = runtime.Ptr(r.DateTime())
+				a.LastContact = new(r.DateTime())
 			}
 		case "discount":
 			if r.Arg(9) {
-				a.Discount = runtime.Ptr(r.Float())
+				a.Discount = new(r.Float())
 			}
 		default:
 			r.Fail()
@@ -550,11 +550,11 @@ func (a *CreateInvoiceArgs) decode(text string) bool {
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, InvoiceStatus.Valid))
+				a.Status = new(runtime.Enum(r, InvoiceStatus.Valid))
 			}
 		case "issued_on":
 			if r.Arg(3) {
-				a.IssuedOn = runtime.Ptr(r.Date())
+				a.IssuedOn = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -717,7 +717,7 @@ func (a *IssueInvoiceArgs) decode(text string) bool {
 			}
 		case "due_in":
 			if r.Arg(1) {
-				a.DueIn = runtime.Ptr(r.Int())
+				a.DueIn = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -874,7 +874,7 @@ func (a *ListEntriesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()

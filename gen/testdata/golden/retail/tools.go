@@ -235,7 +235,7 @@ func (a *ListOrdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -347,7 +347,7 @@ func (a *CreateOrderArgs) decode(text string) bool {
 			}
 		case "cancel_reason":
 			if r.Arg(6) {
-				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+				a.CancelReason = new(runtime.Enum(r, OrderCancelReason.Valid))
 			}
 		case "exchange_items":
 			if r.Arg(7) {
@@ -355,7 +355,7 @@ func (a *CreateOrderArgs) decode(text string) bool {
 			}
 		case "gift_address":
 			if r.Arg(8) {
-				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+				a.GiftAddress = new(decodeAddress(r))
 			}
 		case "tags":
 			if r.Arg(9) {
@@ -460,11 +460,11 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "user_id":
 			if r.Arg(1) {
-				a.UserID = runtime.Ptr(r.String())
+				a.UserID = new(r.String())
 			}
 		case "address":
 			if r.Arg(2) {
-				a.Address = runtime.Ptr(decodeAddress(r))
+				a.Address = new(decodeAddress(r))
 			}
 		case "items":
 			if r.Arg(3) {
@@ -472,7 +472,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "status":
 			if r.Arg(4) {
-				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+				a.Status = new(runtime.Enum(r, OrderStatus.Valid))
 			}
 		case "payment_history":
 			if r.Arg(5) {
@@ -480,7 +480,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "cancel_reason":
 			if r.Arg(6) {
-				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+				a.CancelReason = new(runtime.Enum(r, OrderCancelReason.Valid))
 			}
 		case "exchange_items":
 			if r.Arg(7) {
@@ -488,7 +488,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "gift_address":
 			if r.Arg(8) {
-				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+				a.GiftAddress = new(decodeAddress(r))
 			}
 		case "tags":
 			if r.Arg(9) {
@@ -776,7 +776,7 @@ func (s *State) SetGiftCardBalance(args SetGiftCardBalanceArgs) (*User, error) {
 	if !ok2 {
 		return nil, runtime.KeyError(args.PaymentMethodID)
 	}
-	e.Balance = runtime.Ptr(args.Balance)
+	e.Balance = new(args.Balance)
 	user.PaymentMethods[args.PaymentMethodID] = e
 	if err := s.checkUserPaymentMethods(user); err != nil {
 		return nil, err
@@ -848,7 +848,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 			if !ok2 {
 				return nil, runtime.KeyError(p.PaymentMethodID)
 			}
-			e.Balance = runtime.Ptr(runtime.RoundDigits(func() float64 {
+			e.Balance = new(runtime.RoundDigits(func() float64 {
 				if p2 := method.Balance; p2 != nil {
 					return *p2
 				}
@@ -1149,7 +1149,7 @@ func (a *PlaceOrderArgs) decode(text string) bool {
 			}
 		case "gift_address":
 			if r.Arg(3) {
-				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+				a.GiftAddress = new(decodeAddress(r))
 			}
 		default:
 			r.Fail()
