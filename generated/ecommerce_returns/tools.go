@@ -808,9 +808,6 @@ func (s *State) CancelOrder(args CancelOrderArgs) (*Order, error) {
 		return nil, err
 	}
 	v := args.Reason
-	if order, err = s.Orders.Mut(order.ID); err != nil {
-		return nil, err
-	}
 	order.CancellationReason = &v
 	return order, nil
 }
@@ -887,9 +884,6 @@ func (s *State) MarkOrderDelivered(args MarkOrderDeliveredArgs) (*Order, error) 
 		return nil, err
 	}
 	v := args.DeliveredOn
-	if order, err = s.Orders.Mut(order.ID); err != nil {
-		return nil, err
-	}
 	order.DeliveredOn = &v
 	return order, nil
 }
@@ -1239,13 +1233,7 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 		return nil, err
 	}
 	v := today
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.ReceivedOn = &v
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.Condition = args.Condition
 	if err := s.checkReturnAuthorizationCondition(rma); err != nil {
 		return nil, err
@@ -1255,9 +1243,6 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 		return nil, err
 	}
 	if rma.Reason == ReturnAuthorizationReasonDefective || rma.Reason == ReturnAuthorizationReasonWrongItem || rma.Reason == ReturnAuthorizationReasonDamagedInTransit || args.Condition == ReturnAuthorizationConditionUnopened {
-		if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-			return nil, err
-		}
 		rma.CreditAmount = gross
 		if err := s.checkReturnAuthorizationCreditAmount(rma); err != nil {
 			return nil, err
@@ -1265,9 +1250,6 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 	} else {
 		v2 := runtime.RoundDigits(gross*(float64(1)-s.productAt(s.orderLineAt(rma.Line).Product).RestockingFeePct/float64(100)), 2)
 		if err := s.takeFault(); err != nil {
-			return nil, err
-		}
-		if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
 			return nil, err
 		}
 		rma.CreditAmount = v2
@@ -1326,17 +1308,11 @@ func (s *State) RejectReturn(args RejectReturnArgs) (*ReturnAuthorization, error
 	if err := s.checkReturnAuthorizationStatus(rma); err != nil {
 		return nil, err
 	}
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.CreditAmount = float64(0)
 	if err := s.checkReturnAuthorizationCreditAmount(rma); err != nil {
 		return nil, err
 	}
 	v := args.Note
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.Note = &v
 	return rma, nil
 }

@@ -475,9 +475,6 @@ func (s *State) RateShipment(args RateShipmentArgs) (*Shipment, error) {
 		return nil, err
 	}
 	v2 := rateCard.ID
-	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
-		return nil, err
-	}
 	shipment.RateCard = &v2
 	return shipment, nil
 }
@@ -610,9 +607,6 @@ func (s *State) ConfirmDelivery(args ConfirmDeliveryArgs) (*Shipment, error) {
 		return nil, err
 	}
 	v := args.DeliveredOn
-	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
-		return nil, err
-	}
 	shipment.DeliveredOn = &v
 	return shipment, nil
 }
@@ -659,9 +653,6 @@ func (s *State) CancelShipment(args CancelShipmentArgs) (*Shipment, error) {
 	}
 	shipment.Status = ShipmentStatusCancelled
 	if err := s.checkShipmentStatus(shipment); err != nil {
-		return nil, err
-	}
-	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
 		return nil, err
 	}
 	shipment.FreightCharge = float64(0)
@@ -1844,15 +1835,9 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*FreightInvoice, error) {
 		return nil, err
 	}
 	v := today
-	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.IssuedOn = &v
 	v2 := today + runtime.Date(s.customerAt(invoice.Customer).PaymentTermsDays)
 	if err := s.takeFault(); err != nil {
-		return nil, err
-	}
-	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
 		return nil, err
 	}
 	invoice.DueOn = &v2
@@ -2076,9 +2061,6 @@ func (s *State) MarkInvoicePaid(args MarkInvoicePaidArgs) (*FreightInvoice, erro
 		return nil, err
 	}
 	v := args.PaidOn
-	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.PaidOn = &v
 	return invoice, nil
 }

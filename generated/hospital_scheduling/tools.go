@@ -221,9 +221,6 @@ func (s *State) UpdateContactDetails(args UpdateContactDetailsArgs) (*Patient, e
 		}
 		return patient.Phone
 	}())
-	if patient, err = s.Patients.Mut(patient.ID); err != nil {
-		return nil, err
-	}
 	patient.Postcode = runtime.PyUpper(strings.TrimSpace(func() string {
 		if p2 := args.Postcode; p2 != nil {
 			return *p2
@@ -305,9 +302,6 @@ func (s *State) RecordDeath(args RecordDeathArgs) (*Patient, error) {
 	}
 	patient.Deceased = true
 	v := args.DateOfDeath
-	if patient, err = s.Patients.Mut(patient.ID); err != nil {
-		return nil, err
-	}
 	patient.DateOfDeath = &v
 	return patient, nil
 }
@@ -1714,9 +1708,6 @@ func (s *State) CancelAppointment(args CancelAppointmentArgs) (*Appointment, err
 		return nil, err
 	}
 	v := args.Reason
-	if appointment, err = s.Appointments.Mut(appointment.ID); err != nil {
-		return nil, err
-	}
 	appointment.CancellationReason = &v
 	return appointment, nil
 }
@@ -2116,14 +2107,8 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 	}
 	referral.TriageNote = &v
 	if args.Accept {
-		if referral, err = s.Referrals.Mut(referral.ID); err != nil {
-			return nil, err
-		}
 		referral.Status = ReferralStatusAccepted
 		if err := s.checkReferralStatus(referral); err != nil {
-			return nil, err
-		}
-		if referral, err = s.Referrals.Mut(referral.ID); err != nil {
 			return nil, err
 		}
 		referral.Priority = args.Priority
@@ -2164,9 +2149,6 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 			}
 		}
 	} else {
-		if referral, err = s.Referrals.Mut(referral.ID); err != nil {
-			return nil, err
-		}
 		referral.Status = ReferralStatusRejected
 		if err := s.checkReferralStatus(referral); err != nil {
 			return nil, err
@@ -2387,9 +2369,6 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 			return nil, err
 		}
 		v := args.Reason
-		if w, err = s.WaitingListEntries.Mut(w.ID); err != nil {
-			return nil, err
-		}
 		w.RemovalReason = &v
 	}
 	return referral, nil

@@ -528,9 +528,6 @@ func (s *State) ReinstatePolicy(args ReinstatePolicyArgs) (*InsurancePolicy, err
 		return nil, err
 	}
 	policy.PremiumPaidUntil = args.PaidUntil
-	if policy, err = s.InsurancePolicies.Mut(policy.ID); err != nil {
-		return nil, err
-	}
 	policy.Status = InsurancePolicyStatusActive
 	if err := s.checkInsurancePolicyStatus(policy); err != nil {
 		return nil, err
@@ -620,9 +617,6 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 		return nil, err
 	}
 	policy.EndDate = args.Effective
-	if policy, err = s.InsurancePolicies.Mut(policy.ID); err != nil {
-		return nil, err
-	}
 	policy.Status = InsurancePolicyStatusCancelled
 	if err := s.checkInsurancePolicyStatus(policy); err != nil {
 		return nil, err
@@ -1021,17 +1015,11 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 	if err := s.checkClaimApprovedAmount(claim); err != nil {
 		return nil, err
 	}
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.Status = ClaimStatusApproved
 	if err := s.checkClaimStatus(claim); err != nil {
 		return nil, err
 	}
 	v2 := today
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.DecidedOn = &v2
 	return claim, nil
 }
@@ -1085,14 +1073,8 @@ func (s *State) RejectClaim(args RejectClaimArgs) (*Claim, error) {
 		return nil, err
 	}
 	v := args.Reason
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.RejectionReason = &v
 	v2 := today
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.DecidedOn = &v2
 	return claim, nil
 }
@@ -1548,18 +1530,9 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 		return nil, err
 	}
 	v2 := args.Findings
-	if assessment, err = s.Assessments.Mut(assessment.ID); err != nil {
-		return nil, err
-	}
 	assessment.Findings = &v2
 	v3 := today
-	if assessment, err = s.Assessments.Mut(assessment.ID); err != nil {
-		return nil, err
-	}
 	assessment.AssessedOn = &v3
-	if assessment, err = s.Assessments.Mut(assessment.ID); err != nil {
-		return nil, err
-	}
 	assessment.Status = AssessmentStatusCompleted
 	if err := s.checkAssessmentStatus(assessment); err != nil {
 		return nil, err
@@ -1903,9 +1876,6 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 		return nil, err
 	}
 	v := today
-	if payout, err = s.Payouts.Mut(payout.ID); err != nil {
-		return nil, err
-	}
 	payout.SentOn = &v
 	return payout, nil
 }

@@ -223,9 +223,6 @@ func (s *State) RecordResignation(args RecordResignationArgs) (*Employee, error)
 		return nil, err
 	}
 	v := args.LastWorkingDay
-	if employee, err = s.Employees.Mut(employee.ID); err != nil {
-		return nil, err
-	}
 	employee.LastWorkingDay = &v
 	return employee, nil
 }
@@ -719,9 +716,6 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	v := employee.ID
-	if asset, err = s.Assets.Mut(asset.ID); err != nil {
-		return nil, err
-	}
 	asset.AssignedTo = &v
 	return asset, nil
 }
@@ -768,9 +762,6 @@ func (s *State) ReturnAsset(args ReturnAssetArgs) (*Asset, error) {
 	}
 	asset.Status = AssetStatusInStock
 	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
-	if asset, err = s.Assets.Mut(asset.ID); err != nil {
 		return nil, err
 	}
 	asset.AssignedTo = nil
@@ -826,9 +817,6 @@ func (s *State) SendToRepair(args SendToRepairArgs) (*Asset, error) {
 		return nil, err
 	}
 	v := args.Vendor
-	if asset, err = s.Assets.Mut(asset.ID); err != nil {
-		return nil, err
-	}
 	asset.RepairVendor = &v
 	return asset, nil
 }
@@ -1068,9 +1056,6 @@ func (s *State) RevokeLicenceSeat(args RevokeLicenceSeatArgs) (*LicenceSeat, err
 		return nil, err
 	}
 	v := today
-	if seat, err = s.LicenceSeats.Mut(seat.ID); err != nil {
-		return nil, err
-	}
 	seat.RevokedOn = &v
 	return seat, nil
 }
@@ -1459,9 +1444,6 @@ func (s *State) AssignTicket(args AssignTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Assignee = &v
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Status = TicketStatusInProgress
 	if err := s.checkTicketStatus(ticket); err != nil {
 		return nil, err
@@ -1515,9 +1497,6 @@ func (s *State) PutTicketOnHold(args PutTicketOnHoldArgs) (*Ticket, error) {
 		return nil, err
 	}
 	v := args.Reason
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Notes = &v
 	return ticket, nil
 }
@@ -1572,9 +1551,6 @@ func (s *State) ChangeTicketPriority(args ChangeTicketPriorityArgs) (*Ticket, er
 		return nil, err
 	}
 	ticket.SLA = sla.ID
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.DueOn = ticket.OpenedOn + runtime.Date(sla.ResolutionDays)
 	return ticket, nil
 }
@@ -1655,22 +1631,13 @@ func (s *State) ResolveTicket(args ResolveTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	v := args.Resolution
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Resolution = &v
 	if err := s.checkTicketResolution(ticket); err != nil {
 		return nil, err
 	}
 	v2 := today
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.ResolvedOn = &v2
 	v3 := args.Notes
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Notes = &v3
 	return ticket, nil
 }
@@ -2045,9 +2012,6 @@ func (s *State) ApproveChange(args ApproveChangeArgs) (*ChangeRequest, error) {
 		return nil, err
 	}
 	v := approver.ID
-	if change, err = s.ChangeRequests.Mut(change.ID); err != nil {
-		return nil, err
-	}
 	change.Approver = &v
 	return change, nil
 }
@@ -2106,9 +2070,6 @@ func (s *State) RejectChange(args RejectChangeArgs) (*ChangeRequest, error) {
 		return nil, err
 	}
 	v := approver.ID
-	if change, err = s.ChangeRequests.Mut(change.ID); err != nil {
-		return nil, err
-	}
 	change.Approver = &v
 	return change, nil
 }
@@ -2158,9 +2119,6 @@ func (s *State) ImplementChange(args ImplementChangeArgs) (*ChangeRequest, error
 		return nil, err
 	}
 	v := today
-	if change, err = s.ChangeRequests.Mut(change.ID); err != nil {
-		return nil, err
-	}
 	change.ImplementedOn = &v
 	return change, nil
 }

@@ -449,9 +449,6 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 		return nil, err
 	}
 	ingredient.Supplier = supplier.ID
-	if ingredient, err = s.Ingredients.Mut(ingredient.ID); err != nil {
-		return nil, err
-	}
 	ingredient.UnitPrice = args.UnitPrice
 	if err := s.checkIngredientUnitPrice(ingredient); err != nil {
 		return nil, err
@@ -878,9 +875,6 @@ func (s *State) RecordStockCount(args RecordStockCountArgs) (*StockLevel, error)
 	}
 	stock.OnHand = args.Counted
 	if err := s.checkStockLevelOnHand(stock); err != nil {
-		return nil, err
-	}
-	if stock, err = s.StockLevels.Mut(stock.ID); err != nil {
 		return nil, err
 	}
 	stock.LastCountedOn = today
@@ -1752,9 +1746,6 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 		if err := s.checkOrderLineQuantity(l2); err != nil {
 			return nil, err
 		}
-		if l2, err = s.OrderLines.Mut(l2.ID); err != nil {
-			return nil, err
-		}
 		l2.LineTotal = float64(args.Quantity) * l2.UnitPrice
 		if err := s.checkOrderLineLineTotal(l2); err != nil {
 			return nil, err
@@ -1822,9 +1813,6 @@ func (s *State) SubmitPurchaseOrder(args SubmitPurchaseOrderArgs) (*PurchaseOrde
 		return nil, err
 	}
 	v := args.ApprovedBy
-	if purchaseOrder, err = s.PurchaseOrders.Mut(purchaseOrder.ID); err != nil {
-		return nil, err
-	}
 	purchaseOrder.ApprovedBy = &v
 	return purchaseOrder, nil
 }
@@ -2293,9 +2281,6 @@ func (s *State) DisputeInvoice(args DisputeInvoiceArgs) (*SupplierInvoice, error
 		return nil, err
 	}
 	v := args.Reason
-	if invoice, err = s.SupplierInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.DisputeReason = &v
 	return invoice, nil
 }
@@ -2345,9 +2330,6 @@ func (s *State) PayInvoice(args PayInvoiceArgs) (*SupplierInvoice, error) {
 		return nil, err
 	}
 	v := today
-	if invoice, err = s.SupplierInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.PaidOn = &v
 	return invoice, nil
 }

@@ -513,9 +513,6 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.CancelReason = &v2
 	if err := s.checkOrderCancelReason(order); err != nil {
 		return nil, err
@@ -657,9 +654,6 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	}
 	order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypePayment, Amount: amount, PaymentMethodID: args.PaymentMethodID})
 	if err := s.checkOrderPaymentHistory(order); err != nil {
-		return nil, err
-	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
 	order.PaymentHistory = runtime.Appended(order.PaymentHistory, OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: amount, PaymentMethodID: orig.PaymentMethodID})
@@ -970,17 +964,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 			if err := s.checkOrderItems(order); err != nil {
 				return nil, err
 			}
-			if order, err = s.Orders.Mut(order.OrderID); err != nil {
-				return nil, err
-			}
 			if k2 < 0 || k2 >= int64(len(order.Items)) {
 				return nil, runtime.IndexError(k2, len(order.Items))
 			}
 			order.Items[k2].Price = last.Price
 			if err := s.checkOrderItems(order); err != nil {
-				return nil, err
-			}
-			if order, err = s.Orders.Mut(order.OrderID); err != nil {
 				return nil, err
 			}
 			if k2 < 0 || k2 >= int64(len(order.Items)) {
@@ -1170,23 +1158,11 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 	if err := s.checkOrderStatus(order); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangeItems = runtime.Sorted(args.ItemIds)
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangeNewItems = runtime.Sorted(args.NewItemIds)
 	v := args.PaymentMethodID
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangePaymentMethodID = &v
 	v2 := diff
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangePriceDifference = &v2
 	if err := s.checkOrderExchangePriceDifference(order); err != nil {
 		return nil, err
@@ -1312,14 +1288,8 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 	if err := s.checkOrderStatus(order); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ReturnItems = runtime.Sorted(args.ItemIds)
 	v := args.PaymentMethodID
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ReturnPaymentMethodID = &v
 	return order, nil
 }

@@ -312,13 +312,7 @@ func (s *State) UpdateSubscriberAddress(args UpdateSubscriberAddressArgs) (*Subs
 		return nil, err
 	}
 	subscriber.Address = args.Address
-	if subscriber, err = s.Subscribers.Mut(subscriber.ID); err != nil {
-		return nil, err
-	}
 	subscriber.City = args.City
-	if subscriber, err = s.Subscribers.Mut(subscriber.ID); err != nil {
-		return nil, err
-	}
 	subscriber.State = runtime.PyUpper(args.State)
 	return subscriber, nil
 }
@@ -777,9 +771,6 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 			return nil, err
 		}
 		v := today
-		if s5, err = s.Subscriptions.Mut(s5.ID); err != nil {
-			return nil, err
-		}
 		s5.EndedOn = &v
 	}
 	created := &Subscription{
@@ -844,9 +835,6 @@ func (s *State) EndSubscription(args EndSubscriptionArgs) (*Subscription, error)
 		return nil, err
 	}
 	v := today
-	if subscription, err = s.Subscriptions.Mut(subscription.ID); err != nil {
-		return nil, err
-	}
 	subscription.EndedOn = &v
 	return subscription, nil
 }
@@ -1288,9 +1276,6 @@ func (s *State) SuspendLine(args SuspendLineArgs) (*Line, error) {
 	if err := s.checkLineStatus(line); err != nil {
 		return nil, err
 	}
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = args.Reason
 	if err := s.checkLineSuspensionReason(line); err != nil {
 		return nil, err
@@ -1351,9 +1336,6 @@ func (s *State) ReactivateLine(args ReactivateLineArgs) (*Line, error) {
 	}
 	line.Status = LineStatusActive
 	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
-	if line, err = s.Lines.Mut(line.ID); err != nil {
 		return nil, err
 	}
 	line.SuspensionReason = LineSuspensionReasonNone
@@ -1418,17 +1400,11 @@ func (s *State) MarkLinePortedOut(args MarkLinePortedOutArgs) (*Line, error) {
 	if err := s.checkLineStatus(line); err != nil {
 		return nil, err
 	}
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = LineSuspensionReasonNone
 	if err := s.checkLineSuspensionReason(line); err != nil {
 		return nil, err
 	}
 	v := today
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.PortedOutOn = &v
 	return line, nil
 }
@@ -1741,9 +1717,6 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Bill, error) {
 		return nil, err
 	}
 	v := today
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.PaidOn = &v
 	return bill, nil
 }
@@ -1797,9 +1770,6 @@ func (s *State) ContestBill(args ContestBillArgs) (*Bill, error) {
 		return nil, err
 	}
 	v := args.Reason
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.ContestReason = &v
 	return bill, nil
 }
@@ -1878,14 +1848,8 @@ func (s *State) CreditExtraCharges(args CreditExtraChargesArgs) (*Bill, error) {
 	if err := s.checkBillExtraCharges(bill); err != nil {
 		return nil, err
 	}
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.Total = bill.Total - args.Credit
 	if err := s.checkBillTotal(bill); err != nil {
-		return nil, err
-	}
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
 		return nil, err
 	}
 	bill.Status = BillStatusIssued
@@ -2154,9 +2118,6 @@ func (s *State) RejectPortOut(args RejectPortOutArgs) (*PortOutRequest, error) {
 		return nil, err
 	}
 	v := args.Reason
-	if request, err = s.PortOutRequests.Mut(request.ID); err != nil {
-		return nil, err
-	}
 	request.RejectionReason = &v
 	if err := s.checkPortOutRequestRejectionReason(request); err != nil {
 		return nil, err
@@ -2212,9 +2173,6 @@ func (s *State) CompletePortOut(args CompletePortOutArgs) (*PortOutRequest, erro
 		return nil, err
 	}
 	v := today
-	if request, err = s.PortOutRequests.Mut(request.ID); err != nil {
-		return nil, err
-	}
 	request.CompletedOn = &v
 	return request, nil
 }

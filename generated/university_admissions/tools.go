@@ -633,9 +633,6 @@ func (s *State) VerifyDocument(args VerifyDocumentArgs) (*Document, error) {
 		return nil, err
 	}
 	v := today
-	if document, err = s.Documents.Mut(document.ID); err != nil {
-		return nil, err
-	}
 	document.VerifiedOn = &v
 	return document, nil
 }
@@ -686,9 +683,6 @@ func (s *State) RejectDocument(args RejectDocumentArgs) (*Document, error) {
 		return nil, err
 	}
 	v := args.Note
-	if document, err = s.Documents.Mut(document.ID); err != nil {
-		return nil, err
-	}
 	document.Note = &v
 	return document, nil
 }
@@ -1056,9 +1050,6 @@ func (s *State) AdmitApplicant(args AdmitApplicantArgs) (*Offer, error) {
 		return nil, err
 	}
 	v := today
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.DecidedOn = &v
 	if args.WithConditions {
 		c := &Offer{
@@ -1141,9 +1132,6 @@ func (s *State) WaitlistApplication(args WaitlistApplicationArgs) (*Application,
 		return nil, err
 	}
 	v := today
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.DecidedOn = &v
 	return application, nil
 }
@@ -1197,14 +1185,8 @@ func (s *State) RefuseApplication(args RefuseApplicationArgs) (*Application, err
 		return nil, err
 	}
 	v := today
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.DecidedOn = &v
 	v2 := args.Reason
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.RefusalReason = &v2
 	return application, nil
 }
@@ -1271,9 +1253,6 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 			return nil, err
 		}
 		v := today
-		if o, err = s.Offers.Mut(o.ID); err != nil {
-			return nil, err
-		}
 		o.RespondedOn = &v
 	}
 	return application, nil
@@ -1334,9 +1313,6 @@ func (s *State) AcceptOffer(args AcceptOfferArgs) (*Offer, error) {
 		return nil, err
 	}
 	v := today
-	if offer, err = s.Offers.Mut(offer.ID); err != nil {
-		return nil, err
-	}
 	offer.RespondedOn = &v
 	return offer, nil
 }
@@ -1386,9 +1362,6 @@ func (s *State) DeclineOffer(args DeclineOfferArgs) (*Offer, error) {
 		return nil, err
 	}
 	v := today
-	if offer, err = s.Offers.Mut(offer.ID); err != nil {
-		return nil, err
-	}
 	offer.RespondedOn = &v
 	return offer, nil
 }
@@ -2066,9 +2039,6 @@ func (s *State) RefundDeposit(args RefundDepositArgs) (*TuitionDeposit, error) {
 		return nil, err
 	}
 	v := today
-	if deposit, err = s.TuitionDeposits.Mut(deposit.ID); err != nil {
-		return nil, err
-	}
 	deposit.RefundedOn = &v
 	return deposit, nil
 }

@@ -876,18 +876,12 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 	}
 	if args.Reason == "no longer needed" {
 		var v OrderCancelReason = OrderCancelReasonNoLongerNeeded
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
 		order.CancelReason = &v
 		if err := s.checkOrderCancelReason(order); err != nil {
 			return nil, err
 		}
 	} else {
 		var v2 OrderCancelReason = OrderCancelReasonOrderedByMistake
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
 		order.CancelReason = &v2
 		if err := s.checkOrderCancelReason(order); err != nil {
 			return nil, err
@@ -1049,17 +1043,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		if err := s.checkOrderItems(order); err != nil {
 			return nil, err
 		}
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
 		if k < 0 || k >= int64(len(order.Items)) {
 			return nil, runtime.IndexError(k, len(order.Items))
 		}
 		order.Items[k].Price = new_.Price
 		if err := s.checkOrderItems(order); err != nil {
-			return nil, err
-		}
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
 			return nil, err
 		}
 		if k < 0 || k >= int64(len(order.Items)) {
@@ -1077,20 +1065,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.Status = OrderStatusPendingItemModified
 	if err := s.checkOrderStatus(order); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangeItems = runtime.Sorted(args.NewItemIds)
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.Tags["modified"] = []string{"items"}
 	return order, nil
 }
