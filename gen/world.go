@@ -133,7 +133,7 @@ func (g *generator) worldFile(f *jen.File) {
 			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(
 				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-				jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st")}), jen.Nil()),
+				jen.Return(jen.Op("&").Id("Episode").Values(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Op("*").Id("st")}), jen.Nil()),
 			),
 		),
 		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": unknown task %q"), jen.Id("task"))),
