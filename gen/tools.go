@@ -515,7 +515,8 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 		ret = []jen.Code{
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(rt, "Encoded").Call(jen.Id("v"), g.appendFunc(res)), jen.Nil()),
+			jen.Return(jen.Qual(rt, "JSONAppenderFunc").Call(jen.Func().Params(jen.Id("dst").Index().Byte()).Index().Byte().Block(
+				jen.Return(g.appendOf(res, jen.Id("dst"), jen.Id("v"))))), jen.Nil()),
 		}
 	}
 	f.Commentf("%s decodes the JSON arguments of %s and calls %s: by", ti.call, t.Name, ti.method)

@@ -102,7 +102,7 @@ func (s *State) callFindProducts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Product) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Product])
 	}), nil
 }
@@ -234,7 +234,7 @@ func (s *State) callFindStockMovements(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StockMovement) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StockMovement])
 	}), nil
 }
@@ -515,7 +515,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
 	}), nil
 }
@@ -646,7 +646,7 @@ func (s *State) callFindOrders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
 	}), nil
 }
@@ -769,7 +769,7 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
 	}), nil
 }
@@ -993,7 +993,7 @@ func (s *State) callFindReturns(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*ReturnAuthorization) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*ReturnAuthorization])
 	}), nil
 }
@@ -1510,7 +1510,7 @@ func (s *State) callFindRefunds(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Refund) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Refund])
 	}), nil
 }
@@ -1582,7 +1582,7 @@ func (s *State) callFindStoreCreditAccounts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditAccount) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditAccount])
 	}), nil
 }
@@ -1714,7 +1714,7 @@ func (s *State) callFindStoreCreditTransactions(raw json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditTransaction) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditTransaction])
 	}), nil
 }

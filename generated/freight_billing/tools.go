@@ -116,7 +116,7 @@ func (s *State) callFindShipments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Shipment) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Shipment])
 	}), nil
 }
@@ -228,7 +228,7 @@ func (s *State) callListCarriers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Carrier) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Carrier])
 	}), nil
 }
@@ -762,7 +762,7 @@ func (s *State) callFindRateCards(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*RateCard) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*RateCard])
 	}), nil
 }
@@ -1080,7 +1080,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
 	}), nil
 }
@@ -1211,7 +1211,7 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*FreightInvoice) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*FreightInvoice])
 	}), nil
 }
@@ -1334,7 +1334,7 @@ func (s *State) callFindInvoiceLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*InvoiceLine) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*InvoiceLine])
 	}), nil
 }
@@ -1406,7 +1406,7 @@ func (s *State) callFindCreditNotes(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*CreditNote) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*CreditNote])
 	}), nil
 }
@@ -2160,7 +2160,7 @@ func (s *State) callFindPayments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Payment) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Payment])
 	}), nil
 }
@@ -2241,7 +2241,7 @@ func (s *State) callFindDunningLetters(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*DunningLetter) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*DunningLetter])
 	}), nil
 }

@@ -102,7 +102,7 @@ func (s *State) callFindSuppliers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Supplier) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Supplier])
 	}), nil
 }
@@ -246,7 +246,7 @@ func (s *State) callFindIngredients(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Ingredient) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Ingredient])
 	}), nil
 }
@@ -616,7 +616,7 @@ func (s *State) callFindOutlets(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Outlet) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Outlet])
 	}), nil
 }
@@ -739,7 +739,7 @@ func (s *State) callFindStock(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StockLevel) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StockLevel])
 	}), nil
 }
@@ -820,7 +820,7 @@ func (s *State) callFindReceipts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*GoodsReceipt) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*GoodsReceipt])
 	}), nil
 }
@@ -1316,7 +1316,7 @@ func (s *State) callFindPurchaseOrders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*PurchaseOrder) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*PurchaseOrder])
 	}), nil
 }
@@ -1439,7 +1439,7 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
 	}), nil
 }
@@ -2029,7 +2029,7 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*SupplierInvoice) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*SupplierInvoice])
 	}), nil
 }

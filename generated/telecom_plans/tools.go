@@ -119,7 +119,7 @@ func (s *State) callFindSubscribers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Subscriber) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscriber])
 	}), nil
 }
@@ -474,7 +474,7 @@ func (s *State) callFindPlans(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Plan) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Plan])
 	}), nil
 }
@@ -606,7 +606,7 @@ func (s *State) callFindSubscriptions(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Subscription) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscription])
 	}), nil
 }
@@ -943,7 +943,7 @@ func (s *State) callFindLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Line) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Line])
 	}), nil
 }
@@ -1074,7 +1074,7 @@ func (s *State) callFindUsage(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*UsageRecord) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*UsageRecord])
 	}), nil
 }
@@ -1513,7 +1513,7 @@ func (s *State) callFindBills(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Bill) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Bill])
 	}), nil
 }
@@ -1959,7 +1959,7 @@ func (s *State) callFindPortRequests(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*PortOutRequest) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*PortOutRequest])
 	}), nil
 }

@@ -111,7 +111,7 @@ func (s *State) callFindPrograms(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Program) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Program])
 	}), nil
 }
@@ -380,7 +380,7 @@ func (s *State) callFindApplicants(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Applicant) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Applicant])
 	}), nil
 }
@@ -507,7 +507,7 @@ func (s *State) callFindDocuments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Document) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Document])
 	}), nil
 }
@@ -792,7 +792,7 @@ func (s *State) callFindApplications(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Application) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Application])
 	}), nil
 }
@@ -910,7 +910,7 @@ func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Offer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Offer])
 	}), nil
 }
@@ -1461,7 +1461,7 @@ func (s *State) callFindScholarships(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Scholarship) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Scholarship])
 	}), nil
 }
@@ -1593,7 +1593,7 @@ func (s *State) callFindAwards(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*ScholarshipAward) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*ScholarshipAward])
 	}), nil
 }
@@ -1875,7 +1875,7 @@ func (s *State) callFindDeposits(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*TuitionDeposit) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*TuitionDeposit])
 	}), nil
 }

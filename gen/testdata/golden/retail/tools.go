@@ -134,7 +134,7 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v map[string]string) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendMap(dst, v, runtime.AppendString)
 	}), nil
 }
@@ -283,7 +283,7 @@ func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
 	}), nil
 }
