@@ -1441,9 +1441,6 @@ func (s *State) CancelSession(args CancelSessionArgs) (*ClinicSession, error) {
 		return nil, err
 	}
 	session.Status = ClinicSessionStatusCancelled
-	if err := s.checkClinicSessionStatus(session); err != nil {
-		return nil, err
-	}
 	return session, nil
 }
 
@@ -1704,9 +1701,6 @@ func (s *State) CancelAppointment(args CancelAppointmentArgs) (*Appointment, err
 		return nil, err
 	}
 	appointment.Status = AppointmentStatusCancelled
-	if err := s.checkAppointmentStatus(appointment); err != nil {
-		return nil, err
-	}
 	v := args.Reason
 	appointment.CancellationReason = &v
 	return appointment, nil
@@ -1784,17 +1778,11 @@ func (s *State) RecordAttendance(args RecordAttendanceArgs) (*Appointment, error
 			return nil, err
 		}
 		appointment.Status = AppointmentStatusAttended
-		if err := s.checkAppointmentStatus(appointment); err != nil {
-			return nil, err
-		}
 	} else {
 		if appointment, err = s.Appointments.Mut(appointment.ID); err != nil {
 			return nil, err
 		}
 		appointment.Status = AppointmentStatusDidNotAttend
-		if err := s.checkAppointmentStatus(appointment); err != nil {
-			return nil, err
-		}
 	}
 	return appointment, nil
 }
@@ -2108,9 +2096,6 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 	referral.TriageNote = &v
 	if args.Accept {
 		referral.Status = ReferralStatusAccepted
-		if err := s.checkReferralStatus(referral); err != nil {
-			return nil, err
-		}
 		referral.Priority = args.Priority
 		if err := s.checkReferralPriority(referral); err != nil {
 			return nil, err
@@ -2150,9 +2135,6 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 		}
 	} else {
 		referral.Status = ReferralStatusRejected
-		if err := s.checkReferralStatus(referral); err != nil {
-			return nil, err
-		}
 	}
 	return referral, nil
 }
@@ -2216,9 +2198,6 @@ func (s *State) MarkReferralBooked(args MarkReferralBookedArgs) (*Referral, erro
 			return nil, err
 		}
 		w2.Status = WaitingListEntryStatusBooked
-		if err := s.checkWaitingListEntryStatus(w2); err != nil {
-			return nil, err
-		}
 	}
 	return referral, nil
 }
@@ -2285,9 +2264,6 @@ func (s *State) ReturnReferralToWaiting(args ReturnReferralToWaitingArgs) (*Refe
 			return nil, err
 		}
 		w2.Status = WaitingListEntryStatusWaiting
-		if err := s.checkWaitingListEntryStatus(w2); err != nil {
-			return nil, err
-		}
 	}
 	return referral, nil
 }
@@ -2348,9 +2324,6 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 		return nil, err
 	}
 	referral.Status = ReferralStatusDischarged
-	if err := s.checkReferralStatus(referral); err != nil {
-		return nil, err
-	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.waitingListEntryIDs() {
 		w, ok2 := s.WaitingListEntries.Get(id)
@@ -2365,9 +2338,6 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 			return nil, err
 		}
 		w.Status = WaitingListEntryStatusRemoved
-		if err := s.checkWaitingListEntryStatus(w); err != nil {
-			return nil, err
-		}
 		v := args.Reason
 		w.RemovalReason = &v
 	}

@@ -451,9 +451,6 @@ func (s *State) SuspendPolicy(args SuspendPolicyArgs) (*InsurancePolicy, error) 
 		return nil, err
 	}
 	policy.Status = InsurancePolicyStatusSuspended
-	if err := s.checkInsurancePolicyStatus(policy); err != nil {
-		return nil, err
-	}
 	return policy, nil
 }
 
@@ -529,9 +526,6 @@ func (s *State) ReinstatePolicy(args ReinstatePolicyArgs) (*InsurancePolicy, err
 	}
 	policy.PremiumPaidUntil = args.PaidUntil
 	policy.Status = InsurancePolicyStatusActive
-	if err := s.checkInsurancePolicyStatus(policy); err != nil {
-		return nil, err
-	}
 	return policy, nil
 }
 
@@ -618,9 +612,6 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 	}
 	policy.EndDate = args.Effective
 	policy.Status = InsurancePolicyStatusCancelled
-	if err := s.checkInsurancePolicyStatus(policy); err != nil {
-		return nil, err
-	}
 	return policy, nil
 }
 
@@ -930,9 +921,6 @@ func (s *State) SendToAssessment(args SendToAssessmentArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusUnderAssessment
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	return claim, nil
 }
 
@@ -1016,9 +1004,6 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusApproved
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	v2 := today
 	claim.DecidedOn = &v2
 	return claim, nil
@@ -1069,9 +1054,6 @@ func (s *State) RejectClaim(args RejectClaimArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusRejected
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	v := args.Reason
 	claim.RejectionReason = &v
 	v2 := today
@@ -1120,9 +1102,6 @@ func (s *State) MarkClaimPaid(args MarkClaimPaidArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusPaid
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	return claim, nil
 }
 
@@ -1534,9 +1513,6 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 	v3 := today
 	assessment.AssessedOn = &v3
 	assessment.Status = AssessmentStatusCompleted
-	if err := s.checkAssessmentStatus(assessment); err != nil {
-		return nil, err
-	}
 	return assessment, nil
 }
 
@@ -1581,9 +1557,6 @@ func (s *State) CancelAssessment(args CancelAssessmentArgs) (*Assessment, error)
 		return nil, err
 	}
 	assessment.Status = AssessmentStatusCancelled
-	if err := s.checkAssessmentStatus(assessment); err != nil {
-		return nil, err
-	}
 	return assessment, nil
 }
 
@@ -1872,9 +1845,6 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 		return nil, err
 	}
 	payout.Status = PayoutStatusSent
-	if err := s.checkPayoutStatus(payout); err != nil {
-		return nil, err
-	}
 	v := today
 	payout.SentOn = &v
 	return payout, nil
@@ -1921,9 +1891,6 @@ func (s *State) CancelPayout(args CancelPayoutArgs) (*Payout, error) {
 		return nil, err
 	}
 	payout.Status = PayoutStatusCancelled
-	if err := s.checkPayoutStatus(payout); err != nil {
-		return nil, err
-	}
 	return payout, nil
 }
 
@@ -2317,17 +2284,11 @@ func (s *State) ResolveFraudFlag(args ResolveFraudFlagArgs) (*FraudFlag, error) 
 			return nil, err
 		}
 		flag.Status = FraudFlagStatusConfirmed
-		if err := s.checkFraudFlagStatus(flag); err != nil {
-			return nil, err
-		}
 	} else {
 		if flag, err = s.FraudFlags.Mut(flag.ID); err != nil {
 			return nil, err
 		}
 		flag.Status = FraudFlagStatusCleared
-		if err := s.checkFraudFlagStatus(flag); err != nil {
-			return nil, err
-		}
 	}
 	v := args.Note
 	if flag, err = s.FraudFlags.Mut(flag.ID); err != nil {

@@ -219,9 +219,6 @@ func (s *State) RecordResignation(args RecordResignationArgs) (*Employee, error)
 		return nil, err
 	}
 	employee.Status = EmployeeStatusNoticePeriod
-	if err := s.checkEmployeeStatus(employee); err != nil {
-		return nil, err
-	}
 	v := args.LastWorkingDay
 	employee.LastWorkingDay = &v
 	return employee, nil
@@ -276,9 +273,6 @@ func (s *State) CompleteExit(args CompleteExitArgs) (*Employee, error) {
 		return nil, err
 	}
 	employee.Status = EmployeeStatusExited
-	if err := s.checkEmployeeStatus(employee); err != nil {
-		return nil, err
-	}
 	return employee, nil
 }
 
@@ -712,9 +706,6 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusAssigned
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	v := employee.ID
 	asset.AssignedTo = &v
 	return asset, nil
@@ -761,9 +752,6 @@ func (s *State) ReturnAsset(args ReturnAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusInStock
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	asset.AssignedTo = nil
 	return asset, nil
 }
@@ -813,9 +801,6 @@ func (s *State) SendToRepair(args SendToRepairArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusInRepair
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	v := args.Vendor
 	asset.RepairVendor = &v
 	return asset, nil
@@ -863,17 +848,11 @@ func (s *State) CompleteRepair(args CompleteRepairArgs) (*Asset, error) {
 			return nil, err
 		}
 		asset.Status = AssetStatusAssigned
-		if err := s.checkAssetStatus(asset); err != nil {
-			return nil, err
-		}
 	} else {
 		if asset, err = s.Assets.Mut(asset.ID); err != nil {
 			return nil, err
 		}
 		asset.Status = AssetStatusInStock
-		if err := s.checkAssetStatus(asset); err != nil {
-			return nil, err
-		}
 	}
 	if asset, err = s.Assets.Mut(asset.ID); err != nil {
 		return nil, err
@@ -923,9 +902,6 @@ func (s *State) RetireAsset(args RetireAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusRetired
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	return asset, nil
 }
 
@@ -1052,9 +1028,6 @@ func (s *State) RevokeLicenceSeat(args RevokeLicenceSeatArgs) (*LicenceSeat, err
 		return nil, err
 	}
 	seat.Status = LicenceSeatStatusRevoked
-	if err := s.checkLicenceSeatStatus(seat); err != nil {
-		return nil, err
-	}
 	v := today
 	seat.RevokedOn = &v
 	return seat, nil
@@ -1445,9 +1418,6 @@ func (s *State) AssignTicket(args AssignTicketArgs) (*Ticket, error) {
 	}
 	ticket.Assignee = &v
 	ticket.Status = TicketStatusInProgress
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	return ticket, nil
 }
 
@@ -1493,9 +1463,6 @@ func (s *State) PutTicketOnHold(args PutTicketOnHoldArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Status = TicketStatusOnHold
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	v := args.Reason
 	ticket.Notes = &v
 	return ticket, nil
@@ -1627,9 +1594,6 @@ func (s *State) ResolveTicket(args ResolveTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Status = TicketStatusResolved
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	v := args.Resolution
 	ticket.Resolution = &v
 	if err := s.checkTicketResolution(ticket); err != nil {
@@ -1683,9 +1647,6 @@ func (s *State) CloseTicket(args CloseTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Status = TicketStatusClosed
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	return ticket, nil
 }
 
@@ -2008,9 +1969,6 @@ func (s *State) ApproveChange(args ApproveChangeArgs) (*ChangeRequest, error) {
 		return nil, err
 	}
 	change.Status = ChangeRequestStatusApproved
-	if err := s.checkChangeRequestStatus(change); err != nil {
-		return nil, err
-	}
 	v := approver.ID
 	change.Approver = &v
 	return change, nil
@@ -2066,9 +2024,6 @@ func (s *State) RejectChange(args RejectChangeArgs) (*ChangeRequest, error) {
 		return nil, err
 	}
 	change.Status = ChangeRequestStatusRejected
-	if err := s.checkChangeRequestStatus(change); err != nil {
-		return nil, err
-	}
 	v := approver.ID
 	change.Approver = &v
 	return change, nil
@@ -2115,9 +2070,6 @@ func (s *State) ImplementChange(args ImplementChangeArgs) (*ChangeRequest, error
 		return nil, err
 	}
 	change.Status = ChangeRequestStatusImplemented
-	if err := s.checkChangeRequestStatus(change); err != nil {
-		return nil, err
-	}
 	v := today
 	change.ImplementedOn = &v
 	return change, nil

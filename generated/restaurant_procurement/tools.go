@@ -1809,9 +1809,6 @@ func (s *State) SubmitPurchaseOrder(args SubmitPurchaseOrderArgs) (*PurchaseOrde
 		return nil, err
 	}
 	purchaseOrder.Status = PurchaseOrderStatusSent
-	if err := s.checkPurchaseOrderStatus(purchaseOrder); err != nil {
-		return nil, err
-	}
 	v := args.ApprovedBy
 	purchaseOrder.ApprovedBy = &v
 	return purchaseOrder, nil
@@ -1858,9 +1855,6 @@ func (s *State) MarkPoReceived(args MarkPoReceivedArgs) (*PurchaseOrder, error) 
 		return nil, err
 	}
 	purchaseOrder.Status = PurchaseOrderStatusReceived
-	if err := s.checkPurchaseOrderStatus(purchaseOrder); err != nil {
-		return nil, err
-	}
 	return purchaseOrder, nil
 }
 
@@ -1905,9 +1899,6 @@ func (s *State) CancelPurchaseOrder(args CancelPurchaseOrderArgs) (*PurchaseOrde
 		return nil, err
 	}
 	purchaseOrder.Status = PurchaseOrderStatusCancelled
-	if err := s.checkPurchaseOrderStatus(purchaseOrder); err != nil {
-		return nil, err
-	}
 	return purchaseOrder, nil
 }
 
@@ -2229,9 +2220,6 @@ func (s *State) ApproveInvoice(args ApproveInvoiceArgs) (*SupplierInvoice, error
 		return nil, err
 	}
 	invoice.Status = SupplierInvoiceStatusApproved
-	if err := s.checkSupplierInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	return invoice, nil
 }
 
@@ -2277,9 +2265,6 @@ func (s *State) DisputeInvoice(args DisputeInvoiceArgs) (*SupplierInvoice, error
 		return nil, err
 	}
 	invoice.Status = SupplierInvoiceStatusDisputed
-	if err := s.checkSupplierInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	v := args.Reason
 	invoice.DisputeReason = &v
 	return invoice, nil
@@ -2326,9 +2311,6 @@ func (s *State) PayInvoice(args PayInvoiceArgs) (*SupplierInvoice, error) {
 		return nil, err
 	}
 	invoice.Status = SupplierInvoiceStatusPaid
-	if err := s.checkSupplierInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	v := today
 	invoice.PaidOn = &v
 	return invoice, nil

@@ -506,9 +506,6 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		return nil, err
 	}
 	order.Status = OrderStatusCancelled
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	v2 := castEnum[OrderCancelReason](s, args.Reason, "Order.cancel_reason", "no longer needed, ordered by mistake")
 	if err := s.takeFault(); err != nil {
 		return nil, err
@@ -984,9 +981,6 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		return nil, err
 	}
 	order.Status = OrderStatusPendingItemModified
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	return order, nil
 }
 
@@ -1155,9 +1149,6 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 		return nil, err
 	}
 	order.Status = OrderStatusExchangeRequested
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	order.ExchangeItems = runtime.Sorted(args.ItemIds)
 	order.ExchangeNewItems = runtime.Sorted(args.NewItemIds)
 	v := args.PaymentMethodID
@@ -1285,9 +1276,6 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 		return nil, err
 	}
 	order.Status = OrderStatusReturnRequested
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	order.ReturnItems = runtime.Sorted(args.ItemIds)
 	v := args.PaymentMethodID
 	order.ReturnPaymentMethodID = &v

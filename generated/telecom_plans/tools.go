@@ -369,9 +369,6 @@ func (s *State) CloseSubscriber(args CloseSubscriberArgs) (*Subscriber, error) {
 		return nil, err
 	}
 	subscriber.Status = SubscriberStatusClosed
-	if err := s.checkSubscriberStatus(subscriber); err != nil {
-		return nil, err
-	}
 	return subscriber, nil
 }
 
@@ -767,9 +764,6 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 			return nil, err
 		}
 		s5.Status = SubscriptionStatusEnded
-		if err := s.checkSubscriptionStatus(s5); err != nil {
-			return nil, err
-		}
 		v := today
 		s5.EndedOn = &v
 	}
@@ -831,9 +825,6 @@ func (s *State) EndSubscription(args EndSubscriptionArgs) (*Subscription, error)
 		return nil, err
 	}
 	subscription.Status = SubscriptionStatusEnded
-	if err := s.checkSubscriptionStatus(subscription); err != nil {
-		return nil, err
-	}
 	v := today
 	subscription.EndedOn = &v
 	return subscription, nil
@@ -1273,9 +1264,6 @@ func (s *State) SuspendLine(args SuspendLineArgs) (*Line, error) {
 		return nil, err
 	}
 	line.Status = LineStatusSuspended
-	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = args.Reason
 	if err := s.checkLineSuspensionReason(line); err != nil {
 		return nil, err
@@ -1335,13 +1323,7 @@ func (s *State) ReactivateLine(args ReactivateLineArgs) (*Line, error) {
 		return nil, err
 	}
 	line.Status = LineStatusActive
-	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = LineSuspensionReasonNone
-	if err := s.checkLineSuspensionReason(line); err != nil {
-		return nil, err
-	}
 	return line, nil
 }
 
@@ -1397,13 +1379,7 @@ func (s *State) MarkLinePortedOut(args MarkLinePortedOutArgs) (*Line, error) {
 		return nil, err
 	}
 	line.Status = LineStatusPortedOut
-	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = LineSuspensionReasonNone
-	if err := s.checkLineSuspensionReason(line); err != nil {
-		return nil, err
-	}
 	v := today
 	line.PortedOutOn = &v
 	return line, nil
@@ -1713,9 +1689,6 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Bill, error) {
 		return nil, err
 	}
 	bill.Status = BillStatusPaid
-	if err := s.checkBillStatus(bill); err != nil {
-		return nil, err
-	}
 	v := today
 	bill.PaidOn = &v
 	return bill, nil
@@ -1766,9 +1739,6 @@ func (s *State) ContestBill(args ContestBillArgs) (*Bill, error) {
 		return nil, err
 	}
 	bill.Status = BillStatusContested
-	if err := s.checkBillStatus(bill); err != nil {
-		return nil, err
-	}
 	v := args.Reason
 	bill.ContestReason = &v
 	return bill, nil
@@ -1853,9 +1823,6 @@ func (s *State) CreditExtraCharges(args CreditExtraChargesArgs) (*Bill, error) {
 		return nil, err
 	}
 	bill.Status = BillStatusIssued
-	if err := s.checkBillStatus(bill); err != nil {
-		return nil, err
-	}
 	return bill, nil
 }
 
@@ -2044,9 +2011,6 @@ func (s *State) ApprovePortOut(args ApprovePortOutArgs) (*PortOutRequest, error)
 		return nil, err
 	}
 	request.Status = PortOutRequestStatusApproved
-	if err := s.checkPortOutRequestStatus(request); err != nil {
-		return nil, err
-	}
 	return request, nil
 }
 
@@ -2114,9 +2078,6 @@ func (s *State) RejectPortOut(args RejectPortOutArgs) (*PortOutRequest, error) {
 		return nil, err
 	}
 	request.Status = PortOutRequestStatusRejected
-	if err := s.checkPortOutRequestStatus(request); err != nil {
-		return nil, err
-	}
 	v := args.Reason
 	request.RejectionReason = &v
 	if err := s.checkPortOutRequestRejectionReason(request); err != nil {
@@ -2169,9 +2130,6 @@ func (s *State) CompletePortOut(args CompletePortOutArgs) (*PortOutRequest, erro
 		return nil, err
 	}
 	request.Status = PortOutRequestStatusCompleted
-	if err := s.checkPortOutRequestStatus(request); err != nil {
-		return nil, err
-	}
 	v := today
 	request.CompletedOn = &v
 	return request, nil

@@ -629,9 +629,6 @@ func (s *State) VerifyDocument(args VerifyDocumentArgs) (*Document, error) {
 		return nil, err
 	}
 	document.Status = DocumentStatusVerified
-	if err := s.checkDocumentStatus(document); err != nil {
-		return nil, err
-	}
 	v := today
 	document.VerifiedOn = &v
 	return document, nil
@@ -679,9 +676,6 @@ func (s *State) RejectDocument(args RejectDocumentArgs) (*Document, error) {
 		return nil, err
 	}
 	document.Status = DocumentStatusRejected
-	if err := s.checkDocumentStatus(document); err != nil {
-		return nil, err
-	}
 	v := args.Note
 	document.Note = &v
 	return document, nil
@@ -944,9 +938,6 @@ func (s *State) StartReview(args StartReviewArgs) (*Application, error) {
 		return nil, err
 	}
 	application.Status = ApplicationStatusUnderReview
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	return application, nil
 }
 
@@ -1046,9 +1037,6 @@ func (s *State) AdmitApplicant(args AdmitApplicantArgs) (*Offer, error) {
 		return nil, err
 	}
 	application.Status = ApplicationStatusAdmitted
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	v := today
 	application.DecidedOn = &v
 	if args.WithConditions {
@@ -1128,9 +1116,6 @@ func (s *State) WaitlistApplication(args WaitlistApplicationArgs) (*Application,
 		return nil, err
 	}
 	application.Status = ApplicationStatusWaitlisted
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	v := today
 	application.DecidedOn = &v
 	return application, nil
@@ -1181,9 +1166,6 @@ func (s *State) RefuseApplication(args RefuseApplicationArgs) (*Application, err
 		return nil, err
 	}
 	application.Status = ApplicationStatusRefused
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	v := today
 	application.DecidedOn = &v
 	v2 := args.Reason
@@ -1232,9 +1214,6 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 		return nil, err
 	}
 	application.Status = ApplicationStatusWithdrawn
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.offerIDs() {
 		o, ok2 := s.Offers.Get(id)
@@ -1249,9 +1228,6 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 			return nil, err
 		}
 		o.Status = OfferStatusDeclined
-		if err := s.checkOfferStatus(o); err != nil {
-			return nil, err
-		}
 		v := today
 		o.RespondedOn = &v
 	}
@@ -1309,9 +1285,6 @@ func (s *State) AcceptOffer(args AcceptOfferArgs) (*Offer, error) {
 		return nil, err
 	}
 	offer.Status = OfferStatusAccepted
-	if err := s.checkOfferStatus(offer); err != nil {
-		return nil, err
-	}
 	v := today
 	offer.RespondedOn = &v
 	return offer, nil
@@ -1358,9 +1331,6 @@ func (s *State) DeclineOffer(args DeclineOfferArgs) (*Offer, error) {
 		return nil, err
 	}
 	offer.Status = OfferStatusDeclined
-	if err := s.checkOfferStatus(offer); err != nil {
-		return nil, err
-	}
 	v := today
 	offer.RespondedOn = &v
 	return offer, nil
@@ -1718,9 +1688,6 @@ func (s *State) AcceptAward(args AcceptAwardArgs) (*ScholarshipAward, error) {
 		return nil, err
 	}
 	award.Status = ScholarshipAwardStatusAccepted
-	if err := s.checkScholarshipAwardStatus(award); err != nil {
-		return nil, err
-	}
 	return award, nil
 }
 
@@ -1765,9 +1732,6 @@ func (s *State) CancelAward(args CancelAwardArgs) (*ScholarshipAward, error) {
 		return nil, err
 	}
 	award.Status = ScholarshipAwardStatusCancelled
-	if err := s.checkScholarshipAwardStatus(award); err != nil {
-		return nil, err
-	}
 	return award, nil
 }
 
@@ -2035,9 +1999,6 @@ func (s *State) RefundDeposit(args RefundDepositArgs) (*TuitionDeposit, error) {
 		return nil, err
 	}
 	deposit.Status = TuitionDepositStatusRefunded
-	if err := s.checkTuitionDepositStatus(deposit); err != nil {
-		return nil, err
-	}
 	v := today
 	deposit.RefundedOn = &v
 	return deposit, nil

@@ -871,21 +871,12 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		return nil, err
 	}
 	order.Status = OrderStatusCancelled
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	if args.Reason == "no longer needed" {
 		var v OrderCancelReason = OrderCancelReasonNoLongerNeeded
 		order.CancelReason = &v
-		if err := s.checkOrderCancelReason(order); err != nil {
-			return nil, err
-		}
 	} else {
 		var v2 OrderCancelReason = OrderCancelReasonOrderedByMistake
 		order.CancelReason = &v2
-		if err := s.checkOrderCancelReason(order); err != nil {
-			return nil, err
-		}
 	}
 	return order, nil
 }
@@ -1066,9 +1057,6 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		return nil, err
 	}
 	order.Status = OrderStatusPendingItemModified
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	order.ExchangeItems = runtime.Sorted(args.NewItemIds)
 	order.Tags["modified"] = []string{"items"}
 	return order, nil
