@@ -108,9 +108,11 @@ type registryCore struct {
 // ready registers the tools of a lazily loaded registry.
 func (r *registryCore) ready() {
 	if r.load != nil {
-		r.loadOnce.Do(func() { r.load(r) })
+		r.loadOnce.Do(r.loadNow)
 	}
 }
+
+func (r *registryCore) loadNow() { r.load(r) }
 
 type toolEntry struct {
 	info ToolInfo
@@ -184,7 +186,6 @@ func (r *Registry[S]) Register(t Tool[S]) {
 //
 // Call never panics because of a handler or its arguments.
 func (r *Registry[S]) Call(state S, name string, args json.RawMessage) Observation {
-	r.r.ready()
 	return r.r.call(state, name, args)
 }
 
@@ -211,6 +212,7 @@ func (r *registryCore) register(info ToolInfo, call func(Stateful, json.RawMessa
 }
 
 func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (obs Observation) {
+	r.ready()
 	i, ok := r.index[name]
 	if !ok {
 		return ErrorObservation(UnknownTool(name, r.names))
