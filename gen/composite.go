@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -55,6 +56,25 @@ func nilable(t *ir.Type) bool {
 
 // pointerOpt reports whether an optional t is a pointer to its value.
 func pointerOpt(t *ir.Type) bool { return t.Optional && !nilable(t) }
+
+// newOf is new(v), a pointer to a new variable of Go type typ holding v:
+// v is converted to typ first unless its text already has that type (an
+// untyped constant would take its default type: new(7200) is an *int).
+func newOf(typ, v *jen.Statement) *jen.Statement {
+	t, x := goText(typ), goText(v)
+	switch {
+	case strings.HasPrefix(x, t+"(") || strings.HasPrefix(x, t+"{"),
+		t == "string" && strings.HasPrefix(x, `"`),
+		t == "bool" && (x == "true" || x == "false"),
+		typedName.MatchString(x) && x != "true" && x != "false" && x != "nil":
+		return jen.New(v)
+	}
+	return jen.New(typ.Call(v))
+}
+
+// typedName matches a name that stands for a typed value in generated code:
+// an enum constant, today, a local variable.
+var typedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // mayBeNull reports whether the Go value of e may be nil because its type
 // is optional: a literal other than null never is.

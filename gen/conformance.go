@@ -4,50 +4,21 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
-	toolprobe "github.com/worldc/worldc/compiler/probe"
 )
 
 // conformanceFile renders Checks and Conformance: the seed checks, one
-// check per tool that it succeeds on arguments taken from the seed, and
-// the runtime's conformance checks (tool descriptions, tasks, solutions,
-// determinism, isolation, bad arguments).
+// check per tool that it succeeds on arguments found from its probe
+// (probes.json, see probesJSON), and the runtime's conformance checks
+// (tool descriptions, tasks, solutions, determinism, isolation, bad
+// arguments), all run by runtime.WorldChecks.
 func (g *generator) conformanceFile(f *jen.File) {
-	var probes []jen.Code
-	for _, tp := range toolprobe.Probes(g.w) {
-		var params []jen.Code
-		for _, p := range tp.Params {
-			var cands []jen.Code
-			for _, c := range p.Candidates {
-				cands = append(cands, jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(string(c))))
-			}
-			params = append(params, jen.Values(jen.Dict{
-				jen.Id("Name"):       jen.Lit(p.Name),
-				jen.Id("Candidates"): jen.Index().Qual("encoding/json", "RawMessage").Values(cands...),
-			}))
-		}
-		d := jen.Dict{
-			jen.Id("Tool"):   jen.Lit(tp.Tool),
-			jen.Id("Params"): jen.Index().Qual(rt, "ParamProbe").Values(params...),
-		}
-		if ex := tp.Examples; len(ex) > 0 {
-			var xs []jen.Code
-			for _, e := range ex {
-				xs = append(xs, jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(string(e))))
-			}
-			d[jen.Id("Examples")] = jen.Index().Qual("encoding/json", "RawMessage").Values(xs...)
-		}
-		if reqs := tp.Requires; len(reqs) > 0 {
-			var rs []jen.Code
-			for _, r := range reqs {
-				rs = append(rs, jen.Lit(r))
-			}
-			d[jen.Id("Requires")] = jen.Index().String().Values(rs...)
-		}
-		probes = append(probes, jen.Values(d))
-	}
-	f.Comment("toolProbes say where to look for arguments each tool accepts: candidate")
-	f.Comment("values per parameter taken from the seed, enums and simple defaults.")
-	f.Var().Id("toolProbes").Op("=").Index().Qual(rt, "ToolProbe").Values(probes...)
+	f.Anon("embed")
+	f.Comment("probesJSON holds the tool probes: where to look for arguments each")
+	f.Comment("tool accepts (candidate values per parameter taken from the seed,")
+	f.Comment("enums and simple defaults), and each tool's require messages.")
+	f.Comment("")
+	f.Comment("//go:embed probes.json")
+	f.Var().Id("probesJSON").String()
 	f.Line()
 
 	f.Comment("checkSeed checks that the world seed satisfies its types, refs,")
@@ -71,39 +42,11 @@ func (g *generator) conformanceFile(f *jen.File) {
 		jen.Return(jen.Qual(rt, "Join").Call(jen.Id("errs"))),
 	)
 	f.Line()
-	f.Comment("Checks are the world's conformance checks, each named for the report.")
+	f.Comment("Checks are the world's conformance checks, each named for the report:")
+	f.Comment("the seed, each tool on arguments found from its probe, and the")
+	f.Comment("runtime's checks (see runtime.WorldChecks).")
 	f.Func().Id("Checks").Params().Index().Qual(rt, "Check").Block(
-		jen.Id("w").Op(":=").Id("World").Values(),
-		jen.Id("starts").Op(":=").Index().String().Values(jen.Lit("")),
-		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
-			jen.Id("starts").Op("=").Append(jen.Id("starts"), jen.Id("t").Dot("info").Dot("ID"))),
-		jen.Id("checks").Op(":=").Index().Qual(rt, "Check").Values(jen.Values(jen.Dict{jen.Id("Name"): jen.Lit("seed"), jen.Id("Run"): jen.Id("checkSeed")})),
-		jen.Id("probe").Op(":=").Qual("sync", "OnceValue").Call(jen.Func().Params().Index().Error().Block(
-			jen.Return(jen.Qual(rt, "ProbeTools").Call(jen.Id("w"), jen.Id("starts"), jen.Id("toolProbes"))))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("p")).Op(":=").Range().Id("toolProbes")).Block(
-			jen.Id("checks").Op("=").Append(jen.Id("checks"), jen.Qual(rt, "Check").Values(jen.Dict{
-				jen.Id("Name"): jen.Lit("tool/").Op("+").Id("p").Dot("Tool"),
-				jen.Id("Run"):  jen.Func().Params().Error().Block(jen.Return(jen.Id("probe").Call().Index(jen.Id("i")))),
-			})),
-		),
-		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Index().Struct(
-			jen.Id("name").String(),
-			jen.Id("run").Func().Params(jen.Qual(rt, "World")).Index().Error(),
-		).Values(
-			jen.Values(jen.Lit("tools"), jen.Qual(rt, "CheckTools")),
-			jen.Values(jen.Lit("tasks"), jen.Qual(rt, "CheckTasks")),
-			jen.Values(jen.Lit("solutions"), jen.Qual(rt, "CheckSolutions")),
-			jen.Values(jen.Lit("determinism"), jen.Qual(rt, "CheckDeterminism")),
-			jen.Values(jen.Lit("isolation"), jen.Qual(rt, "CheckIsolation")),
-			jen.Values(jen.Lit("bad-arguments"), jen.Qual(rt, "CheckBadArguments")),
-		)).Block(
-			jen.Id("run").Op(":=").Id("c").Dot("run"),
-			jen.Id("checks").Op("=").Append(jen.Id("checks"), jen.Qual(rt, "Check").Values(jen.Dict{
-				jen.Id("Name"): jen.Id("c").Dot("name"),
-				jen.Id("Run"):  jen.Func().Params().Error().Block(jen.Return(jen.Qual(rt, "Join").Call(jen.Id("run").Call(jen.Id("w"))))),
-			})),
-		),
-		jen.Return(jen.Id("checks")),
+		jen.Return(jen.Qual(rt, "WorldChecks").Call(jen.Id("World").Values(), jen.Id("checkSeed"), jen.Qual(rt, "DecodeProbes").Call(jen.Id("probesJSON")))),
 	)
 	f.Line()
 	f.Comment("Conformance runs every check and returns the failures, each naming its")
@@ -184,10 +127,8 @@ func (g *generator) decoderTests(f *jen.File) {
 	f.Func().Id("TestSeedDecoders").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.List(jen.Id("fast"), jen.Id("ok")).Op(":=").Id("decodeSeed").Call(),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id("t").Dot("Fatal").Call(jen.Lit("the generated decoders cannot read seed.json"))),
-		jen.Id("d").Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Qual("strings", "NewReader").Call(jen.Id("seedJSON"))),
-		jen.Id("d").Dot("DisallowUnknownFields").Call(),
 		jen.Var().Id("slow").Id("seedData"),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Decode").Call(jen.Op("&").Id("slow")), jen.Err().Op("!=").Nil()).Block(jen.Id("t").Dot("Fatal").Call(jen.Err())),
+		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeStrict").Call(jen.Id("seedJSON"), jen.Op("&").Id("slow")), jen.Err().Op("!=").Nil()).Block(jen.Id("t").Dot("Fatal").Call(jen.Err())),
 		jen.If(jen.Op("!").Qual("reflect", "DeepEqual").Call(jen.Id("fast"), jen.Op("&").Id("slow"))).Block(
 			jen.Id("t").Dot("Error").Call(jen.Lit("the generated decoders read seed.json otherwise than encoding/json"))),
 	)

@@ -103,7 +103,7 @@ func (g *generator) memberCases(fields []decField) []jen.Code {
 		read := g.readOf(fl.t, jen.Id("r"))
 		if fl.noNull && fl.t.Optional {
 			if pointerOpt(fl.t) {
-				read = jen.Qual(rt, "Ptr").Call(g.readOf(baseType(fl.t), jen.Id("r")))
+				read = jen.New(g.readOf(baseType(fl.t), jen.Id("r")))
 			} else {
 				read = g.readOf(baseType(fl.t), jen.Id("r"))
 			}
@@ -239,7 +239,7 @@ func (g *generator) argsDecoder(f *jen.File, t *ir.Tool) {
 		var read jen.Code
 		switch {
 		case pointerOpt(p.Type):
-			read = jen.Add(x).Op("=").Qual(rt, "Ptr").Call(g.readOf(baseType(p.Type), jen.Id("r")))
+			read = jen.Add(x).Op("=").New(g.readOf(baseType(p.Type), jen.Id("r")))
 		default:
 			nb := *p.Type
 			nb.Optional = false // null was read above

@@ -349,7 +349,7 @@ func (sc *scope) compositeLit(v *ir.Value, t *ir.Type) code {
 		base.Optional = false
 		c := sc.lit(x, &base).c
 		if pointerOpt(et) {
-			return jen.Qual(rt, "Ptr").Types(g.baseGoType(&base)).Call(c)
+			return newOf(g.baseGoType(&base), c)
 		}
 		return c
 	}

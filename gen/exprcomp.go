@@ -79,9 +79,9 @@ func (sc *scope) elemValue(e ir.Expr, to *ir.Type) code {
 		base.Optional = false
 		v := sc.valueAs(e, &base)
 		if untypedConst(e) {
-			return primary(jen.Qual(rt, "Ptr").Types(sc.g.baseGoType(&base)).Call(v.c))
+			return primary(newOf(sc.g.baseGoType(&base), v.c))
 		}
-		return primary(jen.Qual(rt, "Ptr").Call(v.c))
+		return primary(jen.New(v.c))
 	}
 	return sc.valueAs(e, to)
 }
@@ -139,7 +139,7 @@ func (sc *scope) structLit(x *ir.StructLit) code {
 			base.Optional = false
 			val := sc.lit(f.Default, &base).c
 			if pointerOpt(t) {
-				val = jen.Qual(rt, "Ptr").Types(g.baseGoType(&base)).Call(val)
+				val = newOf(g.baseGoType(&base), val)
 			}
 			items = append(items, jen.Id(si.fields[f]).Op(":").Add(val))
 		}

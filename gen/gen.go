@@ -42,8 +42,9 @@ const rt = runtime.ModulePath
 var headerText = strings.TrimPrefix(ir.Header, "// ")
 
 // Generate compiles w to the files of package generated/<w.Name>/, keyed by
-// file name: the Go sources, seed.json (the seed data, embedded) and
-// policy.md (the visible policy, embedded). IR that the checker would not
+// file name: the Go sources and the data they embed: seed.json (the seed),
+// policy.md (the visible policy), tools.json (the tools' descriptions and
+// schemas) and probes.json (the conformance probes). IR that the checker would not
 // produce (an operator, function, expression or tool kind the generator
 // has no code for) is an error naming the world and the spec position, not
 // a panic.
@@ -277,7 +278,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 // fixedPackageNames are the package-level names the generator itself uses.
 var fixedPackageNames = []string{
 	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
-	"pageSize", "assertion", "policyText", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
+	"pageSize", "assertion", "policyText", "toolsJSON", "probesJSON", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", ir.EntryPoint, "World",
 	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
 }
@@ -363,6 +364,12 @@ func (g *generator) run() (map[string][]byte, error) {
 		return nil, err
 	}
 	out["policy.md"] = policy
+	if out["tools.json"], err = g.toolsJSON(); err != nil {
+		return nil, err
+	}
+	if out["probes.json"], err = g.probesJSON(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

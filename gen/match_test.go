@@ -67,7 +67,7 @@ func TestRecordMatchesCode(t *testing.T) {
 	for _, want := range []string{
 		`var assertCancelAnn1Value = runtime.Constant[*Order]("{\"id\":\"o1\",\"user\":\"ann_1\",\"items\":[\"a\",\"b\"],\"status\":\"cancelled\",\"total\":10,\"placed\":\"2026-03-01\",\"reason\":\"changed */ my ` + "`mind`" + ` \\\"now\\\"\\n\"}")`,
 		"return s.matched(l.equal(r), l, r)",
-		`return s.matched(x.Status == OrderStatusCancelled && runtime.EqualPtr(x.Reason, runtime.Ptr[string]("changed */ my ` + "`mind`" + ` \"now\"\n")), x, map[string]any{`,
+		`return s.matched(x.Status == OrderStatusCancelled && runtime.EqualPtr(x.Reason, new("changed */ my ` + "`mind`" + ` \"now\"\n")), x, map[string]any{`,
 		`}, "status", "reason")`,
 	} {
 		if !strings.Contains(tasks, want) {

@@ -227,7 +227,7 @@ func (g *generator) unmarshalRecord(f *jen.File, sd *ir.StructDef) {
 			base.Optional = false
 			val := sc.lit(fl.Default, &base).c
 			if pointerOpt(t) {
-				val = jen.Qual(rt, "Ptr").Types(g.baseGoType(&base)).Call(val)
+				val = newOf(g.baseGoType(&base), val)
 			}
 			out = append(out, jen.If(jen.Op("!").Id("present").Index(jen.Lit(fl.Name))).Block(jen.Add(x).Op("=").Add(val)))
 		}

@@ -184,10 +184,8 @@ func (g *generator) seedFile(f *jen.File) {
 	f.Comment("or, when they cannot, with encoding/json, for its error.")
 	f.Var().Id("loadSeed").Op("=").Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Op("*").Id("seedData"), jen.Error())).Block(
 		jen.If(jen.List(jen.Id("sd"), jen.Id("ok")).Op(":=").Id("decodeSeed").Call(), jen.Id("ok")).Block(jen.Return(jen.Id("sd"), jen.Nil())),
-		jen.Id("d").Op(":=").Qual("encoding/json", "NewDecoder").Call(jen.Qual("strings", "NewReader").Call(jen.Id("seedJSON"))),
-		jen.Id("d").Dot("DisallowUnknownFields").Call(),
 		jen.Var().Id("sd").Id("seedData"),
-		jen.If(jen.Err().Op(":=").Id("d").Dot("Decode").Call(jen.Op("&").Id("sd")), jen.Err().Op("!=").Nil()).Block(
+		jen.If(jen.Err().Op(":=").Qual(rt, "DecodeStrict").Call(jen.Id("seedJSON"), jen.Op("&").Id("sd")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": seed.json: %w"), jen.Err()))),
 		jen.Return(jen.Op("&").Id("sd"), jen.Nil()),
 	))

@@ -1,6 +1,9 @@
 package gen
 
 import (
+	"maps"
+	"math"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -14,6 +17,52 @@ type body struct {
 	zero    *jen.Statement // the zero result, nil for a tool returning null
 	usesErr bool           // some statement assigns the function-level err
 	recVars []*ir.Var      // record variables in scope, innermost last
+
+	// owned holds the row variables (by Go name) that hold the private
+	// copy of their row: Table.Mut returned it, or Insert took it, earlier
+	// in this call, and nothing since can have replaced the row (a delete
+	// can, and so can a loop's earlier iterations). A write into an owned
+	// row needs no Mut: one Mut per record per tool, not one per set.
+	owned map[string]bool
+	// disowned counts the times owned was cleared, so that a nested block
+	// that cleared it clears it after the block too.
+	disowned int
+}
+
+// mutRow makes the record in the row variable row (of entity ei) private
+// before a write: `if row, err = s.Table.Mut(row.ID); …`, unless it
+// already is (see owned).
+func (b *body) mutRow(ei *entityInfo, row string) []jen.Code {
+	if b.owned[row] {
+		return nil
+	}
+	if b.owned == nil {
+		b.owned = map[string]bool{}
+	}
+	b.owned[row] = true
+	b.usesErr = true
+	return []jen.Code{jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err()))}
+}
+
+// disown forgets every owned row: after a statement that may replace
+// rows (a delete), or rebind a row variable.
+func (b *body) disown() {
+	clear(b.owned)
+	b.disowned++
+}
+
+// nested compiles a nested block (a branch, a loop body) with fresh as the
+// owned rows it starts with, and returns the owned rows to continue with
+// after it: those before it, unless the block may have replaced rows.
+func (b *body) nested(fresh map[string]bool, compile func() []jen.Code) []jen.Code {
+	saved, disowned := b.owned, b.disowned
+	b.owned = fresh
+	out := compile()
+	b.owned = saved
+	if b.disowned != disowned {
+		b.disown()
+	}
+	return out
 }
 
 // fail is `return <zero>, err`.
@@ -189,12 +238,9 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			out = append(out, jen.If(jen.Add(val.c).Op("!=").Id(row).Dot(ei.id)).Block(
 				b.fail(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgKeyChanged), jen.Lit(x.Field.Entity.Name), jen.Lit(x.Field.Name), jen.Lit(x.Field.Entity.Name), jen.Id(row).Dot(ei.id)))))
 		}
-		b.usesErr = true
-		out = append(out,
-			jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())),
-		)
+		out = append(out, b.mutRow(ei, row)...)
 		out = append(out, assignment(jen.Id(row).Dot(ei.fields[x.Field]), val.c)...)
-		if g.fieldNeedsCheck(x.Field) {
+		if g.fieldNeedsCheck(x.Field) && !constantMeetsField(x.Value, x.Field) {
 			out = append(out, b.checked(jen.Id("s").Dot(g.checkFieldName(x.Field)).Call(jen.Id(row))))
 		}
 		out = append(out, b.refresh(x.Field.Entity, row, vrVar(x.Target))...)
@@ -246,6 +292,11 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 				out = append(out, jen.Id("_").Op("=").Id(name))
 			}
 			b.recVars = append(b.recVars, x.Var)
+			// The table took the record itself: it is this call's.
+			if b.owned == nil {
+				b.owned = map[string]bool{}
+			}
+			b.owned[name] = true
 		}
 		return out
 
@@ -259,6 +310,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			out = append(out, b.faultCheck(x.Target)...)
 			target = primary(jen.Id(t))
 		}
+		b.disown()
 		return append(out, b.checked(jen.Id("s").Dot("delete"+g.ents[e].typ).Call(target.at(precPrimary).Dot(g.ents[e].id))))
 
 	case *ir.Return:
@@ -290,14 +342,15 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			out = append(out, b.faultCheck(x.Cond)...)
 			cond = primary(jen.Id(c))
 		}
-		st := jen.If(cond.c).Block(b.stmts(x.Then)...)
+		// Each branch starts with the rows owned before the if.
+		st := jen.If(cond.c).Block(b.nested(maps.Clone(b.owned), func() []jen.Code { return b.stmts(x.Then) })...)
 		if len(x.Else) == 1 {
 			if elif, ok := x.Else[0].(*ir.If); ok && !canFault(elif.Cond) {
-				return append(out, st.Else().Add(b.stmt(elif)[0]))
+				return append(out, st.Else().Add(b.nested(maps.Clone(b.owned), func() []jen.Code { return b.stmt(elif) })[0]))
 			}
 		}
 		if len(x.Else) > 0 {
-			st.Else().Block(b.stmts(x.Else)...)
+			st.Else().Block(b.nested(maps.Clone(b.owned), func() []jen.Code { return b.stmts(x.Else) })...)
 		}
 		return append(out, st)
 
@@ -340,7 +393,9 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		// after it must not refresh it (it is out of scope in Go).
 		scopeLen := len(b.recVars)
 		b.recVars = append(b.recVars, x.Var)
-		inner = append(inner, b.stmts(x.Body)...)
+		// The body owns nothing when it starts: an earlier iteration may
+		// have replaced any row.
+		inner = append(inner, b.nested(nil, func() []jen.Code { return b.stmts(x.Body) })...)
 		b.recVars = b.recVars[:scopeLen]
 		if readOnly {
 			// The body writes no table: the records it visits are those of
@@ -356,6 +411,32 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 		}
 	}
 	panic(unexpectedAt(ir.Pos{}, "unsupported statement %T", st))
+}
+
+// constantMeetsField reports whether writing e into field f needs no check
+// of f's constraints because the checker has proven them: e is a constant
+// (null, an enum value, a finite number) and f has no constraint beyond
+// those of its type (no bounds, not unique, not the key, not composite),
+// which a constant of its type meets. `set claim.status = approved`
+// compiles to the write alone.
+func constantMeetsField(e ir.Expr, f *ir.Field) bool {
+	if f.Unique || len(f.Bounds) > 0 || f == f.Entity.Key || isComposite(f.Type) {
+		return false
+	}
+	l, ok := e.(*ir.Lit)
+	if !ok || l.Value == nil {
+		return false
+	}
+	v := l.Value
+	switch {
+	case v.Kind == ir.KindNull:
+		return f.Type.Optional
+	case f.Type.Kind == ir.KindEnum:
+		return v.Kind == ir.KindEnum && f.Type.Enum != nil && f.Type.Enum.Has(v.Str)
+	case f.Type.Kind == ir.KindDecimal || f.Type.Kind == ir.KindMoney:
+		return v.Kind == ir.KindInt || (v.Kind == ir.KindDecimal || v.Kind == ir.KindMoney) && !math.IsNaN(v.Num) && !math.IsInf(v.Num, 0)
+	}
+	return false
 }
 
 func vrVar(e ir.Expr) *ir.Var {

@@ -199,9 +199,11 @@ func (b *body) assign(x *ir.Assign) []jen.Code {
 	out = append(out, b.faultCheck(faulty...)...)
 	if !local {
 		ei := g.ents[e]
-		b.usesErr = true
-		out = append(out, jen.If(jen.List(jen.Id(row), jen.Err()).Op("=").Id("s").Dot(ei.table).Dot("Mut").Call(jen.Id(row).Dot(ei.id)), jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())))
+		out = append(out, b.mutRow(ei, row)...)
 		target = jen.Id(row).Dot(ei.fields[x.Path[0].Field])
+	} else if k := vr.Var.Type.Kind; len(x.Path) == 0 && (k == ir.KindRecord || k == ir.KindRef) {
+		// The variable now holds another record (or id).
+		b.disown()
 	}
 	write := b.pathWrite(target, rootT, steps, keys, val.c)
 	if local && len(write) == 0 {
@@ -314,7 +316,7 @@ func (b *body) forValues(x *ir.For) []jen.Code {
 			inner = append(inner, jen.If(jen.Op("!").Add(sc.expr(x.Where).at(precUnary))).Block(jen.Continue()))
 		}
 	}
-	inner = append(inner, b.stmts(x.Body)...)
+	inner = append(inner, b.nested(nil, func() []jen.Code { return b.stmts(x.Body) })...)
 	var rng *jen.Statement
 	switch {
 	case st.Kind == ir.KindMap:

@@ -31,7 +31,7 @@ func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("task is a task with its start state, built once, and its rubric.")
 	f.Type().Id("task").Struct(
 		jen.Id("info").Qual(rt, "TaskInfo"),
-		jen.Id("start").Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())),
+		jen.Id("start").Func().Params().Parens(jen.List(jen.Op("*").Id("startState"), jen.Error())),
 		jen.Id("rubric").Index().Id("assertion"),
 	)
 	f.Line()
@@ -93,11 +93,12 @@ func (g *generator) tasksFile(f *jen.File) {
 	f.Comment("startState is a task's start state, frozen, and its hash.")
 	f.Type().Id("startState").Struct(startFields...)
 	f.Line()
-	fail := func(err jen.Code) *jen.Statement { return jen.Return(jen.Id("startState").Values(), err) }
+	fail := func(err jen.Code) *jen.Statement { return jen.Return(jen.Nil(), err) }
 	f.Comment("taskStart returns the start state of a task (the world seed plus the")
-	f.Comment("task's seed records), computed once and frozen.")
-	f.Func().Id("taskStart").Params(jen.Id("name").String()).Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(
-		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Id("startState"), jen.Error())).Block(append([]jen.Code{
+	f.Comment("task's seed records), computed once and frozen. (A pointer: OnceValues")
+	f.Comment("of a pointer shares its compiled code with the seed's.)")
+	f.Func().Id("taskStart").Params(jen.Id("name").String()).Func().Params().Parens(jen.List(jen.Op("*").Id("startState"), jen.Error())).Block(
+		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Op("*").Id("startState"), jen.Error())).Block(append([]jen.Code{
 			jen.List(jen.Id("base"), jen.Err()).Op(":=").Id("worldSeed").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
 			jen.List(jen.Id("sd"), jen.Err()).Op(":=").Id("loadSeed").Call(),
@@ -121,9 +122,9 @@ func (g *generator) tasksFile(f *jen.File) {
 // always-invariants, the records of s that break them.
 func (g *generator) returnStart() []jen.Code {
 	if len(g.always) == 0 {
-		return []jen.Code{jen.Return(jen.Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil())}
+		return []jen.Code{jen.Return(jen.Op("&").Id("startState").Values(jen.Id("s"), jen.Id("s").Dot("Hash").Call()), jen.Nil())}
 	}
-	body := []jen.Code{jen.Id("st").Op(":=").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s"), jen.Id("hash"): jen.Id("s").Dot("Hash").Call()})}
+	body := []jen.Code{jen.Id("st").Op(":=").Op("&").Id("startState").Values(jen.Dict{jen.Id("state"): jen.Id("s"), jen.Id("hash"): jen.Id("s").Dot("Hash").Call()})}
 	body = append(body, g.alwaysStart(true)...)
 	return append(body, jen.Return(jen.Id("st"), jen.Nil()))
 }

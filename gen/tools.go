@@ -14,6 +14,7 @@ import (
 // toolsFile renders the argument structs, the tool methods, their JSON
 // handlers and schemas, and the registry.
 func (g *generator) toolsFile(f *jen.File) {
+	f.Anon("embed")
 	f.Comment("pageSize is the most records a list or search tool returns.")
 	f.Const().Id("pageSize").Op("=").Lit(ir.PageSize)
 	f.Line()
@@ -511,7 +512,8 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 		ret = []jen.Code{
 			jen.List(jen.Id("v"), jen.Err()).Op(":=").Add(call),
 			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Qual(rt, "Encoded").Call(jen.Id("v"), g.appendFunc(res)), jen.Nil()),
+			jen.Return(jen.Qual(rt, "JSONAppenderFunc").Call(jen.Func().Params(jen.Id("dst").Index().Byte()).Index().Byte().Block(
+				jen.Return(g.appendOf(res, jen.Id("dst"), jen.Id("v"))))), jen.Nil()),
 		}
 	}
 	f.Commentf("%s decodes the JSON arguments of %s and calls %s: by", ti.call, t.Name, ti.method)
@@ -530,25 +532,26 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 	f.Line()
 }
 
-// registry renders the tool registry with every tool's schema.
+// registry renders the tool registry: the tools' descriptions and schemas
+// are tools.json (see toolsJSON), their handlers a table in the same order.
 func (g *generator) registry(f *jen.File) {
-	var regs []jen.Code
-	regs = append(regs, jen.Id("r").Op(":=").Qual(rt, "NewRegistry").Types(jen.Op("*").Id("State")).Call())
+	var handlers []jen.Code
 	for _, t := range g.w.Tools {
-		ti := g.tools[t]
-		schema := g.schema(t)
-		regs = append(regs, jen.Id("r").Dot("Register").Call(jen.Qual(rt, "Tool").Types(jen.Op("*").Id("State")).Values(jen.Dict{
-			jen.Id("Name"):        jen.Lit(t.Name),
-			jen.Id("Service"):     jen.Lit(t.Service.Name),
-			jen.Id("Description"): jen.Lit(g.toolDescription(t)),
-			jen.Id("Parameters"):  jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(schema)),
-			jen.Id("Handler"):     jen.Parens(jen.Op("*").Id("State")).Dot(ti.call),
-		})))
+		handlers = append(handlers, jen.Line().Parens(jen.Op("*").Id("State")).Dot(g.tools[t].call))
 	}
-	regs = append(regs, jen.Return(jen.Id("r")))
-	f.Comment("registry holds the world's tools in declaration order; it is built")
-	f.Comment("once and shared by all episodes.")
-	f.Var().Id("registry").Op("=").Func().Params().Op("*").Qual(rt, "Registry").Types(jen.Op("*").Id("State")).Block(regs...).Call()
+	if len(handlers) > 0 {
+		handlers = append(handlers, jen.Line())
+	}
+	f.Comment("toolsJSON holds the tools' names, services, descriptions and parameter")
+	f.Comment("schemas, in declaration order.")
+	f.Comment("")
+	f.Comment("//go:embed tools.json")
+	f.Var().Id("toolsJSON").String()
+	f.Line()
+	f.Comment("registry holds the world's tools in declaration order: those of")
+	f.Comment("tools.json with their handlers; it is built once and shared by all")
+	f.Comment("episodes.")
+	f.Var().Id("registry").Op("=").Qual(rt, "RegistryOf").Call(jen.Id("toolsJSON"), jen.Index().Func().Params(jen.Op("*").Id("State"), jen.Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Values(handlers...))
 	f.Line()
 }
 

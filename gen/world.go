@@ -156,7 +156,7 @@ func (g *generator) worldFile(f *jen.File) {
 			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(append([]jen.Code{
 				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			}, newEpisode(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Id("st")})...)...),
+			}, newEpisode(jen.Dict{jen.Id("state"): jen.Id("st").Dot("state").Dot("Clone").Call(), jen.Id("task"): jen.Id("t"), jen.Id("start"): jen.Op("*").Id("st")})...)...),
 		),
 		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": unknown task %q"), jen.Id("task"))),
 	)

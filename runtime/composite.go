@@ -17,6 +17,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"sort"
 	"strconv"
 	"sync"
 )
@@ -70,7 +71,7 @@ func SortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	sortStrings(keys) // not slices.Sort here: it would compile in every world
 	return keys
 }
 
@@ -105,9 +106,24 @@ func Indexed[T any](s []T) iter.Seq2[int64, T] {
 func Sorted[T cmp.Ordered](s []T) []T {
 	c := make([]T, len(s))
 	copy(c, s)
-	slices.SortStableFunc(c, cmp.Compare[T])
+	// sort.Stable, not slices.SortStableFunc: the sort compiles once, here,
+	// instead of once per element type in every world that sorts. (Any
+	// stable sort by the same order gives the same result.)
+	sort.Stable(byFuncs{len(c), func(i, j int) bool { return cmp.Less(c[i], c[j]) }, func(i, j int) { c[i], c[j] = c[j], c[i] }})
 	return c
 }
+
+// byFuncs is a sort.Interface over n elements given by their less and swap
+// functions.
+type byFuncs struct {
+	n    int
+	less func(i, j int) bool
+	swap func(i, j int)
+}
+
+func (b byFuncs) Len() int           { return b.n }
+func (b byFuncs) Less(i, j int) bool { return b.less(i, j) }
+func (b byFuncs) Swap(i, j int)      { b.swap(i, j) }
 
 // Appended returns a new list holding the elements of s and then x: the
 // language's append(xs, x). The result never shares its backing array with

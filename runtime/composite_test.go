@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"cmp"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -269,5 +271,34 @@ func TestFieldDiff(t *testing.T) {
 	}
 	if d := FieldDiff(json.RawMessage(`{"a":{"x":1,"y":[1,2.0]}}`), json.RawMessage(`{"a":{"y":[1.0,2],"x":1.0}}`), "a"); !strings.HasPrefix(d, "left side is") {
 		t.Errorf("equal JSON values differ: %s", d)
+	}
+}
+
+// TestSortedAsSlices: Sorted, which sorts with sort.Stable so that the
+// sort compiles once, orders as slices.SortStableFunc with cmp.Compare
+// would: NaNs first, -0 and 0 equal (kept in their order), stable.
+func TestSortedAsSlices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	pool := []float64{math.NaN(), math.Copysign(0, -1), 0, 1, -1, 2.5, math.Inf(1), math.Inf(-1), 1e-300}
+	for n := range 40 {
+		fs := make([]float64, n)
+		for i := range fs {
+			fs[i] = pool[rng.IntN(len(pool))]
+		}
+		want := slices.Clone(fs)
+		slices.SortStableFunc(want, cmp.Compare[float64])
+		got := Sorted(fs)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+				t.Fatalf("Sorted(%v) = %v, want %v", fs, got, want)
+			}
+		}
+		ss := make([]string, n)
+		for i := range ss {
+			ss[i] = string(rune('a' + rng.IntN(5)))
+		}
+		if got, want := Sorted(ss), slices.Sorted(slices.Values(ss)); !slices.Equal(got, want) {
+			t.Fatalf("Sorted(%q) = %q, want %q", ss, got, want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/worldc/worldc/runtime/pycalc"
@@ -328,18 +329,79 @@ func RunChecks(checks []Check) []error {
 	return errs
 }
 
+// DecodeProbes decodes the tool probes of a generated world (its
+// probes.json, written by the generator: a JSON array of [ToolProbe]).
+// The data comes from the generator and always decodes: a failure panics.
+func DecodeProbes(data string) []ToolProbe {
+	var probes []ToolProbe
+	if err := json.Unmarshal([]byte(data), &probes); err != nil {
+		panic("runtime: the generated tool probes do not decode: " + err.Error())
+	}
+	return probes
+}
+
+// WorldChecks are the conformance checks of the generated world w, each
+// named for the report: "seed" (the package's own check of its seed and of
+// its tasks' start states), one "tool/<name>" check per probe (the tool
+// succeeds on arguments found from the probe, in the world seed or a
+// task's start state, or in the states along the golden solutions or after
+// other tools' calls; one search, run when the first of them runs, serves
+// them all: see [ProbeTools]), then the checks of [Conformance]: tools,
+// tasks, solutions, determinism, isolation and bad-arguments. It is the
+// body of every generated package's Checks, compiled once here.
+func WorldChecks(w World, seed func() error, probes []ToolProbe) []Check {
+	starts := []string{""}
+	for _, t := range w.Tasks() {
+		starts = append(starts, t.ID)
+	}
+	checks := []Check{{Name: "seed", Run: seed}}
+	probe := sync.OnceValue(func() []error {
+		return ProbeTools(w, starts, probes)
+	})
+	for i, p := range probes {
+		checks = append(checks, Check{
+			Name: "tool/" + p.Tool,
+			Run: func() error {
+				return probe()[i]
+			},
+		})
+	}
+	for _, c := range []struct {
+		name string
+		run  func(World) []error
+	}{{"tools", CheckTools}, {"tasks", CheckTasks}, {"solutions", CheckSolutions}, {"determinism", CheckDeterminism}, {"isolation", CheckIsolation}, {"bad-arguments", CheckBadArguments}} {
+		checks = append(checks, Check{
+			Name: c.name,
+			Run: func() error {
+				return Join(c.run(w))
+			},
+		})
+	}
+	return checks
+}
+
+// DecodeStrict decodes the JSON value data into v with encoding/json,
+// rejecting unknown fields: what a generated package falls back on when
+// its own decoders cannot read its embedded data, for encoding/json's
+// error. (Here, rather than in each world, json.Decoder is compiled once.)
+func DecodeStrict(data string, v any) error {
+	d := json.NewDecoder(strings.NewReader(data))
+	d.DisallowUnknownFields()
+	return d.Decode(v)
+}
+
 // ToolProbe describes how to find valid arguments for one tool: candidate
 // values per parameter (from the seed, enum values, simple defaults; JSON
 // null for "omit") and the tool's require and fail messages in order. A
 // message built from values is given as a pattern: its constant parts with
 // [Hole] where a value goes.
 type ToolProbe struct {
-	Tool     string
-	Params   []ParamProbe
-	Requires []string
+	Tool     string       `json:"tool"`
+	Params   []ParamProbe `json:"params"`
+	Requires []string     `json:"requires,omitempty"`
 	// Examples are whole argument objects tried first (from the golden
 	// solutions: calls known to succeed in some state).
-	Examples []json.RawMessage
+	Examples []json.RawMessage `json:"examples,omitempty"`
 }
 
 // Hole stands for a value inside a message pattern of [ToolProbe.Requires]
@@ -378,8 +440,8 @@ func matchPattern(pattern, msg string) bool {
 
 // ParamProbe is a parameter's candidate values, best first.
 type ParamProbe struct {
-	Name       string
-	Candidates []json.RawMessage
+	Name       string            `json:"name"`
+	Candidates []json.RawMessage `json:"candidates"`
 }
 
 func (tp ToolProbe) args(pick []int) json.RawMessage {

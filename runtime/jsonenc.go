@@ -247,6 +247,16 @@ func (t DateTime) AppendJSON(dst []byte) []byte {
 	return append(t.appendTo(dst), '"')
 }
 
+// JSONAppenderFunc is a function appending a JSON value, as a
+// [JSONAppender]: the result of a generated tool that is a list, a map or
+// an optional value, given to the [Registry] as a closure over the value
+// that appends it. (Not generic, unlike [Encoded], so that a world
+// compiles no code per result type for it.)
+type JSONAppenderFunc func(dst []byte) []byte
+
+// AppendJSON appends f's JSON value to dst.
+func (f JSONAppenderFunc) AppendJSON(dst []byte) []byte { return f(dst) }
+
 // Encoded returns v as a JSONAppender that appends it with enc: the
 // result of a tool that is a list, a map or an optional value, given to
 // the [Registry] with its encoder.

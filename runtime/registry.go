@@ -97,7 +97,22 @@ type registryCore struct {
 	tools []toolEntry
 	index map[string]int
 	names []string
+
+	// load, when set, registers the tools on first use (RegistryOf): a
+	// program that links many worlds decodes the tool descriptions of
+	// those it uses only.
+	load     func(r *registryCore)
+	loadOnce sync.Once
 }
+
+// ready registers the tools of a lazily loaded registry.
+func (r *registryCore) ready() {
+	if r.load != nil {
+		r.loadOnce.Do(r.loadNow)
+	}
+}
+
+func (r *registryCore) loadNow() { r.load(r) }
 
 type toolEntry struct {
 	info ToolInfo
@@ -109,6 +124,41 @@ func NewRegistry[S Stateful]() *Registry[S] {
 	return &Registry[S]{r: registryCore{index: map[string]int{}}}
 }
 
+// RegistryOf returns a registry of the tools that data describes, a JSON
+// array of [ToolInfo] in registration order, with handlers[i] the handler
+// of the i-th: the registry of a generated world, whose tool descriptions
+// and parameter schemas are embedded data (tools.json) and its handlers a
+// table. The tools are registered when the registry is first used, which
+// panics, as Register does, on data that does not decode or does not match
+// the handlers, and on an invalid or duplicate name.
+func RegistryOf[S Stateful](data string, handlers []func(state S, args json.RawMessage) (any, error)) *Registry[S] {
+	r := NewRegistry[S]()
+	calls := make([]func(Stateful, json.RawMessage) (any, error), len(handlers))
+	for i, h := range handlers {
+		if h == nil {
+			panic(fmt.Sprintf("runtime: tool %d registered without a handler", i))
+		}
+		calls[i] = func(s Stateful, args json.RawMessage) (any, error) { return h(s.(S), args) }
+	}
+	r.r.load = func(core *registryCore) { core.registerJSON(data, calls) }
+	return r
+}
+
+// registerJSON registers the tools data describes (see RegistryOf) with
+// their calls, in order.
+func (r *registryCore) registerJSON(data string, calls []func(Stateful, json.RawMessage) (any, error)) {
+	var infos []ToolInfo
+	if err := json.Unmarshal([]byte(data), &infos); err != nil {
+		panic("runtime: the tool descriptions do not decode: " + err.Error())
+	}
+	if len(infos) != len(calls) {
+		panic(fmt.Sprintf("runtime: %d tool descriptions for %d handlers", len(infos), len(calls)))
+	}
+	for i, info := range infos {
+		r.register(info, calls[i])
+	}
+}
+
 // Register adds a tool. It panics on an invalid or duplicate name or a nil
 // handler: registration is the generated code's job, done once at start-up.
 func (r *Registry[S]) Register(t Tool[S]) {
@@ -116,6 +166,7 @@ func (r *Registry[S]) Register(t Tool[S]) {
 	if h == nil {
 		panic(fmt.Sprintf("runtime: tool %q registered without a handler", t.Name))
 	}
+	r.r.ready()
 	r.r.register(ToolInfo{t.Name, t.Service, t.Description, t.Parameters},
 		func(s Stateful, args json.RawMessage) (any, error) { return h(s.(S), args) })
 }
@@ -140,6 +191,7 @@ func (r *Registry[S]) Call(state S, name string, args json.RawMessage) Observati
 
 // Tools describes the registered tools in registration order.
 func (r *Registry[S]) Tools() []ToolInfo {
+	r.r.ready()
 	out := make([]ToolInfo, len(r.r.tools))
 	for i, e := range r.r.tools {
 		out[i] = e.info
@@ -160,6 +212,7 @@ func (r *registryCore) register(info ToolInfo, call func(Stateful, json.RawMessa
 }
 
 func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (obs Observation) {
+	r.ready()
 	i, ok := r.index[name]
 	if !ok {
 		return ErrorObservation(UnknownTool(name, r.names))

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -256,4 +257,37 @@ func TestConcurrentEpisodes(t *testing.T) {
 			t.Errorf("got %s, want %s", got, want)
 		}
 	}
+}
+
+// TestRegistryOf: a registry built from tool descriptions as JSON and a
+// table of handlers (what generated worlds do) holds the tools in order,
+// with their parameters byte for byte, calls the right handler, and
+// decodes the descriptions only when first used; bad data panics then.
+func TestRegistryOf(t *testing.T) {
+	data := `[
+{"name":"one","service":"a","description":"first","parameters":{"type":"object","properties":{},"required":[],"additionalProperties":false}},
+{"name":"two","service":"b","description":"second <&>","parameters":{"type":"object", "properties":{}}}
+]`
+	handler := func(v string) func(*worldtest.State, json.RawMessage) (any, error) {
+		return func(*worldtest.State, json.RawMessage) (any, error) { return v, nil }
+	}
+	r := runtime.RegistryOf(data, []func(*worldtest.State, json.RawMessage) (any, error){handler("1"), handler("2")})
+	tools := r.Tools()
+	if len(tools) != 2 || tools[0].Name != "one" || tools[1].Name != "two" || tools[1].Service != "b" || tools[1].Description != "second <&>" {
+		t.Fatalf("tools = %+v", tools)
+	}
+	if got := string(tools[1].Parameters); got != `{"type":"object", "properties":{}}` {
+		t.Errorf("parameters = %s, want them byte for byte", got)
+	}
+	if obs := r.Call(worldtest.NewState(), "two", json.RawMessage(`{}`)); !obs.OK || string(obs.Data) != `"2"` {
+		t.Errorf("two: %+v", obs)
+	}
+
+	bad := runtime.RegistryOf(`[{"name":"one"}]`, []func(*worldtest.State, json.RawMessage) (any, error){handler("1"), handler("2")})
+	defer func() {
+		if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "1 tool descriptions for 2 handlers") {
+			t.Errorf("a mismatch panics on first use with %v", v)
+		}
+	}()
+	bad.Tools()
 }

@@ -3,6 +3,7 @@
 package ecommerce_returns
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -39,15 +40,15 @@ func (a *FindProductsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "sku":
 			if r.Arg(0) {
-				a.SKU = runtime.Ptr(r.String())
+				a.SKU = new(r.String())
 			}
 		case "name":
 			if r.Arg(1) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "category":
 			if r.Arg(2) {
-				a.Category = runtime.Ptr(runtime.Enum(r, ProductCategory.Valid))
+				a.Category = new(runtime.Enum(r, ProductCategory.Valid))
 			}
 		default:
 			r.Fail()
@@ -101,7 +102,7 @@ func (s *State) callFindProducts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Product) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Product])
 	}), nil
 }
@@ -169,15 +170,15 @@ func (a *FindStockMovementsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "product":
 			if r.Arg(0) {
-				a.Product = runtime.Ptr(r.String())
+				a.Product = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, StockMovementKind.Valid))
+				a.Kind = new(runtime.Enum(r, StockMovementKind.Valid))
 			}
 		case "rma":
 			if r.Arg(2) {
-				a.Rma = runtime.Ptr(r.String())
+				a.Rma = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -233,7 +234,7 @@ func (s *State) callFindStockMovements(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StockMovement) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StockMovement])
 	}), nil
 }
@@ -449,15 +450,15 @@ func (a *FindCustomersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "email":
 			if r.Arg(1) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "phone":
 			if r.Arg(2) {
-				a.Phone = runtime.Ptr(r.String())
+				a.Phone = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -515,7 +516,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
 	}), nil
 }
@@ -583,15 +584,15 @@ func (a *FindOrdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order_number":
 			if r.Arg(0) {
-				a.OrderNumber = runtime.Ptr(r.String())
+				a.OrderNumber = new(r.String())
 			}
 		case "customer":
 			if r.Arg(1) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+				a.Status = new(runtime.Enum(r, OrderStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -646,7 +647,7 @@ func (s *State) callFindOrders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
 	}), nil
 }
@@ -712,11 +713,11 @@ func (a *FindOrderLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order":
 			if r.Arg(0) {
-				a.Order = runtime.Ptr(r.String())
+				a.Order = new(r.String())
 			}
 		case "product":
 			if r.Arg(1) {
-				a.Product = runtime.Ptr(r.String())
+				a.Product = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -769,7 +770,7 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
 	}), nil
 }
@@ -804,13 +805,7 @@ func (s *State) CancelOrder(args CancelOrderArgs) (*Order, error) {
 		return nil, err
 	}
 	order.Status = OrderStatusCancelled
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if order, err = s.Orders.Mut(order.ID); err != nil {
-		return nil, err
-	}
 	order.CancellationReason = &v
 	return order, nil
 }
@@ -883,13 +878,7 @@ func (s *State) MarkOrderDelivered(args MarkOrderDeliveredArgs) (*Order, error) 
 		return nil, err
 	}
 	order.Status = OrderStatusDelivered
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	v := args.DeliveredOn
-	if order, err = s.Orders.Mut(order.ID); err != nil {
-		return nil, err
-	}
 	order.DeliveredOn = &v
 	return order, nil
 }
@@ -935,15 +924,15 @@ func (a *FindReturnsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order":
 			if r.Arg(0) {
-				a.Order = runtime.Ptr(r.String())
+				a.Order = new(r.String())
 			}
 		case "line":
 			if r.Arg(1) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ReturnAuthorizationStatus.Valid))
+				a.Status = new(runtime.Enum(r, ReturnAuthorizationStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -999,7 +988,7 @@ func (s *State) callFindReturns(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*ReturnAuthorization) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*ReturnAuthorization])
 	}), nil
 }
@@ -1236,17 +1225,8 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 		return nil, err
 	}
 	rma.Status = ReturnAuthorizationStatusReceived
-	if err := s.checkReturnAuthorizationStatus(rma); err != nil {
-		return nil, err
-	}
 	v := today
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.ReceivedOn = &v
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.Condition = args.Condition
 	if err := s.checkReturnAuthorizationCondition(rma); err != nil {
 		return nil, err
@@ -1256,9 +1236,6 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 		return nil, err
 	}
 	if rma.Reason == ReturnAuthorizationReasonDefective || rma.Reason == ReturnAuthorizationReasonWrongItem || rma.Reason == ReturnAuthorizationReasonDamagedInTransit || args.Condition == ReturnAuthorizationConditionUnopened {
-		if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-			return nil, err
-		}
 		rma.CreditAmount = gross
 		if err := s.checkReturnAuthorizationCreditAmount(rma); err != nil {
 			return nil, err
@@ -1266,9 +1243,6 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 	} else {
 		v2 := runtime.RoundDigits(gross*(float64(1)-s.productAt(s.orderLineAt(rma.Line).Product).RestockingFeePct/float64(100)), 2)
 		if err := s.takeFault(); err != nil {
-			return nil, err
-		}
-		if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
 			return nil, err
 		}
 		rma.CreditAmount = v2
@@ -1324,20 +1298,11 @@ func (s *State) RejectReturn(args RejectReturnArgs) (*ReturnAuthorization, error
 		return nil, err
 	}
 	rma.Status = ReturnAuthorizationStatusRejected
-	if err := s.checkReturnAuthorizationStatus(rma); err != nil {
-		return nil, err
-	}
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.CreditAmount = float64(0)
 	if err := s.checkReturnAuthorizationCreditAmount(rma); err != nil {
 		return nil, err
 	}
 	v := args.Note
-	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
-		return nil, err
-	}
 	rma.Note = &v
 	return rma, nil
 }
@@ -1383,9 +1348,6 @@ func (s *State) CancelReturn(args CancelReturnArgs) (*ReturnAuthorization, error
 		return nil, err
 	}
 	rma.Status = ReturnAuthorizationStatusCancelled
-	if err := s.checkReturnAuthorizationStatus(rma); err != nil {
-		return nil, err
-	}
 	return rma, nil
 }
 
@@ -1433,9 +1395,6 @@ func (s *State) CompleteReturn(args CompleteReturnArgs) (*ReturnAuthorization, e
 		return nil, err
 	}
 	rma.Status = ReturnAuthorizationStatusCompleted
-	if err := s.checkReturnAuthorizationStatus(rma); err != nil {
-		return nil, err
-	}
 	return rma, nil
 }
 
@@ -1478,11 +1437,11 @@ func (a *FindRefundsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "order":
 			if r.Arg(0) {
-				a.Order = runtime.Ptr(r.String())
+				a.Order = new(r.String())
 			}
 		case "rma":
 			if r.Arg(1) {
-				a.Rma = runtime.Ptr(r.String())
+				a.Rma = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1535,7 +1494,7 @@ func (s *State) callFindRefunds(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Refund) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Refund])
 	}), nil
 }
@@ -1562,7 +1521,7 @@ func (a *FindStoreCreditAccountsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "customer":
 			if r.Arg(0) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1607,7 +1566,7 @@ func (s *State) callFindStoreCreditAccounts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditAccount) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditAccount])
 	}), nil
 }
@@ -1675,15 +1634,15 @@ func (a *FindStoreCreditTransactionsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "account":
 			if r.Arg(0) {
-				a.Account = runtime.Ptr(r.String())
+				a.Account = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, StoreCreditTransactionKind.Valid))
+				a.Kind = new(runtime.Enum(r, StoreCreditTransactionKind.Valid))
 			}
 		case "rma":
 			if r.Arg(2) {
-				a.Rma = runtime.Ptr(r.String())
+				a.Rma = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1739,7 +1698,7 @@ func (s *State) callFindStoreCreditTransactions(raw json.RawMessage) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StoreCreditTransaction) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StoreCreditTransaction])
 	}), nil
 }
@@ -2167,205 +2126,42 @@ func (s *State) callGrantGoodwillCredit(raw json.RawMessage) (any, error) {
 	return s.GrantGoodwillCredit(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find products by SKU, name or category",
-		Handler:     (*State).callFindProducts,
-		Name:        "find_products",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"sku\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"category\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"kitchen\",\"home\",\"electronics\",\"apparel\",\"outdoor\",null]}},\"required\":[\"sku\",\"name\",\"category\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one product",
-		Handler:     (*State).callGetProduct,
-		Name:        "get_product",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Product. The id of a Product record (e.g. \\\"p_espresso\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find stock movements by product, kind or return",
-		Handler:     (*State).callFindStockMovements,
-		Name:        "find_stock_movements",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Product record (e.g. \\\"p_espresso\\\"). Matches records with this value; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"receipt\",\"return_restock\",\"adjustment\",\"write_off\",null]},\"rma\":{\"type\":[\"string\",\"null\"],\"description\":\"The return a restock comes from. The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\"). Matches records with this value; null for any.\"}},\"required\":[\"product\",\"kind\",\"rma\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put the items of a received return back into sellable stock",
-		Handler:     (*State).callRestockReturn,
-		Name:        "restock_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Correct stock on hand after a count or damage in the warehouse",
-		Handler:     (*State).callAdjustStock,
-		Name:        "adjust_stock",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product\":{\"type\":\"string\",\"description\":\"The id of a Product record (e.g. \\\"p_espresso\\\").\"},\"delta\":{\"type\":\"integer\"},\"note\":{\"type\":\"string\"}},\"required\":[\"product\",\"delta\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find customers by name, email or phone",
-		Handler:     (*State).callFindCustomers,
-		Name:        "find_customers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"phone\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"full_name\",\"email\",\"phone\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one customer",
-		Handler:     (*State).callGetCustomer,
-		Name:        "get_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Customer. The id of a Customer record (e.g. \\\"moreno\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find orders by order number, customer or status",
-		Handler:     (*State).callFindOrders,
-		Name:        "find_orders",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Shown to the customer, e.g. W1004512. Matches records containing this text, ignoring case; null for any.\"},\"customer\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Customer record (e.g. \\\"moreno\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"pending\",\"shipped\",\"delivered\",\"cancelled\",null]}},\"required\":[\"order_number\",\"customer\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one order",
-		Handler:     (*State).callGetOrder,
-		Name:        "get_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Order. The id of a Order record (e.g. \\\"ord_w1002874\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find the lines of an order",
-		Handler:     (*State).callFindOrderLines,
-		Name:        "find_order_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\"). Matches records with this value; null for any.\"},\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Product record (e.g. \\\"p_espresso\\\"). Matches records with this value; null for any.\"}},\"required\":[\"order\",\"product\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel an order that has not shipped yet",
-		Handler:     (*State).callCancelOrder,
-		Name:        "cancel_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"order\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the carrier's delivery confirmation",
-		Handler:     (*State).callMarkOrderDelivered,
-		Name:        "mark_order_delivered",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\").\"},\"delivered_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"order\",\"delivered_on\"],\"additionalProperties\":false}"),
-		Service:     "orders",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find returns by order, order line or status",
-		Handler:     (*State).callFindReturns,
-		Name:        "find_returns",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\"). Matches records with this value; null for any.\"},\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a OrderLine record (e.g. \\\"ol_w1002874_pillow\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"authorized\",\"received\",\"completed\",\"rejected\",\"cancelled\",null]}},\"required\":[\"order\",\"line\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one return",
-		Handler:     (*State).callGetReturn,
-		Name:        "get_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the ReturnAuthorization. The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Authorize the return of units of an order line, if the return policy allows it",
-		Handler:     (*State).callAuthorizeReturn,
-		Name:        "authorize_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a OrderLine record (e.g. \\\"ol_w1002874_pillow\\\").\"},\"quantity\":{\"type\":\"integer\"},\"reason\":{\"type\":\"string\",\"enum\":[\"defective\",\"wrong_item\",\"damaged_in_transit\",\"wrong_size\",\"changed_mind\",\"no_longer_needed\"]},\"resolution\":{\"type\":\"string\",\"enum\":[\"refund\",\"store_credit\"]}},\"required\":[\"line\",\"quantity\",\"reason\",\"resolution\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Check a returned parcel in at the warehouse and work out the credit: the price paid plus sales tax, less the restocking fee for opened items returned for a change of mind",
-		Handler:     (*State).callReceiveReturn,
-		Name:        "receive_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"},\"condition\":{\"type\":\"string\",\"enum\":[\"pending_inspection\",\"unopened\",\"good\",\"damaged\"]}},\"required\":[\"rma\",\"condition\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse a return, e.g. when the parcel holds the wrong item",
-		Handler:     (*State).callRejectReturn,
-		Name:        "reject_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"},\"note\":{\"type\":\"string\"}},\"required\":[\"rma\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Withdraw an authorized return the customer no longer wants to send",
-		Handler:     (*State).callCancelReturn,
-		Name:        "cancel_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a received return once the customer has been paid back",
-		Handler:     (*State).callCompleteReturn,
-		Name:        "complete_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "returns",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find refunds by order or return",
-		Handler:     (*State).callFindRefunds,
-		Name:        "find_refunds",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\"). Matches records with this value; null for any.\"},\"rma\":{\"type\":[\"string\",\"null\"],\"description\":\"The return refunded, if any. The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\"). Matches records with this value; null for any.\"}},\"required\":[\"order\",\"rma\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find a customer's store credit account",
-		Handler:     (*State).callFindStoreCreditAccounts,
-		Name:        "find_store_credit_accounts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Customer record (e.g. \\\"moreno\\\"). Matches records with this value; null for any.\"}},\"required\":[\"customer\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one store credit account",
-		Handler:     (*State).callGetStoreCreditAccount,
-		Name:        "get_store_credit_account",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the StoreCreditAccount. The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find the movements of a store credit account",
-		Handler:     (*State).callFindStoreCreditTransactions,
-		Name:        "find_store_credit_transactions",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"account\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\"). Matches records with this value; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"return_credit\",\"goodwill\",\"redemption\",null]},\"rma\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\"). Matches records with this value; null for any.\"}},\"required\":[\"account\",\"kind\",\"rma\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refund a received return to the customer's original payment method",
-		Handler:     (*State).callRefundReturn,
-		Name:        "refund_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"}},\"required\":[\"rma\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Pay a received return back as store credit",
-		Handler:     (*State).callCreditReturn,
-		Name:        "credit_return",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rma\":{\"type\":\"string\",\"description\":\"The id of a ReturnAuthorization record (e.g. \\\"rma_goldberg_blender\\\").\"},\"account\":{\"type\":\"string\",\"description\":\"The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\").\"}},\"required\":[\"rma\",\"account\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Open a store credit account for a customer",
-		Handler:     (*State).callOpenStoreCreditAccount,
-		Name:        "open_store_credit_account",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"moreno\\\").\"}},\"required\":[\"customer\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refund the full amount charged for a cancelled order",
-		Handler:     (*State).callRefundCancelledOrder,
-		Name:        "refund_cancelled_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"ord_w1002874\\\").\"}},\"required\":[\"order\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Give a customer goodwill store credit, up to 50 USD",
-		Handler:     (*State).callGrantGoodwillCredit,
-		Name:        "grant_goodwill_credit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"account\":{\"type\":\"string\",\"description\":\"The id of a StoreCreditAccount record (e.g. \\\"sca_goldberg\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in USD.\"},\"note\":{\"type\":\"string\"}},\"required\":[\"account\",\"amount\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindProducts,
+	(*State).callGetProduct,
+	(*State).callFindStockMovements,
+	(*State).callRestockReturn,
+	(*State).callAdjustStock,
+	(*State).callFindCustomers,
+	(*State).callGetCustomer,
+	(*State).callFindOrders,
+	(*State).callGetOrder,
+	(*State).callFindOrderLines,
+	(*State).callCancelOrder,
+	(*State).callMarkOrderDelivered,
+	(*State).callFindReturns,
+	(*State).callGetReturn,
+	(*State).callAuthorizeReturn,
+	(*State).callReceiveReturn,
+	(*State).callRejectReturn,
+	(*State).callCancelReturn,
+	(*State).callCompleteReturn,
+	(*State).callFindRefunds,
+	(*State).callFindStoreCreditAccounts,
+	(*State).callGetStoreCreditAccount,
+	(*State).callFindStoreCreditTransactions,
+	(*State).callRefundReturn,
+	(*State).callCreditReturn,
+	(*State).callOpenStoreCreditAccount,
+	(*State).callRefundCancelledOrder,
+	(*State).callGrantGoodwillCredit,
+})

@@ -124,7 +124,7 @@ func NewEpisode(task string) (*Episode, error) {
 				return nil, err
 			}
 			e := &Episode{
-				start: st,
+				start: *st,
 				state: st.state.Clone(),
 				task:  t,
 			}

@@ -3,9 +3,7 @@
 package freight_billing
 
 import (
-	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/worldc/worldc/runtime"
@@ -436,10 +434,8 @@ func TestSeedDecoders(t *testing.T) {
 	if !ok {
 		t.Fatal("the generated decoders cannot read seed.json")
 	}
-	d := json.NewDecoder(strings.NewReader(seedJSON))
-	d.DisallowUnknownFields()
 	var slow seedData
-	if err := d.Decode(&slow); err != nil {
+	if err := runtime.DecodeStrict(seedJSON, &slow); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(fast, &slow) {

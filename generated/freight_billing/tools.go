@@ -3,6 +3,7 @@
 package freight_billing
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -41,19 +42,19 @@ func (a *FindShipmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "customer":
 			if r.Arg(0) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		case "customer_ref":
 			if r.Arg(1) {
-				a.CustomerRef = runtime.Ptr(r.String())
+				a.CustomerRef = new(r.String())
 			}
 		case "destination_city":
 			if r.Arg(2) {
-				a.DestinationCity = runtime.Ptr(r.String())
+				a.DestinationCity = new(r.String())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ShipmentStatus.Valid))
+				a.Status = new(runtime.Enum(r, ShipmentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -115,7 +116,7 @@ func (s *State) callFindShipments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Shipment) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Shipment])
 	}), nil
 }
@@ -179,7 +180,7 @@ func (a *ListCarriersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -227,7 +228,7 @@ func (s *State) callListCarriers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Carrier) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Carrier])
 	}), nil
 }
@@ -475,9 +476,6 @@ func (s *State) RateShipment(args RateShipmentArgs) (*Shipment, error) {
 		return nil, err
 	}
 	v2 := rateCard.ID
-	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
-		return nil, err
-	}
 	shipment.RateCard = &v2
 	return shipment, nil
 }
@@ -529,9 +527,6 @@ func (s *State) DispatchShipment(args DispatchShipmentArgs) (*Shipment, error) {
 		return nil, err
 	}
 	shipment.Status = ShipmentStatusInTransit
-	if err := s.checkShipmentStatus(shipment); err != nil {
-		return nil, err
-	}
 	return shipment, nil
 }
 
@@ -606,13 +601,7 @@ func (s *State) ConfirmDelivery(args ConfirmDeliveryArgs) (*Shipment, error) {
 		return nil, err
 	}
 	shipment.Status = ShipmentStatusDelivered
-	if err := s.checkShipmentStatus(shipment); err != nil {
-		return nil, err
-	}
 	v := args.DeliveredOn
-	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
-		return nil, err
-	}
 	shipment.DeliveredOn = &v
 	return shipment, nil
 }
@@ -658,12 +647,6 @@ func (s *State) CancelShipment(args CancelShipmentArgs) (*Shipment, error) {
 		return nil, err
 	}
 	shipment.Status = ShipmentStatusCancelled
-	if err := s.checkShipmentStatus(shipment); err != nil {
-		return nil, err
-	}
-	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
-		return nil, err
-	}
 	shipment.FreightCharge = float64(0)
 	if err := s.checkShipmentFreightCharge(shipment); err != nil {
 		return nil, err
@@ -712,15 +695,15 @@ func (a *FindRateCardsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "carrier":
 			if r.Arg(0) {
-				a.Carrier = runtime.Ptr(r.String())
+				a.Carrier = new(r.String())
 			}
 		case "zone":
 			if r.Arg(1) {
-				a.Zone = runtime.Ptr(runtime.Enum(r, RateCardZone.Valid))
+				a.Zone = new(runtime.Enum(r, RateCardZone.Valid))
 			}
 		case "active":
 			if r.Arg(2) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -771,7 +754,7 @@ func (s *State) callFindRateCards(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*RateCard) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*RateCard])
 	}), nil
 }
@@ -1025,15 +1008,15 @@ func (a *FindCustomersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "vat_id":
 			if r.Arg(1) {
-				a.VATID = runtime.Ptr(r.String())
+				a.VATID = new(r.String())
 			}
 		case "city":
 			if r.Arg(2) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1091,7 +1074,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
 	}), nil
 }
@@ -1159,15 +1142,15 @@ func (a *FindInvoicesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "customer":
 			if r.Arg(0) {
-				a.Customer = runtime.Ptr(r.String())
+				a.Customer = new(r.String())
 			}
 		case "period":
 			if r.Arg(1) {
-				a.Period = runtime.Ptr(r.String())
+				a.Period = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, FreightInvoiceStatus.Valid))
+				a.Status = new(runtime.Enum(r, FreightInvoiceStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1222,7 +1205,7 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*FreightInvoice) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*FreightInvoice])
 	}), nil
 }
@@ -1288,11 +1271,11 @@ func (a *FindInvoiceLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		case "shipment":
 			if r.Arg(1) {
-				a.Shipment = runtime.Ptr(r.String())
+				a.Shipment = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1345,7 +1328,7 @@ func (s *State) callFindInvoiceLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*InvoiceLine) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*InvoiceLine])
 	}), nil
 }
@@ -1372,7 +1355,7 @@ func (a *FindCreditNotesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1417,7 +1400,7 @@ func (s *State) callFindCreditNotes(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*CreditNote) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*CreditNote])
 	}), nil
 }
@@ -1849,19 +1832,10 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*FreightInvoice, error) {
 		return nil, err
 	}
 	invoice.Status = FreightInvoiceStatusIssued
-	if err := s.checkFreightInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	v := today
-	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.IssuedOn = &v
 	v2 := today + runtime.Date(s.customerAt(invoice.Customer).PaymentTermsDays)
 	if err := s.takeFault(); err != nil {
-		return nil, err
-	}
-	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
 		return nil, err
 	}
 	invoice.DueOn = &v2
@@ -1909,9 +1883,6 @@ func (s *State) CancelInvoice(args CancelInvoiceArgs) (*FreightInvoice, error) {
 		return nil, err
 	}
 	invoice.Status = FreightInvoiceStatusCancelled
-	if err := s.checkFreightInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	return invoice, nil
 }
 
@@ -2081,13 +2052,7 @@ func (s *State) MarkInvoicePaid(args MarkInvoicePaidArgs) (*FreightInvoice, erro
 		return nil, err
 	}
 	invoice.Status = FreightInvoiceStatusPaid
-	if err := s.checkFreightInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	v := args.PaidOn
-	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.PaidOn = &v
 	return invoice, nil
 }
@@ -2131,11 +2096,11 @@ func (a *FindPaymentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		case "bank_reference":
 			if r.Arg(1) {
-				a.BankReference = runtime.Ptr(r.String())
+				a.BankReference = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -2187,7 +2152,7 @@ func (s *State) callFindPayments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Payment) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Payment])
 	}), nil
 }
@@ -2216,11 +2181,11 @@ func (a *FindDunningLettersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice":
 			if r.Arg(0) {
-				a.Invoice = runtime.Ptr(r.String())
+				a.Invoice = new(r.String())
 			}
 		case "level":
 			if r.Arg(1) {
-				a.Level = runtime.Ptr(r.Int())
+				a.Level = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -2268,7 +2233,7 @@ func (s *State) callFindDunningLetters(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*DunningLetter) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*DunningLetter])
 	}), nil
 }
@@ -2481,233 +2446,46 @@ func (s *State) callSendDunningLetter(raw json.RawMessage) (any, error) {
 	return s.SendDunningLetter(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find shipments by customer, the customer's reference, destination or status",
-		Handler:     (*State).callFindShipments,
-		Name:        "find_shipments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Customer record (e.g. \\\"brenner\\\"). Matches records with this value; null for any.\"},\"customer_ref\":{\"type\":[\"string\",\"null\"],\"description\":\"The customer's own order or delivery note number. Matches records containing this text, ignoring case; null for any.\"},\"destination_city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"booked\",\"in_transit\",\"delivered\",\"cancelled\",null]}},\"required\":[\"customer\",\"customer_ref\",\"destination_city\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one shipment",
-		Handler:     (*State).callGetShipment,
-		Name:        "get_shipment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Shipment. The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List our carriers",
-		Handler:     (*State).callListCarriers,
-		Name:        "list_carriers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one carrier",
-		Handler:     (*State).callGetCarrier,
-		Name:        "get_carrier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Carrier. The id of a Carrier record (e.g. \\\"weber\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Book a new shipment with a carrier",
-		Handler:     (*State).callBookShipment,
-		Name:        "book_shipment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"brenner\\\").\"},\"carrier\":{\"type\":\"string\",\"description\":\"The id of a Carrier record (e.g. \\\"weber\\\").\"},\"customer_ref\":{\"type\":\"string\"},\"origin_city\":{\"type\":\"string\"},\"destination_city\":{\"type\":\"string\"},\"destination_country\":{\"type\":\"string\"},\"weight_kg\":{\"type\":\"number\"},\"pallets\":{\"type\":\"integer\"},\"pickup_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"customer\",\"carrier\",\"customer_ref\",\"origin_city\",\"destination_city\",\"destination_country\",\"weight_kg\",\"pallets\",\"pickup_date\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Price a shipment with a rate card: weight times price per kg (at least the minimum charge), plus the fuel surcharge",
-		Handler:     (*State).callRateShipment,
-		Name:        "rate_shipment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"},\"rate_card\":{\"type\":\"string\",\"description\":\"The id of a RateCard record (e.g. \\\"rc_web_dom_2025\\\").\"}},\"required\":[\"shipment\",\"rate_card\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Hand a booked shipment over to the carrier",
-		Handler:     (*State).callDispatchShipment,
-		Name:        "dispatch_shipment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"}},\"required\":[\"shipment\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the proof of delivery of a shipment",
-		Handler:     (*State).callConfirmDelivery,
-		Name:        "confirm_delivery",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"},\"delivered_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"shipment\",\"delivered_on\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a shipment that has not been picked up",
-		Handler:     (*State).callCancelShipment,
-		Name:        "cancel_shipment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"}},\"required\":[\"shipment\"],\"additionalProperties\":false}"),
-		Service:     "operations",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find rate cards by carrier, zone or whether they are active",
-		Handler:     (*State).callFindRateCards,
-		Name:        "find_rate_cards",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"carrier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Carrier record (e.g. \\\"weber\\\"). Matches records with this value; null for any.\"},\"zone\":{\"type\":[\"string\",\"null\"],\"description\":\"Domestic: Germany; eu: other EU countries; non_eu: everything else. Matches records with this value; null for any.\",\"enum\":[\"domestic\",\"eu\",\"non_eu\",null]},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"carrier\",\"zone\",\"active\"],\"additionalProperties\":false}"),
-		Service:     "tariffs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one rate card",
-		Handler:     (*State).callGetRateCard,
-		Name:        "get_rate_card",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the RateCard. The id of a RateCard record (e.g. \\\"rc_web_dom_2025\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "tariffs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Publish a new rate card for a carrier and zone",
-		Handler:     (*State).callPublishRateCard,
-		Name:        "publish_rate_card",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"carrier\":{\"type\":\"string\",\"description\":\"The id of a Carrier record (e.g. \\\"weber\\\").\"},\"zone\":{\"type\":\"string\",\"enum\":[\"domestic\",\"eu\",\"non_eu\"]},\"price_per_kg\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"min_charge\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"fuel_surcharge_pct\":{\"type\":\"number\"},\"valid_from\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"valid_to\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"carrier\",\"zone\",\"price_per_kg\",\"min_charge\",\"fuel_surcharge_pct\",\"valid_from\",\"valid_to\"],\"additionalProperties\":false}"),
-		Service:     "tariffs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Withdraw a rate card so it is no longer used for rating",
-		Handler:     (*State).callRetireRateCard,
-		Name:        "retire_rate_card",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"rate_card\":{\"type\":\"string\",\"description\":\"The id of a RateCard record (e.g. \\\"rc_web_dom_2025\\\").\"}},\"required\":[\"rate_card\"],\"additionalProperties\":false}"),
-		Service:     "tariffs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find customers by name, VAT id or city",
-		Handler:     (*State).callFindCustomers,
-		Name:        "find_customers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"vat_id\":{\"type\":[\"string\",\"null\"],\"description\":\"USt-IdNr. Matches records containing this text, ignoring case; null for any.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"name\",\"vat_id\",\"city\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one customer",
-		Handler:     (*State).callGetCustomer,
-		Name:        "get_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Customer. The id of a Customer record (e.g. \\\"brenner\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find freight invoices by customer, billing month or status",
-		Handler:     (*State).callFindInvoices,
-		Name:        "find_invoices",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Customer record (e.g. \\\"brenner\\\"). Matches records with this value; null for any.\"},\"period\":{\"type\":[\"string\",\"null\"],\"description\":\"Billing month, e.g. 2026-03. Matches records containing this text, ignoring case; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"draft\",\"issued\",\"paid\",\"cancelled\",null]}},\"required\":[\"customer\",\"period\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one freight invoice",
-		Handler:     (*State).callGetInvoice,
-		Name:        "get_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the FreightInvoice. The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find invoice lines by invoice or shipment",
-		Handler:     (*State).callFindInvoiceLines,
-		Name:        "find_invoice_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\"). Matches records with this value; null for any.\"},\"shipment\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\"). Matches records with this value; null for any.\"}},\"required\":[\"invoice\",\"shipment\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find the credit notes of an invoice",
-		Handler:     (*State).callFindCreditNotes,
-		Name:        "find_credit_notes",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\"). Matches records with this value; null for any.\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a customer on credit hold or release the hold",
-		Handler:     (*State).callSetCreditHold,
-		Name:        "set_credit_hold",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"brenner\\\").\"},\"on_hold\":{\"type\":\"boolean\"}},\"required\":[\"customer\",\"on_hold\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Start a draft invoice for a customer's billing month",
-		Handler:     (*State).callOpenInvoice,
-		Name:        "open_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"brenner\\\").\"},\"period\":{\"type\":\"string\"}},\"required\":[\"customer\",\"period\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Bill a delivered shipment on a draft invoice at its rated charge",
-		Handler:     (*State).callAddShipmentToInvoice,
-		Name:        "add_shipment_to_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"},\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"}},\"required\":[\"invoice\",\"shipment\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Bring a draft invoice's line for a shipment up to date with the shipment's current rated charge",
-		Handler:     (*State).callRepriceInvoiceLine,
-		Name:        "reprice_invoice_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"},\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"}},\"required\":[\"invoice\",\"shipment\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Take a shipment off a draft invoice",
-		Handler:     (*State).callRemoveShipmentFromInvoice,
-		Name:        "remove_shipment_from_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"},\"shipment\":{\"type\":\"string\",\"description\":\"The id of a Shipment record (e.g. \\\"shp_bm44588\\\").\"}},\"required\":[\"invoice\",\"shipment\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Finalise a draft invoice and send it to the customer; the due date follows the customer's payment terms",
-		Handler:     (*State).callIssueInvoice,
-		Name:        "issue_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a draft invoice; its shipments become billable again",
-		Handler:     (*State).callCancelInvoice,
-		Name:        "cancel_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Credit part of an issued invoice, e.g. for an overcharge or damaged goods",
-		Handler:     (*State).callIssueCreditNote,
-		Name:        "issue_credit_note",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"invoice\",\"amount\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close an issued invoice as paid",
-		Handler:     (*State).callMarkInvoicePaid,
-		Name:        "mark_invoice_paid",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"},\"paid_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"invoice\",\"paid_on\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find payments by invoice or bank reference",
-		Handler:     (*State).callFindPayments,
-		Name:        "find_payments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\"). Matches records with this value; null for any.\"},\"bank_reference\":{\"type\":[\"string\",\"null\"],\"description\":\"Reference of the bank statement line. Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"invoice\",\"bank_reference\"],\"additionalProperties\":false}"),
-		Service:     "receivables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find the reminders sent for an invoice",
-		Handler:     (*State).callFindDunningLetters,
-		Name:        "find_dunning_letters",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\"). Matches records with this value; null for any.\"},\"level\":{\"type\":[\"integer\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"invoice\",\"level\"],\"additionalProperties\":false}"),
-		Service:     "receivables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a customer's bank transfer against an invoice",
-		Handler:     (*State).callRecordPayment,
-		Name:        "record_payment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"received_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"bank_reference\":{\"type\":\"string\"}},\"required\":[\"invoice\",\"amount\",\"received_on\",\"bank_reference\"],\"additionalProperties\":false}"),
-		Service:     "receivables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Send the next reminder for an overdue invoice: level 1 is free, level 2 costs 5 EUR and level 3 costs 10 EUR; at most one reminder every 10 days",
-		Handler:     (*State).callSendDunningLetter,
-		Name:        "send_dunning_letter",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a FreightInvoice record (e.g. \\\"inv_brenner_jan\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "receivables",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindShipments,
+	(*State).callGetShipment,
+	(*State).callListCarriers,
+	(*State).callGetCarrier,
+	(*State).callBookShipment,
+	(*State).callRateShipment,
+	(*State).callDispatchShipment,
+	(*State).callConfirmDelivery,
+	(*State).callCancelShipment,
+	(*State).callFindRateCards,
+	(*State).callGetRateCard,
+	(*State).callPublishRateCard,
+	(*State).callRetireRateCard,
+	(*State).callFindCustomers,
+	(*State).callGetCustomer,
+	(*State).callFindInvoices,
+	(*State).callGetInvoice,
+	(*State).callFindInvoiceLines,
+	(*State).callFindCreditNotes,
+	(*State).callSetCreditHold,
+	(*State).callOpenInvoice,
+	(*State).callAddShipmentToInvoice,
+	(*State).callRepriceInvoiceLine,
+	(*State).callRemoveShipmentFromInvoice,
+	(*State).callIssueInvoice,
+	(*State).callCancelInvoice,
+	(*State).callIssueCreditNote,
+	(*State).callMarkInvoicePaid,
+	(*State).callFindPayments,
+	(*State).callFindDunningLetters,
+	(*State).callRecordPayment,
+	(*State).callSendDunningLetter,
+})

@@ -3,6 +3,7 @@
 package hospital_scheduling
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -41,19 +42,19 @@ func (a *FindPatientsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "nhs_number":
 			if r.Arg(0) {
-				a.NhsNumber = runtime.Ptr(r.String())
+				a.NhsNumber = new(r.String())
 			}
 		case "full_name":
 			if r.Arg(1) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "postcode":
 			if r.Arg(2) {
-				a.Postcode = runtime.Ptr(r.String())
+				a.Postcode = new(r.String())
 			}
 		case "date_of_birth":
 			if r.Arg(3) {
-				a.DateOfBirth = runtime.Ptr(r.Date())
+				a.DateOfBirth = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -114,7 +115,7 @@ func (s *State) callFindPatients(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Patient) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Patient])
 	}), nil
 }
@@ -186,11 +187,11 @@ func (a *UpdateContactDetailsArgs) decode(text string) bool {
 			}
 		case "phone":
 			if r.Arg(1) {
-				a.Phone = runtime.Ptr(r.String())
+				a.Phone = new(r.String())
 			}
 		case "postcode":
 			if r.Arg(2) {
-				a.Postcode = runtime.Ptr(r.String())
+				a.Postcode = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -220,9 +221,6 @@ func (s *State) UpdateContactDetails(args UpdateContactDetailsArgs) (*Patient, e
 		}
 		return patient.Phone
 	}())
-	if patient, err = s.Patients.Mut(patient.ID); err != nil {
-		return nil, err
-	}
 	patient.Postcode = runtime.PyUpper(strings.TrimSpace(func() string {
 		if p2 := args.Postcode; p2 != nil {
 			return *p2
@@ -304,9 +302,6 @@ func (s *State) RecordDeath(args RecordDeathArgs) (*Patient, error) {
 	}
 	patient.Deceased = true
 	v := args.DateOfDeath
-	if patient, err = s.Patients.Mut(patient.ID); err != nil {
-		return nil, err
-	}
 	patient.DateOfDeath = &v
 	return patient, nil
 }
@@ -348,7 +343,7 @@ func (a *ListDepartmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -396,7 +391,7 @@ func (s *State) callListDepartments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Department) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Department])
 	}), nil
 }
@@ -464,15 +459,15 @@ func (a *FindCliniciansArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "role":
 			if r.Arg(1) {
-				a.Role = runtime.Ptr(runtime.Enum(r, ClinicianRole.Valid))
+				a.Role = new(runtime.Enum(r, ClinicianRole.Valid))
 			}
 		case "home_department":
 			if r.Arg(2) {
-				a.HomeDepartment = runtime.Ptr(r.String())
+				a.HomeDepartment = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -527,7 +522,7 @@ func (s *State) callFindClinicians(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Clinician) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Clinician])
 	}), nil
 }
@@ -593,11 +588,11 @@ func (a *FindRotaEntriesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "clinician":
 			if r.Arg(0) {
-				a.Clinician = runtime.Ptr(r.String())
+				a.Clinician = new(r.String())
 			}
 		case "department":
 			if r.Arg(1) {
-				a.Department = runtime.Ptr(r.String())
+				a.Department = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -650,7 +645,7 @@ func (s *State) callFindRotaEntries(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*RotaEntry) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*RotaEntry])
 	}), nil
 }
@@ -856,7 +851,7 @@ func (a *ListRoomsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -904,7 +899,7 @@ func (s *State) callListRooms(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Room) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Room])
 	}), nil
 }
@@ -937,19 +932,19 @@ func (a *FindSessionsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "department":
 			if r.Arg(0) {
-				a.Department = runtime.Ptr(r.String())
+				a.Department = new(r.String())
 			}
 		case "clinician":
 			if r.Arg(1) {
-				a.Clinician = runtime.Ptr(r.String())
+				a.Clinician = new(r.String())
 			}
 		case "session_date":
 			if r.Arg(2) {
-				a.SessionDate = runtime.Ptr(r.Date())
+				a.SessionDate = new(r.Date())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ClinicSessionStatus.Valid))
+				a.Status = new(runtime.Enum(r, ClinicSessionStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1008,7 +1003,7 @@ func (s *State) callFindSessions(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*ClinicSession) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*ClinicSession])
 	}), nil
 }
@@ -1078,19 +1073,19 @@ func (a *FindAppointmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "patient":
 			if r.Arg(0) {
-				a.Patient = runtime.Ptr(r.String())
+				a.Patient = new(r.String())
 			}
 		case "session":
 			if r.Arg(1) {
-				a.Session = runtime.Ptr(r.String())
+				a.Session = new(r.String())
 			}
 		case "referral":
 			if r.Arg(2) {
-				a.Referral = runtime.Ptr(r.String())
+				a.Referral = new(r.String())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, AppointmentStatus.Valid))
+				a.Status = new(runtime.Enum(r, AppointmentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1154,7 +1149,7 @@ func (s *State) callFindAppointments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Appointment) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Appointment])
 	}), nil
 }
@@ -1451,9 +1446,6 @@ func (s *State) CancelSession(args CancelSessionArgs) (*ClinicSession, error) {
 		return nil, err
 	}
 	session.Status = ClinicSessionStatusCancelled
-	if err := s.checkClinicSessionStatus(session); err != nil {
-		return nil, err
-	}
 	return session, nil
 }
 
@@ -1717,13 +1709,7 @@ func (s *State) CancelAppointment(args CancelAppointmentArgs) (*Appointment, err
 		return nil, err
 	}
 	appointment.Status = AppointmentStatusCancelled
-	if err := s.checkAppointmentStatus(appointment); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if appointment, err = s.Appointments.Mut(appointment.ID); err != nil {
-		return nil, err
-	}
 	appointment.CancellationReason = &v
 	return appointment, nil
 }
@@ -1800,17 +1786,11 @@ func (s *State) RecordAttendance(args RecordAttendanceArgs) (*Appointment, error
 			return nil, err
 		}
 		appointment.Status = AppointmentStatusAttended
-		if err := s.checkAppointmentStatus(appointment); err != nil {
-			return nil, err
-		}
 	} else {
 		if appointment, err = s.Appointments.Mut(appointment.ID); err != nil {
 			return nil, err
 		}
 		appointment.Status = AppointmentStatusDidNotAttend
-		if err := s.checkAppointmentStatus(appointment); err != nil {
-			return nil, err
-		}
 	}
 	return appointment, nil
 }
@@ -1858,19 +1838,19 @@ func (a *FindReferralsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "patient":
 			if r.Arg(0) {
-				a.Patient = runtime.Ptr(r.String())
+				a.Patient = new(r.String())
 			}
 		case "department":
 			if r.Arg(1) {
-				a.Department = runtime.Ptr(r.String())
+				a.Department = new(r.String())
 			}
 		case "priority":
 			if r.Arg(2) {
-				a.Priority = runtime.Ptr(runtime.Enum(r, ReferralPriority.Valid))
+				a.Priority = new(runtime.Enum(r, ReferralPriority.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ReferralStatus.Valid))
+				a.Status = new(runtime.Enum(r, ReferralStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1929,7 +1909,7 @@ func (s *State) callFindReferrals(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Referral) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Referral])
 	}), nil
 }
@@ -1995,11 +1975,11 @@ func (a *FindWaitingListArgs) decode(text string) bool {
 		switch r.Key() {
 		case "referral":
 			if r.Arg(0) {
-				a.Referral = runtime.Ptr(r.String())
+				a.Referral = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, WaitingListEntryStatus.Valid))
+				a.Status = new(runtime.Enum(r, WaitingListEntryStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -2047,7 +2027,7 @@ func (s *State) callFindWaitingList(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*WaitingListEntry) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*WaitingListEntry])
 	}), nil
 }
@@ -2123,16 +2103,7 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 	}
 	referral.TriageNote = &v
 	if args.Accept {
-		if referral, err = s.Referrals.Mut(referral.ID); err != nil {
-			return nil, err
-		}
 		referral.Status = ReferralStatusAccepted
-		if err := s.checkReferralStatus(referral); err != nil {
-			return nil, err
-		}
-		if referral, err = s.Referrals.Mut(referral.ID); err != nil {
-			return nil, err
-		}
 		referral.Priority = args.Priority
 		if err := s.checkReferralPriority(referral); err != nil {
 			return nil, err
@@ -2171,13 +2142,7 @@ func (s *State) TriageReferral(args TriageReferralArgs) (*Referral, error) {
 			}
 		}
 	} else {
-		if referral, err = s.Referrals.Mut(referral.ID); err != nil {
-			return nil, err
-		}
 		referral.Status = ReferralStatusRejected
-		if err := s.checkReferralStatus(referral); err != nil {
-			return nil, err
-		}
 	}
 	return referral, nil
 }
@@ -2243,9 +2208,6 @@ func (s *State) MarkReferralBooked(args MarkReferralBookedArgs) (*Referral, erro
 			return nil, err
 		}
 		w2.Status = WaitingListEntryStatusBooked
-		if err := s.checkWaitingListEntryStatus(w2); err != nil {
-			return nil, err
-		}
 	}
 	return referral, nil
 }
@@ -2314,9 +2276,6 @@ func (s *State) ReturnReferralToWaiting(args ReturnReferralToWaitingArgs) (*Refe
 			return nil, err
 		}
 		w2.Status = WaitingListEntryStatusWaiting
-		if err := s.checkWaitingListEntryStatus(w2); err != nil {
-			return nil, err
-		}
 	}
 	return referral, nil
 }
@@ -2378,9 +2337,6 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 		return nil, err
 	}
 	referral.Status = ReferralStatusDischarged
-	if err := s.checkReferralStatus(referral); err != nil {
-		return nil, err
-	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.waitingListEntryIDs() {
 		w, ok2 := s.WaitingListEntries.Get(id)
@@ -2396,13 +2352,7 @@ func (s *State) DischargeReferral(args DischargeReferralArgs) (*Referral, error)
 			return nil, err
 		}
 		w.Status = WaitingListEntryStatusRemoved
-		if err := s.checkWaitingListEntryStatus(w); err != nil {
-			return nil, err
-		}
 		v := args.Reason
-		if w, err = s.WaitingListEntries.Mut(w.ID); err != nil {
-			return nil, err
-		}
 		w.RemovalReason = &v
 	}
 	return referral, nil
@@ -2423,219 +2373,44 @@ func (s *State) callDischargeReferral(raw json.RawMessage) (any, error) {
 	return s.DischargeReferral(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find patients by NHS number, name, postcode or date of birth",
-		Handler:     (*State).callFindPatients,
-		Name:        "find_patients",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"nhs_number\":{\"type\":[\"string\",\"null\"],\"description\":\"10-digit NHS number, written 3-3-4. Matches records containing this text, ignoring case; null for any.\"},\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"postcode\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"date_of_birth\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Matches records with this value; null for any.\",\"format\":\"date\"}},\"required\":[\"nhs_number\",\"full_name\",\"postcode\",\"date_of_birth\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one patient record",
-		Handler:     (*State).callGetPatient,
-		Name:        "get_patient",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Patient. The id of a Patient record (e.g. \\\"ellis\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a patient's phone number or postcode",
-		Handler:     (*State).callUpdateContactDetails,
-		Name:        "update_contact_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":\"string\",\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\").\"},\"phone\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"},\"postcode\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"}},\"required\":[\"patient\",\"phone\",\"postcode\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that a patient has died",
-		Handler:     (*State).callRecordDeath,
-		Name:        "record_death",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":\"string\",\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\").\"},\"date_of_death\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"patient\",\"date_of_death\"],\"additionalProperties\":false}"),
-		Service:     "pas",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the specialties",
-		Handler:     (*State).callListDepartments,
-		Name:        "list_departments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one specialty",
-		Handler:     (*State).callGetDepartment,
-		Name:        "get_department",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Department. The id of a Department record (e.g. \\\"derm\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find clinicians by name, role or home specialty",
-		Handler:     (*State).callFindClinicians,
-		Name:        "find_clinicians",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"role\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"consultant\",\"specialty_doctor\",\"nurse_specialist\",null]},\"home_department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"}},\"required\":[\"full_name\",\"role\",\"home_department\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one clinician",
-		Handler:     (*State).callGetClinician,
-		Name:        "get_clinician",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Clinician. The id of a Clinician record (e.g. \\\"rao\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find rota entries by clinician or specialty",
-		Handler:     (*State).callFindRotaEntries,
-		Name:        "find_rota_entries",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"clinician\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\"). Matches records with this value; null for any.\"},\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"}},\"required\":[\"clinician\",\"department\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a clinician on a department's rota for a period",
-		Handler:     (*State).callAddRotaEntry,
-		Name:        "add_rota_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"clinician\":{\"type\":\"string\",\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\").\"},\"department\":{\"type\":\"string\",\"description\":\"The id of a Department record (e.g. \\\"derm\\\").\"},\"starts_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"ends_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"clinician\",\"department\",\"starts_on\",\"ends_on\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "End a rota entry early, e.g. for leave or a change of job plan",
-		Handler:     (*State).callShortenRotaEntry,
-		Name:        "shorten_rota_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"entry\":{\"type\":\"string\",\"description\":\"The id of a RotaEntry record (e.g. \\\"rota_rao_q2\\\").\"},\"ends_on\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"entry\",\"ends_on\"],\"additionalProperties\":false}"),
-		Service:     "workforce",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the clinic rooms",
-		Handler:     (*State).callListRooms,
-		Name:        "list_rooms",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find clinic sessions by specialty, clinician, date or status",
-		Handler:     (*State).callFindSessions,
-		Name:        "find_sessions",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"},\"clinician\":{\"type\":[\"string\",\"null\"],\"description\":\"Clinician running the clinic. The id of a Clinician record (e.g. \\\"rao\\\"). Matches records with this value; null for any.\"},\"session_date\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Matches records with this value; null for any.\",\"format\":\"date\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"scheduled\",\"cancelled\",null]}},\"required\":[\"department\",\"clinician\",\"session_date\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one clinic session",
-		Handler:     (*State).callGetSession,
-		Name:        "get_session",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the ClinicSession. The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find appointments by patient, clinic session, referral or status",
-		Handler:     (*State).callFindAppointments,
-		Name:        "find_appointments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\"). Matches records with this value; null for any.\"},\"session\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\"). Matches records with this value; null for any.\"},\"referral\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"booked\",\"attended\",\"did_not_attend\",\"cancelled\",null]}},\"required\":[\"patient\",\"session\",\"referral\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one appointment",
-		Handler:     (*State).callGetAppointment,
-		Name:        "get_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Appointment. The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Set up a new clinic session",
-		Handler:     (*State).callScheduleSession,
-		Name:        "schedule_session",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"department\":{\"type\":\"string\",\"description\":\"The id of a Department record (e.g. \\\"derm\\\").\"},\"clinician\":{\"type\":\"string\",\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\").\"},\"room\":{\"type\":\"string\",\"description\":\"The id of a Room record (e.g. \\\"opd_a1\\\").\"},\"session_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"period\":{\"type\":\"string\",\"enum\":[\"am\",\"pm\"]},\"capacity\":{\"type\":\"integer\"}},\"required\":[\"department\",\"clinician\",\"room\",\"session_date\",\"period\",\"capacity\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Hand a clinic over to another clinician",
-		Handler:     (*State).callReassignSessionClinician,
-		Name:        "reassign_session_clinician",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"},\"clinician\":{\"type\":\"string\",\"description\":\"The id of a Clinician record (e.g. \\\"rao\\\").\"}},\"required\":[\"session\",\"clinician\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a clinic that has no booked patients",
-		Handler:     (*State).callCancelSession,
-		Name:        "cancel_session",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"}},\"required\":[\"session\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Book the patient of an accepted referral into a clinic",
-		Handler:     (*State).callBookAppointment,
-		Name:        "book_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"},\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"},\"kind\":{\"type\":\"string\",\"enum\":[\"new_patient\",\"follow_up\"]}},\"required\":[\"session\",\"referral\",\"kind\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a booked appointment to another clinic of the same specialty",
-		Handler:     (*State).callRescheduleAppointment,
-		Name:        "reschedule_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"appointment\":{\"type\":\"string\",\"description\":\"The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"},\"session\":{\"type\":\"string\",\"description\":\"The id of a ClinicSession record (e.g. \\\"s_card_0414_am\\\").\"}},\"required\":[\"appointment\",\"session\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a future appointment",
-		Handler:     (*State).callCancelAppointment,
-		Name:        "cancel_appointment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"appointment\":{\"type\":\"string\",\"description\":\"The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"appointment\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record whether the patient came to a past appointment",
-		Handler:     (*State).callRecordAttendance,
-		Name:        "record_attendance",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"appointment\":{\"type\":\"string\",\"description\":\"The id of a Appointment record (e.g. \\\"appt_kowalski_card\\\").\"},\"showed_up\":{\"type\":\"boolean\"}},\"required\":[\"appointment\",\"showed_up\"],\"additionalProperties\":false}"),
-		Service:     "outpatients",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find referrals by patient, specialty, priority or status",
-		Handler:     (*State).callFindReferrals,
-		Name:        "find_referrals",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"patient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Patient record (e.g. \\\"ellis\\\"). Matches records with this value; null for any.\"},\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Department record (e.g. \\\"derm\\\"). Matches records with this value; null for any.\"},\"priority\":{\"type\":[\"string\",\"null\"],\"description\":\"Two_week_wait: suspected cancer pathway. Matches records with this value; null for any.\",\"enum\":[\"routine\",\"urgent\",\"two_week_wait\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"awaiting_triage\",\"accepted\",\"rejected\",\"discharged\",null]}},\"required\":[\"patient\",\"department\",\"priority\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one referral",
-		Handler:     (*State).callGetReferral,
-		Name:        "get_referral",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Referral. The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find waiting-list entries by referral or status",
-		Handler:     (*State).callFindWaitingList,
-		Name:        "find_waiting_list",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"waiting\",\"booked\",\"removed\",null]}},\"required\":[\"referral\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Accept or reject a new referral; an accepted referral joins the waiting list",
-		Handler:     (*State).callTriageReferral,
-		Name:        "triage_referral",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"},\"accept\":{\"type\":\"boolean\"},\"priority\":{\"type\":\"string\",\"enum\":[\"routine\",\"urgent\",\"two_week_wait\"]},\"note\":{\"type\":\"string\"}},\"required\":[\"referral\",\"accept\",\"priority\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark a referral's waiting-list entry as booked once its appointment is made",
-		Handler:     (*State).callMarkReferralBooked,
-		Name:        "mark_referral_booked",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"}},\"required\":[\"referral\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a referral back on the waiting list after its appointment was cancelled or missed",
-		Handler:     (*State).callReturnReferralToWaiting,
-		Name:        "return_referral_to_waiting",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"}},\"required\":[\"referral\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a referral and take it off the waiting list",
-		Handler:     (*State).callDischargeReferral,
-		Name:        "discharge_referral",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"referral\":{\"type\":\"string\",\"description\":\"The id of a Referral record (e.g. \\\"ref_ellis_derm\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"referral\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "rtt",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindPatients,
+	(*State).callGetPatient,
+	(*State).callUpdateContactDetails,
+	(*State).callRecordDeath,
+	(*State).callListDepartments,
+	(*State).callGetDepartment,
+	(*State).callFindClinicians,
+	(*State).callGetClinician,
+	(*State).callFindRotaEntries,
+	(*State).callAddRotaEntry,
+	(*State).callShortenRotaEntry,
+	(*State).callListRooms,
+	(*State).callFindSessions,
+	(*State).callGetSession,
+	(*State).callFindAppointments,
+	(*State).callGetAppointment,
+	(*State).callScheduleSession,
+	(*State).callReassignSessionClinician,
+	(*State).callCancelSession,
+	(*State).callBookAppointment,
+	(*State).callRescheduleAppointment,
+	(*State).callCancelAppointment,
+	(*State).callRecordAttendance,
+	(*State).callFindReferrals,
+	(*State).callGetReferral,
+	(*State).callFindWaitingList,
+	(*State).callTriageReferral,
+	(*State).callMarkReferralBooked,
+	(*State).callReturnReferralToWaiting,
+	(*State).callDischargeReferral,
+})

@@ -21,7 +21,7 @@ type assertion struct {
 // task is a task with its start state, built once, and its rubric.
 type task struct {
 	info   runtime.TaskInfo
-	start  func() (startState, error)
+	start  func() (*startState, error)
 	rubric []assertion
 }
 
@@ -352,25 +352,26 @@ type startState struct {
 }
 
 // taskStart returns the start state of a task (the world seed plus the
-// task's seed records), computed once and frozen.
-func taskStart(name string) func() (startState, error) {
-	return sync.OnceValues(func() (startState, error) {
+// task's seed records), computed once and frozen. (A pointer: OnceValues
+// of a pointer shares its compiled code with the seed's.)
+func taskStart(name string) func() (*startState, error) {
+	return sync.OnceValues(func() (*startState, error) {
 		base, err := worldSeed()
 		if err != nil {
-			return startState{}, err
+			return nil, err
 		}
 		sd, err := loadSeed()
 		if err != nil {
-			return startState{}, err
+			return nil, err
 		}
 		s := base
 		if extra, ok := sd.Tasks[name]; ok {
 			s = base.Clone()
 			if err := s.insert(&extra); err != nil {
-				return startState{}, fmt.Errorf("insurance_claims: task %s seed: %w", name, err)
+				return nil, fmt.Errorf("insurance_claims: task %s seed: %w", name, err)
 			}
 			s.Freeze()
 		}
-		return startState{s, s.Hash()}, nil
+		return &startState{s, s.Hash()}, nil
 	})
 }

@@ -3,6 +3,7 @@
 package insurance_claims
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -39,15 +40,15 @@ func (a *FindPolicyholdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "email":
 			if r.Arg(1) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "city":
 			if r.Arg(2) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -105,7 +106,7 @@ func (s *State) callFindPolicyholders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Policyholder) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Policyholder])
 	}), nil
 }
@@ -189,35 +190,35 @@ func (a *UpdatePolicyholderArgs) decode(text string) bool {
 			}
 		case "full_name":
 			if r.Arg(1) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "phone":
 			if r.Arg(3) {
-				a.Phone = runtime.Ptr(r.String())
+				a.Phone = new(r.String())
 			}
 		case "address":
 			if r.Arg(4) {
-				a.Address = runtime.Ptr(r.String())
+				a.Address = new(r.String())
 			}
 		case "city":
 			if r.Arg(5) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		case "postal_code":
 			if r.Arg(6) {
-				a.PostalCode = runtime.Ptr(r.String())
+				a.PostalCode = new(r.String())
 			}
 		case "birth_date":
 			if r.Arg(7) {
-				a.BirthDate = runtime.Ptr(r.Date())
+				a.BirthDate = new(r.Date())
 			}
 		case "customer_since":
 			if r.Arg(8) {
-				a.CustomerSince = runtime.Ptr(r.Date())
+				a.CustomerSince = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -309,19 +310,19 @@ func (a *FindPoliciesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "policy_number":
 			if r.Arg(0) {
-				a.PolicyNumber = runtime.Ptr(r.String())
+				a.PolicyNumber = new(r.String())
 			}
 		case "holder":
 			if r.Arg(1) {
-				a.Holder = runtime.Ptr(r.String())
+				a.Holder = new(r.String())
 			}
 		case "product":
 			if r.Arg(2) {
-				a.Product = runtime.Ptr(runtime.Enum(r, InsurancePolicyProduct.Valid))
+				a.Product = new(runtime.Enum(r, InsurancePolicyProduct.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, InsurancePolicyStatus.Valid))
+				a.Status = new(runtime.Enum(r, InsurancePolicyStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -379,7 +380,7 @@ func (s *State) callFindPolicies(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*InsurancePolicy) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*InsurancePolicy])
 	}), nil
 }
@@ -450,9 +451,6 @@ func (s *State) SuspendPolicy(args SuspendPolicyArgs) (*InsurancePolicy, error) 
 		return nil, err
 	}
 	policy.Status = InsurancePolicyStatusSuspended
-	if err := s.checkInsurancePolicyStatus(policy); err != nil {
-		return nil, err
-	}
 	return policy, nil
 }
 
@@ -527,13 +525,7 @@ func (s *State) ReinstatePolicy(args ReinstatePolicyArgs) (*InsurancePolicy, err
 		return nil, err
 	}
 	policy.PremiumPaidUntil = args.PaidUntil
-	if policy, err = s.InsurancePolicies.Mut(policy.ID); err != nil {
-		return nil, err
-	}
 	policy.Status = InsurancePolicyStatusActive
-	if err := s.checkInsurancePolicyStatus(policy); err != nil {
-		return nil, err
-	}
 	return policy, nil
 }
 
@@ -620,13 +612,7 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 		return nil, err
 	}
 	policy.EndDate = args.Effective
-	if policy, err = s.InsurancePolicies.Mut(policy.ID); err != nil {
-		return nil, err
-	}
 	policy.Status = InsurancePolicyStatusCancelled
-	if err := s.checkInsurancePolicyStatus(policy); err != nil {
-		return nil, err
-	}
 	return policy, nil
 }
 
@@ -673,19 +659,19 @@ func (a *FindClaimsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim_number":
 			if r.Arg(0) {
-				a.ClaimNumber = runtime.Ptr(r.String())
+				a.ClaimNumber = new(r.String())
 			}
 		case "policy":
 			if r.Arg(1) {
-				a.Policy = runtime.Ptr(r.String())
+				a.Policy = new(r.String())
 			}
 		case "peril":
 			if r.Arg(2) {
-				a.Peril = runtime.Ptr(runtime.Enum(r, ClaimPeril.Valid))
+				a.Peril = new(runtime.Enum(r, ClaimPeril.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ClaimStatus.Valid))
+				a.Status = new(runtime.Enum(r, ClaimStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -743,7 +729,7 @@ func (s *State) callFindClaims(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Claim) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Claim])
 	}), nil
 }
@@ -937,9 +923,6 @@ func (s *State) SendToAssessment(args SendToAssessmentArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusUnderAssessment
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	return claim, nil
 }
 
@@ -1022,17 +1005,8 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 	if err := s.checkClaimApprovedAmount(claim); err != nil {
 		return nil, err
 	}
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.Status = ClaimStatusApproved
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	v2 := today
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.DecidedOn = &v2
 	return claim, nil
 }
@@ -1082,18 +1056,9 @@ func (s *State) RejectClaim(args RejectClaimArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusRejected
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.RejectionReason = &v
 	v2 := today
-	if claim, err = s.Claims.Mut(claim.ID); err != nil {
-		return nil, err
-	}
 	claim.DecidedOn = &v2
 	return claim, nil
 }
@@ -1139,9 +1104,6 @@ func (s *State) MarkClaimPaid(args MarkClaimPaidArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.Status = ClaimStatusPaid
-	if err := s.checkClaimStatus(claim); err != nil {
-		return nil, err
-	}
 	return claim, nil
 }
 
@@ -1188,19 +1150,19 @@ func (a *FindAdjustersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "region":
 			if r.Arg(1) {
-				a.Region = runtime.Ptr(r.String())
+				a.Region = new(r.String())
 			}
 		case "specialty":
 			if r.Arg(2) {
-				a.Specialty = runtime.Ptr(runtime.Enum(r, LossAdjusterSpecialty.Valid))
+				a.Specialty = new(runtime.Enum(r, LossAdjusterSpecialty.Valid))
 			}
 		case "active":
 			if r.Arg(3) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -1257,7 +1219,7 @@ func (s *State) callFindAdjusters(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*LossAdjuster) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*LossAdjuster])
 	}), nil
 }
@@ -1325,15 +1287,15 @@ func (a *FindAssessmentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim":
 			if r.Arg(0) {
-				a.Claim = runtime.Ptr(r.String())
+				a.Claim = new(r.String())
 			}
 		case "adjuster":
 			if r.Arg(1) {
-				a.Adjuster = runtime.Ptr(r.String())
+				a.Adjuster = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, AssessmentStatus.Valid))
+				a.Status = new(runtime.Enum(r, AssessmentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1389,7 +1351,7 @@ func (s *State) callFindAssessments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Assessment) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Assessment])
 	}), nil
 }
@@ -1551,22 +1513,10 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 		return nil, err
 	}
 	v2 := args.Findings
-	if assessment, err = s.Assessments.Mut(assessment.ID); err != nil {
-		return nil, err
-	}
 	assessment.Findings = &v2
 	v3 := today
-	if assessment, err = s.Assessments.Mut(assessment.ID); err != nil {
-		return nil, err
-	}
 	assessment.AssessedOn = &v3
-	if assessment, err = s.Assessments.Mut(assessment.ID); err != nil {
-		return nil, err
-	}
 	assessment.Status = AssessmentStatusCompleted
-	if err := s.checkAssessmentStatus(assessment); err != nil {
-		return nil, err
-	}
 	return assessment, nil
 }
 
@@ -1611,9 +1561,6 @@ func (s *State) CancelAssessment(args CancelAssessmentArgs) (*Assessment, error)
 		return nil, err
 	}
 	assessment.Status = AssessmentStatusCancelled
-	if err := s.checkAssessmentStatus(assessment); err != nil {
-		return nil, err
-	}
 	return assessment, nil
 }
 
@@ -1656,11 +1603,11 @@ func (a *FindPayoutsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim":
 			if r.Arg(0) {
-				a.Claim = runtime.Ptr(r.String())
+				a.Claim = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, PayoutStatus.Valid))
+				a.Status = new(runtime.Enum(r, PayoutStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1708,7 +1655,7 @@ func (s *State) callFindPayouts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Payout) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Payout])
 	}), nil
 }
@@ -1904,13 +1851,7 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 		return nil, err
 	}
 	payout.Status = PayoutStatusSent
-	if err := s.checkPayoutStatus(payout); err != nil {
-		return nil, err
-	}
 	v := today
-	if payout, err = s.Payouts.Mut(payout.ID); err != nil {
-		return nil, err
-	}
 	payout.SentOn = &v
 	return payout, nil
 }
@@ -1956,9 +1897,6 @@ func (s *State) CancelPayout(args CancelPayoutArgs) (*Payout, error) {
 		return nil, err
 	}
 	payout.Status = PayoutStatusCancelled
-	if err := s.checkPayoutStatus(payout); err != nil {
-		return nil, err
-	}
 	return payout, nil
 }
 
@@ -2003,15 +1941,15 @@ func (a *FindFraudFlagsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "claim":
 			if r.Arg(0) {
-				a.Claim = runtime.Ptr(r.String())
+				a.Claim = new(r.String())
 			}
 		case "reason":
 			if r.Arg(1) {
-				a.Reason = runtime.Ptr(runtime.Enum(r, FraudFlagReason.Valid))
+				a.Reason = new(runtime.Enum(r, FraudFlagReason.Valid))
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, FraudFlagStatus.Valid))
+				a.Status = new(runtime.Enum(r, FraudFlagStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -2062,7 +2000,7 @@ func (s *State) callFindFraudFlags(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*FraudFlag) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*FraudFlag])
 	}), nil
 }
@@ -2357,17 +2295,11 @@ func (s *State) ResolveFraudFlag(args ResolveFraudFlagArgs) (*FraudFlag, error) 
 			return nil, err
 		}
 		flag.Status = FraudFlagStatusConfirmed
-		if err := s.checkFraudFlagStatus(flag); err != nil {
-			return nil, err
-		}
 	} else {
 		if flag, err = s.FraudFlags.Mut(flag.ID); err != nil {
 			return nil, err
 		}
 		flag.Status = FraudFlagStatusCleared
-		if err := s.checkFraudFlagStatus(flag); err != nil {
-			return nil, err
-		}
 	}
 	v := args.Note
 	if flag, err = s.FraudFlags.Mut(flag.ID); err != nil {
@@ -2392,219 +2324,44 @@ func (s *State) callResolveFraudFlag(raw json.RawMessage) (any, error) {
 	return s.ResolveFraudFlag(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find policyholders by name, email or city",
-		Handler:     (*State).callFindPolicyholders,
-		Name:        "find_policyholders",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"full_name\",\"email\",\"city\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Policyholder by id.",
-		Handler:     (*State).callGetPolicyholder,
-		Name:        "get_policyholder",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Policyholder. The id of a Policyholder record (e.g. \\\"ph_lefevre\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Correct a policyholder's contact details",
-		Handler:     (*State).callUpdatePolicyholder,
-		Name:        "update_policyholder",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Policyholder. The id of a Policyholder record (e.g. \\\"ph_lefevre\\\").\"},\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"phone\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"address\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"postal_code\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"birth_date\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Null leaves the field unchanged.\",\"format\":\"date\"},\"customer_since\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Null leaves the field unchanged.\",\"format\":\"date\"}},\"required\":[\"id\",\"full_name\",\"email\",\"phone\",\"address\",\"city\",\"postal_code\",\"birth_date\",\"customer_since\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find contracts by number, holder, product or status",
-		Handler:     (*State).callFindPolicies,
-		Name:        "find_policies",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"policy_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"holder\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Policyholder record (e.g. \\\"ph_lefevre\\\"). Matches records with this value; null for any.\"},\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"motor\",\"home\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"suspended\",\"cancelled\",null]}},\"required\":[\"policy_number\",\"holder\",\"product\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a InsurancePolicy by id.",
-		Handler:     (*State).callGetPolicy,
-		Name:        "get_policy",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the InsurancePolicy. The id of a InsurancePolicy record (e.g. \\\"pol_lef_auto\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Suspend cover on a contract whose premium is overdue",
-		Handler:     (*State).callSuspendPolicy,
-		Name:        "suspend_policy",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"policy\":{\"type\":\"string\",\"description\":\"The id of a InsurancePolicy record (e.g. \\\"pol_lef_auto\\\").\"}},\"required\":[\"policy\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Reinstate a suspended contract once the overdue premium is paid",
-		Handler:     (*State).callReinstatePolicy,
-		Name:        "reinstate_policy",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"policy\":{\"type\":\"string\",\"description\":\"The id of a InsurancePolicy record (e.g. \\\"pol_lef_auto\\\").\"},\"paid_until\":{\"type\":\"string\",\"description\":\"Date up to which the premium has now been paid. A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"policy\",\"paid_until\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a contract at the policyholder's request",
-		Handler:     (*State).callCancelPolicy,
-		Name:        "cancel_policy",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"policy\":{\"type\":\"string\",\"description\":\"The id of a InsurancePolicy record (e.g. \\\"pol_lef_auto\\\").\"},\"effective\":{\"type\":\"string\",\"description\":\"Date the cancellation takes effect. A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"policy\",\"effective\"],\"additionalProperties\":false}"),
-		Service:     "policy_admin",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find claims by reference, contract, peril or status",
-		Handler:     (*State).callFindClaims,
-		Name:        "find_claims",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Reference printed on the customer's declaration (SIN-YYYY-NNNN). Matches records containing this text, ignoring case; null for any.\"},\"policy\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a InsurancePolicy record (e.g. \\\"pol_lef_auto\\\"). Matches records with this value; null for any.\"},\"peril\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"collision\",\"theft\",\"glass\",\"fire\",\"water_damage\",\"storm\",\"burglary\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"submitted\",\"under_assessment\",\"approved\",\"rejected\",\"paid\",null]}},\"required\":[\"claim_number\",\"policy\",\"peril\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Claim by id.",
-		Handler:     (*State).callGetClaim,
-		Name:        "get_claim",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Claim. The id of a Claim record (e.g. \\\"clm_0274\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Register a new claim from a customer's declaration",
-		Handler:     (*State).callFileClaim,
-		Name:        "file_claim",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"policy\":{\"type\":\"string\",\"description\":\"The id of a InsurancePolicy record (e.g. \\\"pol_lef_auto\\\").\"},\"claim_number\":{\"type\":\"string\"},\"peril\":{\"type\":\"string\",\"enum\":[\"collision\",\"theft\",\"glass\",\"fire\",\"water_damage\",\"storm\",\"burglary\"]},\"incident_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"description\":{\"type\":\"string\"},\"estimated_amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"}},\"required\":[\"policy\",\"claim_number\",\"peril\",\"incident_date\",\"description\",\"estimated_amount\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a submitted claim on hold until a loss adjuster has assessed it",
-		Handler:     (*State).callSendToAssessment,
-		Name:        "send_to_assessment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"}},\"required\":[\"claim\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Approve a claim for payment",
-		Handler:     (*State).callApproveClaim,
-		Name:        "approve_claim",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Indemnity net of the deductible. Amount in EUR.\"}},\"required\":[\"claim\",\"amount\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Reject a claim, giving the reason sent to the customer",
-		Handler:     (*State).callRejectClaim,
-		Name:        "reject_claim",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"claim\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close an approved claim as paid",
-		Handler:     (*State).callMarkClaimPaid,
-		Name:        "mark_claim_paid",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"}},\"required\":[\"claim\"],\"additionalProperties\":false}"),
-		Service:     "claims",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find loss adjusters by name, region or specialty",
-		Handler:     (*State).callFindAdjusters,
-		Name:        "find_adjusters",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"region\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"specialty\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"motor\",\"property\",null]},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"full_name\",\"region\",\"specialty\",\"active\"],\"additionalProperties\":false}"),
-		Service:     "adjusting",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a LossAdjuster by id.",
-		Handler:     (*State).callGetAdjuster,
-		Name:        "get_adjuster",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the LossAdjuster. The id of a LossAdjuster record (e.g. \\\"adj_rousseau\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "adjusting",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find assessments of a claim or of an adjuster",
-		Handler:     (*State).callFindAssessments,
-		Name:        "find_assessments",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\"). Matches records with this value; null for any.\"},\"adjuster\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a LossAdjuster record (e.g. \\\"adj_rousseau\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"requested\",\"completed\",\"cancelled\",null]}},\"required\":[\"claim\",\"adjuster\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "adjusting",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Appoint a loss adjuster to assess a claim",
-		Handler:     (*State).callRequestAssessment,
-		Name:        "request_assessment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"},\"adjuster\":{\"type\":\"string\",\"description\":\"The id of a LossAdjuster record (e.g. \\\"adj_rousseau\\\").\"}},\"required\":[\"claim\",\"adjuster\"],\"additionalProperties\":false}"),
-		Service:     "adjusting",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the adjuster's report",
-		Handler:     (*State).callRecordAssessment,
-		Name:        "record_assessment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"assessment\":{\"type\":\"string\",\"description\":\"The id of a Assessment record (e.g. \\\"asm_0355\\\").\"},\"assessed_amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"findings\":{\"type\":\"string\"}},\"required\":[\"assessment\",\"assessed_amount\",\"findings\"],\"additionalProperties\":false}"),
-		Service:     "adjusting",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Withdraw a pending assessment request",
-		Handler:     (*State).callCancelAssessment,
-		Name:        "cancel_assessment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"assessment\":{\"type\":\"string\",\"description\":\"The id of a Assessment record (e.g. \\\"asm_0355\\\").\"}},\"required\":[\"assessment\"],\"additionalProperties\":false}"),
-		Service:     "adjusting",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find payouts of a claim",
-		Handler:     (*State).callFindPayouts,
-		Name:        "find_payouts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"scheduled\",\"sent\",\"cancelled\",null]}},\"required\":[\"claim\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Payout by id.",
-		Handler:     (*State).callGetPayout,
-		Name:        "get_payout",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Payout. The id of a Payout record (e.g. \\\"pay_0274\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Schedule an indemnity transfer on an approved claim",
-		Handler:     (*State).callSchedulePayout,
-		Name:        "schedule_payout",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"payee\":{\"type\":\"string\"},\"iban\":{\"type\":\"string\",\"description\":\"French IBAN, 27 characters, no spaces.\"}},\"required\":[\"claim\",\"amount\",\"payee\",\"iban\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Send a scheduled transfer to the bank",
-		Handler:     (*State).callReleasePayout,
-		Name:        "release_payout",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"payout\":{\"type\":\"string\",\"description\":\"The id of a Payout record (e.g. \\\"pay_0274\\\").\"}},\"required\":[\"payout\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a transfer that has not been sent",
-		Handler:     (*State).callCancelPayout,
-		Name:        "cancel_payout",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"payout\":{\"type\":\"string\",\"description\":\"The id of a Payout record (e.g. \\\"pay_0274\\\").\"}},\"required\":[\"payout\"],\"additionalProperties\":false}"),
-		Service:     "payments",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find fraud flags on a claim",
-		Handler:     (*State).callFindFraudFlags,
-		Name:        "find_fraud_flags",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\"). Matches records with this value; null for any.\"},\"reason\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"late_reporting\",\"recent_policy\",\"high_value\",\"inconsistent_statement\",\"duplicate_claim\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"open\",\"cleared\",\"confirmed\",null]}},\"required\":[\"claim\",\"reason\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "fraud",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Flag a claim for investigation",
-		Handler:     (*State).callRaiseFraudFlag,
-		Name:        "raise_fraud_flag",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"},\"reason\":{\"type\":\"string\",\"enum\":[\"late_reporting\",\"recent_policy\",\"high_value\",\"inconsistent_statement\",\"duplicate_claim\"]},\"note\":{\"type\":\"string\"},\"analyst\":{\"type\":\"string\"}},\"required\":[\"claim\",\"reason\",\"note\",\"analyst\"],\"additionalProperties\":false}"),
-		Service:     "fraud",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Run the automatic screening rules on a claim; returns the number of open flags",
-		Handler:     (*State).callAutoScreenClaim,
-		Name:        "auto_screen_claim",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"claim\":{\"type\":\"string\",\"description\":\"The id of a Claim record (e.g. \\\"clm_0274\\\").\"}},\"required\":[\"claim\"],\"additionalProperties\":false}"),
-		Service:     "fraud",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close an investigation: clear the flag or confirm the fraud",
-		Handler:     (*State).callResolveFraudFlag,
-		Name:        "resolve_fraud_flag",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"flag\":{\"type\":\"string\",\"description\":\"The id of a FraudFlag record (e.g. \\\"ff_0355\\\").\"},\"fraud_confirmed\":{\"type\":\"boolean\"},\"note\":{\"type\":\"string\"}},\"required\":[\"flag\",\"fraud_confirmed\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "fraud",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindPolicyholders,
+	(*State).callGetPolicyholder,
+	(*State).callUpdatePolicyholder,
+	(*State).callFindPolicies,
+	(*State).callGetPolicy,
+	(*State).callSuspendPolicy,
+	(*State).callReinstatePolicy,
+	(*State).callCancelPolicy,
+	(*State).callFindClaims,
+	(*State).callGetClaim,
+	(*State).callFileClaim,
+	(*State).callSendToAssessment,
+	(*State).callApproveClaim,
+	(*State).callRejectClaim,
+	(*State).callMarkClaimPaid,
+	(*State).callFindAdjusters,
+	(*State).callGetAdjuster,
+	(*State).callFindAssessments,
+	(*State).callRequestAssessment,
+	(*State).callRecordAssessment,
+	(*State).callCancelAssessment,
+	(*State).callFindPayouts,
+	(*State).callGetPayout,
+	(*State).callSchedulePayout,
+	(*State).callReleasePayout,
+	(*State).callCancelPayout,
+	(*State).callFindFraudFlags,
+	(*State).callRaiseFraudFlag,
+	(*State).callAutoScreenClaim,
+	(*State).callResolveFraudFlag,
+})

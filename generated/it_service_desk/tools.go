@@ -3,6 +3,7 @@
 package it_service_desk
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -43,23 +44,23 @@ func (a *FindEmployeesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "employee_code":
 			if r.Arg(1) {
-				a.EmployeeCode = runtime.Ptr(r.String())
+				a.EmployeeCode = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "department":
 			if r.Arg(3) {
-				a.Department = runtime.Ptr(runtime.Enum(r, EmployeeDepartment.Valid))
+				a.Department = new(runtime.Enum(r, EmployeeDepartment.Valid))
 			}
 		case "status":
 			if r.Arg(4) {
-				a.Status = runtime.Ptr(runtime.Enum(r, EmployeeStatus.Valid))
+				a.Status = new(runtime.Enum(r, EmployeeStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -123,7 +124,7 @@ func (s *State) callFindEmployees(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Employee) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Employee])
 	}), nil
 }
@@ -218,13 +219,7 @@ func (s *State) RecordResignation(args RecordResignationArgs) (*Employee, error)
 		return nil, err
 	}
 	employee.Status = EmployeeStatusNoticePeriod
-	if err := s.checkEmployeeStatus(employee); err != nil {
-		return nil, err
-	}
 	v := args.LastWorkingDay
-	if employee, err = s.Employees.Mut(employee.ID); err != nil {
-		return nil, err
-	}
 	employee.LastWorkingDay = &v
 	return employee, nil
 }
@@ -278,9 +273,6 @@ func (s *State) CompleteExit(args CompleteExitArgs) (*Employee, error) {
 		return nil, err
 	}
 	employee.Status = EmployeeStatusExited
-	if err := s.checkEmployeeStatus(employee); err != nil {
-		return nil, err
-	}
 	return employee, nil
 }
 
@@ -329,23 +321,23 @@ func (a *FindAssetsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "asset_tag":
 			if r.Arg(0) {
-				a.AssetTag = runtime.Ptr(r.String())
+				a.AssetTag = new(r.String())
 			}
 		case "serial_number":
 			if r.Arg(1) {
-				a.SerialNumber = runtime.Ptr(r.String())
+				a.SerialNumber = new(r.String())
 			}
 		case "kind":
 			if r.Arg(2) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, AssetKind.Valid))
+				a.Kind = new(runtime.Enum(r, AssetKind.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, AssetStatus.Valid))
+				a.Status = new(runtime.Enum(r, AssetStatus.Valid))
 			}
 		case "assigned_to":
 			if r.Arg(4) {
-				a.AssignedTo = runtime.Ptr(r.String())
+				a.AssignedTo = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -410,7 +402,7 @@ func (s *State) callFindAssets(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Asset) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Asset])
 	}), nil
 }
@@ -476,11 +468,11 @@ func (a *FindLicencesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "product":
 			if r.Arg(0) {
-				a.Product = runtime.Ptr(r.String())
+				a.Product = new(r.String())
 			}
 		case "vendor":
 			if r.Arg(1) {
-				a.Vendor = runtime.Ptr(r.String())
+				a.Vendor = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -531,7 +523,7 @@ func (s *State) callFindLicences(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*SoftwareLicence) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*SoftwareLicence])
 	}), nil
 }
@@ -599,15 +591,15 @@ func (a *FindLicenceSeatsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "licence":
 			if r.Arg(0) {
-				a.Licence = runtime.Ptr(r.String())
+				a.Licence = new(r.String())
 			}
 		case "employee":
 			if r.Arg(1) {
-				a.Employee = runtime.Ptr(r.String())
+				a.Employee = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, LicenceSeatStatus.Valid))
+				a.Status = new(runtime.Enum(r, LicenceSeatStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -663,7 +655,7 @@ func (s *State) callFindLicenceSeats(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*LicenceSeat) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*LicenceSeat])
 	}), nil
 }
@@ -715,13 +707,7 @@ func (s *State) AssignAsset(args AssignAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusAssigned
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	v := employee.ID
-	if asset, err = s.Assets.Mut(asset.ID); err != nil {
-		return nil, err
-	}
 	asset.AssignedTo = &v
 	return asset, nil
 }
@@ -767,12 +753,6 @@ func (s *State) ReturnAsset(args ReturnAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusInStock
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
-	if asset, err = s.Assets.Mut(asset.ID); err != nil {
-		return nil, err
-	}
 	asset.AssignedTo = nil
 	return asset, nil
 }
@@ -822,13 +802,7 @@ func (s *State) SendToRepair(args SendToRepairArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusInRepair
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	v := args.Vendor
-	if asset, err = s.Assets.Mut(asset.ID); err != nil {
-		return nil, err
-	}
 	asset.RepairVendor = &v
 	return asset, nil
 }
@@ -875,17 +849,11 @@ func (s *State) CompleteRepair(args CompleteRepairArgs) (*Asset, error) {
 			return nil, err
 		}
 		asset.Status = AssetStatusAssigned
-		if err := s.checkAssetStatus(asset); err != nil {
-			return nil, err
-		}
 	} else {
 		if asset, err = s.Assets.Mut(asset.ID); err != nil {
 			return nil, err
 		}
 		asset.Status = AssetStatusInStock
-		if err := s.checkAssetStatus(asset); err != nil {
-			return nil, err
-		}
 	}
 	if asset, err = s.Assets.Mut(asset.ID); err != nil {
 		return nil, err
@@ -935,9 +903,6 @@ func (s *State) RetireAsset(args RetireAssetArgs) (*Asset, error) {
 		return nil, err
 	}
 	asset.Status = AssetStatusRetired
-	if err := s.checkAssetStatus(asset); err != nil {
-		return nil, err
-	}
 	return asset, nil
 }
 
@@ -1066,13 +1031,7 @@ func (s *State) RevokeLicenceSeat(args RevokeLicenceSeatArgs) (*LicenceSeat, err
 		return nil, err
 	}
 	seat.Status = LicenceSeatStatusRevoked
-	if err := s.checkLicenceSeatStatus(seat); err != nil {
-		return nil, err
-	}
 	v := today
-	if seat, err = s.LicenceSeats.Mut(seat.ID); err != nil {
-		return nil, err
-	}
 	seat.RevokedOn = &v
 	return seat, nil
 }
@@ -1114,7 +1073,7 @@ func (a *ListSLAPoliciesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -1162,7 +1121,7 @@ func (s *State) callListSLAPolicies(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*SLAPolicy) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*SLAPolicy])
 	}), nil
 }
@@ -1195,19 +1154,19 @@ func (a *FindTicketsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "requester":
 			if r.Arg(0) {
-				a.Requester = runtime.Ptr(r.String())
+				a.Requester = new(r.String())
 			}
 		case "asset":
 			if r.Arg(1) {
-				a.Asset = runtime.Ptr(r.String())
+				a.Asset = new(r.String())
 			}
 		case "category":
 			if r.Arg(2) {
-				a.Category = runtime.Ptr(runtime.Enum(r, TicketCategory.Valid))
+				a.Category = new(runtime.Enum(r, TicketCategory.Valid))
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, TicketStatus.Valid))
+				a.Status = new(runtime.Enum(r, TicketStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1266,7 +1225,7 @@ func (s *State) callFindTickets(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Ticket) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Ticket])
 	}), nil
 }
@@ -1352,7 +1311,7 @@ func (a *OpenTicketArgs) decode(text string) bool {
 			}
 		case "asset":
 			if r.Arg(4) {
-				a.Asset = runtime.Ptr(r.String())
+				a.Asset = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1461,13 +1420,7 @@ func (s *State) AssignTicket(args AssignTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Assignee = &v
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Status = TicketStatusInProgress
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	return ticket, nil
 }
 
@@ -1513,13 +1466,7 @@ func (s *State) PutTicketOnHold(args PutTicketOnHoldArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Status = TicketStatusOnHold
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Notes = &v
 	return ticket, nil
 }
@@ -1574,9 +1521,6 @@ func (s *State) ChangeTicketPriority(args ChangeTicketPriorityArgs) (*Ticket, er
 		return nil, err
 	}
 	ticket.SLA = sla.ID
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.DueOn = ticket.OpenedOn + runtime.Date(sla.ResolutionDays)
 	return ticket, nil
 }
@@ -1653,26 +1597,14 @@ func (s *State) ResolveTicket(args ResolveTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Status = TicketStatusResolved
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	v := args.Resolution
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Resolution = &v
 	if err := s.checkTicketResolution(ticket); err != nil {
 		return nil, err
 	}
 	v2 := today
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.ResolvedOn = &v2
 	v3 := args.Notes
-	if ticket, err = s.Tickets.Mut(ticket.ID); err != nil {
-		return nil, err
-	}
 	ticket.Notes = &v3
 	return ticket, nil
 }
@@ -1718,9 +1650,6 @@ func (s *State) CloseTicket(args CloseTicketArgs) (*Ticket, error) {
 		return nil, err
 	}
 	ticket.Status = TicketStatusClosed
-	if err := s.checkTicketStatus(ticket); err != nil {
-		return nil, err
-	}
 	return ticket, nil
 }
 
@@ -1767,19 +1696,19 @@ func (a *FindChangeRequestsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "ticket":
 			if r.Arg(0) {
-				a.Ticket = runtime.Ptr(r.String())
+				a.Ticket = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ChangeRequestStatus.Valid))
+				a.Status = new(runtime.Enum(r, ChangeRequestStatus.Valid))
 			}
 		case "risk":
 			if r.Arg(2) {
-				a.Risk = runtime.Ptr(runtime.Enum(r, ChangeRequestRisk.Valid))
+				a.Risk = new(runtime.Enum(r, ChangeRequestRisk.Valid))
 			}
 		case "requested_by":
 			if r.Arg(3) {
-				a.RequestedBy = runtime.Ptr(r.String())
+				a.RequestedBy = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1838,7 +1767,7 @@ func (s *State) callFindChangeRequests(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*ChangeRequest) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*ChangeRequest])
 	}), nil
 }
@@ -1911,7 +1840,7 @@ func (a *RaiseChangeArgs) decode(text string) bool {
 		switch r.Key() {
 		case "ticket":
 			if r.Arg(0) {
-				a.Ticket = runtime.Ptr(r.String())
+				a.Ticket = new(r.String())
 			}
 		case "title":
 			if r.Arg(1) {
@@ -2043,13 +1972,7 @@ func (s *State) ApproveChange(args ApproveChangeArgs) (*ChangeRequest, error) {
 		return nil, err
 	}
 	change.Status = ChangeRequestStatusApproved
-	if err := s.checkChangeRequestStatus(change); err != nil {
-		return nil, err
-	}
 	v := approver.ID
-	if change, err = s.ChangeRequests.Mut(change.ID); err != nil {
-		return nil, err
-	}
 	change.Approver = &v
 	return change, nil
 }
@@ -2104,13 +2027,7 @@ func (s *State) RejectChange(args RejectChangeArgs) (*ChangeRequest, error) {
 		return nil, err
 	}
 	change.Status = ChangeRequestStatusRejected
-	if err := s.checkChangeRequestStatus(change); err != nil {
-		return nil, err
-	}
 	v := approver.ID
-	if change, err = s.ChangeRequests.Mut(change.ID); err != nil {
-		return nil, err
-	}
 	change.Approver = &v
 	return change, nil
 }
@@ -2156,13 +2073,7 @@ func (s *State) ImplementChange(args ImplementChangeArgs) (*ChangeRequest, error
 		return nil, err
 	}
 	change.Status = ChangeRequestStatusImplemented
-	if err := s.checkChangeRequestStatus(change); err != nil {
-		return nil, err
-	}
 	v := today
-	if change, err = s.ChangeRequests.Mut(change.ID); err != nil {
-		return nil, err
-	}
 	change.ImplementedOn = &v
 	return change, nil
 }
@@ -2182,226 +2093,45 @@ func (s *State) callImplementChange(raw json.RawMessage) (any, error) {
 	return s.ImplementChange(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find employees by name, code, email, department or status",
-		Handler:     (*State).callFindEmployees,
-		Name:        "find_employees",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"employee_code\":{\"type\":[\"string\",\"null\"],\"description\":\"E.g. EMP-10452. Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"department\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"finance\",\"engineering\",\"design\",\"sales\",\"hr\",\"it\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"notice_period\",\"exited\",null]}},\"required\":[\"full_name\",\"employee_code\",\"email\",\"department\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one employee",
-		Handler:     (*State).callGetEmployee,
-		Name:        "get_employee",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Employee. The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record an employee's resignation and last working day",
-		Handler:     (*State).callRecordResignation,
-		Name:        "record_resignation",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"},\"last_working_day\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"employee\",\"last_working_day\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark an employee as exited on or after their last working day",
-		Handler:     (*State).callCompleteExit,
-		Name:        "complete_exit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"employee\"],\"additionalProperties\":false}"),
-		Service:     "people",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find assets by tag, serial number, kind, status or holder",
-		Handler:     (*State).callFindAssets,
-		Name:        "find_assets",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset_tag\":{\"type\":[\"string\",\"null\"],\"description\":\"E.g. AST-LT-0342. Matches records containing this text, ignoring case; null for any.\"},\"serial_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"laptop\",\"desktop\",\"monitor\",\"phone\",\"network\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"in_stock\",\"assigned\",\"in_repair\",\"retired\",null]},\"assigned_to\":{\"type\":[\"string\",\"null\"],\"description\":\"Current holder; kept while the asset is in repair. The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"}},\"required\":[\"asset_tag\",\"serial_number\",\"kind\",\"status\",\"assigned_to\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one asset",
-		Handler:     (*State).callGetAsset,
-		Name:        "get_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Asset. The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find licences by product or vendor",
-		Handler:     (*State).callFindLicences,
-		Name:        "find_licences",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"vendor\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"product\",\"vendor\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one licence",
-		Handler:     (*State).callGetLicence,
-		Name:        "get_licence",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the SoftwareLicence. The id of a SoftwareLicence record (e.g. \\\"lic_m365\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find licence seats by licence, employee or status",
-		Handler:     (*State).callFindLicenceSeats,
-		Name:        "find_licence_seats",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"licence\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a SoftwareLicence record (e.g. \\\"lic_m365\\\"). Matches records with this value; null for any.\"},\"employee\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"revoked\",null]}},\"required\":[\"licence\",\"employee\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Hand an asset from stock to an employee",
-		Handler:     (*State).callAssignAsset,
-		Name:        "assign_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"},\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"asset\",\"employee\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Take an asset back into stock",
-		Handler:     (*State).callReturnAsset,
-		Name:        "return_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"asset\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Send an asset to a repair vendor; its holder keeps it on record",
-		Handler:     (*State).callSendToRepair,
-		Name:        "send_to_repair",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"},\"vendor\":{\"type\":\"string\"}},\"required\":[\"asset\",\"vendor\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that an asset is back from repair: it returns to its holder, or to stock",
-		Handler:     (*State).callCompleteRepair,
-		Name:        "complete_repair",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"asset\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Retire an asset from stock for disposal",
-		Handler:     (*State).callRetireAsset,
-		Name:        "retire_asset",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"asset\":{\"type\":\"string\",\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\").\"}},\"required\":[\"asset\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Give an employee a seat of a licence",
-		Handler:     (*State).callGrantLicenceSeat,
-		Name:        "grant_licence_seat",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"licence\":{\"type\":\"string\",\"description\":\"The id of a SoftwareLicence record (e.g. \\\"lic_m365\\\").\"},\"employee\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"licence\",\"employee\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Take a licence seat back",
-		Handler:     (*State).callRevokeLicenceSeat,
-		Name:        "revoke_licence_seat",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"seat\":{\"type\":\"string\",\"description\":\"The id of a LicenceSeat record (e.g. \\\"seat_m365_mehta\\\").\"}},\"required\":[\"seat\"],\"additionalProperties\":false}"),
-		Service:     "assets",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the service levels",
-		Handler:     (*State).callListSLAPolicies,
-		Name:        "list_sla_policies",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"How many records to skip (pages of 50). Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find tickets by requester, asset, category or status",
-		Handler:     (*State).callFindTickets,
-		Name:        "find_tickets",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"requester\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"},\"asset\":{\"type\":[\"string\",\"null\"],\"description\":\"The equipment concerned, if any. The id of a Asset record (e.g. \\\"lt_0342\\\"). Matches records with this value; null for any.\"},\"category\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"hardware\",\"software\",\"access\",\"network\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"open\",\"in_progress\",\"on_hold\",\"resolved\",\"closed\",null]}},\"required\":[\"requester\",\"asset\",\"category\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one ticket",
-		Handler:     (*State).callGetTicket,
-		Name:        "get_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Ticket. The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Log a new ticket; the due date follows the SLA",
-		Handler:     (*State).callOpenTicket,
-		Name:        "open_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"requester\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"},\"category\":{\"type\":\"string\",\"enum\":[\"hardware\",\"software\",\"access\",\"network\"]},\"sla\":{\"type\":\"string\",\"description\":\"The id of a SlaPolicy record (e.g. \\\"sla_p1\\\").\"},\"summary\":{\"type\":\"string\"},\"asset\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Asset record (e.g. \\\"lt_0342\\\"). Optional: null when not given.\"}},\"required\":[\"requester\",\"category\",\"sla\",\"summary\",\"asset\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Give a ticket to an IT engineer and start work on it",
-		Handler:     (*State).callAssignTicket,
-		Name:        "assign_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"engineer\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"ticket\",\"engineer\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Pause a ticket while waiting on the user or a vendor",
-		Handler:     (*State).callPutTicketOnHold,
-		Name:        "put_ticket_on_hold",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"ticket\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a ticket to another priority; the due date is recomputed from the opening date",
-		Handler:     (*State).callChangeTicketPriority,
-		Name:        "change_ticket_priority",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"sla\":{\"type\":\"string\",\"description\":\"The id of a SlaPolicy record (e.g. \\\"sla_p1\\\").\"}},\"required\":[\"ticket\",\"sla\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Resolve a ticket with a resolution code and notes for the user",
-		Handler:     (*State).callResolveTicket,
-		Name:        "resolve_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"},\"resolution\":{\"type\":\"string\",\"enum\":[\"fixed\",\"change_implemented\",\"workaround\",\"no_fault_found\",\"duplicate\"]},\"notes\":{\"type\":\"string\"}},\"required\":[\"ticket\",\"resolution\",\"notes\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a resolved ticket once the user confirms",
-		Handler:     (*State).callCloseTicket,
-		Name:        "close_ticket",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":\"string\",\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\").\"}},\"required\":[\"ticket\"],\"additionalProperties\":false}"),
-		Service:     "servicedesk",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find change requests by ticket, status, risk or requester",
-		Handler:     (*State).callFindChangeRequests,
-		Name:        "find_change_requests",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":[\"string\",\"null\"],\"description\":\"The incident the change fixes, if any. The id of a Ticket record (e.g. \\\"tkt_das_figma\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"submitted\",\"approved\",\"rejected\",\"implemented\",\"cancelled\",null]},\"risk\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"low\",\"medium\",\"high\",null]},\"requested_by\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\"). Matches records with this value; null for any.\"}},\"required\":[\"ticket\",\"status\",\"risk\",\"requested_by\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Read one change request",
-		Handler:     (*State).callGetChangeRequest,
-		Name:        "get_change_request",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the ChangeRequest. The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Submit a change request to the CAB",
-		Handler:     (*State).callRaiseChange,
-		Name:        "raise_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ticket\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Ticket record (e.g. \\\"tkt_das_figma\\\"). Optional: null when not given.\"},\"title\":{\"type\":\"string\"},\"description\":{\"type\":\"string\"},\"risk\":{\"type\":\"string\",\"enum\":[\"low\",\"medium\",\"high\"]},\"requested_by\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"},\"planned_start\":{\"type\":\"string\",\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).\",\"format\":\"date-time\"},\"planned_end\":{\"type\":\"string\",\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).\",\"format\":\"date-time\"}},\"required\":[\"ticket\",\"title\",\"description\",\"risk\",\"requested_by\",\"planned_start\",\"planned_end\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the CAB's approval of a change",
-		Handler:     (*State).callApproveChange,
-		Name:        "approve_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\",\"description\":\"The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"},\"approver\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"change\",\"approver\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the CAB's rejection of a change",
-		Handler:     (*State).callRejectChange,
-		Name:        "reject_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\",\"description\":\"The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"},\"approver\":{\"type\":\"string\",\"description\":\"The id of a Employee record (e.g. \\\"mehta\\\").\"}},\"required\":[\"change\",\"approver\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that an approved change has been carried out",
-		Handler:     (*State).callImplementChange,
-		Name:        "implement_change",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"change\":{\"type\":\"string\",\"description\":\"The id of a ChangeRequest record (e.g. \\\"chg_proxy_figma\\\").\"}},\"required\":[\"change\"],\"additionalProperties\":false}"),
-		Service:     "changes",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindEmployees,
+	(*State).callGetEmployee,
+	(*State).callRecordResignation,
+	(*State).callCompleteExit,
+	(*State).callFindAssets,
+	(*State).callGetAsset,
+	(*State).callFindLicences,
+	(*State).callGetLicence,
+	(*State).callFindLicenceSeats,
+	(*State).callAssignAsset,
+	(*State).callReturnAsset,
+	(*State).callSendToRepair,
+	(*State).callCompleteRepair,
+	(*State).callRetireAsset,
+	(*State).callGrantLicenceSeat,
+	(*State).callRevokeLicenceSeat,
+	(*State).callListSLAPolicies,
+	(*State).callFindTickets,
+	(*State).callGetTicket,
+	(*State).callOpenTicket,
+	(*State).callAssignTicket,
+	(*State).callPutTicketOnHold,
+	(*State).callChangeTicketPriority,
+	(*State).callResolveTicket,
+	(*State).callCloseTicket,
+	(*State).callFindChangeRequests,
+	(*State).callGetChangeRequest,
+	(*State).callRaiseChange,
+	(*State).callApproveChange,
+	(*State).callRejectChange,
+	(*State).callImplementChange,
+})

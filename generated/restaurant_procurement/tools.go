@@ -3,6 +3,7 @@
 package restaurant_procurement
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -39,15 +40,15 @@ func (a *FindSuppliersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "prefecture":
 			if r.Arg(1) {
-				a.Prefecture = runtime.Ptr(r.String())
+				a.Prefecture = new(r.String())
 			}
 		case "active":
 			if r.Arg(2) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -101,7 +102,7 @@ func (s *State) callFindSuppliers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Supplier) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Supplier])
 	}), nil
 }
@@ -171,19 +172,19 @@ func (a *FindIngredientsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "sku":
 			if r.Arg(1) {
-				a.SKU = runtime.Ptr(r.String())
+				a.SKU = new(r.String())
 			}
 		case "category":
 			if r.Arg(2) {
-				a.Category = runtime.Ptr(runtime.Enum(r, IngredientCategory.Valid))
+				a.Category = new(runtime.Enum(r, IngredientCategory.Valid))
 			}
 		case "supplier":
 			if r.Arg(3) {
-				a.Supplier = runtime.Ptr(r.String())
+				a.Supplier = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -245,7 +246,7 @@ func (s *State) callFindIngredients(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Ingredient) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Ingredient])
 	}), nil
 }
@@ -449,9 +450,6 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 		return nil, err
 	}
 	ingredient.Supplier = supplier.ID
-	if ingredient, err = s.Ingredients.Mut(ingredient.ID); err != nil {
-		return nil, err
-	}
 	ingredient.UnitPrice = args.UnitPrice
 	if err := s.checkIngredientUnitPrice(ingredient); err != nil {
 		return nil, err
@@ -566,11 +564,11 @@ func (a *FindOutletsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "city":
 			if r.Arg(1) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -621,7 +619,7 @@ func (s *State) callFindOutlets(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Outlet) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Outlet])
 	}), nil
 }
@@ -687,11 +685,11 @@ func (a *FindStockArgs) decode(text string) bool {
 		switch r.Key() {
 		case "outlet":
 			if r.Arg(0) {
-				a.Outlet = runtime.Ptr(r.String())
+				a.Outlet = new(r.String())
 			}
 		case "ingredient":
 			if r.Arg(1) {
-				a.Ingredient = runtime.Ptr(r.String())
+				a.Ingredient = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -744,7 +742,7 @@ func (s *State) callFindStock(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*StockLevel) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*StockLevel])
 	}), nil
 }
@@ -773,11 +771,11 @@ func (a *FindReceiptsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "purchase_order":
 			if r.Arg(0) {
-				a.PurchaseOrder = runtime.Ptr(r.String())
+				a.PurchaseOrder = new(r.String())
 			}
 		case "quality":
 			if r.Arg(1) {
-				a.Quality = runtime.Ptr(runtime.Enum(r, GoodsReceiptQuality.Valid))
+				a.Quality = new(runtime.Enum(r, GoodsReceiptQuality.Valid))
 			}
 		default:
 			r.Fail()
@@ -825,7 +823,7 @@ func (s *State) callFindReceipts(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*GoodsReceipt) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*GoodsReceipt])
 	}), nil
 }
@@ -880,9 +878,6 @@ func (s *State) RecordStockCount(args RecordStockCountArgs) (*StockLevel, error)
 	}
 	stock.OnHand = args.Counted
 	if err := s.checkStockLevelOnHand(stock); err != nil {
-		return nil, err
-	}
-	if stock, err = s.StockLevels.Mut(stock.ID); err != nil {
 		return nil, err
 	}
 	stock.LastCountedOn = today
@@ -1257,19 +1252,19 @@ func (a *FindPurchaseOrdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "outlet":
 			if r.Arg(0) {
-				a.Outlet = runtime.Ptr(r.String())
+				a.Outlet = new(r.String())
 			}
 		case "supplier":
 			if r.Arg(1) {
-				a.Supplier = runtime.Ptr(r.String())
+				a.Supplier = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, PurchaseOrderStatus.Valid))
+				a.Status = new(runtime.Enum(r, PurchaseOrderStatus.Valid))
 			}
 		case "delivery_date":
 			if r.Arg(3) {
-				a.DeliveryDate = runtime.Ptr(r.Date())
+				a.DeliveryDate = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -1328,7 +1323,7 @@ func (s *State) callFindPurchaseOrders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*PurchaseOrder) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*PurchaseOrder])
 	}), nil
 }
@@ -1394,11 +1389,11 @@ func (a *FindOrderLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "purchase_order":
 			if r.Arg(0) {
-				a.PurchaseOrder = runtime.Ptr(r.String())
+				a.PurchaseOrder = new(r.String())
 			}
 		case "ingredient":
 			if r.Arg(1) {
-				a.Ingredient = runtime.Ptr(r.String())
+				a.Ingredient = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1451,7 +1446,7 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*OrderLine) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*OrderLine])
 	}), nil
 }
@@ -1761,9 +1756,6 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 		if err := s.checkOrderLineQuantity(l2); err != nil {
 			return nil, err
 		}
-		if l2, err = s.OrderLines.Mut(l2.ID); err != nil {
-			return nil, err
-		}
 		l2.LineTotal = float64(args.Quantity) * l2.UnitPrice
 		if err := s.checkOrderLineLineTotal(l2); err != nil {
 			return nil, err
@@ -1827,13 +1819,7 @@ func (s *State) SubmitPurchaseOrder(args SubmitPurchaseOrderArgs) (*PurchaseOrde
 		return nil, err
 	}
 	purchaseOrder.Status = PurchaseOrderStatusSent
-	if err := s.checkPurchaseOrderStatus(purchaseOrder); err != nil {
-		return nil, err
-	}
 	v := args.ApprovedBy
-	if purchaseOrder, err = s.PurchaseOrders.Mut(purchaseOrder.ID); err != nil {
-		return nil, err
-	}
 	purchaseOrder.ApprovedBy = &v
 	return purchaseOrder, nil
 }
@@ -1879,9 +1865,6 @@ func (s *State) MarkPoReceived(args MarkPoReceivedArgs) (*PurchaseOrder, error) 
 		return nil, err
 	}
 	purchaseOrder.Status = PurchaseOrderStatusReceived
-	if err := s.checkPurchaseOrderStatus(purchaseOrder); err != nil {
-		return nil, err
-	}
 	return purchaseOrder, nil
 }
 
@@ -1926,9 +1909,6 @@ func (s *State) CancelPurchaseOrder(args CancelPurchaseOrderArgs) (*PurchaseOrde
 		return nil, err
 	}
 	purchaseOrder.Status = PurchaseOrderStatusCancelled
-	if err := s.checkPurchaseOrderStatus(purchaseOrder); err != nil {
-		return nil, err
-	}
 	return purchaseOrder, nil
 }
 
@@ -1975,19 +1955,19 @@ func (a *FindInvoicesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "invoice_number":
 			if r.Arg(0) {
-				a.InvoiceNumber = runtime.Ptr(r.String())
+				a.InvoiceNumber = new(r.String())
 			}
 		case "supplier":
 			if r.Arg(1) {
-				a.Supplier = runtime.Ptr(r.String())
+				a.Supplier = new(r.String())
 			}
 		case "purchase_order":
 			if r.Arg(2) {
-				a.PurchaseOrder = runtime.Ptr(r.String())
+				a.PurchaseOrder = new(r.String())
 			}
 		case "status":
 			if r.Arg(3) {
-				a.Status = runtime.Ptr(runtime.Enum(r, SupplierInvoiceStatus.Valid))
+				a.Status = new(runtime.Enum(r, SupplierInvoiceStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -2050,7 +2030,7 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*SupplierInvoice) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*SupplierInvoice])
 	}), nil
 }
@@ -2251,9 +2231,6 @@ func (s *State) ApproveInvoice(args ApproveInvoiceArgs) (*SupplierInvoice, error
 		return nil, err
 	}
 	invoice.Status = SupplierInvoiceStatusApproved
-	if err := s.checkSupplierInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	return invoice, nil
 }
 
@@ -2299,13 +2276,7 @@ func (s *State) DisputeInvoice(args DisputeInvoiceArgs) (*SupplierInvoice, error
 		return nil, err
 	}
 	invoice.Status = SupplierInvoiceStatusDisputed
-	if err := s.checkSupplierInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if invoice, err = s.SupplierInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.DisputeReason = &v
 	return invoice, nil
 }
@@ -2351,13 +2322,7 @@ func (s *State) PayInvoice(args PayInvoiceArgs) (*SupplierInvoice, error) {
 		return nil, err
 	}
 	invoice.Status = SupplierInvoiceStatusPaid
-	if err := s.checkSupplierInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	v := today
-	if invoice, err = s.SupplierInvoices.Mut(invoice.ID); err != nil {
-		return nil, err
-	}
 	invoice.PaidOn = &v
 	return invoice, nil
 }
@@ -2377,219 +2342,44 @@ func (s *State) callPayInvoice(raw json.RawMessage) (any, error) {
 	return s.PayInvoice(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find suppliers by name, prefecture or status",
-		Handler:     (*State).callFindSuppliers,
-		Name:        "find_suppliers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"prefecture\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"name\",\"prefecture\",\"active\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Supplier by id.",
-		Handler:     (*State).callGetSupplier,
-		Name:        "get_supplier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Supplier. The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find ingredients by name, SKU, category or supplier",
-		Handler:     (*State).callFindIngredients,
-		Name:        "find_ingredients",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"sku\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"category\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"seafood\",\"meat\",\"produce\",\"dairy\",\"dry_goods\",null]},\"supplier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\"). Matches records with this value; null for any.\"}},\"required\":[\"name\",\"sku\",\"category\",\"supplier\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Ingredient by id.",
-		Handler:     (*State).callGetIngredient,
-		Name:        "get_ingredient",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Ingredient. The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Apply a supplier's new contract price",
-		Handler:     (*State).callUpdateIngredientPrice,
-		Name:        "update_ingredient_price",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"new_price\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"}},\"required\":[\"ingredient\",\"new_price\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Buy an ingredient from another supplier from now on",
-		Handler:     (*State).callSwitchSupplier,
-		Name:        "switch_supplier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"},\"unit_price\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"}},\"required\":[\"ingredient\",\"supplier\",\"unit_price\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Stop buying from a supplier",
-		Handler:     (*State).callDeactivateSupplier,
-		Name:        "deactivate_supplier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"}},\"required\":[\"supplier\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find outlets by name or city",
-		Handler:     (*State).callFindOutlets,
-		Name:        "find_outlets",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"name\",\"city\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Outlet by id.",
-		Handler:     (*State).callGetOutlet,
-		Name:        "get_outlet",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Outlet. The id of a Outlet record (e.g. \\\"out_ginza\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Stock levels of an outlet or of an ingredient",
-		Handler:     (*State).callFindStock,
-		Name:        "find_stock",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"outlet\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Outlet record (e.g. \\\"out_ginza\\\"). Matches records with this value; null for any.\"},\"ingredient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\"). Matches records with this value; null for any.\"}},\"required\":[\"outlet\",\"ingredient\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Goods receipts of a purchase order",
-		Handler:     (*State).callFindReceipts,
-		Name:        "find_receipts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\"). Matches records with this value; null for any.\"},\"quality\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"accepted\",\"rejected\",null]}},\"required\":[\"purchase_order\",\"quality\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record the result of a physical stock count",
-		Handler:     (*State).callRecordStockCount,
-		Name:        "record_stock_count",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"stock\":{\"type\":\"string\",\"description\":\"The id of a StockLevel record (e.g. \\\"stk_gz_maguro\\\").\"},\"counted\":{\"type\":\"integer\"}},\"required\":[\"stock\",\"counted\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Write off spoiled or dropped stock",
-		Handler:     (*State).callRecordWaste,
-		Name:        "record_waste",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"stock\":{\"type\":\"string\",\"description\":\"The id of a StockLevel record (e.g. \\\"stk_gz_maguro\\\").\"},\"quantity\":{\"type\":\"integer\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"stock\",\"quantity\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Book in a delivery: records an accepted goods receipt and adds the ordered quantities to the outlet's stock",
-		Handler:     (*State).callReceiveDelivery,
-		Name:        "receive_delivery",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"received_by\":{\"type\":\"string\"},\"temperature_ok\":{\"type\":\"boolean\"}},\"required\":[\"purchase_order\",\"received_by\",\"temperature_ok\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse a delivery at the door; nothing enters stock",
-		Handler:     (*State).callRefuseDelivery,
-		Name:        "refuse_delivery",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"received_by\":{\"type\":\"string\"},\"temperature_ok\":{\"type\":\"boolean\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"purchase_order\",\"received_by\",\"temperature_ok\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "inventory",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find purchase orders by outlet, supplier, status or delivery date",
-		Handler:     (*State).callFindPurchaseOrders,
-		Name:        "find_purchase_orders",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"outlet\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Outlet record (e.g. \\\"out_ginza\\\"). Matches records with this value; null for any.\"},\"supplier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"draft\",\"sent\",\"received\",\"cancelled\",null]},\"delivery_date\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Matches records with this value; null for any.\",\"format\":\"date\"}},\"required\":[\"outlet\",\"supplier\",\"status\",\"delivery_date\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a PurchaseOrder by id.",
-		Handler:     (*State).callGetPurchaseOrder,
-		Name:        "get_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the PurchaseOrder. The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Lines of a purchase order",
-		Handler:     (*State).callFindOrderLines,
-		Name:        "find_order_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\"). Matches records with this value; null for any.\"},\"ingredient\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\"). Matches records with this value; null for any.\"}},\"required\":[\"purchase_order\",\"ingredient\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Start a draft purchase order",
-		Handler:     (*State).callCreatePurchaseOrder,
-		Name:        "create_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"outlet\":{\"type\":\"string\",\"description\":\"The id of a Outlet record (e.g. \\\"out_ginza\\\").\"},\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"},\"delivery_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"outlet\",\"supplier\",\"delivery_date\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Add an ingredient to a draft order at the contract price",
-		Handler:     (*State).callAddOrderLine,
-		Name:        "add_order_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"quantity\":{\"type\":\"integer\"}},\"required\":[\"purchase_order\",\"ingredient\",\"quantity\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change the quantity of an ingredient on a draft order",
-		Handler:     (*State).callSetLineQuantity,
-		Name:        "set_line_quantity",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"ingredient\":{\"type\":\"string\",\"description\":\"The id of a Ingredient record (e.g. \\\"ing_maguro\\\").\"},\"quantity\":{\"type\":\"integer\"}},\"required\":[\"purchase_order\",\"ingredient\",\"quantity\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Approve a draft order and send it to the supplier",
-		Handler:     (*State).callSubmitPurchaseOrder,
-		Name:        "submit_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"approved_by\":{\"type\":\"string\"}},\"required\":[\"purchase_order\",\"approved_by\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a sent order as delivered",
-		Handler:     (*State).callMarkPoReceived,
-		Name:        "mark_po_received",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"}},\"required\":[\"purchase_order\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel an order that has not been delivered",
-		Handler:     (*State).callCancelPurchaseOrder,
-		Name:        "cancel_purchase_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"}},\"required\":[\"purchase_order\"],\"additionalProperties\":false}"),
-		Service:     "purchasing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find supplier invoices",
-		Handler:     (*State).callFindInvoices,
-		Name:        "find_invoices",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice_number\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"supplier\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\"). Matches records with this value; null for any.\"},\"purchase_order\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"received\",\"approved\",\"paid\",\"disputed\",null]}},\"required\":[\"invoice_number\",\"supplier\",\"purchase_order\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a SupplierInvoice by id.",
-		Handler:     (*State).callGetInvoice,
-		Name:        "get_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the SupplierInvoice. The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Register an invoice received from a supplier",
-		Handler:     (*State).callRegisterInvoice,
-		Name:        "register_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"supplier\":{\"type\":\"string\",\"description\":\"The id of a Supplier record (e.g. \\\"sup_toyosu\\\").\"},\"purchase_order\":{\"type\":\"string\",\"description\":\"The id of a PurchaseOrder record (e.g. \\\"po_0520\\\").\"},\"invoice_number\":{\"type\":\"string\"},\"invoice_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"subtotal\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"},\"tax\":{\"type\":\"number\",\"description\":\"Amount in JPY.\"}},\"required\":[\"supplier\",\"purchase_order\",\"invoice_number\",\"invoice_date\",\"subtotal\",\"tax\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Approve an invoice for payment",
-		Handler:     (*State).callApproveInvoice,
-		Name:        "approve_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put an invoice on hold and query it with the supplier",
-		Handler:     (*State).callDisputeInvoice,
-		Name:        "dispute_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"invoice\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Pay an approved invoice by bank transfer today",
-		Handler:     (*State).callPayInvoice,
-		Name:        "pay_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a SupplierInvoice record (e.g. \\\"sinv_0520\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "payables",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindSuppliers,
+	(*State).callGetSupplier,
+	(*State).callFindIngredients,
+	(*State).callGetIngredient,
+	(*State).callUpdateIngredientPrice,
+	(*State).callSwitchSupplier,
+	(*State).callDeactivateSupplier,
+	(*State).callFindOutlets,
+	(*State).callGetOutlet,
+	(*State).callFindStock,
+	(*State).callFindReceipts,
+	(*State).callRecordStockCount,
+	(*State).callRecordWaste,
+	(*State).callReceiveDelivery,
+	(*State).callRefuseDelivery,
+	(*State).callFindPurchaseOrders,
+	(*State).callGetPurchaseOrder,
+	(*State).callFindOrderLines,
+	(*State).callCreatePurchaseOrder,
+	(*State).callAddOrderLine,
+	(*State).callSetLineQuantity,
+	(*State).callSubmitPurchaseOrder,
+	(*State).callMarkPoReceived,
+	(*State).callCancelPurchaseOrder,
+	(*State).callFindInvoices,
+	(*State).callGetInvoice,
+	(*State).callRegisterInvoice,
+	(*State).callApproveInvoice,
+	(*State).callDisputeInvoice,
+	(*State).callPayInvoice,
+})

@@ -3,6 +3,7 @@
 package tau2_retail
 
 import (
+	_ "embed"
 	"encoding/json"
 	"maps"
 	"math"
@@ -477,7 +478,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		}
 		if pm.Source == PaymentMethodSourceGiftCard {
 			rec := s.userAt(user)
-			v := runtime.Ptr(runtime.RoundDigits(func() float64 {
+			v := new(runtime.RoundDigits(func() float64 {
 				if p2 := pm.Balance; p2 != nil {
 					return *p2
 				}
@@ -511,14 +512,8 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		return nil, err
 	}
 	order.Status = OrderStatusCancelled
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	v2 := castEnum[OrderCancelReason](s, args.Reason, "Order.cancel_reason", "no longer needed, ordered by mistake")
 	if err := s.takeFault(); err != nil {
-		return nil, err
-	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
 		return nil, err
 	}
 	order.CancelReason = &v2
@@ -664,16 +659,13 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.PaymentHistory = runtime.Appended(runtime.Counted(s.j, order.PaymentHistory), OrderPayment{TransactionType: OrderPaymentTransactionTypeRefund, Amount: amount, PaymentMethodID: orig.PaymentMethodID})
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
 	if pm.Source == PaymentMethodSourceGiftCard {
 		rec := s.userAt(user)
-		v := runtime.Ptr(runtime.RoundDigits(func() float64 {
+		v := new(runtime.RoundDigits(func() float64 {
 			if p2 := pm.Balance; p2 != nil {
 				return *p2
 			}
@@ -708,7 +700,7 @@ func (s *State) ModifyPendingOrderPayment(args ModifyPendingOrderPaymentArgs) (*
 	}
 	if old.Source == PaymentMethodSourceGiftCard {
 		rec2 := s.userAt(user)
-		v2 := runtime.Ptr(runtime.RoundDigits(func() float64 {
+		v2 := new(runtime.RoundDigits(func() float64 {
 			if p3 := old.Balance; p3 != nil {
 				return *p3
 			}
@@ -924,7 +916,7 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	}
 	if pm.Source == PaymentMethodSourceGiftCard {
 		rec := s.userAt(user)
-		v := runtime.Ptr(runtime.RoundDigits(func() float64 {
+		v := new(runtime.RoundDigits(func() float64 {
 			if p2 := pm.Balance; p2 != nil {
 				return *p2
 			}
@@ -982,17 +974,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 			if err := s.checkOrderItems(order); err != nil {
 				return nil, err
 			}
-			if order, err = s.Orders.Mut(order.OrderID); err != nil {
-				return nil, err
-			}
 			if k2 < 0 || k2 >= int64(len(order.Items)) {
 				return nil, runtime.IndexError(k2, len(order.Items))
 			}
 			order.Items[k2].Price = last.Price
 			if err := s.checkOrderItems(order); err != nil {
-				return nil, err
-			}
-			if order, err = s.Orders.Mut(order.OrderID); err != nil {
 				return nil, err
 			}
 			if k2 < 0 || k2 >= int64(len(order.Items)) {
@@ -1008,9 +994,6 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		return nil, err
 	}
 	order.Status = OrderStatusPendingItemModified
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	return order, nil
 }
 
@@ -1184,26 +1167,11 @@ func (s *State) ExchangeDeliveredOrderItems(args ExchangeDeliveredOrderItemsArgs
 		return nil, err
 	}
 	order.Status = OrderStatusExchangeRequested
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangeItems = runtime.Sorted(runtime.Counted(s.j, args.ItemIds))
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangeNewItems = runtime.Sorted(runtime.Counted(s.j, args.NewItemIds))
 	v := args.PaymentMethodID
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangePaymentMethodID = &v
 	v2 := diff
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangePriceDifference = &v2
 	if err := s.checkOrderExchangePriceDifference(order); err != nil {
 		return nil, err
@@ -1329,17 +1297,8 @@ func (s *State) ReturnDeliveredOrderItems(args ReturnDeliveredOrderItemsArgs) (*
 		return nil, err
 	}
 	order.Status = OrderStatusReturnRequested
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ReturnItems = runtime.Sorted(runtime.Counted(s.j, args.ItemIds))
 	v := args.PaymentMethodID
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ReturnPaymentMethodID = &v
 	return order, nil
 }
@@ -1359,121 +1318,30 @@ func (s *State) callReturnDeliveredOrderItems(raw json.RawMessage) (any, error) 
 	return s.ReturnDeliveredOrderItems(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Get the inventory details of a product.",
-		Handler:     (*State).callGetProductDetails,
-		Name:        "get_product_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product_id\":{\"type\":\"string\",\"description\":\"A product id such as '6086499569' (not an item id).\"}},\"required\":[\"product_id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get the inventory details of an item.",
-		Handler:     (*State).callGetItemDetails,
-		Name:        "get_item_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"item_id\":{\"type\":\"string\",\"description\":\"An item id such as '6086499569' (not a product id).\"}},\"required\":[\"item_id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List the name and product id of every product type, sorted by name.",
-		Handler:     (*State).callListAllProductTypes,
-		Name:        "list_all_product_types",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{},\"required\":[],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Calculate the result of a mathematical expression.",
-		Handler:     (*State).callCalculate,
-		Name:        "calculate",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"expression\":{\"type\":\"string\",\"description\":\"Numbers, + - * /, parentheses and spaces, e.g. '2 + 2'.\"}},\"required\":[\"expression\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Transfer the user to a human agent, with a summary of the issue. Only when the user asks for one or the request is out of scope.",
-		Handler:     (*State).callTransferToHumanAgents,
-		Name:        "transfer_to_human_agents",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"summary\":{\"type\":\"string\",\"description\":\"A summary of the user's issue.\"}},\"required\":[\"summary\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find a user id by email.",
-		Handler:     (*State).callFindUserIDByEmail,
-		Name:        "find_user_id_by_email",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"email\":{\"type\":\"string\",\"description\":\"E.g. something@example.com.\"}},\"required\":[\"email\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find a user id by first name, last name and zip code; use when the email is unknown.",
-		Handler:     (*State).callFindUserIDByNameZip,
-		Name:        "find_user_id_by_name_zip",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"first_name\":{\"type\":\"string\"},\"last_name\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"first_name\",\"last_name\",\"zip\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get the status and details of an order.",
-		Handler:     (*State).callGetOrderDetails,
-		Name:        "get_order_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"E.g. '#W0000000', with the '#'.\"}},\"required\":[\"order_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get the details of a user, including their orders.",
-		Handler:     (*State).callGetUserDetails,
-		Name:        "get_user_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user_id\":{\"type\":\"string\",\"description\":\"E.g. 'sara_doe_496'.\"}},\"required\":[\"user_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Modify the default address of a user, after explicit confirmation.",
-		Handler:     (*State).callModifyUserAddress,
-		Name:        "modify_user_address",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user_id\":{\"type\":\"string\"},\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},\"state\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"user_id\",\"address1\",\"address2\",\"city\",\"state\",\"country\",\"zip\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a pending order, after explicit confirmation; gift cards are refunded at once.",
-		Handler:     (*State).callCancelPendingOrder,
-		Name:        "cancel_pending_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"reason\":{\"type\":\"string\",\"description\":\"'no longer needed' or 'ordered by mistake'.\"}},\"required\":[\"order_id\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Modify the shipping address of a pending order, after explicit confirmation.",
-		Handler:     (*State).callModifyPendingOrderAddress,
-		Name:        "modify_pending_order_address",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},\"state\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"address1\",\"address2\",\"city\",\"state\",\"country\",\"zip\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Modify the payment method of a pending order, after explicit confirmation.",
-		Handler:     (*State).callModifyPendingOrderPayment,
-		Name:        "modify_pending_order_payment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"payment_method_id\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"payment_method_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Modify items of a pending order to other options of the same products; only once per order, after explicit confirmation.",
-		Handler:     (*State).callModifyPendingOrderItems,
-		Name:        "modify_pending_order_items",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"item_ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"new_item_ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"payment_method_id\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"item_ids\",\"new_item_ids\",\"payment_method_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Exchange items of a delivered order for other options of the same products; only once per order, after explicit confirmation.",
-		Handler:     (*State).callExchangeDeliveredOrderItems,
-		Name:        "exchange_delivered_order_items",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"item_ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"new_item_ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"payment_method_id\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"item_ids\",\"new_item_ids\",\"payment_method_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Return items of a delivered order, after explicit confirmation; the refund goes to the original payment method or a gift card.",
-		Handler:     (*State).callReturnDeliveredOrderItems,
-		Name:        "return_delivered_order_items",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"item_ids\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}},\"payment_method_id\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"item_ids\",\"payment_method_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callGetProductDetails,
+	(*State).callGetItemDetails,
+	(*State).callListAllProductTypes,
+	(*State).callCalculate,
+	(*State).callTransferToHumanAgents,
+	(*State).callFindUserIDByEmail,
+	(*State).callFindUserIDByNameZip,
+	(*State).callGetOrderDetails,
+	(*State).callGetUserDetails,
+	(*State).callModifyUserAddress,
+	(*State).callCancelPendingOrder,
+	(*State).callModifyPendingOrderAddress,
+	(*State).callModifyPendingOrderPayment,
+	(*State).callModifyPendingOrderItems,
+	(*State).callExchangeDeliveredOrderItems,
+	(*State).callReturnDeliveredOrderItems,
+})

@@ -3,6 +3,7 @@
 package telecom_plans
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -41,19 +42,19 @@ func (a *FindSubscribersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "full_name":
 			if r.Arg(0) {
-				a.FullName = runtime.Ptr(r.String())
+				a.FullName = new(r.String())
 			}
 		case "cpf":
 			if r.Arg(1) {
-				a.Cpf = runtime.Ptr(r.String())
+				a.Cpf = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "city":
 			if r.Arg(3) {
-				a.City = runtime.Ptr(r.String())
+				a.City = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -118,7 +119,7 @@ func (s *State) callFindSubscribers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Subscriber) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscriber])
 	}), nil
 }
@@ -312,13 +313,7 @@ func (s *State) UpdateSubscriberAddress(args UpdateSubscriberAddressArgs) (*Subs
 		return nil, err
 	}
 	subscriber.Address = args.Address
-	if subscriber, err = s.Subscribers.Mut(subscriber.ID); err != nil {
-		return nil, err
-	}
 	subscriber.City = args.City
-	if subscriber, err = s.Subscribers.Mut(subscriber.ID); err != nil {
-		return nil, err
-	}
 	subscriber.State = runtime.PyUpper(args.State)
 	return subscriber, nil
 }
@@ -376,9 +371,6 @@ func (s *State) CloseSubscriber(args CloseSubscriberArgs) (*Subscriber, error) {
 		return nil, err
 	}
 	subscriber.Status = SubscriberStatusClosed
-	if err := s.checkSubscriberStatus(subscriber); err != nil {
-		return nil, err
-	}
 	return subscriber, nil
 }
 
@@ -423,15 +415,15 @@ func (a *FindPlansArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, PlanKind.Valid))
+				a.Kind = new(runtime.Enum(r, PlanKind.Valid))
 			}
 		case "available":
 			if r.Arg(2) {
-				a.Available = runtime.Ptr(r.Bool())
+				a.Available = new(r.Bool())
 			}
 		default:
 			r.Fail()
@@ -481,7 +473,7 @@ func (s *State) callFindPlans(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Plan) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Plan])
 	}), nil
 }
@@ -549,15 +541,15 @@ func (a *FindSubscriptionsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "plan":
 			if r.Arg(1) {
-				a.Plan = runtime.Ptr(r.String())
+				a.Plan = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, SubscriptionStatus.Valid))
+				a.Status = new(runtime.Enum(r, SubscriptionStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -613,7 +605,7 @@ func (s *State) callFindSubscriptions(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Subscription) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Subscription])
 	}), nil
 }
@@ -779,13 +771,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 			return nil, err
 		}
 		s5.Status = SubscriptionStatusEnded
-		if err := s.checkSubscriptionStatus(s5); err != nil {
-			return nil, err
-		}
 		v := today
-		if s5, err = s.Subscriptions.Mut(s5.ID); err != nil {
-			return nil, err
-		}
 		s5.EndedOn = &v
 	}
 	created := &Subscription{
@@ -846,13 +832,7 @@ func (s *State) EndSubscription(args EndSubscriptionArgs) (*Subscription, error)
 		return nil, err
 	}
 	subscription.Status = SubscriptionStatusEnded
-	if err := s.checkSubscriptionStatus(subscription); err != nil {
-		return nil, err
-	}
 	v := today
-	if subscription, err = s.Subscriptions.Mut(subscription.ID); err != nil {
-		return nil, err
-	}
 	subscription.EndedOn = &v
 	return subscription, nil
 }
@@ -898,15 +878,15 @@ func (a *FindLinesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "msisdn":
 			if r.Arg(0) {
-				a.Msisdn = runtime.Ptr(r.String())
+				a.Msisdn = new(r.String())
 			}
 		case "subscriber":
 			if r.Arg(1) {
-				a.Subscriber = runtime.Ptr(r.String())
+				a.Subscriber = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, LineStatus.Valid))
+				a.Status = new(runtime.Enum(r, LineStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -961,7 +941,7 @@ func (s *State) callFindLines(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Line) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Line])
 	}), nil
 }
@@ -1029,15 +1009,15 @@ func (a *FindUsageArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "cycle":
 			if r.Arg(1) {
-				a.Cycle = runtime.Ptr(r.String())
+				a.Cycle = new(r.String())
 			}
 		case "kind":
 			if r.Arg(2) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, UsageRecordKind.Valid))
+				a.Kind = new(runtime.Enum(r, UsageRecordKind.Valid))
 			}
 		default:
 			r.Fail()
@@ -1092,7 +1072,7 @@ func (s *State) callFindUsage(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*UsageRecord) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*UsageRecord])
 	}), nil
 }
@@ -1295,12 +1275,6 @@ func (s *State) SuspendLine(args SuspendLineArgs) (*Line, error) {
 		return nil, err
 	}
 	line.Status = LineStatusSuspended
-	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = args.Reason
 	if err := s.checkLineSuspensionReason(line); err != nil {
 		return nil, err
@@ -1361,16 +1335,7 @@ func (s *State) ReactivateLine(args ReactivateLineArgs) (*Line, error) {
 		return nil, err
 	}
 	line.Status = LineStatusActive
-	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = LineSuspensionReasonNone
-	if err := s.checkLineSuspensionReason(line); err != nil {
-		return nil, err
-	}
 	return line, nil
 }
 
@@ -1427,20 +1392,8 @@ func (s *State) MarkLinePortedOut(args MarkLinePortedOutArgs) (*Line, error) {
 		return nil, err
 	}
 	line.Status = LineStatusPortedOut
-	if err := s.checkLineStatus(line); err != nil {
-		return nil, err
-	}
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.SuspensionReason = LineSuspensionReasonNone
-	if err := s.checkLineSuspensionReason(line); err != nil {
-		return nil, err
-	}
 	v := today
-	if line, err = s.Lines.Mut(line.ID); err != nil {
-		return nil, err
-	}
 	line.PortedOutOn = &v
 	return line, nil
 }
@@ -1486,15 +1439,15 @@ func (a *FindBillsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "cycle":
 			if r.Arg(1) {
-				a.Cycle = runtime.Ptr(r.String())
+				a.Cycle = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, BillStatus.Valid))
+				a.Status = new(runtime.Enum(r, BillStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1549,7 +1502,7 @@ func (s *State) callFindBills(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Bill) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Bill])
 	}), nil
 }
@@ -1753,13 +1706,7 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Bill, error) {
 		return nil, err
 	}
 	bill.Status = BillStatusPaid
-	if err := s.checkBillStatus(bill); err != nil {
-		return nil, err
-	}
 	v := today
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.PaidOn = &v
 	return bill, nil
 }
@@ -1809,13 +1756,7 @@ func (s *State) ContestBill(args ContestBillArgs) (*Bill, error) {
 		return nil, err
 	}
 	bill.Status = BillStatusContested
-	if err := s.checkBillStatus(bill); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.ContestReason = &v
 	return bill, nil
 }
@@ -1894,20 +1835,11 @@ func (s *State) CreditExtraCharges(args CreditExtraChargesArgs) (*Bill, error) {
 	if err := s.checkBillExtraCharges(bill); err != nil {
 		return nil, err
 	}
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.Total = bill.Total - args.Credit
 	if err := s.checkBillTotal(bill); err != nil {
 		return nil, err
 	}
-	if bill, err = s.Bills.Mut(bill.ID); err != nil {
-		return nil, err
-	}
 	bill.Status = BillStatusIssued
-	if err := s.checkBillStatus(bill); err != nil {
-		return nil, err
-	}
 	return bill, nil
 }
 
@@ -1952,15 +1884,15 @@ func (a *FindPortRequestsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "line":
 			if r.Arg(0) {
-				a.Line = runtime.Ptr(r.String())
+				a.Line = new(r.String())
 			}
 		case "recipient":
 			if r.Arg(1) {
-				a.Recipient = runtime.Ptr(runtime.Enum(r, PortOutRequestRecipient.Valid))
+				a.Recipient = new(runtime.Enum(r, PortOutRequestRecipient.Valid))
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, PortOutRequestStatus.Valid))
+				a.Status = new(runtime.Enum(r, PortOutRequestStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -2011,7 +1943,7 @@ func (s *State) callFindPortRequests(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*PortOutRequest) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*PortOutRequest])
 	}), nil
 }
@@ -2096,9 +2028,6 @@ func (s *State) ApprovePortOut(args ApprovePortOutArgs) (*PortOutRequest, error)
 		return nil, err
 	}
 	request.Status = PortOutRequestStatusApproved
-	if err := s.checkPortOutRequestStatus(request); err != nil {
-		return nil, err
-	}
 	return request, nil
 }
 
@@ -2166,13 +2095,7 @@ func (s *State) RejectPortOut(args RejectPortOutArgs) (*PortOutRequest, error) {
 		return nil, err
 	}
 	request.Status = PortOutRequestStatusRejected
-	if err := s.checkPortOutRequestStatus(request); err != nil {
-		return nil, err
-	}
 	v := args.Reason
-	if request, err = s.PortOutRequests.Mut(request.ID); err != nil {
-		return nil, err
-	}
 	request.RejectionReason = &v
 	if err := s.checkPortOutRequestRejectionReason(request); err != nil {
 		return nil, err
@@ -2224,13 +2147,7 @@ func (s *State) CompletePortOut(args CompletePortOutArgs) (*PortOutRequest, erro
 		return nil, err
 	}
 	request.Status = PortOutRequestStatusCompleted
-	if err := s.checkPortOutRequestStatus(request); err != nil {
-		return nil, err
-	}
 	v := today
-	if request, err = s.PortOutRequests.Mut(request.ID); err != nil {
-		return nil, err
-	}
 	request.CompletedOn = &v
 	return request, nil
 }
@@ -2250,219 +2167,44 @@ func (s *State) callCompletePortOut(raw json.RawMessage) (any, error) {
 	return s.CompletePortOut(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find subscribers by name, CPF, email or city",
-		Handler:     (*State).callFindSubscribers,
-		Name:        "find_subscribers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"cpf\":{\"type\":[\"string\",\"null\"],\"description\":\"CPF, formatted 000.000.000-00. Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"city\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"}},\"required\":[\"full_name\",\"cpf\",\"email\",\"city\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Subscriber by id.",
-		Handler:     (*State).callGetSubscriber,
-		Name:        "get_subscriber",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Subscriber. The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Register a new subscriber after checking their documents",
-		Handler:     (*State).callRegisterSubscriber,
-		Name:        "register_subscriber",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"full_name\":{\"type\":\"string\"},\"cpf\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"},\"birth_date\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"},\"address\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},\"state\":{\"type\":\"string\"}},\"required\":[\"full_name\",\"cpf\",\"email\",\"birth_date\",\"address\",\"city\",\"state\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a subscriber's billing address",
-		Handler:     (*State).callUpdateSubscriberAddress,
-		Name:        "update_subscriber_address",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscriber\":{\"type\":\"string\",\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"},\"address\":{\"type\":\"string\"},\"city\":{\"type\":\"string\"},\"state\":{\"type\":\"string\"}},\"required\":[\"subscriber\",\"address\",\"city\",\"state\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Close a subscriber account that no longer holds any line",
-		Handler:     (*State).callCloseSubscriber,
-		Name:        "close_subscriber",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscriber\":{\"type\":\"string\",\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"}},\"required\":[\"subscriber\"],\"additionalProperties\":false}"),
-		Service:     "customers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find plans by name, kind or availability",
-		Handler:     (*State).callFindPlans,
-		Name:        "find_plans",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"prepaid\",\"control\",\"postpaid\",null]},\"available\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Matches records with this value; null for any.\"}},\"required\":[\"name\",\"kind\",\"available\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Plan by id.",
-		Handler:     (*State).callGetPlan,
-		Name:        "get_plan",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Plan. The id of a Plan record (e.g. \\\"plan_pre\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Subscriptions of a line",
-		Handler:     (*State).callFindSubscriptions,
-		Name:        "find_subscriptions",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"plan\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Plan record (e.g. \\\"plan_pre\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"ended\",null]}},\"required\":[\"line\",\"plan\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put a line without a plan on a plan",
-		Handler:     (*State).callSubscribe,
-		Name:        "subscribe",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"plan\":{\"type\":\"string\",\"description\":\"The id of a Plan record (e.g. \\\"plan_pre\\\").\"}},\"required\":[\"line\",\"plan\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a line to another plan from today",
-		Handler:     (*State).callChangePlan,
-		Name:        "change_plan",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"new_plan\":{\"type\":\"string\",\"description\":\"The id of a Plan record (e.g. \\\"plan_pre\\\").\"}},\"required\":[\"line\",\"new_plan\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "End a line's plan today",
-		Handler:     (*State).callEndSubscription,
-		Name:        "end_subscription",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscription\":{\"type\":\"string\",\"description\":\"The id of a Subscription record (e.g. \\\"subs_ana1\\\").\"}},\"required\":[\"subscription\"],\"additionalProperties\":false}"),
-		Service:     "offers",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find lines by number, subscriber or status",
-		Handler:     (*State).callFindLines,
-		Name:        "find_lines",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"msisdn\":{\"type\":[\"string\",\"null\"],\"description\":\"Number in E.164 form, e.g. +5511987654321. Matches records containing this text, ignoring case; null for any.\"},\"subscriber\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"active\",\"suspended\",\"ported_out\",\"cancelled\",null]}},\"required\":[\"msisdn\",\"subscriber\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Line by id.",
-		Handler:     (*State).callGetLine,
-		Name:        "get_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Line. The id of a Line record (e.g. \\\"ln_ana1\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Usage records of a line",
-		Handler:     (*State).callFindUsage,
-		Name:        "find_usage",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"cycle\":{\"type\":[\"string\",\"null\"],\"description\":\"Billing cycle, YYYY-MM. Matches records containing this text, ignoring case; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"data\",\"voice\",\"sms\",\"roaming_data\",null]}},\"required\":[\"line\",\"cycle\",\"kind\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Total data used by a line in a billing cycle, in MB",
-		Handler:     (*State).callDataUsedMb,
-		Name:        "data_used_mb",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"cycle\":{\"type\":\"string\"}},\"required\":[\"line\",\"cycle\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Activate a new number on a SIM card",
-		Handler:     (*State).callActivateLine,
-		Name:        "activate_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"subscriber\":{\"type\":\"string\",\"description\":\"The id of a Subscriber record (e.g. \\\"sub_ana\\\").\"},\"msisdn\":{\"type\":\"string\"},\"iccid\":{\"type\":\"string\"}},\"required\":[\"subscriber\",\"msisdn\",\"iccid\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Suspend outgoing service on a line",
-		Handler:     (*State).callSuspendLine,
-		Name:        "suspend_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"reason\":{\"type\":\"string\",\"enum\":[\"none\",\"non_payment\",\"lost_or_stolen\"]}},\"required\":[\"line\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Restore service on a suspended line",
-		Handler:     (*State).callReactivateLine,
-		Name:        "reactivate_line",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"}},\"required\":[\"line\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Release a number that has been ported to another operator",
-		Handler:     (*State).callMarkLinePortedOut,
-		Name:        "mark_line_ported_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"}},\"required\":[\"line\"],\"additionalProperties\":false}"),
-		Service:     "network",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Bills of a line",
-		Handler:     (*State).callFindBills,
-		Name:        "find_bills",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"cycle\":{\"type\":[\"string\",\"null\"],\"description\":\"Billing cycle, YYYY-MM. Matches records containing this text, ignoring case; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"issued\",\"paid\",\"contested\",\"cancelled\",null]}},\"required\":[\"line\",\"cycle\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Bill by id.",
-		Handler:     (*State).callGetBill,
-		Name:        "get_bill",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Bill. The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Issue a line's bill for a cycle from its plan and out-of-bundle usage",
-		Handler:     (*State).callIssueBill,
-		Name:        "issue_bill",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":\"string\",\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\").\"},\"cycle\":{\"type\":\"string\"}},\"required\":[\"line\",\"cycle\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a payment received for a bill (boleto, Pix or card)",
-		Handler:     (*State).callRecordPayment,
-		Name:        "record_payment",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"bill\":{\"type\":\"string\",\"description\":\"The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in BRL.\"}},\"required\":[\"bill\",\"amount\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a customer's dispute of a bill",
-		Handler:     (*State).callContestBill,
-		Name:        "contest_bill",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"bill\":{\"type\":\"string\",\"description\":\"The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"bill\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Waive out-of-bundle charges on an open bill",
-		Handler:     (*State).callCreditExtraCharges,
-		Name:        "credit_extra_charges",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"bill\":{\"type\":\"string\",\"description\":\"The id of a Bill record (e.g. \\\"bill_ana1_06\\\").\"},\"credit\":{\"type\":\"number\",\"description\":\"Amount in BRL.\"}},\"required\":[\"bill\",\"credit\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find port-out requests",
-		Handler:     (*State).callFindPortRequests,
-		Name:        "find_port_requests",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"line\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Line record (e.g. \\\"ln_ana1\\\"). Matches records with this value; null for any.\"},\"recipient\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"vivo\",\"claro\",\"tim\",\"algar\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"pending\",\"approved\",\"rejected\",\"completed\",null]}},\"required\":[\"line\",\"recipient\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a PortOutRequest by id.",
-		Handler:     (*State).callGetPortRequest,
-		Name:        "get_port_request",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the PortOutRequest. The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Confirm a port-out request as donor operator",
-		Handler:     (*State).callApprovePortOut,
-		Name:        "approve_port_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"request\":{\"type\":\"string\",\"description\":\"The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"}},\"required\":[\"request\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse a port-out request; only the reasons listed by Anatel are allowed",
-		Handler:     (*State).callRejectPortOut,
-		Name:        "reject_port_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"request\":{\"type\":\"string\",\"description\":\"The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"},\"reason\":{\"type\":\"string\",\"enum\":[\"cpf_mismatch\",\"line_not_in_service\"]}},\"required\":[\"request\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Confirm that the porting window has passed and the number now belongs to the recipient",
-		Handler:     (*State).callCompletePortOut,
-		Name:        "complete_port_out",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"request\":{\"type\":\"string\",\"description\":\"The id of a PortOutRequest record (e.g. \\\"por_marcos_old\\\").\"}},\"required\":[\"request\"],\"additionalProperties\":false}"),
-		Service:     "portability",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindSubscribers,
+	(*State).callGetSubscriber,
+	(*State).callRegisterSubscriber,
+	(*State).callUpdateSubscriberAddress,
+	(*State).callCloseSubscriber,
+	(*State).callFindPlans,
+	(*State).callGetPlan,
+	(*State).callFindSubscriptions,
+	(*State).callSubscribe,
+	(*State).callChangePlan,
+	(*State).callEndSubscription,
+	(*State).callFindLines,
+	(*State).callGetLine,
+	(*State).callFindUsage,
+	(*State).callDataUsedMb,
+	(*State).callActivateLine,
+	(*State).callSuspendLine,
+	(*State).callReactivateLine,
+	(*State).callMarkLinePortedOut,
+	(*State).callFindBills,
+	(*State).callGetBill,
+	(*State).callIssueBill,
+	(*State).callRecordPayment,
+	(*State).callContestBill,
+	(*State).callCreditExtraCharges,
+	(*State).callFindPortRequests,
+	(*State).callGetPortRequest,
+	(*State).callApprovePortOut,
+	(*State).callRejectPortOut,
+	(*State).callCompletePortOut,
+})

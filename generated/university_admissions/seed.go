@@ -4,9 +4,7 @@ package university_admissions
 
 import (
 	_ "embed"
-	"encoding/json"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/worldc/worldc/runtime"
@@ -107,10 +105,8 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 	if sd, ok := decodeSeed(); ok {
 		return sd, nil
 	}
-	d := json.NewDecoder(strings.NewReader(seedJSON))
-	d.DisallowUnknownFields()
 	var sd seedData
-	if err := d.Decode(&sd); err != nil {
+	if err := runtime.DecodeStrict(seedJSON, &sd); err != nil {
 		return nil, fmt.Errorf("university_admissions: seed.json: %w", err)
 	}
 	return &sd, nil

@@ -3,6 +3,7 @@
 package university_admissions
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -41,19 +42,19 @@ func (a *FindProgramsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "code":
 			if r.Arg(0) {
-				a.Code = runtime.Ptr(r.String())
+				a.Code = new(r.String())
 			}
 		case "name":
 			if r.Arg(1) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "faculty":
 			if r.Arg(2) {
-				a.Faculty = runtime.Ptr(runtime.Enum(r, ProgramFaculty.Valid))
+				a.Faculty = new(runtime.Enum(r, ProgramFaculty.Valid))
 			}
 		case "degree":
 			if r.Arg(3) {
-				a.Degree = runtime.Ptr(runtime.Enum(r, ProgramDegree.Valid))
+				a.Degree = new(runtime.Enum(r, ProgramDegree.Valid))
 			}
 		default:
 			r.Fail()
@@ -110,7 +111,7 @@ func (s *State) callFindPrograms(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Program) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Program])
 	}), nil
 }
@@ -307,19 +308,19 @@ func (a *FindApplicantsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "first_name":
 			if r.Arg(0) {
-				a.FirstName = runtime.Ptr(r.String())
+				a.FirstName = new(r.String())
 			}
 		case "last_name":
 			if r.Arg(1) {
-				a.LastName = runtime.Ptr(r.String())
+				a.LastName = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "citizenship":
 			if r.Arg(3) {
-				a.Citizenship = runtime.Ptr(runtime.Enum(r, ApplicantCitizenship.Valid))
+				a.Citizenship = new(runtime.Enum(r, ApplicantCitizenship.Valid))
 			}
 		default:
 			r.Fail()
@@ -380,7 +381,7 @@ func (s *State) callFindApplicants(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Applicant) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Applicant])
 	}), nil
 }
@@ -448,15 +449,15 @@ func (a *FindDocumentsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "applicant":
 			if r.Arg(0) {
-				a.Applicant = runtime.Ptr(r.String())
+				a.Applicant = new(r.String())
 			}
 		case "kind":
 			if r.Arg(1) {
-				a.Kind = runtime.Ptr(runtime.Enum(r, DocumentKind.Valid))
+				a.Kind = new(runtime.Enum(r, DocumentKind.Valid))
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, DocumentStatus.Valid))
+				a.Status = new(runtime.Enum(r, DocumentStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -507,7 +508,7 @@ func (s *State) callFindDocuments(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Document) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Document])
 	}), nil
 }
@@ -545,7 +546,7 @@ func (a *RecordDocumentArgs) decode(text string) bool {
 			}
 		case "score":
 			if r.Arg(2) {
-				a.Score = runtime.Ptr(r.Float())
+				a.Score = new(r.Float())
 			}
 		default:
 			r.Fail()
@@ -629,13 +630,7 @@ func (s *State) VerifyDocument(args VerifyDocumentArgs) (*Document, error) {
 		return nil, err
 	}
 	document.Status = DocumentStatusVerified
-	if err := s.checkDocumentStatus(document); err != nil {
-		return nil, err
-	}
 	v := today
-	if document, err = s.Documents.Mut(document.ID); err != nil {
-		return nil, err
-	}
 	document.VerifiedOn = &v
 	return document, nil
 }
@@ -682,13 +677,7 @@ func (s *State) RejectDocument(args RejectDocumentArgs) (*Document, error) {
 		return nil, err
 	}
 	document.Status = DocumentStatusRejected
-	if err := s.checkDocumentStatus(document); err != nil {
-		return nil, err
-	}
 	v := args.Note
-	if document, err = s.Documents.Mut(document.ID); err != nil {
-		return nil, err
-	}
 	document.Note = &v
 	return document, nil
 }
@@ -734,15 +723,15 @@ func (a *FindApplicationsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "applicant":
 			if r.Arg(0) {
-				a.Applicant = runtime.Ptr(r.String())
+				a.Applicant = new(r.String())
 			}
 		case "program":
 			if r.Arg(1) {
-				a.Program = runtime.Ptr(r.String())
+				a.Program = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ApplicationStatus.Valid))
+				a.Status = new(runtime.Enum(r, ApplicationStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -798,7 +787,7 @@ func (s *State) callFindApplications(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Application) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Application])
 	}), nil
 }
@@ -864,11 +853,11 @@ func (a *FindOffersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "application":
 			if r.Arg(0) {
-				a.Application = runtime.Ptr(r.String())
+				a.Application = new(r.String())
 			}
 		case "status":
 			if r.Arg(1) {
-				a.Status = runtime.Ptr(runtime.Enum(r, OfferStatus.Valid))
+				a.Status = new(runtime.Enum(r, OfferStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -916,7 +905,7 @@ func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Offer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Offer])
 	}), nil
 }
@@ -950,9 +939,6 @@ func (s *State) StartReview(args StartReviewArgs) (*Application, error) {
 		return nil, err
 	}
 	application.Status = ApplicationStatusUnderReview
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	return application, nil
 }
 
@@ -1006,7 +992,7 @@ func (a *AdmitApplicantArgs) decode(text string) bool {
 			}
 		case "condition":
 			if r.Arg(2) {
-				a.Condition = runtime.Ptr(r.String())
+				a.Condition = new(r.String())
 			}
 		case "respond_by":
 			if r.Arg(3) {
@@ -1052,13 +1038,7 @@ func (s *State) AdmitApplicant(args AdmitApplicantArgs) (*Offer, error) {
 		return nil, err
 	}
 	application.Status = ApplicationStatusAdmitted
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	v := today
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.DecidedOn = &v
 	if args.WithConditions {
 		c := &Offer{
@@ -1137,13 +1117,7 @@ func (s *State) WaitlistApplication(args WaitlistApplicationArgs) (*Application,
 		return nil, err
 	}
 	application.Status = ApplicationStatusWaitlisted
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	v := today
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.DecidedOn = &v
 	return application, nil
 }
@@ -1193,18 +1167,9 @@ func (s *State) RefuseApplication(args RefuseApplicationArgs) (*Application, err
 		return nil, err
 	}
 	application.Status = ApplicationStatusRefused
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	v := today
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.DecidedOn = &v
 	v2 := args.Reason
-	if application, err = s.Applications.Mut(application.ID); err != nil {
-		return nil, err
-	}
 	application.RefusalReason = &v2
 	return application, nil
 }
@@ -1250,9 +1215,6 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 		return nil, err
 	}
 	application.Status = ApplicationStatusWithdrawn
-	if err := s.checkApplicationStatus(application); err != nil {
-		return nil, err
-	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.offerIDs() {
 		o, ok2 := s.Offers.Get(id)
@@ -1268,13 +1230,7 @@ func (s *State) WithdrawApplication(args WithdrawApplicationArgs) (*Application,
 			return nil, err
 		}
 		o.Status = OfferStatusDeclined
-		if err := s.checkOfferStatus(o); err != nil {
-			return nil, err
-		}
 		v := today
-		if o, err = s.Offers.Mut(o.ID); err != nil {
-			return nil, err
-		}
 		o.RespondedOn = &v
 	}
 	return application, nil
@@ -1331,13 +1287,7 @@ func (s *State) AcceptOffer(args AcceptOfferArgs) (*Offer, error) {
 		return nil, err
 	}
 	offer.Status = OfferStatusAccepted
-	if err := s.checkOfferStatus(offer); err != nil {
-		return nil, err
-	}
 	v := today
-	if offer, err = s.Offers.Mut(offer.ID); err != nil {
-		return nil, err
-	}
 	offer.RespondedOn = &v
 	return offer, nil
 }
@@ -1383,13 +1333,7 @@ func (s *State) DeclineOffer(args DeclineOfferArgs) (*Offer, error) {
 		return nil, err
 	}
 	offer.Status = OfferStatusDeclined
-	if err := s.checkOfferStatus(offer); err != nil {
-		return nil, err
-	}
 	v := today
-	if offer, err = s.Offers.Mut(offer.ID); err != nil {
-		return nil, err
-	}
 	offer.RespondedOn = &v
 	return offer, nil
 }
@@ -1433,11 +1377,11 @@ func (a *FindScholarshipsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "program":
 			if r.Arg(1) {
-				a.Program = runtime.Ptr(r.String())
+				a.Program = new(r.String())
 			}
 		default:
 			r.Fail()
@@ -1489,7 +1433,7 @@ func (s *State) callFindScholarships(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Scholarship) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Scholarship])
 	}), nil
 }
@@ -1557,15 +1501,15 @@ func (a *FindAwardsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "scholarship":
 			if r.Arg(0) {
-				a.Scholarship = runtime.Ptr(r.String())
+				a.Scholarship = new(r.String())
 			}
 		case "application":
 			if r.Arg(1) {
-				a.Application = runtime.Ptr(r.String())
+				a.Application = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, ScholarshipAwardStatus.Valid))
+				a.Status = new(runtime.Enum(r, ScholarshipAwardStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1621,7 +1565,7 @@ func (s *State) callFindAwards(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*ScholarshipAward) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*ScholarshipAward])
 	}), nil
 }
@@ -1748,9 +1692,6 @@ func (s *State) AcceptAward(args AcceptAwardArgs) (*ScholarshipAward, error) {
 		return nil, err
 	}
 	award.Status = ScholarshipAwardStatusAccepted
-	if err := s.checkScholarshipAwardStatus(award); err != nil {
-		return nil, err
-	}
 	return award, nil
 }
 
@@ -1795,9 +1736,6 @@ func (s *State) CancelAward(args CancelAwardArgs) (*ScholarshipAward, error) {
 		return nil, err
 	}
 	award.Status = ScholarshipAwardStatusCancelled
-	if err := s.checkScholarshipAwardStatus(award); err != nil {
-		return nil, err
-	}
 	return award, nil
 }
 
@@ -1842,15 +1780,15 @@ func (a *FindDepositsArgs) decode(text string) bool {
 		switch r.Key() {
 		case "application":
 			if r.Arg(0) {
-				a.Application = runtime.Ptr(r.String())
+				a.Application = new(r.String())
 			}
 		case "reference":
 			if r.Arg(1) {
-				a.Reference = runtime.Ptr(r.String())
+				a.Reference = new(r.String())
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, TuitionDepositStatus.Valid))
+				a.Status = new(runtime.Enum(r, TuitionDepositStatus.Valid))
 			}
 		default:
 			r.Fail()
@@ -1905,7 +1843,7 @@ func (s *State) callFindDeposits(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*TuitionDeposit) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*TuitionDeposit])
 	}), nil
 }
@@ -2068,13 +2006,7 @@ func (s *State) RefundDeposit(args RefundDepositArgs) (*TuitionDeposit, error) {
 		return nil, err
 	}
 	deposit.Status = TuitionDepositStatusRefunded
-	if err := s.checkTuitionDepositStatus(deposit); err != nil {
-		return nil, err
-	}
 	v := today
-	if deposit, err = s.TuitionDeposits.Mut(deposit.ID); err != nil {
-		return nil, err
-	}
 	deposit.RefundedOn = &v
 	return deposit, nil
 }
@@ -2094,212 +2026,43 @@ func (s *State) callRefundDeposit(raw json.RawMessage) (any, error) {
 	return s.RefundDeposit(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find programs by code, name, faculty or degree",
-		Handler:     (*State).callFindPrograms,
-		Name:        "find_programs",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"code\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"faculty\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"science\",\"engineering\",\"arts\",\"business\",\"health\",null]},\"degree\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"bachelor\",\"master\",null]}},\"required\":[\"code\",\"name\",\"faculty\",\"degree\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Program by id.",
-		Handler:     (*State).callGetProgram,
-		Name:        "get_program",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Program. The id of a Program record (e.g. \\\"prg_bcs\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a program's intake capacity",
-		Handler:     (*State).callSetCapacity,
-		Name:        "set_capacity",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"program\":{\"type\":\"string\",\"description\":\"The id of a Program record (e.g. \\\"prg_bcs\\\").\"},\"capacity\":{\"type\":\"integer\"}},\"required\":[\"program\",\"capacity\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Stop admitting to a program for this intake",
-		Handler:     (*State).callCloseIntake,
-		Name:        "close_intake",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"program\":{\"type\":\"string\",\"description\":\"The id of a Program record (e.g. \\\"prg_bcs\\\").\"}},\"required\":[\"program\"],\"additionalProperties\":false}"),
-		Service:     "programs",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find applicants by name, email or citizenship",
-		Handler:     (*State).callFindApplicants,
-		Name:        "find_applicants",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"first_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"last_name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"citizenship\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"canadian\",\"permanent_resident\",\"international\",null]}},\"required\":[\"first_name\",\"last_name\",\"email\",\"citizenship\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Applicant by id.",
-		Handler:     (*State).callGetApplicant,
-		Name:        "get_applicant",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Applicant. The id of a Applicant record (e.g. \\\"app_chen\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Documents of an applicant",
-		Handler:     (*State).callFindDocuments,
-		Name:        "find_documents",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"applicant\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Applicant record (e.g. \\\"app_chen\\\"). Matches records with this value; null for any.\"},\"kind\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"transcript\",\"english_test\",\"reference_letter\",\"personal_statement\",\"passport\",null]},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"received\",\"verified\",\"rejected\",null]}},\"required\":[\"applicant\",\"kind\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Log a document received from an applicant",
-		Handler:     (*State).callRecordDocument,
-		Name:        "record_document",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"applicant\":{\"type\":\"string\",\"description\":\"The id of a Applicant record (e.g. \\\"app_chen\\\").\"},\"kind\":{\"type\":\"string\",\"enum\":[\"transcript\",\"english_test\",\"reference_letter\",\"personal_statement\",\"passport\"]},\"score\":{\"type\":[\"number\",\"null\"],\"description\":\"IELTS overall band, for English tests. Optional: null when not given.\"}},\"required\":[\"applicant\",\"kind\",\"score\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark a document as checked and authentic",
-		Handler:     (*State).callVerifyDocument,
-		Name:        "verify_document",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"document\":{\"type\":\"string\",\"description\":\"The id of a Document record (e.g. \\\"doc_chen_tr\\\").\"}},\"required\":[\"document\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Reject a document, telling the applicant why",
-		Handler:     (*State).callRejectDocument,
-		Name:        "reject_document",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"document\":{\"type\":\"string\",\"description\":\"The id of a Document record (e.g. \\\"doc_chen_tr\\\").\"},\"note\":{\"type\":\"string\"}},\"required\":[\"document\",\"note\"],\"additionalProperties\":false}"),
-		Service:     "applicants",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find applications by applicant, program or status",
-		Handler:     (*State).callFindApplications,
-		Name:        "find_applications",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"applicant\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Applicant record (e.g. \\\"app_chen\\\"). Matches records with this value; null for any.\"},\"program\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Program record (e.g. \\\"prg_bcs\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"submitted\",\"under_review\",\"admitted\",\"waitlisted\",\"refused\",\"withdrawn\",null]}},\"required\":[\"applicant\",\"program\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Application by id.",
-		Handler:     (*State).callGetApplication,
-		Name:        "get_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Application. The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Offers made on an application",
-		Handler:     (*State).callFindOffers,
-		Name:        "find_offers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"extended\",\"accepted\",\"declined\",\"expired\",null]}},\"required\":[\"application\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a complete application into review",
-		Handler:     (*State).callStartReview,
-		Name:        "start_review",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"application\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Admit an applicant and extend an offer",
-		Handler:     (*State).callAdmitApplicant,
-		Name:        "admit_applicant",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"},\"with_conditions\":{\"type\":\"boolean\"},\"condition\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"},\"respond_by\":{\"type\":\"string\",\"description\":\"A date, YYYY-MM-DD.\",\"format\":\"date\"}},\"required\":[\"application\",\"with_conditions\",\"condition\",\"respond_by\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Put an application on the waitlist",
-		Handler:     (*State).callWaitlistApplication,
-		Name:        "waitlist_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"application\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refuse an application",
-		Handler:     (*State).callRefuseApplication,
-		Name:        "refuse_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"},\"reason\":{\"type\":\"string\"}},\"required\":[\"application\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Withdraw an application at the applicant's request; open offers are declined",
-		Handler:     (*State).callWithdrawApplication,
-		Name:        "withdraw_application",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"application\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record an applicant's acceptance of an offer",
-		Handler:     (*State).callAcceptOffer,
-		Name:        "accept_offer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offer\":{\"type\":\"string\",\"description\":\"The id of a Offer record (e.g. \\\"off_chen\\\").\"}},\"required\":[\"offer\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that an applicant declined an offer",
-		Handler:     (*State).callDeclineOffer,
-		Name:        "decline_offer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offer\":{\"type\":\"string\",\"description\":\"The id of a Offer record (e.g. \\\"off_chen\\\").\"}},\"required\":[\"offer\"],\"additionalProperties\":false}"),
-		Service:     "admissions",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find scholarships",
-		Handler:     (*State).callFindScholarships,
-		Name:        "find_scholarships",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"program\":{\"type\":[\"string\",\"null\"],\"description\":\"Set when the scholarship is for one program only. The id of a Program record (e.g. \\\"prg_bcs\\\"). Matches records with this value; null for any.\"}},\"required\":[\"name\",\"program\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Scholarship by id.",
-		Handler:     (*State).callGetScholarship,
-		Name:        "get_scholarship",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of the Scholarship. The id of a Scholarship record (e.g. \\\"sch_president\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Scholarship awards of an application",
-		Handler:     (*State).callFindAwards,
-		Name:        "find_awards",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"scholarship\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Scholarship record (e.g. \\\"sch_president\\\"). Matches records with this value; null for any.\"},\"application\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\"). Matches records with this value; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"offered\",\"accepted\",\"cancelled\",null]}},\"required\":[\"scholarship\",\"application\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Offer a scholarship to an applicant",
-		Handler:     (*State).callAwardScholarship,
-		Name:        "award_scholarship",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"scholarship\":{\"type\":\"string\",\"description\":\"The id of a Scholarship record (e.g. \\\"sch_president\\\").\"},\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"}},\"required\":[\"scholarship\",\"application\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record that the applicant accepted a scholarship",
-		Handler:     (*State).callAcceptAward,
-		Name:        "accept_award",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"award\":{\"type\":\"string\",\"description\":\"The id of a ScholarshipAward record (e.g. \\\"aw_chen\\\").\"}},\"required\":[\"award\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a scholarship award",
-		Handler:     (*State).callCancelAward,
-		Name:        "cancel_award",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"award\":{\"type\":\"string\",\"description\":\"The id of a ScholarshipAward record (e.g. \\\"aw_chen\\\").\"}},\"required\":[\"award\"],\"additionalProperties\":false}"),
-		Service:     "awards",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Find tuition deposits",
-		Handler:     (*State).callFindDeposits,
-		Name:        "find_deposits",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\"). Matches records with this value; null for any.\"},\"reference\":{\"type\":[\"string\",\"null\"],\"description\":\"Payment reference. Matches records containing this text, ignoring case; null for any.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records with this value; null for any.\",\"enum\":[\"received\",\"refunded\",null]}},\"required\":[\"application\",\"reference\",\"status\"],\"additionalProperties\":false}"),
-		Service:     "finance",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record a tuition deposit received from an admitted applicant",
-		Handler:     (*State).callRecordDeposit,
-		Name:        "record_deposit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"application\":{\"type\":\"string\",\"description\":\"The id of a Application record (e.g. \\\"apl_chen_cs\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in CAD.\"},\"method\":{\"type\":\"string\",\"enum\":[\"credit_card\",\"interac_etransfer\",\"wire\",\"flywire\"]},\"reference\":{\"type\":\"string\"}},\"required\":[\"application\",\"amount\",\"method\",\"reference\"],\"additionalProperties\":false}"),
-		Service:     "finance",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Refund a tuition deposit",
-		Handler:     (*State).callRefundDeposit,
-		Name:        "refund_deposit",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"deposit\":{\"type\":\"string\",\"description\":\"The id of a TuitionDeposit record (e.g. \\\"dep_tremblay\\\").\"}},\"required\":[\"deposit\"],\"additionalProperties\":false}"),
-		Service:     "finance",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindPrograms,
+	(*State).callGetProgram,
+	(*State).callSetCapacity,
+	(*State).callCloseIntake,
+	(*State).callFindApplicants,
+	(*State).callGetApplicant,
+	(*State).callFindDocuments,
+	(*State).callRecordDocument,
+	(*State).callVerifyDocument,
+	(*State).callRejectDocument,
+	(*State).callFindApplications,
+	(*State).callGetApplication,
+	(*State).callFindOffers,
+	(*State).callStartReview,
+	(*State).callAdmitApplicant,
+	(*State).callWaitlistApplication,
+	(*State).callRefuseApplication,
+	(*State).callWithdrawApplication,
+	(*State).callAcceptOffer,
+	(*State).callDeclineOffer,
+	(*State).callFindScholarships,
+	(*State).callGetScholarship,
+	(*State).callFindAwards,
+	(*State).callAwardScholarship,
+	(*State).callAcceptAward,
+	(*State).callCancelAward,
+	(*State).callFindDeposits,
+	(*State).callRecordDeposit,
+	(*State).callRefundDeposit,
+})

@@ -3,184 +3,18 @@
 package northwind
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
-	"sync"
 
 	"github.com/worldc/worldc/runtime"
 )
 
-// toolProbes say where to look for arguments each tool accepts: candidate
-// values per parameter taken from the seed, enums and simple defaults.
-var toolProbes = []runtime.ToolProbe{{
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"Initech\""), json.RawMessage("\"Acme AH\""), json.RawMessage("\"Globey\""), json.RawMessage("\"Initeci\""), json.RawMessage("\"conformance find_customers name\""), json.RawMessage("\"test\"")},
-		Name:       "name",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
-		Name:       "tier",
-	}},
-	Tool: "find_customers",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
-		Name:       "id",
-	}},
-	Tool: "get_customer",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"Initech\""), json.RawMessage("\"Acme AH\""), json.RawMessage("\"Globey\""), json.RawMessage("\"Initeci\""), json.RawMessage("\"conformance create_customer name\""), json.RawMessage("\"test\"")},
-		Name:       "name",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"conformance create_customer email\""), json.RawMessage("\"ap@acme.example\""), json.RawMessage("\"billing@globex.example\""), json.RawMessage("\"ap@initech.example\""), json.RawMessage("\"ap@acme.examplf\""), json.RawMessage("\"billing@globex.examplf\""), json.RawMessage("\"ap@initech.examplf\""), json.RawMessage("\"test\"")},
-		Name:       "email",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
-		Name:       "tier",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
-		Name:       "credit_limit",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("true"), json.RawMessage("false")},
-		Name:       "active",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
-		Name:       "seats",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Pays late.\\nCall first.\""), json.RawMessage("\"Pays late.\\nCall firsu.\""), json.RawMessage("\"conformance create_customer notes\""), json.RawMessage("\"test\"")},
-		Name:       "notes",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-03-01T09:30:00Z\""), json.RawMessage("\"2026-03-14T00:00:00Z\"")},
-		Name:       "last_contact",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("0.05"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
-		Name:       "discount",
-	}},
-	Tool: "create_customer",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"id\":\"acme\"}"), json.RawMessage("{\"id\":\"globex\"}"), json.RawMessage("{\"id\":\"initech\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
-		Name:       "id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Acme AG\""), json.RawMessage("\"Globex\""), json.RawMessage("\"Initech\""), json.RawMessage("\"Acme AH\""), json.RawMessage("\"Globey\""), json.RawMessage("\"Initeci\""), json.RawMessage("\"conformance update_customer name\""), json.RawMessage("\"test\"")},
-		Name:       "name",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"conformance update_customer email\""), json.RawMessage("\"ap@acme.example\""), json.RawMessage("\"billing@globex.example\""), json.RawMessage("\"ap@initech.example\""), json.RawMessage("\"ap@acme.examplf\""), json.RawMessage("\"billing@globex.examplf\""), json.RawMessage("\"ap@initech.examplf\""), json.RawMessage("\"test\"")},
-		Name:       "email",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
-		Name:       "tier",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
-		Name:       "credit_limit",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("true"), json.RawMessage("false")},
-		Name:       "active",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
-		Name:       "seats",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"Pays late.\\nCall first.\""), json.RawMessage("\"Pays late.\\nCall firsu.\""), json.RawMessage("\"conformance update_customer notes\""), json.RawMessage("\"test\"")},
-		Name:       "notes",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-03-01T09:30:00Z\""), json.RawMessage("\"2026-03-14T00:00:00Z\"")},
-		Name:       "last_contact",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("0.05"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
-		Name:       "discount",
-	}},
-	Tool: "update_customer",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"acme\",\"tier\":\"silver\"}"), json.RawMessage("{\"customer\":\"globex\",\"tier\":\"gold\"}"), json.RawMessage("{\"customer\":\"initech\",\"tier\":\"bronze\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
-		Name:       "customer",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"bronze\""), json.RawMessage("\"silver\""), json.RawMessage("\"gold\"")},
-		Name:       "tier",
-	}},
-	Requires: []string{"customer is inactive"},
-	Tool:     "set_tier",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
-		Name:       "id",
-	}},
-	Tool: "get_invoice",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"customer\":\"initech\",\"amount\":300}"), json.RawMessage("{\"customer\":\"acme\",\"amount\":1200}"), json.RawMessage("{\"customer\":\"globex\",\"amount\":1200}"), json.RawMessage("{\"customer\":\"initech\",\"amount\":1200}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
-		Name:       "customer",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
-		Name:       "amount",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"draft\""), json.RawMessage("\"issued\""), json.RawMessage("\"paid\""), json.RawMessage("\"void\"")},
-		Name:       "status",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"2026-03-01\""), json.RawMessage("\"2026-03-14\""), json.RawMessage("\"2026-03-15\""), json.RawMessage("\"2026-03-13\""), json.RawMessage("\"2026-04-13\"")},
-		Name:       "issued_on",
-	}},
-	Tool: "create_invoice",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
-		Name:       "id",
-	}},
-	Tool: "delete_invoice",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv1\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
-		Name:       "invoice",
-	}},
-	Requires: []string{"only issued invoices can be paid"},
-	Tool:     "mark_paid",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv1\"}"), json.RawMessage("{\"invoice\":\"inv2\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
-		Name:       "invoice",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
-		Name:       "due_in",
-	}},
-	Requires: []string{"only drafts can be issued", "the customer is inactive", "payment terms over 90 days need approval"},
-	Tool:     "issue_invoice",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"acme\""), json.RawMessage("\"globex\""), json.RawMessage("\"initech\"")},
-		Name:       "customer",
-	}},
-	Requires: []string{"the customer has no draft invoices"},
-	Tool:     "void_drafts",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("40"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
-		Name:       "offset",
-	}},
-	Tool: "list_entries",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"invoice\":\"inv1\",\"amount\":1200}"), json.RawMessage("{\"invoice\":\"inv1\",\"amount\":1200}"), json.RawMessage("{\"invoice\":\"inv2\",\"amount\":80}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"inv1\""), json.RawMessage("\"inv2\"")},
-		Name:       "invoice",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("1200"), json.RawMessage("80"), json.RawMessage("50000"), json.RawMessage("12000.5"), json.RawMessage("1000"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0")},
-		Name:       "amount",
-	}},
-	Requires: []string{"amount must be positive"},
-	Tool:     "post_entry",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"deposit\"")},
-		Name:       "entry",
-	}},
-	Requires: []string{"only today's entries can be reversed"},
-	Tool:     "reverse_entry",
-}}
+// probesJSON holds the tool probes: where to look for arguments each
+// tool accepts (candidate values per parameter taken from the seed,
+// enums and simple defaults), and each tool's require messages.
+//
+//go:embed probes.json
+var probesJSON string
 
 // checkSeed checks that the world seed satisfies its types, refs,
 // constraints and invariants, and that every task's start state builds
@@ -207,41 +41,11 @@ func checkSeed() error {
 	return runtime.Join(errs)
 }
 
-// Checks are the world's conformance checks, each named for the report.
+// Checks are the world's conformance checks, each named for the report:
+// the seed, each tool on arguments found from its probe, and the
+// runtime's checks (see runtime.WorldChecks).
 func Checks() []runtime.Check {
-	w := World{}
-	starts := []string{""}
-	for _, t := range tasks {
-		starts = append(starts, t.info.ID)
-	}
-	checks := []runtime.Check{{
-		Name: "seed",
-		Run:  checkSeed,
-	}}
-	probe := sync.OnceValue(func() []error {
-		return runtime.ProbeTools(w, starts, toolProbes)
-	})
-	for i, p := range toolProbes {
-		checks = append(checks, runtime.Check{
-			Name: "tool/" + p.Tool,
-			Run: func() error {
-				return probe()[i]
-			},
-		})
-	}
-	for _, c := range []struct {
-		name string
-		run  func(runtime.World) []error
-	}{{"tools", runtime.CheckTools}, {"tasks", runtime.CheckTasks}, {"solutions", runtime.CheckSolutions}, {"determinism", runtime.CheckDeterminism}, {"isolation", runtime.CheckIsolation}, {"bad-arguments", runtime.CheckBadArguments}} {
-		run := c.run
-		checks = append(checks, runtime.Check{
-			Name: c.name,
-			Run: func() error {
-				return runtime.Join(run(w))
-			},
-		})
-	}
-	return checks
+	return runtime.WorldChecks(World{}, checkSeed, runtime.DecodeProbes(probesJSON))
 }
 
 // Conformance runs every check and returns the failures, each naming its

@@ -3,6 +3,7 @@
 package northwind
 
 import (
+	_ "embed"
 	"encoding/json"
 	"strings"
 
@@ -36,11 +37,11 @@ func (a *FindCustomersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "name":
 			if r.Arg(0) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "tier":
 			if r.Arg(1) {
-				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+				a.Tier = new(runtime.Enum(r, CustomerTier.Valid))
 			}
 		default:
 			r.Fail()
@@ -87,7 +88,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Customer) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Customer])
 	}), nil
 }
@@ -181,23 +182,23 @@ func (a *CreateCustomerArgs) decode(text string) bool {
 			}
 		case "active":
 			if r.Arg(4) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		case "seats":
 			if r.Arg(5) {
-				a.Seats = runtime.Ptr(r.Int())
+				a.Seats = new(r.Int())
 			}
 		case "notes":
 			if r.Arg(6) {
-				a.Notes = runtime.Ptr(r.String())
+				a.Notes = new(r.String())
 			}
 		case "last_contact":
 			if r.Arg(7) {
-				a.LastContact = runtime.Ptr(r.DateTime())
+				a.LastContact = new(r.DateTime())
 			}
 		case "discount":
 			if r.Arg(8) {
-				a.Discount = runtime.Ptr(r.Float())
+				a.Discount = new(r.Float())
 			}
 		default:
 			r.Fail()
@@ -294,39 +295,39 @@ func (a *UpdateCustomerArgs) decode(text string) bool {
 			}
 		case "name":
 			if r.Arg(1) {
-				a.Name = runtime.Ptr(r.String())
+				a.Name = new(r.String())
 			}
 		case "email":
 			if r.Arg(2) {
-				a.Email = runtime.Ptr(r.String())
+				a.Email = new(r.String())
 			}
 		case "tier":
 			if r.Arg(3) {
-				a.Tier = runtime.Ptr(runtime.Enum(r, CustomerTier.Valid))
+				a.Tier = new(runtime.Enum(r, CustomerTier.Valid))
 			}
 		case "credit_limit":
 			if r.Arg(4) {
-				a.CreditLimit = runtime.Ptr(r.Float())
+				a.CreditLimit = new(r.Float())
 			}
 		case "active":
 			if r.Arg(5) {
-				a.Active = runtime.Ptr(r.Bool())
+				a.Active = new(r.Bool())
 			}
 		case "seats":
 			if r.Arg(6) {
-				a.Seats = runtime.Ptr(r.Int())
+				a.Seats = new(r.Int())
 			}
 		case "notes":
 			if r.Arg(7) {
-				a.Notes = runtime.Ptr(r.String())
+				a.Notes = new(r.String())
 			}
 		case "last_contact":
 			if r.Arg(8) {
-				a.LastContact = runtime.Ptr(r.DateTime())
+				a.LastContact = new(r.DateTime())
 			}
 		case "discount":
 			if r.Arg(9) {
-				a.Discount = runtime.Ptr(r.Float())
+				a.Discount = new(r.Float())
 			}
 		default:
 			r.Fail()
@@ -549,11 +550,11 @@ func (a *CreateInvoiceArgs) decode(text string) bool {
 			}
 		case "status":
 			if r.Arg(2) {
-				a.Status = runtime.Ptr(runtime.Enum(r, InvoiceStatus.Valid))
+				a.Status = new(runtime.Enum(r, InvoiceStatus.Valid))
 			}
 		case "issued_on":
 			if r.Arg(3) {
-				a.IssuedOn = runtime.Ptr(r.Date())
+				a.IssuedOn = new(r.Date())
 			}
 		default:
 			r.Fail()
@@ -667,9 +668,6 @@ func (s *State) MarkPaid(args MarkPaidArgs) (*Invoice, error) {
 		return nil, err
 	}
 	invoice.Status = InvoiceStatusPaid
-	if err := s.checkInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	return invoice, nil
 }
 
@@ -716,7 +714,7 @@ func (a *IssueInvoiceArgs) decode(text string) bool {
 			}
 		case "due_in":
 			if r.Arg(1) {
-				a.DueIn = runtime.Ptr(r.Int())
+				a.DueIn = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -762,9 +760,6 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*Invoice, error) {
 		return nil, err
 	}
 	invoice.Status = InvoiceStatusIssued
-	if err := s.checkInvoiceStatus(invoice); err != nil {
-		return nil, err
-	}
 	return invoice, nil
 }
 
@@ -831,9 +826,6 @@ func (s *State) VoidDrafts(args VoidDraftsArgs) (int64, error) {
 			return 0, err
 		}
 		inv.Status = InvoiceStatusVoid
-		if err := s.checkInvoiceStatus(inv); err != nil {
-			return 0, err
-		}
 	}
 	return n2, nil
 }
@@ -875,7 +867,7 @@ func (a *ListEntriesArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -923,7 +915,7 @@ func (s *State) callListEntries(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Entry) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Entry])
 	}), nil
 }
@@ -1047,107 +1039,28 @@ func (s *State) callReverseEntry(raw json.RawMessage) (any, error) {
 	return nil, s.ReverseEntry(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Find customers by name or tier",
-		Handler:     (*State).callFindCustomers,
-		Name:        "find_customers",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Matches records containing this text, ignoring case; null for any.\"},\"tier\":{\"type\":[\"string\",\"null\"],\"description\":\"Pricing tier. Matches records with this value; null for any.\",\"enum\":[\"bronze\",\"silver\",\"gold\",null]}},\"required\":[\"name\",\"tier\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Customer by id.",
-		Handler:     (*State).callGetCustomer,
-		Name:        "get_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Open a customer account",
-		Handler:     (*State).callCreateCustomer,
-		Name:        "create_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"},\"tier\":{\"type\":\"string\",\"description\":\"Pricing tier.\",\"enum\":[\"bronze\",\"silver\",\"gold\"]},\"credit_limit\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Null for the default.\"},\"seats\":{\"type\":[\"integer\",\"null\"],\"description\":\"Null for the default.\"},\"notes\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\"},\"last_contact\":{\"type\":[\"string\",\"null\"],\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z). Optional: null when not given.\",\"format\":\"date-time\"},\"discount\":{\"type\":[\"number\",\"null\"],\"description\":\"Optional: null when not given.\"}},\"required\":[\"name\",\"email\",\"tier\",\"credit_limit\",\"active\",\"seats\",\"notes\",\"last_contact\",\"discount\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Update fields of a Customer; omitted fields are unchanged.",
-		Handler:     (*State).callUpdateCustomer,
-		Name:        "update_customer",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"},\"name\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"email\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"tier\":{\"type\":[\"string\",\"null\"],\"description\":\"Pricing tier. Null leaves the field unchanged.\",\"enum\":[\"bronze\",\"silver\",\"gold\",null]},\"credit_limit\":{\"type\":[\"number\",\"null\"],\"description\":\"Amount in EUR. Null leaves the field unchanged.\"},\"active\":{\"type\":[\"boolean\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"seats\":{\"type\":[\"integer\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"notes\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\"},\"last_contact\":{\"type\":[\"string\",\"null\"],\"description\":\"A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z). Null leaves the field unchanged.\",\"format\":\"date-time\"},\"discount\":{\"type\":[\"number\",\"null\"],\"description\":\"Null leaves the field unchanged.\"}},\"required\":[\"id\",\"name\",\"email\",\"tier\",\"credit_limit\",\"active\",\"seats\",\"notes\",\"last_contact\",\"discount\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Move a customer to another tier",
-		Handler:     (*State).callSetTier,
-		Name:        "set_tier",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"},\"tier\":{\"type\":\"string\",\"description\":\"The new tier.\",\"enum\":[\"bronze\",\"silver\",\"gold\"]}},\"required\":[\"customer\",\"tier\"],\"additionalProperties\":false}"),
-		Service:     "crm",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a Invoice by id.",
-		Handler:     (*State).callGetInvoice,
-		Name:        "get_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Draft an invoice",
-		Handler:     (*State).callCreateInvoice,
-		Name:        "create_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Null for the default.\",\"enum\":[\"draft\",\"issued\",\"paid\",\"void\",null]},\"issued_on\":{\"type\":[\"string\",\"null\"],\"description\":\"A date, YYYY-MM-DD. Optional: null when not given.\",\"format\":\"date\"}},\"required\":[\"customer\",\"amount\",\"status\",\"issued_on\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Delete an invoice",
-		Handler:     (*State).callDeleteInvoice,
-		Name:        "delete_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"}},\"required\":[\"id\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Mark paid.",
-		Handler:     (*State).callMarkPaid,
-		Name:        "mark_paid",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"}},\"required\":[\"invoice\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Issue a draft invoice dated today",
-		Handler:     (*State).callIssueInvoice,
-		Name:        "issue_invoice",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"},\"due_in\":{\"type\":[\"integer\",\"null\"],\"description\":\"Days until the invoice is due. Optional: null when not given.\"}},\"required\":[\"invoice\",\"due_in\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Void every draft invoice of a customer",
-		Handler:     (*State).callVoidDrafts,
-		Name:        "void_drafts",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"customer\":{\"type\":\"string\",\"description\":\"The id of a Customer record (e.g. \\\"acme\\\").\"}},\"required\":[\"customer\"],\"additionalProperties\":false}"),
-		Service:     "billing",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List Entry records in order, 50 at a time from offset.",
-		Handler:     (*State).callListEntries,
-		Name:        "list_entries",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "ledger",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Post entry.",
-		Handler:     (*State).callPostEntry,
-		Name:        "post_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"invoice\":{\"type\":\"string\",\"description\":\"The id of a Invoice record (e.g. \\\"inv1\\\").\"},\"amount\":{\"type\":\"number\",\"description\":\"Amount in EUR.\"}},\"required\":[\"invoice\",\"amount\"],\"additionalProperties\":false}"),
-		Service:     "ledger",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Remove a ledger line posted today",
-		Handler:     (*State).callReverseEntry,
-		Name:        "reverse_entry",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"entry\":{\"type\":\"string\",\"description\":\"The id of a Entry record (e.g. \\\"deposit\\\").\"}},\"required\":[\"entry\"],\"additionalProperties\":false}"),
-		Service:     "ledger",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callFindCustomers,
+	(*State).callGetCustomer,
+	(*State).callCreateCustomer,
+	(*State).callUpdateCustomer,
+	(*State).callSetTier,
+	(*State).callGetInvoice,
+	(*State).callCreateInvoice,
+	(*State).callDeleteInvoice,
+	(*State).callMarkPaid,
+	(*State).callIssueInvoice,
+	(*State).callVoidDrafts,
+	(*State).callListEntries,
+	(*State).callPostEntry,
+	(*State).callReverseEntry,
+})

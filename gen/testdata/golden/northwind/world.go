@@ -106,7 +106,7 @@ func NewEpisode(task string) (*Episode, error) {
 				return nil, err
 			}
 			return &Episode{
-				start: st,
+				start: *st,
 				state: st.state.Clone(),
 				task:  t,
 			}, nil

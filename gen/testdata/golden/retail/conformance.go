@@ -3,220 +3,18 @@
 package retail
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
-	"sync"
 
 	"github.com/worldc/worldc/runtime"
 )
 
-// toolProbes say where to look for arguments each tool accepts: candidate
-// values per parameter taken from the seed, enums and simple defaults.
-var toolProbes = []runtime.ToolProbe{{
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"6086499569\""), json.RawMessage("\"3377618313\"")},
-		Name:       "product_id",
-	}},
-	Tool: "get_product_details",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"1001\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance get_item_details item_id\""), json.RawMessage("\"test\"")},
-		Name:       "item_id",
-	}},
-	Requires: []string{"Item not found"},
-	Tool:     "get_item_details",
-}, {
-	Params: []runtime.ParamProbe{},
-	Tool:   "list_all_product_types",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
-		Name:       "order_id",
-	}},
-	Tool: "get_order_details",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user_id",
-	}},
-	Tool: "get_user_details",
-}, {
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("10"), json.RawMessage("100")},
-		Name:       "offset",
-	}},
-	Tool: "list_orders",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\",\"user_id\":\"sara_doe_1\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"},\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}],\"status\":\"pending\",\"payment_history\":[{\"transaction_type\":\"payment\",\"amount\":319.49,\"payment_method_id\":\"gift_card_1\"}],\"tags\":{}}"), json.RawMessage("{\"order_id\":\"#W2\",\"user_id\":\"sara_doe_1\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"},\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}],\"status\":\"delivered\",\"payment_history\":[{\"transaction_type\":\"payment\",\"amount\":21.25,\"payment_method_id\":\"credit_card_1\"}],\"tags\":{}}"), json.RawMessage("{\"order_id\":\"#W3\",\"user_id\":\"tom_li_2\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"},\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}],\"status\":\"pending\",\"payment_history\":[{\"transaction_type\":\"payment\",\"amount\":19.5,\"payment_method_id\":\"paypal_1\"}],\"tags\":{}}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance create_order order_id\"")},
-		Name:       "order_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
-		Name:       "address",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1002\",\"price\":21.25,\"options\":{\"color\":\"red\",\"size\":\"L\"}}]"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}}]"), json.RawMessage("[]")},
-		Name:       "items",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"pending\""), json.RawMessage("\"pending (item modified)\""), json.RawMessage("\"delivered\""), json.RawMessage("\"cancelled\""), json.RawMessage("\"exchange requested\"")},
-		Name:       "status",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[{\"transaction_type\":\"payment\",\"amount\":319.49,\"payment_method_id\":\"gift_card_1\"}]"), json.RawMessage("[{\"transaction_type\":\"payment\",\"amount\":21.25,\"payment_method_id\":\"credit_card_1\"}]"), json.RawMessage("[{\"transaction_type\":\"payment\",\"amount\":19.5,\"payment_method_id\":\"paypal_1\"}]"), json.RawMessage("[]")},
-		Name:       "payment_history",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\"")},
-		Name:       "cancel_reason",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[]"), json.RawMessage("[\"1001\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance create_order exchange_item\"]"), json.RawMessage("[\"test\"]")},
-		Name:       "exchange_items",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{\"address1\":\"9 Elm Rd\",\"address2\":\"Apt 2\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}"), json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
-		Name:       "gift_address",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("{}"), json.RawMessage("{\"note\":[\"fragile\",\"gift\"]}")},
-		Name:       "tags",
-	}},
-	Tool: "create_order",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\"}"), json.RawMessage("{\"order_id\":\"#W2\"}"), json.RawMessage("{\"order_id\":\"#W3\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
-		Name:       "order_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
-		Name:       "address",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1002\",\"price\":21.25,\"options\":{\"color\":\"red\",\"size\":\"L\"}}]"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}}]"), json.RawMessage("[]")},
-		Name:       "items",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"pending\""), json.RawMessage("\"pending (item modified)\""), json.RawMessage("\"delivered\""), json.RawMessage("\"cancelled\""), json.RawMessage("\"exchange requested\"")},
-		Name:       "status",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[{\"transaction_type\":\"payment\",\"amount\":319.49,\"payment_method_id\":\"gift_card_1\"}]"), json.RawMessage("[{\"transaction_type\":\"payment\",\"amount\":21.25,\"payment_method_id\":\"credit_card_1\"}]"), json.RawMessage("[{\"transaction_type\":\"payment\",\"amount\":19.5,\"payment_method_id\":\"paypal_1\"}]"), json.RawMessage("[]")},
-		Name:       "payment_history",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\"")},
-		Name:       "cancel_reason",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("[]"), json.RawMessage("[\"1001\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance update_order exchange_item\"]"), json.RawMessage("[\"test\"]")},
-		Name:       "exchange_items",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{\"address1\":\"9 Elm Rd\",\"address2\":\"Apt 2\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}"), json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
-		Name:       "gift_address",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{}"), json.RawMessage("{\"note\":[\"fragile\",\"gift\"]}")},
-		Name:       "tags",
-	}},
-	Tool: "update_order",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"tom_li_2\",\"address\":{\"address1\":\"2 Oak Ave\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}"), json.RawMessage("{\"user\":\"tom_li_2\",\"address\":{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
-		Name:       "address",
-	}},
-	Tool: "modify_user_address",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"tom_li_2\",\"method\":{\"source\":\"gift_card\",\"id\":\"gift_card_9\",\"balance\":50}}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"method\":{\"source\":\"credit_card\",\"id\":\"credit_card_1\",\"brand\":\"visa\",\"last_four\":\"4242\"}}"), json.RawMessage("{\"user\":\"tom_li_2\",\"method\":{\"source\":\"credit_card\",\"id\":\"credit_card_1\",\"brand\":\"visa\",\"last_four\":\"4242\"}}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("{\"source\":\"credit_card\",\"id\":\"credit_card_1\",\"brand\":\"visa\",\"last_four\":\"4242\"}"), json.RawMessage("{\"source\":\"gift_card\",\"id\":\"credit_card_1\",\"balance\":40}"), json.RawMessage("{\"source\":\"paypal\",\"id\":\"credit_card_1\"}")},
-		Name:       "method",
-	}},
-	Requires: []string{"Payment method ￼ already exists"},
-	Tool:     "add_payment_method",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"sara_doe_1\",\"payment_method_id\":\"credit_card_1\",\"balance\":40}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"payment_method_id\":\"gift_card_1\",\"balance\":40}"), json.RawMessage("{\"user\":\"tom_li_2\",\"payment_method_id\":\"paypal_1\",\"balance\":40}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance set_gift_card_balance payment_method_id\""), json.RawMessage("\"test\"")},
-		Name:       "payment_method_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("40"), json.RawMessage("100"), json.RawMessage("1"), json.RawMessage("0"), json.RawMessage("1000")},
-		Name:       "balance",
-	}},
-	Tool: "set_gift_card_balance",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"#W1\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order\":\"#W1\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order\":\"#W2\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order\":\"#W3\",\"reason\":\"no longer needed\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
-		Name:       "order",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance cancel_pending_order reason\""), json.RawMessage("\"test\"")},
-		Name:       "reason",
-	}},
-	Requires: []string{"Non-pending order cannot be cancelled", "Invalid reason", "Payment method ￼ not found"},
-	Tool:     "cancel_pending_order",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"2001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1003\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1003\"]}"), json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"2001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1003\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W2\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1003\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1002\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1003\"],\"new_item_ids\":[\"1001\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"), json.RawMessage("{\"order\":\"#W3\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1003\"]}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\"")},
-		Name:       "order",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[\"1001\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance modify_pending_order_items item_id\"]"), json.RawMessage("[\"test\"]"), json.RawMessage("[]")},
-		Name:       "item_ids",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[\"1001\"]"), json.RawMessage("[\"1002\"]"), json.RawMessage("[\"1003\"]"), json.RawMessage("[\"2001\"]"), json.RawMessage("[\"color\"]"), json.RawMessage("[\"size\"]"), json.RawMessage("[\"resolution\"]"), json.RawMessage("[\"credit_card_1\"]"), json.RawMessage("[\"gift_card_1\"]"), json.RawMessage("[\"paypal_1\"]"), json.RawMessage("[\"note\"]"), json.RawMessage("[\"conformance modify_pending_order_items new_item_id\"]"), json.RawMessage("[\"test\"]"), json.RawMessage("[]")},
-		Name:       "new_item_ids",
-	}},
-	Requires: []string{"Non-pending order cannot be modified", "￼ not found", "The number of items to be exchanged should match", "Variant ￼ not found", "New item ￼ not found or available"},
-	Tool:     "modify_pending_order_items",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"user\":\"tom_li_2\",\"order_id\":\"#W9\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1002\",\"price\":21.25,\"options\":{\"color\":\"red\",\"size\":\"L\"}}],\"gift_address\":{\"address1\":\"9 Elm Rd\",\"address2\":\"\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"order_id\":\"#W1\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]}"), json.RawMessage("{\"user\":\"sara_doe_1\",\"order_id\":\"#W2\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]}"), json.RawMessage("{\"user\":\"tom_li_2\",\"order_id\":\"#W3\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"sara_doe_1\""), json.RawMessage("\"tom_li_2\"")},
-		Name:       "user",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance place_order order_id\"")},
-		Name:       "order_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}},{\"name\":\"Action Camera\",\"product_id\":\"3377618313\",\"item_id\":\"2001\",\"price\":299.99,\"options\":{\"resolution\":\"4K\"}}]"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1002\",\"price\":21.25,\"options\":{\"color\":\"red\",\"size\":\"L\"}}]"), json.RawMessage("[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1001\",\"price\":19.5,\"options\":{\"color\":\"blue\",\"size\":\"M\"}}]"), json.RawMessage("[]")},
-		Name:       "items",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("null"), json.RawMessage("{\"address1\":\"9 Elm Rd\",\"address2\":\"Apt 2\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}"), json.RawMessage("{\"address1\":\"1 Main St\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}")},
-		Name:       "gift_address",
-	}},
-	Requires: []string{"An order needs items"},
-	Tool:     "place_order",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"reason\":\"no longer needed\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"reason\":\"no longer needed\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance cancel_with_reason order_id\"")},
-		Name:       "order_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"no longer needed\""), json.RawMessage("\"ordered by mistake\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance cancel_with_reason reason\""), json.RawMessage("\"test\"")},
-		Name:       "reason",
-	}},
-	Requires: []string{"Order not found: ￼", "That is a user id"},
-	Tool:     "cancel_with_reason",
-}, {
-	Examples: []json.RawMessage{json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"1001\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"2001\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"1002\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W1\",\"item_id\":\"1003\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"item_id\":\"1002\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"item_id\":\"1001\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W2\",\"item_id\":\"1003\",\"email\":\"sara@example.com\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"item_id\":\"1001\",\"email\":\"tom@example.com\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"item_id\":\"1002\",\"email\":\"tom@example.com\"}"), json.RawMessage("{\"order_id\":\"#W3\",\"item_id\":\"1003\",\"email\":\"tom@example.com\"}")},
-	Params: []runtime.ParamProbe{{
-		Candidates: []json.RawMessage{json.RawMessage("\"#W1\""), json.RawMessage("\"#W2\""), json.RawMessage("\"#W3\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"#W4\""), json.RawMessage("\"conformance find_item order_id\"")},
-		Name:       "order_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"1001\""), json.RawMessage("\"2001\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"conformance find_item item_id\""), json.RawMessage("\"test\"")},
-		Name:       "item_id",
-	}, {
-		Candidates: []json.RawMessage{json.RawMessage("\"sara@example.com\""), json.RawMessage("\"tom@example.com\""), json.RawMessage("\"1001\""), json.RawMessage("\"color\""), json.RawMessage("\"size\""), json.RawMessage("\"1002\""), json.RawMessage("\"1003\""), json.RawMessage("\"2001\""), json.RawMessage("\"resolution\""), json.RawMessage("\"credit_card_1\""), json.RawMessage("\"gift_card_1\""), json.RawMessage("\"paypal_1\""), json.RawMessage("\"note\""), json.RawMessage("\"sara@example.con\""), json.RawMessage("\"tom@example.con\""), json.RawMessage("\"conformance find_item email\"")},
-		Name:       "email",
-	}},
-	Requires: []string{"Item ￼ not found", "Not enough on ￼", "unreachable"},
-	Tool:     "find_item",
-}}
+// probesJSON holds the tool probes: where to look for arguments each
+// tool accepts (candidate values per parameter taken from the seed,
+// enums and simple defaults), and each tool's require messages.
+//
+//go:embed probes.json
+var probesJSON string
 
 // checkSeed checks that the world seed satisfies its types, refs,
 // constraints and invariants, and that every task's start state builds
@@ -243,41 +41,11 @@ func checkSeed() error {
 	return runtime.Join(errs)
 }
 
-// Checks are the world's conformance checks, each named for the report.
+// Checks are the world's conformance checks, each named for the report:
+// the seed, each tool on arguments found from its probe, and the
+// runtime's checks (see runtime.WorldChecks).
 func Checks() []runtime.Check {
-	w := World{}
-	starts := []string{""}
-	for _, t := range tasks {
-		starts = append(starts, t.info.ID)
-	}
-	checks := []runtime.Check{{
-		Name: "seed",
-		Run:  checkSeed,
-	}}
-	probe := sync.OnceValue(func() []error {
-		return runtime.ProbeTools(w, starts, toolProbes)
-	})
-	for i, p := range toolProbes {
-		checks = append(checks, runtime.Check{
-			Name: "tool/" + p.Tool,
-			Run: func() error {
-				return probe()[i]
-			},
-		})
-	}
-	for _, c := range []struct {
-		name string
-		run  func(runtime.World) []error
-	}{{"tools", runtime.CheckTools}, {"tasks", runtime.CheckTasks}, {"solutions", runtime.CheckSolutions}, {"determinism", runtime.CheckDeterminism}, {"isolation", runtime.CheckIsolation}, {"bad-arguments", runtime.CheckBadArguments}} {
-		run := c.run
-		checks = append(checks, runtime.Check{
-			Name: c.name,
-			Run: func() error {
-				return runtime.Join(run(w))
-			},
-		})
-	}
-	return checks
+	return runtime.WorldChecks(World{}, checkSeed, runtime.DecodeProbes(probesJSON))
 }
 
 // Conformance runs every check and returns the failures, each naming its

@@ -3,6 +3,7 @@
 package retail
 
 import (
+	_ "embed"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -135,7 +136,7 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v map[string]string) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendMap(dst, v, runtime.AppendString)
 	}), nil
 }
@@ -236,7 +237,7 @@ func (a *ListOrdersArgs) decode(text string) bool {
 		switch r.Key() {
 		case "offset":
 			if r.Arg(0) {
-				a.Offset = runtime.Ptr(r.Int())
+				a.Offset = new(r.Int())
 			}
 		default:
 			r.Fail()
@@ -284,7 +285,7 @@ func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.Encoded(v, func(dst []byte, v []*Order) []byte {
+	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
 		return runtime.AppendList(dst, v, runtime.AppendValue[*Order])
 	}), nil
 }
@@ -348,7 +349,7 @@ func (a *CreateOrderArgs) decode(text string) bool {
 			}
 		case "cancel_reason":
 			if r.Arg(6) {
-				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+				a.CancelReason = new(runtime.Enum(r, OrderCancelReason.Valid))
 			}
 		case "exchange_items":
 			if r.Arg(7) {
@@ -356,7 +357,7 @@ func (a *CreateOrderArgs) decode(text string) bool {
 			}
 		case "gift_address":
 			if r.Arg(8) {
-				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+				a.GiftAddress = new(decodeAddress(r))
 			}
 		case "tags":
 			if r.Arg(9) {
@@ -461,11 +462,11 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "user_id":
 			if r.Arg(1) {
-				a.UserID = runtime.Ptr(r.String())
+				a.UserID = new(r.String())
 			}
 		case "address":
 			if r.Arg(2) {
-				a.Address = runtime.Ptr(decodeAddress(r))
+				a.Address = new(decodeAddress(r))
 			}
 		case "items":
 			if r.Arg(3) {
@@ -473,7 +474,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "status":
 			if r.Arg(4) {
-				a.Status = runtime.Ptr(runtime.Enum(r, OrderStatus.Valid))
+				a.Status = new(runtime.Enum(r, OrderStatus.Valid))
 			}
 		case "payment_history":
 			if r.Arg(5) {
@@ -481,7 +482,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "cancel_reason":
 			if r.Arg(6) {
-				a.CancelReason = runtime.Ptr(runtime.Enum(r, OrderCancelReason.Valid))
+				a.CancelReason = new(runtime.Enum(r, OrderCancelReason.Valid))
 			}
 		case "exchange_items":
 			if r.Arg(7) {
@@ -489,7 +490,7 @@ func (a *UpdateOrderArgs) decode(text string) bool {
 			}
 		case "gift_address":
 			if r.Arg(8) {
-				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+				a.GiftAddress = new(decodeAddress(r))
 			}
 		case "tags":
 			if r.Arg(9) {
@@ -777,7 +778,7 @@ func (s *State) SetGiftCardBalance(args SetGiftCardBalanceArgs) (*User, error) {
 	if !ok2 {
 		return nil, runtime.KeyError(args.PaymentMethodID)
 	}
-	e.Balance = runtime.Ptr(args.Balance)
+	e.Balance = new(args.Balance)
 	user.PaymentMethods[args.PaymentMethodID] = e
 	if err := s.checkUserPaymentMethods(user); err != nil {
 		return nil, err
@@ -850,7 +851,7 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 			if !ok2 {
 				return nil, runtime.KeyError(p.PaymentMethodID)
 			}
-			e.Balance = runtime.Ptr(runtime.RoundDigits(func() float64 {
+			e.Balance = new(runtime.RoundDigits(func() float64 {
 				if p2 := method.Balance; p2 != nil {
 					return *p2
 				}
@@ -873,27 +874,12 @@ func (s *State) CancelPendingOrder(args CancelPendingOrderArgs) (*Order, error) 
 		return nil, err
 	}
 	order.Status = OrderStatusCancelled
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
 	if args.Reason == "no longer needed" {
 		var v OrderCancelReason = OrderCancelReasonNoLongerNeeded
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
 		order.CancelReason = &v
-		if err := s.checkOrderCancelReason(order); err != nil {
-			return nil, err
-		}
 	} else {
 		var v2 OrderCancelReason = OrderCancelReasonOrderedByMistake
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
 		order.CancelReason = &v2
-		if err := s.checkOrderCancelReason(order); err != nil {
-			return nil, err
-		}
 	}
 	return order, nil
 }
@@ -1056,17 +1042,11 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 		if err := s.checkOrderItems(order); err != nil {
 			return nil, err
 		}
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
-			return nil, err
-		}
 		if k < 0 || k >= int64(len(order.Items)) {
 			return nil, runtime.IndexError(k, len(order.Items))
 		}
 		order.Items[k].Price = new_.Price
 		if err := s.checkOrderItems(order); err != nil {
-			return nil, err
-		}
-		if order, err = s.Orders.Mut(order.OrderID); err != nil {
 			return nil, err
 		}
 		if k < 0 || k >= int64(len(order.Items)) {
@@ -1084,20 +1064,8 @@ func (s *State) ModifyPendingOrderItems(args ModifyPendingOrderItemsArgs) (*Orde
 	if err := s.checkOrderPaymentHistory(order); err != nil {
 		return nil, err
 	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.Status = OrderStatusPendingItemModified
-	if err := s.checkOrderStatus(order); err != nil {
-		return nil, err
-	}
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.ExchangeItems = runtime.Sorted(runtime.Counted(s.j, args.NewItemIds))
-	if order, err = s.Orders.Mut(order.OrderID); err != nil {
-		return nil, err
-	}
 	order.Tags["modified"] = []string{"items"}
 	return order, nil
 }
@@ -1156,7 +1124,7 @@ func (a *PlaceOrderArgs) decode(text string) bool {
 			}
 		case "gift_address":
 			if r.Arg(3) {
-				a.GiftAddress = runtime.Ptr(decodeAddress(r))
+				a.GiftAddress = new(decodeAddress(r))
 			}
 		default:
 			r.Fail()
@@ -1438,121 +1406,30 @@ func (s *State) callFindItem(raw json.RawMessage) (any, error) {
 	return s.FindItem(args)
 }
 
-// registry holds the world's tools in declaration order; it is built
-// once and shared by all episodes.
-var registry = func() *runtime.Registry[*State] {
-	r := runtime.NewRegistry[*State]()
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a product and its variants",
-		Handler:     (*State).callGetProductDetails,
-		Name:        "get_product_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"product_id\":{\"type\":\"string\",\"description\":\"The id of a Product record (e.g. \\\"6086499569\\\").\"}},\"required\":[\"product_id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a variant item by its id",
-		Handler:     (*State).callGetItemDetails,
-		Name:        "get_item_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"item_id\":{\"type\":\"string\",\"description\":\"An item id.\"}},\"required\":[\"item_id\"],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Product ids by product name",
-		Handler:     (*State).callListAllProductTypes,
-		Name:        "list_all_product_types",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{},\"required\":[],\"additionalProperties\":false}"),
-		Service:     "catalog",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get an order",
-		Handler:     (*State).callGetOrderDetails,
-		Name:        "get_order_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"#W1\\\").\"}},\"required\":[\"order_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Get a user",
-		Handler:     (*State).callGetUserDetails,
-		Name:        "get_user_details",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user_id\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"}},\"required\":[\"user_id\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "List Order records in order, 50 at a time from offset.",
-		Handler:     (*State).callListOrders,
-		Name:        "list_orders",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"offset\":{\"type\":[\"integer\",\"null\"],\"description\":\"Number of records to skip; null for 0.\"}},\"required\":[\"offset\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Record an order",
-		Handler:     (*State).callCreateOrder,
-		Name:        "create_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"user_id\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"},\"address\":{\"$ref\":\"#/$defs/Address\"},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"product_id\":{\"type\":\"string\",\"description\":\"The id of a Product record.\"},\"item_id\":{\"type\":\"string\"},\"price\":{\"type\":\"number\"},\"options\":{\"type\":\"object\",\"description\":\"An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)\",\"additionalProperties\":{\"type\":\"string\"}}},\"required\":[\"name\",\"product_id\",\"item_id\",\"price\",\"options\"],\"additionalProperties\":false}},\"status\":{\"type\":\"string\",\"enum\":[\"pending\",\"pending (item modified)\",\"delivered\",\"cancelled\",\"exchange requested\"]},\"payment_history\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"transaction_type\":{\"type\":\"string\",\"enum\":[\"payment\",\"refund\"]},\"amount\":{\"type\":\"number\"},\"payment_method_id\":{\"type\":\"string\"}},\"required\":[\"transaction_type\",\"amount\",\"payment_method_id\"],\"additionalProperties\":false}},\"cancel_reason\":{\"type\":[\"string\",\"null\"],\"description\":\"Optional: null when not given.\",\"enum\":[\"no longer needed\",\"ordered by mistake\",null]},\"exchange_items\":{\"type\":[\"array\",\"null\"],\"description\":\"Optional: null when not given.\",\"items\":{\"type\":\"string\"}},\"gift_address\":{\"anyOf\":[{\"$ref\":\"#/$defs/Address\"},{\"type\":\"null\"}],\"description\":\"Optional: null when not given.\"},\"tags\":{\"type\":\"object\",\"description\":\"Labels by topic. An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)\",\"additionalProperties\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}},\"required\":[\"order_id\",\"user_id\",\"address\",\"items\",\"status\",\"payment_history\",\"cancel_reason\",\"exchange_items\",\"gift_address\",\"tags\"],\"additionalProperties\":false,\"$defs\":{\"Address\":{\"type\":\"object\",\"properties\":{\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\",\"description\":\"May be empty.\"},\"city\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"address1\",\"address2\",\"city\",\"country\",\"zip\"],\"additionalProperties\":false}}}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Update fields of a Order; omitted fields are unchanged.",
-		Handler:     (*State).callUpdateOrder,
-		Name:        "update_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"#W1\\\").\"},\"user_id\":{\"type\":[\"string\",\"null\"],\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\"). Null leaves the field unchanged.\"},\"address\":{\"anyOf\":[{\"$ref\":\"#/$defs/Address\"},{\"type\":\"null\"}],\"description\":\"Null leaves the field unchanged.\"},\"items\":{\"type\":[\"array\",\"null\"],\"description\":\"Null leaves the field unchanged.\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"product_id\":{\"type\":\"string\",\"description\":\"The id of a Product record.\"},\"item_id\":{\"type\":\"string\"},\"price\":{\"type\":\"number\"},\"options\":{\"type\":\"object\",\"description\":\"An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)\",\"additionalProperties\":{\"type\":\"string\"}}},\"required\":[\"name\",\"product_id\",\"item_id\",\"price\",\"options\"],\"additionalProperties\":false}},\"status\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\",\"enum\":[\"pending\",\"pending (item modified)\",\"delivered\",\"cancelled\",\"exchange requested\",null]},\"payment_history\":{\"type\":[\"array\",\"null\"],\"description\":\"Null leaves the field unchanged.\",\"items\":{\"type\":\"object\",\"properties\":{\"transaction_type\":{\"type\":\"string\",\"enum\":[\"payment\",\"refund\"]},\"amount\":{\"type\":\"number\"},\"payment_method_id\":{\"type\":\"string\"}},\"required\":[\"transaction_type\",\"amount\",\"payment_method_id\"],\"additionalProperties\":false}},\"cancel_reason\":{\"type\":[\"string\",\"null\"],\"description\":\"Null leaves the field unchanged.\",\"enum\":[\"no longer needed\",\"ordered by mistake\",null]},\"exchange_items\":{\"type\":[\"array\",\"null\"],\"description\":\"Null leaves the field unchanged.\",\"items\":{\"type\":\"string\"}},\"gift_address\":{\"anyOf\":[{\"$ref\":\"#/$defs/Address\"},{\"type\":\"null\"}],\"description\":\"Null leaves the field unchanged.\"},\"tags\":{\"type\":[\"object\",\"null\"],\"description\":\"Labels by topic. Null leaves the field unchanged. An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)\",\"additionalProperties\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}},\"required\":[\"order_id\",\"user_id\",\"address\",\"items\",\"status\",\"payment_history\",\"cancel_reason\",\"exchange_items\",\"gift_address\",\"tags\"],\"additionalProperties\":false,\"$defs\":{\"Address\":{\"type\":\"object\",\"properties\":{\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\",\"description\":\"May be empty.\"},\"city\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"address1\",\"address2\",\"city\",\"country\",\"zip\"],\"additionalProperties\":false}}}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Change a user's address",
-		Handler:     (*State).callModifyUserAddress,
-		Name:        "modify_user_address",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"},\"address\":{\"type\":\"object\",\"description\":\"The new address.\",\"properties\":{\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\",\"description\":\"May be empty.\"},\"city\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"address1\",\"address2\",\"city\",\"country\",\"zip\"],\"additionalProperties\":false}},\"required\":[\"user\",\"address\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Add a payment method to a user",
-		Handler:     (*State).callAddPaymentMethod,
-		Name:        "add_payment_method",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"},\"method\":{\"anyOf\":[{\"type\":\"object\",\"description\":\"A PaymentMethod of case credit_card.\",\"properties\":{\"source\":{\"type\":\"string\",\"enum\":[\"credit_card\"]},\"id\":{\"type\":\"string\"},\"brand\":{\"type\":\"string\"},\"last_four\":{\"type\":\"string\"}},\"required\":[\"source\",\"id\",\"brand\",\"last_four\"],\"additionalProperties\":false},{\"type\":\"object\",\"description\":\"A PaymentMethod of case gift_card.\",\"properties\":{\"source\":{\"type\":\"string\",\"enum\":[\"gift_card\"]},\"id\":{\"type\":\"string\"},\"balance\":{\"type\":\"number\"}},\"required\":[\"source\",\"id\",\"balance\"],\"additionalProperties\":false},{\"type\":\"object\",\"description\":\"A PaymentMethod of case paypal.\",\"properties\":{\"source\":{\"type\":\"string\",\"enum\":[\"paypal\"]},\"id\":{\"type\":\"string\"}},\"required\":[\"source\",\"id\"],\"additionalProperties\":false}],\"description\":\"The payment method to add.\"}},\"required\":[\"user\",\"method\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Set the balance of a gift card",
-		Handler:     (*State).callSetGiftCardBalance,
-		Name:        "set_gift_card_balance",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"},\"payment_method_id\":{\"type\":\"string\"},\"balance\":{\"type\":\"number\"}},\"required\":[\"user\",\"payment_method_id\",\"balance\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel a pending order; gift cards are refunded at once",
-		Handler:     (*State).callCancelPendingOrder,
-		Name:        "cancel_pending_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"#W1\\\").\"},\"reason\":{\"type\":\"string\",\"description\":\"'no longer needed' or 'ordered by mistake'.\"}},\"required\":[\"order\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Exchange items of a pending order for other variants",
-		Handler:     (*State).callModifyPendingOrderItems,
-		Name:        "modify_pending_order_items",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order\":{\"type\":\"string\",\"description\":\"The id of a Order record (e.g. \\\"#W1\\\").\"},\"item_ids\":{\"type\":\"array\",\"description\":\"The items to change.\",\"items\":{\"type\":\"string\"}},\"new_item_ids\":{\"type\":\"array\",\"description\":\"Their new item ids, in the same order.\",\"items\":{\"type\":\"string\"}}},\"required\":[\"order\",\"item_ids\",\"new_item_ids\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Place an order for a user",
-		Handler:     (*State).callPlaceOrder,
-		Name:        "place_order",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"user\":{\"type\":\"string\",\"description\":\"The id of a User record (e.g. \\\"sara_doe_1\\\").\"},\"order_id\":{\"type\":\"string\",\"description\":\"The new order's id.\"},\"items\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"},\"product_id\":{\"type\":\"string\",\"description\":\"The id of a Product record.\"},\"item_id\":{\"type\":\"string\"},\"price\":{\"type\":\"number\"},\"options\":{\"type\":\"object\",\"description\":\"An object from any string keys to values. (OpenAI strict mode cannot express a map, whose objects must forbid additional properties: a tool with a map parameter is offered without strict mode.)\",\"additionalProperties\":{\"type\":\"string\"}}},\"required\":[\"name\",\"product_id\",\"item_id\",\"price\",\"options\"],\"additionalProperties\":false}},\"gift_address\":{\"type\":[\"object\",\"null\"],\"description\":\"Where to send it as a gift. Optional: null when not given.\",\"properties\":{\"address1\":{\"type\":\"string\"},\"address2\":{\"type\":\"string\",\"description\":\"May be empty.\"},\"city\":{\"type\":\"string\"},\"country\":{\"type\":\"string\"},\"zip\":{\"type\":\"string\"}},\"required\":[\"address1\",\"address2\",\"city\",\"country\",\"zip\"],\"additionalProperties\":false}},\"required\":[\"user\",\"order_id\",\"items\",\"gift_address\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "Cancel an order, giving a reason",
-		Handler:     (*State).callCancelWithReason,
-		Name:        "cancel_with_reason",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"reason\":{\"type\":\"string\",\"description\":\"'no longer needed' or 'ordered by mistake'.\"}},\"required\":[\"order_id\",\"reason\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	r.Register(runtime.Tool[*State]{
-		Description: "An item of an order, checked against the buyer's gift card",
-		Handler:     (*State).callFindItem,
-		Name:        "find_item",
-		Parameters:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"order_id\":{\"type\":\"string\"},\"item_id\":{\"type\":\"string\"},\"email\":{\"type\":\"string\"}},\"required\":[\"order_id\",\"item_id\",\"email\"],\"additionalProperties\":false}"),
-		Service:     "store",
-	})
-	return r
-}()
+// toolsJSON holds the tools' names, services, descriptions and parameter
+// schemas, in declaration order.
+//
+//go:embed tools.json
+var toolsJSON string
+
+// registry holds the world's tools in declaration order: those of
+// tools.json with their handlers; it is built once and shared by all
+// episodes.
+var registry = runtime.RegistryOf(toolsJSON, []func(*State, json.RawMessage) (any, error){
+	(*State).callGetProductDetails,
+	(*State).callGetItemDetails,
+	(*State).callListAllProductTypes,
+	(*State).callGetOrderDetails,
+	(*State).callGetUserDetails,
+	(*State).callListOrders,
+	(*State).callCreateOrder,
+	(*State).callUpdateOrder,
+	(*State).callModifyUserAddress,
+	(*State).callAddPaymentMethod,
+	(*State).callSetGiftCardBalance,
+	(*State).callCancelPendingOrder,
+	(*State).callModifyPendingOrderItems,
+	(*State).callPlaceOrder,
+	(*State).callCancelWithReason,
+	(*State).callFindItem,
+})

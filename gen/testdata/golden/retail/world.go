@@ -107,7 +107,7 @@ func NewEpisode(task string) (*Episode, error) {
 				return nil, err
 			}
 			return &Episode{
-				start: st,
+				start: *st,
 				state: st.state.Clone(),
 				task:  t,
 			}, nil
