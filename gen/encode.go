@@ -75,6 +75,28 @@ func (g *generator) appendFunc(t *ir.Type) *jen.Statement {
 		jen.Return(g.appendOf(t, jen.Id("dst"), jen.Id("v"))))
 }
 
+// keyedAppend is the runtime function appending the key and the value of
+// a member of type t in one call (runtime.AppendKeyString…) and the value
+// it takes, or "" when t is not a scalar that has one.
+func keyedAppend(t *ir.Type, x *jen.Statement) (string, *jen.Statement) {
+	if pointerOpt(t) {
+		return "", nil
+	}
+	switch t.Kind {
+	case ir.KindString, ir.KindText, ir.KindRef:
+		return "AppendKeyString", x
+	case ir.KindEnum:
+		return "AppendKeyString", jen.String().Call(x)
+	case ir.KindInt:
+		return "AppendKeyInt", x
+	case ir.KindDecimal, ir.KindMoney:
+		return "AppendKeyFloat", x
+	case ir.KindBool:
+		return "AppendKeyBool", x
+	}
+	return "", nil
+}
+
 // hashOf writes x, a value of type t, to the FieldHasher w.
 func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
 	if pointerOpt(t) {
@@ -144,8 +166,14 @@ func (g *generator) appendBody(fields []encField) []jen.Code {
 		return []jen.Code{jen.Return(jen.Append(jen.Id("dst"), jen.Lit("{}").Op("...")))}
 	}
 	for i, fl := range fields {
+		key := jen.Lit(jsonKey(fl.name, i == 0))
+		if fn, x := keyedAppend(fl.t, fl.x); fn != "" {
+			// a scalar member: its key and value in one call
+			body = append(body, jen.Id("dst").Op("=").Qual(rt, fn).Call(jen.Id("dst"), key, x))
+			continue
+		}
 		body = append(body,
-			jen.Id("dst").Op("=").Add(g.appendOf(fl.t, jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), jen.Lit(jsonKey(fl.name, i == 0))), fl.x)))
+			jen.Id("dst").Op("=").Add(g.appendOf(fl.t, jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), key), fl.x)))
 	}
 	return append(body, jen.Return(jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), jen.Lit("}"))))
 }

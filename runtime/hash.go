@@ -255,6 +255,22 @@ func HashMap[V any](w *FieldHasher, m map[string]V, f func(*FieldHasher, V)) {
 	}
 	w.buf = append(w.buf, 'm')
 	w.buf = binary.AppendUvarint(w.buf, uint64(len(m)))
+	if len(m) <= smallMap {
+		// one pass over the map, no lookups (as AppendMap)
+		var keys [smallMap]string
+		var vals [smallMap]V
+		var order [smallMap]uint8
+		n := 0
+		for k, v := range m {
+			keys[n], vals[n] = k, v
+			n++
+		}
+		for _, j := range sortSmall(keys[:n], order[:n]) {
+			HashString(w, keys[j])
+			f(w, vals[j])
+		}
+		return
+	}
 	var buf [32]string
 	for _, k := range sortKeys(m, buf[:0]) {
 		HashString(w, k)

@@ -172,9 +172,20 @@ func (t *Table[T]) NextID(prefix string) string { return t.c.nextID(prefix) }
 // during the iteration; rows inserted during it are not visited.
 func (t *Table[T]) All() iter.Seq[T] {
 	return func(yield func(T) bool) {
-		var cur cursor
+		c := &t.c
+		cur := cursor{init: true, nAdded: len(c.added)}
+		// The base rows while the overlay changes none of them (a fresh
+		// episode's reads): no call per row. The first write that does
+		// hands the iteration to next, which resynchronises.
+		for b := c.base; cur.i < len(b.rows) && len(c.ovPos) == 0; {
+			r := b.rows[cur.i]
+			cur.i++
+			if !yield(r.(T)) {
+				return
+			}
+		}
 		for {
-			_, r, _, ok := t.c.next(&cur)
+			_, r, _, ok := c.next(&cur)
 			if !ok || !yield(r.(T)) {
 				return
 			}
