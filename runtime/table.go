@@ -151,6 +151,19 @@ func (t *Table[T]) Mut(id string) (T, error) {
 // empty, as compiler/eval allows); NextID never makes it.
 func (t *Table[T]) Insert(row T) error { return t.c.insert(row) }
 
+// InsertAll inserts the rows in order, as Insert does each, and stops at
+// the first error. Into an empty table outside a transaction (a seed being
+// built) it builds the table's rows at once, as if they had been inserted
+// and frozen (see [Journal.Freeze]): shared with clones from the start,
+// and so never modified in place.
+func (t *Table[T]) InsertAll(rows []T) error {
+	anys := make([]any, len(rows))
+	for i, r := range rows {
+		anys[i] = r
+	}
+	return t.c.insertAll(anys)
+}
+
 // Update replaces the row with the same ID, keeping its position. The table
 // takes ownership of row. A missing ID is a not_found [ToolError].
 func (t *Table[T]) Update(row T) error { return t.c.update(row) }
@@ -293,6 +306,32 @@ func (c *tableCore) insert(row any) error {
 	c.setSlot(id, slot{row: row, stamp: c.j.gen, pos: int32(len(c.added))})
 	c.added = append(c.added, id)
 	c.n++
+	return nil
+}
+
+func (c *tableCore) insertAll(rows []any) error {
+	if c.n == 0 && len(c.base.rows) == 0 && len(c.over) == 0 && len(c.added) == 0 && len(c.j.marks) == 0 {
+		b := &tableBase{ids: make([]string, len(rows)), rows: rows, index: make(map[string]int32, len(rows))}
+		unique := true
+		for i, r := range rows {
+			id := c.schema.id(r)
+			if _, dup := b.index[id]; dup {
+				unique = false // Insert's error, below
+				break
+			}
+			b.ids[i] = id
+			b.index[id] = int32(i)
+		}
+		if unique {
+			c.base, c.over, c.ovPos, c.n = b, nil, nil, len(rows)
+			return nil
+		}
+	}
+	for _, r := range rows {
+		if err := c.insert(r); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
