@@ -133,7 +133,9 @@ func TestSeedReaderSharesMaps(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &want); err != nil || !reflect.DeepEqual(ms, want) {
 		t.Fatalf("read %v, encoding/json %v", ms, want)
 	}
-	same := func(a, b map[string]string) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
+	same := func(a, b map[string]string) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
 	for _, c := range []struct {
 		i, j  int
 		share bool
