@@ -3,10 +3,12 @@ package runtime
 import (
 	"crypto/sha256"
 	"iter"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // A Table holds the rows of one entity keyed by a string ID, in insertion
@@ -37,6 +39,9 @@ type tableSchema struct {
 	name string
 	id   func(any) string
 	copy func(any) any
+	// rowType is T when it is a pointer type (a record of a generated
+	// world), whose rows are told apart by identity; else nil.
+	rowType reflect.Type
 }
 
 // tableBase is an immutable snapshot of a table's rows.
@@ -52,6 +57,11 @@ type tableBase struct {
 	encs       [][]byte
 	digestOnce sync.Once
 	digests    [][32]byte
+
+	// the rows' JSON as their AppendJSON methods write it, filled in as
+	// tools return them (see Journal.rowJSON) and shared by every clone
+	jsonOnce sync.Once
+	jsons    []atomic.Pointer[[]byte]
 }
 
 // slot is the overlay's version of one row.
@@ -98,6 +108,9 @@ func NewTable[T any](name string, id func(T) string, copyRow func(T) T, j *Journ
 		name: name,
 		id:   func(r any) string { return id(r.(T)) },
 		copy: func(r any) any { return copyRow(r.(T)) },
+	}
+	if rt := reflect.TypeFor[T](); rt.Kind() == reflect.Pointer {
+		s.rowType = rt
 	}
 	t := &Table[T]{c: tableCore{schema: s, j: j, base: &tableBase{}}}
 	t.c.at = j.attach(&t.c, len(j.tables))
@@ -518,6 +531,27 @@ func (b *tableBase) compactEncoding(i int) []byte {
 		return enc[:n-1]
 	}
 	return enc
+}
+
+// rowJSON is the JSON of the base's row i, by its AppendJSON method,
+// computed once and shared by every clone of the base; ok is false when
+// the row has no such method or no encoding.
+func (b *tableBase) rowJSON(i int) ([]byte, bool) {
+	b.jsonOnce.Do(func() { b.jsons = make([]atomic.Pointer[[]byte], len(b.rows)) })
+	if p := b.jsons[i].Load(); p != nil {
+		return *p, true
+	}
+	a, ok := b.rows[i].(JSONAppender)
+	if !ok {
+		return nil, false
+	}
+	enc, err := AppendJSONOf(nil, a)
+	if err != nil {
+		return nil, false
+	}
+	enc = slices.Clip(enc)
+	b.jsons[i].CompareAndSwap(nil, &enc)
+	return *b.jsons[i].Load(), true
 }
 
 func (b *tableBase) rowDigests() [][32]byte {
