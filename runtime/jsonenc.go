@@ -284,6 +284,9 @@ func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []
 	if m == nil {
 		return append(dst, "null"...)
 	}
+	if sm, ok := any(m).(map[string]string); ok && len(sm) <= smallMap {
+		return appendStringMap(dst, sm)
+	}
 	dst = append(dst, '{')
 	if len(m) <= smallMap {
 		// one pass over the map, no lookups
@@ -317,6 +320,28 @@ func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []
 	return append(dst, '}')
 }
 
+// appendStringMap is AppendMap of a small map of strings (options,
+// attributes), without a call through a function value per member.
+func appendStringMap(dst []byte, m map[string]string) []byte {
+	var keys, vals [smallMap]string
+	var order [smallMap]uint8
+	n := 0
+	for k, v := range m {
+		keys[n], vals[n] = k, v
+		n++
+	}
+	sep := "{"
+	for _, j := range sortSmall(keys[:n], order[:n]) {
+		dst = AppendKeyString(dst, sep, keys[j])
+		dst = AppendKeyString(dst, ":", vals[j])
+		sep = ","
+	}
+	if n == 0 {
+		dst = append(dst, '{')
+	}
+	return append(dst, '}')
+}
+
 // smallMap is the size up to which AppendMap and HashMap read a map in one
 // pass and sort its keys in place.
 const smallMap = 8
@@ -326,11 +351,19 @@ const smallMap = 8
 func sortSmall(keys []string, order []uint8) []uint8 {
 	for i := range order {
 		order[i] = uint8(i)
-		for j := i; j > 0 && keys[order[j]] < keys[order[j-1]]; j-- {
+		for j := i; j > 0 && less(keys[order[j]], keys[order[j-1]]); j-- {
 			order[j], order[j-1] = order[j-1], order[j]
 		}
 	}
 	return order
+}
+
+// less is a < b, deciding most pairs of keys by their first bytes.
+func less(a, b string) bool {
+	if a != "" && b != "" && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a < b
 }
 
 // sortKeys appends the keys of m to keys, sorted.
