@@ -206,6 +206,14 @@ func foldASCII(c byte, upper bool) byte {
 }
 
 func equalCase(a, b string, upper bool) bool {
+	// With b ASCII, b mapped is len(b) ASCII bytes, and the code points
+	// whose mapping is ASCII take at least as many bytes as it (lower: only
+	// the Kelvin sign, 3 bytes for "k"; upper: ß, ı, ſ and the Latin
+	// ligatures): a shorter a does not match, and is answered without
+	// reading it (a search compares the rows' strings with an argument).
+	if len(a) < len(b) && isASCII(b) {
+		return false
+	}
 	// ASCII prefix: byte by byte. Each ASCII byte maps to one byte and
 	// nothing before a non-ASCII code point changes how it maps (a final
 	// sigma looks back, but through the whole string, which caseIter has).

@@ -206,6 +206,9 @@ func TestCaseComparisons(t *testing.T) {
 		{"ﬁ", "FI"}, {"ǅ", "ǆ"}, {"ΑΣ'", "ας'"}, {"abcΣ", "ABCς"},
 		{"İstanbul", "\u0307s"}, {"xİ", "i"}, {"ΟΔΟΣ ΟΔΟΣ", "σ ο"}, {"ΟΔΟΣ ΟΔΟΣ", "ς ο"}, {"straße", "SS"},
 		{"Zoë K", "ë k"}, {"\xffA", "\xbda"}, {"abc", "bcd"}, {"ABC", "b"},
+		// mappings that are ASCII from fewer bytes (EqualLower's and
+		// EqualUpper's test of lengths)
+		{"\u212a", "k"}, {"\u212a", "K"}, {"\u212a\u212a", "kk"}, {"ſ", "S"}, {"ſ", "s"}, {"ı", "I"}, {"ﬃ", "FFI"}, {"ﬅ", "ST"}, {"ß", "SS"}, {"Kelvin", "\u212aelvin"},
 	} {
 		checkComparisons(t, c[0], c[1])
 		checkComparisons(t, c[1], c[0])
