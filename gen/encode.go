@@ -46,6 +46,9 @@ func (g *generator) appendOf(t *ir.Type, dst, x jen.Code) *jen.Statement {
 	case ir.KindList:
 		return jen.Qual(rt, "AppendList").Call(dst, x, g.appendFunc(t.Elem))
 	case ir.KindMap:
+		if stringMap(t) {
+			return jen.Qual(rt, "AppendStringMap").Call(dst, x)
+		}
 		return jen.Qual(rt, "AppendMap").Call(dst, x, g.appendFunc(t.Elem))
 	}
 	// dates, date-times, value records, entities
@@ -116,6 +119,9 @@ func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
 	case ir.KindList:
 		return jen.Qual(rt, "HashList").Call(w, x, g.hashFunc(t.Elem))
 	case ir.KindMap:
+		if stringMap(t) {
+			return jen.Qual(rt, "HashStringMap").Call(w, x)
+		}
 		return jen.Qual(rt, "HashMap").Call(w, x, g.hashFunc(t.Elem))
 	}
 	return jen.Add(x).Dot("HashFields").Call(w)
@@ -142,6 +148,18 @@ func (g *generator) hashFunc(t *ir.Type) *jen.Statement {
 	}
 	return jen.Func().Params(jen.Id("w").Op("*").Qual(rt, "FieldHasher"), jen.Id("v").Add(g.goType(t))).Block(
 		g.hashOf(t, jen.Id("w"), jen.Id("v")))
+}
+
+// stringMap reports whether t, a map, is a map[string]string in Go (values
+// string, text or ref, not optional), which the runtime reads, writes and
+// hashes without generic code (runtime.ReadStringMap, AppendStringMap,
+// HashStringMap).
+func stringMap(t *ir.Type) bool {
+	switch e := t.Elem; e.Kind {
+	case ir.KindString, ir.KindText, ir.KindRef:
+		return !e.Optional
+	}
+	return false
 }
 
 // baseType is t without its optionality.

@@ -35,24 +35,26 @@ type JSONReader struct {
 	key string
 	// the arguments read (Arg): seen, and given (not null)
 	argSeen, argGiven uint64
-	// shared holds, for a reader of a seed, the maps of scalars read so
+	// shared holds, for a reader of a seed, the maps of strings read so
 	// far by their text (see NewSeedReader).
-	shared map[string]any
+	shared map[string]map[string]string
 }
 
 // NewJSONReader returns a reader of s.
 func NewJSONReader(s string) JSONReader { return JSONReader{s: s} }
 
 // NewSeedReader returns a reader of a world's embedded seed s that reads
-// the same text of an object of scalars (strings, numbers, booleans) into
-// the same map every time it meets it (ReadMap): in tau2's retail seed,
+// the same text of an object of strings into the same map every time it
+// meets it (ReadStringMap): in tau2's retail seed,
 // 3,569 maps of options hold 591 different ones. Rows of a state are
 // never modified in place once they are shared (a write copies the row,
 // its maps and lists included, first), and the seed's rows are shared as
 // soon as they are frozen, so that no map read from a seed is ever
 // modified; sharing them saves the allocations (and the memory, and the
 // collector's work) of the copies.
-func NewSeedReader(s string) JSONReader { return JSONReader{s: s, shared: map[string]any{}} }
+func NewSeedReader(s string) JSONReader {
+	return JSONReader{s: s, shared: map[string]map[string]string{}}
+}
 
 // Failed reports whether the reader met a problem.
 func (r *JSONReader) Failed() bool { return r.failed }
@@ -576,40 +578,42 @@ func ReadMap[V any](r *JSONReader, nullable bool, elem func(*JSONReader) V) map[
 		}
 		return nil
 	}
-	if r.shared != nil && scalar[V]() {
-		return readSharedMap(r, elem)
+	if !r.BeginObject() {
+		return nil
 	}
-	return readMap(r, elem)
+	out := map[string]V{}
+	for first := true; r.NextMember(first); first = false {
+		k := r.Key()
+		out[k] = elem(r)
+		if r.failed {
+			return nil
+		}
+	}
+	return out
 }
 
-// scalar reports whether V is a scalar type of the decoders (the maps
-// NewSeedReader shares).
-func scalar[V any]() bool {
-	switch any((*V)(nil)).(type) {
-	case *string, *float64, *int64, *bool:
-		return true
+// ReadStringMap is ReadMap of a map of strings, not generic. On a reader
+// of a seed (NewSeedReader), the same text of an object is read into the
+// same map every time.
+func ReadStringMap(r *JSONReader, nullable bool) map[string]string {
+	if r.shared == nil || r.peek() != '{' {
+		return ReadMap(r, nullable, ReadString)
 	}
-	return false
-}
-
-// readSharedMap is ReadMap on a reader of a seed: the map read before from
-// the same text, else a new one (kept for that text).
-func readSharedMap[V any](r *JSONReader, elem func(*JSONReader) V) map[string]V {
-	r.skipSpace()
 	start := r.i
-	if end := flatObjectEnd(r.s, start); end > start {
-		text := r.s[start:end]
-		if m, ok := r.shared[text]; ok {
-			r.i = end
-			return m.(map[string]V)
-		}
-		m := readMap(r, elem)
-		if !r.failed {
-			r.shared[text] = m
-		}
+	end := flatObjectEnd(r.s, start)
+	if end == start {
+		return ReadMap(r, nullable, ReadString)
+	}
+	text := r.s[start:end]
+	if m, ok := r.shared[text]; ok {
+		r.i = end
 		return m
 	}
-	return readMap(r, elem)
+	m := ReadMap(r, nullable, ReadString)
+	if !r.failed {
+		r.shared[text] = m
+	}
+	return m
 }
 
 // flatObjectEnd is the end of the object at s[i:] when it holds no object
@@ -634,22 +638,6 @@ func flatObjectEnd(s string, i int) int {
 		}
 	}
 	return i
-}
-
-// readMap reads the members of an object into a new map (ReadMap).
-func readMap[V any](r *JSONReader, elem func(*JSONReader) V) map[string]V {
-	if !r.BeginObject() {
-		return nil
-	}
-	out := map[string]V{}
-	for first := true; r.NextMember(first); first = false {
-		k := r.Key()
-		out[k] = elem(r)
-		if r.failed {
-			return nil
-		}
-	}
-	return out
 }
 
 // ReadOptional reads null as nil, else a value with elem.

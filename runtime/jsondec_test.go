@@ -121,11 +121,11 @@ func TestReadListSizes(t *testing.T) {
 }
 
 // TestSeedReaderSharesMaps: a reader of a seed reads the same text of an
-// object of scalars into one map, and nothing else into a shared value.
+// object of strings into one map, and nothing else into a shared value.
 func TestSeedReaderSharesMaps(t *testing.T) {
 	text := `[{"a":"x","b":"y"},{"a":"x","b":"y"},{"a":"x", "b":"y"},{"b":"y","a":"x"},{"a":"x\"}{[","b":"y"},{"a":"x\"}{[","b":"y"},{}]`
 	r := NewSeedReader(text)
-	ms := ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadMap(r, false, ReadString) })
+	ms := ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, false) })
 	if !r.End() || len(ms) != 7 {
 		t.Fatalf("read %v, failed %v", ms, r.Failed())
 	}
@@ -144,7 +144,7 @@ func TestSeedReaderSharesMaps(t *testing.T) {
 			t.Errorf("maps %d and %d: shared %v, want %v", c.i, c.j, !c.share, c.share)
 		}
 	}
-	// maps of lists are not shared; a plain reader shares nothing
+	// maps of lists (ReadMap) are not shared; a plain reader shares nothing
 	text = `[{"a":[1]},{"a":[1]}]`
 	r = NewSeedReader(text)
 	ls := ReadList(&r, false, func(r *JSONReader) map[string][]int64 {
@@ -154,13 +154,19 @@ func TestSeedReaderSharesMaps(t *testing.T) {
 		t.Error("maps of lists shared")
 	}
 	r = NewJSONReader(`[{"a":"x"},{"a":"x"}]`)
-	ms = ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadMap(r, false, ReadString) })
+	ms = ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, false) })
 	if !r.End() || same(ms[0], ms[1]) {
 		t.Error("a plain reader shares maps")
 	}
+	// null, when the map may be null
+	r = NewSeedReader(`[{"a":"x"},null]`)
+	ms = ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, true) })
+	if !r.End() || len(ms) != 2 || ms[1] != nil || ms[0]["a"] != "x" {
+		t.Errorf("with null: %v, failed %v", ms, r.Failed())
+	}
 	// a bad map after a good one of the same start still fails
 	r = NewSeedReader(`[{"a":"x"},{"a":"x"]`)
-	ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadMap(r, false, ReadString) })
+	ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, false) })
 	if r.End() {
 		t.Error("an unterminated map read without failing")
 	}

@@ -279,36 +279,14 @@ func AppendList[T any](dst []byte, s []T, enc func([]byte, T) []byte) []byte {
 
 // AppendMap appends the map m as an object whose members are in key order
 // (bytewise, as encoding/json sorts them), each value with enc; a nil map
-// is null. Maps of up to 32 keys are sorted without allocating.
+// is null. Maps of up to 32 keys are sorted without allocating. (Maps of
+// strings have AppendStringMap, which generated code calls for them.)
 func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []byte {
 	if m == nil {
 		return append(dst, "null"...)
 	}
-	if sm, ok := any(m).(map[string]string); ok && len(sm) <= smallMap {
-		return appendStringMap(dst, sm)
-	}
-	dst = append(dst, '{')
-	if len(m) <= smallMap {
-		// one pass over the map, no lookups
-		var keys [smallMap]string
-		var vals [smallMap]V
-		var order [smallMap]uint8
-		n := 0
-		for k, v := range m {
-			keys[n], vals[n] = k, v
-			n++
-		}
-		for i, j := range sortSmall(keys[:n], order[:n]) {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = AppendString(dst, keys[j])
-			dst = append(dst, ':')
-			dst = enc(dst, vals[j])
-		}
-		return append(dst, '}')
-	}
 	var buf [32]string
+	dst = append(dst, '{')
 	for i, k := range sortKeys(m, buf[:0]) {
 		if i > 0 {
 			dst = append(dst, ',')
@@ -320,9 +298,16 @@ func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []
 	return append(dst, '}')
 }
 
-// appendStringMap is AppendMap of a small map of strings (options,
-// attributes), without a call through a function value per member.
-func appendStringMap(dst []byte, m map[string]string) []byte {
+// AppendStringMap is AppendMap of a map of strings (options, attributes):
+// not generic, so compiled once, here; a small map is read in one pass
+// and its keys sorted in place.
+func AppendStringMap(dst []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(dst, "null"...)
+	}
+	if len(m) > smallMap {
+		return AppendMap(dst, m, AppendString)
+	}
 	var keys, vals [smallMap]string
 	var order [smallMap]uint8
 	n := 0
@@ -342,8 +327,8 @@ func appendStringMap(dst []byte, m map[string]string) []byte {
 	return append(dst, '}')
 }
 
-// smallMap is the size up to which AppendMap and HashMap read a map in one
-// pass and sort its keys in place.
+// smallMap is the size up to which AppendStringMap and HashStringMap read
+// a map in one pass and sort its keys in place.
 const smallMap = 8
 
 // sortSmall sets order to the indexes of keys (at most smallMap) in the

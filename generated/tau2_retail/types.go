@@ -40,7 +40,7 @@ func (v *Variant) check(path string) error {
 // it (fields in declaration order, strings not HTML-escaped).
 func (v Variant) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"item_id\":", v.ItemID)
-	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	dst = runtime.AppendStringMap(runtime.AppendKey(dst, ",\"options\":"), v.Options)
 	dst = runtime.AppendKeyBool(dst, ",\"available\":", v.Available)
 	dst = runtime.AppendKeyFloat(dst, ",\"price\":", v.Price)
 	return runtime.AppendKey(dst, "}")
@@ -51,7 +51,7 @@ func (v Variant) AppendJSON(dst []byte) []byte {
 func (v Variant) HashFields(w *runtime.FieldHasher) {
 	w.Begin(4)
 	runtime.HashString(w, v.ItemID)
-	runtime.HashMap(w, v.Options, runtime.HashString)
+	runtime.HashStringMap(w, v.Options)
 	runtime.HashBool(w, v.Available)
 	runtime.HashFloat(w, v.Price)
 }
@@ -71,7 +71,7 @@ func decodeVariant(r *runtime.JSONReader) Variant {
 			v.ItemID = r.String()
 		case "options":
 			r.Seen(&seen, 1)
-			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+			v.Options = runtime.ReadStringMap(r, false)
 		case "available":
 			r.Seen(&seen, 2)
 			v.Available = r.Bool()
@@ -549,7 +549,7 @@ func (v OrderItem) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"product_id\":", v.ProductID)
 	dst = runtime.AppendKeyString(dst, ",\"item_id\":", v.ItemID)
 	dst = runtime.AppendKeyFloat(dst, ",\"price\":", v.Price)
-	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	dst = runtime.AppendStringMap(runtime.AppendKey(dst, ",\"options\":"), v.Options)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -561,7 +561,7 @@ func (v OrderItem) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.ProductID)
 	runtime.HashString(w, v.ItemID)
 	runtime.HashFloat(w, v.Price)
-	runtime.HashMap(w, v.Options, runtime.HashString)
+	runtime.HashStringMap(w, v.Options)
 }
 
 // decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
@@ -588,7 +588,7 @@ func decodeOrderItem(r *runtime.JSONReader) OrderItem {
 			v.Price = r.Float()
 		case "options":
 			r.Seen(&seen, 4)
-			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+			v.Options = runtime.ReadStringMap(r, false)
 		default:
 			r.Fail()
 		}

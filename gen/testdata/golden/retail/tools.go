@@ -134,7 +134,7 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	return runtime.Encoded(v, func(dst []byte, v map[string]string) []byte {
-		return runtime.AppendMap(dst, v, runtime.AppendString)
+		return runtime.AppendStringMap(dst, v)
 	}), nil
 }
 
