@@ -552,20 +552,14 @@ func ReadList[T any](r *JSONReader, nullable bool, elem func(*JSONReader) T) []T
 	if !r.BeginArray() {
 		return nil
 	}
-	// The elements go into buf (on the stack) while they fit, and the list
-	// is then allocated once, at its size.
-	var buf [8]T
-	out := buf[:0]
+	out := []T{}
 	for first := true; r.NextElement(first); first = false {
 		out = append(out, elem(r))
 		if r.failed {
 			return nil
 		}
 	}
-	if len(out) == 0 {
-		return []T{}
-	}
-	return append(make([]T, 0, len(out)), out...)
+	return out
 }
 
 // ReadMap reads an object whose values elem reads; null is a nil map when

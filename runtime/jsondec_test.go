@@ -99,8 +99,8 @@ func TestJSONReaderObjects(t *testing.T) {
 	}
 }
 
-// TestReadListSizes: lists of every size around ReadList's buffer, and
-// the empty list, which is not null.
+// TestReadListSizes: lists of many sizes, and the empty list, which is
+// not null.
 func TestReadListSizes(t *testing.T) {
 	for n := range 20 {
 		text := "["
@@ -114,8 +114,8 @@ func TestReadListSizes(t *testing.T) {
 		r := NewJSONReader(text)
 		got := ReadList(&r, false, ReadInt)
 		var want []int64
-		if err := json.Unmarshal([]byte(text), &want); err != nil || !r.End() || !slices.Equal(got, want) || got == nil || cap(got) != n {
-			t.Fatalf("%s: %v (cap %d), encoding/json %v", text, got, cap(got), want)
+		if err := json.Unmarshal([]byte(text), &want); err != nil || !r.End() || !slices.Equal(got, want) || got == nil {
+			t.Fatalf("%s: %v, encoding/json %v", text, got, want)
 		}
 	}
 }

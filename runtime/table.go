@@ -199,20 +199,23 @@ func (t *Table[T]) NextID(prefix string) string { return t.c.nextID(prefix) }
 func (t *Table[T]) All() iter.Seq[T] {
 	return func(yield func(T) bool) {
 		c := &t.c
-		cur := cursor{init: true, nAdded: len(c.added)}
-		// The base rows while the overlay changes none of them (a fresh
-		// episode's reads): no call per row. The first write that does
-		// hands the iteration to next, which resynchronises.
-		for b := c.base; cur.i < len(b.rows) && len(c.ovPos) == 0; {
-			r := b.rows[cur.i]
-			cur.i++
-			if !yield(r.(T)) {
-				return
-			}
-		}
+		cur := cursor{init: true, nAdded: len(c.added)} // rows inserted during the iteration are not visited
 		for {
-			_, r, _, ok := c.next(&cur)
-			if !ok || !yield(r.(T)) {
+			var r any
+			if i := cur.i; i < len(c.base.rows) && len(c.ovPos) == 0 {
+				// a base row while the overlay changes none (a fresh
+				// episode's reads): no call; a write that changes one
+				// hands the iteration to next, which resynchronises
+				r = c.base.rows[i]
+				cur.i++
+			} else {
+				var ok bool
+				if _, r, _, ok = c.next(&cur); !ok {
+					return
+				}
+			}
+			// one call of yield, so that the loop's body is compiled once
+			if !yield(r.(T)) {
 				return
 			}
 		}
