@@ -45,13 +45,13 @@ func NewJSONReader(s string) JSONReader { return JSONReader{s: s} }
 
 // NewSeedReader returns a reader of a world's embedded seed s that reads
 // the same text of an object of strings into the same map every time it
-// meets it (ReadStringMap): in tau2's retail seed,
-// 3,569 maps of options hold 591 different ones. Rows of a state are
-// never modified in place once they are shared (a write copies the row,
-// its maps and lists included, first), and the seed's rows are shared as
-// soon as they are frozen, so that no map read from a seed is ever
-// modified; sharing them saves the allocations (and the memory, and the
-// collector's work) of the copies.
+// meets it (ReadStringMap): in tau2's retail seed, 3,569 maps of options
+// hold 591 different ones. Rows of a state are never modified in place
+// once they are shared (a write copies the row, its maps and lists
+// included, first), and the seed's rows are shared as soon as they are
+// frozen, so that no map read from a seed is ever modified; sharing them
+// saves the allocations (and the memory, and the collector's work) of the
+// copies.
 func NewSeedReader(s string) JSONReader {
 	return JSONReader{s: s, shared: map[string]map[string]string{}}
 }

@@ -540,13 +540,13 @@ func (b *tableBase) compactEncoding(i int) []byte {
 // computed once and shared by every clone of the base; ok is false when
 // the row has no such method or no encoding.
 func (b *tableBase) rowJSON(i int) ([]byte, bool) {
-	b.jsonOnce.Do(func() { b.jsons = make([]atomic.Pointer[[]byte], len(b.rows)) })
-	if p := b.jsons[i].Load(); p != nil {
-		return *p, true
-	}
 	a, ok := b.rows[i].(JSONAppender)
 	if !ok {
 		return nil, false
+	}
+	b.jsonOnce.Do(func() { b.jsons = make([]atomic.Pointer[[]byte], len(b.rows)) })
+	if p := b.jsons[i].Load(); p != nil {
+		return *p, true
 	}
 	enc, err := AppendJSONOf(nil, a)
 	if err != nil {
