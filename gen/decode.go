@@ -51,6 +51,9 @@ func (g *generator) readOf(t *ir.Type, r jen.Code) *jen.Statement {
 	case ir.KindList:
 		return jen.Qual(rt, "ReadList").Call(r, jen.Lit(t.Optional), g.readFunc(t.Elem))
 	case ir.KindMap:
+		if stringMap(t) {
+			return jen.Qual(rt, "ReadStringMap").Call(r, jen.Lit(t.Optional))
+		}
 		return jen.Qual(rt, "ReadMap").Call(r, jen.Lit(t.Optional), g.readFunc(t.Elem))
 	case ir.KindStruct:
 		return jen.Id(g.decoderName(t.Struct, g.structs[t.Struct].typ)).Call(r)

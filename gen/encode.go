@@ -46,6 +46,9 @@ func (g *generator) appendOf(t *ir.Type, dst, x jen.Code) *jen.Statement {
 	case ir.KindList:
 		return jen.Qual(rt, "AppendList").Call(dst, x, g.appendFunc(t.Elem))
 	case ir.KindMap:
+		if stringMap(t) {
+			return jen.Qual(rt, "AppendStringMap").Call(dst, x)
+		}
 		return jen.Qual(rt, "AppendMap").Call(dst, x, g.appendFunc(t.Elem))
 	}
 	// dates, date-times, value records, entities
@@ -75,6 +78,28 @@ func (g *generator) appendFunc(t *ir.Type) *jen.Statement {
 		jen.Return(g.appendOf(t, jen.Id("dst"), jen.Id("v"))))
 }
 
+// keyedAppend is the runtime function appending the key and the value of
+// a member of type t in one call (runtime.AppendKeyString…) and the value
+// it takes, or "" when t is not a scalar that has one.
+func keyedAppend(t *ir.Type, x *jen.Statement) (string, *jen.Statement) {
+	if pointerOpt(t) {
+		return "", nil
+	}
+	switch t.Kind {
+	case ir.KindString, ir.KindText, ir.KindRef:
+		return "AppendKeyString", x
+	case ir.KindEnum:
+		return "AppendKeyString", jen.String().Call(x)
+	case ir.KindInt:
+		return "AppendKeyInt", x
+	case ir.KindDecimal, ir.KindMoney:
+		return "AppendKeyFloat", x
+	case ir.KindBool:
+		return "AppendKeyBool", x
+	}
+	return "", nil
+}
+
 // hashOf writes x, a value of type t, to the FieldHasher w.
 func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
 	if pointerOpt(t) {
@@ -94,6 +119,9 @@ func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
 	case ir.KindList:
 		return jen.Qual(rt, "HashList").Call(w, x, g.hashFunc(t.Elem))
 	case ir.KindMap:
+		if stringMap(t) {
+			return jen.Qual(rt, "HashStringMap").Call(w, x)
+		}
 		return jen.Qual(rt, "HashMap").Call(w, x, g.hashFunc(t.Elem))
 	}
 	return jen.Add(x).Dot("HashFields").Call(w)
@@ -122,6 +150,18 @@ func (g *generator) hashFunc(t *ir.Type) *jen.Statement {
 		g.hashOf(t, jen.Id("w"), jen.Id("v")))
 }
 
+// stringMap reports whether t, a map, is a map[string]string in Go (values
+// string, text or ref, not optional), which the runtime reads, writes and
+// hashes without generic code (runtime.ReadStringMap, AppendStringMap,
+// HashStringMap).
+func stringMap(t *ir.Type) bool {
+	switch e := t.Elem; e.Kind {
+	case ir.KindString, ir.KindText, ir.KindRef:
+		return !e.Optional
+	}
+	return false
+}
+
 // baseType is t without its optionality.
 func baseType(t *ir.Type) *ir.Type {
 	b := *t
@@ -144,8 +184,14 @@ func (g *generator) appendBody(fields []encField) []jen.Code {
 		return []jen.Code{jen.Return(jen.Append(jen.Id("dst"), jen.Lit("{}").Op("...")))}
 	}
 	for i, fl := range fields {
+		key := jen.Lit(jsonKey(fl.name, i == 0))
+		if fn, x := keyedAppend(fl.t, fl.x); fn != "" {
+			// a scalar member: its key and value in one call
+			body = append(body, jen.Id("dst").Op("=").Qual(rt, fn).Call(jen.Id("dst"), key, x))
+			continue
+		}
 		body = append(body,
-			jen.Id("dst").Op("=").Add(g.appendOf(fl.t, jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), jen.Lit(jsonKey(fl.name, i == 0))), fl.x)))
+			jen.Id("dst").Op("=").Add(g.appendOf(fl.t, jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), key), fl.x)))
 	}
 	return append(body, jen.Return(jen.Qual(rt, "AppendKey").Call(jen.Id("dst"), jen.Lit("}"))))
 }

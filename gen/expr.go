@@ -872,6 +872,11 @@ func (sc *scope) call(x *ir.Call) code {
 	case "len":
 		return primary(jen.Int64().Call(jen.Qual("unicode/utf8", "RuneCountInString").Call(str(0))))
 	case "contains":
+		if f, a, ok := caseCall(x.Args[0]); ok {
+			// contains(lower(a), sub): the lowered text searched without
+			// building it
+			return primary(jen.Qual(rt, map[string]string{"lower": "ContainsLower", "upper": "ContainsUpper"}[f]).Call(sc.asString(a).c, str(1)))
+		}
 		return primary(jen.Qual("strings", "Contains").Call(str(0), str(1)))
 	case "starts_with":
 		return primary(jen.Qual("strings", "HasPrefix").Call(str(0), str(1)))

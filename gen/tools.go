@@ -316,7 +316,7 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 			if p.Field.Type.Kind.Textual() {
 				q := unexported(p.Name) + "Lower"
 				pre = append(pre, jen.Var().Id(q).String(), jen.If(jen.Add(arg).Op("!=").Nil()).Block(
-					jen.Id(q).Op("=").Qual("strings", "ToLower").Call(jen.Op("*").Add(argOf(p)))))
+					jen.Id(q).Op("=").Qual(rt, "PyLower").Call(jen.Op("*").Add(argOf(p)))))
 				miss = jen.Op("!").Qual(rt, "ContainsLower").Call(val, jen.Id(q))
 			} else {
 				miss = jen.Add(val).Op("!=").Op("*").Add(argOf(p))

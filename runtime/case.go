@@ -9,9 +9,9 @@ package runtime
 // code point and the final sigma against a table of Python's own results
 // (testdata/case_python.txt, written by testdata/case_python.py).
 //
-// The comparisons EqualLower, EqualUpper, IsLower and IsUpper compare
-// mapped strings without building them: they allocate nothing, and ASCII
-// text takes a fast path of its own.
+// The comparisons EqualLower, EqualUpper, IsLower, IsUpper, ContainsLower
+// and ContainsUpper compare mapped strings without building them: they
+// allocate nothing, and ASCII text takes a fast path of its own.
 
 import (
 	"strings"
@@ -168,6 +168,15 @@ func EqualLower(a, b string) bool { return equalCase(a, b, false) }
 // EqualUpper reports whether PyUpper(a) == PyUpper(b), without allocating.
 func EqualUpper(a, b string) bool { return equalCase(a, b, true) }
 
+// ContainsLower reports whether PyLower(s) contains sub: contains(lower(s),
+// sub), without allocating. (A search tool's filter on a string field is
+// ContainsLower(value, PyLower(filter)).)
+func ContainsLower(s, sub string) bool { return containsCase(s, sub, false) }
+
+// ContainsUpper reports whether PyUpper(s) contains sub, without
+// allocating.
+func ContainsUpper(s, sub string) bool { return containsCase(s, sub, true) }
+
 // IsLower reports whether PyLower(s) == want: lower(s) == want, without
 // allocating.
 func IsLower(s, want string) bool { return isCase(s, want, false) }
@@ -197,6 +206,14 @@ func foldASCII(c byte, upper bool) byte {
 }
 
 func equalCase(a, b string, upper bool) bool {
+	// With b ASCII, b mapped is len(b) ASCII bytes, and the code points
+	// whose mapping is ASCII take at least as many bytes as it (lower: only
+	// the Kelvin sign, 3 bytes for "k"; upper: ß, ı, ſ and the Latin
+	// ligatures): a shorter a does not match, and is answered without
+	// reading it (a search compares the rows' strings with an argument).
+	if len(a) < len(b) && isASCII(b) {
+		return false
+	}
 	// ASCII prefix: byte by byte. Each ASCII byte maps to one byte and
 	// nothing before a non-ASCII code point changes how it maps (a final
 	// sigma looks back, but through the whole string, which caseIter has).
@@ -258,6 +275,63 @@ func isCase(s, want string, upper bool) bool {
 		}
 		j += len(enc)
 	}
+}
+
+// containsCase reports whether the mapping of s (PyLower or PyUpper)
+// contains sub, byte for byte: at each byte of the mapped text in turn, a
+// copy of the iterator compares the bytes that follow with sub.
+func containsCase(s, sub string, upper bool) bool {
+	if sub == "" {
+		return true
+	}
+	if isASCII(s) {
+	outer:
+		for i := 0; i+len(sub) <= len(s); i++ {
+			for j := 0; j < len(sub); j++ {
+				if foldASCII(s[i+j], upper) != sub[j] {
+					continue outer
+				}
+			}
+			return true
+		}
+		return false
+	}
+	it := caseBytes{it: caseIter{s: s, upper: upper}}
+	for {
+		at := it // the mapped text from here
+		j := 0
+		for ; j < len(sub); j++ {
+			if c, ok := at.next(); !ok || c != sub[j] {
+				break
+			}
+		}
+		if j == len(sub) {
+			return true
+		}
+		if _, ok := it.next(); !ok {
+			return false
+		}
+	}
+}
+
+// caseBytes yields the UTF-8 bytes of a caseIter's code points.
+type caseBytes struct {
+	it   caseIter
+	enc  [utf8.UTFMax]byte
+	k, n int // enc[k:n] are pending
+}
+
+func (b *caseBytes) next() (byte, bool) {
+	if b.k == b.n {
+		r, ok := b.it.next()
+		if !ok {
+			return 0, false
+		}
+		b.k, b.n = 0, len(utf8.AppendRune(b.enc[:0], r))
+	}
+	c := b.enc[b.k]
+	b.k++
+	return c, true
 }
 
 // caseIter yields the code points of s lowered or uppered, one at a time.

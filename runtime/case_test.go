@@ -41,6 +41,7 @@ func readPyCase(t testing.TB) *pyCaseTable {
 		line := sc.Text()
 		kind, rest, _ := strings.Cut(line, " ")
 		switch kind {
+		case "#": // provenance
 		case "L", "U":
 			fs := strings.Fields(rest)
 			var b strings.Builder
@@ -131,6 +132,36 @@ func TestCaseMatchesPython(t *testing.T) {
 		if !IsLower(s[0], s[1]) || !IsUpper(s[0], s[2]) {
 			fail("IsLower/IsUpper(%q) false on Python's mappings", s[0])
 		}
+		// every piece of Python's mappings, whole code points or not, is
+		// found in them
+		for i := range len(s[1]) + 1 {
+			for j := i; j <= len(s[1]); j++ {
+				if !ContainsLower(s[0], s[1][i:j]) {
+					fail("ContainsLower(%q, %q) false: Python's lower() is %q", s[0], s[1][i:j], s[1])
+				}
+			}
+		}
+		for i := range len(s[2]) + 1 {
+			for j := i; j <= len(s[2]); j++ {
+				if !ContainsUpper(s[0], s[2][i:j]) {
+					fail("ContainsUpper(%q, %q) false: Python's upper() is %q", s[0], s[2][i:j], s[2])
+				}
+			}
+		}
+	}
+	// contains(lower(a), b) and contains(upper(a), b) against Python's
+	// mappings of a, for pairs of samples
+	for _, a := range tab.samples[:400] {
+		for _, b := range tab.samples[:400] {
+			for _, sub := range []string{b[0], b[1], b[2]} {
+				if got, want := ContainsLower(a[0], sub), strings.Contains(a[1], sub); got != want {
+					fail("ContainsLower(%q, %q) = %v, Python %v", a[0], sub, got, want)
+				}
+				if got, want := ContainsUpper(a[0], sub), strings.Contains(a[2], sub); got != want {
+					fail("ContainsUpper(%q, %q) = %v, Python %v", a[0], sub, got, want)
+				}
+			}
+		}
 	}
 	// the comparisons agree with the mappings on every pair of a subset
 	for i, a := range tab.samples[:300] {
@@ -160,6 +191,12 @@ func checkComparisons(t *testing.T, a, b string) {
 	if got, want := IsUpper(a, b), PyUpper(a) == b; got != want {
 		t.Fatalf("IsUpper(%q, %q) = %v, want %v", a, b, got, want)
 	}
+	if got, want := ContainsLower(a, b), strings.Contains(PyLower(a), b); got != want {
+		t.Fatalf("ContainsLower(%q, %q) = %v, want %v", a, b, got, want)
+	}
+	if got, want := ContainsUpper(a, b), strings.Contains(PyUpper(a), b); got != want {
+		t.Fatalf("ContainsUpper(%q, %q) = %v, want %v", a, b, got, want)
+	}
 }
 
 func TestCaseComparisons(t *testing.T) {
@@ -167,6 +204,11 @@ func TestCaseComparisons(t *testing.T) {
 		{"Yusuf", "yusuf"}, {"Yusuf", "YUSUF"}, {"Yusuf", "Yusu"}, {"", ""}, {"a", ""}, {"Straße", "STRASSE"},
 		{"ΟΔΟΣ", "οδος"}, {"ΟΔΟΣ", "οδοσ"}, {"İ", "i̇"}, {"İ", "i"}, {"K", "k"}, {"\xff", "\ufffd"},
 		{"ﬁ", "FI"}, {"ǅ", "ǆ"}, {"ΑΣ'", "ας'"}, {"abcΣ", "ABCς"},
+		{"İstanbul", "\u0307s"}, {"xİ", "i"}, {"ΟΔΟΣ ΟΔΟΣ", "σ ο"}, {"ΟΔΟΣ ΟΔΟΣ", "ς ο"}, {"straße", "SS"},
+		{"Zoë K", "ë k"}, {"\xffA", "\xbda"}, {"abc", "bcd"}, {"ABC", "b"},
+		// mappings that are ASCII from fewer bytes (EqualLower's and
+		// EqualUpper's test of lengths)
+		{"\u212a", "k"}, {"\u212a", "K"}, {"\u212a\u212a", "kk"}, {"ſ", "S"}, {"ſ", "s"}, {"ı", "I"}, {"ﬃ", "FFI"}, {"ﬅ", "ST"}, {"ß", "SS"}, {"Kelvin", "\u212aelvin"},
 	} {
 		checkComparisons(t, c[0], c[1])
 		checkComparisons(t, c[1], c[0])
@@ -183,6 +225,8 @@ func TestCaseComparisonsAllocateNothing(t *testing.T) {
 			EqualUpper(c[0], c[1])
 			IsLower(c[0], c[1])
 			IsUpper(c[0], c[1])
+			ContainsLower(c[0], c[1])
+			ContainsUpper(c[0], c[1])
 		}); n != 0 {
 			t.Errorf("%q: %v allocations", c, n)
 		}

@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/worldc/worldc/runtime/pycalc"
 )
@@ -130,39 +129,6 @@ func FloatString(x float64) string { return pycalc.FormatFloat(x) }
 
 // AbsInt is abs on an integer (the minimum int64 stays itself, as in Go).
 func AbsInt(n int64) int64 { return max(n, -n) }
-
-// ContainsLower reports whether strings.ToLower(s) contains lowerSub (which
-// the caller lowered once). ASCII text is matched without allocating.
-func ContainsLower(s, lowerSub string) bool {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if !ascii {
-		return strings.Contains(strings.ToLower(s), lowerSub)
-	}
-	n := len(lowerSub)
-	if n == 0 {
-		return true
-	}
-outer:
-	for i := 0; i+n <= len(s); i++ {
-		for j := 0; j < n; j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != lowerSub[j] {
-				continue outer
-			}
-		}
-		return true
-	}
-	return false
-}
 
 // ValueText renders a value for a message as JSON ("gold", 12.5,
 // "2026-03-14"); nil pointers are null and non-finite numbers read NaN,

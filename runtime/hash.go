@@ -262,6 +262,28 @@ func HashMap[V any](w *FieldHasher, m map[string]V, f func(*FieldHasher, V)) {
 	}
 }
 
+// HashStringMap is HashMap of a map of strings: not generic, and a small
+// map is read in one pass (as AppendStringMap).
+func HashStringMap(w *FieldHasher, m map[string]string) {
+	if m == nil || len(m) > smallMap {
+		HashMap(w, m, HashString)
+		return
+	}
+	w.buf = append(w.buf, 'm')
+	w.buf = binary.AppendUvarint(w.buf, uint64(len(m)))
+	var keys, vals [smallMap]string
+	var order [smallMap]uint8
+	n := 0
+	for k, v := range m {
+		keys[n], vals[n] = k, v
+		n++
+	}
+	for _, j := range sortSmall(keys[:n], order[:n]) {
+		HashString(w, keys[j])
+		HashString(w, vals[j])
+	}
+}
+
 // HashFields writes the date.
 func (d Date) HashFields(w *FieldHasher) {
 	w.buf = append(w.buf, 'd')

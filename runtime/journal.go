@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 )
 
@@ -278,6 +279,31 @@ func (j *Journal) Snapshot() json.RawMessage {
 	})
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// rowJSON returns the JSON of data when data is a row of the state that
+// lives, unchanged, in the frozen base of its table: the row's encoding
+// (by its AppendJSON method) is computed once and kept in the base, shared
+// by every state cloned from it, so that a tool returning a row of the
+// seed (get_order_details) copies its JSON instead of writing it again.
+// Base rows are never modified in place (a write copies the row first),
+// so their encodings never go stale.
+func (j *Journal) rowJSON(data any) ([]byte, bool) {
+	t := reflect.TypeOf(data)
+	for _, c := range j.tables {
+		if c.schema.rowType != t || t == nil {
+			continue
+		}
+		if reflect.ValueOf(data).IsNil() {
+			return nil, false // a null record, not a row
+		}
+		b := c.base
+		if i, ok := b.index[c.schema.id(data)]; ok && b.rows[i] == data {
+			return b.rowJSON(int(i))
+		}
+		return nil, false
+	}
+	return nil, false
 }
 
 // rollbackTo rolls back open transactions until depth remain.

@@ -3,6 +3,9 @@ package runtime
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 )
 
@@ -42,13 +45,17 @@ func TestJSONReaderAsEncodingJSON(t *testing.T) {
 		checkReaderValue(t, s)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	alphabet := []string{`"`, `\`, `u`, `d8`, `00`, `dc`, `a`, `0`, `1`, `.`, `e`, `-`, `+`, "\xff", "é", ` `, `n`, `/`}
+	alphabet := []string{`"`, `\`, `u`, `d8`, `00`, `dc`, `a`, `0`, `1`, `.`, `e`, `-`, `+`, "\xff", "é", ` `, `n`, `/`, "\x1f", "abcdefgh"}
 	for range 20000 {
 		s := ""
 		if rng.IntN(2) == 0 {
 			s = `"`
 		}
-		for range rng.IntN(8) {
+		n := rng.IntN(8)
+		if rng.IntN(4) == 0 {
+			n = rng.IntN(40) // long enough for String's eight bytes at a time
+		}
+		for range n {
 			s += alphabet[rng.IntN(len(alphabet))]
 		}
 		if rng.IntN(2) == 0 {
@@ -89,6 +96,79 @@ func TestJSONReaderObjects(t *testing.T) {
 		if r.End() {
 			t.Errorf("%s: read without failing", bad)
 		}
+	}
+}
+
+// TestReadListSizes: lists of many sizes, and the empty list, which is
+// not null.
+func TestReadListSizes(t *testing.T) {
+	for n := range 20 {
+		text := "["
+		for i := range n {
+			if i > 0 {
+				text += ","
+			}
+			text += strconv.Itoa(i)
+		}
+		text += "]"
+		r := NewJSONReader(text)
+		got := ReadList(&r, false, ReadInt)
+		var want []int64
+		if err := json.Unmarshal([]byte(text), &want); err != nil || !r.End() || !slices.Equal(got, want) || got == nil {
+			t.Fatalf("%s: %v, encoding/json %v", text, got, want)
+		}
+	}
+}
+
+// TestSeedReaderSharesMaps: a reader of a seed reads the same text of an
+// object of strings into one map, and nothing else into a shared value.
+func TestSeedReaderSharesMaps(t *testing.T) {
+	text := `[{"a":"x","b":"y"},{"a":"x","b":"y"},{"a":"x", "b":"y"},{"b":"y","a":"x"},{"a":"x\"}{[","b":"y"},{"a":"x\"}{[","b":"y"},{}]`
+	r := NewSeedReader(text)
+	ms := ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, false) })
+	if !r.End() || len(ms) != 7 {
+		t.Fatalf("read %v, failed %v", ms, r.Failed())
+	}
+	var want []map[string]string
+	if err := json.Unmarshal([]byte(text), &want); err != nil || !reflect.DeepEqual(ms, want) {
+		t.Fatalf("read %v, encoding/json %v", ms, want)
+	}
+	same := func(a, b map[string]string) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	for _, c := range []struct {
+		i, j  int
+		share bool
+	}{{0, 1, true}, {0, 2, false}, {0, 3, false}, {4, 5, true}, {0, 4, false}} {
+		if same(ms[c.i], ms[c.j]) != c.share {
+			t.Errorf("maps %d and %d: shared %v, want %v", c.i, c.j, !c.share, c.share)
+		}
+	}
+	// maps of lists (ReadMap) are not shared; a plain reader shares nothing
+	text = `[{"a":[1]},{"a":[1]}]`
+	r = NewSeedReader(text)
+	ls := ReadList(&r, false, func(r *JSONReader) map[string][]int64 {
+		return ReadMap(r, false, func(r *JSONReader) []int64 { return ReadList(r, false, ReadInt) })
+	})
+	if !r.End() || reflect.ValueOf(ls[0]).UnsafePointer() == reflect.ValueOf(ls[1]).UnsafePointer() {
+		t.Error("maps of lists shared")
+	}
+	r = NewJSONReader(`[{"a":"x"},{"a":"x"}]`)
+	ms = ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, false) })
+	if !r.End() || same(ms[0], ms[1]) {
+		t.Error("a plain reader shares maps")
+	}
+	// null, when the map may be null
+	r = NewSeedReader(`[{"a":"x"},null]`)
+	ms = ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, true) })
+	if !r.End() || len(ms) != 2 || ms[1] != nil || ms[0]["a"] != "x" {
+		t.Errorf("with null: %v, failed %v", ms, r.Failed())
+	}
+	// a bad map after a good one of the same start still fails
+	r = NewSeedReader(`[{"a":"x"},{"a":"x"]`)
+	ReadList(&r, false, func(r *JSONReader) map[string]string { return ReadStringMap(r, false) })
+	if r.End() {
+		t.Error("an unterminated map read without failing")
 	}
 }
 

@@ -74,10 +74,51 @@ var jsonSafe = func() (t [utf8.RuneSelf]bool) {
 // The encoders of scalars are not generic, so that they compile once, in
 // this package, and not again in every world package; AppendEnum and
 // HashEnum adapt them to the string types of enums.
-func AppendString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte { return AppendKeyString(dst, "", s) }
+
+// AppendKeyString appends key as it is (the `,"name":` before a member, as
+// AppendKey) and then s as AppendString does: one call for a string member
+// of a generated AppendJSON method.
+func AppendKeyString(dst []byte, key, s string) []byte {
+	dst = append(dst, key...)
 	dst = append(dst, '"')
+	// Eight bytes at a time while none needs escaping (the common case:
+	// ids, names, addresses).
+	rest := s
+	for len(rest) >= 8 && !needsEscape8(uint64(rest[0])|uint64(rest[1])<<8|uint64(rest[2])<<16|uint64(rest[3])<<24|
+		uint64(rest[4])<<32|uint64(rest[5])<<40|uint64(rest[6])<<48|uint64(rest[7])<<56) {
+		rest = rest[8:]
+	}
+	for i := len(s) - len(rest); i < len(s); i++ {
+		if b := s[i]; b >= utf8.RuneSelf || !jsonSafe[b] {
+			return appendStringEscaped(dst, s, i)
+		}
+	}
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+const (
+	lsb8 = 0x0101010101010101
+	msb8 = 0x8080808080808080
+)
+
+// needsEscape8 reports whether one of the eight bytes of w is a control
+// character, '"', '\\' or not ASCII: whether AppendString must look at
+// them one by one.
+func needsEscape8(w uint64) bool {
+	// a byte below 0x20, or one that is zero once xored with '"' or '\\'
+	lt := (w - lsb8*0x20) &^ w
+	q := w ^ lsb8*'"'
+	bs := w ^ lsb8*'\\'
+	return (lt|(q-lsb8)&^q|(bs-lsb8)&^bs|w)&msb8 != 0
+}
+
+// appendStringEscaped appends the rest of AppendString's work: s from its
+// first byte that may need escaping, at i.
+func appendStringEscaped(dst []byte, s string, i int) []byte {
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		if b := s[i]; b < utf8.RuneSelf {
 			if jsonSafe[b] {
 				i++
@@ -130,6 +171,9 @@ func AppendString(dst []byte, s string) []byte {
 // from 1e21 on ("1e-07", "1e+21"). It panics with an [*EncodeError] for a
 // NaN or an infinity, which JSON cannot express.
 func AppendFloat(dst []byte, x float64) []byte {
+	if c := math.Round(x * 100); c/100 == x && math.Abs(c) < 1e15 && x != 0 {
+		return appendCents(dst, int64(c))
+	}
 	if math.IsInf(x, 0) || math.IsNaN(x) {
 		panic(&EncodeError{Message: "json: unsupported value: " + strconv.FormatFloat(x, 'g', -1, 64)})
 	}
@@ -147,6 +191,43 @@ func AppendFloat(dst []byte, x float64) []byte {
 		}
 	}
 	return dst
+}
+
+// appendCents appends c/100 as AppendFloat would: the fast path of the
+// floats of worlds, prices and amounts, which are integers or have one or
+// two decimals. It is exact: when c/100 (|c| < 1e15) is x, that decimal has
+// at most 15 significant digits and so is the only decimal of at most 15
+// digits that reads back as x, the shortest, which strconv writes with its
+// trailing zeros cut.
+func appendCents(dst []byte, c int64) []byte {
+	if c < 0 {
+		dst = append(dst, '-')
+		c = -c
+	}
+	dst = strconv.AppendInt(dst, c/100, 10)
+	switch f := c % 100; {
+	case f == 0:
+	case f%10 == 0:
+		dst = append(dst, '.', byte('0'+f/10))
+	default:
+		dst = append(dst, '.', byte('0'+f/10), byte('0'+f%10))
+	}
+	return dst
+}
+
+// AppendKeyFloat appends key as it is and then x as AppendFloat does.
+func AppendKeyFloat(dst []byte, key string, x float64) []byte {
+	return AppendFloat(append(dst, key...), x)
+}
+
+// AppendKeyInt appends key as it is and then n in decimal.
+func AppendKeyInt(dst []byte, key string, n int64) []byte {
+	return strconv.AppendInt(append(dst, key...), n, 10)
+}
+
+// AppendKeyBool appends key as it is and then true or false.
+func AppendKeyBool(dst []byte, key string, b bool) []byte {
+	return strconv.AppendBool(append(dst, key...), b)
 }
 
 // AppendEnum appends the value of an enum as a JSON string.
@@ -198,7 +279,8 @@ func AppendList[T any](dst []byte, s []T, enc func([]byte, T) []byte) []byte {
 
 // AppendMap appends the map m as an object whose members are in key order
 // (bytewise, as encoding/json sorts them), each value with enc; a nil map
-// is null. Maps of up to 32 keys are sorted without allocating.
+// is null. Maps of up to 32 keys are sorted without allocating. (Maps of
+// strings have AppendStringMap, which generated code calls for them.)
 func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []byte {
 	if m == nil {
 		return append(dst, "null"...)
@@ -214,6 +296,59 @@ func AppendMap[V any](dst []byte, m map[string]V, enc func([]byte, V) []byte) []
 		dst = enc(dst, m[k])
 	}
 	return append(dst, '}')
+}
+
+// AppendStringMap is AppendMap of a map of strings (options, attributes):
+// not generic, so compiled once, here; a small map is read in one pass
+// and its keys sorted in place.
+func AppendStringMap(dst []byte, m map[string]string) []byte {
+	if m == nil {
+		return append(dst, "null"...)
+	}
+	if len(m) > smallMap {
+		return AppendMap(dst, m, AppendString)
+	}
+	var keys, vals [smallMap]string
+	var order [smallMap]uint8
+	n := 0
+	for k, v := range m {
+		keys[n], vals[n] = k, v
+		n++
+	}
+	sep := "{"
+	for _, j := range sortSmall(keys[:n], order[:n]) {
+		dst = AppendKeyString(dst, sep, keys[j])
+		dst = AppendKeyString(dst, ":", vals[j])
+		sep = ","
+	}
+	if n == 0 {
+		dst = append(dst, '{')
+	}
+	return append(dst, '}')
+}
+
+// smallMap is the size up to which AppendStringMap and HashStringMap read
+// a map in one pass and sort its keys in place.
+const smallMap = 8
+
+// sortSmall sets order to the indexes of keys (at most smallMap) in the
+// order of the keys, by insertion sort, and returns it.
+func sortSmall(keys []string, order []uint8) []uint8 {
+	for i := range order {
+		order[i] = uint8(i)
+		for j := i; j > 0 && less(keys[order[j]], keys[order[j-1]]); j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	return order
+}
+
+// less is a < b, deciding most pairs of keys by their first bytes.
+func less(a, b string) bool {
+	if a != "" && b != "" && a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	return a < b
 }
 
 // sortKeys appends the keys of m to keys, sorted.

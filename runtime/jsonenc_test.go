@@ -49,6 +49,21 @@ func TestAppendStringAsEncodingJSON(t *testing.T) {
 		}
 		checkString(t, string(b))
 	}
+	// mostly safe ASCII, up to 40 bytes, with a byte of each kind that
+	// needs a look (control, '"', '\\', not ASCII) at every position:
+	// AppendString reads eight bytes at a time
+	for n := range 41 {
+		b := []byte(strings.Repeat("abcdefgh", 6)[:n])
+		checkString(t, string(b))
+		for i := range b {
+			for _, c := range []byte{0, 0x1f, ' ', '!', '"', '#', '[', '\\', ']', 0x7f, 0x80, 0xc3, 0xe2, 0xff} {
+				saved := b[i]
+				b[i] = c
+				checkString(t, string(b))
+				b[i] = saved
+			}
+		}
+	}
 }
 
 func TestAppendFloatAsEncodingJSON(t *testing.T) {
@@ -63,6 +78,14 @@ func TestAppendFloatAsEncodingJSON(t *testing.T) {
 		}
 		checkFloat(t, f)
 		checkFloat(t, float64(r.IntN(1_000_000))/100)
+		// prices and amounts: the cents fast path, and its edges
+		checkFloat(t, float64(r.Int64N(4e15)-2e15)/100)
+		checkFloat(t, float64(r.Int64N(2e6)-1e6)/10)
+		checkFloat(t, float64(r.Int64N(2e6)-1e6)/1000)
+		checkFloat(t, math.Nextafter(float64(r.IntN(1_000_000))/100, math.Inf(1)))
+	}
+	for _, f := range []float64{0.01, -0.01, 0.1 + 0.2, 0.29, 1.005, 9999999999999.99, 99999999999999.99, 1e13, 1e15, -1e15 + 1, 2.5e-7, 4503599627370495.5} {
+		checkFloat(t, f)
 	}
 	for _, f := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
 		_, err := AppendJSONOf(nil, floatValue(f))
@@ -100,6 +123,27 @@ func TestAppendCompositesAsEncodingJSON(t *testing.T) {
 	for _, c := range cases {
 		if want := stdEncode(t, c.want); string(c.got) != want {
 			t.Errorf("got %s, encoding/json %s", c.got, want)
+		}
+	}
+}
+
+// TestAppendMapSizes: maps of every size around the one-pass path's
+// bound, with keys that sort in every order, as encoding/json writes them.
+func TestAppendMapSizes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for n := range 2*smallMap + 2 {
+		for range 50 {
+			m := map[string]string{}
+			for len(m) < n {
+				k := make([]byte, r.IntN(4))
+				for i := range k {
+					k[i] = "aAb\xc3\xa9 "[r.IntN(6)]
+				}
+				m[string(k)] = string(k) + "v"
+			}
+			if got, want := string(AppendMap(nil, m, AppendString)), stdEncode(t, m); got != want {
+				t.Fatalf("AppendMap: %s, encoding/json %s", got, want)
+			}
 		}
 	}
 }

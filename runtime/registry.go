@@ -182,7 +182,10 @@ func (r *Registry[S]) Register(t Tool[S]) {
 //     no HTML escaping) as the observation's data: by its AppendJSON method
 //     when it has one ([JSONAppender]), else with encoding/json. The
 //     observation's whole encoding is written then, once
-//     ([Observation.AppendJSON] copies it).
+//     ([Observation.AppendJSON] copies it). A row of a table's frozen
+//     base (a record of the seed that the episode has not changed) is
+//     encoded once for every state cloned from that base, and its JSON
+//     copied into the observations that return it.
 //
 // Call never panics because of a handler or its arguments.
 func (r *Registry[S]) Call(state S, name string, args json.RawMessage) Observation {
@@ -250,6 +253,12 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 		// memory of args (see ArgsView).
 		te := AsToolError(err)
 		return Observation{Error: &ToolError{Code: te.Code, Message: strings.Clone(te.Message)}}
+	}
+	if row, ok := j.rowJSON(data); ok {
+		// a row of the frozen base: its JSON was written before
+		j.Commit()
+		enc := make([]byte, 0, len(obsPrefix)+len(row)+1)
+		return okEncoded(append(append(append(enc, obsPrefix...), row...), '}'))
 	}
 	enc, err := encodeObservation(data)
 	if err != nil {

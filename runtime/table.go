@@ -4,10 +4,12 @@ import (
 	"crypto/sha256"
 	"iter"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // A Table holds the rows of one entity keyed by a string ID, in insertion
@@ -38,6 +40,9 @@ type tableSchema struct {
 	name string
 	id   func(any) string
 	copy func(any) any
+	// rowType is T when it is a pointer type (a record of a generated
+	// world), whose rows are told apart by identity; else nil.
+	rowType reflect.Type
 }
 
 // tableBase is an immutable snapshot of a table's rows.
@@ -53,6 +58,11 @@ type tableBase struct {
 	encs       [][]byte
 	digestOnce sync.Once
 	digests    [][32]byte
+
+	// the rows' JSON as their AppendJSON methods write it, filled in as
+	// tools return them (see Journal.rowJSON) and shared by every clone
+	jsonOnce sync.Once
+	jsons    []atomic.Pointer[[]byte]
 }
 
 // slot is the overlay's version of one row.
@@ -99,6 +109,9 @@ func NewTable[T any](name string, id func(T) string, copyRow func(T) T, j *Journ
 		name: name,
 		id:   func(r any) string { return id(r.(T)) },
 		copy: func(r any) any { return copyRow(r.(T)) },
+	}
+	if rt := reflect.TypeFor[T](); rt.Kind() == reflect.Pointer {
+		s.rowType = rt
 	}
 	t := &Table[T]{c: tableCore{schema: s, j: j, base: &tableBase{}}}
 	t.c.at = j.attach(&t.c, len(j.tables))
@@ -152,6 +165,19 @@ func (t *Table[T]) Mut(id string) (T, error) {
 // empty, as compiler/eval allows); NextID never makes it.
 func (t *Table[T]) Insert(row T) error { return t.c.insert(row) }
 
+// InsertAll inserts the rows in order, as Insert does each, and stops at
+// the first error. Into an empty table outside a transaction (a seed being
+// built) it builds the table's rows at once, as if they had been inserted
+// and frozen (see [Journal.Freeze]): shared with clones from the start,
+// and so never modified in place.
+func (t *Table[T]) InsertAll(rows []T) error {
+	anys := make([]any, len(rows))
+	for i, r := range rows {
+		anys[i] = r
+	}
+	return t.c.insertAll(anys)
+}
+
 // Update replaces the row with the same ID, keeping its position. The table
 // takes ownership of row. A missing ID is a not_found [ToolError].
 func (t *Table[T]) Update(row T) error { return t.c.update(row) }
@@ -173,10 +199,24 @@ func (t *Table[T]) NextID(prefix string) string { return t.c.nextID(prefix) }
 // during the iteration; rows inserted during it are not visited.
 func (t *Table[T]) All() iter.Seq[T] {
 	return func(yield func(T) bool) {
-		var cur cursor
+		c := &t.c
+		cur := cursor{init: true, nAdded: len(c.added)} // rows inserted during the iteration are not visited
 		for {
-			_, r, _, ok := t.c.next(&cur)
-			if !ok || !yield(r.(T)) {
+			var r any
+			if i := cur.i; i < len(c.base.rows) && len(c.ovPos) == 0 {
+				// a base row while the overlay changes none (a fresh
+				// episode's reads): no call; a write that changes one
+				// hands the iteration to next, which resynchronises
+				r = c.base.rows[i]
+				cur.i++
+			} else {
+				var ok bool
+				if _, r, _, ok = c.next(&cur); !ok {
+					return
+				}
+			}
+			// one call of yield, so that the loop's body is compiled once
+			if !yield(r.(T)) {
 				return
 			}
 		}
@@ -283,6 +323,32 @@ func (c *tableCore) insert(row any) error {
 	c.setSlot(id, slot{row: row, stamp: c.j.gen, pos: int32(len(c.added))})
 	c.added = append(c.added, id)
 	c.n++
+	return nil
+}
+
+func (c *tableCore) insertAll(rows []any) error {
+	if c.n == 0 && len(c.base.rows) == 0 && len(c.over) == 0 && len(c.added) == 0 && len(c.j.marks) == 0 {
+		b := &tableBase{ids: make([]string, len(rows)), rows: rows, index: make(map[string]int32, len(rows))}
+		unique := true
+		for i, r := range rows {
+			id := c.schema.id(r)
+			if _, dup := b.index[id]; dup {
+				unique = false // Insert's error, below
+				break
+			}
+			b.ids[i] = id
+			b.index[id] = int32(i)
+		}
+		if unique {
+			c.base, c.over, c.ovPos, c.n = b, nil, nil, len(rows)
+			return nil
+		}
+	}
+	for _, r := range rows {
+		if err := c.insert(r); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -488,6 +554,27 @@ func (b *tableBase) compactEncoding(i int) []byte {
 		return enc[:n-1]
 	}
 	return enc
+}
+
+// rowJSON is the JSON of the base's row i, by its AppendJSON method,
+// computed once and shared by every clone of the base; ok is false when
+// the row has no such method or no encoding.
+func (b *tableBase) rowJSON(i int) ([]byte, bool) {
+	a, ok := b.rows[i].(JSONAppender)
+	if !ok {
+		return nil, false
+	}
+	b.jsonOnce.Do(func() { b.jsons = make([]atomic.Pointer[[]byte], len(b.rows)) })
+	if p := b.jsons[i].Load(); p != nil {
+		return *p, true
+	}
+	enc, err := AppendJSONOf(nil, a)
+	if err != nil {
+		return nil, false
+	}
+	enc = slices.Clip(enc)
+	b.jsons[i].CompareAndSwap(nil, &enc)
+	return *b.jsons[i].Load(), true
 }
 
 func (b *tableBase) rowDigests() [][32]byte {

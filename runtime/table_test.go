@@ -645,3 +645,68 @@ func TestSnapshotReusesBase(t *testing.T) {
 		t.Errorf("snapshot %s, want %s", got, want)
 	}
 }
+
+// TestInsertAll: InsertAll builds the same table as Insert row by row,
+// whether it takes its fast path (an empty table outside a transaction)
+// or not, and fails as Insert does on a repeated ID.
+func TestInsertAll(t *testing.T) {
+	rows := func() []*trow {
+		return []*trow{{ID: "a_2", V: 1}, {ID: "b", V: 2, Tags: []string{"x"}}, {ID: "a_7", V: 3}}
+	}
+	oneByOne := func() (*Journal, *Table[*trow]) {
+		j := NewJournal()
+		tb := newT(j)
+		for _, r := range rows() {
+			must(t, tb.Insert(r))
+		}
+		return j, tb
+	}
+	jw, want := oneByOne()
+	j := NewJournal()
+	tb := newT(j)
+	must(t, tb.InsertAll(rows()))
+	if tableHash(tb) != tableHash(want) || !slices.Equal(ids(tb), ids(want)) || tb.Len() != 3 {
+		t.Fatalf("fast path: %v, want %v", ids(tb), ids(want))
+	}
+	if string(j.Snapshot()) != string(jw.Snapshot()) {
+		t.Fatalf("snapshots differ: %s, want %s", j.Snapshot(), jw.Snapshot())
+	}
+	j.Freeze()
+	jw.Freeze()
+	if got, w := tb.NextID("a"), want.NextID("a"); got != w || got != "a_8" {
+		t.Fatalf("NextID after Freeze: %s, want %s", got, w)
+	}
+	// a write after the fast path copies the row: the inserted value stays
+	c := tb.Clone(NewJournal())
+	m, err := c.Mut("b")
+	must(t, err)
+	m.Tags[0] = "y"
+	if r, _ := tb.Get("b"); r.Tags[0] != "x" {
+		t.Fatal("a clone's write shows through the rows InsertAll took")
+	}
+	// not empty: row by row
+	must(t, tb.InsertAll([]*trow{{ID: "c"}}))
+	if got := ids(tb); !slices.Equal(got, []string{"a_2", "b", "a_7", "c"}) {
+		t.Fatalf("second InsertAll: %v", got)
+	}
+	// inside a transaction: journaled, undone by a rollback
+	j2 := NewJournal()
+	t2 := newT(j2)
+	j2.Begin()
+	must(t, t2.InsertAll(rows()))
+	j2.Rollback()
+	if t2.Len() != 0 || len(ids(t2)) != 0 {
+		t.Fatalf("rolled back InsertAll left %v", ids(t2))
+	}
+	// a repeated ID: Insert's error, the rows before it inserted
+	j3 := NewJournal()
+	t3 := newT(j3)
+	err = t3.InsertAll([]*trow{{ID: "a"}, {ID: "b"}, {ID: "a"}})
+	var te *ToolError
+	if !errors.As(err, &te) || te.Code != CodeConstraintViolation || err.Error() != `constraint_violation: Row "a" already exists` {
+		t.Fatalf("repeated ID: %v", err)
+	}
+	if got := ids(t3); !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("after the error: %v", got)
+	}
+}

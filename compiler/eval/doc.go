@@ -373,8 +373,9 @@
 //   - list: records from offset (default 0; negative is invalid_arguments)
 //     in insertion order, at most 50; an array, empty past the end.
 //   - search: records (insertion order, at most 50) matching every given
-//     filter: string and text fields when strings.ToLower(value) contains
-//     strings.ToLower(filter); other fields by equality (refs by id). An
+//     filter: string and text fields when lower(value) contains
+//     lower(filter), Python's str.lower() (runtime.ContainsLower); other
+//     fields by equality (refs by id). An
 //     unset (null) field value matches no filter. No filter: the first 50.
 //   - create: a record from the given fields, defaults for the omitted ones
 //     (null for omitted optionals); the new record.

@@ -775,8 +775,8 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 
 // matches applies a search tool's given filters to r: string and text
 // fields match when the filter is a substring of the value, both lowered
-// with strings.ToLower; other fields by equality; an unset value matches no
-// filter.
+// as Python's str.lower() (runtime.PyLower); other fields by equality; an
+// unset value matches no filter.
 func matches(r *row, params []*ir.Param, bound map[*ir.Param]value) bool {
 	for _, p := range params {
 		q := bound[p]
@@ -791,7 +791,7 @@ func matches(r *row, params []*ir.Param, bound map[*ir.Param]value) bool {
 		if p.Field.Type.Kind.Textual() {
 			vs, ok1 := v.(string)
 			qs, ok2 := q.(string)
-			if !ok1 || !ok2 || !runtime.ContainsLower(vs, strings.ToLower(qs)) {
+			if !ok1 || !ok2 || !runtime.ContainsLower(vs, runtime.PyLower(qs)) {
 				return false
 			}
 			continue

@@ -80,9 +80,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -118,50 +119,32 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Products {
-		if err := s.Products.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Products.InsertAll(t.Products); err != nil {
+		return err
 	}
-	for _, r := range t.StockMovements {
-		if err := s.StockMovements.Insert(r); err != nil {
-			return err
-		}
+	if err := s.StockMovements.InsertAll(t.StockMovements); err != nil {
+		return err
 	}
-	for _, r := range t.Customers {
-		if err := s.Customers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Customers.InsertAll(t.Customers); err != nil {
+		return err
 	}
-	for _, r := range t.Orders {
-		if err := s.Orders.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Orders.InsertAll(t.Orders); err != nil {
+		return err
 	}
-	for _, r := range t.OrderLines {
-		if err := s.OrderLines.Insert(r); err != nil {
-			return err
-		}
+	if err := s.OrderLines.InsertAll(t.OrderLines); err != nil {
+		return err
 	}
-	for _, r := range t.ReturnAuthorizations {
-		if err := s.ReturnAuthorizations.Insert(r); err != nil {
-			return err
-		}
+	if err := s.ReturnAuthorizations.InsertAll(t.ReturnAuthorizations); err != nil {
+		return err
 	}
-	for _, r := range t.Refunds {
-		if err := s.Refunds.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Refunds.InsertAll(t.Refunds); err != nil {
+		return err
 	}
-	for _, r := range t.StoreCreditAccounts {
-		if err := s.StoreCreditAccounts.Insert(r); err != nil {
-			return err
-		}
+	if err := s.StoreCreditAccounts.InsertAll(t.StoreCreditAccounts); err != nil {
+		return err
 	}
-	for _, r := range t.StoreCreditTransactions {
-		if err := s.StoreCreditTransactions.Insert(r); err != nil {
-			return err
-		}
+	if err := s.StoreCreditTransactions.InsertAll(t.StoreCreditTransactions); err != nil {
+		return err
 	}
 	return nil
 }

@@ -61,11 +61,11 @@ func (a *FindProductsArgs) decode(text string) bool {
 func (s *State) FindProducts(args FindProductsArgs) ([]*Product, error) {
 	var skuLower string
 	if args.SKU != nil {
-		skuLower = strings.ToLower(*args.SKU)
+		skuLower = runtime.PyLower(*args.SKU)
 	}
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	out := []*Product{}
 	for r := range s.Products.All() {
@@ -471,15 +471,15 @@ func (a *FindCustomersArgs) decode(text string) bool {
 func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	var emailLower string
 	if args.Email != nil {
-		emailLower = strings.ToLower(*args.Email)
+		emailLower = runtime.PyLower(*args.Email)
 	}
 	var phoneLower string
 	if args.Phone != nil {
-		phoneLower = strings.ToLower(*args.Phone)
+		phoneLower = runtime.PyLower(*args.Phone)
 	}
 	out := []*Customer{}
 	for r := range s.Customers.All() {
@@ -610,7 +610,7 @@ func (s *State) FindOrders(args FindOrdersArgs) ([]*Order, error) {
 	}
 	var orderNumberLower string
 	if args.OrderNumber != nil {
-		orderNumberLower = strings.ToLower(*args.OrderNumber)
+		orderNumberLower = runtime.PyLower(*args.OrderNumber)
 	}
 	out := []*Order{}
 	for r := range s.Orders.All() {

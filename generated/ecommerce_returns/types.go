@@ -68,15 +68,15 @@ func (r *Product) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sku\":"), r.SKU)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), r.Price)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"returnable\":"), r.Returnable)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"return_window_days\":"), r.ReturnWindowDays)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"restocking_fee_pct\":"), r.RestockingFeePct)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"stock_on_hand\":"), r.StockOnHand)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"sku\":", r.SKU)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"category\":", string(r.Category))
+	dst = runtime.AppendKeyFloat(dst, ",\"price\":", r.Price)
+	dst = runtime.AppendKeyBool(dst, ",\"returnable\":", r.Returnable)
+	dst = runtime.AppendKeyInt(dst, ",\"return_window_days\":", r.ReturnWindowDays)
+	dst = runtime.AppendKeyFloat(dst, ",\"restocking_fee_pct\":", r.RestockingFeePct)
+	dst = runtime.AppendKeyInt(dst, ",\"stock_on_hand\":", r.StockOnHand)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -208,10 +208,10 @@ func (r *StockMovement) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"product\":", r.Product)
+	dst = runtime.AppendKeyInt(dst, ",\"quantity\":", r.Quantity)
+	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
 	dst = r.MovedOn.AppendJSON(runtime.AppendKey(dst, ",\"moved_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
@@ -335,13 +335,13 @@ func (r *Customer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"state\":"), r.State)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"loyalty_tier\":"), string(r.LoyaltyTier))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"full_name\":", r.FullName)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
+	dst = runtime.AppendKeyString(dst, ",\"phone\":", r.Phone)
+	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
+	dst = runtime.AppendKeyString(dst, ",\"state\":", r.State)
+	dst = runtime.AppendKeyString(dst, ",\"loyalty_tier\":", string(r.LoyaltyTier))
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -496,16 +496,16 @@ func (r *Order) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order_number\":"), r.OrderNumber)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"order_number\":", r.OrderNumber)
+	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
 	dst = r.PlacedOn.AppendJSON(runtime.AppendKey(dst, ",\"placed_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"sales_tax_pct\":"), r.SalesTaxPct)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"shipping_fee\":"), r.ShippingFee)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method\":"), string(r.PaymentMethod))
+	dst = runtime.AppendKeyFloat(dst, ",\"sales_tax_pct\":", r.SalesTaxPct)
+	dst = runtime.AppendKeyFloat(dst, ",\"shipping_fee\":", r.ShippingFee)
+	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
+	dst = runtime.AppendKeyString(dst, ",\"payment_method\":", string(r.PaymentMethod))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -616,11 +616,11 @@ func (r *OrderLine) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"order\":", r.Order)
+	dst = runtime.AppendKeyString(dst, ",\"product\":", r.Product)
+	dst = runtime.AppendKeyInt(dst, ",\"quantity\":", r.Quantity)
+	dst = runtime.AppendKeyFloat(dst, ",\"unit_price\":", r.UnitPrice)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -825,17 +825,17 @@ func (r *ReturnAuthorization) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"line\":"), r.Line)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), string(r.Reason))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"resolution\":"), string(r.Resolution))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"condition\":"), string(r.Condition))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"order\":", r.Order)
+	dst = runtime.AppendKeyString(dst, ",\"line\":", r.Line)
+	dst = runtime.AppendKeyInt(dst, ",\"quantity\":", r.Quantity)
+	dst = runtime.AppendKeyString(dst, ",\"reason\":", string(r.Reason))
+	dst = runtime.AppendKeyString(dst, ",\"resolution\":", string(r.Resolution))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"condition\":", string(r.Condition))
 	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"received_on\":"), r.ReceivedOn, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_amount\":"), r.CreditAmount)
+	dst = runtime.AppendKeyFloat(dst, ",\"credit_amount\":", r.CreditAmount)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -951,12 +951,12 @@ func (r *Refund) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"order\":"), r.Order)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"order\":", r.Order)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
 	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), r.Reason)
+	dst = runtime.AppendKeyString(dst, ",\"reason\":", r.Reason)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -1044,9 +1044,9 @@ func (r *StoreCreditAccount) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"balance\":"), r.Balance)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
+	dst = runtime.AppendKeyFloat(dst, ",\"balance\":", r.Balance)
 	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -1157,13 +1157,13 @@ func (r *StoreCreditTransaction) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"account\":"), r.Account)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"account\":", r.Account)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
 	dst = r.CreatedOn.AppendJSON(runtime.AppendKey(dst, ",\"created_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"note\":"), r.Note)
+	dst = runtime.AppendKeyString(dst, ",\"note\":", r.Note)
 	return runtime.AppendKey(dst, "}")
 }
 

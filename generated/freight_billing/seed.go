@@ -80,9 +80,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -118,50 +119,32 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Carriers {
-		if err := s.Carriers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Carriers.InsertAll(t.Carriers); err != nil {
+		return err
 	}
-	for _, r := range t.Shipments {
-		if err := s.Shipments.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Shipments.InsertAll(t.Shipments); err != nil {
+		return err
 	}
-	for _, r := range t.RateCards {
-		if err := s.RateCards.Insert(r); err != nil {
-			return err
-		}
+	if err := s.RateCards.InsertAll(t.RateCards); err != nil {
+		return err
 	}
-	for _, r := range t.Customers {
-		if err := s.Customers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Customers.InsertAll(t.Customers); err != nil {
+		return err
 	}
-	for _, r := range t.FreightInvoices {
-		if err := s.FreightInvoices.Insert(r); err != nil {
-			return err
-		}
+	if err := s.FreightInvoices.InsertAll(t.FreightInvoices); err != nil {
+		return err
 	}
-	for _, r := range t.InvoiceLines {
-		if err := s.InvoiceLines.Insert(r); err != nil {
-			return err
-		}
+	if err := s.InvoiceLines.InsertAll(t.InvoiceLines); err != nil {
+		return err
 	}
-	for _, r := range t.CreditNotes {
-		if err := s.CreditNotes.Insert(r); err != nil {
-			return err
-		}
+	if err := s.CreditNotes.InsertAll(t.CreditNotes); err != nil {
+		return err
 	}
-	for _, r := range t.Payments {
-		if err := s.Payments.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Payments.InsertAll(t.Payments); err != nil {
+		return err
 	}
-	for _, r := range t.DunningLetters {
-		if err := s.DunningLetters.Insert(r); err != nil {
-			return err
-		}
+	if err := s.DunningLetters.InsertAll(t.DunningLetters); err != nil {
+		return err
 	}
 	return nil
 }

@@ -72,11 +72,11 @@ func (s *State) FindShipments(args FindShipmentsArgs) ([]*Shipment, error) {
 	}
 	var customerRefLower string
 	if args.CustomerRef != nil {
-		customerRefLower = strings.ToLower(*args.CustomerRef)
+		customerRefLower = runtime.PyLower(*args.CustomerRef)
 	}
 	var destinationCityLower string
 	if args.DestinationCity != nil {
-		destinationCityLower = strings.ToLower(*args.DestinationCity)
+		destinationCityLower = runtime.PyLower(*args.DestinationCity)
 	}
 	out := []*Shipment{}
 	for r := range s.Shipments.All() {
@@ -1029,15 +1029,15 @@ func (a *FindCustomersArgs) decode(text string) bool {
 func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	var vatIDLower string
 	if args.VATID != nil {
-		vatIDLower = strings.ToLower(*args.VATID)
+		vatIDLower = runtime.PyLower(*args.VATID)
 	}
 	var cityLower string
 	if args.City != nil {
-		cityLower = strings.ToLower(*args.City)
+		cityLower = runtime.PyLower(*args.City)
 	}
 	out := []*Customer{}
 	for r := range s.Customers.All() {
@@ -1168,7 +1168,7 @@ func (s *State) FindInvoices(args FindInvoicesArgs) ([]*FreightInvoice, error) {
 	}
 	var periodLower string
 	if args.Period != nil {
-		periodLower = strings.ToLower(*args.Period)
+		periodLower = runtime.PyLower(*args.Period)
 	}
 	out := []*FreightInvoice{}
 	for r := range s.FreightInvoices.All() {
@@ -2118,7 +2118,7 @@ func (s *State) FindPayments(args FindPaymentsArgs) ([]*Payment, error) {
 	}
 	var bankReferenceLower string
 	if args.BankReference != nil {
-		bankReferenceLower = strings.ToLower(*args.BankReference)
+		bankReferenceLower = runtime.PyLower(*args.BankReference)
 	}
 	out := []*Payment{}
 	for r := range s.Payments.All() {

@@ -64,12 +64,12 @@ func (r *Carrier) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"country\":"), r.Country)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"rating\":"), string(r.Rating))
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"code\":", r.Code)
+	dst = runtime.AppendKeyString(dst, ",\"country\":", r.Country)
+	dst = runtime.AppendKeyString(dst, ",\"rating\":", string(r.Rating))
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -199,20 +199,20 @@ func (r *Shipment) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"carrier\":"), r.Carrier)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer_ref\":"), r.CustomerRef)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"origin_city\":"), r.OriginCity)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"destination_city\":"), r.DestinationCity)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"destination_country\":"), r.DestinationCountry)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"weight_kg\":"), r.WeightKg)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"pallets\":"), r.Pallets)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
+	dst = runtime.AppendKeyString(dst, ",\"carrier\":", r.Carrier)
+	dst = runtime.AppendKeyString(dst, ",\"customer_ref\":", r.CustomerRef)
+	dst = runtime.AppendKeyString(dst, ",\"origin_city\":", r.OriginCity)
+	dst = runtime.AppendKeyString(dst, ",\"destination_city\":", r.DestinationCity)
+	dst = runtime.AppendKeyString(dst, ",\"destination_country\":", r.DestinationCountry)
+	dst = runtime.AppendKeyFloat(dst, ",\"weight_kg\":", r.WeightKg)
+	dst = runtime.AppendKeyInt(dst, ",\"pallets\":", r.Pallets)
 	dst = r.PickupDate.AppendJSON(runtime.AppendKey(dst, ",\"pickup_date\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rate_card\":"), r.RateCard, runtime.AppendString)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"freight_charge\":"), r.FreightCharge)
+	dst = runtime.AppendKeyFloat(dst, ",\"freight_charge\":", r.FreightCharge)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -367,15 +367,15 @@ func (r *RateCard) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"carrier\":"), r.Carrier)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"zone\":"), string(r.Zone))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price_per_kg\":"), r.PricePerKg)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_charge\":"), r.MinCharge)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"fuel_surcharge_pct\":"), r.FuelSurchargePct)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"carrier\":", r.Carrier)
+	dst = runtime.AppendKeyString(dst, ",\"zone\":", string(r.Zone))
+	dst = runtime.AppendKeyFloat(dst, ",\"price_per_kg\":", r.PricePerKg)
+	dst = runtime.AppendKeyFloat(dst, ",\"min_charge\":", r.MinCharge)
+	dst = runtime.AppendKeyFloat(dst, ",\"fuel_surcharge_pct\":", r.FuelSurchargePct)
 	dst = r.ValidFrom.AppendJSON(runtime.AppendKey(dst, ",\"valid_from\":"))
 	dst = r.ValidTo.AppendJSON(runtime.AppendKey(dst, ",\"valid_to\":"))
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -482,14 +482,14 @@ func (r *Customer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"vat_id\":"), r.VATID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"payment_terms_days\":"), r.PaymentTermsDays)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_limit\":"), r.CreditLimit)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"on_hold\":"), r.OnHold)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"vat_id\":", r.VATID)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
+	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
+	dst = runtime.AppendKeyInt(dst, ",\"payment_terms_days\":", r.PaymentTermsDays)
+	dst = runtime.AppendKeyFloat(dst, ",\"credit_limit\":", r.CreditLimit)
+	dst = runtime.AppendKeyBool(dst, ",\"on_hold\":", r.OnHold)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -620,12 +620,12 @@ func (r *FreightInvoice) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"period\":"), r.Period)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credited\":"), r.Credited)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
+	dst = runtime.AppendKeyString(dst, ",\"period\":", r.Period)
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
+	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
+	dst = runtime.AppendKeyFloat(dst, ",\"credited\":", r.Credited)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"issued_on\":"), r.IssuedOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"due_on\":"), r.DueOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
@@ -728,10 +728,10 @@ func (r *InvoiceLine) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"shipment\":"), r.Shipment)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
+	dst = runtime.AppendKeyString(dst, ",\"shipment\":", r.Shipment)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -812,10 +812,10 @@ func (r *CreditNote) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reason\":"), r.Reason)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyString(dst, ",\"reason\":", r.Reason)
 	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -902,11 +902,11 @@ func (r *Payment) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"bank_reference\":"), r.BankReference)
+	dst = runtime.AppendKeyString(dst, ",\"bank_reference\":", r.BankReference)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -991,10 +991,10 @@ func (r *DunningLetter) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"level\":"), r.Level)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"fee\":"), r.Fee)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
+	dst = runtime.AppendKeyInt(dst, ",\"level\":", r.Level)
+	dst = runtime.AppendKeyFloat(dst, ",\"fee\":", r.Fee)
 	dst = r.SentOn.AppendJSON(runtime.AppendKey(dst, ",\"sent_on\":"))
 	return runtime.AppendKey(dst, "}")
 }

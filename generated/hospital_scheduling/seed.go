@@ -80,9 +80,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -118,50 +119,32 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Patients {
-		if err := s.Patients.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Patients.InsertAll(t.Patients); err != nil {
+		return err
 	}
-	for _, r := range t.Departments {
-		if err := s.Departments.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Departments.InsertAll(t.Departments); err != nil {
+		return err
 	}
-	for _, r := range t.Clinicians {
-		if err := s.Clinicians.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Clinicians.InsertAll(t.Clinicians); err != nil {
+		return err
 	}
-	for _, r := range t.RotaEntries {
-		if err := s.RotaEntries.Insert(r); err != nil {
-			return err
-		}
+	if err := s.RotaEntries.InsertAll(t.RotaEntries); err != nil {
+		return err
 	}
-	for _, r := range t.Rooms {
-		if err := s.Rooms.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Rooms.InsertAll(t.Rooms); err != nil {
+		return err
 	}
-	for _, r := range t.ClinicSessions {
-		if err := s.ClinicSessions.Insert(r); err != nil {
-			return err
-		}
+	if err := s.ClinicSessions.InsertAll(t.ClinicSessions); err != nil {
+		return err
 	}
-	for _, r := range t.Appointments {
-		if err := s.Appointments.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Appointments.InsertAll(t.Appointments); err != nil {
+		return err
 	}
-	for _, r := range t.Referrals {
-		if err := s.Referrals.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Referrals.InsertAll(t.Referrals); err != nil {
+		return err
 	}
-	for _, r := range t.WaitingListEntries {
-		if err := s.WaitingListEntries.Insert(r); err != nil {
-			return err
-		}
+	if err := s.WaitingListEntries.InsertAll(t.WaitingListEntries); err != nil {
+		return err
 	}
 	return nil
 }

@@ -67,15 +67,15 @@ func (a *FindPatientsArgs) decode(text string) bool {
 func (s *State) FindPatients(args FindPatientsArgs) ([]*Patient, error) {
 	var nhsNumberLower string
 	if args.NhsNumber != nil {
-		nhsNumberLower = strings.ToLower(*args.NhsNumber)
+		nhsNumberLower = runtime.PyLower(*args.NhsNumber)
 	}
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	var postcodeLower string
 	if args.Postcode != nil {
-		postcodeLower = strings.ToLower(*args.Postcode)
+		postcodeLower = runtime.PyLower(*args.Postcode)
 	}
 	out := []*Patient{}
 	for r := range s.Patients.All() {
@@ -485,7 +485,7 @@ func (s *State) FindClinicians(args FindCliniciansArgs) ([]*Clinician, error) {
 	}
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	out := []*Clinician{}
 	for r := range s.Clinicians.All() {

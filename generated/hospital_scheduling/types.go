@@ -38,14 +38,14 @@ func (r *Patient) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"nhs_number\":"), r.NhsNumber)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"nhs_number\":", r.NhsNumber)
+	dst = runtime.AppendKeyString(dst, ",\"full_name\":", r.FullName)
 	dst = r.DateOfBirth.AppendJSON(runtime.AppendKey(dst, ",\"date_of_birth\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"postcode\":"), r.Postcode)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"gp_practice\":"), r.GpPractice)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"deceased\":"), r.Deceased)
+	dst = runtime.AppendKeyString(dst, ",\"postcode\":", r.Postcode)
+	dst = runtime.AppendKeyString(dst, ",\"phone\":", r.Phone)
+	dst = runtime.AppendKeyString(dst, ",\"gp_practice\":", r.GpPractice)
+	dst = runtime.AppendKeyBool(dst, ",\"deceased\":", r.Deceased)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"date_of_death\":"), r.DateOfDeath, runtime.AppendValue[runtime.Date])
 	return runtime.AppendKey(dst, "}")
 }
@@ -149,11 +149,11 @@ func (r *Department) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"rtt_target_weeks\":"), r.RttTargetWeeks)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"first_attendance_tariff\":"), r.FirstAttendanceTariff)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"code\":", r.Code)
+	dst = runtime.AppendKeyInt(dst, ",\"rtt_target_weeks\":", r.RttTargetWeeks)
+	dst = runtime.AppendKeyFloat(dst, ",\"first_attendance_tariff\":", r.FirstAttendanceTariff)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -266,12 +266,12 @@ func (r *Clinician) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"registration_number\":"), r.RegistrationNumber)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"role\":"), string(r.Role))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"home_department\":"), r.HomeDepartment)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"full_name\":", r.FullName)
+	dst = runtime.AppendKeyString(dst, ",\"registration_number\":", r.RegistrationNumber)
+	dst = runtime.AppendKeyString(dst, ",\"role\":", string(r.Role))
+	dst = runtime.AppendKeyString(dst, ",\"home_department\":", r.HomeDepartment)
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -360,9 +360,9 @@ func (r *RotaEntry) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"clinician\":"), r.Clinician)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"clinician\":", r.Clinician)
+	dst = runtime.AppendKeyString(dst, ",\"department\":", r.Department)
 	dst = r.StartsOn.AppendJSON(runtime.AppendKey(dst, ",\"starts_on\":"))
 	dst = r.EndsOn.AppendJSON(runtime.AppendKey(dst, ",\"ends_on\":"))
 	return runtime.AppendKey(dst, "}")
@@ -474,11 +474,11 @@ func (r *Room) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"site\":"), r.Site)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"room_type\":"), string(r.RoomType))
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"site\":", r.Site)
+	dst = runtime.AppendKeyString(dst, ",\"room_type\":", string(r.RoomType))
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -618,14 +618,14 @@ func (r *ClinicSession) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"clinician\":"), r.Clinician)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"room\":"), r.Room)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"department\":", r.Department)
+	dst = runtime.AppendKeyString(dst, ",\"clinician\":", r.Clinician)
+	dst = runtime.AppendKeyString(dst, ",\"room\":", r.Room)
 	dst = r.SessionDate.AppendJSON(runtime.AppendKey(dst, ",\"session_date\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"period\":"), string(r.Period))
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"capacity\":"), r.Capacity)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"period\":", string(r.Period))
+	dst = runtime.AppendKeyInt(dst, ",\"capacity\":", r.Capacity)
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -777,12 +777,12 @@ func (r *Appointment) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"session\":"), r.Session)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"patient\":"), r.Patient)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referral\":"), r.Referral)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"session\":", r.Session)
+	dst = runtime.AppendKeyString(dst, ",\"patient\":", r.Patient)
+	dst = runtime.AppendKeyString(dst, ",\"referral\":", r.Referral)
+	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = r.BookedOn.AppendJSON(runtime.AppendKey(dst, ",\"booked_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -941,13 +941,13 @@ func (r *Referral) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"patient\":"), r.Patient)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), r.Department)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referrer\":"), r.Referrer)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"priority\":"), string(r.Priority))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"patient\":", r.Patient)
+	dst = runtime.AppendKeyString(dst, ",\"department\":", r.Department)
+	dst = runtime.AppendKeyString(dst, ",\"referrer\":", r.Referrer)
+	dst = runtime.AppendKeyString(dst, ",\"priority\":", string(r.Priority))
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"triage_note\":"), r.TriageNote, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -1073,11 +1073,11 @@ func (r *WaitingListEntry) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"referral\":"), r.Referral)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"referral\":", r.Referral)
 	dst = r.AddedOn.AppendJSON(runtime.AppendKey(dst, ",\"added_on\":"))
 	dst = r.BreachDate.AppendJSON(runtime.AppendKey(dst, ",\"breach_date\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"removal_reason\":"), r.RemovalReason, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }

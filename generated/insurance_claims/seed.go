@@ -72,9 +72,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -110,40 +111,26 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Policyholders {
-		if err := s.Policyholders.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Policyholders.InsertAll(t.Policyholders); err != nil {
+		return err
 	}
-	for _, r := range t.InsurancePolicies {
-		if err := s.InsurancePolicies.Insert(r); err != nil {
-			return err
-		}
+	if err := s.InsurancePolicies.InsertAll(t.InsurancePolicies); err != nil {
+		return err
 	}
-	for _, r := range t.Claims {
-		if err := s.Claims.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Claims.InsertAll(t.Claims); err != nil {
+		return err
 	}
-	for _, r := range t.LossAdjusters {
-		if err := s.LossAdjusters.Insert(r); err != nil {
-			return err
-		}
+	if err := s.LossAdjusters.InsertAll(t.LossAdjusters); err != nil {
+		return err
 	}
-	for _, r := range t.Assessments {
-		if err := s.Assessments.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Assessments.InsertAll(t.Assessments); err != nil {
+		return err
 	}
-	for _, r := range t.Payouts {
-		if err := s.Payouts.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Payouts.InsertAll(t.Payouts); err != nil {
+		return err
 	}
-	for _, r := range t.FraudFlags {
-		if err := s.FraudFlags.Insert(r); err != nil {
-			return err
-		}
+	if err := s.FraudFlags.InsertAll(t.FraudFlags); err != nil {
+		return err
 	}
 	return nil
 }

@@ -61,15 +61,15 @@ func (a *FindPolicyholdersArgs) decode(text string) bool {
 func (s *State) FindPolicyholders(args FindPolicyholdersArgs) ([]*Policyholder, error) {
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	var emailLower string
 	if args.Email != nil {
-		emailLower = strings.ToLower(*args.Email)
+		emailLower = runtime.PyLower(*args.Email)
 	}
 	var cityLower string
 	if args.City != nil {
-		cityLower = strings.ToLower(*args.City)
+		cityLower = runtime.PyLower(*args.City)
 	}
 	out := []*Policyholder{}
 	for r := range s.Policyholders.All() {
@@ -340,7 +340,7 @@ func (s *State) FindPolicies(args FindPoliciesArgs) ([]*InsurancePolicy, error) 
 	}
 	var policyNumberLower string
 	if args.PolicyNumber != nil {
-		policyNumberLower = strings.ToLower(*args.PolicyNumber)
+		policyNumberLower = runtime.PyLower(*args.PolicyNumber)
 	}
 	out := []*InsurancePolicy{}
 	for r := range s.InsurancePolicies.All() {
@@ -689,7 +689,7 @@ func (s *State) FindClaims(args FindClaimsArgs) ([]*Claim, error) {
 	}
 	var claimNumberLower string
 	if args.ClaimNumber != nil {
-		claimNumberLower = strings.ToLower(*args.ClaimNumber)
+		claimNumberLower = runtime.PyLower(*args.ClaimNumber)
 	}
 	out := []*Claim{}
 	for r := range s.Claims.All() {
@@ -1175,11 +1175,11 @@ func (a *FindAdjustersArgs) decode(text string) bool {
 func (s *State) FindAdjusters(args FindAdjustersArgs) ([]*LossAdjuster, error) {
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	var regionLower string
 	if args.Region != nil {
-		regionLower = strings.ToLower(*args.Region)
+		regionLower = runtime.PyLower(*args.Region)
 	}
 	out := []*LossAdjuster{}
 	for r := range s.LossAdjusters.All() {

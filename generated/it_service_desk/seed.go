@@ -72,9 +72,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -110,40 +111,26 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Employees {
-		if err := s.Employees.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Employees.InsertAll(t.Employees); err != nil {
+		return err
 	}
-	for _, r := range t.Assets {
-		if err := s.Assets.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Assets.InsertAll(t.Assets); err != nil {
+		return err
 	}
-	for _, r := range t.SoftwareLicences {
-		if err := s.SoftwareLicences.Insert(r); err != nil {
-			return err
-		}
+	if err := s.SoftwareLicences.InsertAll(t.SoftwareLicences); err != nil {
+		return err
 	}
-	for _, r := range t.LicenceSeats {
-		if err := s.LicenceSeats.Insert(r); err != nil {
-			return err
-		}
+	if err := s.LicenceSeats.InsertAll(t.LicenceSeats); err != nil {
+		return err
 	}
-	for _, r := range t.SLAPolicies {
-		if err := s.SLAPolicies.Insert(r); err != nil {
-			return err
-		}
+	if err := s.SLAPolicies.InsertAll(t.SLAPolicies); err != nil {
+		return err
 	}
-	for _, r := range t.Tickets {
-		if err := s.Tickets.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Tickets.InsertAll(t.Tickets); err != nil {
+		return err
 	}
-	for _, r := range t.ChangeRequests {
-		if err := s.ChangeRequests.Insert(r); err != nil {
-			return err
-		}
+	if err := s.ChangeRequests.InsertAll(t.ChangeRequests); err != nil {
+		return err
 	}
 	return nil
 }

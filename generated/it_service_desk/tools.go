@@ -73,15 +73,15 @@ func (a *FindEmployeesArgs) decode(text string) bool {
 func (s *State) FindEmployees(args FindEmployeesArgs) ([]*Employee, error) {
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	var employeeCodeLower string
 	if args.EmployeeCode != nil {
-		employeeCodeLower = strings.ToLower(*args.EmployeeCode)
+		employeeCodeLower = runtime.PyLower(*args.EmployeeCode)
 	}
 	var emailLower string
 	if args.Email != nil {
-		emailLower = strings.ToLower(*args.Email)
+		emailLower = runtime.PyLower(*args.Email)
 	}
 	out := []*Employee{}
 	for r := range s.Employees.All() {
@@ -355,11 +355,11 @@ func (s *State) FindAssets(args FindAssetsArgs) ([]*Asset, error) {
 	}
 	var assetTagLower string
 	if args.AssetTag != nil {
-		assetTagLower = strings.ToLower(*args.AssetTag)
+		assetTagLower = runtime.PyLower(*args.AssetTag)
 	}
 	var serialNumberLower string
 	if args.SerialNumber != nil {
-		serialNumberLower = strings.ToLower(*args.SerialNumber)
+		serialNumberLower = runtime.PyLower(*args.SerialNumber)
 	}
 	out := []*Asset{}
 	for r := range s.Assets.All() {
@@ -485,11 +485,11 @@ func (a *FindLicencesArgs) decode(text string) bool {
 func (s *State) FindLicences(args FindLicencesArgs) ([]*SoftwareLicence, error) {
 	var productLower string
 	if args.Product != nil {
-		productLower = strings.ToLower(*args.Product)
+		productLower = runtime.PyLower(*args.Product)
 	}
 	var vendorLower string
 	if args.Vendor != nil {
-		vendorLower = strings.ToLower(*args.Vendor)
+		vendorLower = runtime.PyLower(*args.Vendor)
 	}
 	out := []*SoftwareLicence{}
 	for r := range s.SoftwareLicences.All() {

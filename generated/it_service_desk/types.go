@@ -121,16 +121,16 @@ func (r *Employee) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"employee_code\":"), r.EmployeeCode)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"full_name\":"), r.FullName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"department\":"), string(r.Department))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"location\":"), string(r.Location))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"employee_code\":", r.EmployeeCode)
+	dst = runtime.AppendKeyString(dst, ",\"full_name\":", r.FullName)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
+	dst = runtime.AppendKeyString(dst, ",\"department\":", string(r.Department))
+	dst = runtime.AppendKeyString(dst, ",\"location\":", string(r.Location))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = r.JoinedOn.AppendJSON(runtime.AppendKey(dst, ",\"joined_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_working_day\":"), r.LastWorkingDay, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"cab_member\":"), r.CabMember)
+	dst = runtime.AppendKeyBool(dst, ",\"cab_member\":", r.CabMember)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -297,14 +297,14 @@ func (r *Asset) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"asset_tag\":"), r.AssetTag)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"model\":"), r.Model)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"serial_number\":"), r.SerialNumber)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"purchase_cost\":"), r.PurchaseCost)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"asset_tag\":", r.AssetTag)
+	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
+	dst = runtime.AppendKeyString(dst, ",\"model\":", r.Model)
+	dst = runtime.AppendKeyString(dst, ",\"serial_number\":", r.SerialNumber)
+	dst = runtime.AppendKeyFloat(dst, ",\"purchase_cost\":", r.PurchaseCost)
 	dst = r.PurchasedOn.AppendJSON(runtime.AppendKey(dst, ",\"purchased_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assigned_to\":"), r.AssignedTo, runtime.AppendString)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"repair_vendor\":"), r.RepairVendor, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -413,11 +413,11 @@ func (r *SoftwareLicence) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product\":"), r.Product)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"vendor\":"), r.Vendor)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"seats_purchased\":"), r.SeatsPurchased)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"cost_per_seat\":"), r.CostPerSeat)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"product\":", r.Product)
+	dst = runtime.AppendKeyString(dst, ",\"vendor\":", r.Vendor)
+	dst = runtime.AppendKeyInt(dst, ",\"seats_purchased\":", r.SeatsPurchased)
+	dst = runtime.AppendKeyFloat(dst, ",\"cost_per_seat\":", r.CostPerSeat)
 	dst = r.RenewalDate.AppendJSON(runtime.AppendKey(dst, ",\"renewal_date\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -535,12 +535,12 @@ func (r *LicenceSeat) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"licence\":"), r.Licence)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"employee\":"), r.Employee)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"licence\":", r.Licence)
+	dst = runtime.AppendKeyString(dst, ",\"employee\":", r.Employee)
 	dst = r.AssignedOn.AppendJSON(runtime.AppendKey(dst, ",\"assigned_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_used_on\":"), r.LastUsedOn, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"revoked_on\":"), r.RevokedOn, runtime.AppendValue[runtime.Date])
 	return runtime.AppendKey(dst, "}")
 }
@@ -633,10 +633,10 @@ func (r *SLAPolicy) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"response_hours\":"), r.ResponseHours)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"resolution_days\":"), r.ResolutionDays)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyInt(dst, ",\"response_hours\":", r.ResponseHours)
+	dst = runtime.AppendKeyInt(dst, ",\"resolution_days\":", r.ResolutionDays)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -810,13 +810,13 @@ func (r *Ticket) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"requester\":"), r.Requester)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sla\":"), r.SLA)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"summary\":"), r.Summary)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"requester\":", r.Requester)
+	dst = runtime.AppendKeyString(dst, ",\"category\":", string(r.Category))
+	dst = runtime.AppendKeyString(dst, ",\"sla\":", r.SLA)
+	dst = runtime.AppendKeyString(dst, ",\"summary\":", r.Summary)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"asset\":"), r.Asset, runtime.AppendString)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
 	dst = r.DueOn.AppendJSON(runtime.AppendKey(dst, ",\"due_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assignee\":"), r.Assignee, runtime.AppendString)
@@ -1002,13 +1002,13 @@ func (r *ChangeRequest) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"ticket\":"), r.Ticket, runtime.AppendString)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"title\":"), r.Title)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"description\":"), r.Description)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"risk\":"), string(r.Risk))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"requested_by\":"), r.RequestedBy)
+	dst = runtime.AppendKeyString(dst, ",\"title\":", r.Title)
+	dst = runtime.AppendKeyString(dst, ",\"description\":", r.Description)
+	dst = runtime.AppendKeyString(dst, ",\"risk\":", string(r.Risk))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"requested_by\":", r.RequestedBy)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approver\":"), r.Approver, runtime.AppendString)
 	dst = r.PlannedStart.AppendJSON(runtime.AppendKey(dst, ",\"planned_start\":"))
 	dst = r.PlannedEnd.AppendJSON(runtime.AppendKey(dst, ",\"planned_end\":"))

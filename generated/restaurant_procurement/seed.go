@@ -76,9 +76,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -114,45 +115,29 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Suppliers {
-		if err := s.Suppliers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Suppliers.InsertAll(t.Suppliers); err != nil {
+		return err
 	}
-	for _, r := range t.Ingredients {
-		if err := s.Ingredients.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Ingredients.InsertAll(t.Ingredients); err != nil {
+		return err
 	}
-	for _, r := range t.Outlets {
-		if err := s.Outlets.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Outlets.InsertAll(t.Outlets); err != nil {
+		return err
 	}
-	for _, r := range t.StockLevels {
-		if err := s.StockLevels.Insert(r); err != nil {
-			return err
-		}
+	if err := s.StockLevels.InsertAll(t.StockLevels); err != nil {
+		return err
 	}
-	for _, r := range t.GoodsReceipts {
-		if err := s.GoodsReceipts.Insert(r); err != nil {
-			return err
-		}
+	if err := s.GoodsReceipts.InsertAll(t.GoodsReceipts); err != nil {
+		return err
 	}
-	for _, r := range t.PurchaseOrders {
-		if err := s.PurchaseOrders.Insert(r); err != nil {
-			return err
-		}
+	if err := s.PurchaseOrders.InsertAll(t.PurchaseOrders); err != nil {
+		return err
 	}
-	for _, r := range t.OrderLines {
-		if err := s.OrderLines.Insert(r); err != nil {
-			return err
-		}
+	if err := s.OrderLines.InsertAll(t.OrderLines); err != nil {
+		return err
 	}
-	for _, r := range t.SupplierInvoices {
-		if err := s.SupplierInvoices.Insert(r); err != nil {
-			return err
-		}
+	if err := s.SupplierInvoices.InsertAll(t.SupplierInvoices); err != nil {
+		return err
 	}
 	return nil
 }

@@ -61,11 +61,11 @@ func (a *FindSuppliersArgs) decode(text string) bool {
 func (s *State) FindSuppliers(args FindSuppliersArgs) ([]*Supplier, error) {
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	var prefectureLower string
 	if args.Prefecture != nil {
-		prefectureLower = strings.ToLower(*args.Prefecture)
+		prefectureLower = runtime.PyLower(*args.Prefecture)
 	}
 	out := []*Supplier{}
 	for r := range s.Suppliers.All() {
@@ -202,11 +202,11 @@ func (s *State) FindIngredients(args FindIngredientsArgs) ([]*Ingredient, error)
 	}
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	var skuLower string
 	if args.SKU != nil {
-		skuLower = strings.ToLower(*args.SKU)
+		skuLower = runtime.PyLower(*args.SKU)
 	}
 	out := []*Ingredient{}
 	for r := range s.Ingredients.All() {
@@ -581,11 +581,11 @@ func (a *FindOutletsArgs) decode(text string) bool {
 func (s *State) FindOutlets(args FindOutletsArgs) ([]*Outlet, error) {
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	var cityLower string
 	if args.City != nil {
-		cityLower = strings.ToLower(*args.City)
+		cityLower = runtime.PyLower(*args.City)
 	}
 	out := []*Outlet{}
 	for r := range s.Outlets.All() {
@@ -1990,7 +1990,7 @@ func (s *State) FindInvoices(args FindInvoicesArgs) ([]*SupplierInvoice, error) 
 	}
 	var invoiceNumberLower string
 	if args.InvoiceNumber != nil {
-		invoiceNumberLower = strings.ToLower(*args.InvoiceNumber)
+		invoiceNumberLower = runtime.PyLower(*args.InvoiceNumber)
 	}
 	out := []*SupplierInvoice{}
 	for r := range s.SupplierInvoices.All() {

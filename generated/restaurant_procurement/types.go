@@ -41,17 +41,17 @@ func (r *Supplier) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"contact_name\":"), r.ContactName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"phone\":"), r.Phone)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"prefecture\":"), r.Prefecture)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"payment_terms_days\":"), r.PaymentTermsDays)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_order_amount\":"), r.MinOrderAmount)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice_registration_no\":"), r.InvoiceRegistrationNo)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"contact_name\":", r.ContactName)
+	dst = runtime.AppendKeyString(dst, ",\"phone\":", r.Phone)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
+	dst = runtime.AppendKeyString(dst, ",\"prefecture\":", r.Prefecture)
+	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
+	dst = runtime.AppendKeyInt(dst, ",\"payment_terms_days\":", r.PaymentTermsDays)
+	dst = runtime.AppendKeyFloat(dst, ",\"min_order_amount\":", r.MinOrderAmount)
+	dst = runtime.AppendKeyString(dst, ",\"invoice_registration_no\":", r.InvoiceRegistrationNo)
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -247,15 +247,15 @@ func (r *Ingredient) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"sku\":"), r.SKU)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"category\":"), string(r.Category))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"unit\":"), string(r.Unit))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"supplier\":"), r.Supplier)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"storage\":"), string(r.Storage))
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"sku\":", r.SKU)
+	dst = runtime.AppendKeyString(dst, ",\"category\":", string(r.Category))
+	dst = runtime.AppendKeyString(dst, ",\"unit\":", string(r.Unit))
+	dst = runtime.AppendKeyString(dst, ",\"supplier\":", r.Supplier)
+	dst = runtime.AppendKeyFloat(dst, ",\"unit_price\":", r.UnitPrice)
+	dst = runtime.AppendKeyString(dst, ",\"storage\":", string(r.Storage))
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -360,14 +360,14 @@ func (r *Outlet) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address\":"), r.Address)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), r.City)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"manager_name\":"), r.ManagerName)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"address\":", r.Address)
+	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
+	dst = runtime.AppendKeyString(dst, ",\"manager_name\":", r.ManagerName)
 	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"monthly_budget\":"), r.MonthlyBudget)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
+	dst = runtime.AppendKeyFloat(dst, ",\"monthly_budget\":", r.MonthlyBudget)
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -467,12 +467,12 @@ func (r *StockLevel) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"outlet\":"), r.Outlet)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"ingredient\":"), r.Ingredient)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"on_hand\":"), r.OnHand)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"reorder_point\":"), r.ReorderPoint)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"par_level\":"), r.ParLevel)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"outlet\":", r.Outlet)
+	dst = runtime.AppendKeyString(dst, ",\"ingredient\":", r.Ingredient)
+	dst = runtime.AppendKeyInt(dst, ",\"on_hand\":", r.OnHand)
+	dst = runtime.AppendKeyInt(dst, ",\"reorder_point\":", r.ReorderPoint)
+	dst = runtime.AppendKeyInt(dst, ",\"par_level\":", r.ParLevel)
 	dst = r.LastCountedOn.AppendJSON(runtime.AppendKey(dst, ",\"last_counted_on\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -594,12 +594,12 @@ func (r *GoodsReceipt) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"purchase_order\":"), r.PurchaseOrder)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"purchase_order\":", r.PurchaseOrder)
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"received_by\":"), r.ReceivedBy)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"temperature_ok\":"), r.TemperatureOk)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"quality\":"), string(r.Quality))
+	dst = runtime.AppendKeyString(dst, ",\"received_by\":", r.ReceivedBy)
+	dst = runtime.AppendKeyBool(dst, ",\"temperature_ok\":", r.TemperatureOk)
+	dst = runtime.AppendKeyString(dst, ",\"quality\":", string(r.Quality))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -724,13 +724,13 @@ func (r *PurchaseOrder) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"outlet\":"), r.Outlet)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"supplier\":"), r.Supplier)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"outlet\":", r.Outlet)
+	dst = runtime.AppendKeyString(dst, ",\"supplier\":", r.Supplier)
 	dst = r.OrderedOn.AppendJSON(runtime.AppendKey(dst, ",\"ordered_on\":"))
 	dst = r.DeliveryDate.AppendJSON(runtime.AppendKey(dst, ",\"delivery_date\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"total\":"), r.Total)
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
+	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approved_by\":"), r.ApprovedBy, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -830,12 +830,12 @@ func (r *OrderLine) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"purchase_order\":"), r.PurchaseOrder)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"ingredient\":"), r.Ingredient)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"quantity\":"), r.Quantity)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"unit_price\":"), r.UnitPrice)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"line_total\":"), r.LineTotal)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"purchase_order\":", r.PurchaseOrder)
+	dst = runtime.AppendKeyString(dst, ",\"ingredient\":", r.Ingredient)
+	dst = runtime.AppendKeyInt(dst, ",\"quantity\":", r.Quantity)
+	dst = runtime.AppendKeyFloat(dst, ",\"unit_price\":", r.UnitPrice)
+	dst = runtime.AppendKeyFloat(dst, ",\"line_total\":", r.LineTotal)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -959,15 +959,15 @@ func (r *SupplierInvoice) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice_number\":"), r.InvoiceNumber)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"supplier\":"), r.Supplier)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"purchase_order\":"), r.PurchaseOrder)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"invoice_number\":", r.InvoiceNumber)
+	dst = runtime.AppendKeyString(dst, ",\"supplier\":", r.Supplier)
+	dst = runtime.AppendKeyString(dst, ",\"purchase_order\":", r.PurchaseOrder)
 	dst = r.InvoiceDate.AppendJSON(runtime.AppendKey(dst, ",\"invoice_date\":"))
 	dst = r.DueDate.AppendJSON(runtime.AppendKey(dst, ",\"due_date\":"))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"subtotal\":"), r.Subtotal)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tax\":"), r.Tax)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyFloat(dst, ",\"subtotal\":", r.Subtotal)
+	dst = runtime.AppendKeyFloat(dst, ",\"tax\":", r.Tax)
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"dispute_reason\":"), r.DisputeReason, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")

@@ -39,10 +39,10 @@ func (v *Variant) check(path string) error {
 // AppendJSON appends the JSON of the Variant to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v Variant) AppendJSON(dst []byte) []byte {
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"item_id\":"), v.ItemID)
-	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"available\":"), v.Available)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
+	dst = runtime.AppendKeyString(dst, "{\"item_id\":", v.ItemID)
+	dst = runtime.AppendStringMap(runtime.AppendKey(dst, ",\"options\":"), v.Options)
+	dst = runtime.AppendKeyBool(dst, ",\"available\":", v.Available)
+	dst = runtime.AppendKeyFloat(dst, ",\"price\":", v.Price)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -51,7 +51,7 @@ func (v Variant) AppendJSON(dst []byte) []byte {
 func (v Variant) HashFields(w *runtime.FieldHasher) {
 	w.Begin(4)
 	runtime.HashString(w, v.ItemID)
-	runtime.HashMap(w, v.Options, runtime.HashString)
+	runtime.HashStringMap(w, v.Options)
 	runtime.HashBool(w, v.Available)
 	runtime.HashFloat(w, v.Price)
 }
@@ -71,7 +71,7 @@ func decodeVariant(r *runtime.JSONReader) Variant {
 			v.ItemID = r.String()
 		case "options":
 			r.Seen(&seen, 1)
-			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+			v.Options = runtime.ReadStringMap(r, false)
 		case "available":
 			r.Seen(&seen, 2)
 			v.Available = r.Bool()
@@ -119,8 +119,8 @@ func (v UserName) equal(w UserName) bool {
 // AppendJSON appends the JSON of the UserName to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v UserName) AppendJSON(dst []byte) []byte {
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"first_name\":"), v.FirstName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"last_name\":"), v.LastName)
+	dst = runtime.AppendKeyString(dst, "{\"first_name\":", v.FirstName)
+	dst = runtime.AppendKeyString(dst, ",\"last_name\":", v.LastName)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -198,12 +198,12 @@ func (v UserAddress) equal(w UserAddress) bool {
 // AppendJSON appends the JSON of the UserAddress to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v UserAddress) AppendJSON(dst []byte) []byte {
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"address1\":"), v.Address1)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"address2\":"), v.Address2)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"city\":"), v.City)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"country\":"), v.Country)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"state\":"), v.State)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"zip\":"), v.Zip)
+	dst = runtime.AppendKeyString(dst, "{\"address1\":", v.Address1)
+	dst = runtime.AppendKeyString(dst, ",\"address2\":", v.Address2)
+	dst = runtime.AppendKeyString(dst, ",\"city\":", v.City)
+	dst = runtime.AppendKeyString(dst, ",\"country\":", v.Country)
+	dst = runtime.AppendKeyString(dst, ",\"state\":", v.State)
+	dst = runtime.AppendKeyString(dst, ",\"zip\":", v.Zip)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -364,19 +364,19 @@ func (v *PaymentMethod) check(path string) error {
 func (v PaymentMethod) AppendJSON(dst []byte) []byte {
 	switch v.Source {
 	case PaymentMethodSourceCreditCard:
-		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
-		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendKeyString(dst, "{\"source\":", string(v.Source))
+		dst = runtime.AppendKeyString(dst, ",\"id\":", v.ID)
 		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"brand\":"), v.Brand, runtime.AppendString)
 		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_four\":"), v.LastFour, runtime.AppendString)
 		return runtime.AppendKey(dst, "}")
 	case PaymentMethodSourceGiftCard:
-		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
-		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendKeyString(dst, "{\"source\":", string(v.Source))
+		dst = runtime.AppendKeyString(dst, ",\"id\":", v.ID)
 		dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"balance\":"), v.Balance, runtime.AppendFloat)
 		return runtime.AppendKey(dst, "}")
 	case PaymentMethodSourcePaypal:
-		dst = runtime.AppendString(runtime.AppendKey(dst, "{\"source\":"), string(v.Source))
-		dst = runtime.AppendString(runtime.AppendKey(dst, ",\"id\":"), v.ID)
+		dst = runtime.AppendKeyString(dst, "{\"source\":", string(v.Source))
+		dst = runtime.AppendKeyString(dst, ",\"id\":", v.ID)
 		return runtime.AppendKey(dst, "}")
 	}
 	runtime.BadCase("PaymentMethod", string(v.Source))
@@ -545,11 +545,11 @@ func (v *OrderItem) check(path string) error {
 // AppendJSON appends the JSON of the OrderItem to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v OrderItem) AppendJSON(dst []byte) []byte {
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), v.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), v.ProductID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"item_id\":"), v.ItemID)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"price\":"), v.Price)
-	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"options\":"), v.Options, runtime.AppendString)
+	dst = runtime.AppendKeyString(dst, "{\"name\":", v.Name)
+	dst = runtime.AppendKeyString(dst, ",\"product_id\":", v.ProductID)
+	dst = runtime.AppendKeyString(dst, ",\"item_id\":", v.ItemID)
+	dst = runtime.AppendKeyFloat(dst, ",\"price\":", v.Price)
+	dst = runtime.AppendStringMap(runtime.AppendKey(dst, ",\"options\":"), v.Options)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -561,7 +561,7 @@ func (v OrderItem) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, v.ProductID)
 	runtime.HashString(w, v.ItemID)
 	runtime.HashFloat(w, v.Price)
-	runtime.HashMap(w, v.Options, runtime.HashString)
+	runtime.HashStringMap(w, v.Options)
 }
 
 // decodeOrderItem reads a OrderItem, every member present, as its UnmarshalJSON
@@ -588,7 +588,7 @@ func decodeOrderItem(r *runtime.JSONReader) OrderItem {
 			v.Price = r.Float()
 		case "options":
 			r.Seen(&seen, 4)
-			v.Options = runtime.ReadMap(r, false, runtime.ReadString)
+			v.Options = runtime.ReadStringMap(r, false)
 		default:
 			r.Fail()
 		}
@@ -742,9 +742,9 @@ func (v *OrderPayment) check(path string) error {
 // AppendJSON appends the JSON of the OrderPayment to dst, as encoding/json writes
 // it (fields in declaration order, strings not HTML-escaped).
 func (v OrderPayment) AppendJSON(dst []byte) []byte {
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"transaction_type\":"), string(v.TransactionType))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), v.Amount)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"payment_method_id\":"), v.PaymentMethodID)
+	dst = runtime.AppendKeyString(dst, "{\"transaction_type\":", string(v.TransactionType))
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", v.Amount)
+	dst = runtime.AppendKeyString(dst, ",\"payment_method_id\":", v.PaymentMethodID)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -825,8 +825,8 @@ func (r *Product) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"product_id\":"), r.ProductID)
+	dst = runtime.AppendKeyString(dst, "{\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"product_id\":", r.ProductID)
 	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"variants\":"), r.Variants, runtime.AppendValue[Variant])
 	return runtime.AppendKey(dst, "}")
 }
@@ -922,10 +922,10 @@ func (r *User) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"user_id\":"), r.UserID)
+	dst = runtime.AppendKeyString(dst, "{\"user_id\":", r.UserID)
 	dst = r.Name.AppendJSON(runtime.AppendKey(dst, ",\"name\":"))
 	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
 	dst = runtime.AppendMap(runtime.AppendKey(dst, ",\"payment_methods\":"), r.PaymentMethods, runtime.AppendValue[PaymentMethod])
 	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"orders\":"), r.Orders, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -1108,11 +1108,11 @@ func (r *Order) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"order_id\":"), r.OrderID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"user_id\":"), r.UserID)
+	dst = runtime.AppendKeyString(dst, "{\"order_id\":", r.OrderID)
+	dst = runtime.AppendKeyString(dst, ",\"user_id\":", r.UserID)
 	dst = r.Address.AppendJSON(runtime.AppendKey(dst, ",\"address\":"))
 	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"items\":"), r.Items, runtime.AppendValue[OrderItem])
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"fulfillments\":"), r.Fulfillments, runtime.AppendValue[OrderFulfillment])
 	dst = runtime.AppendList(runtime.AppendKey(dst, ",\"payment_history\":"), r.PaymentHistory, runtime.AppendValue[OrderPayment])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancel_reason\":"), r.CancelReason, runtime.AppendEnum[OrderCancelReason])

@@ -72,9 +72,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -110,40 +111,26 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Subscribers {
-		if err := s.Subscribers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Subscribers.InsertAll(t.Subscribers); err != nil {
+		return err
 	}
-	for _, r := range t.Plans {
-		if err := s.Plans.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Plans.InsertAll(t.Plans); err != nil {
+		return err
 	}
-	for _, r := range t.Subscriptions {
-		if err := s.Subscriptions.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Subscriptions.InsertAll(t.Subscriptions); err != nil {
+		return err
 	}
-	for _, r := range t.Lines {
-		if err := s.Lines.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Lines.InsertAll(t.Lines); err != nil {
+		return err
 	}
-	for _, r := range t.UsageRecords {
-		if err := s.UsageRecords.Insert(r); err != nil {
-			return err
-		}
+	if err := s.UsageRecords.InsertAll(t.UsageRecords); err != nil {
+		return err
 	}
-	for _, r := range t.Bills {
-		if err := s.Bills.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Bills.InsertAll(t.Bills); err != nil {
+		return err
 	}
-	for _, r := range t.PortOutRequests {
-		if err := s.PortOutRequests.Insert(r); err != nil {
-			return err
-		}
+	if err := s.PortOutRequests.InsertAll(t.PortOutRequests); err != nil {
+		return err
 	}
 	return nil
 }

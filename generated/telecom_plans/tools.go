@@ -67,19 +67,19 @@ func (a *FindSubscribersArgs) decode(text string) bool {
 func (s *State) FindSubscribers(args FindSubscribersArgs) ([]*Subscriber, error) {
 	var fullNameLower string
 	if args.FullName != nil {
-		fullNameLower = strings.ToLower(*args.FullName)
+		fullNameLower = runtime.PyLower(*args.FullName)
 	}
 	var cpfLower string
 	if args.Cpf != nil {
-		cpfLower = strings.ToLower(*args.Cpf)
+		cpfLower = runtime.PyLower(*args.Cpf)
 	}
 	var emailLower string
 	if args.Email != nil {
-		emailLower = strings.ToLower(*args.Email)
+		emailLower = runtime.PyLower(*args.Email)
 	}
 	var cityLower string
 	if args.City != nil {
-		cityLower = strings.ToLower(*args.City)
+		cityLower = runtime.PyLower(*args.City)
 	}
 	out := []*Subscriber{}
 	for r := range s.Subscribers.All() {
@@ -436,7 +436,7 @@ func (a *FindPlansArgs) decode(text string) bool {
 func (s *State) FindPlans(args FindPlansArgs) ([]*Plan, error) {
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	out := []*Plan{}
 	for r := range s.Plans.All() {
@@ -904,7 +904,7 @@ func (s *State) FindLines(args FindLinesArgs) ([]*Line, error) {
 	}
 	var msisdnLower string
 	if args.Msisdn != nil {
-		msisdnLower = strings.ToLower(*args.Msisdn)
+		msisdnLower = runtime.PyLower(*args.Msisdn)
 	}
 	out := []*Line{}
 	for r := range s.Lines.All() {
@@ -1035,7 +1035,7 @@ func (s *State) FindUsage(args FindUsageArgs) ([]*UsageRecord, error) {
 	}
 	var cycleLower string
 	if args.Cycle != nil {
-		cycleLower = strings.ToLower(*args.Cycle)
+		cycleLower = runtime.PyLower(*args.Cycle)
 	}
 	out := []*UsageRecord{}
 	for r := range s.UsageRecords.All() {
@@ -1465,7 +1465,7 @@ func (s *State) FindBills(args FindBillsArgs) ([]*Bill, error) {
 	}
 	var cycleLower string
 	if args.Cycle != nil {
-		cycleLower = strings.ToLower(*args.Cycle)
+		cycleLower = runtime.PyLower(*args.Cycle)
 	}
 	out := []*Bill{}
 	for r := range s.Bills.All() {

@@ -76,9 +76,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -114,45 +115,29 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Programs {
-		if err := s.Programs.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Programs.InsertAll(t.Programs); err != nil {
+		return err
 	}
-	for _, r := range t.Applicants {
-		if err := s.Applicants.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Applicants.InsertAll(t.Applicants); err != nil {
+		return err
 	}
-	for _, r := range t.Documents {
-		if err := s.Documents.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Documents.InsertAll(t.Documents); err != nil {
+		return err
 	}
-	for _, r := range t.Applications {
-		if err := s.Applications.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Applications.InsertAll(t.Applications); err != nil {
+		return err
 	}
-	for _, r := range t.Offers {
-		if err := s.Offers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Offers.InsertAll(t.Offers); err != nil {
+		return err
 	}
-	for _, r := range t.Scholarships {
-		if err := s.Scholarships.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Scholarships.InsertAll(t.Scholarships); err != nil {
+		return err
 	}
-	for _, r := range t.ScholarshipAwards {
-		if err := s.ScholarshipAwards.Insert(r); err != nil {
-			return err
-		}
+	if err := s.ScholarshipAwards.InsertAll(t.ScholarshipAwards); err != nil {
+		return err
 	}
-	for _, r := range t.TuitionDeposits {
-		if err := s.TuitionDeposits.Insert(r); err != nil {
-			return err
-		}
+	if err := s.TuitionDeposits.InsertAll(t.TuitionDeposits); err != nil {
+		return err
 	}
 	return nil
 }

@@ -67,11 +67,11 @@ func (a *FindProgramsArgs) decode(text string) bool {
 func (s *State) FindPrograms(args FindProgramsArgs) ([]*Program, error) {
 	var codeLower string
 	if args.Code != nil {
-		codeLower = strings.ToLower(*args.Code)
+		codeLower = runtime.PyLower(*args.Code)
 	}
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	out := []*Program{}
 	for r := range s.Programs.All() {
@@ -333,15 +333,15 @@ func (a *FindApplicantsArgs) decode(text string) bool {
 func (s *State) FindApplicants(args FindApplicantsArgs) ([]*Applicant, error) {
 	var firstNameLower string
 	if args.FirstName != nil {
-		firstNameLower = strings.ToLower(*args.FirstName)
+		firstNameLower = runtime.PyLower(*args.FirstName)
 	}
 	var lastNameLower string
 	if args.LastName != nil {
-		lastNameLower = strings.ToLower(*args.LastName)
+		lastNameLower = runtime.PyLower(*args.LastName)
 	}
 	var emailLower string
 	if args.Email != nil {
-		emailLower = strings.ToLower(*args.Email)
+		emailLower = runtime.PyLower(*args.Email)
 	}
 	out := []*Applicant{}
 	for r := range s.Applicants.All() {
@@ -1399,7 +1399,7 @@ func (s *State) FindScholarships(args FindScholarshipsArgs) ([]*Scholarship, err
 	}
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	out := []*Scholarship{}
 	for r := range s.Scholarships.All() {
@@ -1806,7 +1806,7 @@ func (s *State) FindDeposits(args FindDepositsArgs) ([]*TuitionDeposit, error) {
 	}
 	var referenceLower string
 	if args.Reference != nil {
-		referenceLower = strings.ToLower(*args.Reference)
+		referenceLower = runtime.PyLower(*args.Reference)
 	}
 	out := []*TuitionDeposit{}
 	for r := range s.TuitionDeposits.All() {

@@ -96,18 +96,18 @@ func (r *Program) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"code\":"), r.Code)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"faculty\":"), string(r.Faculty))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"degree\":"), string(r.Degree))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"intake_term\":"), r.IntakeTerm)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"capacity\":"), r.Capacity)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_average\":"), r.MinAverage)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tuition_domestic\":"), r.TuitionDomestic)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"tuition_international\":"), r.TuitionInternational)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"deposit_amount\":"), r.DepositAmount)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"accepting\":"), r.Accepting)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"code\":", r.Code)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"faculty\":", string(r.Faculty))
+	dst = runtime.AppendKeyString(dst, ",\"degree\":", string(r.Degree))
+	dst = runtime.AppendKeyString(dst, ",\"intake_term\":", r.IntakeTerm)
+	dst = runtime.AppendKeyInt(dst, ",\"capacity\":", r.Capacity)
+	dst = runtime.AppendKeyFloat(dst, ",\"min_average\":", r.MinAverage)
+	dst = runtime.AppendKeyFloat(dst, ",\"tuition_domestic\":", r.TuitionDomestic)
+	dst = runtime.AppendKeyFloat(dst, ",\"tuition_international\":", r.TuitionInternational)
+	dst = runtime.AppendKeyFloat(dst, ",\"deposit_amount\":", r.DepositAmount)
+	dst = runtime.AppendKeyBool(dst, ",\"accepting\":", r.Accepting)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -251,14 +251,14 @@ func (r *Applicant) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"first_name\":"), r.FirstName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"last_name\":"), r.LastName)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"first_name\":", r.FirstName)
+	dst = runtime.AppendKeyString(dst, ",\"last_name\":", r.LastName)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
 	dst = r.BirthDate.AppendJSON(runtime.AppendKey(dst, ",\"birth_date\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"citizenship\":"), string(r.Citizenship))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"region\":"), r.Region)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"previous_institution\":"), r.PreviousInstitution)
+	dst = runtime.AppendKeyString(dst, ",\"citizenship\":", string(r.Citizenship))
+	dst = runtime.AppendKeyString(dst, ",\"region\":", r.Region)
+	dst = runtime.AppendKeyString(dst, ",\"previous_institution\":", r.PreviousInstitution)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -413,12 +413,12 @@ func (r *Document) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"applicant\":"), r.Applicant)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"applicant\":", r.Applicant)
+	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"score\":"), r.Score, runtime.AppendFloat)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"verified_on\":"), r.VerifiedOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -551,13 +551,13 @@ func (r *Application) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"applicant\":"), r.Applicant)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"program\":"), r.Program)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"applicant\":", r.Applicant)
+	dst = runtime.AppendKeyString(dst, ",\"program\":", r.Program)
 	dst = r.SubmittedOn.AppendJSON(runtime.AppendKey(dst, ",\"submitted_on\":"))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"average\":"), r.Average)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"fee_paid\":"), r.FeePaid)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyFloat(dst, ",\"average\":", r.Average)
+	dst = runtime.AppendKeyBool(dst, ",\"fee_paid\":", r.FeePaid)
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"decided_on\":"), r.DecidedOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"refusal_reason\":"), r.RefusalReason, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -716,13 +716,13 @@ func (r *Offer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"kind\":"), string(r.Kind))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"application\":", r.Application)
+	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"condition\":"), r.Condition, runtime.AppendString)
 	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
 	dst = r.RespondBy.AppendJSON(runtime.AppendKey(dst, ",\"respond_by\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"responded_on\":"), r.RespondedOn, runtime.AppendValue[runtime.Date])
 	return runtime.AppendKey(dst, "}")
 }
@@ -825,13 +825,13 @@ func (r *Scholarship) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"min_average\":"), r.MinAverage)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"renewable\":"), r.Renewable)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"budget_total\":"), r.BudgetTotal)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"open_to_international\":"), r.OpenToInternational)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyFloat(dst, ",\"min_average\":", r.MinAverage)
+	dst = runtime.AppendKeyBool(dst, ",\"renewable\":", r.Renewable)
+	dst = runtime.AppendKeyFloat(dst, ",\"budget_total\":", r.BudgetTotal)
+	dst = runtime.AppendKeyBool(dst, ",\"open_to_international\":", r.OpenToInternational)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"program\":"), r.Program, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -956,12 +956,12 @@ func (r *ScholarshipAward) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"scholarship\":"), r.Scholarship)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"scholarship\":", r.Scholarship)
+	dst = runtime.AppendKeyString(dst, ",\"application\":", r.Application)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
 	dst = r.AwardedOn.AppendJSON(runtime.AppendKey(dst, ",\"awarded_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -1106,13 +1106,13 @@ func (r *TuitionDeposit) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"application\":"), r.Application)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"method\":"), string(r.Method))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"reference\":"), r.Reference)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"application\":", r.Application)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyString(dst, ",\"method\":", string(r.Method))
+	dst = runtime.AppendKeyString(dst, ",\"reference\":", r.Reference)
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"refunded_on\":"), r.RefundedOn, runtime.AppendValue[runtime.Date])
 	return runtime.AppendKey(dst, "}")
 }

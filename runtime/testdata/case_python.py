@@ -9,6 +9,7 @@ Run with CPython 3.11 (`python3 case_python.py > case_python.txt`, Unicode
                    (Case_Ignorable; see below)
   C lo hi          a range of code points that are cased and not ignorable
   S text lower upper   sample strings (JSON strings) and their mappings
+  # ...                the first line: which Python wrote the file
 
 Python exposes Case_Ignorable and Cased only through lower(): in
 c + 'Σ', the sigma is final exactly when c is cased and not ignorable;
@@ -17,11 +18,17 @@ is skipped before its casedness is looked at, so that of ignorable code
 points never matters and is not recorded.
 """
 import json
+import platform
 import random
 import sys
+import unicodedata
 
 out = sys.stdout
 SURROGATES = range(0xD800, 0xE000)
+
+# provenance: the interpreter and the Unicode version whose results these are
+out.write("# written by runtime/testdata/case_python.py with %s %s (Unicode %s)\n"
+          % (platform.python_implementation(), platform.python_version(), unicodedata.unidata_version))
 
 
 def cps(s):

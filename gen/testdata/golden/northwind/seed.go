@@ -56,9 +56,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -94,20 +95,14 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Customers {
-		if err := s.Customers.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Customers.InsertAll(t.Customers); err != nil {
+		return err
 	}
-	for _, r := range t.Invoices {
-		if err := s.Invoices.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Invoices.InsertAll(t.Invoices); err != nil {
+		return err
 	}
-	for _, r := range t.Entries {
-		if err := s.Entries.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Entries.InsertAll(t.Entries); err != nil {
+		return err
 	}
 	return nil
 }

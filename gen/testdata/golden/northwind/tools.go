@@ -5,7 +5,6 @@ package northwind
 import (
 	_ "embed"
 	"encoding/json"
-	"strings"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -54,7 +53,7 @@ func (a *FindCustomersArgs) decode(text string) bool {
 func (s *State) FindCustomers(args FindCustomersArgs) ([]*Customer, error) {
 	var nameLower string
 	if args.Name != nil {
-		nameLower = strings.ToLower(*args.Name)
+		nameLower = runtime.PyLower(*args.Name)
 	}
 	out := []*Customer{}
 	for r := range s.Customers.All() {

@@ -66,13 +66,13 @@ func (r *Customer) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"name\":"), r.Name)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"email\":"), r.Email)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"tier\":"), string(r.Tier))
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"credit_limit\":"), r.CreditLimit)
-	dst = runtime.AppendBool(runtime.AppendKey(dst, ",\"active\":"), r.Active)
-	dst = runtime.AppendInt(runtime.AppendKey(dst, ",\"seats\":"), r.Seats)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
+	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
+	dst = runtime.AppendKeyString(dst, ",\"tier\":", string(r.Tier))
+	dst = runtime.AppendKeyFloat(dst, ",\"credit_limit\":", r.CreditLimit)
+	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
+	dst = runtime.AppendKeyInt(dst, ",\"seats\":", r.Seats)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"notes\":"), r.Notes, runtime.AppendString)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"last_contact\":"), r.LastContact, runtime.AppendValue[runtime.DateTime])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"discount\":"), r.Discount, runtime.AppendFloat)
@@ -207,10 +207,10 @@ func (r *Invoice) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"customer\":"), r.Customer)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"status\":"), string(r.Status))
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"issued_on\":"), r.IssuedOn, runtime.AppendValue[runtime.Date])
 	return runtime.AppendKey(dst, "}")
 }
@@ -295,9 +295,9 @@ func (r *Entry) AppendJSON(dst []byte) []byte {
 	if r == nil {
 		return runtime.AppendNull(dst)
 	}
-	dst = runtime.AppendString(runtime.AppendKey(dst, "{\"id\":"), r.ID)
-	dst = runtime.AppendString(runtime.AppendKey(dst, ",\"invoice\":"), r.Invoice)
-	dst = runtime.AppendFloat(runtime.AppendKey(dst, ",\"amount\":"), r.Amount)
+	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
+	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
+	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
 	dst = r.PostedOn.AppendJSON(runtime.AppendKey(dst, ",\"posted_on\":"))
 	return runtime.AppendKey(dst, "}")
 }

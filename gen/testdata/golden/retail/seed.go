@@ -56,9 +56,10 @@ func decodeSeedTables(r *runtime.JSONReader) seedTables {
 }
 
 // decodeSeed decodes seed.json without reflection and reports whether it
-// could.
+// could. Its maps of scalars with the same text are one map (see
+// runtime.NewSeedReader): the seed's rows are never modified in place.
 func decodeSeed() (*seedData, bool) {
-	r := runtime.NewJSONReader(seedJSON)
+	r := runtime.NewSeedReader(seedJSON)
 	var sd seedData
 	if !r.BeginObject() {
 		return nil, false
@@ -94,20 +95,14 @@ var loadSeed = sync.OnceValues(func() (*seedData, error) {
 
 // insert adds seed records to the state, in order.
 func (s *State) insert(t *seedTables) error {
-	for _, r := range t.Products {
-		if err := s.Products.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Products.InsertAll(t.Products); err != nil {
+		return err
 	}
-	for _, r := range t.Users {
-		if err := s.Users.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Users.InsertAll(t.Users); err != nil {
+		return err
 	}
-	for _, r := range t.Orders {
-		if err := s.Orders.Insert(r); err != nil {
-			return err
-		}
+	if err := s.Orders.InsertAll(t.Orders); err != nil {
+		return err
 	}
 	return nil
 }

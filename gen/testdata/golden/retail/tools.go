@@ -137,7 +137,7 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 		return nil, err
 	}
 	return runtime.JSONAppenderFunc(func(dst []byte) []byte {
-		return runtime.AppendMap(dst, v, runtime.AppendString)
+		return runtime.AppendStringMap(dst, v)
 	}), nil
 }
 
