@@ -58,7 +58,7 @@ type scope struct {
 	// their iterations and their concatenations the bytes they copy
 	// (runtime.Journal.Tick and Cat), so that no arguments make a call
 	// run unbounded.
-	budget      bool
+	budget bool
 	// indexes name the indexes aggregates read: maps of the records by a
 	// field's value, or, with indexCalls, functions returning them.
 	indexes     map[indexKey]string
