@@ -33,16 +33,30 @@ type testEvent struct {
 	FailedBuild string
 }
 
+// buildFlags are the go command's flags for building world packages (the
+// packages pkgs have in common): without optimisations unless
+// opts.Optimize (-N -l: the gate runs each world's tests once, so compiling
+// them is most of its time), and without debugging information (-dwarf=false
+// for the worlds, -w for the test binaries' link), which no verdict reads:
+// stack traces and test failures take their positions from the binary's
+// line tables, which stay.
+func buildFlags(pkgs []string, opts *VetOptions) []string {
+	flags := []string{"-ldflags=-w"}
+	gc := "-dwarf=false"
+	if !opts.Optimize {
+		gc = "-N -l " + gc
+	}
+	if pattern := commonPattern(pkgs); pattern != "" {
+		flags = append(flags, "-gcflags="+pattern+"="+gc)
+	}
+	return flags
+}
+
 // goTest runs `go test -json` once on all pkgs, with opts.Workers packages
 // built and tested in parallel, and calls done for each package as its
 // result arrives.
 func goTest(ctx context.Context, pkgs []string, opts *VetOptions, done func(path string, o testOutcome)) error {
-	args := []string{"test", "-json", "-p", strconv.Itoa(opts.workers())}
-	if !opts.Optimize {
-		if pattern := commonPattern(pkgs); pattern != "" {
-			args = append(args, "-gcflags="+pattern+"=-N -l")
-		}
-	}
+	args := append([]string{"test", "-json", "-p", strconv.Itoa(opts.workers())}, buildFlags(pkgs, opts)...)
 	if opts.NoCache {
 		args = append(args, "-count=1")
 	}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,5 +59,21 @@ func TestParseTestEvents(t *testing.T) {
 	check("ex/e", false, StageBuild, "dep/dep.go:1:1: broken dependency", 1)
 	if !got["ex/c"].Cached || got["ex/a"].Elapsed != 0.25 {
 		t.Errorf("cached %v, elapsed %v", got["ex/c"].Cached, got["ex/a"].Elapsed)
+	}
+}
+
+func TestBuildFlags(t *testing.T) {
+	pkgs := []string{"worlds/a", "worlds/b"}
+	for _, tt := range []struct {
+		optimize bool
+		want     []string
+	}{
+		{false, []string{"-ldflags=-w", "-gcflags=worlds/...=-N -l -dwarf=false"}},
+		{true, []string{"-ldflags=-w", "-gcflags=worlds/...=-dwarf=false"}},
+	} {
+		got := buildFlags(pkgs, &VetOptions{Optimize: tt.optimize})
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("optimize %v: %q, want %q", tt.optimize, got, tt.want)
+		}
 	}
 }

@@ -85,12 +85,7 @@ func linkedTestModule(ctx context.Context, pkgs []*checkedPackage, opts *VetOpti
 		}
 	}
 
-	args := []string{"test", "-json", "-vet=off", "-p", strconv.Itoa(opts.workers())}
-	if !opts.Optimize {
-		if pattern := commonPattern(worldPaths); pattern != "" {
-			args = append(args, "-gcflags="+pattern+"=-N -l")
-		}
-	}
+	args := append([]string{"test", "-json", "-vet=off", "-p", strconv.Itoa(opts.workers())}, buildFlags(worldPaths, opts)...)
 	if opts.NoCache {
 		args = append(args, "-count=1")
 	}

@@ -108,7 +108,9 @@ type VetOptions struct {
 	Workers int
 	// Optimize builds the world packages with optimisations. By default the
 	// gate builds them with -N -l, which compiles 20–30% faster; the
-	// runtime and the rest are built as usual.
+	// runtime and the rest are built as usual. Either way the worlds are
+	// compiled and their test binaries linked without DWARF (see
+	// buildFlags).
 	Optimize bool
 	// TypecheckOnly stops after the type-check.
 	TypecheckOnly bool
