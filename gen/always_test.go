@@ -1,29 +1,16 @@
 package gen
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
 // alwaysWorld checks testdata/always.world.
 func alwaysWorld(t *testing.T) *ir.World {
-	t.Helper()
-	path := filepath.Join("testdata", "always.world")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, ds := compiler.CheckSource(path, src)
-	if w == nil || len(ds) > 0 {
-		t.Fatalf("%s does not check clean:\n%s", path, ds.Text())
-	}
-	return w
+	return testdataWorld(t, "always.world")
 }
 
 // alwaysProbes break every always-invariant of testdata/always.world at

@@ -1,27 +1,14 @@
 package gen
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
 // arithEdges checks testdata/arith_edges.world.
 func arithEdges(t *testing.T) *ir.World {
-	t.Helper()
-	path := filepath.Join("testdata", "arith_edges.world")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, ds := compiler.CheckSource(path, src)
-	if w == nil || len(ds) > 0 {
-		t.Fatalf("%s does not check clean:\n%s", path, ds.Text())
-	}
-	return w
+	return testdataWorld(t, "arith_edges.world")
 }
 
 var arithProbes = []probe{

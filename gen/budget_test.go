@@ -2,28 +2,15 @@ package gen
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
 // budgetWorld checks testdata/budget.world.
 func budgetWorld(t *testing.T) *ir.World {
-	t.Helper()
-	path := filepath.Join("testdata", "budget.world")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, ds := compiler.CheckSource(path, src)
-	if w == nil || len(ds) > 0 {
-		t.Fatalf("%s does not check clean:\n%s", path, ds.Text())
-	}
-	return w
+	return testdataWorld(t, "budget.world")
 }
 
 // ints is the JSON list [0, 1, …, n-1].

@@ -1,28 +1,15 @@
 package gen
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
 // dateParts checks testdata/date_parts.world.
 func dateParts(t *testing.T) *ir.World {
-	t.Helper()
-	path := filepath.Join("testdata", "date_parts.world")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, ds := compiler.CheckSource(path, src)
-	if w == nil || len(ds) > 0 {
-		t.Fatalf("%s does not check clean:\n%s", path, ds.Text())
-	}
-	return w
+	return testdataWorld(t, "date_parts.world")
 }
 
 // datePartsProbes take dates at the edges: the first and last days the

@@ -12,17 +12,7 @@ import (
 
 // recordMatches checks testdata/record_matches.world.
 func recordMatches(t *testing.T) *ir.World {
-	t.Helper()
-	path := filepath.Join("testdata", "record_matches.world")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, ds := compiler.CheckSource(path, src)
-	if w == nil {
-		t.Fatalf("%s does not check:\n%s", path, ds.Text())
-	}
-	return w
+	return testdataWorld(t, "record_matches.world")
 }
 
 // recordMatchesProbes take the paths the golden solutions do not: a
@@ -82,4 +72,19 @@ func TestRecordMatchesCode(t *testing.T) {
 	if strings.Contains(types, "func (r *Invoice) equal") {
 		t.Error("types.go has an equal method nothing uses")
 	}
+}
+
+// testdataWorld checks testdata/name, which must check clean.
+func testdataWorld(t *testing.T, name string) *ir.World {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ds := compiler.CheckSource(path, src)
+	if w == nil || len(ds) > 0 {
+		t.Fatalf("%s does not check clean:\n%s", path, ds.Text())
+	}
+	return w
 }

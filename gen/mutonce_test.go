@@ -1,27 +1,14 @@
 package gen
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
 func mutOnce(t *testing.T) *ir.World {
-	t.Helper()
-	path := filepath.Join("testdata", "mut_once.world")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, ds := compiler.CheckSource(path, src)
-	if w == nil {
-		t.Fatalf("%s does not check:\n%s", path, ds.Text())
-	}
-	return w
+	return testdataWorld(t, "mut_once.world")
 }
 
 // mutOnceProbes take every path of mut_once.world's tools, the failing
