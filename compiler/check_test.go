@@ -65,6 +65,7 @@ func checkExpectations(t *testing.T, name string, src []byte, ds Diagnostics) {
 // TestValidatorExamples proves that every validator's example triggers that
 // validator and only it, where the example's ERROR markers say.
 func TestValidatorExamples(t *testing.T) {
+	t.Parallel()
 	for _, v := range Validators() {
 		t.Run(string(v.Code), func(t *testing.T) {
 			src, err := Example(v.Code)
@@ -132,6 +133,7 @@ func TestCheckCases(t *testing.T) {
 
 // TestExampleWorlds checks the bundled example corpus: every world is valid.
 func TestExampleWorlds(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../testdata/worlds/*.world")
 	if len(files) == 0 {
 		t.Fatal("no example worlds in ../testdata/worlds")

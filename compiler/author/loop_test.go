@@ -87,6 +87,7 @@ func TestMalformedJSONContentIsRepaired(t *testing.T) {
 }
 
 func TestRetryAfterIsHonoured(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	h := newHarness(t, fakellm.Script{"acme": {{Status: 429, RetryAfter: "1"}, spec(t, "good.world")}}, Options{CheckOnly: true, Rounds: 3})
 	r := onlyResult(t, h.run(t, context.Background(), brief("acme")))
 	ts := h.traces(t, "acme")
@@ -103,6 +104,7 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 }
 
 func TestTimeoutIsRetried(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	slow := spec(t, "good.world")
 	slow.DelayMS = 3000
 	h := newHarness(t, fakellm.Script{"acme": {slow, spec(t, "good.world")}}, Options{CheckOnly: true, Rounds: 3})
@@ -181,6 +183,7 @@ func TestResume(t *testing.T) {
 }
 
 func TestInterrupt(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	slow := spec(t, "good.world")
 	slow.DelayMS = 400
 	h := newHarness(t, fakellm.Script{"acme": {slow, slow}, "bolt": {slow, slow}}, Options{CheckOnly: true, Rounds: 3, Jobs: 1})
@@ -240,6 +243,7 @@ func TestStructuredOutput(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
+	t.Parallel() // waits on the clock, not the CPU
 	good := spec(t, "good.world")
 	script := fakellm.Script{}
 	var briefs []Brief

@@ -98,6 +98,9 @@ func TestMerge(t *testing.T) {
 // TestChromium renders the page in headless Chromium (Debian's chromium)
 // and checks what it shows; it is skipped, saying so, where there is none.
 func TestChromium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starting a browser costs a second; make test looks at the page in chromium (TestHTML checks it here)")
+	}
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Skip("chromium is not installed (apt-get install chromium): the page is not looked at in a browser")

@@ -78,8 +78,16 @@ func TestCoverage(t *testing.T) {
 }
 
 // TestGate is the property over the fixed corpus.
+// With -short every spec of the small corpus is checked and generated in
+// process, but only the first few packages go through go vet (the full
+// tier, make test, vets them all and runs the generated tests of twenty).
 func TestGate(t *testing.T) {
-	gate(t, corpus(), !testing.Short())
+	t.Parallel()
+	vet := -1
+	if testing.Short() {
+		vet = 4
+	}
+	gate(t, corpus(), vet, !testing.Short())
 }
 
 // FuzzGate is the property on any seed.
@@ -87,13 +95,20 @@ func FuzzGate(f *testing.F) {
 	f.Add(uint64(1))
 	f.Add(uint64(1 << 40))
 	f.Fuzz(func(t *testing.T, seed uint64) {
-		gate(t, []uint64{seed}, false)
+		// With -short the seeds are checked and generated but not vetted
+		// (TestGate vets some of its corpus; the full tier vets every seed).
+		vet := -1
+		if testing.Short() {
+			vet = 0
+		}
+		gate(t, []uint64{seed}, vet, false)
 	})
 }
 
 // gate checks, generates and vets the specs of seeds (and runs the
-// generated tests of the first twenty when runTests is set).
-func gate(t *testing.T, seeds []uint64, runTests bool) {
+// generated tests of the first twenty when runTests is set). vet < 0 vets
+// every generated package, otherwise only the first vet of them.
+func gate(t *testing.T, seeds []uint64, vet int, runTests bool) {
 	t.Helper()
 	root := moduleRoot(t)
 	dir, err := os.MkdirTemp(root, "_specgen-")
@@ -129,6 +144,10 @@ func gate(t *testing.T, seeds []uint64, runTests bool) {
 		}
 		rel, _ := filepath.Rel(root, pkgDir)
 		pkgs = append(pkgs, "./"+filepath.ToSlash(rel))
+	}
+	if vet >= 0 && vet < len(pkgs) {
+		t.Logf("%d random specs checked clean and generated; -short vets only %d of them (make test vets all)", len(pkgs), vet)
+		pkgs = pkgs[:vet]
 	}
 	if len(pkgs) == 0 {
 		return

@@ -1,6 +1,7 @@
 package cpubench
 
 import (
+	"flag"
 	goruntime "runtime"
 	"testing"
 )
@@ -28,6 +29,16 @@ func TestThreadCPUAdvances(t *testing.T) {
 
 // TestLoopReportsCPU: Loop runs the function and reports cpu-ns/op.
 func TestLoopReportsCPU(t *testing.T) {
+	if testing.Short() {
+		// testing.Benchmark runs for -test.benchtime (1s by default);
+		// -short runs the loop for 20ms (make test for the full second).
+		bt := flag.Lookup("test.benchtime")
+		old := bt.Value.String()
+		if err := bt.Value.Set("20ms"); err != nil {
+			t.Fatal(err)
+		}
+		defer bt.Value.Set(old)
+	}
 	calls := 0
 	r := testing.Benchmark(func(b *testing.B) { Loop(b, func() { calls++ }) })
 	if calls == 0 || r.N == 0 {
