@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/gate"
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -108,7 +109,18 @@ func (c *buildCmd) Run(sys *stdio) error {
 				continue
 			}
 			if other, dup := seen[r.world.Name]; dup {
-				return fmt.Errorf("%s and %s both define world %s", other, r.file.name, r.world.Name)
+				// One failed verdict, not a failed run: in a corpus an LLM
+				// wrote, two specs may well pick one name. Not cached: it
+				// depends on the other spec.
+				d := duplicateWorld(r, other)
+				if !c.JSON {
+					fmt.Fprint(sys.stderr, compiler.Diagnostics{d}.Text())
+				}
+				r.diags, r.world = append(r.diags, d), nil
+				res := checkFailure(r)
+				res.Diagnostics = []compiler.Diagnostic{d}
+				decided = append(decided, res)
+				continue
 			}
 			seen[r.world.Name] = r.file.name
 			out, err := generateWorld(r)
@@ -318,6 +330,18 @@ func writeReport(p string, r *gate.Report) error {
 		return err
 	}
 	return writeFileAtomic(p, append(data, '\n'))
+}
+
+// duplicateWorld is the error of a spec whose world another spec, other,
+// already defines: both would be generated into one package.
+func duplicateWorld(r checkResult, other string) compiler.Diagnostic {
+	p := r.world.Pos
+	return compiler.Diagnostic{
+		Code: diag.DuplicateName, Severity: compiler.SeverityError,
+		File: p.Filename, Line: p.Line, Col: p.Column,
+		Message: fmt.Sprintf("world %s is also defined by %s: a world's name names its generated package, so each spec needs its own", r.world.Name, other),
+		Hint:    "Rename one of the two worlds (world NAME { … }), or leave one spec out.",
+	}
 }
 
 // errorDiagnostics are the errors among diags.
