@@ -74,7 +74,7 @@ func NewLocator(w *ir.World, dir string) Locator {
 	byMessage := messageLocator(w)
 	world := ""
 	if w.Pos.Line > 0 {
-		world = at(w.Pos, "world "+w.Name+" (generated code of no one declaration)")
+		world = at(w.Pos, "world "+w.Name+" (generated code common to the world)")
 	}
 	return func(goPos, message string) string {
 		if spec := byGoPos(decls, dir, goPos); spec != "" {

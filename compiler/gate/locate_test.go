@@ -139,10 +139,10 @@ func (s *State) Validate() []error {
 		{"return nil\n}\n\nfunc (s *State) check", "shop.world:16:3, tool set_tier"},
 		{"func (s *State) checkGold", "shop.world:37:1, invariant gold_customers_are_active"},
 		{"func taskPayIt", "shop.world:48:1, task pay_it"},
-		{"func unrelated", "shop.world:1:1, world shop (generated code of no one declaration)"},
+		{"func unrelated", "shop.world:1:1, world shop (generated code common to the world)"},
 		{"Parameters: json.RawMessage(\"{}\"),\n\t})\n\tr.Register(Tool{\n\t\tName:", "shop.world:16:3, tool set_tier"},
 		{"Parameters: json.RawMessage(\"{}\"),\n\t})\n\treturn", "shop.world:30:3, tool pay"},
-		{"return r\n", "shop.world:1:1, world shop (generated code of no one declaration)"},
+		{"return r\n", "shop.world:1:1, world shop (generated code common to the world)"},
 		{"errs = append(errs, fmt.Errorf(\"%s %q: %s refers", "shop.world:24:3, entity Invoice"},
 		{"if bad(r.Amount)", "shop.world:26:5, field Invoice.amount"},
 		{"for r := range s.Invoices", "shop.world:24:3, entity Invoice"},
@@ -154,7 +154,7 @@ func (s *State) Validate() []error {
 	}
 	// What nothing places is placed at the world.
 	for _, pos := range []string{"nowhere.go:1:1", "garbage", "gen/shop/tools.go:9999:1"} {
-		if got, want := locate(pos, ""), "shop.world:1:1, world shop (generated code of no one declaration)"; got != want {
+		if got, want := locate(pos, ""), "shop.world:1:1, world shop (generated code common to the world)"; got != want {
 			t.Errorf("locate(%q) = %q, want %q", pos, got, want)
 		}
 	}
@@ -164,7 +164,7 @@ func (s *State) Validate() []error {
 		{`world "shop": task "pay_it": tasks: the rubric holds already`, "shop.world:48:1, task pay_it"},
 		{`tool set_tier: no candidate arguments succeeded in 12 tries; the furthest got: …`, "shop.world:16:3, tool set_tier"},
 		{`world "shop": invariant "gold_customers_are_active" is broken`, "shop.world:37:1, invariant gold_customers_are_active"},
-		{`world "shop": tool "nope": x`, "shop.world:1:1, world shop (generated code of no one declaration)"},
+		{`world "shop": tool "nope": x`, "shop.world:1:1, world shop (generated code common to the world)"},
 	} {
 		if got := locate("world_test.go:12", tt.msg); got != tt.want {
 			t.Errorf("locate(%q) = %q, want %q", tt.msg, got, tt.want)
