@@ -27,55 +27,106 @@ func jsonKey(name string, first bool) string {
 	return string(append(b, ':'))
 }
 
+// A writer is one of the two ways generated code writes a value: its JSON
+// (runtime.Append…, the AppendJSON method) or its canonical form into a
+// state hash (runtime.Hash…, the HashFields method). Both have a runtime
+// function per scalar kind and a generic helper for optional values,
+// lists and maps, given the writer of their elements as a function value.
+type writer struct {
+	prefix string                          // of the runtime's functions: "Append", "Hash"
+	method string                          // of dates, records and entities
+	lit    func(t *ir.Type) *jen.Statement // a function literal writing a T
+}
+
+func (g *generator) jsonWriter() writer {
+	return writer{prefix: "Append", method: "AppendJSON",
+		lit: func(t *ir.Type) *jen.Statement {
+			return jen.Func().Params(jen.Id("dst").Index().Byte(), jen.Id("v").Add(g.goType(t))).Index().Byte().Block(
+				jen.Return(g.appendOf(t, jen.Id("dst"), jen.Id("v"))))
+		}}
+}
+
+func (g *generator) hashWriter() writer {
+	return writer{prefix: "Hash", method: "HashFields",
+		lit: func(t *ir.Type) *jen.Statement {
+			return jen.Func().Params(jen.Id("w").Op("*").Qual(rt, "FieldHasher"), jen.Id("v").Add(g.goType(t))).Block(
+				g.hashOf(t, jen.Id("w"), jen.Id("v")))
+		}}
+}
+
 // appendOf appends the JSON of x, a value of type t, to dst.
 func (g *generator) appendOf(t *ir.Type, dst, x jen.Code) *jen.Statement {
-	if pointerOpt(t) {
-		return jen.Qual(rt, "AppendOptional").Call(dst, x, g.appendFunc(baseType(t)))
-	}
-	switch t.Kind {
-	case ir.KindString, ir.KindText, ir.KindRef:
-		return jen.Qual(rt, "AppendString").Call(dst, x)
-	case ir.KindEnum:
-		return jen.Qual(rt, "AppendString").Call(dst, jen.String().Call(x))
-	case ir.KindInt:
-		return jen.Qual(rt, "AppendInt").Call(dst, x)
-	case ir.KindDecimal, ir.KindMoney:
-		return jen.Qual(rt, "AppendFloat").Call(dst, x)
-	case ir.KindBool:
-		return jen.Qual(rt, "AppendBool").Call(dst, x)
-	case ir.KindList:
-		return jen.Qual(rt, "AppendList").Call(dst, x, g.appendFunc(t.Elem))
-	case ir.KindMap:
-		if stringMap(t) {
-			return jen.Qual(rt, "AppendStringMap").Call(dst, x)
-		}
-		return jen.Qual(rt, "AppendMap").Call(dst, x, g.appendFunc(t.Elem))
-	}
-	// dates, date-times, value records, entities
-	return jen.Add(x).Dot("AppendJSON").Call(dst)
+	return g.writeOf(g.jsonWriter(), t, dst, x)
 }
 
 // appendFunc is a function value appending the JSON of a value of type t:
 // func(dst []byte, v T) []byte.
 func (g *generator) appendFunc(t *ir.Type) *jen.Statement {
+	return g.writeFunc(g.jsonWriter(), t)
+}
+
+// hashOf writes x, a value of type t, to the FieldHasher w.
+func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
+	return g.writeOf(g.hashWriter(), t, w, x)
+}
+
+// hashFunc is a function value writing a value of type t to a
+// FieldHasher: func(w *runtime.FieldHasher, v T).
+func (g *generator) hashFunc(t *ir.Type) *jen.Statement {
+	return g.writeFunc(g.hashWriter(), t)
+}
+
+// writeOf writes x, a value of type t, with wr to dst (a buffer or a
+// hasher).
+func (g *generator) writeOf(wr writer, t *ir.Type, dst, x jen.Code) *jen.Statement {
+	fn := func(name string) *jen.Statement { return jen.Qual(rt, wr.prefix+name) }
+	if pointerOpt(t) {
+		return fn("Optional").Call(dst, x, g.writeFunc(wr, baseType(t)))
+	}
+	switch t.Kind {
+	case ir.KindString, ir.KindText, ir.KindRef:
+		return fn("String").Call(dst, x)
+	case ir.KindEnum:
+		return fn("String").Call(dst, jen.String().Call(x))
+	case ir.KindInt:
+		return fn("Int").Call(dst, x)
+	case ir.KindDecimal, ir.KindMoney:
+		return fn("Float").Call(dst, x)
+	case ir.KindBool:
+		return fn("Bool").Call(dst, x)
+	case ir.KindList:
+		return fn("List").Call(dst, x, g.writeFunc(wr, t.Elem))
+	case ir.KindMap:
+		if stringMap(t) {
+			return fn("StringMap").Call(dst, x)
+		}
+		return fn("Map").Call(dst, x, g.writeFunc(wr, t.Elem))
+	}
+	// dates, date-times, value records, entities
+	return jen.Add(x).Dot(wr.method).Call(dst)
+}
+
+// writeFunc is a function value writing a value of type t with wr: the
+// runtime's function for a scalar, else a literal calling writeOf.
+func (g *generator) writeFunc(wr writer, t *ir.Type) *jen.Statement {
 	if !pointerOpt(t) {
+		fn := func(name string) *jen.Statement { return jen.Qual(rt, wr.prefix+name) }
 		switch t.Kind {
 		case ir.KindString, ir.KindText, ir.KindRef:
-			return jen.Qual(rt, "AppendString")
+			return fn("String")
 		case ir.KindEnum:
-			return jen.Qual(rt, "AppendEnum").Types(g.goType(t))
+			return fn("Enum").Types(g.goType(t))
 		case ir.KindInt:
-			return jen.Qual(rt, "AppendInt")
+			return fn("Int")
 		case ir.KindDecimal, ir.KindMoney:
-			return jen.Qual(rt, "AppendFloat")
+			return fn("Float")
 		case ir.KindBool:
-			return jen.Qual(rt, "AppendBool")
+			return fn("Bool")
 		case ir.KindDate, ir.KindDateTime, ir.KindStruct, ir.KindRecord:
-			return jen.Qual(rt, "AppendValue").Types(g.goType(t))
+			return fn("Value").Types(g.goType(t))
 		}
 	}
-	return jen.Func().Params(jen.Id("dst").Index().Byte(), jen.Id("v").Add(g.goType(t))).Index().Byte().Block(
-		jen.Return(g.appendOf(t, jen.Id("dst"), jen.Id("v"))))
+	return wr.lit(t)
 }
 
 // keyedAppend is the runtime function appending the key and the value of
@@ -98,56 +149,6 @@ func keyedAppend(t *ir.Type, x *jen.Statement) (string, *jen.Statement) {
 		return "AppendKeyBool", x
 	}
 	return "", nil
-}
-
-// hashOf writes x, a value of type t, to the FieldHasher w.
-func (g *generator) hashOf(t *ir.Type, w, x jen.Code) *jen.Statement {
-	if pointerOpt(t) {
-		return jen.Qual(rt, "HashOptional").Call(w, x, g.hashFunc(baseType(t)))
-	}
-	switch t.Kind {
-	case ir.KindString, ir.KindText, ir.KindRef:
-		return jen.Qual(rt, "HashString").Call(w, x)
-	case ir.KindEnum:
-		return jen.Qual(rt, "HashString").Call(w, jen.String().Call(x))
-	case ir.KindInt:
-		return jen.Qual(rt, "HashInt").Call(w, x)
-	case ir.KindDecimal, ir.KindMoney:
-		return jen.Qual(rt, "HashFloat").Call(w, x)
-	case ir.KindBool:
-		return jen.Qual(rt, "HashBool").Call(w, x)
-	case ir.KindList:
-		return jen.Qual(rt, "HashList").Call(w, x, g.hashFunc(t.Elem))
-	case ir.KindMap:
-		if stringMap(t) {
-			return jen.Qual(rt, "HashStringMap").Call(w, x)
-		}
-		return jen.Qual(rt, "HashMap").Call(w, x, g.hashFunc(t.Elem))
-	}
-	return jen.Add(x).Dot("HashFields").Call(w)
-}
-
-// hashFunc is a function value writing a value of type t to a
-// FieldHasher: func(w *runtime.FieldHasher, v T).
-func (g *generator) hashFunc(t *ir.Type) *jen.Statement {
-	if !pointerOpt(t) {
-		switch t.Kind {
-		case ir.KindString, ir.KindText, ir.KindRef:
-			return jen.Qual(rt, "HashString")
-		case ir.KindEnum:
-			return jen.Qual(rt, "HashEnum").Types(g.goType(t))
-		case ir.KindInt:
-			return jen.Qual(rt, "HashInt")
-		case ir.KindDecimal, ir.KindMoney:
-			return jen.Qual(rt, "HashFloat")
-		case ir.KindBool:
-			return jen.Qual(rt, "HashBool")
-		case ir.KindDate, ir.KindDateTime, ir.KindStruct, ir.KindRecord:
-			return jen.Qual(rt, "HashValue").Types(g.goType(t))
-		}
-	}
-	return jen.Func().Params(jen.Id("w").Op("*").Qual(rt, "FieldHasher"), jen.Id("v").Add(g.goType(t))).Block(
-		g.hashOf(t, jen.Id("w"), jen.Id("v")))
 }
 
 // stringMap reports whether t, a map, is a map[string]string in Go (values
