@@ -60,10 +60,10 @@ fmt: build
 	$(WORLDC) fmt -w $(WORLDS)
 
 # The gate at scale: N synthetic worlds cold, warm and unchanged (see
-# compiler/gate/testdata/scale/scale.sh); prints the table.
+# internal/gate/testdata/scale/scale.sh); prints the table.
 N ?= 200
 scale: build
-	sh compiler/gate/testdata/scale/scale.sh $(WORLDC) $(N)
+	sh internal/gate/testdata/scale/scale.sh $(WORLDC) $(N)
 
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)

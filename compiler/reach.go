@@ -8,13 +8,13 @@ import (
 	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
-	"github.com/worldc/worldc/compiler/probe"
+	"github.com/worldc/worldc/internal/probe"
 	"github.com/worldc/worldc/runtime"
 )
 
 // Reachability (W025). The executability gate requires every tool to
 // succeed at least once on arguments its conformance search builds
-// (compiler/probe: candidates from the seed, the task seeds and the golden
+// (internal/probe: candidates from the seed, the task seeds and the golden
 // solutions), tried from the world seed, each task's start state, the
 // states along each golden solution and the states after one or two
 // successful calls of other tools (runtime.ProbeFrom). The checker runs

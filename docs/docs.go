@@ -1,6 +1,6 @@
 // Package docs embeds the documentation that worldc itself needs: the
 // language reference goes into the prompts of the authoring loop
-// (compiler/author), so that what an LLM reads is what people read.
+// (internal/author), so that what an LLM reads is what people read.
 package docs
 
 import _ "embed"

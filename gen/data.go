@@ -13,7 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	toolprobe "github.com/worldc/worldc/compiler/probe"
+	toolprobe "github.com/worldc/worldc/internal/probe"
 )
 
 // jsonText is v as compact JSON without HTML escaping (`<` stays `<`),

@@ -8,7 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
-	toolprobe "github.com/worldc/worldc/compiler/probe"
+	toolprobe "github.com/worldc/worldc/internal/probe"
 )
 
 // The seed travels as data, not code: seed.json (embedded) holds the world

@@ -51,7 +51,7 @@ func BundleReadme(d BundleData) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Author holds the prompts of the authoring loop (compiler/author), each a
+// Author holds the prompts of the authoring loop (internal/author), each a
 // text/template whose first line declares its version
 // (`{{- /* version: author-1 */ -}}`), and what they are built from:
 //

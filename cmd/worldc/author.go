@@ -12,7 +12,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/worldc/worldc/compiler/author"
+	"github.com/worldc/worldc/internal/author"
 )
 
 type authorCmd struct {
@@ -33,7 +33,7 @@ type authorCmd struct {
 	Briefs      []string `arg:"" name:"briefs" help:"Brief files (.txt, .md: one brief each, the id is the file name), JSONL files ({\"id\", \"brief\", …} a line) or directories of them."`
 }
 
-// Run is the authoring loop on the briefs (see compiler/author).
+// Run is the authoring loop on the briefs (see internal/author).
 func (c *authorCmd) Run(sys *stdio) error {
 	if err := c.validate(!c.PrintPrompt); err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/worldc/worldc/compiler/author"
+	"github.com/worldc/worldc/internal/author"
 )
 
 type briefsCmd struct {

@@ -13,8 +13,11 @@ import (
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/diag"
-	"github.com/worldc/worldc/compiler/gate"
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/cache"
+	"github.com/worldc/worldc/internal/gate"
+	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 type buildCmd struct {
@@ -45,11 +48,11 @@ func (c *buildCmd) Run(sys *stdio) error {
 		return err
 	}
 	outDir := absPath(sys.cwd, c.Out)
-	cache, err := c.openCache(sys)
+	vc, err := c.openCache(sys)
 	if err != nil {
 		// No cache is no reason not to build: every world is judged anew.
 		fmt.Fprintf(sys.stderr, "worldc: warning: no verdict cache: %v\n", err)
-		cache = nil
+		vc = nil
 	}
 	// Read every spec once: its bytes decide its shard and its cache key.
 	var todo []specFile
@@ -64,10 +67,10 @@ func (c *buildCmd) Run(sys *stdio) error {
 		if err == nil && count > 1 && shardOf(src, count) != shard {
 			continue
 		}
-		if err == nil && cache != nil {
-			key := cache.Key(gate.CacheInput{Spec: src, Options: c.cacheOptions()})
+		if err == nil && vc != nil {
+			key := vc.Key(cache.Input{Spec: src, Options: c.cacheOptions()})
 			keys[f.path] = key
-			if e, ok := cache.Get(key, outDir); ok && !c.NoCache {
+			if e, ok := vc.Get(key, outDir); ok && !c.NoCache {
 				r := e.Result
 				r.Cached = true
 				decided = append(decided, r)
@@ -92,11 +95,11 @@ func (c *buildCmd) Run(sys *stdio) error {
 	built := map[string]builtWorld{}        // by world name
 	failedCheck := map[string]checkedSpec{} // by the name of its verdict
 	seen := map[string]string{}             // world → the spec that defines it
-	var changes []gate.Change
+	var changes []output.Change
 	generated := 0
 	for start := 0; start < len(todo); start += buildChunk {
 		results := checkFiles(sys, todo[start:min(start+buildChunk, len(todo))])
-		var outs []gate.Output
+		var outs []output.Output
 		var chunk []checkResult
 		for _, r := range results {
 			if !c.JSON {
@@ -132,11 +135,11 @@ func (c *buildCmd) Run(sys *stdio) error {
 			outs = append(outs, out)
 			chunk = append(chunk, r)
 		}
-		ch, err := gate.Plan(outDir, outs)
+		ch, err := output.Plan(outDir, outs)
 		if err != nil {
 			return err
 		}
-		if err := gate.Apply(outDir, outs, ch); err != nil {
+		if err := output.Apply(outDir, outs, ch); err != nil {
 			return err
 		}
 		changes = append(changes, ch...)
@@ -146,7 +149,7 @@ func (c *buildCmd) Run(sys *stdio) error {
 			patterns = append(patterns, packageDir(sys.cwd, dir))
 			opts.Locate[dir] = gate.NewLocator(r.world, sys.cwd)
 			built[r.world.Name] = builtWorld{spec: r.file.name, path: r.file.path, meta: worldMeta(r.world),
-				deps: r.deps, outputs: gate.OutputSums(outs[i].Files)}
+				deps: r.deps, outputs: cache.OutputSums(outs[i].Files)}
 		}
 	}
 	if !c.JSON {
@@ -160,16 +163,16 @@ func (c *buildCmd) Run(sys *stdio) error {
 			if !ok {
 				if fc, ok := failedCheck[w.World]; ok {
 					w.Diagnostics = fc.diags
-					if cache != nil {
-						c.remember(cache, keys[fc.path], fc.deps, nil, *w)
+					if vc != nil {
+						c.remember(vc, keys[fc.path], fc.deps, nil, *w)
 					}
 				}
 				continue
 			}
 			w.Spec, w.Meta = b.spec, b.meta
 			w.Diagnostics = w.GateDiagnostics()
-			if cache != nil {
-				c.remember(cache, keys[b.path], b.deps, b.outputs, *w)
+			if vc != nil {
+				c.remember(vc, keys[b.path], b.deps, b.outputs, *w)
 			}
 		}
 	}
@@ -193,25 +196,25 @@ const buildChunk = 100
 type builtWorld struct {
 	spec, path string // the spec's name in output, and its path
 	meta       *gate.WorldMeta
-	deps       []gate.FileSum // data files the check read
-	outputs    []gate.FileSum // the generated files
+	deps       []cache.FileSum // data files the check read
+	outputs    []cache.FileSum // the generated files
 }
 
 // checkedSpec is what build keeps of a spec with errors.
 type checkedSpec struct {
 	path  string
 	diags []compiler.Diagnostic
-	deps  []gate.FileSum
+	deps  []cache.FileSum
 }
 
 // remember stores a verdict; a cache that cannot be written is not a
 // failure of the build.
-func (c *buildCmd) remember(cache *gate.Cache, key string, deps, outputs []gate.FileSum, res gate.WorldResult) {
+func (c *buildCmd) remember(vc *cache.Cache, key string, deps, outputs []cache.FileSum, res gate.WorldResult) {
 	if key == "" {
 		return
 	}
 	res.Cached = false
-	_ = cache.Put(key, gate.CacheEntry{Deps: deps, Outputs: outputs, Result: res})
+	_ = vc.Put(key, cache.Entry{Deps: deps, Outputs: outputs, Result: res})
 }
 
 // cacheOptions are the flags that change a verdict.
@@ -221,21 +224,21 @@ func (c *buildCmd) cacheOptions() string {
 
 // openCache opens the verdict cache, keyed by this worldc's executable,
 // the runtime it generates for and the Go toolchain.
-func (c *buildCmd) openCache(sys *stdio) (*gate.Cache, error) {
+func (c *buildCmd) openCache(sys *stdio) (*cache.Cache, error) {
 	dir := c.CacheDir
 	if dir == "" {
 		var err error
-		if dir, err = gate.DefaultCacheDir(); err != nil {
+		if dir, err = cache.DefaultDir(); err != nil {
 			return nil, err
 		}
 	} else {
 		dir = absPath(sys.cwd, dir)
 	}
-	exe, err := gate.ExecutableSum()
+	exe, err := cache.ExecutableSum()
 	if err != nil {
 		return nil, err
 	}
-	rt, err := gate.EmbeddedRuntime()
+	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +246,7 @@ func (c *buildCmd) openCache(sys *stdio) (*gate.Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gate.OpenCache(dir, exe+"\x00"+rt.Hash+"\x00"+goVersion)
+	return cache.Open(dir, exe+"\x00"+rt.Hash+"\x00"+goVersion)
 }
 
 // shard is this run's shard and the number of shards: from --shard, or
@@ -329,7 +332,7 @@ func writeReport(p string, r *gate.Report) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(p, append(data, '\n'))
+	return safefs.WriteFile(p, append(data, '\n'))
 }
 
 // duplicateWorld is the error of a spec whose world another spec, other,

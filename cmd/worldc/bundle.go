@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -11,8 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/worldc/worldc/compiler/gate"
-	"github.com/worldc/worldc/gen/bundle"
+	"github.com/worldc/worldc/internal/bundle"
+	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 type bundleCmd struct {
@@ -33,7 +33,7 @@ func (c *bundleCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	rt, err := gate.EmbeddedRuntime()
+	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		return err
 	}
@@ -112,8 +112,8 @@ func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
 // isGeneratedPackage reports whether dir holds a world package worldc
 // generated.
 func isGeneratedPackage(dir string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "world.go"))
-	return err == nil && bytes.HasPrefix(data, []byte(gate.Header))
+	ok, _ := safefs.IsGenerated(filepath.Join(dir, "world.go"))
+	return ok
 }
 
 // generatedPackagesIn lists the generated world packages directly below

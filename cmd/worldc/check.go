@@ -11,8 +11,8 @@ import (
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/diag"
-	"github.com/worldc/worldc/compiler/gate"
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/cache"
 )
 
 type checkCmd struct {
@@ -59,7 +59,7 @@ type checkResult struct {
 	// sha256 is the hex SHA-256 of the spec's bytes.
 	sha256 string
 	// deps are the data files the check read, with their SHA-256.
-	deps []gate.FileSum
+	deps []cache.FileSum
 }
 
 // checkFiles checks every file, in parallel, and returns the results in
@@ -92,11 +92,11 @@ func checkFile(sys *stdio, f specFile) checkResult {
 	// Diagnostics name the file as the user does; data files (load … from)
 	// are read from the spec's real directory whatever the names say.
 	var opts []compiler.Option
-	var data *gate.RecordingFS
+	var data *cache.RecordingFS
 	if !f.isStdin() {
 		if root, err := os.OpenRoot(filepath.Dir(f.path)); err == nil {
 			defer root.Close()
-			data = &gate.RecordingFS{FS: root.FS(), Base: filepath.Dir(f.path)}
+			data = &cache.RecordingFS{FS: root.FS(), Base: filepath.Dir(f.path)}
 			opts = append(opts, compiler.WithData(data))
 		}
 	}

@@ -8,9 +8,8 @@ import (
 	"strings"
 
 	"github.com/alecthomas/kong"
+	"github.com/worldc/worldc/internal/output"
 	"golang.org/x/term"
-
-	"github.com/worldc/worldc/compiler/gate"
 )
 
 // Exit codes, as gofmt and the go command use them.
@@ -97,7 +96,7 @@ type exitRequest int
 // lets a panic of the command line parser reach the user.
 func run(args []string, sys *stdio) (code int) {
 	var c cli
-	rt, err := gate.EmbeddedRuntime()
+	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		fmt.Fprintf(sys.stderr, "worldc: internal error: %v\n", err)
 		return exitFailure

@@ -114,19 +114,20 @@ func TestFmtWriteOnlyChangedFiles(t *testing.T) {
 	}
 }
 
-// fmt -w writes through a symbolic link and keeps the file's mode.
-func TestWriteFileAtomicSymlinkAndMode(t *testing.T) {
+// fmt -w writes through a symbolic link the user named (as gofmt -w does)
+// and keeps the file's mode.
+func TestFmtWriteSymlinkAndMode(t *testing.T) {
 	dir := t.TempDir()
-	target := filepath.Join(dir, "target.world")
-	if err := os.WriteFile(target, []byte("old"), 0o600); err != nil {
+	target := filepath.Join(dir, "target.txt")
+	if err := os.WriteFile(target, []byte("world  w {\n}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "link.world")
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("no symlinks:", err)
 	}
-	if err := writeFileAtomic(link, []byte("new")); err != nil {
-		t.Fatal(err)
+	if code, _, stderr := runIn(t, dir, "", "fmt", "-w", "link.world"); code != exitOK {
+		t.Fatalf("fmt -w: exit %d: %s", code, stderr)
 	}
 	if info, err := os.Lstat(link); err != nil || info.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v, %v", info.Mode(), err)
@@ -135,8 +136,8 @@ func TestWriteFileAtomicSymlinkAndMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := os.ReadFile(target); string(got) != "new" {
-		t.Errorf("target = %q, want new", got)
+	if got, _ := os.ReadFile(target); string(got) != "world w {}\n" {
+		t.Errorf("target = %q, want it formatted", got)
 	}
 	if info.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, want 0600", info.Mode().Perm())

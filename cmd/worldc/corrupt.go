@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
-	"github.com/worldc/worldc/compiler/author"
+	"github.com/worldc/worldc/internal/author"
 )
 
 type corruptCmd struct {

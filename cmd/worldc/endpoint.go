@@ -4,7 +4,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/worldc/worldc/compiler/author"
+	"github.com/worldc/worldc/internal/author"
 )
 
 // endpointFlags say which OpenAI-compatible endpoint to ask and how.

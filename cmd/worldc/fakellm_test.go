@@ -6,13 +6,13 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/worldc/worldc/compiler/author/fakellm"
+	"github.com/worldc/worldc/internal/author/fakellm"
 )
 
 // fakeServers are the fake endpoints of running scripts.
 var fakeServers sync.Map // *testscript.TestScript → *fakellm.Server
 
-// cmdFakellm is the scripts' fake LLM endpoint (see compiler/author/fakellm):
+// cmdFakellm is the scripts' fake LLM endpoint (see internal/author/fakellm):
 //
 //	fakellm start SCRIPT.json   start it; $FAKELLM is its base URL
 //	fakellm counts              print the requests received per script key

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/dsl"
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 type fmtCmd struct {
@@ -55,7 +57,14 @@ func (c *fmtCmd) format(sys *stdio, f specFile) error {
 		fmt.Fprintln(sys.stdout, f.name)
 	}
 	if c.Write && changed {
-		if err := writeFileAtomic(f.path, out); err != nil {
+		// The user named this file: a symbolic link is followed to the
+		// spec it stands for, as gofmt -w does (a directory walk never
+		// yields links).
+		target, err := filepath.EvalSymlinks(f.path)
+		if err != nil {
+			return err
+		}
+		if err := safefs.WriteFile(target, out); err != nil {
 			return err
 		}
 	}

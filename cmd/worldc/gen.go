@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/worldc/worldc/compiler/gate"
 	"github.com/worldc/worldc/gen"
+	"github.com/worldc/worldc/internal/output"
 )
 
 type genCmd struct {
@@ -39,7 +39,7 @@ func (c *genCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	changes, err := gate.Plan(outDir, outs)
+	changes, err := output.Plan(outDir, outs)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (c *genCmd) Run(sys *stdio) error {
 	if err := c.applyModule(sys, mod); err != nil {
 		return err
 	}
-	if err := gate.Apply(outDir, outs, changes); err != nil {
+	if err := output.Apply(outDir, outs, changes); err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", plural(len(outs), "world"), c.Out, changeSummary(changes))
@@ -99,8 +99,8 @@ func checkDuplicateWorlds(results []checkResult) error {
 }
 
 // generate runs the code generator on every checked world.
-func generate(results []checkResult) ([]gate.Output, error) {
-	var outs []gate.Output
+func generate(results []checkResult) ([]output.Output, error) {
+	var outs []output.Output
 	for _, r := range results {
 		if r.world == nil {
 			continue
@@ -115,20 +115,20 @@ func generate(results []checkResult) ([]gate.Output, error) {
 }
 
 // generateWorld runs the code generator on one checked world.
-func generateWorld(r checkResult) (gate.Output, error) {
+func generateWorld(r checkResult) (output.Output, error) {
 	files, err := gen.Generate(r.world)
 	if err != nil {
-		return gate.Output{}, fmt.Errorf("generating world %s: %w", r.world.Name, err)
+		return output.Output{}, fmt.Errorf("generating world %s: %w", r.world.Name, err)
 	}
-	return gate.Output{World: r.world.Name, Files: files}, nil
+	return output.Output{World: r.world.Name, Files: files}, nil
 }
 
 // changeSummary says what Apply did: "3 files written, 1 removed", or "up
 // to date".
-func changeSummary(changes []gate.Change) string {
+func changeSummary(changes []output.Change) string {
 	written, removed := 0, 0
 	for _, c := range changes {
-		if c.Kind == gate.Stale {
+		if c.Kind == output.Stale {
 			removed++
 		} else {
 			written++

@@ -13,8 +13,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/internal/output"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected files of failing cmp commands in testdata/script/*.txtar")
@@ -121,11 +120,11 @@ func cmdCheckversion(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: checkversion go.mod")
 	}
-	rt, err := gate.EmbeddedRuntime()
+	rt, err := output.EmbeddedRuntime()
 	ts.Check(err)
 	data, err := os.ReadFile(ts.MkAbs(args[0]))
 	ts.Check(err)
-	want := "require " + gate.RuntimeModule + " " + rt.Version() + "\n"
+	want := "require " + output.RuntimeModule + " " + rt.Version() + "\n"
 	if !strings.Contains(string(data), want) {
 		ts.Fatalf("%s does not say %q", args[0], want)
 	}

@@ -3,11 +3,11 @@ package main
 import (
 	"fmt"
 
-	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/internal/output"
 )
 
 // outFlags are where gen and build write, and the module the worlds build
-// in there (see gate.PlanModule for the rule).
+// in there (see output.PlanModule for the rule).
 type outFlags struct {
 	Out        string `short:"o" default:"generated" placeholder:"DIR" help:"Output directory (default ${default}): world W goes to DIR/W/. Outside any Go module, DIR becomes a module of its own."`
 	Module     string `placeholder:"PATH" help:"Module path of DIR when it becomes a module of its own (default worlds)."`
@@ -15,12 +15,12 @@ type outFlags struct {
 }
 
 // planModule decides how the worlds written to the output directory build.
-func (f *outFlags) planModule(sys *stdio) (*gate.ModulePlan, error) {
-	rt, err := gate.EmbeddedRuntime()
+func (f *outFlags) planModule(sys *stdio) (*output.ModulePlan, error) {
+	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		return nil, err
 	}
-	return gate.PlanModule(absPath(sys.cwd, f.Out), rt, gate.ModuleOptions{
+	return output.PlanModule(absPath(sys.cwd, f.Out), rt, output.ModuleOptions{
 		ModulePath: f.Module,
 		AddRuntime: f.AddRuntime,
 		Version:    worldcVersion(),
@@ -29,11 +29,11 @@ func (f *outFlags) planModule(sys *stdio) (*gate.ModulePlan, error) {
 
 // applyModule writes the module's go.mod and runtime copy when they
 // change, and says so.
-func (f *outFlags) applyModule(sys *stdio, p *gate.ModulePlan) error {
+func (f *outFlags) applyModule(sys *stdio, p *output.ModulePlan) error {
 	if len(p.Files)+len(p.Remove) == 0 {
 		return nil
 	}
-	if err := gate.ApplyModule(p); err != nil {
+	if err := output.ApplyModule(p); err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stderr, "module %s in %s: worldc's runtime written to %s\n",

@@ -3,8 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/worldc/worldc/compiler/gate"
-	"github.com/worldc/worldc/compiler/report"
+	"github.com/worldc/worldc/internal/gate"
+	"github.com/worldc/worldc/internal/report"
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 // reportCmd renders reports as HTML (the default) or merges shards.
@@ -29,7 +30,7 @@ func (c *reportHTMLCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(absPath(sys.cwd, c.Out), page); err != nil {
+	if err := safefs.WriteFile(absPath(sys.cwd, c.Out), page); err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stderr, "%s: %d worlds, %d passed, %d failed\n", c.Out, len(r.Worlds), r.Passed, r.Failed)

@@ -5,7 +5,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/worldc/worldc/gen/specgen"
+	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/specgen"
 )
 
 type synthCmd struct {
@@ -14,7 +15,7 @@ type synthCmd struct {
 	Out  string `short:"o" required:"" placeholder:"DIR" help:"Where to write DIR/<world>.world."`
 }
 
-// Run writes a synthetic corpus: N distinct valid worlds (gen/specgen),
+// Run writes a synthetic corpus: N distinct valid worlds (internal/specgen),
 // varied in size and construct and spread over industries, countries and
 // task tags, for measuring the gate at scale.
 func (c *synthCmd) Run(sys *stdio) error {
@@ -27,7 +28,7 @@ func (c *synthCmd) Run(sys *stdio) error {
 	}
 	for i := range c.N {
 		name, src := specgen.CorpusSpec(c.Seed, i)
-		if err := writeFileAtomic(filepath.Join(dir, name+specExt), []byte(src)); err != nil {
+		if err := safefs.WriteFile(filepath.Join(dir, name+specExt), []byte(src)); err != nil {
 			return err
 		}
 	}

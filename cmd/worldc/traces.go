@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/worldc/worldc/compiler/author"
+	"github.com/worldc/worldc/internal/author"
 )
 
 type tracesCmd struct {

@@ -6,7 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/internal/output"
 )
 
 type versionCmd struct{}
@@ -14,7 +14,7 @@ type versionCmd struct{}
 // Run prints worldc's version, the Go it was built with and the runtime it
 // generates code for.
 func (versionCmd) Run(sys *stdio) error {
-	rt, err := gate.EmbeddedRuntime()
+	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		return err
 	}
@@ -23,10 +23,10 @@ func (versionCmd) Run(sys *stdio) error {
 }
 
 // versionText is what `worldc version` and `worldc --version` print.
-func versionText(rt *gate.Runtime) string {
+func versionText(rt *output.Runtime) string {
 	return fmt.Sprintf("worldc  %s\ngo      %s %s/%s\nruntime %s %s (%s)\n",
 		worldcVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH,
-		gate.RuntimeModule, rt.Version(), rt.Hash)
+		output.RuntimeModule, rt.Version(), rt.Hash)
 }
 
 // worldcVersion is the module version worldc was built at, from its build

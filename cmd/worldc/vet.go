@@ -14,7 +14,8 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/worldc/worldc/compiler/gate"
+	"github.com/worldc/worldc/internal/gate"
+	"github.com/worldc/worldc/internal/output"
 )
 
 // gateFlags are the flags vet and build share.
@@ -39,7 +40,7 @@ func (f *gateFlags) validate() error {
 }
 
 func (f *gateFlags) options(sys *stdio) gate.VetOptions {
-	rt, err := gate.EmbeddedRuntime()
+	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		rt = nil // run already read it once: this cannot fail now
 	}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package gate
-
-import "errors"
-
-func mkfifo(string) error { return errors.New("not supported") }

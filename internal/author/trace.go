@@ -1,0 +1,115 @@
+package author
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/internal/gate"
+)
+
+// Trace is one attempt of the loop on a brief: one JSON line of
+// OUT/traces/<id>.jsonl. The records of a brief, in order, are how its
+// world was built: training data for authoring and repair.
+type Trace struct {
+	BriefID string `json:"brief_id"`
+	Brief   string `json:"brief"`
+	World   string `json:"world"`
+	Model   string `json:"model"`
+	// PromptVersion is Prompts.Version; Templates the declared version of
+	// each template.
+	PromptVersion string            `json:"prompt_version"`
+	Templates     map[string]string `json:"templates"`
+	// Attempt counts the requests of the brief from 0; Kind is author (the
+	// first draft), repair or fresh (a new draft after a repair that made
+	// no progress); Repairs is the stage whose findings a repair was given
+	// (extract, check or gate).
+	Attempt  int       `json:"attempt"`
+	Kind     string    `json:"kind"`
+	Repairs  string    `json:"repairs,omitempty"`
+	Messages []Message `json:"messages"`
+	Reply    string    `json:"reply"`
+	Finish   string    `json:"finish_reason,omitempty"`
+	// Spec is the spec extracted from the reply (after the world was given
+	// its name), ExtractError why there was none, RenamedFrom the name the
+	// reply gave the world when it was another.
+	Spec         string               `json:"spec,omitempty"`
+	ExtractError string               `json:"extract_error,omitempty"`
+	RenamedFrom  string               `json:"renamed_from,omitempty"`
+	Diagnostics  compiler.Diagnostics `json:"diagnostics,omitempty"`
+	Gate         *gate.WorldResult    `json:"gate,omitempty"`
+	// Verdict is this attempt's outcome: no-spec, check-failed,
+	// gate-failed, passed, checked (with check only) or error.
+	Verdict   string   `json:"verdict"`
+	Tokens    Usage    `json:"tokens"`
+	LatencyMS int64    `json:"latency_ms"`
+	Retries   []string `json:"retries,omitempty"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// The verdicts of an attempt.
+const (
+	VerdictNoSpec      = "no-spec"
+	VerdictCheckFailed = "check-failed"
+	VerdictGateFailed  = "gate-failed"
+	VerdictPassed      = "passed"
+	VerdictChecked     = "checked"
+	VerdictError       = "error"
+)
+
+// traceWriter appends the traces of one brief to its file.
+type traceWriter struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func newTraceWriter(path string) (*traceWriter, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(path) // a brief's run starts its traces anew
+	if err != nil {
+		return nil, err
+	}
+	return &traceWriter{f: f}, nil
+}
+
+func (w *traceWriter) write(t *Trace) error {
+	line, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err = w.f.Write(append(line, '\n'))
+	return err
+}
+
+func (w *traceWriter) close() error { return w.f.Close() }
+
+// ReadTraces reads a traces file.
+func ReadTraces(path string) ([]Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var out []Trace
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var t Trace
+		if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		out = append(out, t)
+	}
+	return out, sc.Err()
+}

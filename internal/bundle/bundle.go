@@ -1,0 +1,365 @@
+// Package bundle builds a bundle: the directory a trainer downloads, with
+// one server binary linking the bundle's worlds (runtime/serve), its
+// manifest, the worlds' schemas, tasks and golden trajectories, trainer
+// files, a Python client and a README.
+//
+// The binary is built from a source module that Build writes into the
+// bundle (src/): a main package generated with jennifer, a copy of each
+// world's generated package, and copies of worldc's runtime and server
+// modules (embedded in worldc), so that a bundle builds from worldc alone
+// and a trainer can rebuild it. The server's own dependencies (the MCP SDK,
+// a WebSocket library) come from the Go module cache or proxy.
+package bundle
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	goruntime "runtime"
+	"slices"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+	"golang.org/x/mod/modfile"
+
+	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/runtime/serve"
+	"github.com/worldc/worldc/templates"
+)
+
+// ServeModule is the module path of the server.
+const ServeModule = "github.com/worldc/worldc/runtime/serve"
+
+// World is one world's generated package.
+type World struct {
+	Name  string            // the world's name: its package name
+	Files map[string][]byte // the package's files by name (tests are skipped)
+	// SpecSHA256 is the hex SHA-256 of the spec it was generated from; ""
+	// when built from a generated package.
+	SpecSHA256 string
+}
+
+// Options configures Build.
+type Options struct {
+	Name    string // the bundle's name: the binary's
+	Dir     string // the bundle directory
+	Version string // worldc's version, for the manifest
+	Runtime *output.Runtime
+	// Env is the go command's environment; nil means os.Environ().
+	Env []string
+	// Step, when set, is told each step as it starts.
+	Step func(what string)
+}
+
+// nameRE is what a bundle may be called: it names a file and a command.
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
+// Build writes the bundle into opts.Dir and returns its manifest. It
+// writes only below opts.Dir; a directory that holds something else than a
+// bundle is refused.
+func Build(ctx context.Context, worlds []World, opts Options) (*serve.Manifest, error) {
+	if !nameRE.MatchString(opts.Name) {
+		return nil, fmt.Errorf("bundle name %q: use lower case letters, digits, - and _ (at most 64, starting with a letter)", opts.Name)
+	}
+	if len(worlds) == 0 {
+		return nil, errors.New("a bundle needs at least one world")
+	}
+	seen := map[string]bool{}
+	for _, w := range worlds {
+		if seen[w.Name] {
+			return nil, fmt.Errorf("two worlds named %s", w.Name)
+		}
+		seen[w.Name] = true
+	}
+	slices.SortFunc(worlds, func(a, b World) int { return strings.Compare(a.Name, b.Name) })
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := prepareDir(dir); err != nil {
+		return nil, err
+	}
+	step := func(s string) {
+		if opts.Step != nil {
+			opts.Step(s)
+		}
+	}
+	step("writing the source module")
+	src := filepath.Join(dir, "src")
+	files, err := sourceModule(worlds, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeTree(src, files); err != nil {
+		return nil, err
+	}
+	step("building the server binary")
+	bin := filepath.Join(dir, "bin", opts.Name)
+	if err := goBuild(ctx, src, bin, opts.Env); err != nil {
+		return nil, err
+	}
+	step("exporting schemas, tasks and golden trajectories")
+	if err := run(ctx, bin, nil, "export", dir); err != nil {
+		return nil, err
+	}
+	m, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	m.WorldcVersion = opts.Version
+	if m.GoVersion, err = goVersion(ctx, src, opts.Env); err != nil {
+		return nil, err
+	}
+	m.Runtime = opts.Runtime.Hash
+	sum, err := serve.FileSHA256(bin)
+	if err != nil {
+		return nil, err
+	}
+	m.Binary = serve.ManifestFile{Path: "bin/" + opts.Name, SHA256: sum}
+	for i := range m.Worlds {
+		for _, w := range worlds {
+			if w.Name == m.Worlds[i].Name {
+				m.Worlds[i].SpecSHA256 = w.SpecSHA256
+			}
+		}
+	}
+	if err := writeManifest(dir, m); err != nil {
+		return nil, err
+	}
+	readme, err := templates.BundleReadme(templates.BundleData{Name: opts.Name, Worlds: worldRows(m)})
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "client", "worldc_client.py"), []byte(templates.PythonClient), 0o644); err != nil {
+		return nil, err
+	}
+	step("verifying the bundle")
+	if err := run(ctx, bin, nil, "verify", "--bundle", dir); err != nil {
+		return nil, fmt.Errorf("the new bundle does not verify: %w", err)
+	}
+	return m, nil
+}
+
+func worldRows(m *serve.Manifest) []templates.BundleWorld {
+	var out []templates.BundleWorld
+	for _, w := range m.Worlds {
+		out = append(out, templates.BundleWorld{Name: w.Name, Title: w.Title, Tools: w.Tools, Tasks: w.Tasks})
+	}
+	return out
+}
+
+// bundleMarker is the file that says a directory is a bundle worldc wrote.
+const bundleMarker = serve.ManifestName
+
+// prepareDir makes dir ready for a new bundle: it must not exist, be
+// empty, or be a bundle (whose generated parts are then removed).
+func prepareDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(dir, bundleMarker)); err != nil {
+		return fmt.Errorf("%s is not empty and holds no bundle (no %s): choose another directory", dir, bundleMarker)
+	}
+	for _, part := range []string{"bin", "src", "worlds", "trainers", "client", "README.md", bundleMarker} {
+		if err := os.RemoveAll(filepath.Join(dir, part)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sourceModule is the source of the binary: go.mod, go.sum, main.go, the
+// worlds under worlds/ and the runtime and server under .worldc/.
+func sourceModule(worlds []World, opts Options) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	for name, data := range opts.Runtime.Files {
+		files[output.RuntimeCopyDir+"/"+name] = data
+	}
+	serveFiles := map[string][]byte{}
+	err := fs.WalkDir(serve.Source(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(serve.Source(), p)
+		serveFiles[p] = data
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("reading the embedded server: %w", err)
+	}
+	for name, data := range serveFiles {
+		files[".worldc/serve/"+name] = data
+	}
+	serveMod, err := modfile.Parse("go.mod", serveFiles["go.mod"], nil)
+	if err != nil {
+		return nil, err
+	}
+	gomod := &modfile.File{}
+	gomod.AddModuleStmt("bundle")
+	if err := gomod.AddGoStmt(opts.Runtime.GoVersion); err != nil {
+		return nil, err
+	}
+	gomod.AddNewRequire(output.RuntimeModule, opts.Runtime.Version(), false)
+	gomod.AddNewRequire(ServeModule, opts.Runtime.Version(), false)
+	for _, r := range serveMod.Require {
+		if r.Mod.Path != output.RuntimeModule {
+			gomod.AddNewRequire(r.Mod.Path, r.Mod.Version, r.Indirect)
+		}
+	}
+	if err := gomod.AddReplace(output.RuntimeModule, "", "./"+output.RuntimeCopyDir, ""); err != nil {
+		return nil, err
+	}
+	if err := gomod.AddReplace(ServeModule, "", "./.worldc/serve", ""); err != nil {
+		return nil, err
+	}
+	gomod.Cleanup()
+	if files["go.mod"], err = gomod.Format(); err != nil {
+		return nil, err
+	}
+	files["go.sum"] = serveFiles["go.sum"]
+	for _, w := range worlds {
+		for name, data := range w.Files {
+			if strings.HasSuffix(name, "_test.go") || !filepath.IsLocal(name) || path.Clean(name) != name || strings.Contains(name, "/") {
+				continue
+			}
+			files["worlds/"+w.Name+"/"+name] = data
+		}
+	}
+	if files["main.go"], err = mainFile(worlds, opts.Name); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// mainFile is the bundle's main package.
+func mainFile(worlds []World, name string) ([]byte, error) {
+	f := jen.NewFile("main")
+	f.HeaderComment(strings.TrimPrefix(safefs.Header, "// "))
+	f.PackageComment(fmt.Sprintf("Command %s serves the worlds of the bundle %s over the JSON episode API,\nMCP and the OpenEnv WebSocket; run it without arguments for its usage.", name, name))
+	var args []jen.Code
+	args = append(args, jen.Lit(name))
+	for _, w := range worlds {
+		f.ImportAlias("bundle/worlds/"+w.Name, w.Name)
+		args = append(args, jen.Qual("bundle/worlds/"+w.Name, "New").Call())
+	}
+	f.Func().Id("main").Params().Block(
+		jen.Qual(ServeModule, "Main").Call(args...),
+	)
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeTree writes files below root (which it empties first).
+func writeTree(root string, files map[string][]byte) error {
+	if err := os.RemoveAll(root); err != nil {
+		return err
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, n := range names {
+		p := filepath.Join(root, filepath.FromSlash(n))
+		if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("refusing to write %s outside %s", n, root)
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, files[n], 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// goBuild builds the static, reproducible binary.
+func goBuild(ctx context.Context, src, bin string, env []string) error {
+	if env == nil {
+		env = os.Environ()
+	}
+	env = append(slices.Clip(env), "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", bin, ".")
+	cmd.Dir = src
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := strings.TrimSpace(string(out))
+		if strings.Contains(msg, "GOPROXY=off") || strings.Contains(msg, "module lookup disabled") || strings.Contains(msg, "dial tcp") {
+			msg += "\n(the server's dependencies must be in the Go module cache or reachable through GOPROXY: run `go mod download` in " + src + " with the network on, once)"
+		}
+		return fmt.Errorf("building the server binary in %s: %v\n%s", src, err, msg)
+	}
+	return nil
+}
+
+func goVersion(ctx context.Context, dir string, env []string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd.Dir = dir
+	cmd.Env = env
+	out, err := cmd.Output()
+	if err != nil {
+		return goruntime.Version(), nil
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// run runs the bundle binary.
+func run(ctx context.Context, bin string, env []string, args ...string) error {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v\n%s", filepath.Base(bin), strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+func readManifest(dir string) (*serve.Manifest, error) {
+	data, err := os.ReadFile(filepath.Join(dir, bundleMarker))
+	if err != nil {
+		return nil, err
+	}
+	var m serve.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+func writeManifest(dir string, m *serve.Manifest) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, bundleMarker), buf.Bytes(), 0o644)
+}

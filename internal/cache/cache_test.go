@@ -1,0 +1,79 @@
+package cache
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/worldc/worldc/internal/gate"
+)
+
+// TestCache: an entry holds while its data files and outputs are
+// unchanged, and never when damaged or made under another salt.
+func TestCache(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Open(filepath.Join(dir, "cache"), "worldc-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "specs", "rows.csv")
+	writeFiles(t, dir, map[string]string{"specs/rows.csv": "a,b\n", "out/w/world.go": "package w\n"})
+	rec := &RecordingFS{FS: os.DirFS(filepath.Join(dir, "specs")), Base: filepath.Join(dir, "specs")}
+	if _, err := rec.Open("rows.csv"); err != nil {
+		t.Fatal(err)
+	}
+	deps, err := rec.Deps()
+	if err != nil || len(deps) != 1 || deps[0].Path != data {
+		t.Fatalf("deps = %v, %v", deps, err)
+	}
+	key := c.Key(Input{Spec: []byte("world w {}")})
+	if key == c.Key(Input{Spec: []byte("world w {} ")}) || key == c.Key(Input{Spec: []byte("world w {}"), Options: "x"}) {
+		t.Error("different inputs share a key")
+	}
+	e := Entry{Deps: deps, Outputs: OutputSums(map[string][]byte{"world.go": []byte("package w\n")}), Result: gate.WorldResult{World: "w", OK: true}}
+	if err := c.Put(key, e); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if got, ok := c.Get(key, out); !ok || !got.Result.OK {
+		t.Fatal("a fresh entry is not found")
+	}
+	other, _ := Open(filepath.Join(dir, "cache"), "worldc-2")
+	if _, ok := other.Get(other.Key(Input{Spec: []byte("world w {}")}), out); ok {
+		t.Error("an entry made by another worldc was found")
+	}
+	os.WriteFile(data, []byte("a,c\n"), 0o644)
+	if _, ok := c.Get(key, out); ok {
+		t.Error("the entry holds after its data file changed")
+	}
+	os.WriteFile(data, []byte("a,b\n"), 0o644)
+	os.WriteFile(filepath.Join(out, "w", "extra.go"), []byte("package w\n"), 0o644)
+	if _, ok := c.Get(key, out); ok {
+		t.Error("the entry holds with an extra file in the world's directory")
+	}
+	os.Remove(filepath.Join(out, "w", "extra.go"))
+	if _, ok := c.Get(key, out); !ok {
+		t.Fatal("the entry does not hold once the inputs are back")
+	}
+	p := c.file(key)
+	raw, _ := os.ReadFile(p)
+	raw[len(raw)/2] ^= 1
+	os.WriteFile(p, raw, 0o644)
+	if _, ok := c.Get(key, out); ok {
+		t.Error("a damaged entry was trusted")
+	}
+}
+
+// writeFiles writes files (slash-separated paths below dir to contents).
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
