@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -141,30 +142,9 @@ func TestHeaderAndGofmt(t *testing.T) {
 }
 
 // TestGolden compares the generated northwind package with
-// testdata/golden/northwind; -update rewrites it.
+// testdata/golden/northwind, file by file with a diff, and fails on a
+// generated file with no golden and on a golden file no longer generated;
+// -update rewrites the directory (and removes stale files).
 func TestGolden(t *testing.T) {
-	files := mustGenerate(t, northwind().World)
-	dir := filepath.Join("testdata", "golden", "northwind")
-	if *update {
-		os.RemoveAll(dir)
-		writeFiles(t, dir, files)
-		return
-	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatalf("%v (run go test ./gen -update)", err)
-	}
-	if len(entries) != len(files) {
-		t.Errorf("golden has %d files, generated %d", len(entries), len(files))
-	}
-	for name, content := range files {
-		want, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Errorf("%v (run go test ./gen -update)", err)
-			continue
-		}
-		if !bytes.Equal(content, want) {
-			t.Errorf("%s differs from the golden file (run go test ./gen -update and review the diff)", name)
-		}
-	}
+	golden.Dir(t, filepath.Join("testdata", "golden", "northwind"), mustGenerate(t, northwind().World), *update)
 }

@@ -1,10 +1,10 @@
 package gen
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/worldc/worldc/internal/golden"
 )
 
 // TestRetailBuildsAndPasses generates the retail fixture (records,
@@ -21,23 +21,8 @@ func TestRetailBuildsAndPasses(t *testing.T) {
 }
 
 // TestRetailGolden compares the generated retail package with
-// testdata/golden/retail; -update rewrites it.
+// testdata/golden/retail, as TestGolden does northwind's; -update rewrites
+// it.
 func TestRetailGolden(t *testing.T) {
-	files := mustGenerate(t, retail().World)
-	dir := filepath.Join("testdata", "golden", "retail")
-	if *update {
-		os.RemoveAll(dir)
-		writeFiles(t, dir, files)
-		return
-	}
-	for name, content := range files {
-		want, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Errorf("%v (run go test ./gen -update)", err)
-			continue
-		}
-		if !bytes.Equal(content, want) {
-			t.Errorf("%s differs from the golden file (run go test ./gen -update and review the diff)", name)
-		}
-	}
+	golden.Dir(t, filepath.Join("testdata", "golden", "retail"), mustGenerate(t, retail().World), *update)
 }
