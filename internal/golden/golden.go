@@ -25,6 +25,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/diff"
+	"golang.org/x/tools/txtar"
 )
 
 // MaxDiffLines bounds the lines of one diff in a failure message; the
@@ -72,6 +73,73 @@ func File(t testing.TB, path string, got []byte, update bool) {
 	}
 	if d := Diff(path, want, path+" (got)", got); d != "" {
 		t.Errorf("golden: %s differs from the test output (%s):\n%s", path, hint, d)
+	}
+}
+
+// Archive compares got, a txtar archive, with the golden archive at path,
+// section by section: a section of got that the golden file lacks, a
+// golden section that got no longer has, and each section that differs
+// (with its diff) are reported by name. With update, it writes got to
+// path instead, unless the test has already failed.
+func Archive(t testing.TB, path string, got *txtar.Archive, update bool) {
+	t.Helper()
+	data := txtar.Format(got)
+	// What is compared is what is written: Format ends every section with
+	// a newline, and a line in a section that reads as a section header
+	// would split it.
+	ga := txtar.Parse(data)
+	if len(ga.Files) != len(got.Files) {
+		t.Fatalf("golden: the test output for %s does not read back as the same %d sections (a line in a section reads as a section header)", path, len(got.Files))
+	}
+	if update {
+		File(t, path, data, update)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("golden: %v (%s)", err, hint)
+		return
+	}
+	if bytes.Equal(want, data) {
+		return
+	}
+	sections := func(a *txtar.Archive, what string) map[string][]byte {
+		m := map[string][]byte{}
+		for _, f := range a.Files {
+			if _, dup := m[f.Name]; dup {
+				t.Errorf("golden: %s holds section %s twice", what, f.Name)
+			}
+			m[f.Name] = f.Data
+		}
+		return m
+	}
+	wa := txtar.Parse(want)
+	ws, gs := sections(wa, path), sections(ga, "the test output for "+path)
+	n := 0
+	if d := Diff(path+" (comment)", wa.Comment, path+" (comment, got)", ga.Comment); d != "" {
+		t.Errorf("golden: the comment of %s differs from the test output (%s):\n%s", path, hint, d)
+		n++
+	}
+	for _, f := range wa.Files {
+		if _, ok := gs[f.Name]; !ok {
+			t.Errorf("golden: %s holds section %s, which the test no longer produces (%s)", path, f.Name, hint)
+			n++
+		}
+	}
+	for _, f := range ga.Files {
+		w, ok := ws[f.Name]
+		if !ok {
+			t.Errorf("golden: the test produces section %s, which %s does not hold (%s):\n%s", f.Name, path, hint, Diff("/dev/null", nil, path+":"+f.Name, f.Data))
+			n++
+			continue
+		}
+		if d := Diff(path+":"+f.Name, w, path+":"+f.Name+" (got)", f.Data); d != "" {
+			t.Errorf("golden: section %s of %s differs from the test output (%s):\n%s", f.Name, path, hint, d)
+			n++
+		}
+	}
+	if n == 0 { // the same sections, in another order or layout
+		t.Errorf("golden: %s differs from the test output (%s):\n%s", path, hint, Diff(path, want, path+" (got)", data))
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"golang.org/x/tools/txtar"
 )
 
 // recorder is a testing.TB that keeps what a check reports instead of
@@ -259,6 +261,56 @@ func TestDirMatch(t *testing.T) {
 
 	r = run(t, func(tb testing.TB) { DirMatch(tb, dir, "*.golden", map[string][]byte{"a.input": nil}, false) })
 	wantErrs(t, r, []string{"a.input does not match the golden pattern"})
+}
+
+func TestArchive(t *testing.T) {
+	ar := func(comment string, files ...string) *txtar.Archive {
+		a := &txtar.Archive{Comment: []byte(comment)}
+		for i := 0; i < len(files); i += 2 {
+			a.Files = append(a.Files, txtar.File{Name: files[i], Data: []byte(files[i+1])})
+		}
+		return a
+	}
+	golden := ar("about\n", "a", "one\ntwo\n", "b", "b\n", "c", "c\n")
+	for _, tc := range []struct {
+		name string
+		got  *txtar.Archive
+		errs [][]string
+	}{
+		{"equal", golden, nil},
+		{"equal, without the last newline", ar("about\n", "a", "one\ntwo\n", "b", "b\n", "c", "c"), nil},
+		{"section differs", ar("about\n", "a", "one\nTWO\n", "b", "b\n", "c", "c\n"),
+			[][]string{{"section a of", "--- " + "@@PATH@@:a\n", "-two\n", "+TWO\n", "-update"}}},
+		{"comment differs", ar("About\n", "a", "one\ntwo\n", "b", "b\n", "c", "c\n"),
+			[][]string{{"the comment of", "-about\n", "+About\n"}}},
+		{"extra and missing", ar("about\n", "a", "one\ntwo\n", "c", "c\n", "d", "new\n"),
+			[][]string{{"holds section b, which the test no longer produces"}, {"produces section d", "+new\n"}}},
+		{"order", ar("about\n", "b", "b\n", "a", "one\ntwo\n", "c", "c\n"),
+			[][]string{{"differs from the test output", "-b\n", "+b\n"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "x.txtar")
+			if err := os.WriteFile(p, txtar.Format(golden), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range tc.errs {
+				for i := range e {
+					e[i] = strings.ReplaceAll(e[i], "@@PATH@@", p)
+				}
+			}
+			r := run(t, func(tb testing.TB) { Archive(tb, p, tc.got, false) })
+			wantErrs(t, r, tc.errs...)
+		})
+	}
+
+	p := filepath.Join(t.TempDir(), "x.txtar")
+	r := run(t, func(tb testing.TB) { Archive(tb, p, golden, true) })
+	wantErrs(t, r)
+	if data, err := os.ReadFile(p); err != nil || string(data) != string(txtar.Format(golden)) {
+		t.Errorf("after update: %q, %v", data, err)
+	}
+	r = run(t, func(tb testing.TB) { Archive(tb, p, ar("", "a", "x\n-- b --\ny\n"), true) })
+	wantErrs(t, r, []string{"does not read back as the same 1 sections"})
 }
 
 func TestDiffBounded(t *testing.T) {
