@@ -5,10 +5,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/internal/golden"
 )
 
 // TestFormatGolden formats every testdata/format/*.input (messy input) and
-// compares with the .golden file beside it (canonical output).
+// compares with the .golden file beside it (canonical output); a .golden
+// file with no .input fails, and -update removes it.
 func TestFormatGolden(t *testing.T) {
 	inputs, err := filepath.Glob("testdata/format/*.input")
 	if err != nil {
@@ -17,20 +20,20 @@ func TestFormatGolden(t *testing.T) {
 	if len(inputs) == 0 {
 		t.Fatal("no golden inputs")
 	}
+	outs := map[string][]byte{}
 	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".input")
-		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out, err := FormatSource(in, src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkGolden(t, strings.TrimSuffix(in, ".input")+".golden", out)
-		})
+		src, err := os.ReadFile(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := FormatSource(in, src)
+		if err != nil {
+			t.Errorf("%s: %v", in, err)
+			continue
+		}
+		outs[strings.TrimSuffix(filepath.Base(in), ".input")+".golden"] = out
 	}
+	golden.DirMatch(t, "testdata/format", "*.golden", outs, *update)
 }
 
 // TestFormatProperties checks, on every spec the tests know, that
@@ -61,7 +64,7 @@ func TestFormatGoldenIsCanonical(t *testing.T) {
 			t.Fatal(err)
 		}
 		if string(out) != string(src) {
-			t.Errorf("%s is not canonical: %s", g, diffLines(string(src), string(out)))
+			t.Errorf("%s is not canonical: %s", g, diffLines(g, string(src), g+" (formatted)", string(out)))
 		}
 	}
 }
@@ -118,7 +121,7 @@ func TestFormatTreeWithoutTokens(t *testing.T) {
 	want := Format(f)
 	f.tokens = nil
 	if got := Format(f); string(got) != string(want) {
-		t.Errorf("without tokens: %s", diffLines(string(want), string(got)))
+		t.Errorf("without tokens: %s", diffLines("with tokens", string(want), "without tokens", string(got)))
 	}
 	if Format(nil) != nil {
 		t.Error("Format(nil) is not nil")

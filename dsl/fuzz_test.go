@@ -46,13 +46,13 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("formatted output does not parse: %v\n--- input\n%s\n--- output\n%s", err, src, out)
 		}
 		if want, got := dumpTree(file), dumpTree(again); want != got {
-			t.Fatalf("formatting changed the tree: %s\n--- input\n%s\n--- output\n%s", diffLines(want, got), src, out)
+			t.Fatalf("formatting changed the tree: %s\n--- input\n%s\n--- output\n%s", diffLines("tree of the input", want, "tree of the formatted output", got), src, out)
 		}
 		if want, got := commentTexts(file), commentTexts(again); len(want) != len(got) || !bytes.Equal([]byte(fmtList(want)), []byte(fmtList(got))) {
 			t.Fatalf("comments changed: %q -> %q\n--- output\n%s", want, got, out)
 		}
 		if out2 := Format(again); !bytes.Equal(out, out2) {
-			t.Fatalf("not a fixed point: %s\n--- input\n%s", diffLines(string(out), string(out2)), src)
+			t.Fatalf("not a fixed point: %s\n--- input\n%s", diffLines("formatted", string(out), "formatted twice", string(out2)), src)
 		}
 	})
 }

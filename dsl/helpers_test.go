@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/internal/golden"
 )
 
 // update rewrites golden files: go test ./dsl -update
@@ -60,31 +62,10 @@ func dumpValue(b *strings.Builder, v reflect.Value, depth int) {
 	}
 }
 
-// diffLines shows the first lines where want and got differ.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := 0; i < max(len(w), len(g)); i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			lo := max(i-3, 0)
-			var b strings.Builder
-			fmt.Fprintf(&b, "first difference at line %d:\n", i+1)
-			for j := lo; j < i; j++ {
-				if j < len(w) {
-					fmt.Fprintf(&b, "    %s\n", w[j])
-				}
-			}
-			fmt.Fprintf(&b, "  - %s\n  + %s\n", wl, gl)
-			return b.String()
-		}
-	}
-	return "no difference"
+// diffLines is the unified diff from want to got (each named), bounded
+// as golden's diffs are, or "" when they are equal.
+func diffLines(wantName, want, gotName, got string) string {
+	return golden.Diff(wantName, []byte(want), gotName, []byte(got))
 }
 
 // commentTexts is the sorted multiset of a file's comment texts.
@@ -112,13 +93,13 @@ func checkFormatProperties(t testing.TB, name string, src []byte) {
 		t.Fatalf("%s: formatted output does not parse: %v\n%s", name, err, out)
 	}
 	if want, got := dumpTree(f), dumpTree(g); want != got {
-		t.Fatalf("%s: formatting changed the tree: %s\noutput:\n%s", name, diffLines(want, got), out)
+		t.Fatalf("%s: formatting changed the tree: %s\noutput:\n%s", name, diffLines("tree of the input", want, "tree of the formatted output", got), out)
 	}
 	if want, got := commentTexts(f), commentTexts(g); !reflect.DeepEqual(want, got) {
 		t.Fatalf("%s: comments changed:\nbefore %q\nafter  %q\noutput:\n%s", name, want, got, out)
 	}
 	if again := Format(g); string(again) != string(out) {
-		t.Fatalf("%s: not a fixed point: %s", name, diffLines(string(out), string(again)))
+		t.Fatalf("%s: not a fixed point: %s", name, diffLines("formatted", string(out), "formatted twice", string(again)))
 	}
 }
 
@@ -161,24 +142,9 @@ func firstCodeBlock(md []byte) []byte {
 	return []byte(block)
 }
 
-// readGolden compares got with the golden file at path, or rewrites it
-// under -update.
+// checkGolden compares got with the golden file at path, with a diff, or
+// rewrites it under -update.
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./dsl -update to create it)", err)
-	}
-	if string(want) != string(got) {
-		t.Errorf("%s is out of date (go test ./dsl -update rewrites it): %s", path, diffLines(string(want), string(got)))
-	}
+	golden.File(t, path, got, *update)
 }
