@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/worldc/worldc/internal/bundle"
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
 )
 
@@ -37,10 +36,8 @@ func (c *bundleCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	start := time.Now()
-	m, err := bundle.Build(ctx, worlds, bundle.Options{
+	m, err := bundle.Build(sys.ctx, worlds, bundle.Options{
 		Name: name, Dir: out, Version: worldcVersion(), Runtime: rt,
 		Step: func(what string) { fmt.Fprintf(sys.stderr, "bundle %s: %s\n", name, what) },
 	})
@@ -66,7 +63,7 @@ func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
 	for _, p := range c.Paths {
 		dir := absPath(sys.cwd, strings.TrimSuffix(p, "/..."))
 		if isGeneratedPackage(dir) {
-			w, err := readPackage(dir)
+			w, err := readPackage(sys, dir)
 			if err != nil {
 				return nil, err
 			}
@@ -75,7 +72,7 @@ func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
 		}
 		if pkgs := generatedPackagesIn(dir); len(pkgs) > 0 {
 			for _, d := range pkgs {
-				w, err := readPackage(d)
+				w, err := readPackage(sys, d)
 				if err != nil {
 					return nil, err
 				}
@@ -86,24 +83,16 @@ func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
 		specPaths = append(specPaths, p)
 	}
 	if len(specPaths) > 0 {
-		files, err := expandPaths(sys.cwd, specPaths)
+		specs, err := pipeline.Expand(sys.cwd, specPaths)
 		if err != nil {
 			return nil, err
 		}
-		results := checkFiles(sys, files)
-		if failed := printCheckFailures(sys, results); failed > 0 {
-			fmt.Fprintf(sys.stderr, "%s checked, %d with errors: no bundle\n", plural(len(results), "world"), failed)
-			return nil, exitError(exitFailure)
-		}
-		if err := checkDuplicateWorlds(results); err != nil {
+		results, outs, err := checkAndGenerate(sys, specs, "no bundle")
+		if err != nil {
 			return nil, err
 		}
-		for _, r := range results {
-			out, err := generateWorld(r)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", r.file.name, err)
-			}
-			worlds = append(worlds, bundle.World{Name: out.World, Files: out.Files, SpecSHA256: r.sha256})
+		for i, out := range outs {
+			worlds = append(worlds, bundle.World{Name: out.World, Files: out.Files, SpecSHA256: results[i].SHA256, Source: out.Source})
 		}
 	}
 	return worlds, nil
@@ -134,8 +123,8 @@ func generatedPackagesIn(dir string) []string {
 }
 
 // readPackage reads a generated package's regular files (not its tests).
-func readPackage(dir string) (bundle.World, error) {
-	w := bundle.World{Name: filepath.Base(dir), Files: map[string][]byte{}}
+func readPackage(sys *stdio, dir string) (bundle.World, error) {
+	w := bundle.World{Name: filepath.Base(dir), Files: map[string][]byte{}, Source: displayPath(sys.cwd, dir)}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return w, err
@@ -144,7 +133,7 @@ func readPackage(dir string) (bundle.World, error) {
 		if !e.Type().IsRegular() || strings.HasSuffix(e.Name(), "_test.go") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		data, err := safefs.ReadRegular(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return w, err
 		}

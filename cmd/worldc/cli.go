@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/pipeline"
 	"golang.org/x/term"
 )
 
@@ -22,6 +24,8 @@ const (
 // stdio is what a command may touch of the process: its streams and working
 // directory. Tests give their own.
 type stdio struct {
+	// ctx is cancelled when the command should stop (an interrupt).
+	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cwd            string
@@ -34,7 +38,7 @@ func newStdio() *stdio {
 	if err != nil {
 		cwd = "."
 	}
-	return &stdio{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, terminal: isTerminal(os.Stdout)}
+	return &stdio{ctx: context.Background(), stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, terminal: isTerminal(os.Stdout)}
 }
 
 // isTerminal reports whether f is a terminal: a character device that
@@ -73,13 +77,12 @@ A PATH is a spec file, a directory (every *.world below it, sorted) or dir/...;
 "-" reads standard input. Exit status: 0 success, 1 problems found, 2 bad usage.`
 
 // usageError is a command line that is well-formed for the parser but wrong
-// (an unknown code, a path that does not exist). It exits 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
+// (an unknown code, a path that does not exist). It exits 2. It is the
+// pipeline's, which refuses paths that name no spec.
+type usageError = pipeline.UsageError
 
 func usagef(format string, args ...any) error {
-	return usageError{fmt.Sprintf(format, args...)}
+	return &usageError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // exitError ends the command with a status; whatever explains it has been
@@ -95,6 +98,9 @@ type exitRequest int
 // run parses args, runs the command and returns the exit status. It never
 // lets a panic of the command line parser reach the user.
 func run(args []string, sys *stdio) (code int) {
+	if sys.ctx == nil {
+		sys.ctx = context.Background()
+	}
 	var c cli
 	rt, err := output.EmbeddedRuntime()
 	if err != nil {
@@ -164,14 +170,14 @@ func parseErrorLine(err error) string {
 // has not been printed.
 func exitStatus(err error, stderr io.Writer) int {
 	var ee exitError
-	var ue usageError
+	var ue *usageError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
 		return int(ee)
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "worldc: %s\n", ue.msg)
+		fmt.Fprintf(stderr, "worldc: %s\n", ue.Msg)
 		return exitUsage
 	default:
 		fmt.Fprintf(stderr, "worldc: %v\n", err)

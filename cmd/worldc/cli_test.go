@@ -30,57 +30,6 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 	}
 }
 
-func TestExpandPaths(t *testing.T) {
-	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
-		"a/z.world":          "",
-		"a/b/y.world":        "",
-		"a/b/notes.txt":      "",
-		"a/.git/x.world":     "",
-		"a/_old/x.world":     "",
-		"a/.swap.world":      "",
-		"c.world":            "",
-		"outside/far.world":  "",
-		"a/b/c/deeper.world": "",
-	})
-	cwd := filepath.Join(dir, "a")
-	tests := []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"."}, []string{"b/c/deeper.world", "b/y.world", "z.world"}},
-		{[]string{"./..."}, []string{"b/c/deeper.world", "b/y.world", "z.world"}},
-		{[]string{"..."}, []string{"b/c/deeper.world", "b/y.world", "z.world"}},
-		{[]string{"z.world", "b/..."}, []string{"z.world", "b/c/deeper.world", "b/y.world"}},
-		{[]string{"z.world", "./z.world", filepath.Join(cwd, "z.world")}, []string{"z.world"}},
-		{[]string{"b/notes.txt"}, []string{"b/notes.txt"}},
-		{[]string{"../outside"}, []string{"../outside/far.world"}},
-		{[]string{filepath.Join(dir, "c.world")}, []string{filepath.Join(dir, "c.world")}},
-		{[]string{"-", "-"}, []string{stdinName}},
-	}
-	for _, tt := range tests {
-		files, err := expandPaths(cwd, tt.args)
-		if err != nil {
-			t.Errorf("expandPaths(%q): %v", tt.args, err)
-			continue
-		}
-		var got []string
-		for _, f := range files {
-			got = append(got, f.name)
-		}
-		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
-			t.Errorf("expandPaths(%q) = %q, want %q", tt.args, got, tt.want)
-		}
-	}
-	for _, bad := range [][]string{{"missing.world"}, {"z.world/..."}, {"../outside/../a/b/c/deeper.world/..."}} {
-		if _, err := expandPaths(cwd, bad); err == nil {
-			t.Errorf("expandPaths(%q): no error", bad)
-		} else if _, ok := err.(usageError); !ok {
-			t.Errorf("expandPaths(%q): %T is not a usage error", bad, err)
-		}
-	}
-}
-
 // fmt -w must leave files that are already formatted alone: no new inode,
 // no new modification time.
 func TestFmtWriteOnlyChangedFiles(t *testing.T) {

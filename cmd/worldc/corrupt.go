@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/worldc/worldc/internal/author"
+	"github.com/worldc/worldc/internal/pipeline"
 )
 
 type corruptCmd struct {
@@ -37,7 +38,7 @@ func (c *corruptCmd) Run(sys *stdio) error {
 	if len(c.Paths) == 0 {
 		return usagef("no specs given")
 	}
-	files, err := expandPaths(sys.cwd, c.Paths)
+	files, err := pipeline.Expand(sys.cwd, c.Paths)
 	if err != nil {
 		return err
 	}
@@ -53,15 +54,15 @@ func (c *corruptCmd) Run(sys *stdio) error {
 	enc := json.NewEncoder(out)
 	var all []author.Corruption
 	for _, f := range files {
-		src, err := f.read(sys)
+		src, err := f.Read(sys.stdin)
 		if err != nil {
 			return err
 		}
 		opts := author.CorruptOptions{Operators: ops, MaxSites: c.MaxSites}
-		if !f.isStdin() {
-			opts.Data = os.DirFS(filepath.Dir(f.path))
+		if !f.IsStdin() {
+			opts.Data = os.DirFS(filepath.Dir(f.Path))
 		}
-		cs, err := author.Corrupt(f.name, src, opts)
+		cs, err := author.Corrupt(f.Name, src, opts)
 		if err != nil {
 			return err
 		}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/worldc/worldc/gen"
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/pipeline"
 )
 
 type genCmd struct {
@@ -18,33 +18,25 @@ type genCmd struct {
 // only if all of that succeeded: only the files whose bytes changed, and
 // removing files of those worlds that are no longer generated.
 func (c *genCmd) Run(sys *stdio) error {
-	files, err := expandPaths(sys.cwd, c.Paths)
+	specs, err := pipeline.Expand(sys.cwd, c.Paths)
 	if err != nil {
 		return err
 	}
-	results := checkFiles(sys, files)
-	if failed := printCheckFailures(sys, results); failed > 0 {
-		fmt.Fprintf(sys.stderr, "%s checked, %d with errors: nothing generated\n", plural(len(results), "world"), failed)
-		return exitError(exitFailure)
-	}
-	if err := checkDuplicateWorlds(results); err != nil {
-		return err
-	}
-	outs, err := generate(results)
+	_, outs, err := checkAndGenerate(sys, specs, "nothing generated")
 	if err != nil {
 		return err
 	}
-	outDir := absPath(sys.cwd, c.Out)
-	mod, err := c.planModule(sys)
-	if err != nil {
-		return err
-	}
-	changes, err := output.Plan(outDir, outs)
+	opts := c.options(sys)
+	mod, err := pipeline.PlanModule(opts)
 	if err != nil {
 		return err
 	}
 	if c.Check {
-		changes = append(mod.Changes(outDir), changes...)
+		changes, err := output.Plan(opts.Out, outs)
+		if err != nil {
+			return err
+		}
+		changes = append(mod.Changes(opts.Out), changes...)
 		for _, ch := range changes {
 			p := filepath.FromSlash(ch.Path)
 			if !filepath.IsAbs(p) {
@@ -59,68 +51,34 @@ func (c *genCmd) Run(sys *stdio) error {
 		fmt.Fprintf(sys.stderr, "%s up to date in %s\n", plural(len(outs), "world"), c.Out)
 		return nil
 	}
-	if err := c.applyModule(sys, mod); err != nil {
+	if err := pipeline.ApplyModule(opts, mod); err != nil {
 		return err
 	}
-	if err := output.Apply(outDir, outs, changes); err != nil {
+	changes, err := pipeline.Write(opts, outs)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", plural(len(outs), "world"), c.Out, changeSummary(changes))
 	return nil
 }
 
-// printCheckFailures prints the diagnostics of every spec (warnings
-// included) and returns how many have errors.
-func printCheckFailures(sys *stdio, results []checkResult) int {
-	failed := 0
+// checkAndGenerate checks every spec, printing every diagnostic (warnings
+// included), and generates their worlds when all of them check clean and
+// no two define one world. Otherwise it says how many have errors and that
+// nothing is done (what: "nothing generated") and fails. The outputs are
+// those of the results, in order.
+func checkAndGenerate(sys *stdio, specs []pipeline.Spec, what string) ([]pipeline.Checked, []output.Output, error) {
+	results := pipeline.Check(specs, sys.stdin)
+	pipeline.MarkDuplicates(results)
 	for _, r := range results {
-		fmt.Fprint(sys.stderr, r.diags.Text())
-		if r.world == nil {
-			failed++
-		}
+		fmt.Fprint(sys.stderr, r.Diags.Text())
 	}
-	return failed
-}
-
-// checkDuplicateWorlds fails when two specs define the same world: they
-// would be generated into the same directory.
-func checkDuplicateWorlds(results []checkResult) error {
-	first := map[string]string{}
-	for _, r := range results {
-		if r.world == nil {
-			continue
-		}
-		if f, ok := first[r.world.Name]; ok {
-			return fmt.Errorf("%s and %s both define world %s", f, r.file.name, r.world.Name)
-		}
-		first[r.world.Name] = r.file.name
+	if failed := pipeline.WithErrors(results); failed > 0 {
+		fmt.Fprintf(sys.stderr, "%s checked, %d with errors: %s\n", plural(len(results), "world"), failed, what)
+		return nil, nil, exitError(exitFailure)
 	}
-	return nil
-}
-
-// generate runs the code generator on every checked world.
-func generate(results []checkResult) ([]output.Output, error) {
-	var outs []output.Output
-	for _, r := range results {
-		if r.world == nil {
-			continue
-		}
-		out, err := generateWorld(r)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", r.file.name, err)
-		}
-		outs = append(outs, out)
-	}
-	return outs, nil
-}
-
-// generateWorld runs the code generator on one checked world.
-func generateWorld(r checkResult) (output.Output, error) {
-	files, err := gen.Generate(r.world)
-	if err != nil {
-		return output.Output{}, fmt.Errorf("generating world %s: %w", r.world.Name, err)
-	}
-	return output.Output{World: r.world.Name, Files: files}, nil
+	outs, err := pipeline.GenerateAll(results)
+	return results, outs, err
 }
 
 // changeSummary says what Apply did: "3 files written, 1 removed", or "up

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/pipeline"
 )
 
 // outFlags are where gen and build write, and the module the worlds build
@@ -14,35 +15,27 @@ type outFlags struct {
 	AddRuntime bool   `name:"add-runtime" help:"When DIR is inside a module that does not require worldc's runtime, add it there: a copy in .worldc/runtime at the module's root, and require and replace lines in its go.mod."`
 }
 
-// planModule decides how the worlds written to the output directory build.
-func (f *outFlags) planModule(sys *stdio) (*output.ModulePlan, error) {
-	rt, err := output.EmbeddedRuntime()
-	if err != nil {
-		return nil, err
+// options are the pipeline's options for writing to the output directory;
+// the module's writes are told on stderr.
+func (f *outFlags) options(sys *stdio) *pipeline.Options {
+	return &pipeline.Options{
+		Cwd:   sys.cwd,
+		Stdin: sys.stdin,
+		Out:   absPath(sys.cwd, f.Out),
+		Module: output.ModuleOptions{
+			ModulePath: f.Module,
+			AddRuntime: f.AddRuntime,
+			Version:    worldcVersion(),
+		},
+		Events: pipeline.Events{Module: func(p *output.ModulePlan) {
+			fmt.Fprintf(sys.stderr, "module %s in %s: worldc's runtime written to %s\n",
+				p.Path, displayPath(sys.cwd, p.Root), displayPath(sys.cwd, p.RuntimeDir))
+		}},
 	}
-	return output.PlanModule(absPath(sys.cwd, f.Out), rt, output.ModuleOptions{
-		ModulePath: f.Module,
-		AddRuntime: f.AddRuntime,
-		Version:    worldcVersion(),
-	})
-}
-
-// applyModule writes the module's go.mod and runtime copy when they
-// change, and says so.
-func (f *outFlags) applyModule(sys *stdio, p *output.ModulePlan) error {
-	if len(p.Files)+len(p.Remove) == 0 {
-		return nil
-	}
-	if err := output.ApplyModule(p); err != nil {
-		return err
-	}
-	fmt.Fprintf(sys.stderr, "module %s in %s: worldc's runtime written to %s\n",
-		p.Path, displayPath(sys.cwd, p.Root), displayPath(sys.cwd, p.RuntimeDir))
-	return nil
 }
 
 // displayPath names a directory in output: relative to cwd when it lies
 // below it, otherwise absolute.
 func displayPath(cwd, abs string) string {
-	return displayName(cwd, abs, abs)
+	return pipeline.DisplayName(cwd, abs, abs)
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/internal/specgen"
 )
@@ -28,7 +29,7 @@ func (c *synthCmd) Run(sys *stdio) error {
 	}
 	for i := range c.N {
 		name, src := specgen.CorpusSpec(c.Seed, i)
-		if err := safefs.WriteFile(filepath.Join(dir, name+specExt), []byte(src)); err != nil {
+		if err := safefs.WriteFile(filepath.Join(dir, name+pipeline.SpecExt), []byte(src)); err != nil {
 			return err
 		}
 	}

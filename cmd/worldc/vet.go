@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -15,7 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/worldc/worldc/internal/gate"
-	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/pipeline"
 )
 
 // gateFlags are the flags vet and build share.
@@ -39,14 +35,8 @@ func (f *gateFlags) validate() error {
 	return nil
 }
 
-func (f *gateFlags) options(sys *stdio) gate.VetOptions {
-	rt, err := output.EmbeddedRuntime()
-	if err != nil {
-		rt = nil // run already read it once: this cannot fail now
-	}
-	return gate.VetOptions{
-		Runtime:       rt,
-		Dir:           sys.cwd,
+func (f *gateFlags) gateOptions() pipeline.GateOptions {
+	return pipeline.GateOptions{
 		Workers:       f.Workers,
 		Optimize:      f.Optimize,
 		NoCache:       f.NoCache,
@@ -71,54 +61,21 @@ func (c *vetCmd) Run(sys *stdio) error {
 	if len(paths) == 0 {
 		paths = []string{"generated"}
 	}
-	patterns, err := packagePatterns(sys.cwd, paths)
+	patterns, err := pipeline.Patterns(sys.cwd, paths)
 	if err != nil {
 		return err
 	}
-	report, err := runGate(sys, patterns, c.gateFlags, c.options(sys), nil, nil)
-	return gateStatus(report, err)
-}
-
-// packagePatterns turns vet arguments into go package patterns: a
-// directory means every package below it (./dir/...); dir/... and import
-// path patterns pass through.
-func packagePatterns(cwd string, args []string) ([]string, error) {
-	var out []string
-	for _, arg := range args {
-		root, recursive := strings.CutSuffix(arg, "/...")
-		if arg == "..." {
-			root, recursive = ".", true
-		}
-		local := filepath.IsAbs(root) || root == "." || root == ".." || strings.HasPrefix(root, "./") || strings.HasPrefix(root, "../")
-		abs := root
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(cwd, abs)
-		}
-		info, err := os.Stat(abs)
-		switch {
-		case err == nil && info.IsDir():
-			rel, err := filepath.Rel(cwd, abs)
-			if err != nil {
-				return nil, err
-			}
-			switch {
-			case rel == ".":
-				out = append(out, "./...")
-			case filepath.IsLocal(rel):
-				out = append(out, "./"+filepath.ToSlash(rel)+"/...")
-			default:
-				out = append(out, filepath.ToSlash(abs)+"/...")
-			}
-		case err == nil:
-			return nil, usagef("%s: not a directory", arg)
-		case local || !recursive && !strings.Contains(root, "."):
-			return nil, usagef("%s: no such directory", arg)
-		default:
-			// An import path pattern (example.com/worlds/...): go resolves it.
-			out = append(out, arg)
-		}
+	opts := &pipeline.Options{Cwd: sys.cwd, Gate: c.gateOptions()}
+	p := c.printer(sys, opts)
+	report, err := pipeline.Vet(sys.ctx, patterns, opts, nil, nil)
+	p.finish()
+	if err != nil {
+		return err
 	}
-	return out, nil
+	if err := c.printReport(sys, report); err != nil {
+		return err
+	}
+	return gateStatus(report, nil)
 }
 
 // gateStatus is the exit of a gate run: 1 when a world failed.
@@ -132,70 +89,35 @@ func gateStatus(report *gate.Report, err error) error {
 	return nil
 }
 
-// runGate runs gate.Vet and reports: a verdict line per world as it is
-// known (and a progress bar on a terminal), then the summary; or, with
-// --json, the report. decided are worlds whose verdict is known before the
-// gate (specs with errors, verdicts from the cache); they are reported
-// first.
-//
-// annotate, when set, completes the report (spec names, metadata,
-// diagnostics) before it is printed.
-func runGate(sys *stdio, patterns []string, flags gateFlags, opts gate.VetOptions, decided []gate.WorldResult, annotate func(*gate.Report)) (*gate.Report, error) {
-	failed := decided
-	start := time.Now()
-	p := &verdictPrinter{w: sys.stdout, quiet: flags.JSON, typecheckOnly: flags.TypecheckOnly}
-	if sys.terminal && !flags.JSON {
+// printer prints the verdicts of opts's run as they are known: a line per
+// world (none with --json) and a progress bar on a terminal.
+func (f *gateFlags) printer(sys *stdio, opts *pipeline.Options) *verdictPrinter {
+	p := &verdictPrinter{w: sys.stdout, quiet: f.JSON, typecheckOnly: f.TypecheckOnly}
+	if sys.terminal && !f.JSON {
 		p.barOut = sys.stderr
 	}
-	opts.Start = func(worlds []string) {
-		names := worlds
-		for _, r := range failed {
-			names = append(names, r.World)
-		}
-		p.start(len(worlds), names)
-		for _, r := range failed {
-			p.verdict(r, false)
-		}
-	}
-	opts.Progress = func(r gate.WorldResult) { p.verdict(r, true) }
-	var report *gate.Report
-	if len(patterns) > 0 {
-		var err error
-		report, err = gate.Vet(context.Background(), patterns, opts)
-		p.finish()
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		opts.Start(nil)
-		report = &gate.Report{}
-	}
-	report.Worlds = append(report.Worlds, failed...)
-	for _, r := range failed {
-		if r.OK {
-			report.Passed++
-		} else {
-			report.Failed++
-		}
-	}
-	slices.SortStableFunc(report.Worlds, func(a, b gate.WorldResult) int { return strings.Compare(a.World, b.World) })
-	report.Seconds = time.Since(start).Seconds()
-	if annotate != nil {
-		annotate(report)
-	}
-	if flags.JSON {
+	opts.Events.Start = p.start
+	opts.Events.Verdict = p.verdict
+	opts.Events.Finish = p.finish
+	return p
+}
+
+// printReport prints the end of a gate run: the report as JSON with
+// --json, otherwise its warnings and the summary line.
+func (f *gateFlags) printReport(sys *stdio, report *gate.Report) error {
+	if f.JSON {
 		out, err := json.MarshalIndent(report, "", "  ")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		sys.stdout.Write(append(out, '\n'))
-	} else {
-		for _, w := range report.Warnings {
-			fmt.Fprintf(sys.stderr, "worldc: warning: %s\n", w)
-		}
-		fmt.Fprintln(sys.stdout, gateSummary(report))
+		_, err = sys.stdout.Write(append(out, '\n'))
+		return err
 	}
-	return report, nil
+	for _, w := range report.Warnings {
+		fmt.Fprintf(sys.stderr, "worldc: warning: %s\n", w)
+	}
+	fmt.Fprintln(sys.stdout, gateSummary(report))
+	return nil
 }
 
 // gateSummary is the closing line: "8 worlds, 7 passed, 1 failed in 12.3s
@@ -221,7 +143,7 @@ type verdictPrinter struct {
 	typecheckOnly bool
 }
 
-func (p *verdictPrinter) start(total int, names []string) {
+func (p *verdictPrinter) start(names []string, total int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, n := range names {
@@ -272,6 +194,7 @@ func (p *verdictPrinter) finish() {
 	if p.bar != nil {
 		p.bar.Finish()
 		p.bar.Clear()
+		p.bar = nil
 	}
 }
 

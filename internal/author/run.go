@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
 )
 
@@ -44,7 +45,7 @@ type Runner struct {
 	Client  *Client
 	// Gate is where specs that check clean are vetted; unused with
 	// CheckOnly.
-	Gate *Gate
+	Gate *pipeline.WorldGate
 	Opts Options
 	// OnStart, when set, is called with the briefs to do (after those
 	// done before are skipped); OnResult with each brief's result as it

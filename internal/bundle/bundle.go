@@ -46,6 +46,9 @@ type World struct {
 	// SpecSHA256 is the hex SHA-256 of the spec it was generated from; ""
 	// when built from a generated package.
 	SpecSHA256 string
+	// Source names where it comes from (its spec, or its package's
+	// directory), for errors.
+	Source string
 }
 
 // Options configures Build.
@@ -73,12 +76,12 @@ func Build(ctx context.Context, worlds []World, opts Options) (*serve.Manifest, 
 	if len(worlds) == 0 {
 		return nil, errors.New("a bundle needs at least one world")
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for _, w := range worlds {
-		if seen[w.Name] {
-			return nil, fmt.Errorf("two worlds named %s", w.Name)
+		if first, dup := seen[w.Name]; dup {
+			return nil, &output.DuplicateWorldError{World: w.Name, First: first, Second: w.Source}
 		}
-		seen[w.Name] = true
+		seen[w.Name] = w.Source
 	}
 	slices.SortFunc(worlds, func(a, b World) int { return strings.Compare(a.Name, b.Name) })
 	dir, err := filepath.Abs(opts.Dir)

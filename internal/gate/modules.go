@@ -46,11 +46,7 @@ func groupByModule(patterns []string, dir string) ([]*moduleGroup, error) {
 		return g
 	}
 	for _, pat := range patterns {
-		base, recursive := strings.CutSuffix(pat, "/...")
-		if pat == "..." {
-			base, recursive = ".", true
-		}
-		local := filepath.IsAbs(base) || base == "." || base == ".." || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../")
+		base, recursive, local := SplitPattern(pat)
 		if !local {
 			g := group(dir)
 			g.patterns = append(g.patterns, pat)
@@ -100,4 +96,18 @@ func relSlash(base, p string) string {
 		return p
 	}
 	return path.Clean(filepath.ToSlash(r))
+}
+
+// SplitPattern classifies a go package pattern: base is the pattern
+// without a trailing "/..." (recursive says whether it had one; "..."
+// alone is "." recursive), and local says whether base names a directory
+// (absolute, or relative: ".", "..", "./x", "../x") rather than an import
+// path. It is the one place that tells the two apart.
+func SplitPattern(pat string) (base string, recursive, local bool) {
+	base, recursive = strings.CutSuffix(pat, "/...")
+	if pat == "..." {
+		base, recursive = ".", true
+	}
+	local = filepath.IsAbs(base) || base == "." || base == ".." || strings.HasPrefix(base, "./") || strings.HasPrefix(base, "../")
+	return base, recursive, local
 }

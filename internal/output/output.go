@@ -29,6 +29,21 @@ type Output struct {
 	// Files maps slash-separated paths relative to the world's directory to
 	// their contents.
 	Files map[string][]byte
+	// Source names where the world comes from (a spec), for errors.
+	Source string
+}
+
+// DuplicateWorldError is the error of two sources (specs, generated
+// packages) that define one world: both would be generated into one
+// directory, or served under one name. It is the one error for that, from
+// the pipeline's check of specs to the bundle's of packages.
+type DuplicateWorldError struct {
+	World         string
+	First, Second string // the sources, in the order they were given
+}
+
+func (e *DuplicateWorldError) Error() string {
+	return fmt.Sprintf("world %s is defined by both %s and %s: a world's name names its generated package, so each needs its own", e.World, e.First, e.Second)
 }
 
 // ChangeKind says what a Change does to a file.
@@ -85,15 +100,15 @@ func Plan(dir string, outs []Output) ([]Change, error) {
 		return nil, err
 	}
 	var changes []Change
-	seen := map[string]bool{}
+	seen := map[string]string{}
 	for _, out := range outs {
 		if !worldName.MatchString(out.World) {
 			return nil, fmt.Errorf("world name %q is not a valid directory name (lower snake case, at most 64 characters)", out.World)
 		}
-		if seen[out.World] {
-			return nil, fmt.Errorf("two specs generate world %q", out.World)
+		if first, dup := seen[out.World]; dup {
+			return nil, &DuplicateWorldError{World: out.World, First: first, Second: out.Source}
 		}
-		seen[out.World] = true
+		seen[out.World] = out.Source
 		c, err := planWorld(root, out)
 		if err != nil {
 			return nil, err
