@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -70,8 +69,6 @@ type Bin struct {
 	X, H, Top float64
 }
 
-var codeRE = regexp.MustCompile(`\b(W\d{3})\b`)
-
 // HTML renders the report as one self-contained page.
 func HTML(r *gate.Report, title string) ([]byte, error) {
 	p := Page{Title: title, Worlds: len(r.Worlds), Passed: r.Passed, Failed: r.Failed, Seconds: r.Seconds, Warnings: r.Warnings}
@@ -90,11 +87,11 @@ func HTML(r *gate.Report, title string) ([]byte, error) {
 		}
 		p.Failures = append(p.Failures, w)
 		stages[string(w.Stage)]++
+		// The diagnostics carry typed codes (the checker's W…, the gate's
+		// gate-<stage>); a report of vet alone has none.
 		seen := map[string]bool{}
-		for _, e := range w.Errors {
-			for _, m := range codeRE.FindAllStringSubmatch(e.Message, -1) {
-				seen[m[1]] = true
-			}
+		for _, d := range w.Diagnostics {
+			seen[string(d.Code)] = true
 		}
 		if len(seen) == 0 {
 			seen[string(w.Stage)+" (no code)"] = true

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/internal/gate"
 )
 
@@ -22,7 +23,8 @@ func sample() *gate.Report {
 			{World: "a", OK: true, Seconds: 0.02, Meta: meta("retail", "DE", []string{"tool_use"}, []string{"multi_step"})},
 			{World: "b", OK: true, Seconds: 1.5, Meta: meta("retail", "FR", []string{"tool_use"}, []string{"cross_service"})},
 			{World: "c", Stage: gate.StageCheck, Reason: "check: c.world:3:1: error[W003]: unknown entity", Errors: []gate.Error{{Message: "error[W003]: unknown entity"}, {Message: "error[W010]: x"}},
-				Meta: meta("logistics", "DE", nil, nil)},
+				Diagnostics: []diag.Diagnostic{{Code: diag.UnresolvedName, Message: "unknown entity"}, {Code: diag.WriteOutsideService, Message: "x"}, {Code: diag.SolutionFails, Message: "counted by its code, not its text"}},
+				Meta:        meta("logistics", "DE", nil, nil)},
 			{World: "d", Stage: gate.StageTest, Reason: "test failed: <script>alert(1)</script>", Errors: []gate.Error{{Message: "<script>alert(1)</script>"}}, Seconds: 12},
 		},
 		Passed: 2, Failed: 2, Seconds: 14,
@@ -67,7 +69,7 @@ func TestHTML(t *testing.T) {
 		}
 	}
 	s := string(page)
-	for _, want := range []string{"W003", "W010", "test (no code)", "retail", "logistics", "cross_service", ">c<", "&lt;script&gt;"} {
+	for _, want := range []string{"W003", "W010", "W021", "test (no code)", "retail", "logistics", "cross_service", ">c<", "&lt;script&gt;"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the page lacks %q", want)
 		}
