@@ -79,10 +79,26 @@ type Entry struct {
 	Sum string `json:"sum"`
 }
 
-// FileSum is a file and its SHA-256 (hex).
+// FileSum is a file and its SHA-256 (hex). A dependency with an empty
+// SHA256 is a file the check looked for and did not find: the entry holds
+// while it is still absent.
 type FileSum struct {
 	Path   string `json:"path"`
 	SHA256 string `json:"sha256"`
+}
+
+// maxEntry bounds the size of a cache entry read back.
+const maxEntry = 16 << 20
+
+// holds reports whether the dependency is as it was: the same content, or
+// still absent.
+func (d FileSum) holds() bool {
+	if d.SHA256 == "" {
+		_, err := os.Lstat(d.Path)
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	sum, err := depSHA256(d.Path)
+	return err == nil && sum == d.SHA256
 }
 
 // Key is the cache key of a world's inputs.
@@ -101,7 +117,9 @@ func (c *Cache) file(key string) string {
 // dependencies and outputs are unchanged on disk (outRoot is the output
 // directory: the world's files are in outRoot/<world>).
 func (c *Cache) Get(key, outRoot string) (*Entry, bool) {
-	data, err := os.ReadFile(c.file(key))
+	// An entry is a regular file of bounded size: a FIFO planted in the
+	// cache must not hang the build, nor a link to /dev/zero exhaust it.
+	data, err := safefs.ReadRegularLimit(c.file(key), maxEntry)
 	if err != nil {
 		return nil, false
 	}
@@ -116,7 +134,7 @@ func (c *Cache) Get(key, outRoot string) (*Entry, bool) {
 	}
 	e.Sum = want
 	for _, d := range e.Deps {
-		if sum, err := fileSHA256(d.Path); err != nil || sum != d.SHA256 {
+		if !d.holds() {
 			return nil, false
 		}
 	}
@@ -166,20 +184,17 @@ func OutputSums(files map[string][]byte) []FileSum {
 }
 
 // sameOutputs reports whether dir holds exactly the files of sums with
-// those contents.
+// those contents, and nothing else: a file added beside them (a .go file
+// as a symbolic link, a directory of them) changes the package.
 func sameOutputs(dir string, sums []FileSum) bool {
 	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if err != nil || len(entries) != len(sums) {
 		return false
 	}
-	n := 0
 	for _, e := range entries {
-		if e.Type().IsRegular() {
-			n++
+		if !e.Type().IsRegular() {
+			return false
 		}
-	}
-	if n != len(sums) {
-		return false
 	}
 	for _, s := range sums {
 		if !filepath.IsLocal(s.Path) {
@@ -217,8 +232,20 @@ func ExecutableSum() (string, error) {
 	return fileSHA256(exe)
 }
 
-// RecordingFS wraps a file system and records the regular files read
-// through it, so that a cache entry can depend on them.
+// depSHA256 is the SHA-256 of a data file: it may be a symbolic link
+// inside the spec's directory (the check reads through an os.Root, which
+// allows those), but only a regular file is read.
+func depSHA256(p string) (string, error) {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return fileSHA256(target)
+}
+
+// RecordingFS wraps a file system and records the files looked for
+// through it (opened or stat'ed, found or not), so that a cache entry can
+// depend on them: on their content, or on their absence.
 type RecordingFS struct {
 	FS   fs.FS
 	Base string // the directory FS is rooted at, to name the files
@@ -227,39 +254,48 @@ type RecordingFS struct {
 
 // Open implements fs.FS.
 func (r *RecordingFS) Open(name string) (fs.File, error) {
-	f, err := r.FS.Open(name)
-	if err == nil {
-		r.read = append(r.read, name)
-	}
-	return f, err
+	r.read = append(r.read, name)
+	return r.FS.Open(name)
 }
 
 // Stat implements fs.StatFS with FS's own Stat: without it, fs.Stat
 // would open the file to stat it, and opening a FIFO blocks until a
 // writer comes (a data file named by a hostile spec must not hang check).
 func (r *RecordingFS) Stat(name string) (fs.FileInfo, error) {
+	r.read = append(r.read, name)
 	if sfs, ok := r.FS.(fs.StatFS); ok {
 		return sfs.Stat(name)
 	}
 	return fs.Stat(r.FS, name)
 }
 
-// Deps are the files read so far with their current SHA-256, sorted.
-func (r *RecordingFS) Deps() ([]FileSum, error) {
+// Deps are the files looked for so far with their current SHA-256
+// (empty for those absent), sorted. A file that exists but cannot be
+// hashed (a FIFO, a link out of the tree) is a dependency that never
+// holds: the spec is checked again each time.
+func (r *RecordingFS) Deps() []FileSum {
 	names := slices.Clone(r.read)
 	slices.Sort(names)
 	names = slices.Compact(names)
 	var out []FileSum
 	for _, n := range names {
+		if !fs.ValidPath(n) {
+			continue // the FS refused it: nothing was read
+		}
 		p := filepath.Join(r.Base, filepath.FromSlash(n))
-		sum, err := fileSHA256(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
+		sum, err := depSHA256(p)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			out = append(out, FileSum{Path: p})
+		case err != nil:
+			out = append(out, FileSum{Path: p, SHA256: unhashable})
+		default:
+			out = append(out, FileSum{Path: p, SHA256: sum})
 		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, FileSum{Path: p, SHA256: sum})
 	}
-	return out, nil
+	return out
 }
+
+// unhashable is the SHA256 of a dependency that could not be hashed: no
+// file's hash is that.
+const unhashable = "unhashable"

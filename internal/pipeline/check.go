@@ -94,7 +94,7 @@ func checkSource(s Spec, src []byte, opts []compiler.Option) Checked {
 	sum := sha256.Sum256(src)
 	res := Checked{Spec: s, World: w, Diags: diags, SHA256: hex.EncodeToString(sum[:])}
 	if data != nil {
-		res.Deps, _ = data.Deps() // a file that cannot be hashed now is no dependency a cache could check
+		res.Deps = data.Deps()
 	}
 	return res
 }
