@@ -138,7 +138,7 @@ func (p *briefPrinter) result(r author.Result) {
 			}
 			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s, %s, %.1fs\n", word, r.ID, plural(r.Rounds, "round"), plural(r.Tokens.Total(), "token"), r.Seconds)
 		default:
-			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s\n", "FAIL", r.ID, r.Reason)
+			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s\n", "FAIL", r.ID, printable(r.Reason))
 		}
 	}
 	if p.bar != nil {

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -210,7 +213,24 @@ func verdictLine(r gate.WorldResult, width int, typecheckOnly bool) string {
 		}
 		return fmt.Sprintf("ok    %-*s  %s", width, r.World, timing)
 	}
-	return fmt.Sprintf("FAIL  %-*s  %s", width, r.World, r.Reason)
+	return fmt.Sprintf("FAIL  %-*s  %s", width, r.World, printable(r.Reason))
+}
+
+// printable is s on one line without control characters: a message from a
+// spec (a require's, an LLM's) holding a newline or an escape sequence
+// must not print a verdict line of its own or drive the terminal. Control
+// characters are shown escaped, as Go quotes them.
+func printable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) || r == utf8.RuneError {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // errorLine is one error of a failed world: its spec position first when
@@ -223,5 +243,5 @@ func errorLine(e gate.Error) string {
 	if e.Go != "" {
 		line += " (" + e.Go + ")"
 	}
-	return strings.Join(strings.Fields(line), " ")
+	return printable(strings.Join(strings.Fields(line), " "))
 }
