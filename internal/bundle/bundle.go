@@ -14,9 +14,12 @@ package bundle
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -182,13 +185,44 @@ func prepareDir(dir string) error {
 	if len(entries) == 0 {
 		return nil
 	}
-	if _, err := os.Lstat(filepath.Join(dir, bundleMarker)); err != nil {
-		return fmt.Errorf("%s is not empty and holds no bundle (no %s): choose another directory", dir, bundleMarker)
+	if err := isBundle(dir); err != nil {
+		return fmt.Errorf("%s is not empty and holds no bundle worldc wrote (%v): choose another directory", dir, err)
 	}
 	for _, part := range []string{"bin", "src", "worlds", "trainers", "client", "README.md", bundleMarker} {
 		if err := os.RemoveAll(filepath.Join(dir, part)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// isBundle says why dir is not a bundle worldc wrote, or nil when it is:
+// its manifest is a regular file that decodes as a bundle's manifest,
+// field for field, and names a binary that is there with the hash it
+// gives. A manifest.json of something else (a web app has one) is not
+// enough to have its directories removed.
+func isBundle(dir string) error {
+	data, err := safefs.ReadRegularLimit(filepath.Join(dir, bundleMarker), 64<<20)
+	if err != nil {
+		return fmt.Errorf("no readable %s", bundleMarker)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var m serve.Manifest
+	if err := dec.Decode(&m); err != nil {
+		return fmt.Errorf("%s is not a bundle's manifest: %v", bundleMarker, err)
+	}
+	if !nameRE.MatchString(m.Bundle) || m.Binary.Path != "bin/"+m.Bundle || !strings.HasPrefix(m.Runtime, "h1:") {
+		return fmt.Errorf("%s is not a bundle's manifest", bundleMarker)
+	}
+	f, err := safefs.OpenRegular(filepath.Join(dir, filepath.FromSlash(m.Binary.Path)))
+	if err != nil {
+		return fmt.Errorf("its binary %s is missing", m.Binary.Path)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil || hex.EncodeToString(h.Sum(nil)) != m.Binary.SHA256 {
+		return fmt.Errorf("its binary %s is not the one the manifest names", m.Binary.Path)
 	}
 	return nil
 }
