@@ -234,15 +234,7 @@ func sourceModule(worlds []World, opts Options) (map[string][]byte, error) {
 	for name, data := range opts.Runtime.Files {
 		files[output.RuntimeCopyDir+"/"+name] = data
 	}
-	serveFiles := map[string][]byte{}
-	err := fs.WalkDir(serve.Source(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(serve.Source(), p)
-		serveFiles[p] = data
-		return err
-	})
+	serveFiles, err := output.ReadFS(serve.Source())
 	if err != nil {
 		return nil, fmt.Errorf("reading the embedded server: %w", err)
 	}

@@ -41,19 +41,26 @@ type Runtime struct {
 // EmbeddedRuntime is the runtime this worldc was built with, the one the
 // code it generates is written for.
 func EmbeddedRuntime() (*Runtime, error) {
-	files := map[string][]byte{}
-	err := fs.WalkDir(worldrt.Source(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(worldrt.Source(), p)
-		files[p] = data
-		return err
-	})
+	files, err := ReadFS(worldrt.Source())
 	if err != nil {
 		return nil, fmt.Errorf("reading the embedded runtime: %w", err)
 	}
 	return newRuntime(files)
+}
+
+// ReadFS reads every file of fsys (an embedded module's source) by its
+// slash-separated path.
+func ReadFS(fsys fs.FS) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		files[p] = data
+		return err
+	})
+	return files, err
 }
 
 func newRuntime(files map[string][]byte) (*Runtime, error) {
