@@ -1,6 +1,7 @@
 package output
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -159,8 +160,9 @@ func TestPlanRefusesSymlinksAndForeignDirs(t *testing.T) {
 		t.Errorf("foreign directory: err = %v", err)
 	}
 	// Two specs for one world.
-	_, err = Plan(dir, []Output{{World: "w", Files: nil}, {World: "w", Files: nil}})
-	if err == nil || !strings.Contains(err.Error(), "two specs") {
+	_, err = Plan(dir, []Output{{World: "w", Source: "a.world"}, {World: "w", Source: "b.world"}})
+	var dup *DuplicateWorldError
+	if !errors.As(err, &dup) || dup.First != "a.world" || dup.Second != "b.world" {
 		t.Errorf("duplicate world: err = %v", err)
 	}
 }
