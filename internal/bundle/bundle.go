@@ -22,7 +22,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -34,6 +33,7 @@ import (
 	"golang.org/x/mod/modfile"
 
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/proc"
 	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/runtime/serve"
 	"github.com/worldc/worldc/templates"
@@ -334,7 +334,7 @@ func goBuild(ctx context.Context, src, bin string, env []string) error {
 		env = os.Environ()
 	}
 	env = append(slices.Clip(env), "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOWORK=off")
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", bin, ".")
+	cmd := proc.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", bin, ".")
 	cmd.Dir = src
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
@@ -349,7 +349,7 @@ func goBuild(ctx context.Context, src, bin string, env []string) error {
 }
 
 func goVersion(ctx context.Context, dir string, env []string) (string, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOVERSION")
+	cmd := proc.CommandContext(ctx, "go", "env", "GOVERSION")
 	cmd.Dir = dir
 	cmd.Env = env
 	out, err := cmd.Output()
@@ -361,7 +361,7 @@ func goVersion(ctx context.Context, dir string, env []string) (string, error) {
 
 // run runs the bundle binary.
 func run(ctx context.Context, bin string, env []string, args ...string) error {
-	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd := proc.CommandContext(ctx, bin, args...)
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -61,9 +60,7 @@ func goTest(ctx context.Context, pkgs []string, opts *VetOptions, done func(path
 		args = append(args, "-count=1")
 	}
 	args = append(args, pkgs...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
+	cmd := goCommand(ctx, opts, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -75,10 +72,16 @@ func goTest(ctx context.Context, pkgs []string, opts *VetOptions, done func(path
 	}
 	reported := map[string]bool{}
 	parseErr := parseTestEvents(stdout, func(path string, o testOutcome) {
+		if ctx.Err() != nil {
+			return // what go test says once stopped (a test binary killed) is no verdict
+		}
 		reported[path] = true
 		done(path, o)
 	})
 	waitErr := cmd.Wait()
+	if err := ctx.Err(); err != nil {
+		return err // the packages not reported were not judged
+	}
 	if parseErr != nil {
 		return fmt.Errorf("go test: reading its output: %w", parseErr)
 	}
@@ -95,9 +98,6 @@ func goTest(ctx context.Context, pkgs []string, opts *VetOptions, done func(path
 			}
 			done(p, testOutcome{Stage: StageBuild, Errors: []Error{{Message: firstLine(msg)}}})
 		}
-	}
-	if ctx.Err() != nil {
-		return ctx.Err()
 	}
 	return nil
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"slices"
 	"strings"
 )
@@ -27,12 +26,13 @@ type vetFinding struct {
 // findings of each package that has any, as gate errors.
 func goVet(ctx context.Context, pkgs []string, opts *VetOptions) (map[string][]Error, error) {
 	args := append([]string{"vet", "-json"}, testVetFlags...)
-	cmd := exec.CommandContext(ctx, "go", append(args, pkgs...)...)
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
+	cmd := goCommand(ctx, opts, append(args, pkgs...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
+	if err := ctx.Err(); err != nil {
+		return nil, err // a stopped vet's findings are partial
+	}
 	out := map[string][]Error{}
 	dec := json.NewDecoder(&stdout)
 	for {
@@ -61,7 +61,7 @@ func goVet(ctx context.Context, pkgs []string, opts *VetOptions) (map[string][]E
 			}
 		}
 	}
-	if runErr != nil && len(out) == 0 && ctx.Err() == nil {
+	if runErr != nil && len(out) == 0 {
 		// A package that does not build is left to go test, which reports
 		// it with its build errors; anything else is a gate failure.
 		if msg := strings.TrimSpace(stderr.String()); msg != "" && !strings.Contains(msg, "# ") {

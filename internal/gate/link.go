@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,7 +24,7 @@ const EntryPoint = ir.EntryPoint
 // of its own: one link per batch instead of one per world, and batches run
 // in parallel. The aggregating package is written into a temporary
 // directory below the module root (go test runs a test binary in its
-// package's directory) and removed afterwards.
+// package's directory) and removed afterwards, whatever the outcome.
 //
 // It returns the worlds it could not judge (their batch did not build or
 // the binary died); the caller tests those one package at a time.
@@ -52,13 +51,21 @@ func linkedTest(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions, d
 	return rest, nil
 }
 
-func linkedTestModule(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions, done func(path string, o testOutcome)) ([]*checkedPackage, error) {
+func linkedTestModule(ctx context.Context, pkgs []*checkedPackage, opts *VetOptions, done func(path string, o testOutcome)) (_ []*checkedPackage, err error) {
 	modDir, modPath := pkgs[0].ModuleDir, pkgs[0].ModulePath
 	tmp, err := os.MkdirTemp(modDir, "_worldc_gate_")
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	// The directory goes on every way out: after the verdicts, on an error
+	// and when ctx is done. go test and whatever it started have ended by
+	// then, however they ended (Wait returns once its process group has),
+	// so nothing writes into it while it is removed.
+	defer func() {
+		if rmErr := os.RemoveAll(tmp); rmErr != nil && err == nil {
+			err = fmt.Errorf("removing the gate's temporary package: %w", rmErr)
+		}
+	}()
 	base := modPath + "/" + filepath.Base(tmp)
 
 	type member struct {
@@ -90,9 +97,7 @@ func linkedTestModule(ctx context.Context, pkgs []*checkedPackage, opts *VetOpti
 		args = append(args, "-count=1")
 	}
 	args = append(args, batchPaths...)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
+	cmd := goCommand(ctx, opts, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -127,6 +132,9 @@ func linkedTestModule(ctx context.Context, pkgs []*checkedPackage, opts *VetOpti
 		case "pass", "fail", "skip":
 			if ev.Test != "TestWorlds/"+sub {
 				continue // the end of a nested subtest, not of the world
+			}
+			if ctx.Err() != nil {
+				continue // a stopped binary's failures are no verdicts
 			}
 			o := testOutcome{OK: ev.Action != "fail", Elapsed: ev.Elapsed}
 			errs := testErrors(outputs[key])

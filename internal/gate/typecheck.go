@@ -123,10 +123,16 @@ func typeCheck(ctx context.Context, patterns []string, opts *VetOptions) ([]*che
 		})
 	}
 	for i := range order {
+		if ctx.Err() != nil {
+			break // a type-check takes a few hundredths of a second: stop between worlds
+		}
 		work <- i
 	}
 	close(work)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

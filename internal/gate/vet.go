@@ -196,7 +196,7 @@ func Vet(ctx context.Context, patterns []string, opts VetOptions) (*Report, erro
 			return nil, err
 		}
 		if opts.Runtime != nil && len(g.pkgs) > 0 {
-			g.mismatch = output.RuntimeMismatch(g.dir, opts.Runtime)
+			g.mismatch = output.RuntimeMismatch(ctx, g.dir, opts.Runtime, g.opts.Env)
 			g.opts.mismatch = g.mismatch
 		}
 		for _, p := range g.pkgs {
