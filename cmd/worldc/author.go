@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/worldc/worldc/internal/author"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type authorCmd struct {
@@ -136,9 +137,9 @@ func (p *briefPrinter) result(r author.Result) {
 			if r.Verdict == author.ResultChecked {
 				word = "check"
 			}
-			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s, %s, %.1fs\n", word, r.ID, plural(r.Rounds, "round"), plural(r.Tokens.Total(), "token"), r.Seconds)
+			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s, %s, %.1fs\n", word, r.ID, text.Plural(r.Rounds, "round"), text.Plural(r.Tokens.Total(), "token"), r.Seconds)
 		default:
-			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s\n", "FAIL", r.ID, printable(r.Reason))
+			fmt.Fprintf(p.sys.stdout, "%-6s %s  %s\n", "FAIL", r.ID, text.Printable(r.Reason))
 		}
 	}
 	if p.bar != nil {

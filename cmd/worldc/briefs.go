@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/worldc/worldc/internal/author"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type briefsCmd struct {
@@ -69,7 +70,7 @@ func (c *briefsSampleCmd) Run(sys *stdio) error {
 		fmt.Fprintf(sys.stderr, "FAIL  %v\n", e)
 	}
 	fmt.Fprintf(sys.stderr, "%s written to %s (%s of %d cells), %d failed; tokens %d (prompt %d, completion %d)\n",
-		plural(len(briefs), "brief"), c.Out, tax.Version, tax.Cells(), len(errs), usage.Total(), usage.Prompt, usage.Completion)
+		text.Plural(len(briefs), "brief"), c.Out, tax.Version, tax.Cells(), len(errs), usage.Total(), usage.Prompt, usage.Completion)
 	if len(errs) > 0 {
 		return exitError(exitFailure)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type buildCmd struct {
@@ -47,7 +48,7 @@ func (c *buildCmd) Run(sys *stdio) error {
 	p := c.printer(sys, opts)
 	opts.Events.Generated = func(n int, changes []output.Change) {
 		if !c.JSON {
-			fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", plural(n, "world"), c.Out, changeSummary(changes))
+			fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", text.Plural(n, "world"), c.Out, changeSummary(changes))
 		}
 	}
 	report, err := pipeline.Build(sys.ctx, specs, opts)

@@ -12,6 +12,7 @@ import (
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type bundleCmd struct {
@@ -48,7 +49,7 @@ func (c *bundleCmd) Run(sys *stdio) error {
 	for _, w := range m.Worlds {
 		tasks += w.Tasks
 	}
-	fmt.Fprintf(sys.stdout, "bundle %s: %s, %s in %s (%.1fs); bin/%s verified\n", name, plural(len(m.Worlds), "world"), plural(tasks, "task"),
+	fmt.Fprintf(sys.stdout, "bundle %s: %s, %s in %s (%.1fs); bin/%s verified\n", name, text.Plural(len(m.Worlds), "world"), text.Plural(tasks, "task"),
 		displayPath(sys.cwd, out), time.Since(start).Seconds(), name)
 	return nil
 }

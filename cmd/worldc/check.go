@@ -5,6 +5,7 @@ import (
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type checkCmd struct {
@@ -46,16 +47,9 @@ func (c *checkCmd) Run(sys *stdio) error {
 // checkSummary is the closing line of check: "3 worlds checked, 1 with
 // errors", and the number of warnings when there are any.
 func checkSummary(checked, withErrors, warnings int) string {
-	s := fmt.Sprintf("%s checked, %d with errors", plural(checked, "world"), withErrors)
+	s := fmt.Sprintf("%s checked, %d with errors", text.Plural(checked, "world"), withErrors)
 	if warnings > 0 {
-		s += ", " + plural(warnings, "warning")
+		s += ", " + text.Plural(warnings, "warning")
 	}
 	return s
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/worldc/worldc/internal/author"
 	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type corruptCmd struct {
@@ -76,11 +77,11 @@ func (c *corruptCmd) Run(sys *stdio) error {
 	missed := 0
 	tw := tabwriter.NewWriter(sys.stderr, 0, 0, 2, ' ', 0)
 	for _, r := range author.DetectionRates(all) {
-		fmt.Fprintf(tw, "%s\t%s\tdetected %d of %d\t(%s)\n", r.Operator, r.Code, r.Detected, r.Applied, plural(r.Worlds, "spec"))
+		fmt.Fprintf(tw, "%s\t%s\tdetected %d of %d\t(%s)\n", r.Operator, r.Code, r.Detected, r.Applied, text.Plural(r.Worlds, "spec"))
 		missed += r.Applied - r.Detected
 	}
 	tw.Flush()
-	fmt.Fprintf(sys.stderr, "%s of %s, %d not detected by check\n", plural(len(all), "corruption"), plural(len(files), "spec"), missed)
+	fmt.Fprintf(sys.stderr, "%s of %s, %d not detected by check\n", text.Plural(len(all), "corruption"), text.Plural(len(files), "spec"), missed)
 	if missed > 0 {
 		return exitError(exitFailure)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type genCmd struct {
@@ -45,10 +46,10 @@ func (c *genCmd) Run(sys *stdio) error {
 			fmt.Fprintf(sys.stderr, "%s: %s\n", p, ch.Kind)
 		}
 		if len(changes) > 0 {
-			fmt.Fprintf(sys.stderr, "%s of %s not up to date in %s; run worldc gen\n", plural(len(changes), "file"), plural(len(outs), "world"), c.Out)
+			fmt.Fprintf(sys.stderr, "%s of %s not up to date in %s; run worldc gen\n", text.Plural(len(changes), "file"), text.Plural(len(outs), "world"), c.Out)
 			return exitError(exitFailure)
 		}
-		fmt.Fprintf(sys.stderr, "%s up to date in %s\n", plural(len(outs), "world"), c.Out)
+		fmt.Fprintf(sys.stderr, "%s up to date in %s\n", text.Plural(len(outs), "world"), c.Out)
 		return nil
 	}
 	if err := pipeline.ApplyModule(opts, mod); err != nil {
@@ -58,7 +59,7 @@ func (c *genCmd) Run(sys *stdio) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", plural(len(outs), "world"), c.Out, changeSummary(changes))
+	fmt.Fprintf(sys.stderr, "%s generated in %s: %s\n", text.Plural(len(outs), "world"), c.Out, changeSummary(changes))
 	return nil
 }
 
@@ -74,7 +75,7 @@ func checkAndGenerate(sys *stdio, specs []pipeline.Spec, what string) ([]pipelin
 		fmt.Fprint(sys.stderr, r.Diags.Text())
 	}
 	if failed := pipeline.WithErrors(results); failed > 0 {
-		fmt.Fprintf(sys.stderr, "%s checked, %d with errors: %s\n", plural(len(results), "world"), failed, what)
+		fmt.Fprintf(sys.stderr, "%s checked, %d with errors: %s\n", text.Plural(len(results), "world"), failed, what)
 		return nil, nil, exitError(exitFailure)
 	}
 	outs, err := pipeline.GenerateAll(results)
@@ -96,8 +97,8 @@ func changeSummary(changes []output.Change) string {
 	case written == 0 && removed == 0:
 		return "up to date"
 	case removed == 0:
-		return plural(written, "file") + " written"
+		return text.Plural(written, "file") + " written"
 	default:
-		return fmt.Sprintf("%s written, %d removed", plural(written, "file"), removed)
+		return fmt.Sprintf("%s written, %d removed", text.Plural(written, "file"), removed)
 	}
 }

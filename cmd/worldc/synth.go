@@ -8,6 +8,7 @@ import (
 	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/internal/specgen"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type synthCmd struct {
@@ -33,6 +34,6 @@ func (c *synthCmd) Run(sys *stdio) error {
 			return err
 		}
 	}
-	fmt.Fprintf(sys.stderr, "%s written to %s (seed %d)\n", plural(c.N, "synthetic world"), displayPath(sys.cwd, dir), c.Seed)
+	fmt.Fprintf(sys.stderr, "%s written to %s (seed %d)\n", text.Plural(c.N, "synthetic world"), displayPath(sys.cwd, dir), c.Seed)
 	return nil
 }

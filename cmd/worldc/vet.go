@@ -4,17 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/worldc/worldc/internal/gate"
 	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/text"
 )
 
 // gateFlags are the flags vet and build share.
@@ -126,7 +124,7 @@ func (f *gateFlags) printReport(sys *stdio, report *gate.Report) error {
 // gateSummary is the closing line: "8 worlds, 7 passed, 1 failed in 12.3s
 // (type-check 0.9s, go test 11.2s)".
 func gateSummary(r *gate.Report) string {
-	s := fmt.Sprintf("%s, %d passed, %d failed in %.1fs", plural(len(r.Worlds), "world"), r.Passed, r.Failed, r.Seconds)
+	s := fmt.Sprintf("%s, %d passed, %d failed in %.1fs", text.Plural(len(r.Worlds), "world"), r.Passed, r.Failed, r.Seconds)
 	if r.TypecheckSeconds > 0 {
 		s += fmt.Sprintf(" (type-check %.1fs, go test %.1fs)", r.TypecheckSeconds, r.TestSeconds)
 	}
@@ -213,24 +211,7 @@ func verdictLine(r gate.WorldResult, width int, typecheckOnly bool) string {
 		}
 		return fmt.Sprintf("ok    %-*s  %s", width, r.World, timing)
 	}
-	return fmt.Sprintf("FAIL  %-*s  %s", width, r.World, printable(r.Reason))
-}
-
-// printable is s on one line without control characters: a message from a
-// spec (a require's, an LLM's) holding a newline or an escape sequence
-// must not print a verdict line of its own or drive the terminal. Control
-// characters are shown escaped, as Go quotes them.
-func printable(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
+	return fmt.Sprintf("FAIL  %-*s  %s", width, r.World, text.Printable(r.Reason))
 }
 
 // errorLine is one error of a failed world: its spec position first when
@@ -243,5 +224,5 @@ func errorLine(e gate.Error) string {
 	if e.Go != "" {
 		line += " (" + e.Go + ")"
 	}
-	return printable(strings.Join(strings.Fields(line), " "))
+	return text.Printable(strings.Join(strings.Fields(line), " "))
 }

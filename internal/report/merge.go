@@ -7,26 +7,37 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/worldc/worldc/internal/gate"
+	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/text"
 )
 
-// Read reads a gate report.
+// maxReport bounds the size of a report read: a report of 100,000 worlds
+// with their diagnostics is far smaller.
+const maxReport = 1 << 30
+
+// Read reads a gate report: one JSON object of a report's fields and
+// nothing after it, from a regular file.
 func Read(path string) (*gate.Report, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefs.ReadRegularLimit(path, maxReport)
 	if err != nil {
 		return nil, err
 	}
 	var r gate.Report
-	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
 		return nil, fmt.Errorf("%s: not a worldc report: %v", path, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s: not a worldc report: data after the report's JSON", path)
 	}
 	return &r, nil
 }
@@ -34,13 +45,18 @@ func Read(path string) (*gate.Report, error) {
 // Merge joins the reports of disjoint runs (the shards of one corpus): the
 // worlds of all, sorted by name; counts summed; the wall time is the
 // longest run's (shards run side by side), the stage times are summed. A
-// world in two reports is an error: the shards overlap.
+// world in two reports is an error: the shards overlap (a world's name is
+// its package's, whatever the output directory; a spec that failed the
+// check is known by its file).
 func Merge(reports []*gate.Report) (*gate.Report, error) {
 	out := &gate.Report{Worlds: []gate.WorldResult{}}
 	seen := map[string]int{}
 	for i, r := range reports {
 		for _, w := range r.Worlds {
-			key := w.World + "\x00" + w.Package
+			key := w.World
+			if w.Stage == gate.StageCheck {
+				key = "spec\x00" + w.Spec + "\x00" + w.World
+			}
 			if j, dup := seen[key]; dup {
 				return nil, fmt.Errorf("world %s is in reports %d and %d: the shards overlap", w.World, j+1, i+1)
 			}
@@ -79,7 +95,7 @@ func Verdicts(r *gate.Report) string {
 		if w.OK {
 			fmt.Fprintf(&b, "ok    %s\n", w.World)
 		} else {
-			fmt.Fprintf(&b, "FAIL  %s  %s\n", w.World, w.Reason)
+			fmt.Fprintf(&b, "FAIL  %s  %s\n", w.World, text.Printable(w.Reason))
 		}
 	}
 	fmt.Fprintf(&b, "%d worlds, %d passed, %d failed\n", len(r.Worlds), r.Passed, r.Failed)

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"golang.org/x/net/html"
@@ -31,8 +32,8 @@ func sample() *gate.Report {
 	}
 }
 
-// text is the text of the element with the id, or "".
-func text(n *html.Node, id string) string {
+// textOf is the text of the element with the id, or "".
+func textOf(n *html.Node, id string) string {
 	for _, a := range n.Attr {
 		if a.Key == "id" && a.Val == id {
 			var b strings.Builder
@@ -45,7 +46,7 @@ func text(n *html.Node, id string) string {
 		}
 	}
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if t := text(c, id); t != "" {
+		if t := textOf(c, id); t != "" {
 			return t
 		}
 	}
@@ -64,7 +65,7 @@ func TestHTML(t *testing.T) {
 		t.Fatal(err)
 	}
 	for id, want := range map[string]string{"worlds": "4", "passed": "2", "failed": "2", "pass-rate": "50.0%"} {
-		if got := text(doc, id); got != want {
+		if got := textOf(doc, id); got != want {
 			t.Errorf("#%s = %q, want %q", id, got, want)
 		}
 	}
@@ -94,6 +95,37 @@ func TestMerge(t *testing.T) {
 	}
 	if _, err := Merge([]*gate.Report{a, a}); err == nil {
 		t.Error("overlapping shards were merged")
+	}
+	// One world under two packages (two output directories) is one world
+	// twice; two failed specs of one file name in two directories are not.
+	other := &gate.Report{Worlds: []gate.WorldResult{{World: "a", Package: "elsewhere/a", OK: true}}, Passed: 1}
+	if _, err := Merge([]*gate.Report{a, other}); err == nil {
+		t.Error("a world in two shards under two packages was merged")
+	}
+	x1 := &gate.Report{Worlds: []gate.WorldResult{{World: "x", Stage: gate.StageCheck, Spec: "one/x.world"}}, Failed: 1}
+	x2 := &gate.Report{Worlds: []gate.WorldResult{{World: "x", Stage: gate.StageCheck, Spec: "two/x.world"}}, Failed: 1}
+	if m, err := Merge([]*gate.Report{x1, x2}); err != nil || m.Failed != 2 {
+		t.Errorf("two failed specs of one name: %v, %+v", err, m)
+	}
+}
+
+// TestReadRefusesTrailingData: a shard's report is one JSON object.
+func TestReadRefusesTrailingData(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	os.WriteFile(good, []byte(`{"worlds": [], "passed": 0, "failed": 0, "seconds": 1, "typecheck_seconds": 0, "test_seconds": 0}`+"\n"), 0o644)
+	if _, err := Read(good); err != nil {
+		t.Fatalf("a report: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"worlds": [], "passed": 0, "failed": 0}{"worlds": [{"world": "forged", "ok": true}]}`), 0o644)
+	if _, err := Read(bad); err == nil || !strings.Contains(err.Error(), "data after") {
+		t.Errorf("trailing data: err = %v", err)
+	}
+	if err := mkfifo(filepath.Join(dir, "fifo.json")); err == nil {
+		if _, err := Read(filepath.Join(dir, "fifo.json")); err == nil {
+			t.Error("a FIFO was read as a report")
+		}
 	}
 }
 
@@ -127,3 +159,6 @@ func TestChromium(t *testing.T) {
 		}
 	}
 }
+
+// mkfifo makes a FIFO at p.
+func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
