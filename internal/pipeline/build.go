@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/internal/cache"
 	"github.com/worldc/worldc/internal/gate"
 	"github.com/worldc/worldc/internal/output"
@@ -50,10 +51,12 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 		chunk := todo[start:min(start+buildChunk, len(todo))]
 		var outs []output.Output
 		var worlds []*Checked
+		var positions []*ir.PosMap
 		for _, c := range b.check(chunk) {
-			if out, ok := b.admit(c); ok {
+			if out, pm, ok := b.admit(c); ok {
 				outs = append(outs, out)
 				worlds = append(worlds, c.checked)
+				positions = append(positions, pm)
 			}
 		}
 		ch, err := Write(opts, outs)
@@ -65,7 +68,7 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 		for i, c := range worlds {
 			dir := filepath.Join(opts.Out, c.World.Name)
 			patterns = append(patterns, PackageDir(opts.Cwd, dir))
-			locate[dir] = gate.NewLocator(c.World, opts.Cwd)
+			locate[dir] = gate.NewLocator(positions[i], opts.Cwd)
 			b.built[c.World.Name] = builtWorld{spec: c.Spec.Name, key: b.keyOf[c.Spec.Name], meta: Meta(c.World),
 				deps: c.Deps, outputs: cache.OutputSums(outs[i].Files)}
 		}
@@ -199,19 +202,19 @@ func (b *build) checkItem(it *buildItem) *Checked {
 // admit decides what becomes of a checked spec: a failed verdict (errors,
 // a world another spec defines, a generator failure), or an output to
 // write and vet.
-func (b *build) admit(it *buildItem) (output.Output, bool) {
+func (b *build) admit(it *buildItem) (output.Output, *ir.PosMap, bool) {
 	c := it.checked
 	b.opts.Events.diagnostics(c.Diags)
 	if c.World == nil {
 		res := checkFailure(c)
 		b.decided = append(b.decided, res)
 		b.remember(it.key, c.Deps, nil, res)
-		return output.Output{}, false
+		return output.Output{}, nil, false
 	}
 	prev, had, won := b.claims.take(c.World.Name, it.index, c.Spec.Name)
 	if !won {
 		b.duplicate(c, prev.spec)
-		return output.Output{}, false
+		return output.Output{}, nil, false
 	}
 	if displaced, was := b.cached[prev.index]; had && was {
 		// A later spec's cached verdict had the name: that spec is now
@@ -222,12 +225,12 @@ func (b *build) admit(it *buildItem) (output.Output, bool) {
 		}
 		delete(b.cached, prev.index)
 	}
-	out, err := Generate(c)
+	out, pm, err := GenerateForGate(c)
 	if err != nil {
 		b.decided = append(b.decided, generateFailure(c, err))
-		return output.Output{}, false
+		return output.Output{}, nil, false
 	}
-	return out, true
+	return out, pm, true
 }
 
 // duplicate records the failed verdict of a spec whose world first, an

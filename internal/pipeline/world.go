@@ -74,9 +74,23 @@ func MarkDuplicates(results []Checked) compiler.Diagnostics {
 func Generate(c *Checked) (output.Output, error) {
 	files, err := gen.Generate(c.World)
 	if err != nil {
-		return output.Output{}, fmt.Errorf("%s: generating world %s: %w", c.Spec.Name, c.World.Name, err)
+		return output.Output{}, generateError(c, err)
 	}
 	return output.Output{World: c.World.Name, Files: files, Source: c.Spec.Name}, nil
+}
+
+// GenerateForGate is Generate with the package's position map, which the
+// gate reads to place a failure in the spec.
+func GenerateForGate(c *Checked) (output.Output, *ir.PosMap, error) {
+	p, err := gen.GeneratePackage(c.World)
+	if err != nil {
+		return output.Output{}, nil, generateError(c, err)
+	}
+	return output.Output{World: c.World.Name, Files: p.Files, Source: c.Spec.Name}, p.Positions, nil
+}
+
+func generateError(c *Checked, err error) error {
+	return fmt.Errorf("%s: generating world %s: %w", c.Spec.Name, c.World.Name, err)
 }
 
 // GenerateAll generates every checked world of results.

@@ -56,7 +56,7 @@ func (g *WorldGate) Vet(ctx context.Context, w *ir.World) (gate.WorldResult, err
 	}
 	defer func() { <-g.sem }()
 	c := &Checked{Spec: Spec{Name: w.Pos.Filename}, World: w}
-	out, err := Generate(c)
+	out, pm, err := GenerateForGate(c)
 	if err != nil {
 		return generateFailure(c, err), nil
 	}
@@ -64,7 +64,7 @@ func (g *WorldGate) Vet(ctx context.Context, w *ir.World) (gate.WorldResult, err
 		return gate.WorldResult{}, err
 	}
 	pkg := filepath.Join(g.opts.Out, w.Name)
-	report, err := Vet(ctx, []string{pkg}, &g.opts, nil, map[string]gate.Locator{pkg: gate.NewLocator(w, g.Root)})
+	report, err := Vet(ctx, []string{pkg}, &g.opts, nil, map[string]gate.Locator{pkg: gate.NewLocator(pm, g.Root)})
 	if err != nil {
 		return gate.WorldResult{}, err
 	}
