@@ -2,6 +2,7 @@ package output
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -284,4 +285,57 @@ func Apply(dir string, outs []Output, changes []Change) error {
 		}
 	}
 	return nil
+}
+
+// Remove removes a world's package from dir as worldc wrote it: its Go
+// files that start with the header, and the other files of written (what
+// worldc wrote there: name → SHA-256) that still hold what it wrote; then
+// the directories left empty. Anything else stays, and a directory that
+// holds Go files worldc did not write is refused, as Plan refuses it.
+func Remove(dir, world string, written map[string][sha256.Size]byte) error {
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	empty := Output{World: world, Files: map[string][]byte{}}
+	changes, err := Plan(root, []Output{empty})
+	if err != nil {
+		return err
+	}
+	if err := Apply(root, []Output{empty}, changes); err != nil {
+		return err
+	}
+	worldDir := filepath.Join(root, world)
+	names := make([]string, 0, len(written))
+	for name := range written {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		if strings.HasSuffix(name, ".go") || !filepath.IsLocal(filepath.FromSlash(name)) {
+			continue // the Go files went above
+		}
+		full := filepath.Join(worldDir, filepath.FromSlash(name))
+		if err := safefs.NoSymlinks(root, full); err != nil {
+			return err
+		}
+		data, err := safefs.ReadRegular(full)
+		if err != nil || sha256.Sum256(data) != written[name] {
+			continue // gone, or not what worldc wrote: not worldc's to remove
+		}
+		if err := os.Remove(full); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		safefs.RemoveEmptyDirs(root, filepath.Dir(full))
+	}
+	return nil
+}
+
+// Sums are the SHA-256 of an output's files, for Remove.
+func (o Output) Sums() map[string][sha256.Size]byte {
+	sums := make(map[string][sha256.Size]byte, len(o.Files))
+	for name, data := range o.Files {
+		sums[name] = sha256.Sum256(data)
+	}
+	return sums
 }

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/internal/gate"
@@ -20,6 +22,9 @@ type WorldGate struct {
 	// directory.
 	Root string
 	sem  chan struct{}
+
+	mu      sync.Mutex
+	written map[string]map[string][sha256.Size]byte // world → what Vet wrote there
 }
 
 // NewWorldGate prepares opts.Out: it writes the module files and the
@@ -39,7 +44,7 @@ func NewWorldGate(opts Options, jobs int) (*WorldGate, error) {
 		return nil, err
 	}
 	opts.Cwd = plan.Root
-	return &WorldGate{opts: opts, Root: plan.Root, sem: make(chan struct{}, max(1, jobs))}, nil
+	return &WorldGate{opts: opts, Root: plan.Root, sem: make(chan struct{}, max(1, jobs)), written: map[string]map[string][sha256.Size]byte{}}, nil
 }
 
 // Dir is the output directory: world W is generated into Dir/W.
@@ -63,6 +68,9 @@ func (g *WorldGate) Vet(ctx context.Context, w *ir.World) (gate.WorldResult, err
 	if _, err := Write(&g.opts, []output.Output{out}); err != nil {
 		return gate.WorldResult{}, err
 	}
+	g.mu.Lock()
+	g.written[w.Name] = out.Sums()
+	g.mu.Unlock()
 	pkg := filepath.Join(g.opts.Out, w.Name)
 	report, err := Vet(ctx, []string{pkg}, &g.opts, nil, map[string]gate.Locator{pkg: gate.NewLocator(pm, g.Root)})
 	if err != nil {
@@ -76,10 +84,12 @@ func (g *WorldGate) Vet(ctx context.Context, w *ir.World) (gate.WorldResult, err
 
 // Remove removes the package of world name from Dir (a world that did not
 // pass must not stay where `go test ./...` would test it): the files
-// worldc wrote there and nothing else, as when a world is no longer
-// generated. A directory of that name that is not worldc's is left as it
-// is, with an error that says so.
+// worldc wrote there and nothing else (output.Remove). A directory of that
+// name that is not worldc's is left as it is, with an error that says so.
 func (g *WorldGate) Remove(name string) error {
-	_, err := Write(&g.opts, []output.Output{{World: name, Files: map[string][]byte{}}})
-	return err
+	g.mu.Lock()
+	written := g.written[name]
+	delete(g.written, name)
+	g.mu.Unlock()
+	return output.Remove(g.opts.Out, name, written)
 }
