@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -67,7 +68,7 @@ func (s *State) InvariantViolations(inv *ir.Invariant) (out []Violation) {
 	// limit ends it. It reads the indexes the generated check builds.
 	ev := s.evaluator()
 	ev.readIndexes(true, inv.Where, inv.Check)
-	for _, r := range t.rows {
+	for r := range t.all() {
 		detail, ok, limit := ev.holds(inv, r)
 		if !ok {
 			out = append(out, Violation{Invariant: inv.Name, Entity: t.ent.Name, ID: r.id, Detail: detail, Exceeded: limit})
@@ -130,10 +131,11 @@ func (p Problem) String() string { return fmt.Sprintf("%s %q: %s", p.Entity, p.I
 func (s *State) CheckConstraints() []Problem {
 	var out []Problem
 	for _, t := range s.tables {
-		for j, r := range t.rows {
+		rows := t.list()
+		for j, r := range rows {
 			for i, f := range t.ent.Fields {
 				v := r.vals[i]
-				if kind, msg := fieldProblem(t.ent, t.rows[:j], r, i, v); msg != "" {
+				if kind, msg := fieldProblem(t.ent, slices.Values(rows[:j]), r, i, v); msg != "" {
 					out = append(out, Problem{Entity: t.ent.Name, ID: r.id, Field: f.Name, Kind: kind, Message: msg})
 					continue
 				}

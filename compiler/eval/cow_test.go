@@ -35,7 +35,7 @@ func TestWithTaskSharesTheSeed(t *testing.T) {
 	}
 	// The table the task adds to shares the seed's records themselves.
 	ci := seed.index[x.Customer]
-	if st, tt := seed.tables[ci], start.tables[ci]; len(tt.rows) != len(st.rows)+1 || tt.rows[0] != st.rows[0] || tt.get("acme") != st.rows[0] || tt.get("zed") == nil {
+	if st, tt := seed.tables[ci], start.tables[ci]; tt.size() != st.size()+1 || tt.list()[0] != st.list()[0] || tt.get("acme") != st.list()[0] || tt.get("zed") == nil {
 		t.Errorf("the task's Customer table does not extend the seed's")
 	}
 	// A solution runs on a clone: it makes its own the tables of the

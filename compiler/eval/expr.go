@@ -54,6 +54,9 @@ type evaluator struct {
 	// read, as the generated checks do (ir.CollectIndexes); each is built
 	// on first use. Nil while a tool runs.
 	indexes map[ir.IndexKey]map[string][]*row
+	// lists are the rows of the partial tables a read-only evaluation
+	// scanned (see rows).
+	lists map[*table][]*row
 }
 
 type binding struct {
@@ -412,7 +415,7 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 		if r == nil {
 			return nil, notFound(e, x)
 		}
-		if ev.writing && t.extra != nil && !t.shared {
+		if ev.writing && t.base != nil && !t.shared {
 			r = t.mine(r)
 		}
 		return r, nil
@@ -1039,10 +1042,23 @@ func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
 	if t == nil {
 		return nil, errorf(CodeInternal, "entity not in the world")
 	}
-	if ev.writing && t.extra != nil && !t.shared {
+	if ev.writing && t.base != nil && !t.shared {
 		t.mineAll() // a scan by a tool: every row it hands out is the state's
 	}
-	return t.rows, nil
+	if t.base == nil {
+		return t.rows, nil
+	}
+	// A partial table's rows, listed once per evaluation: it reads, so
+	// the table does not change while it runs.
+	if rows, ok := ev.lists[t]; ok {
+		return rows, nil
+	}
+	if ev.lists == nil {
+		ev.lists = map[*table][]*row{}
+	}
+	rows := t.list()
+	ev.lists[t] = rows
+	return rows, nil
 }
 
 func (ev *evaluator) aggregate(x *ir.Aggregate) (value, *evalError) {
@@ -1113,7 +1129,7 @@ func (ev *evaluator) indexed(x *ir.Aggregate) (bucket []*row, rest ir.Expr, ok b
 			return nil, nil, false, errorf(CodeInternal, "no index of %s by %s", x.Entity.Name, f.Name)
 		}
 		idx = make(map[string][]*row)
-		for _, r := range t.rows {
+		for r := range t.all() {
 			if err := ev.tick(); err != nil {
 				return nil, nil, false, err
 			}

@@ -4,11 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/worldc/worldc/compiler/ir"
 )
@@ -50,8 +48,13 @@ var DefaultLimits = Limits{MaxDepth: 500, MaxSteps: 50_000_000}
 // as for Limits.MaxSteps. The checker gives each spec one, so that however
 // many tasks and records it has, checking it ends in bounded time; once it
 // is spent, every evaluation fails with "evaluation exceeded the budget".
+//
+// A budget also counts, without bounding them, the rows that the states
+// sharing it visit to copy, index and compare their tables (Rows): what
+// copy on write costs beyond evaluation, for tests of how a check grows.
 type Budget struct {
 	total, left int64
+	rows        int64
 }
 
 // NewBudget returns a budget of the given number of steps.
@@ -67,57 +70,27 @@ func (b *Budget) Total() int64 { return b.total }
 // once spent).
 func (b *Budget) Used() int64 { return b.total - b.left }
 
+// Rows is the number of rows the states sharing b visited to copy, index
+// or compare their tables (each row of a table copied whole, of an index
+// built, of a comparison or a list of ids made), evaluation aside.
+func (b *Budget) Rows() int64 { return b.rows }
+
+func (b *Budget) count(n int) {
+	if b != nil {
+		b.rows += int64(n)
+	}
+}
+
 func (b *Budget) exceeded() *evalError {
 	return &evalError{code: CodeInternal, msg: fmt.Sprintf("evaluation exceeded the budget of %d steps for checking the world", b.total), limit: true}
 }
 
 // SetBudget makes every later evaluation on s and on its clones charge b.
-func (s *State) SetBudget(b *Budget) { s.budget = b }
-
-// table holds the records of one entity in insertion order.
-//
-// Tables are copy on write. A state and its clones share a table (shared
-// is set) until one of them is about to write it: that state then makes a
-// partial copy (State.own), which shares the rows themselves and the index
-// of the table it copies (byID, read-only; pos, their positions) and keeps
-// in extra what it changed: the rows it copied, the rows it added, and nil
-// for the rows it deleted. A row is written only by its owner; a partial
-// table hands a tool its own copy of a row before the tool can write it
-// (table.mine, or table.mineAll before a scan). Building a task's start
-// state, or replaying a solution, thus costs what it adds and touches, not
-// the world seed.
-type table struct {
-	ent    *ir.Entity
-	shared bool
-	rows   []*row
-	byID   map[string]*row
-	extra  map[string]*row // a partial table's changes (see above); nil for a full one
-	pos    *positions      // a partial table's: where byID's rows are in rows
-	// own is a shared full table's positions of its rows, for its partial
-	// copies (set when it is first shared: it never changes after).
-	own *positions
-	// seq is the last number handed out for a new id (see newID).
-	seq    int64
-	prefix string // ir.SnakeName(entity name) + "_"
-}
-
-// positions maps the ids of a full table's rows to their positions, built
-// once on first need and then shared, read-only, by its partial copies.
-type positions struct {
-	once sync.Once
-	rows []*row
-	at   map[string]int
-}
-
-func (p *positions) of(id string) (int, bool) {
-	p.once.Do(func() {
-		p.at = make(map[string]int, len(p.rows))
-		for i, r := range p.rows {
-			p.at[r.id] = i
-		}
-	})
-	i, ok := p.at[id]
-	return i, ok
+func (s *State) SetBudget(b *Budget) {
+	s.budget = b
+	for _, t := range s.tables {
+		t.meter = b
+	}
 }
 
 // row is one record: its id and one value per field, in field order. Only
@@ -148,7 +121,7 @@ func NewState(w *ir.World, task *ir.Task) (*State, error) {
 			return nil, fmt.Errorf("eval: world %s: nil entity", w.Name)
 		}
 		s.index[e] = i
-		s.tables = append(s.tables, &table{ent: e, byID: map[string]*row{}, prefix: ir.SnakeName(e.Name) + "_"})
+		s.tables = append(s.tables, newTable(e))
 	}
 	add := func(recs []*ir.Record) error {
 		for _, r := range recs {
@@ -236,102 +209,6 @@ func (s *State) table(e *ir.Entity) *table {
 	return s.tables[i]
 }
 
-// get is the record with the given id, or nil.
-func (t *table) get(id string) *row {
-	if t.extra != nil {
-		if r, ok := t.extra[id]; ok {
-			return r
-		}
-	}
-	return t.byID[id]
-}
-
-func (t *table) append(r *row) {
-	t.rows = append(t.rows, r)
-	if t.extra != nil {
-		t.extra[r.id] = r
-		return
-	}
-	t.byID[r.id] = r
-}
-
-// remove deletes r from the table and returns its position.
-func (t *table) remove(r *row) int {
-	i := t.position(r)
-	if i < 0 {
-		return -1
-	}
-	t.rows = append(t.rows[:i], t.rows[i+1:]...)
-	if t.extra != nil {
-		// Only a row the state added (undoing its insert) leaves a partial
-		// table: a delete makes it full first (see State.delete).
-		delete(t.extra, r.id)
-		return i
-	}
-	delete(t.byID, r.id)
-	return i
-}
-
-// position is where r is in the table's rows, or -1.
-func (t *table) position(r *row) int {
-	if t.pos != nil {
-		if i, ok := t.pos.of(r.id); ok && i < len(t.rows) && t.rows[i] == r {
-			return i
-		}
-	}
-	for i := len(t.rows) - 1; i >= 0; i-- {
-		if t.rows[i] == r {
-			return i
-		}
-	}
-	return -1
-}
-
-// mine returns the table's own copy of r, a row of the table, copying it
-// into the table first when another table owns it.
-func (t *table) mine(r *row) *row {
-	if r == nil || r.owner == t {
-		return r
-	}
-	i := t.position(r)
-	if i < 0 {
-		return r // not a row of this table: writing it is refused
-	}
-	nr := &row{owner: t, ent: r.ent, id: r.id, vals: slices.Clone(r.vals)}
-	t.rows[i] = nr
-	t.extra[r.id] = nr
-	return nr
-}
-
-// mineAll makes a partial table a full one: every row its own, its own
-// index.
-func (t *table) mineAll() {
-	if t.extra == nil {
-		return
-	}
-	byID := make(map[string]*row, len(t.rows))
-	for i, r := range t.rows {
-		if r.owner != t {
-			r = &row{owner: t, ent: r.ent, id: r.id, vals: slices.Clone(r.vals)}
-			t.rows[i] = r
-		}
-		byID[r.id] = r
-	}
-	t.byID, t.extra, t.pos = byID, nil, nil
-}
-
-// restore puts r back at position i (undoing a delete, on a full table).
-func (t *table) restore(r *row, i int) {
-	t.rows = append(t.rows, nil)
-	copy(t.rows[i+1:], t.rows[i:])
-	t.rows[i] = r
-	if t.extra != nil {
-		t.extra[r.id] = r
-		return
-	}
-	t.byID[r.id] = r
-}
-
 // newID is the table's next id, <entity in lower snake case>_<n>
 // (ir.SnakeName): n is the first number after the sequence whose id is not
 // in the table, and becomes the sequence. Numbers are never handed out
@@ -353,12 +230,7 @@ func (t *table) newID() string {
 func (s *State) Clone() *State {
 	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: slices.Clone(s.tables), budget: s.budget}
 	for _, t := range s.tables {
-		if !t.shared {
-			t.shared = true
-			if t.extra == nil && t.own == nil {
-				t.own = &positions{rows: t.rows}
-			}
-		}
+		t.share()
 	}
 	return c
 }
@@ -369,16 +241,32 @@ func (s *State) IDs(e *ir.Entity) []string {
 	if t == nil {
 		return nil
 	}
-	out := make([]string, len(t.rows))
-	for i, r := range t.rows {
-		out[i] = r.id
+	t.meter.count(t.size())
+	out := make([]string, 0, t.size())
+	for r := range t.all() {
+		out = append(out, r.id)
 	}
 	return out
 }
 
+// NewIDs are the ids of e's records in s that before does not hold, in
+// insertion order: for s a state built from before (its clone, written
+// since), in time proportional to what s changed or added, not to the
+// records they share.
+func (s *State) NewIDs(before *State, e *ir.Entity) []string {
+	t, u := s.table(e), before.table(e)
+	if t == nil {
+		return nil
+	}
+	if u == nil {
+		return s.IDs(e)
+	}
+	return t.added(u)
+}
+
 // own makes the table of e one s may write (a no-op when it is): a partial
-// copy of the shared table, in time proportional to its number of rows
-// (the slice of pointers is copied, not the rows, nor the index).
+// copy of the shared table, in time proportional to what that table
+// changed of its base (neither its rows nor its index are copied).
 func (s *State) own(e *ir.Entity) *table {
 	i, ok := s.index[e]
 	if !ok {
@@ -388,20 +276,10 @@ func (s *State) own(e *ir.Entity) *table {
 	if !t.shared {
 		return t
 	}
-	nt := &table{ent: t.ent, rows: slices.Clone(t.rows), byID: t.byID, extra: maps.Clone(t.extra), pos: t.pos, seq: t.seq, prefix: t.prefix}
-	if nt.extra == nil {
-		nt.extra = map[string]*row{}
-		nt.pos = t.own
-	}
+	nt := t.copy()
+	nt.meter = s.budget
 	s.tables[i] = nt
 	return nt
-}
-
-func (t *table) entOrNil() *ir.Entity {
-	if t == nil {
-		return nil
-	}
-	return t.ent
 }
 
 // writable is the table of e when s may write it: a write to a table s
@@ -419,8 +297,7 @@ func (s *State) writable(e *ir.Entity) (*table, *evalError) {
 
 // WithTask returns the start state of task built on s, the world seed
 // state: a clone of s with the task's seed records added, as NewState(w,
-// task) builds it, in time proportional to the task's records (and to the
-// number of rows of the tables they go to, whose pointers are copied).
+// task) builds it, in time proportional to the task's records.
 func (s *State) WithTask(task *ir.Task) (*State, error) {
 	c := s.Clone()
 	if task == nil {
@@ -433,7 +310,7 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 		}
 		if t := c.table(r.Entity); t != nil && t.shared {
 			t = c.own(r.Entity)
-			added[t] = len(t.rows)
+			added[t] = len(t.tail)
 		}
 		if err := c.addRecord(r); err != nil {
 			return nil, fmt.Errorf("%v (task %s)", err, task.Name)
@@ -442,7 +319,7 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 	// The sequence NewState starts from is the largest suffix among all
 	// the records: the seed's (the table's sequence so far) or the task's.
 	for t, n := range added {
-		t.seq = max(t.seq, maxSuffix(t.rows[n:]))
+		t.seq = max(t.seq, maxSuffix(t.tail[n:]))
 	}
 	return c, nil
 }
@@ -450,7 +327,7 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 // Len is the number of records of entity e (0 for an entity not in the world).
 func (s *State) Len(e *ir.Entity) int {
 	if t := s.table(e); t != nil {
-		return len(t.rows)
+		return t.size()
 	}
 	return 0
 }
@@ -481,11 +358,13 @@ func (s *State) JSON() []byte {
 		}
 		b = appendString(b, t.ent.Name)
 		b = append(b, ':', '[')
-		for j, r := range t.rows {
+		j := 0
+		for r := range t.all() {
 			if j > 0 {
 				b = append(b, ',')
 			}
 			b = appendJSON(b, r)
+			j++
 		}
 		b = append(b, ']')
 	}
@@ -533,43 +412,10 @@ func (s *State) EqualExcept(o *State, except map[*ir.Entity]map[string]bool) boo
 	return true
 }
 
-func (t *table) equalExcept(u *table, skip map[string]bool) bool {
-	if t.ent != u.ent {
-		return false
-	}
-	if len(skip) == 0 {
-		if len(t.rows) != len(u.rows) || t.seq != u.seq {
-			return false
-		}
-		for j, r := range t.rows {
-			if !sameRow(r, u.rows[j]) {
-				return false
-			}
-		}
+func sameRow(r, q *row) bool {
+	if r == q {
 		return true
 	}
-	j := 0
-	for _, r := range t.rows {
-		if skip[r.id] {
-			continue
-		}
-		for j < len(u.rows) && skip[u.rows[j].id] {
-			j++
-		}
-		if j == len(u.rows) || !sameRow(r, u.rows[j]) {
-			return false
-		}
-		j++
-	}
-	for ; j < len(u.rows); j++ {
-		if !skip[u.rows[j].id] {
-			return false
-		}
-	}
-	return true
-}
-
-func sameRow(r, q *row) bool {
 	if r.id != q.id || len(r.vals) != len(q.vals) {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -715,13 +716,20 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			return nil, invalidArg("offset", "must be >= 0")
 		}
 		out := []value{}
-		for i := offset; i < int64(len(t.rows)) && len(out) < ir.PageSize; i++ {
-			out = append(out, t.rows[i])
+		var i int64
+		for r := range t.all() {
+			if len(out) == ir.PageSize {
+				break
+			}
+			if i >= offset {
+				out = append(out, r)
+			}
+			i++
 		}
 		return out, nil
 	case ir.ToolSearch:
 		out := []value{}
-		for _, r := range t.rows {
+		for r := range t.all() {
 			if len(out) == ir.PageSize {
 				break
 			}
@@ -1249,7 +1257,6 @@ func (ev *evaluator) delete(r *row) *evalError {
 	if r.owner != t {
 		return errorf(CodeInternal, "delete: %s %q is not a record of this state", r.ent.Name, r.id)
 	}
-	t.mineAll() // the rows after r move: a partial table's positions would not hold
 	pos := t.remove(r)
 	r.deleted = true
 	ev.s.log = append(ev.s.log, undo{op: 'd', t: t, r: r, pos: pos})
@@ -1269,7 +1276,7 @@ func (s *State) referrer(r *row) (*row, *ir.Field) {
 				if f.Type.Entity != r.ent {
 					continue
 				}
-				for _, q := range t.rows {
+				for q := range t.all() {
 					if q != r && q.vals[i] == any(r.id) {
 						return q, f
 					}
@@ -1279,7 +1286,7 @@ func (s *State) referrer(r *row) (*row, *ir.Field) {
 			if !mentions(f.Type, r.ent, map[*ir.StructDef]bool{}) {
 				continue
 			}
-			for _, q := range t.rows {
+			for q := range t.all() {
 				if q != r && holdsRef(f.Type, q.vals[i], r.ent, r.id) {
 					return q, f
 				}
@@ -1291,7 +1298,17 @@ func (s *State) referrer(r *row) (*row, *ir.Field) {
 
 // checkField checks value v for field i of record r (about to be written).
 func (ev *evaluator) checkField(t *table, r *row, i int, v value) *evalError {
-	if _, msg := fieldProblem(t.ent, t.rows, r, i, v); msg != "" {
+	others := t.all()
+	if key, ok := v.(string); ok && t.ent.Fields[i] == t.ent.Key {
+		// A record's id is its key: the record whose id is v, if any, is
+		// the only one holding it.
+		others = func(yield func(*row) bool) {
+			if q := t.get(key); q != nil {
+				yield(q)
+			}
+		}
+	}
+	if _, msg := fieldProblem(t.ent, others, r, i, v); msg != "" {
 		return &evalError{code: CodeConstraintViolation, msg: msg}
 	}
 	return nil
@@ -1313,14 +1330,14 @@ const (
 // unique among others (r itself excluded; an entity's key field is
 // unique). It returns the kind of the first problem and its message, or ""
 // and "".
-func fieldProblem(e *ir.Entity, others []*row, r *row, i int, v value) (kind, msg string) {
+func fieldProblem(e *ir.Entity, others iter.Seq[*row], r *row, i int, v value) (kind, msg string) {
 	f := e.Fields[i]
 	if kind, msg := valueProblem(e.Name+"."+f.Name, f, f.Type, v); msg != "" || v == nil {
 		return kind, msg
 	}
 	name := e.Name + "." + f.Name
 	if f.Unique || f == e.Key {
-		for _, q := range others {
+		for q := range others {
 			if q != r && equal(q.vals[i], v) {
 				return ProblemUnique, fmt.Sprintf(runtime.MsgNotUnique, name, text(v), e.Name, q.id)
 			}

@@ -272,11 +272,7 @@ func TestAtomicity(t *testing.T) {
 	if got := evalText(s, list(tString, idOf(lookup(x.Invoice, sLit("inv1"))))); got != `["inv1"]` {
 		t.Errorf("inv1: %s", got)
 	}
-	var ids []string
-	for _, r := range s.table(x.Invoice).rows {
-		ids = append(ids, r.id)
-	}
-	if strings.Join(ids, ",") != "inv1,inv2,invoice_1" {
+	if ids := s.IDs(x.Invoice); strings.Join(ids, ",") != "inv1,inv2,invoice_1" {
 		t.Errorf("invoice order after rollback: %v", ids)
 	}
 	// A failing standard update restores the fields it set before failing.
