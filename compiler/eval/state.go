@@ -27,6 +27,16 @@ type State struct {
 	log    []undo             // the running call's writes, for rollback
 	wrote  bool               // the last call succeeded and wrote (see Trace.After)
 	budget *Budget            // nil: no bound beyond Limits
+	// checked holds the violations of the invariants checked on s since
+	// it last changed, under the limits checked was made with (see
+	// InvariantViolations). Clones share it until they call a tool: the
+	// map is only added to by states holding what it was made on.
+	checked *checked
+}
+
+type checked struct {
+	limits Limits
+	of     map[*ir.Invariant][]Violation
 }
 
 // Limits bounds evaluation. Generated code has no such limits: they exist so
@@ -228,7 +238,7 @@ func (t *table) newID() string {
 // about to write one (copy on write; see own), so that a task's start
 // state, or a solution's replay, costs what it writes, not the whole seed.
 func (s *State) Clone() *State {
-	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: slices.Clone(s.tables), budget: s.budget}
+	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: slices.Clone(s.tables), budget: s.budget, checked: s.checked}
 	for _, t := range s.tables {
 		t.share()
 	}
@@ -279,6 +289,7 @@ func (s *State) own(e *ir.Entity) *table {
 	nt := t.copy()
 	nt.meter = s.budget
 	s.tables[i] = nt
+	s.checked = nil // s is about to change
 	return nt
 }
 
@@ -303,6 +314,7 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 	if task == nil {
 		return c, nil
 	}
+	c.checked = nil
 	added := map[*table]int{} // table → its records before the task's
 	for _, r := range task.Seed {
 		if r == nil {

@@ -207,3 +207,82 @@ func TestCopyOnWriteAgreesWithFullTables(t *testing.T) {
 		t.Errorf("%d calls, %d failed: not a useful mix", calls, failed)
 	}
 }
+
+// TestInvariantsCheckedOncePerState: an invariant checked on a state that
+// has not changed since is not evaluated again (every task that starts
+// from the world seed grades it), nor on its clones until they call a
+// tool; a call, or other limits, check it again.
+func TestInvariantsCheckedOncePerState(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`world once {
+  title "Once"
+  today 2026-03-14
+}
+
+service shop "Shop" {
+  entity Item {
+    qty int
+  }
+  tool set_qty(item: ref Item, qty: int) "Set the quantity" {
+    set item.qty = qty
+  }
+}
+
+local invariant small_quantities {
+  policy "Quantities stay below 10."
+  for i in shop.Item
+  require i.qty < 10
+}
+
+seed {
+`)
+	for i := range 100 {
+		fmt.Fprintf(&b, "  shop.Item i%d { qty: 1 }\n", i)
+	}
+	b.WriteString("}\n")
+	w, ds := compiler.CheckSource("once.world", []byte(b.String()), compiler.WithoutReachability())
+	if w == nil {
+		t.Fatal(ds.Text())
+	}
+	s, err := eval.NewState(w, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := eval.NewBudget(1 << 40)
+	s.SetBudget(budget)
+	check := func(s *eval.State, want int, evaluated bool) {
+		t.Helper()
+		used := budget.Used()
+		if vs := s.Violations(); len(vs) != want {
+			t.Fatalf("%d violations, want %d: %v", len(vs), want, vs)
+		}
+		if got := budget.Used() > used; got != evaluated {
+			t.Fatalf("invariant evaluated: %v, want %v", got, evaluated)
+		}
+	}
+	check(s, 0, true)
+	check(s, 0, false)
+	c := s.Clone()
+	check(c, 0, false)
+	if _, terr := c.CallJSON("set_qty", []byte(`{"item":"i5","qty":20}`)); terr != nil {
+		t.Fatal(terr)
+	}
+	check(c, 1, true)
+	check(c, 1, false)
+	check(s, 0, false)
+	start, err := s.WithTask(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(start, 0, false)
+	// A failed call changes nothing, but is a call: checked again.
+	if _, terr := start.CallJSON("set_qty", []byte(`{"item":"nope","qty":20}`)); terr == nil {
+		t.Fatal("set_qty of a missing item succeeded")
+	}
+	check(start, 0, true)
+	// Under other limits, the check is another one.
+	s.Limits.MaxSteps = 10
+	if vs := s.Violations(); len(vs) != 1 || !vs[0].Exceeded {
+		t.Fatalf("with 10 steps: %v", vs)
+	}
+}

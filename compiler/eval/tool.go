@@ -141,6 +141,7 @@ func (s *State) Call(tool *ir.Tool, args map[string]*ir.Value) (data Data, terr 
 	}
 	s.log = s.log[:0]
 	s.wrote = false
+	s.checked = nil // the call may write
 	defer func() {
 		if p := recover(); p != nil {
 			s.rollback()
