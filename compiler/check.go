@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/worldc/worldc/compiler/diag"
+	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
 )
@@ -176,6 +177,8 @@ type checker struct {
 	dataBytes   int                  // bytes of data files read so far
 	seedCount   int                  // seed records so far, loaded ones included
 	checkSteps  int64                // the evaluation budget, when not MaxCheckSteps
+	budget      *eval.Budget         // the evaluation's, once it runs (for tests: Rows)
+	searched    searchWork           // what the reachability search did (for tests)
 
 	services   map[string]*ir.Service
 	entities   map[string]*ir.Entity

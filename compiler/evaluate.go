@@ -26,6 +26,7 @@ func (c *checker) evaluate() {
 		steps = c.checkSteps
 	}
 	budget := eval.NewBudget(steps)
+	c.budget = budget
 	seed.SetBudget(budget)
 
 	spent := func(what string, pos ir.Pos) bool {

@@ -22,10 +22,15 @@ import (
 // place of the generated package, and reports every tool it cannot
 // reach: the gate's verdict, predicted at the spec position.
 
-// evalCaller runs tool calls on a state of the compile-time evaluator.
-type evalCaller struct{ s *eval.State }
+// evalCaller runs tool calls on a state of the compile-time evaluator,
+// counting them in calls.
+type evalCaller struct {
+	s     *eval.State
+	calls *int
+}
 
 func (e evalCaller) Call(tool string, args json.RawMessage) runtime.Observation {
+	*e.calls++
 	data, terr := e.s.CallJSON(tool, args)
 	if terr != nil {
 		return runtime.Observation{Error: &runtime.ToolError{Code: terr.Code, Message: terr.Message}}
@@ -33,9 +38,78 @@ func (e evalCaller) Call(tool string, args json.RawMessage) runtime.Observation 
 	return runtime.Observation{OK: true, Data: data.JSON()}
 }
 
-// stateStart is a start of the search: fresh copies of s.
-func stateStart(name string, s *eval.State) runtime.Start {
-	return runtime.Start{Name: name, New: func() (runtime.Caller, error) { return evalCaller{s.Clone()}, nil }}
+// stateStart is a start of the search: fresh copies of s. The calls on
+// copies of a state that starts the search more than once (m.shared: the
+// world seed, from which every task without seed records starts) are
+// remembered, and run again on another copy only when needed.
+func (m *probeMemo) stateStart(name string, s *eval.State) runtime.Start {
+	if m.shared[s] {
+		return runtime.Start{Name: name, New: func() (runtime.Caller, error) { return &memoCaller{m: m, start: s}, nil }}
+	}
+	return runtime.Start{Name: name, New: func() (runtime.Caller, error) { return evalCaller{s.Clone(), &m.calls}, nil }}
+}
+
+// searchWork is what a reachability search did: the calls it tried (as
+// runtime.ProbeResult.Tries counts them) and those the evaluator ran.
+type searchWork struct {
+	tries, calls int
+}
+
+// probeMemo holds the observations of the calls the search made on fresh
+// copies of the states in shared, by state and sequence of calls. Tool
+// calls are deterministic: the same calls on copies of the same state
+// observe the same, so a search from a state that starts it again (a
+// task that starts from the world seed) costs lookups, not calls, and
+// tries, and reports, exactly what it would by calling (the evaluation
+// budget aside: a lookup charges it nothing).
+type probeMemo struct {
+	shared map[*eval.State]bool
+	obs    map[memoKey]runtime.Observation
+	calls  int // calls the evaluator ran
+}
+
+type memoKey struct {
+	start *eval.State
+	calls string // each call's tool and arguments, NUL-terminated
+}
+
+// memoCaller is one episode on a copy of start: its calls so far (calls,
+// and in key) are looked up while they were made before; the copy is made,
+// and they are replayed on it, at the first call that was not.
+type memoCaller struct {
+	m     *probeMemo
+	start *eval.State
+	key   string
+	calls []memoCall
+	s     *eval.State // the copy, once made
+}
+
+type memoCall struct {
+	tool string
+	args json.RawMessage
+}
+
+func (c *memoCaller) Call(tool string, args json.RawMessage) runtime.Observation {
+	key := c.key + tool + "\x00" + string(args) + "\x00"
+	k := memoKey{c.start, key}
+	c.key = key
+	if o, ok := c.m.obs[k]; ok && c.s == nil {
+		c.calls = append(c.calls, memoCall{tool, args})
+		return o
+	}
+	if c.s == nil {
+		c.s = c.start.Clone()
+		for _, call := range c.calls {
+			c.m.calls++
+			c.s.CallJSON(call.tool, call.args)
+		}
+		c.calls = nil
+	}
+	o := evalCaller{c.s, &c.m.calls}.Call(tool, args)
+	if _, ok := c.m.obs[k]; !ok {
+		c.m.obs[k] = o
+	}
+	return o
 }
 
 // reachability reports the tools the gate's conformance search would not
@@ -45,14 +119,23 @@ func (c *checker) reachability(seed *eval.State, starts map[*ir.Task]*eval.State
 	if len(c.w.Tools) == 0 {
 		return
 	}
-	base := []runtime.Start{stateStart("", seed)}
+	memo := &probeMemo{shared: map[*eval.State]bool{}, obs: map[memoKey]runtime.Observation{}}
+	seen := map[*eval.State]bool{seed: true}
+	for _, t := range c.w.Tasks {
+		if s := starts[t]; seen[s] {
+			memo.shared[s] = true
+		} else {
+			seen[s] = true
+		}
+	}
+	base := []runtime.Start{memo.stateStart("", seed)}
 	var along []runtime.Start
 	for _, t := range c.w.Tasks {
 		start := starts[t]
 		if start == nil {
 			return // the start state did not build: reported as such
 		}
-		base = append(base, stateStart(t.Name, start))
+		base = append(base, memo.stateStart(t.Name, start))
 	}
 	for _, t := range c.w.Tasks {
 		res := solutions[t]
@@ -65,14 +148,16 @@ func (c *checker) reachability(seed *eval.State, starts map[*ir.Task]*eval.State
 		s := starts[t].Clone()
 		for k, step := range res.Steps {
 			s.Call(step.Step.Tool, step.Args)
-			along = append(along, stateStart(fmt.Sprintf("%s after step %d", t.Name, k+1), s.Clone()))
+			along = append(along, memo.stateStart(fmt.Sprintf("%s after step %d", t.Name, k+1), s.Clone()))
 		}
 		t.Created = created(c.w, starts[t], s)
 	}
 	probes := probe.Probes(c.w)
 	results := runtime.ProbeFrom(base, along, probes)
+	c.searched.calls = memo.calls
 	for i, t := range c.w.Tools {
 		res := results[i]
+		c.searched.tries += res.Tries
 		if res.Err != nil || res.Args != nil {
 			continue
 		}
@@ -81,18 +166,14 @@ func (c *checker) reachability(seed *eval.State, starts map[*ir.Task]*eval.State
 }
 
 // created lists the records of after that are not in before, entity by
-// entity in world order, each in insertion order.
+// entity in world order, each in insertion order. after is a clone of
+// before, written since: this costs what the solution changed, not the
+// records the two states share.
 func created(w *ir.World, before, after *eval.State) []ir.Created {
 	var out []ir.Created
 	for _, e := range w.Entities {
-		had := map[string]bool{}
-		for _, id := range before.IDs(e) {
-			had[id] = true
-		}
-		for _, id := range after.IDs(e) {
-			if !had[id] {
-				out = append(out, ir.Created{Entity: e, ID: id})
-			}
+		for _, id := range after.NewIDs(before, e) {
+			out = append(out, ir.Created{Entity: e, ID: id})
 		}
 	}
 	return out
