@@ -148,14 +148,14 @@ func TestManyTasksWorldChecks(t *testing.T) {
 // small sizes only.
 func BenchmarkCheckManyTasks(b *testing.B) {
 	type size struct{ orders, tasks int }
-	sizes := []size{{1000, 10}, {1000, 100}, {20000, 10}, {20000, 100}, {20000, 400}, {150000, 10}, {150000, 100}, {150000, 400}}
+	sizes := []size{{1000, 10}, {1000, 100}, {1000, 1000}, {20000, 10}, {20000, 100}, {20000, 400}, {150000, 10}, {150000, 100}, {150000, 400}, {150000, 1000}}
 	if testing.Short() {
 		sizes = []size{{1000, 10}, {1000, 100}}
 		b.Log("-short: 1,000 orders only")
 	}
 	for _, sz := range sizes {
-		path := manyTasksWorld(b, b.TempDir(), sz.orders, sz.tasks, true)
 		b.Run(fmt.Sprintf("orders=%d/tasks=%d", sz.orders, sz.tasks), func(b *testing.B) {
+			path := manyTasksWorld(b, b.TempDir(), sz.orders, sz.tasks, true)
 			b.ReportAllocs()
 			reportCPU(b, func() {
 				if w, ds := CheckFile(path); w == nil || len(ds) > 0 {
