@@ -10,6 +10,12 @@ BENCH    ?= .
 # module of its own (runtime/go.mod) that worldc's go.mod replaces with
 # ./runtime, so that the go command reaches it by its import path.
 PKGS     := ./... github.com/worldc/worldc/runtime/...
+# The packages with concurrency of their own, tested again under the race
+# detector: the runtime and its server, the pipeline (parallel checks,
+# the gate's verdicts), the gate, the cache, and the authoring loop (its
+# gated runs are the full tier's; -short here keeps the rest).
+RACE     := github.com/worldc/worldc/runtime github.com/worldc/worldc/runtime/serve ./internal/pipeline ./internal/gate ./internal/cache
+RACE_SHORT := ./internal/author
 
 .PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz scale clean
 
@@ -42,7 +48,8 @@ check:
 # packages' own included: go test ./... covers ./generated/...).
 test: build vet fmt-check gen-check
 	$(GO) test $(PKGS)
-	$(GO) test -race github.com/worldc/worldc/runtime github.com/worldc/worldc/runtime/serve
+	$(GO) test -race $(RACE)
+	$(GO) test -race -short $(RACE_SHORT)
 
 vet:
 	$(GO) vet $(PKGS)
