@@ -252,7 +252,7 @@ func (g *generator) indexParams(inv *ir.Invariant) []jen.Code {
 // verdict of, which reads the episode's indexes. body is the check of the
 // records rows yields, sc the scope it was compiled in, keys the indexes
 // it reads (by the names of indexParams).
-func (g *generator) alwaysChecker(f *jen.File, inv *ir.Invariant, body []jen.Code, keys []indexKey) {
+func (g *generator) alwaysChecker(f *goFile, inv *ir.Invariant, body []jen.Code, keys []indexKey) {
 	ei := g.ents[inv.Entity]
 	in := g.alwaysIn[inv]
 	sc := g.newScope("rows")
@@ -343,7 +343,7 @@ func (g *generator) alwaysStart(brokenToo bool) []jen.Code {
 
 // startIndexesType renders the type of a start state's shared indexes and
 // its constructor.
-func (g *generator) startIndexesType(f *jen.File) {
+func (g *generator) startIndexesType(f *goFile) {
 	a := g.alw
 	if len(a.indexes) == 0 {
 		return
@@ -377,7 +377,7 @@ func (g *generator) startIndexesType(f *jen.File) {
 
 // alwaysEpisode renders Episode.checkAlways, the index lookups and
 // Episode.alwaysHeld.
-func (g *generator) alwaysEpisode(f *jen.File) {
+func (g *generator) alwaysEpisode(f *goFile) {
 	a := g.alw
 	recv := jen.Id("e").Op("*").Id("Episode")
 	sc := newNamespace("e", "s", "tool", "step", "c", "r", "ok", "ids", "k", "runtime")
@@ -585,34 +585,7 @@ func (g *generator) alwaysEpisode(f *jen.File) {
 	f.Line()
 
 	for _, k := range a.indexes {
-		ei := g.ents[k.e]
-		x := jen.Id("e").Dot(a.index[k])
-		f.Add(wrapped(fmt.Sprintf("%s returns the ids of the %s records whose %s is k: the index of the start state, built on first need, and the rows written since.", a.ids[k], k.e.Name, k.f.Name)))
-		f.Func().Params(recv.Clone()).Id(a.ids[k]).Params(jen.Id("k").String()).Index().String().Block(
-			jen.If(jen.Op("!").Add(x.Clone()).Dot("HasBase").Call()).Block(
-				x.Clone().Dot("SetBase").Call(jen.Id("e").Dot("start").Dot("indexes").Dot(a.startField[k]).Call())),
-			jen.Return(x.Clone().Dot("IDs").Call(jen.Id("k"))),
-		)
-		f.Line()
-		if !a.needsRows(k) {
-			continue
-		}
-		pos := 0
-		for i, e := range g.w.Entities {
-			if e == k.e {
-				pos = i
-			}
-		}
-		f.Add(wrapped(fmt.Sprintf("%s returns the %s records whose %s is k, in insertion order.", a.rows[k], k.e.Name, k.f.Name)))
-		f.Func().Params(recv.Clone()).Id(a.rows[k]).Params(jen.Id("k").String()).Index().Op("*").Id(ei.typ).Block(
-			jen.Id("ids").Op(":=").Id("e").Dot(a.ids[k]).Call(jen.Id("k")),
-			jen.Id("e").Dot("state").Dot("j").Dot("InInsertionOrder").Call(jen.Lit(pos), jen.Id("ids")),
-			jen.Id("rows").Op(":=").Make(jen.Index().Op("*").Id(ei.typ), jen.Lit(0), jen.Len(jen.Id("ids"))),
-			jen.For(jen.Id("r").Op(":=").Range().Qual(rt, "RowsOf").Call(jen.Id("e").Dot("state").Dot(ei.table), jen.Id("ids"))).Block(
-				jen.Id("rows").Op("=").Append(jen.Id("rows"), jen.Id("r"))),
-			jen.Return(jen.Id("rows")),
-		)
-		f.Line()
+		g.indexLookups(f, recv, k)
 	}
 
 	f.Comment("alwaysHeld grades `invariant NAME` of an always-invariant: it holds only")
@@ -626,6 +599,42 @@ func (g *generator) alwaysEpisode(f *jen.File) {
 			jen.Id("why").Op("+=").Qual("fmt", "Sprintf").Call(jen.Lit(" (and %d more)"), jen.Len(jen.Id("vs")).Op("-").Lit(1))),
 		jen.If(jen.Op("!").Id("ok")).Block(jen.Id("why").Op("+=").Lit("; now: ").Op("+").Id("detail")),
 		jen.Return(jen.False(), jen.Id("why")),
+	)
+	f.Line()
+}
+
+// indexLookups renders the Episode's lookups in the index of k: the ids
+// of the records holding a key, and when an invariant needs them, the
+// records.
+func (g *generator) indexLookups(f *goFile, recv *jen.Statement, k indexKey) {
+	defer g.at(fieldOrigin(k.f))()
+	a := g.alw
+	ei := g.ents[k.e]
+	x := jen.Id("e").Dot(a.index[k])
+	f.Add(wrapped(fmt.Sprintf("%s returns the ids of the %s records whose %s is k: the index of the start state, built on first need, and the rows written since.", a.ids[k], k.e.Name, k.f.Name)))
+	f.Func().Params(recv.Clone()).Id(a.ids[k]).Params(jen.Id("k").String()).Index().String().Block(
+		jen.If(jen.Op("!").Add(x.Clone()).Dot("HasBase").Call()).Block(
+			x.Clone().Dot("SetBase").Call(jen.Id("e").Dot("start").Dot("indexes").Dot(a.startField[k]).Call())),
+		jen.Return(x.Clone().Dot("IDs").Call(jen.Id("k"))),
+	)
+	f.Line()
+	if !a.needsRows(k) {
+		return
+	}
+	pos := 0
+	for i, e := range g.w.Entities {
+		if e == k.e {
+			pos = i
+		}
+	}
+	f.Add(wrapped(fmt.Sprintf("%s returns the %s records whose %s is k, in insertion order.", a.rows[k], k.e.Name, k.f.Name)))
+	f.Func().Params(recv.Clone()).Id(a.rows[k]).Params(jen.Id("k").String()).Index().Op("*").Id(ei.typ).Block(
+		jen.Id("ids").Op(":=").Id("e").Dot(a.ids[k]).Call(jen.Id("k")),
+		jen.Id("e").Dot("state").Dot("j").Dot("InInsertionOrder").Call(jen.Lit(pos), jen.Id("ids")),
+		jen.Id("rows").Op(":=").Make(jen.Index().Op("*").Id(ei.typ), jen.Lit(0), jen.Len(jen.Id("ids"))),
+		jen.For(jen.Id("r").Op(":=").Range().Qual(rt, "RowsOf").Call(jen.Id("e").Dot("state").Dot(ei.table), jen.Id("ids"))).Block(
+			jen.Id("rows").Op("=").Append(jen.Id("rows"), jen.Id("r"))),
+		jen.Return(jen.Id("rows")),
 	)
 	f.Line()
 }

@@ -11,7 +11,7 @@ import (
 // (probes.json, see probesJSON), and the runtime's conformance checks
 // (tool descriptions, tasks, solutions, determinism, isolation, bad
 // arguments), all run by runtime.WorldChecks.
-func (g *generator) conformanceFile(f *jen.File) {
+func (g *generator) conformanceFile(f *goFile) {
 	f.Anon("embed")
 	f.Comment("probesJSON holds the tool probes: where to look for arguments each")
 	f.Comment("tool accepts (candidate values per parameter taken from the seed,")
@@ -56,7 +56,7 @@ func (g *generator) conformanceFile(f *jen.File) {
 }
 
 // testFile renders world_test.go: one subtest per conformance check.
-func (g *generator) testFile(f *jen.File) {
+func (g *generator) testFile(f *goFile) {
 	f.Comment("TestConformance runs the world's conformance checks, one subtest each.")
 	f.Func().Id("TestConformance").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.For(jen.List(jen.Id("_"), jen.Id("c")).Op(":=").Range().Id("Checks").Call()).Block(
@@ -71,7 +71,7 @@ func (g *generator) testFile(f *jen.File) {
 // generated decoders: the argument decoders against
 // runtime.DecodeArgs (samples from the golden solutions, and a fuzz
 // target), the seed decoders against encoding/json.
-func (g *generator) decoderTests(f *jen.File) {
+func (g *generator) decoderTests(f *goFile) {
 	var decs []jen.Code
 	for _, t := range g.w.Tools {
 		ti := g.tools[t]

@@ -138,7 +138,7 @@ func maskLit(m uint64) *jen.Statement {
 // recordDecoder renders the decoder of a value record: every member
 // present (a variant: its tag, its common fields and its case's fields,
 // the required ones not null).
-func (g *generator) recordDecoder(f *jen.File, sd *ir.StructDef) {
+func (g *generator) recordDecoder(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	name := g.decoderName(sd, si.typ)
 	all := sd.AllFields()
@@ -196,7 +196,7 @@ func (g *generator) recordDecoder(f *jen.File, sd *ir.StructDef) {
 
 // entityDecoder renders the decoder of an entity's rows (the seed's
 // records): the id and every field present.
-func (g *generator) entityDecoder(f *jen.File, e *ir.Entity) {
+func (g *generator) entityDecoder(f *goFile, e *ir.Entity) {
 	ei := g.ents[e]
 	name := g.decoderName(e, ei.typ)
 	var fields []decField
@@ -230,7 +230,7 @@ func (g *generator) entityDecoder(f *jen.File, e *ir.Entity) {
 
 // argsDecoder renders the decode method of a tool's argument struct: the
 // fast path of runtime.DecodeArgs.
-func (g *generator) argsDecoder(f *jen.File, t *ir.Tool) {
+func (g *generator) argsDecoder(f *goFile, t *ir.Tool) {
 	ti := g.tools[t]
 	var required uint64
 	var cases []jen.Code

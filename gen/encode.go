@@ -208,7 +208,7 @@ func (g *generator) hashBody(fields []encField) []jen.Code {
 
 // structEncoders renders AppendJSON and HashFields of a value record; a
 // variant's write its case's fields only, as its MarshalJSON does.
-func (g *generator) structEncoders(f *jen.File, sd *ir.StructDef) {
+func (g *generator) structEncoders(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	v := func(fl *ir.Field) encField {
 		return encField{fl.Name, g.storedType(fl), jen.Id("v").Dot(si.fields[fl])}
@@ -265,7 +265,7 @@ func (g *generator) structEncoders(f *jen.File, sd *ir.StructDef) {
 
 // entityEncoders renders AppendJSON and HashFields of an entity's rows:
 // the id (for an entity without a key field) and every field.
-func (g *generator) entityEncoders(f *jen.File, e *ir.Entity) {
+func (g *generator) entityEncoders(f *goFile, e *ir.Entity) {
 	ei := g.ents[e]
 	var fields []encField
 	if e.Key == nil {

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"go/token"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -451,15 +452,15 @@ func (sc *scope) constantJSON(key ir.Expr, j []byte, typ *jen.Statement) (code, 
 	}
 	name := g.pkgNames.name(key, sc.constPrefix+"Value")
 	g.constNames[key] = name
-	g.consts = append(g.consts, jen.Commentf("%s is a constant of %s, decoded once.", name, sc.constOwner).Line().
-		Var().Id(name).Op("=").Qual(rt, "Constant").Types(typ).Call(jen.Lit(string(j))))
+	g.consts = append(g.consts, constDecl{jen.Commentf("%s is a constant of %s, decoded once.", name, sc.constOwner).Line().
+		Var().Id(name).Op("=").Qual(rt, "Constant").Types(typ).Call(jen.Lit(string(j))), g.origin})
 	return primary(jen.Id(name).Call()), true
 }
 
 // flushConstants renders the constants collected while building a file.
-func (g *generator) flushConstants(f *jen.File) {
+func (g *generator) flushConstants(f *goFile) {
 	for _, c := range g.consts {
-		f.Add(c)
+		f.addDecl(token.VAR, c.from, c.code)
 		f.Line()
 	}
 	g.consts = nil

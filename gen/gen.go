@@ -5,9 +5,11 @@
 // conformance checks with a thin test file over them.
 //
 // Generation is pure: Generate returns the files by relative path and
-// writes nothing. The output is gofmt'd, starts with the "Code generated"
-// header and is byte-identical for the same IR: nothing depends on map
-// iteration order, time or paths.
+// writes nothing; GeneratePackage returns them with the package's position
+// map, where each Go declaration comes from in the spec (positions.go).
+// The output is gofmt'd, starts with the "Code generated" header and is
+// byte-identical for the same IR: nothing depends on map iteration order,
+// time or paths.
 //
 // Every string that comes from the spec (docs, messages, policy text, enum
 // values, seed data) reaches Go source only as a literal rendered by
@@ -61,7 +63,11 @@ func Generate(w *ir.World) (files map[string][]byte, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.run()
+	p, err := g.run(false)
+	if err != nil {
+		return nil, err
+	}
+	return p.Files, nil
 }
 
 // generator holds the names chosen for one world and what its files need.
@@ -95,8 +101,20 @@ type generator struct {
 	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name
 
-	consts     []jen.Code // constants of graders, rendered at the end of their file
+	consts     []constDecl // constants of graders, rendered at the end of their file
 	constNames map[ir.Expr]string
+
+	// origin is what the declarations emitted now come from (see at), and
+	// names the elements the package's checks name in their failures: the
+	// generator's records for the position map (positions.go).
+	origin ir.Origin
+	names  map[ir.Named]ir.Origin
+}
+
+// constDecl is a constant of a grader and where it comes from.
+type constDecl struct {
+	code jen.Code
+	from ir.Origin
 }
 
 type entityInfo struct {
@@ -303,26 +321,38 @@ func isIdent(s string) bool {
 	return true
 }
 
-// run renders every file.
-func (g *generator) run() (map[string][]byte, error) {
+// run renders every file, and with positions the package's position map.
+func (g *generator) run(positions bool) (*Package, error) {
 	out := map[string][]byte{}
+	var pm *ir.PosMap
+	if positions {
+		pm = &ir.PosMap{World: g.worldOrigin(), Files: map[string][]ir.Range{}}
+	}
 	// Files whose compilation records helper needs come before state.go
-	// and types.go, which render the helpers.
+	// and types.go, which render the helpers. runtime: the file names the
+	// runtime's import "runtime" (world_test.go does not import it).
 	files := []struct {
-		name  string
-		build func(f *jen.File)
+		name    string
+		build   func(f *goFile)
+		runtime bool
 	}{
-		{"tools.go", g.toolsFile},
-		{"invariants.go", g.invariantsFile},
-		{"tasks.go", g.tasksFile},
-		{"state.go", g.stateFile},
-		{"types.go", g.typesFile},
-		{"seed.go", g.seedFile},
-		{"world.go", g.worldFile},
-		{"conformance.go", g.conformanceFile},
+		{"tools.go", g.toolsFile, true},
+		{"invariants.go", g.invariantsFile, true},
+		{"tasks.go", g.tasksFile, true},
+		{"state.go", g.stateFile, true},
+		{"types.go", g.typesFile, true},
+		{"seed.go", g.seedFile, true},
+		{"world.go", g.worldFile, true},
+		{"conformance.go", g.conformanceFile, true},
+		{"world_test.go", g.testFile, false},
+		{"decoders_test.go", g.decoderTests, true},
 	}
 	for _, fl := range files {
-		f := g.newFile()
+		f := g.newGoFile()
+		f.HeaderComment(headerText)
+		if fl.runtime {
+			f.ImportName(rt, "runtime")
+		}
 		if fl.name == "world.go" {
 			// Each line is written as "// line" here, so that jennifer
 			// pastes it as it is: a line of spec text that starts with "//"
@@ -331,29 +361,19 @@ func (g *generator) run() (map[string][]byte, error) {
 				f.PackageComment(strings.TrimRight("// "+l, " "))
 			}
 		}
+		g.origin = g.worldOrigin()
 		fl.build(f)
-		b, err := render(f)
+		b, err := render(f.File)
 		if err != nil {
 			return nil, fmt.Errorf("gen: %s: %w", fl.name, err)
 		}
 		out[fl.name] = b
+		if pm != nil {
+			if pm.Files[fl.name], err = f.ranges(fl.name, b); err != nil {
+				return nil, err
+			}
+		}
 	}
-	tf := jen.NewFilePathName("", g.pkg)
-	tf.HeaderComment(headerText)
-	g.testFile(tf)
-	b, err := render(tf)
-	if err != nil {
-		return nil, fmt.Errorf("gen: world_test.go: %w", err)
-	}
-	out["world_test.go"] = b
-	df := jen.NewFilePathName("", g.pkg)
-	df.HeaderComment(headerText)
-	df.ImportName(rt, "runtime")
-	g.decoderTests(df)
-	if b, err = render(df); err != nil {
-		return nil, fmt.Errorf("gen: decoders_test.go: %w", err)
-	}
-	out["decoders_test.go"] = b
 	seed, err := g.seedJSON()
 	if err != nil {
 		return nil, err
@@ -370,14 +390,10 @@ func (g *generator) run() (map[string][]byte, error) {
 	if out["probes.json"], err = g.probesJSON(); err != nil {
 		return nil, err
 	}
-	return out, nil
-}
-
-func (g *generator) newFile() *jen.File {
-	f := jen.NewFilePathName("", g.pkg)
-	f.HeaderComment(headerText)
-	f.ImportName(rt, "runtime")
-	return f
+	if pm != nil {
+		pm.Names = g.names
+	}
+	return &Package{Files: out, Positions: pm}, nil
 }
 
 // render formats a file. jennifer's error on source gofmt cannot format

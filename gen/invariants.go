@@ -8,11 +8,16 @@ import (
 
 // invariantsFile renders one checker per invariant, a plain loop over the
 // trigger entity's rows with indexes built up front, and CheckInvariants.
-func (g *generator) invariantsFile(f *jen.File) {
+func (g *generator) invariantsFile(f *goFile) {
 	var all []jen.Code
+	var parts []part
 	all = append(all, jen.Var().Id("out").Index().Qual(rt, "Violation"))
 	for _, inv := range g.w.Invariants {
+		restore := g.at(invariantOrigin(inv))
+		g.named(ir.Named{Kind: "invariant", Name: inv.Name}, invariantOrigin(inv))
 		g.invariantChecker(f, inv)
+		restore()
+		parts = append(parts, part{first: len(all), n: 1, from: invariantOrigin(inv)})
 		all = append(all, jen.Id("out").Op("=").Append(jen.Id("out"), jen.Id("s").Dot(g.invs[inv]).Call().Op("...")))
 	}
 	all = append(all, jen.Return(jen.Id("out")))
@@ -20,10 +25,13 @@ func (g *generator) invariantsFile(f *jen.File) {
 	f.Comment("CheckInvariants runs every invariant check and returns the records that")
 	f.Comment("break them, in invariant order and then insertion order.")
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("CheckInvariants").Params().Index().Qual(rt, "Violation").Block(all...)
+	if len(parts) > 0 {
+		f.bodyParts(len(all), parts...)
+	}
 	f.Line()
 }
 
-func (g *generator) invariantChecker(f *jen.File, inv *ir.Invariant) {
+func (g *generator) invariantChecker(f *goFile, inv *ir.Invariant) {
 	ei := g.ents[inv.Entity]
 	reserved := []string{"out"}
 	if inv.Always {

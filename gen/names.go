@@ -12,7 +12,7 @@ import (
 
 // exported turns a spec name into an exported Go identifier: credit_limit →
 // CreditLimit, customer_id → CustomerID (ir.GoName, the one naming the
-// checker and the gate's locator share).
+// checker shares).
 func exported(s string) string { return ir.GoName(s) }
 
 // unexported turns a spec name into an unexported Go identifier (creditLimit,

@@ -13,7 +13,8 @@ import (
 // AppendJSON and HashFields (encode.go) and the JSON methods: strict
 // decoding, and for a variant an encoding with only the fields of its
 // case.
-func (g *generator) structType(f *jen.File, sd *ir.StructDef) {
+func (g *generator) structType(f *goFile, sd *ir.StructDef) {
+	defer g.at(recordOrigin(sd))()
 	si := g.structs[sd]
 	what := sentence(sd.Doc)
 	if what == "" {
@@ -70,7 +71,7 @@ func (g *generator) structType(f *jen.File, sd *ir.StructDef) {
 }
 
 // cloneMethod renders clone: a deep copy of the record.
-func (g *generator) cloneMethod(f *jen.File, sd *ir.StructDef) {
+func (g *generator) cloneMethod(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	var body []jen.Code
 	for _, fl := range sd.AllFields() {
@@ -91,7 +92,7 @@ func (g *generator) cloneMethod(f *jen.File, sd *ir.StructDef) {
 }
 
 // equalMethod renders equal: the language's == on records of the type.
-func (g *generator) equalMethod(f *jen.File, sd *ir.StructDef) {
+func (g *generator) equalMethod(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	var conds []jen.Code
 	for i, fl := range sd.AllFields() {
@@ -114,7 +115,7 @@ func (g *generator) equalMethod(f *jen.File, sd *ir.StructDef) {
 
 // checkMethod renders check: the record's constraints, in field order,
 // with compiler/eval's messages naming the value by path.
-func (g *generator) checkMethod(f *jen.File, sd *ir.StructDef) {
+func (g *generator) checkMethod(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	c := &checker{g: g, fail: func(err jen.Code) jen.Code { return jen.Return(err) }}
 	var body []jen.Code
@@ -158,7 +159,7 @@ func (g *generator) checkMethod(f *jen.File, sd *ir.StructDef) {
 
 // marshalVariant renders MarshalJSON of a variant record: the tag, the
 // common fields and the fields of the record's case, in declaration order.
-func (g *generator) marshalVariant(f *jen.File, sd *ir.StructDef) {
+func (g *generator) marshalVariant(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	tag := sd.Tag
 	tagEnum := g.enums[tag.Type.Enum]
@@ -192,7 +193,7 @@ func (g *generator) marshalVariant(f *jen.File, sd *ir.StructDef) {
 // JSON object (runtime.DecodeRecord): every required field present, no
 // unknown field, and for a variant only the fields of the case its tag
 // names.
-func (g *generator) unmarshalRecord(f *jen.File, sd *ir.StructDef) {
+func (g *generator) unmarshalRecord(f *goFile, sd *ir.StructDef) {
 	si := g.structs[sd]
 	required := func(fields []*ir.Field) []jen.Code {
 		var out []jen.Code

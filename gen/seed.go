@@ -113,7 +113,7 @@ func (g *generator) writeRecord(b *bytes.Buffer, r *ir.Record) error {
 func valueJSON(v *ir.Value, t *ir.Type) ([]byte, error) { return toolprobe.ValueJSON(v, t) }
 
 // seedFile renders the seed loader.
-func (g *generator) seedFile(f *jen.File) {
+func (g *generator) seedFile(f *goFile) {
 	f.Anon("embed")
 	var fields []jen.Code
 	var inserts []jen.Code

@@ -27,7 +27,7 @@ func (g *generator) checkFieldName(f *ir.Field) string {
 	return name
 }
 
-func (g *generator) stateFile(f *jen.File) {
+func (g *generator) stateFile(f *goFile) {
 	fields := []jen.Code{
 		jen.Id("j").Op("*").Qual(rt, "Journal"),
 		jen.Comment("fault is the first error met while evaluating an expression (a"),
@@ -148,7 +148,7 @@ func (g *generator) stateFile(f *jen.File) {
 
 // compositeHelpers renders the generic helpers of composite values that
 // record compiler/eval's faults, those the compiled code uses.
-func (g *generator) compositeHelpers(f *jen.File) {
+func (g *generator) compositeHelpers(f *goFile) {
 	T, V := jen.Id("T"), jen.Id("V")
 	setFault := func(err jen.Code) *jen.Statement {
 		return jen.If(jen.Id("s").Dot("fault").Op("==").Nil()).Block(jen.Id("s").Dot("fault").Op("=").Add(err))
@@ -227,7 +227,8 @@ func (g *generator) compositeHelpers(f *jen.File) {
 
 // entityHelpers renders the per-entity helpers the compiled code needs:
 // following refs, id snapshots, constraint checks and delete.
-func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
+func (g *generator) entityHelpers(f *goFile, e *ir.Entity) {
+	defer g.at(entityOrigin(e))()
 	ei := g.ents[e]
 	f.Commentf("find%s is the %s with the id, or a not_found error.", ei.typ, ei.typ)
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("find"+ei.typ).Params(jen.Id("id").String()).Parens(jen.List(jen.Op("*").Id(ei.typ), jen.Error())).Block(
@@ -276,7 +277,8 @@ func (g *generator) entityHelpers(f *jen.File, e *ir.Entity) {
 
 // fieldCheck renders check<Entity><Field>: finite number, enum value,
 // bounds, uniqueness, with compiler/eval's messages.
-func (g *generator) fieldCheck(f *jen.File, e *ir.Entity, fl *ir.Field) {
+func (g *generator) fieldCheck(f *goFile, e *ir.Entity, fl *ir.Field) {
+	defer g.at(fieldOrigin(fl))()
 	ei := g.ents[e]
 	name := e.Name + "." + fl.Name
 	val := jen.Id("r").Dot(ei.fields[fl])
@@ -371,7 +373,7 @@ func valueText(v *ir.Value, t *ir.Type) string {
 // deleteHelper renders delete<Entity>: refused while another record refers
 // to the record (the first referrer in entity, field and insertion order,
 // as compiler/eval reports it).
-func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
+func (g *generator) deleteHelper(f *goFile, e *ir.Entity) {
 	ei := g.ents[e]
 	used := false
 	for _, t := range g.w.Tools {
@@ -432,13 +434,21 @@ func (g *generator) deleteHelper(f *jen.File, e *ir.Entity) {
 
 // validate renders Validate: every record's field constraints and refs,
 // in linear time (uniqueness through a map per unique field).
-func (g *generator) validate(f *jen.File) {
+func (g *generator) validate(f *goFile) {
 	var body []jen.Code
+	var parts []part
 	body = append(body, jen.Var().Id("errs").Index().Error())
 	for _, e := range g.w.Entities {
 		ei := g.ents[e]
 		var pre, loop []jen.Code
+		// The checks of each field: pre before the loop, loop inside.
+		type checks struct {
+			f                      *ir.Field
+			pre, preN, loop, loopN int
+		}
+		var fieldChecks []checks
 		for _, fl := range e.Fields {
+			fc := checks{f: fl, pre: len(pre), loop: len(loop)}
 			fname := ei.fields[fl]
 			if g.fieldNeedsCheck(fl) && (!fl.Unique || isComposite(fl.Type)) {
 				loop = append(loop, jen.If(jen.Err().Op(":=").Id("s").Dot(g.checkFieldName(fl)).Call(jen.Id("r")), jen.Err().Op("!=").Nil()).Block(
@@ -483,9 +493,22 @@ func (g *generator) validate(f *jen.File) {
 				loop = append(loop, jen.If(cond).Block(
 					jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("%s %q: %s refers to %s %q, which does not exist"), jen.Lit(e.Name), jen.Id("r").Dot(ei.id), jen.Lit(fl.Name), jen.Lit(fl.Type.Entity.Name), val))))
 			}
+			fc.preN, fc.loopN = len(pre)-fc.pre, len(loop)-fc.loop
+			fieldChecks = append(fieldChecks, fc)
 		}
 		if len(loop) == 0 {
 			continue
+		}
+		// The entity's block: its checks before the loop, then the loop.
+		k := len(body)
+		parts = append(parts, part{first: k, n: 1, from: entityOrigin(e)})
+		for _, fc := range fieldChecks {
+			if fc.preN > 0 {
+				parts = append(parts, part{in: []int{k}, first: fc.pre, n: fc.preN, from: fieldOrigin(fc.f)})
+			}
+			if fc.loopN > 0 {
+				parts = append(parts, part{in: []int{k, len(pre)}, first: fc.loop, n: fc.loopN, from: fieldOrigin(fc.f)})
+			}
 		}
 		body = append(body, jen.Block(append(pre, jen.For(jen.Id("r").Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(loop...))...))
 	}
@@ -494,5 +517,8 @@ func (g *generator) validate(f *jen.File) {
 	f.Comment("values, finite numbers, bounds, uniqueness) and every ref against its")
 	f.Comment("table, in time linear in the rows. The seed must validate.")
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("Validate").Params().Index().Error().Block(body...)
+	if len(parts) > 0 {
+		f.bodyParts(len(body), parts...)
+	}
 	f.Line()
 }

@@ -27,6 +27,8 @@ type body struct {
 	// disowned counts the times owned was cleared, so that a nested block
 	// that cleared it clears it after the block too.
 	disowned int
+	// notes are the comments of statement lists (see note).
+	notes map[*jen.Statement]bool
 }
 
 // mutRow makes the record in the row variable row (of entity ei) private
@@ -63,6 +65,30 @@ func (b *body) nested(fresh map[string]bool, compile func() []jen.Code) []jen.Co
 		b.disown()
 	}
 	return out
+}
+
+// note is a comment on a line of its own in a statement list: an item of
+// the list that is no Go statement (see goStmts).
+func (b *body) note(text string) *jen.Statement {
+	c := jen.Comment(text)
+	if b.notes == nil {
+		b.notes = map[*jen.Statement]bool{}
+	}
+	b.notes[c] = true
+	return c
+}
+
+// goStmts is how many Go statements the items of a statement list are:
+// every item is one, but a note. (The position map counts statements of
+// tool bodies; it checks the total against the parsed body.)
+func (b *body) goStmts(items []jen.Code) int {
+	n := 0
+	for _, c := range items {
+		if s, ok := c.(*jen.Statement); !ok || !b.notes[s] {
+			n++
+		}
+	}
+	return n
 }
 
 // fail is `return <zero>, err`.
@@ -161,11 +187,19 @@ func (b *body) nullable(e ir.Expr) bool {
 }
 
 // stmts compiles a statement list.
-func (b *body) stmts(list []ir.Stmt) []jen.Code {
+func (b *body) stmts(list []ir.Stmt) []jen.Code { return b.stmtsEach(list, nil) }
+
+// stmtsEach is stmts, calling each, when not nil, with every statement
+// compiled and its code.
+func (b *body) stmtsEach(list []ir.Stmt, each func(st ir.Stmt, code []jen.Code)) []jen.Code {
 	var out []jen.Code
 	scopeLen := len(b.recVars)
 	for _, st := range list {
-		out = append(out, b.stmt(st)...)
+		code := b.stmt(st)
+		if each != nil {
+			each(st, code)
+		}
+		out = append(out, code...)
 		if terminates([]ir.Stmt{st}) {
 			break // what follows is unreachable
 		}
@@ -406,7 +440,7 @@ func (b *body) stmt(st ir.Stmt) []jen.Code {
 			return []jen.Code{jen.For(jen.Id(name).Op(":=").Range().Id("s").Dot(ei.table).Dot("All").Call()).Block(inner...)}
 		}
 		return []jen.Code{
-			jen.Comment("Iterate over a snapshot of the ids: records inserted by the body are not visited."),
+			b.note("Iterate over a snapshot of the ids: records inserted by the body are not visited."),
 			jen.For(jen.List(jen.Id("_"), jen.Id(id)).Op(":=").Range().Id("s").Dot(ei.lower + "IDs").Call()).Block(inner...),
 		}
 	}

@@ -328,7 +328,7 @@ func (b *body) forValues(x *ir.For) []jen.Code {
 		rng = src
 	}
 	if key == "_" && name == "_" {
-		return append(out, jen.Comment(comment), jen.For(jen.Range().Add(rng)).Block(inner...))
+		return append(out, b.note(comment), jen.For(jen.Range().Add(rng)).Block(inner...))
 	}
-	return append(out, jen.Comment(comment), jen.For(jen.List(jen.Id(key), jen.Id(name)).Op(":=").Range().Add(rng)).Block(inner...))
+	return append(out, b.note(comment), jen.For(jen.List(jen.Id(key), jen.Id(name)).Op(":=").Range().Add(rng)).Block(inner...))
 }

@@ -12,7 +12,7 @@ import (
 
 // tasksFile renders the tasks: descriptions with golden solutions as data,
 // start states built once, and one grader function per rubric assertion.
-func (g *generator) tasksFile(f *jen.File) {
+func (g *generator) tasksFile(f *goFile) {
 	f.Comment("assertion is one rubric item: check reports whether it holds on s,")
 	f.Comment("whose task started in the state start, and why not.")
 	fields := []jen.Code{
@@ -36,10 +36,17 @@ func (g *generator) tasksFile(f *jen.File) {
 	)
 	f.Line()
 	var entries []jen.Code
+	var parts []part
 	for i, t := range g.w.Tasks {
+		g.named(ir.Named{Kind: "task", Name: t.Name}, taskOrigin(t))
+		for j, st := range t.Solution {
+			g.named(ir.Named{Kind: "task", Name: t.Name, Step: j + 1}, stepOrigin(t, j, st))
+		}
 		var rubric []jen.Code
 		for j, a := range t.Assertions {
+			restore := g.at(assertionOrigin(t, j, a))
 			fn := g.assertionFunc(f, t, i, j, a)
+			restore()
 			d := jen.Dict{
 				jen.Id("kind"):  jen.Lit(string(a.Kind)),
 				jen.Id("text"):  jen.Lit(a.Text),
@@ -50,6 +57,7 @@ func (g *generator) tasksFile(f *jen.File) {
 			}
 			rubric = append(rubric, jen.Values(d))
 		}
+		parts = append(parts, part{first: len(entries), n: 1, from: taskOrigin(t)})
 		entries = append(entries, jen.Values(jen.Dict{
 			jen.Id("info"):   g.taskInfo(t),
 			jen.Id("start"):  jen.Id("taskStart").Call(jen.Lit(t.Name)),
@@ -85,6 +93,9 @@ func (g *generator) tasksFile(f *jen.File) {
 	}
 	f.Comment("tasks are the world's tasks in declaration order.")
 	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
+	if len(parts) > 0 {
+		f.eltParts(len(parts), parts...)
+	}
 	f.Line()
 	startFields := []jen.Code{jen.Id("state").Op("*").Id("State"), jen.Id("hash").String()}
 	if len(g.always) > 0 {
@@ -131,7 +142,7 @@ func (g *generator) returnStart() []jen.Code {
 
 // seedStartVar renders, in a world with always-invariants, the world
 // seed's start state, for the episodes of no task.
-func (g *generator) seedStartVar(f *jen.File) {
+func (g *generator) seedStartVar(f *goFile) {
 	f.Commentf("%s is the world seed as the start state of the episodes of no task,", g.alw.seedStart)
 	f.Comment("built once. It breaks no invariant (the checker proves it, W012), and no")
 	f.Comment("rubric compares with it: its hash is not computed.")
@@ -225,7 +236,7 @@ func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
 
 // assertionFunc renders the grader of one assertion and returns the
 // expression naming it.
-func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Assertion) *jen.Statement {
+func (g *generator) assertionFunc(f *goFile, t *ir.Task, ti, ai int, a *ir.Assertion) *jen.Statement {
 	switch a.Kind {
 	case ir.AssertUnchanged:
 		if len(a.Except) > 0 {
@@ -280,7 +291,7 @@ func (g *generator) assertionFunc(f *jen.File, t *ir.Task, ti, ai int, a *ir.Ass
 // unchangedExceptFunc renders the grader of `unchanged except E[k], …`:
 // every record but the listed ones equals its start state, compared row by
 // row (runtime.Journal.ChangedExcept).
-func (g *generator) unchangedExceptFunc(f *jen.File, t *ir.Task, ai int, a *ir.Assertion) *jen.Statement {
+func (g *generator) unchangedExceptFunc(f *goFile, t *ir.Task, ai int, a *ir.Assertion) *jen.Statement {
 	g.need["unchangedExcept"] = true
 	name := g.pkgNames.name(a, lowerFirst(fmt.Sprintf("assert%s%d", exported(t.Name), ai+1)))
 	sc := g.newScope("start", "except")

@@ -13,16 +13,19 @@ import (
 
 // toolsFile renders the argument structs, the tool methods, their JSON
 // handlers and schemas, and the registry.
-func (g *generator) toolsFile(f *jen.File) {
+func (g *generator) toolsFile(f *goFile) {
 	f.Anon("embed")
 	f.Comment("pageSize is the most records a list or search tool returns.")
 	f.Const().Id("pageSize").Op("=").Lit(ir.PageSize)
 	f.Line()
 	for _, t := range g.w.Tools {
+		restore := g.at(toolOrigin(t))
+		g.named(ir.Named{Kind: "tool", Name: t.Name}, toolOrigin(t))
 		g.argsType(f, t)
 		g.argsDecoder(f, t)
 		g.toolMethod(f, t)
 		g.toolHandler(f, t)
+		restore()
 	}
 	g.registry(f)
 }
@@ -101,7 +104,7 @@ func (g *generator) paramDescription(t *ir.Tool, p *ir.Param) string {
 }
 
 // argsType renders the tool's argument struct.
-func (g *generator) argsType(f *jen.File, t *ir.Tool) {
+func (g *generator) argsType(f *goFile, t *ir.Tool) {
 	ti := g.tools[t]
 	f.Commentf("%s are the arguments of the tool %s.", ti.args, t.Name)
 	var fields []jen.Code
@@ -181,7 +184,7 @@ func (g *generator) zeroValue(t *ir.Tool) *jen.Statement {
 }
 
 // toolMethod renders the tool as a typed method of State.
-func (g *generator) toolMethod(f *jen.File, t *ir.Tool) {
+func (g *generator) toolMethod(f *goFile, t *ir.Tool) {
 	ti := g.tools[t]
 	what := g.toolDescription(t)
 	f.Add(doc(fmt.Sprintf("%s implements the tool %s (service %s): %s", ti.method, t.Name, t.Service.Name, lowerFirst(what)), ""))
@@ -190,12 +193,17 @@ func (g *generator) toolMethod(f *jen.File, t *ir.Tool) {
 		results = jen.Parens(jen.List(rt, jen.Error()))
 	}
 	var bodyCode []jen.Code
+	var stmts int
+	var parts []part
 	if t.Kind == ir.ToolCustom {
-		bodyCode = g.customBody(t)
+		bodyCode, stmts, parts = g.customBody(t)
 	} else {
 		bodyCode = g.standardBody(t)
 	}
 	f.Func().Params(jen.Id("s").Op("*").Id("State")).Id(ti.method).Params(jen.Id("args").Id(ti.args)).Add(results).Block(bodyCode...)
+	if len(parts) > 0 {
+		f.bodyParts(stmts, parts...)
+	}
 	f.Line()
 }
 
@@ -413,8 +421,10 @@ func (g *generator) standardBody(t *ir.Tool) []jen.Code {
 
 // customBody compiles a custom tool's statements after binding its
 // parameters: ref parameters are looked up (not_found), the others read
-// from args.
-func (g *generator) customBody(t *ir.Tool) []jen.Code {
+// from args. It also returns how many Go statements the body has, and
+// which of them each of the tool's own statements compiled to, for the
+// position map.
+func (g *generator) customBody(t *ir.Tool) (code []jen.Code, stmts int, parts []part) {
 	sc := g.newScope()
 	sc.budget = true
 	b := &body{sc: sc, tool: t, zero: g.zeroValue(t)}
@@ -463,11 +473,16 @@ func (g *generator) customBody(t *ir.Tool) []jen.Code {
 		}
 		prologue = append(prologue, jen.If(jen.Err().Op("!=").Nil()).Block(b.fail(jen.Err())))
 	}
-	stmts := b.stmts(t.Body)
+	type compiled struct {
+		st ir.Stmt
+		n  int // Go statements
+	}
+	var each []compiled
+	list := b.stmtsEach(t.Body, func(st ir.Stmt, code []jen.Code) { each = append(each, compiled{st, b.goStmts(code)}) })
 	if b.usesErr && !errDeclared {
 		prologue = append([]jen.Code{jen.Var().Err().Error()}, prologue...)
 	}
-	out := append(prologue, stmts...)
+	out := append(prologue, list...)
 	if !terminates(t.Body) {
 		if b.zero == nil {
 			out = append(out, jen.Return(jen.Nil()))
@@ -475,7 +490,14 @@ func (g *generator) customBody(t *ir.Tool) []jen.Code {
 			out = append(out, jen.Return(b.zero, jen.Nil()))
 		}
 	}
-	return out
+	i := b.goStmts(prologue)
+	for _, c := range each {
+		if o, ok := stmtOrigin(t, c.st); ok && c.n > 0 {
+			parts = append(parts, part{first: i, n: c.n, from: o})
+		}
+		i += c.n
+	}
+	return out, b.goStmts(out), parts
 }
 
 // lookupNestedRefs looks up the refs inside an argument of a composite
@@ -493,7 +515,7 @@ func (g *generator) lookupNestedRefs(t *ir.Tool, p *ir.Param, fail func(err jen.
 
 // toolHandler renders the JSON entry point of a tool: strict decoding,
 // then the typed method.
-func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
+func (g *generator) toolHandler(f *goFile, t *ir.Tool) {
 	ti := g.tools[t]
 	var required []jen.Code
 	required = append(required, jen.Id("raw"), jen.Op("&").Id("slow"))
@@ -534,10 +556,12 @@ func (g *generator) toolHandler(f *jen.File, t *ir.Tool) {
 
 // registry renders the tool registry: the tools' descriptions and schemas
 // are tools.json (see toolsJSON), their handlers a table in the same order.
-func (g *generator) registry(f *jen.File) {
+func (g *generator) registry(f *goFile) {
 	var handlers []jen.Code
-	for _, t := range g.w.Tools {
+	var parts []part
+	for i, t := range g.w.Tools {
 		handlers = append(handlers, jen.Line().Parens(jen.Op("*").Id("State")).Dot(g.tools[t].call))
+		parts = append(parts, part{first: i, n: 1, from: toolOrigin(t)})
 	}
 	if len(handlers) > 0 {
 		handlers = append(handlers, jen.Line())
@@ -552,6 +576,9 @@ func (g *generator) registry(f *jen.File) {
 	f.Comment("tools.json with their handlers; it is built once and shared by all")
 	f.Comment("episodes.")
 	f.Var().Id("registry").Op("=").Qual(rt, "RegistryOf").Call(jen.Id("toolsJSON"), jen.Index().Func().Params(jen.Op("*").Id("State"), jen.Qual("encoding/json", "RawMessage")).Parens(jen.List(jen.Any(), jen.Error())).Values(handlers...))
+	if len(parts) > 0 {
+		f.eltParts(len(parts), parts...)
+	}
 	f.Line()
 }
 

@@ -79,7 +79,7 @@ func kindWords(t *ir.Type) string {
 
 // typesFile renders the value records, the enum types and the entity
 // structs.
-func (g *generator) typesFile(f *jen.File) {
+func (g *generator) typesFile(f *goFile) {
 	emitted := map[*ir.EnumDef]bool{}
 	enums := func(fl *ir.Field, owner string) {
 		eachEnum(fl.Type, func(def *ir.EnumDef) {
@@ -103,7 +103,8 @@ func (g *generator) typesFile(f *jen.File) {
 	}
 }
 
-func (g *generator) enumType(f *jen.File, ei *enumInfo, fl *ir.Field, owner string) {
+func (g *generator) enumType(f *goFile, ei *enumInfo, fl *ir.Field, owner string) {
+	defer g.at(fieldOrigin(fl))()
 	what := fl.Name
 	if fl.Struct != nil && fl == fl.Struct.Tag {
 		what = "case"
@@ -140,7 +141,8 @@ func (g *generator) enumType(f *jen.File, ei *enumInfo, fl *ir.Field, owner stri
 	f.Line()
 }
 
-func (g *generator) entityType(f *jen.File, e *ir.Entity) {
+func (g *generator) entityType(f *goFile, e *ir.Entity) {
+	defer g.at(entityOrigin(e))()
 	ei := g.ents[e]
 	what := sentence(e.Doc)
 	if what == "" {
@@ -197,7 +199,7 @@ func (g *generator) entityType(f *jen.File, e *ir.Entity) {
 
 // entityEqualMethod renders equal: a whole record compared with a literal
 // (`x == Order { … }`), the id and every field with the language's ==.
-func (g *generator) entityEqualMethod(f *jen.File, e *ir.Entity) {
+func (g *generator) entityEqualMethod(f *goFile, e *ir.Entity) {
 	ei := g.ents[e]
 	var conds []jen.Code
 	if e.Key == nil {

@@ -45,7 +45,7 @@ func (g *generator) policy() ([]byte, error) {
 
 // worldFile renders the World and Episode types and the package's entry
 // points.
-func (g *generator) worldFile(f *jen.File) {
+func (g *generator) worldFile(f *goFile) {
 	w := g.w
 	today := g.today
 	f.Anon("embed")
