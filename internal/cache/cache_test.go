@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/worldc/worldc/internal/gate"
+	"github.com/worldc/worldc/internal/testfs"
 )
 
 // TestCache: an entry holds while its data files and outputs are
@@ -17,7 +18,7 @@ func TestCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := filepath.Join(dir, "specs", "rows.csv")
-	writeFiles(t, dir, map[string]string{"specs/rows.csv": "a,b\n", "out/w/world.go": "package w\n"})
+	testfs.WriteFiles(t, dir, map[string]string{"specs/rows.csv": "a,b\n", "out/w/world.go": "package w\n"})
 	rec := &RecordingFS{FS: os.DirFS(filepath.Join(dir, "specs")), Base: filepath.Join(dir, "specs")}
 	if _, err := rec.Open("rows.csv"); err != nil {
 		t.Fatal(err)
@@ -64,20 +65,6 @@ func TestCache(t *testing.T) {
 	}
 }
 
-// writeFiles writes files (slash-separated paths below dir to contents).
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestCacheHostile (issue 20): an entry never holds past a change it
 // cannot see, and a hostile cache directory neither hangs nor floods Get.
 func TestCacheHostile(t *testing.T) {
@@ -87,7 +74,7 @@ func TestCacheHostile(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "out")
-	writeFiles(t, dir, map[string]string{"out/w/world.go": "package w\n"})
+	testfs.WriteFiles(t, dir, map[string]string{"out/w/world.go": "package w\n"})
 	put := func(spec string, deps []FileSum) string {
 		t.Helper()
 		key := c.Key(Input{Spec: []byte(spec)})
@@ -132,7 +119,7 @@ func TestCacheHostile(t *testing.T) {
 		t.Fatal("rows.csv exists")
 	}
 	key = put("world w { } // with rows", rec.Deps())
-	writeFiles(t, dir, map[string]string{"specs/rows.csv": "a,b\n"})
+	testfs.WriteFiles(t, dir, map[string]string{"specs/rows.csv": "a,b\n"})
 	if _, ok := c.Get(key, out); ok {
 		t.Error("the entry holds after a data file it looked for appeared")
 	}

@@ -1,17 +1,18 @@
 package gate
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/internal/testfs"
 )
 
 // TestGroupByModule: directory patterns go to the module of their go.mod,
 // relative to its root; import paths stay with the directory given.
 func TestGroupByModule(t *testing.T) {
 	base := t.TempDir()
-	writeTestFiles(t, base, map[string]string{
+	testfs.WriteFiles(t, base, map[string]string{
 		"a/go.mod":          "module example.com/a\n",
 		"a/w/x.go":          "package w\n",
 		"b/go.mod":          "module worlds\n",
@@ -40,18 +41,5 @@ func TestGroupByModule(t *testing.T) {
 	}
 	if _, err := groupByModule([]string{"./plain/..."}, base); err == nil || !strings.Contains(err.Error(), "not inside a Go module") {
 		t.Errorf("err = %v, want not inside a Go module", err)
-	}
-}
-
-func writeTestFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

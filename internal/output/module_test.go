@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/internal/testfs"
 )
 
 func embedded(t *testing.T) *Runtime {
@@ -84,19 +86,6 @@ func TestRuntimeHashChanges(t *testing.T) {
 	}
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestPlanModuleNew: a directory outside any module becomes one, and a
 // second plan after applying the first has nothing to do.
 func TestPlanModuleNew(t *testing.T) {
@@ -143,7 +132,7 @@ func TestPlanModuleInsideModule(t *testing.T) {
 	rt := embedded(t)
 	root := t.TempDir()
 	orig := "module example.com/mine\n\ngo 1.21\n\n// my dependency\nrequire golang.org/x/mod v0.42.0\n"
-	writeFiles(t, root, map[string]string{"go.mod": orig})
+	testfs.WriteFiles(t, root, map[string]string{"go.mod": orig})
 	out := filepath.Join(root, "gen", "worlds")
 	_, err := PlanModule(out, rt, ModuleOptions{})
 	if err == nil || !strings.Contains(err.Error(), "--add-runtime") {

@@ -13,6 +13,7 @@ import (
 	"github.com/worldc/worldc/internal/cache"
 	"github.com/worldc/worldc/internal/gate"
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/testfs"
 )
 
 // events records what a run tells, safe for the gate's goroutines.
@@ -64,7 +65,7 @@ func TestBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, dir, map[string]string{
+	testfs.WriteFiles(t, dir, map[string]string{
 		"specs/a_claims.world": string(src),
 		"specs/b_bad.world":    "world bad {\n  title \"x\"\n}\n\nservice s \"S\" {\n  entity E { x nosuchtype }\n}\n",
 		"specs/c_again.world":  string(src),

@@ -1,15 +1,16 @@
 package pipeline
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/internal/testfs"
 )
 
 func TestExpandPaths(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfs.WriteFiles(t, dir, map[string]string{
 		"a/z.world":          "",
 		"a/b/y.world":        "",
 		"a/b/notes.txt":      "",
@@ -54,20 +55,6 @@ func TestExpandPaths(t *testing.T) {
 			t.Errorf("Expand(%q): no error", bad)
 		} else if _, ok := err.(*UsageError); !ok {
 			t.Errorf("Expand(%q): %T is not a usage error", bad, err)
-		}
-	}
-}
-
-// writeFiles writes files (slash-separated paths below dir to contents).
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
 		}
 	}
 }

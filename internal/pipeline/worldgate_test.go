@@ -8,6 +8,7 @@ import (
 
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/testfs"
 )
 
 // TestWorldGateRemove (issue 20.1): removing a failed world's package
@@ -21,7 +22,7 @@ func TestWorldGateRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	generated := safefs.Header + "\n\npackage shop\n"
-	writeFiles(t, dir, map[string]string{
+	testfs.WriteFiles(t, dir, map[string]string{
 		"docs/guide.md":    "the user's",
 		"cmd/main.go":      "package main\n",
 		"shop/world.go":    generated,
