@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/gen"
 )
 
 const locatorSpec = `world shop {
@@ -69,105 +70,106 @@ task pay_it {
 }
 `
 
+// TestLocator places failures of the package generated from locatorSpec
+// by the position map the generator made with it.
 func TestLocator(t *testing.T) {
 	w, diags := compiler.CheckSource("shop.world", []byte(locatorSpec))
 	if w == nil {
 		t.Fatalf("the spec does not check:\n%s", diags.Text())
 	}
-	dir := t.TempDir()
-	src := `package shop
-
-type CustomerTier string
-
-type SetTierArgs struct {
-	Customer string
-}
-
-func (s *State) SetTier(a SetTierArgs) error {
-	return nil
-}
-
-func (s *State) checkGoldCustomersAreActive() []string {
-	return nil
-}
-
-func taskPayIt() {}
-
-func unrelated() {}
-
-var registry = func() *Registry {
-	r := NewRegistry()
-	r.Register(Tool{
-		Handler:    (*State).callSetTier,
-		Name:       "set_tier",
-		Parameters: json.RawMessage("{}"),
-	})
-	r.Register(Tool{
-		Name:       "pay",
-		Parameters: json.RawMessage("{}"),
-	})
-	return r
-}()
-
-func (s *State) Validate() []error {
-	var errs []error
-	for r := range s.Invoices.All() {
-		if !s.Customers.Has(r.Customer) {
-			errs = append(errs, fmt.Errorf("%s %q: %s refers to %s %q", "Invoice", r.ID, "customer", "Customer", r.Customer))
-		}
-		if bad(r.Amount) {
-			errs = append(errs, fmt.Errorf("%s %q: %s", "Invoice", r.ID, "Invoice.amount"))
-		}
-	}
-	return errs
-}
-`
-	if err := os.MkdirAll(filepath.Join(dir, "gen", "shop"), 0o755); err != nil {
+	pkg, err := gen.GeneratePackage(w)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "gen", "shop", "tools.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	dir := filepath.Join(t.TempDir(), "gen", "shop")
+	locate := NewLocator(pkg.Positions, dir)
+	// line is the line of file that holds text, which must be on one line
+	// only.
+	line := func(file, text string) int {
+		t.Helper()
+		src := string(pkg.Files[file])
+		if n := strings.Count(src, text); n != 1 {
+			t.Fatalf("%s holds %q %d times", file, text, n)
+		}
+		return strings.Count(src[:strings.Index(src, text)], "\n") + 1
 	}
-	locate := NewLocator(w, dir)
-	line := func(s string) int { return strings.Count(src[:strings.Index(src, s)], "\n") + 1 }
+	const world = "shop.world:1:1, world shop (generated code common to the world)"
 	for _, tt := range []struct {
-		at   string // a line of src
-		want string
+		file, at string // a line of the generated file
+		want     string
 	}{
-		{"type CustomerTier", "shop.world:12:5, field Customer.tier"},
-		{"Customer string", "shop.world:16:3, tool set_tier"},
-		{"return nil\n}\n\nfunc (s *State) check", "shop.world:16:3, tool set_tier"},
-		{"func (s *State) checkGold", "shop.world:37:1, invariant gold_customers_are_active"},
-		{"func taskPayIt", "shop.world:48:1, task pay_it"},
-		{"func unrelated", "shop.world:1:1, world shop (generated code common to the world)"},
-		{"Parameters: json.RawMessage(\"{}\"),\n\t})\n\tr.Register(Tool{\n\t\tName:", "shop.world:16:3, tool set_tier"},
-		{"Parameters: json.RawMessage(\"{}\"),\n\t})\n\treturn", "shop.world:30:3, tool pay"},
-		{"return r\n", "shop.world:1:1, world shop (generated code common to the world)"},
-		{"errs = append(errs, fmt.Errorf(\"%s %q: %s refers", "shop.world:24:3, entity Invoice"},
-		{"if bad(r.Amount)", "shop.world:26:5, field Invoice.amount"},
-		{"for r := range s.Invoices", "shop.world:24:3, entity Invoice"},
+		{"types.go", "type CustomerTier string", "shop.world:12:5, field Customer.tier"},
+		{"types.go", "CustomerTierGold   CustomerTier =", "shop.world:12:5, field Customer.tier"},
+		{"types.go", "type Invoice struct", "shop.world:24:3, entity Invoice"},
+		{"tools.go", "type SetTierArgs struct", "shop.world:16:3, tool set_tier"},
+		{"tools.go", "func (s *State) SetTier(", "shop.world:16:3, tool set_tier"},
+		{"tools.go", "customer, err := s.findCustomer(args.Customer)", "shop.world:16:3, tool set_tier"},
+		{"tools.go", `runtime.PreconditionFailed("inactive")`, "shop.world:17:5, tool set_tier, require"},
+		{"tools.go", "customer.Tier = args.Tier", "shop.world:18:5, tool set_tier, set"},
+		{"tools.go", "return customer, nil", "shop.world:19:5, tool set_tier, return"},
+		{"tools.go", "func (s *State) callSetTier(", "shop.world:16:3, tool set_tier"},
+		{"tools.go", "(*State).callSetTier,", "shop.world:16:3, tool set_tier"},
+		{"tools.go", "(*State).callPay,", "shop.world:30:3, tool pay"},
+		{"tools.go", "var registry =", world},
+		{"state.go", "func (s *State) checkInvoiceAmount(", "shop.world:26:5, field Invoice.amount"},
+		{"state.go", "func NewState()", world},
+		{"state.go", "func (s *State) Validate()", world},
+		{"state.go", "for r := range s.Invoices.All()", "shop.world:24:3, entity Invoice"},
+		{"state.go", "if !s.Customers.Has(r.Customer)", "shop.world:25:5, field Invoice.customer"},
+		{"state.go", "if err := s.checkInvoiceAmount(r); err != nil {\n\t\t\t\terrs", "shop.world:26:5, field Invoice.amount"},
+		{"invariants.go", "func (s *State) checkGoldCustomersAreActive()", "shop.world:37:1, invariant gold_customers_are_active"},
+		{"invariants.go", "out = append(out, s.checkGoldCustomersAreActive()...)", "shop.world:37:1, invariant gold_customers_are_active"},
+		{"tasks.go", "func assertPayIt1(", "shop.world:52:5, task pay_it, assertion 1"},
+		{"tasks.go", `ID:          "pay_it"`, "shop.world:48:1, task pay_it"},
+		{"tasks.go", "var tasks =", "shop.world:48:1, task pay_it"},
+		{"world.go", "func New()", world},
+		{"world_test.go", "func TestConformance(", world},
 	} {
-		pos := fmt.Sprintf("gen/shop/tools.go:%d:2", line(tt.at))
+		pos := fmt.Sprintf("%s:%d:2", filepath.Join(dir, tt.file), line(tt.file, tt.at))
 		if got := locate(pos, ""); got != tt.want {
 			t.Errorf("locate(%s) [%s] = %q, want %q", pos, strings.SplitN(tt.at, "\n", 2)[0], got, tt.want)
 		}
 	}
-	// What nothing places is placed at the world.
-	for _, pos := range []string{"nowhere.go:1:1", "garbage", "gen/shop/tools.go:9999:1"} {
-		if got, want := locate(pos, ""), "shop.world:1:1, world shop (generated code common to the world)"; got != want {
-			t.Errorf("locate(%q) = %q, want %q", pos, got, want)
+	// A position relative to the working directory, as the locator's
+	// directory is, is in the package too.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := NewLocator(pkg.Positions, filepath.Join("gen", "shop"))
+	if got, want := rel(fmt.Sprintf("%s:%d", filepath.Join(wd, "gen", "shop", "tools.go"), line("tools.go", "customer.Tier = args.Tier")), ""), "shop.world:18:5, tool set_tier, set"; got != want {
+		t.Errorf("relative directory: %q, want %q", got, want)
+	}
+	// What nothing places is placed at the world: positions in no file of
+	// the package, or in none of its declarations.
+	setTier := line("tools.go", "customer.Tier = args.Tier")
+	for _, pos := range []string{
+		"nowhere.go:1:1", "garbage", filepath.Join(dir, "tools.go") + ":9999:1", filepath.Join(dir, "tools.go") + ":2:1",
+		filepath.Join(dir, "nothere.go") + ":3:1", fmt.Sprintf("%s:%d:2", filepath.Join(dir, "..", "other", "tools.go"), setTier),
+	} {
+		if got := locate(pos, ""); got != world {
+			t.Errorf("locate(%q) = %q, want %q", pos, got, world)
 		}
 	}
 	// Failures of the generated tests are placed by what they name.
-	for _, tt := range []struct{ msg, want string }{
-		{`world "shop": task "pay_it": step 1: tool "pay": solutions: the call fails`, "shop.world:55:5, task pay_it, solution step 1"},
-		{`world "shop": task "pay_it": tasks: the rubric holds already`, "shop.world:48:1, task pay_it"},
-		{`tool set_tier: no candidate arguments succeeded in 12 tries; the furthest got: …`, "shop.world:16:3, tool set_tier"},
-		{`world "shop": invariant "gold_customers_are_active" is broken`, "shop.world:37:1, invariant gold_customers_are_active"},
-		{`world "shop": tool "nope": x`, "shop.world:1:1, world shop (generated code common to the world)"},
+	for _, tt := range []struct{ goPos, msg, want string }{
+		{"world_test.go:12", `world "shop": task "pay_it": step 1: tool "pay": solutions: the call fails`, "shop.world:55:5, task pay_it, solution step 1"},
+		{"world_test.go:12", `world "shop": task "pay_it": step 2: tool "pay": solutions: the call fails`, "shop.world:48:1, task pay_it"},
+		{"world_test.go:12", `world "shop": task "pay_it": tasks: the rubric holds already`, "shop.world:48:1, task pay_it"},
+		{"world_test.go:12", `tool set_tier: no candidate arguments succeeded in 12 tries; the furthest got: …`, "shop.world:16:3, tool set_tier"},
+		{"world_test.go:12", `world "shop": invariant "gold_customers_are_active" is broken`, "shop.world:37:1, invariant gold_customers_are_active"},
+		{"world_test.go:12", `world "shop": tool "nope": x`, world},
+		// In code common to the world, the message is more precise.
+		{fmt.Sprintf("%s:%d", filepath.Join(dir, "world_test.go"), line("world_test.go", "func TestConformance(")), `tool "pay": x`, "shop.world:30:3, tool pay"},
+		// In a tool's code, the position is.
+		{fmt.Sprintf("%s:%d", filepath.Join(dir, "tools.go"), setTier), `tool "pay": x`, "shop.world:18:5, tool set_tier, set"},
 	} {
-		if got := locate("world_test.go:12", tt.msg); got != tt.want {
-			t.Errorf("locate(%q) = %q, want %q", tt.msg, got, tt.want)
+		if got := locate(tt.goPos, tt.msg); got != tt.want {
+			t.Errorf("locate(%q, %q) = %q, want %q", tt.goPos, tt.msg, got, tt.want)
 		}
+	}
+	// Without a map, nothing is placed.
+	if got := NewLocator(nil, dir)("tools.go:1", `tool "pay": x`); got != "" {
+		t.Errorf("no map: %q", got)
 	}
 }

@@ -217,23 +217,23 @@ func TestGateDiagnostics(t *testing.T) {
 	}
 }
 
-// TestVetLocates: a failure is placed in the spec by the Go declaration
-// around its position, whatever directory the locator was made for: the
-// positions are relative to the module's directory, and worldc build makes
-// its locators for the working directory, which is another one when -o
-// names a directory below it. The verdict reported as it comes (Progress,
-// the lines worldc prints) has them too.
+// TestVetLocates: a failure is placed in the spec by the position map of
+// its package, the locator made for the package's directory: the
+// positions are relative to the module's directory, which is not the
+// working directory when worldc build's -o names a directory below it.
+// The verdict reported as it comes (Progress, the lines worldc prints) has
+// them too.
 func TestVetLocates(t *testing.T) {
 	needGo(t)
 	dir := writeModule(t, map[string]string{
 		"w/shop/tools.go": "package shop\n\nfunc SetTier() int { return \"x\" }\n",
 	})
-	w := &ir.World{Name: "shop", Pos: ir.Pos{Filename: "shop.world", Line: 1, Column: 1},
-		Tools: []*ir.Tool{{Name: "set_tier", Pos: ir.Pos{Filename: "shop.world", Line: 7, Column: 3}}}}
+	pm := &ir.PosMap{World: ir.Origin{Pos: ir.Pos{Filename: "shop.world", Line: 1, Column: 1}, What: "world shop"},
+		Files: map[string][]ir.Range{"tools.go": {{First: 3, Last: 3, Origin: ir.Origin{Pos: ir.Pos{Filename: "shop.world", Line: 7, Column: 3}, What: "tool set_tier"}}}}}
 	report, err := Vet(context.Background(), []string{"./w/..."}, VetOptions{
 		Dir:     dir,
 		NoCache: true,
-		Locate:  map[string]Locator{filepath.Join(dir, "w", "shop"): NewLocator(w, t.TempDir())},
+		Locate:  map[string]Locator{filepath.Join(dir, "w", "shop"): NewLocator(pm, filepath.Join(dir, "w", "shop"))},
 		Progress: func(r WorldResult) {
 			if !strings.Contains(r.Reason, "(from shop.world:7:3, tool set_tier)") {
 				t.Errorf("reported verdict: %s", r.Reason)
