@@ -68,7 +68,7 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 		for i, c := range worlds {
 			dir := filepath.Join(opts.Out, c.World.Name)
 			patterns = append(patterns, PackageDir(opts.Cwd, dir))
-			locate[dir] = gate.NewLocator(positions[i], opts.Cwd)
+			locate[dir] = gate.NewLocator(positions[i], dir)
 			b.built[c.World.Name] = builtWorld{spec: c.Spec.Name, key: b.keyOf[c.Spec.Name], meta: Meta(c.World),
 				deps: c.Deps, outputs: cache.OutputSums(outs[i].Files)}
 		}

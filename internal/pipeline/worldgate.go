@@ -72,7 +72,7 @@ func (g *WorldGate) Vet(ctx context.Context, w *ir.World) (gate.WorldResult, err
 	g.written[w.Name] = out.Sums()
 	g.mu.Unlock()
 	pkg := filepath.Join(g.opts.Out, w.Name)
-	report, err := Vet(ctx, []string{pkg}, &g.opts, nil, map[string]gate.Locator{pkg: gate.NewLocator(pm, g.Root)})
+	report, err := Vet(ctx, []string{pkg}, &g.opts, nil, map[string]gate.Locator{pkg: gate.NewLocator(pm, pkg)})
 	if err != nil {
 		return gate.WorldResult{}, err
 	}
