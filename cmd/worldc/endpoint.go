@@ -19,14 +19,15 @@ type endpointFlags struct {
 	Timeout     time.Duration `default:"5m" help:"Time allowed for one HTTP attempt; a slower reply is retried."`
 	Retries     int           `default:"5" placeholder:"N" help:"Retries of a request after a timeout, a connection error, a 429, a 5xx or a malformed reply (with backoff; Retry-After is honoured)."`
 	RPM         float64       `placeholder:"N" help:"At most N requests per minute (every attempt counts; no limit by default)."`
+	MaxReply    int64         `name:"max-reply-bytes" default:"16777216" placeholder:"N" help:"Bound on the size of a response body (default ${default}, 16 MiB: a spec of the largest size and its escapes); a longer reply is an error of its brief, not retried."`
 }
 
 func (f *endpointFlags) validate(needModel bool) error {
 	if needModel && f.Model == "" {
 		return usagef("--model is required")
 	}
-	if f.Retries < 0 || f.RPM < 0 || f.MaxTokens < 0 || f.Timeout <= 0 {
-		return usagef("--retries, --rpm and --max-tokens must not be negative, --timeout must be positive")
+	if f.Retries < 0 || f.RPM < 0 || f.MaxTokens < 0 || f.Timeout <= 0 || f.MaxReply <= 0 {
+		return usagef("--retries, --rpm and --max-tokens must not be negative, --timeout and --max-reply-bytes must be positive")
 	}
 	return nil
 }
@@ -35,7 +36,7 @@ func (f *endpointFlags) client() *author.Client {
 	o := author.DefaultClientOptions()
 	o.BaseURL, o.Model, o.APIKey = f.BaseURL, f.Model, os.Getenv(f.APIKeyEnv)
 	o.Temperature, o.Seed, o.MaxTokens, o.Structured = f.Temperature, f.Seed, f.MaxTokens, f.JSONOutput
-	o.Timeout, o.Retries, o.RPM = f.Timeout, f.Retries, f.RPM
+	o.Timeout, o.Retries, o.RPM, o.MaxReplyBytes = f.Timeout, f.Retries, f.RPM, f.MaxReply
 	return author.NewClient(o)
 }
 

@@ -2,6 +2,7 @@ package author
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,35 +88,58 @@ func TestMalformedJSONContentIsRepaired(t *testing.T) {
 }
 
 func TestRetryAfterIsHonoured(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
 	h := newHarness(t, fakellm.Script{"acme": {{Status: 429, RetryAfter: "1"}, spec(t, "good.world")}}, Options{CheckOnly: true, Rounds: 3})
 	r := onlyResult(t, h.run(t, context.Background(), brief("acme")))
 	ts := h.traces(t, "acme")
 	if r.Verdict != ResultChecked || r.Retries != 1 || r.Attempts != 1 {
 		t.Fatalf("result %+v", r)
 	}
-	// The backoff is at most 10ms: only Retry-After makes it wait a second.
-	if ts[0].LatencyMS < 1000 {
-		t.Errorf("latency %dms: Retry-After: 1 was not honoured", ts[0].LatencyMS)
+	// The backoff is at most 10ms: only Retry-After makes the client wait
+	// a second before the retry (on its clock, which the test's is).
+	if got := h.clock.Sleeps(); !slices.Equal(got, []time.Duration{time.Second}) {
+		t.Errorf("the client waited %v before its retry, want [1s]: Retry-After: 1 was not honoured", got)
+	}
+	if ts[0].LatencyMS != 1000 {
+		t.Errorf("latency %dms, want the second of Retry-After", ts[0].LatencyMS)
 	}
 	if len(ts[0].Retries) != 1 || ts[0].Retries[0] != "429 Too Many Requests (Retry-After 1)" {
 		t.Errorf("retries %q", ts[0].Retries)
 	}
 }
 
+// TestTimeoutIsRetried: an attempt that outlasts the timeout is abandoned
+// and retried. The first reply is held until the client goes away; the
+// clock moves past the timeout only once the request is being held, so
+// the test proves the timeout and never waits for it.
 func TestTimeoutIsRetried(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
+	hold := make(chan struct{})
 	slow := spec(t, "good.world")
-	slow.DelayMS = 3000
+	slow.Hold = hold
 	h := newHarness(t, fakellm.Script{"acme": {slow, spec(t, "good.world")}}, Options{CheckOnly: true, Rounds: 3})
-	start := time.Now()
-	r := onlyResult(t, h.run(t, context.Background(), brief("acme")))
-	ts := h.traces(t, "acme")
-	if r.Verdict != ResultChecked || r.Retries != 1 || ts[0].Retries[0] != "timeout after 500ms" {
-		t.Fatalf("result %+v, retries %q", r, ts[0].Retries)
+	t.Cleanup(func() { close(hold) }) // before the server closes: it waits for its handlers
+	done := h.start(t, context.Background(), brief("acme"))
+	within(t, h.srv.Arrived(1), "the first request")
+	h.clock.Advance(499 * time.Millisecond)
+	if n := h.clock.Timers(); n != 1 {
+		t.Fatalf("%d attempt timers running 499ms into the attempt, want 1", n)
 	}
-	if d := time.Since(start); d > 2500*time.Millisecond {
-		t.Errorf("the run took %s: the slow reply was waited for", d)
+	h.clock.Advance(time.Millisecond)
+	s := within(t, done, "the run: the held reply was waited for (no timeout)")
+	r := onlyResult(t, s)
+	ts := h.traces(t, "acme")
+	if r.Verdict != ResultChecked || r.Retries != 1 || len(ts) != 1 || len(ts[0].Retries) != 1 || ts[0].Retries[0] != "timeout after 500ms" {
+		t.Fatalf("result %+v, traces %+v", r, ts)
+	}
+	within(t, h.srv.Recorded(2), "the endpoint to see the held request abandoned")
+	var statuses []int
+	for _, q := range h.srv.Requests() {
+		statuses = append(statuses, q.Status)
+	}
+	if slices.Sort(statuses); !slices.Equal(statuses, []int{200, 499}) {
+		t.Errorf("statuses %v, want the held request abandoned (499) and the retry answered", statuses)
+	}
+	if n := h.clock.Timers(); n != 0 {
+		t.Errorf("%d attempt timers left running after the run", n)
 	}
 }
 
@@ -182,21 +206,33 @@ func TestResume(t *testing.T) {
 	}
 }
 
+// TestInterrupt: a cancelled run stops while its request is in flight,
+// counts every brief not done as interrupted and keeps nothing of them;
+// the next run does them. The cancel comes once the request is being held
+// by the endpoint, so that it is in flight on every machine.
 func TestInterrupt(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
-	slow := spec(t, "good.world")
-	slow.DelayMS = 400
-	h := newHarness(t, fakellm.Script{"acme": {slow, slow}, "bolt": {slow, slow}}, Options{CheckOnly: true, Rounds: 3, Jobs: 1})
-	h.runner.Client.opts.Timeout = 10 * time.Second
-	h.runner.Client = NewClient(h.runner.Client.opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	hold := make(chan struct{})
+	held := spec(t, "good.world")
+	held.Hold = hold
+	h := newHarness(t, fakellm.Script{"acme": {held, spec(t, "good.world")}, "bolt": {spec(t, "good.world")}}, Options{CheckOnly: true, Rounds: 3, Jobs: 1})
+	t.Cleanup(func() { close(hold) }) // before the server closes: it waits for its handlers
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	s := h.run(t, ctx, brief("acme"), brief("bolt"))
+	done := h.start(t, ctx, brief("acme"), brief("bolt"))
+	within(t, h.srv.Arrived(1), "acme's request")
+	cancel()
+	s := within(t, done, "the interrupted run")
 	if s.Interrupted != 2 || s.OK() {
 		t.Fatalf("summary %+v", s)
 	}
-	if h.exists("results/acme.json") || h.exists("acme.world") {
-		t.Error("an interrupted brief left a result")
+	within(t, h.srv.Recorded(1), "the endpoint to see acme's request abandoned")
+	if reqs := h.srv.Requests(); len(reqs) != 1 || reqs[0].Key != "acme" || reqs[0].Status != 499 {
+		t.Errorf("requests %+v, want acme's only, abandoned (499)", reqs)
+	}
+	for _, f := range []string{"results/acme.json", "acme.world", "results/bolt.json", "bolt.world"} {
+		if h.exists(f) {
+			t.Errorf("an interrupted brief left %s", f)
+		}
 	}
 	// The next run does both.
 	s = h.run(t, context.Background(), brief("acme"), brief("bolt"))
@@ -227,11 +263,8 @@ func TestConcurrentBriefs(t *testing.T) {
 func TestStructuredOutput(t *testing.T) {
 	h := newHarness(t, fakellm.Script{"acme": {{Content: `{"spec": ` + jsonString(replyFile(t, "good.world")) + `}`}}}, Options{CheckOnly: true, Rounds: 3})
 	h.runner.Prompts.Structured = true
-	opts := h.runner.Client.opts
-	opts.Structured = true
 	seed, temp := 7, 0.0
-	opts.Seed, opts.Temperature = &seed, &temp
-	h.runner.Client = NewClient(opts)
+	h.withClient(func(o *ClientOptions) { o.Structured, o.Seed, o.Temperature = true, &seed, &temp })
 	r := onlyResult(t, h.run(t, context.Background(), brief("acme")))
 	req := h.srv.Requests()[0]
 	if r.Verdict != ResultChecked || req.ResponseFormat != "json_schema" || req.Seed == nil || *req.Seed != 7 || req.Temperature == nil || *req.Temperature > 1e-6 {
@@ -243,7 +276,6 @@ func TestStructuredOutput(t *testing.T) {
 }
 
 func TestRateLimit(t *testing.T) {
-	t.Parallel() // waits on the clock, not the CPU
 	good := spec(t, "good.world")
 	script := fakellm.Script{}
 	var briefs []Brief
@@ -252,15 +284,20 @@ func TestRateLimit(t *testing.T) {
 		briefs = append(briefs, brief(id))
 	}
 	h := newHarness(t, script, Options{CheckOnly: true, Rounds: 3, Jobs: 5})
-	opts := h.runner.Client.opts
-	opts.RPM = 600 // one request every 100ms
-	h.runner.Client = NewClient(opts)
-	start := time.Now()
+	h.withClient(func(o *ClientOptions) {
+		o.RPM = 600 // one request every 100ms
+		// The limiter's waits move the clock: no attempt may time out
+		// meanwhile.
+		o.Timeout = time.Hour
+	})
+	start := h.clock.Now()
 	s := h.run(t, context.Background(), briefs...)
 	if s.Checked != 5 {
 		t.Fatalf("summary %+v", s)
 	}
-	if d := time.Since(start); d < 400*time.Millisecond {
-		t.Errorf("5 requests at 600 per minute took %s, want at least 400ms", d)
+	// The fifth request goes out 400ms after the first, on the client's
+	// clock: the limiter waited that long, whatever the goroutines' order.
+	if d := h.clock.Now().Sub(start); d < 400*time.Millisecond {
+		t.Errorf("5 requests at 600 per minute took %s, want at least 400ms (waits %v)", d, h.clock.Sleeps())
 	}
 }

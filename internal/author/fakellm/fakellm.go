@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 )
 
 // Reply is one scripted answer.
@@ -32,8 +31,17 @@ type Reply struct {
 	// Raw is sent as the response body instead of a chat completion (with
 	// status 200): malformed JSON, say.
 	Raw string `json:"raw,omitempty"`
-	// DelayMS waits before answering.
-	DelayMS int `json:"delay_ms,omitempty"`
+	// EchoAuth makes the error message of a Status reply repeat the
+	// request's Authorization header, as some endpoints do.
+	EchoAuth bool `json:"echo_auth,omitempty"`
+	// Redirect answers 307 Temporary Redirect to this URL (the client
+	// sends the request again there, body included).
+	Redirect string `json:"redirect,omitempty"`
+	// Hold, when not nil, delays the answer until it is closed or the
+	// client goes away (then the request is recorded with status 499): a
+	// reply as slow as a test wants, on no clock. Arrived says when the
+	// request is being held.
+	Hold <-chan struct{} `json:"-"`
 }
 
 // Script maps keys to the replies served in order: a request is answered
@@ -92,10 +100,20 @@ type Message struct {
 // Server is a running fake endpoint; its base URL for clients is URL+"/v1".
 type Server struct {
 	*httptest.Server
-	mu     sync.Mutex
-	script Script
-	next   map[string]int
-	log    []Request
+	mu      sync.Mutex
+	script  Script
+	next    map[string]int
+	log     []Request
+	arrived int
+	waiters []waiter
+}
+
+// waiter is a channel of Arrived or Recorded, closed once n requests have
+// arrived (or been recorded).
+type waiter struct {
+	recorded bool
+	n        int
+	ch       chan struct{}
 }
 
 // New starts a server for the script.
@@ -113,6 +131,51 @@ func (s *Server) Requests() []Request {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.log)
+}
+
+// Arrived returns a channel that is closed once n chat-completion
+// requests have arrived: read, and their reply chosen, but not yet
+// answered (a Hold reply is being held). Tests wait on it instead of on a
+// clock.
+func (s *Server) Arrived(n int) <-chan struct{} { return s.wait(false, n) }
+
+// Recorded returns a channel that is closed once n requests are in
+// Requests: answered, or abandoned by the client (which the server learns
+// some time after the client went away).
+func (s *Server) Recorded(n int) <-chan struct{} { return s.wait(true, n) }
+
+func (s *Server) wait(recorded bool, n int) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := waiter{recorded: recorded, n: n, ch: make(chan struct{})}
+	s.waiters = append(s.waiters, w)
+	s.wake()
+	return w.ch
+}
+
+// wake closes the channels of the waiters whose count is reached; s.mu is
+// held.
+func (s *Server) wake() {
+	kept := s.waiters[:0]
+	for _, w := range s.waiters {
+		count := s.arrived
+		if w.recorded {
+			count = len(s.log)
+		}
+		if count >= w.n {
+			close(w.ch)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	s.waiters = kept
+}
+
+func (s *Server) arrive() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.arrived++
+	s.wake()
 }
 
 // Counts returns the number of requests per key, as "key n" lines sorted
@@ -164,15 +227,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	reply, key, ok := s.take(last)
 	rec.Key = key
+	s.arrive()
 	switch {
 	case !ok:
 		rec.Status = http.StatusBadRequest
 		s.record(rec)
 		writeError(w, rec.Status, fmt.Sprintf("fakellm: no scripted reply left for key %q", key))
 		return
-	case reply.DelayMS > 0:
+	case reply.Hold != nil:
 		select {
-		case <-time.After(time.Duration(reply.DelayMS) * time.Millisecond):
+		case <-reply.Hold:
 		case <-r.Context().Done():
 			rec.Status = 499 // the client went away
 			s.record(rec)
@@ -183,13 +247,22 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if reply.Status != 0 {
 		rec.Status = reply.Status
 	}
+	if reply.Redirect != "" {
+		rec.Status = http.StatusTemporaryRedirect
+	}
 	s.record(rec)
 	if reply.RetryAfter != "" {
 		w.Header().Set("Retry-After", reply.RetryAfter)
 	}
 	switch {
+	case reply.Redirect != "":
+		http.Redirect(w, r, reply.Redirect, http.StatusTemporaryRedirect)
 	case rec.Status != http.StatusOK:
-		writeError(w, rec.Status, "fakellm: scripted status")
+		msg := "fakellm: scripted status"
+		if reply.EchoAuth {
+			msg += "; you sent Authorization: " + rec.Auth
+		}
+		writeError(w, rec.Status, msg)
 	case reply.Raw != "":
 		w.Header().Set("Content-Type", "application/json")
 		w.Write([]byte(reply.Raw))
@@ -240,6 +313,7 @@ func (s *Server) record(r Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.log = append(s.log, r)
+	s.wake()
 }
 
 func writeError(w http.ResponseWriter, status int, msg string) {
