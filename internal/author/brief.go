@@ -4,12 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 // Brief is one business brief to write a world for. Its taxonomy fields
@@ -61,10 +65,25 @@ func WorldName(id string) string {
 // briefExts are the file extensions LoadBriefs reads below a directory.
 var briefExts = []string{".txt", ".md", ".jsonl"}
 
+// Bounds of what LoadBriefs reads: a brief is a paragraph or a page, and
+// its text goes into every prompt of its world; a JSONL file holds many.
+const (
+	MaxBriefBytes      = 256 << 10
+	MaxBriefsFileBytes = 64 << 20
+)
+
 // LoadBriefs reads briefs from files and directories: a .jsonl file holds
 // one JSON Brief per line; any other file is one brief whose id is the
 // file's name without its extension; a directory means its *.txt, *.md and
 // *.jsonl files, sorted. Ids must be unique, and so must their world names.
+//
+// Briefs go to the LLM endpoint and into the traces, so they are read
+// only from regular files, of bounded size: a file named on the command
+// line may be a symbolic link to a regular file (as a spec may), but below
+// a directory a link (to /proc/self/environ, say) or a special file (a
+// FIFO, which would block, or a device, which never ends) is an error that
+// names it, as is a file over its bound (MaxBriefBytes for one brief,
+// MaxBriefsFileBytes for a JSONL file).
 func LoadBriefs(paths []string) ([]Brief, error) {
 	var out []Brief
 	for _, p := range paths {
@@ -72,24 +91,39 @@ func LoadBriefs(paths []string) ([]Brief, error) {
 		if err != nil {
 			return nil, err
 		}
-		files := []string{p}
-		if info.IsDir() {
-			files = nil
+		var files []briefFile
+		switch {
+		case info.IsDir():
 			entries, err := os.ReadDir(p)
 			if err != nil {
 				return nil, err
 			}
 			for _, e := range entries {
-				if !e.IsDir() && slices.Contains(briefExts, filepath.Ext(e.Name())) && !strings.HasPrefix(e.Name(), ".") {
-					files = append(files, filepath.Join(p, e.Name()))
+				if e.IsDir() || !slices.Contains(briefExts, filepath.Ext(e.Name())) || strings.HasPrefix(e.Name(), ".") {
+					continue
 				}
+				f := filepath.Join(p, e.Name())
+				if !e.Type().IsRegular() {
+					return nil, notRegular(f, e.Type())
+				}
+				files = append(files, briefFile{name: f, read: f})
 			}
 			if len(files) == 0 {
 				return nil, fmt.Errorf("%s: no briefs (*.txt, *.md, *.jsonl)", p)
 			}
+		case info.Mode().IsRegular():
+			// A link named on the command line is the user's choice: the
+			// regular file it leads to is read (safefs refuses links).
+			real, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				return nil, err
+			}
+			files = []briefFile{{name: p, read: real}}
+		default:
+			return nil, notRegular(p, info.Mode())
 		}
 		for _, f := range files {
-			bs, err := readBriefFile(f)
+			bs, err := f.briefs()
 			if err != nil {
 				return nil, err
 			}
@@ -99,16 +133,32 @@ func LoadBriefs(paths []string) ([]Brief, error) {
 	return out, validateBriefs(out)
 }
 
-func readBriefFile(path string) ([]Brief, error) {
-	data, err := os.ReadFile(path)
+func notRegular(p string, m fs.FileMode) error {
+	return fmt.Errorf("%s is %s: briefs are read from regular files only", p, safefs.Kind(m))
+}
+
+// briefFile is a file of briefs: name is the file as named (its id and
+// extension, and how errors name it), read the regular file to read.
+type briefFile struct{ name, read string }
+
+func (f briefFile) briefs() ([]Brief, error) {
+	jsonl := filepath.Ext(f.name) == ".jsonl"
+	limit, what := int64(MaxBriefBytes), "brief"
+	if jsonl {
+		limit, what = MaxBriefsFileBytes, "JSONL file of briefs"
+	}
+	data, err := safefs.ReadRegularLimit(f.read, limit)
+	if errors.Is(err, safefs.ErrTooLarge) {
+		return nil, fmt.Errorf("%s has more than %d bytes, the bound of a %s", f.name, limit, what)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if filepath.Ext(path) != ".jsonl" {
-		id := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if !jsonl {
+		id := strings.TrimSuffix(filepath.Base(f.name), filepath.Ext(f.name))
 		return []Brief{{ID: id, Brief: strings.TrimSpace(string(data))}}, nil
 	}
-	return ParseBriefsJSONL(path, data)
+	return ParseBriefsJSONL(f.name, data)
 }
 
 // ParseBriefsJSONL reads one JSON Brief per non-blank line; name is for
@@ -116,8 +166,11 @@ func readBriefFile(path string) ([]Brief, error) {
 func ParseBriefsJSONL(name string, data []byte) ([]Brief, error) {
 	var out []Brief
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
-	for line := 1; sc.Scan(); line++ {
+	// A line is a brief and its fields, JSON-escaped.
+	const maxLine = 4 * MaxBriefBytes
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
+	line := 1
+	for ; sc.Scan(); line++ {
 		text := bytes.TrimSpace(sc.Bytes())
 		if len(text) == 0 {
 			continue
@@ -131,6 +184,9 @@ func ParseBriefsJSONL(name string, data []byte) ([]Brief, error) {
 		b.Brief = strings.TrimSpace(b.Brief)
 		out = append(out, b)
 	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: a line of more than %d bytes", name, line, maxLine)
+	}
 	return out, sc.Err()
 }
 
@@ -143,6 +199,9 @@ func validateBriefs(bs []Brief) error {
 		}
 		if b.Brief == "" {
 			return fmt.Errorf("brief %s is empty", b.ID)
+		}
+		if len(b.Brief) > MaxBriefBytes {
+			return fmt.Errorf("brief %s has %d bytes, more than the bound of a brief (%d)", b.ID, len(b.Brief), MaxBriefBytes)
 		}
 		if ids[b.ID] {
 			return fmt.Errorf("brief id %s is used twice", b.ID)
