@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/worldc/worldc/internal/author"
+	"github.com/worldc/worldc/internal/text"
 )
 
 type tracesCmd struct {
@@ -40,7 +41,14 @@ func (c *tracesExportCmd) Run(sys *stdio) error {
 	if err := set.Write(absPath(sys.cwd, c.Out)); err != nil {
 		return err
 	}
-	fmt.Fprintf(sys.stderr, "%s, %s read; %s: %d final specs, %d repair pairs (%d from traces, %d from corruptions)\n",
-		plural(set.Briefs, "brief"), plural(set.Traces, "trace"), c.Out, len(set.Finals), len(set.Repairs), fromTraces, len(set.Repairs)-fromTraces)
+	for _, r := range set.Refused {
+		fmt.Fprintf(sys.stderr, "refused %s (%s): %s\n", text.Printable(r.ID), text.Printable(displayPath(sys.cwd, r.File)), text.Printable(r.Reason))
+	}
+	refused := ""
+	if len(set.Refused) > 0 {
+		refused = "; " + text.Plural(len(set.Refused), "brief") + " refused"
+	}
+	fmt.Fprintf(sys.stderr, "%s, %s read; %s: %d final specs, %d repair pairs (%d from traces, %d from corruptions)%s\n",
+		text.Plural(set.Briefs, "brief"), text.Plural(set.Traces, "trace"), c.Out, len(set.Finals), len(set.Repairs), fromTraces, len(set.Repairs)-fromTraces, refused)
 	return nil
 }

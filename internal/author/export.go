@@ -1,12 +1,16 @@
 package author
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 // FinalPair is a brief → vetted spec example.
@@ -39,6 +43,16 @@ type ExportSet struct {
 	Repairs []RepairPair
 	// Traces and Briefs count what was read.
 	Traces, Briefs int
+	// Refused are the briefs whose last attempt claims a pass that the
+	// check does not confirm.
+	Refused []Refusal
+}
+
+// Refusal is a brief whose traces were not exported, and why.
+type Refusal struct {
+	ID     string `json:"id"`
+	File   string `json:"file"`
+	Reason string `json:"reason"`
 }
 
 // ExportTraces reads every OUT/traces/*.jsonl of the output directories
@@ -46,6 +60,16 @@ type ExportSet struct {
 // last attempt passed, and (spec, findings) → repaired spec for each
 // attempt with findings followed by a passing attempt. Output is sorted by
 // brief id.
+//
+// A traces file is data anyone could have written, and what it exports is
+// training data, so its claims are checked again: a final spec is
+// exported only if it checks clean now (checked as the loop checked it),
+// a check failure is a repair pair only if the spec fails the check now,
+// with the findings of that check; a gate failure's findings are the
+// trace's (export does not run the gate), of a spec that checks clean. A
+// brief whose final spec does not check clean is refused as a whole.
+// Traces files are read as ReadTraces reads them: regular files only, of
+// bounded size.
 func ExportTraces(outs []string) (*ExportSet, error) {
 	set := &ExportSet{}
 	for _, out := range outs {
@@ -61,7 +85,7 @@ func ExportTraces(outs []string) (*ExportSet, error) {
 			}
 			set.Briefs++
 			set.Traces += len(ts)
-			set.add(ts)
+			set.add(f, ts)
 		}
 	}
 	slices.SortStableFunc(set.Finals, func(a, b FinalPair) int { return strings.Compare(a.ID, b.ID) })
@@ -69,7 +93,7 @@ func ExportTraces(outs []string) (*ExportSet, error) {
 	return set, nil
 }
 
-func (set *ExportSet) add(ts []Trace) {
+func (set *ExportSet) add(file string, ts []Trace) {
 	if len(ts) == 0 {
 		return
 	}
@@ -77,16 +101,34 @@ func (set *ExportSet) add(ts []Trace) {
 	if last.Verdict != VerdictPassed && last.Verdict != VerdictChecked {
 		return
 	}
+	name := WorldName(last.BriefID) + ".world"
+	if last.Spec == "" {
+		set.Refused = append(set.Refused, Refusal{ID: last.BriefID, File: file, Reason: "its last attempt " + last.Verdict + " without a spec"})
+		return
+	}
+	if _, diags := checkSpec(name, last.Spec, last.NoReachability); diags.HasErrors() {
+		first := CheckFindings(diags, last.Spec)[0]
+		set.Refused = append(set.Refused, Refusal{ID: last.BriefID, File: file,
+			Reason: fmt.Sprintf("its last attempt %s, but its spec does not check clean: %s: %s %s", last.Verdict, first.Where(), first.Code, first.Message)})
+		return
+	}
 	set.Finals = append(set.Finals, FinalPair{ID: last.BriefID, Brief: last.Brief, Spec: last.Spec, Model: last.Model, PromptVersion: last.PromptVersion, Verdict: last.Verdict})
 	for _, t := range ts[:len(ts)-1] {
+		if t.Spec == "" {
+			continue
+		}
 		var stage string
 		var fs []Finding
+		_, diags := checkSpec(name, t.Spec, t.NoReachability)
 		switch t.Verdict {
 		case VerdictCheckFailed:
-			stage, fs = "check", CheckFindings(t.Diagnostics, t.Spec)
+			if !diags.HasErrors() {
+				continue // it checks clean: there is nothing to repair
+			}
+			stage, fs = "check", CheckFindings(diags, t.Spec)
 		case VerdictGateFailed:
-			if t.Gate == nil {
-				continue
+			if t.Gate == nil || diags.HasErrors() {
+				continue // a spec the gate saw has checked clean
 			}
 			stage, fs = "gate", GateFindings(*t.Gate, t.Spec, nil)
 		default:
@@ -126,7 +168,9 @@ func WriteJSONL[T any](w io.Writer, items []T) error {
 	return nil
 }
 
-// Write writes dir/final.jsonl and dir/repairs.jsonl.
+// Write writes dir/final.jsonl and dir/repairs.jsonl, each replaced
+// atomically; a symbolic link in their place is replaced, not written
+// through (see safefs.WriteFile).
 func (set *ExportSet) Write(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -135,15 +179,11 @@ func (set *ExportSet) Write(dir string) error {
 		"final.jsonl":   func(w io.Writer) error { return WriteJSONL(w, set.Finals) },
 		"repairs.jsonl": func(w io.Writer) error { return WriteJSONL(w, set.Repairs) },
 	} {
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
 			return err
 		}
-		if err := write(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
+		if err := safefs.WriteFile(filepath.Join(dir, name), b.Bytes()); err != nil {
 			return err
 		}
 	}

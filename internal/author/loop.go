@@ -152,11 +152,8 @@ func (l *briefLoop) judge(ctx context.Context, t *Trace, content string) (stage,
 	spec, t.RenamedFrom = renameWorld(l.file, spec, l.b.WorldName())
 	t.Spec = spec
 	l.lastSpec = spec
-	opts := []compiler.Option{compiler.WithData(fstest.MapFS{})}
-	if l.r.Opts.NoReachability {
-		opts = append(opts, compiler.WithoutReachability())
-	}
-	w, diags := compiler.CheckSource(l.file, []byte(spec), opts...)
+	t.NoReachability = l.r.Opts.NoReachability
+	w, diags := checkSpec(l.file, spec, l.r.Opts.NoReachability)
 	t.Diagnostics = diags
 	if diags.HasErrors() {
 		t.Verdict = VerdictCheckFailed
@@ -186,6 +183,17 @@ func (l *briefLoop) judge(ctx context.Context, t *Trace, content string) (stage,
 	}
 	t.Verdict = VerdictGateFailed
 	return "gate", verdict.Reason, GateFindings(verdict, spec, w), false
+}
+
+// checkSpec is the loop's check of a draft: no data files (a draft cannot
+// bring any), with or without the prediction of the gate's conformance
+// search. Export checks the specs of traces again with it.
+func checkSpec(file, spec string, noReachability bool) (*ir.World, compiler.Diagnostics) {
+	opts := []compiler.Option{compiler.WithData(fstest.MapFS{})}
+	if noReachability {
+		opts = append(opts, compiler.WithoutReachability())
+	}
+	return compiler.CheckSource(file, []byte(spec), opts...)
 }
 
 func (l *briefLoop) pass(verdict, spec string) {

@@ -4,13 +4,16 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/internal/gate"
+	"github.com/worldc/worldc/internal/safefs"
 )
 
 // Trace is one attempt of the loop on a brief: one JSON line of
@@ -38,11 +41,15 @@ type Trace struct {
 	// Spec is the spec extracted from the reply (after the world was given
 	// its name), ExtractError why there was none, RenamedFrom the name the
 	// reply gave the world when it was another.
-	Spec         string               `json:"spec,omitempty"`
-	ExtractError string               `json:"extract_error,omitempty"`
-	RenamedFrom  string               `json:"renamed_from,omitempty"`
-	Diagnostics  compiler.Diagnostics `json:"diagnostics,omitempty"`
-	Gate         *gate.WorldResult    `json:"gate,omitempty"`
+	Spec         string `json:"spec,omitempty"`
+	ExtractError string `json:"extract_error,omitempty"`
+	RenamedFrom  string `json:"renamed_from,omitempty"`
+	// NoReachability says that the spec was checked without the
+	// prediction of the gate's conformance search (Options.NoReachability):
+	// Export checks it again the same way.
+	NoReachability bool                 `json:"no_reachability,omitempty"`
+	Diagnostics    compiler.Diagnostics `json:"diagnostics,omitempty"`
+	Gate           *gate.WorldResult    `json:"gate,omitempty"`
 	// Verdict is this attempt's outcome: no-spec, check-failed,
 	// gate-failed, passed, checked (with check only) or error.
 	Verdict   string   `json:"verdict"`
@@ -92,16 +99,29 @@ func (w *traceWriter) write(t *Trace) error {
 
 func (w *traceWriter) close() error { return w.f.Close() }
 
-// ReadTraces reads a traces file.
+// Bounds of a traces file that ReadTraces reads: a line is one attempt
+// (its prompts, a reply of at most MaxReplyBytes, the spec and its
+// findings), a file the attempts of one brief.
+const (
+	MaxTraceLineBytes = 64 << 20
+	MaxTraceFileBytes = 256 << 20
+)
+
+// ReadTraces reads a traces file: a regular file (not a link, nor a FIFO
+// that would block the reader) of at most MaxTraceFileBytes, in lines of
+// at most MaxTraceLineBytes.
 func ReadTraces(path string) ([]Trace, error) {
-	data, err := os.ReadFile(path)
+	f, err := safefs.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
+	defer f.Close()
+	r := &io.LimitedReader{R: f, N: MaxTraceFileBytes + 1}
 	var out []Trace
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 1<<20), MaxTraceLineBytes)
+	line := 1
+	for ; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
@@ -110,6 +130,12 @@ func ReadTraces(path string) ([]Trace, error) {
 			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
 		}
 		out = append(out, t)
+	}
+	switch {
+	case r.N <= 0:
+		return nil, fmt.Errorf("%s: more than %d bytes, the bound of a traces file", path, MaxTraceFileBytes)
+	case errors.Is(sc.Err(), bufio.ErrTooLong):
+		return nil, fmt.Errorf("%s:%d: a line of more than %d bytes, the bound of a trace", path, line, MaxTraceLineBytes)
 	}
 	return out, sc.Err()
 }
