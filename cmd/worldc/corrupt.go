@@ -59,11 +59,7 @@ func (c *corruptCmd) Run(sys *stdio) error {
 		if err != nil {
 			return err
 		}
-		opts := author.CorruptOptions{Operators: ops, MaxSites: c.MaxSites}
-		if !f.IsStdin() {
-			opts.Data = os.DirFS(filepath.Dir(f.Path))
-		}
-		cs, err := author.Corrupt(f.Name, src, opts)
+		cs, err := corruptFile(f.Name, f.Path, src, author.CorruptOptions{Operators: ops, MaxSites: c.MaxSites})
 		if err != nil {
 			return err
 		}
@@ -86,4 +82,21 @@ func (c *corruptCmd) Run(sys *stdio) error {
 		return exitError(exitFailure)
 	}
 	return nil
+}
+
+// corruptFile corrupts the spec src (read from path, "" for standard
+// input). Its data files are read as check reads them, through an os.Root
+// of the spec's directory: no path, symbolic links included, leads out of
+// it (an os.DirFS follows a link anywhere, and a diagnostic would print
+// what it read there).
+func corruptFile(name, path string, src []byte, opts author.CorruptOptions) ([]author.Corruption, error) {
+	if path != "" {
+		root, err := os.OpenRoot(filepath.Dir(path))
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		opts.Data = root.FS()
+	}
+	return author.Corrupt(name, src, opts)
 }
