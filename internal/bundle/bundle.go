@@ -334,6 +334,12 @@ func goBuild(ctx context.Context, src, bin string, env []string) error {
 		env = os.Environ()
 	}
 	env = append(slices.Clip(env), "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOWORK=off")
+	// A work directory that goes even when go build is stopped.
+	env, removeWork, err := proc.GoWorkDir(env)
+	if err != nil {
+		return err
+	}
+	defer removeWork()
 	cmd := proc.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", bin, ".")
 	cmd.Dir = src
 	cmd.Env = env

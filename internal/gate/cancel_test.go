@@ -15,8 +15,9 @@ import (
 // TestVetCancelled: a gate whose context is cancelled while go test runs
 // a world's tests stops at once: Vet returns the context's error, the
 // world being tested gets no verdict (not the failure go test reports for
-// a test binary it was told to stop), the test binary has exited and the
-// aggregating packages of linked testing are gone. The world's test
+// a test binary it was told to stop), the test binary has exited, and the
+// aggregating packages of linked testing and go test's work directory are
+// gone. The world's test
 // writes its process ID to a file and sleeps: the test cancels once the
 // file is there, not after some time.
 func TestVetCancelled(t *testing.T) {
@@ -58,6 +59,8 @@ func Conformance() []error {
 			opts := tt.opts
 			opts.Dir = dir
 			opts.NoCache = true
+			tmp := t.TempDir()
+			opts.Env = append(os.Environ(), "TMPDIR="+tmp)
 			opts.Progress = func(r WorldResult) {
 				mu.Lock()
 				defer mu.Unlock()
@@ -94,6 +97,10 @@ func Conformance() []error {
 			}
 			if left, _ := filepath.Glob(filepath.Join(dir, "_worldc_gate_*")); len(left) > 0 {
 				t.Errorf("left behind: %v", left)
+			}
+			// go test died building or testing: its work directory too.
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("left in TMPDIR: %v", left)
 			}
 		})
 	}

@@ -60,7 +60,11 @@ func goTest(ctx context.Context, pkgs []string, opts *VetOptions, done func(path
 		args = append(args, "-count=1")
 	}
 	args = append(args, pkgs...)
-	cmd := goCommand(ctx, opts, args...)
+	cmd, remove, err := goCommand(ctx, opts, args...)
+	if err != nil {
+		return err
+	}
+	defer remove()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

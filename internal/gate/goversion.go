@@ -32,10 +32,16 @@ func GoVersionContext(ctx context.Context, dir string, env []string) (string, er
 
 // goCommand is `go args...` as the gate runs it: in opts.Dir with
 // opts.Env, in a process group of its own that is interrupted, then
-// killed, with everything it started when ctx is done (see proc).
-func goCommand(ctx context.Context, opts *VetOptions, args ...string) *exec.Cmd {
-	cmd := proc.CommandContext(ctx, "go", args...)
+// killed, with everything it started when ctx is done (see proc), and
+// with a work directory of its own that remove removes, whatever the go
+// command left in it (call it once Wait has returned).
+func goCommand(ctx context.Context, opts *VetOptions, args ...string) (cmd *exec.Cmd, remove func(), err error) {
+	env, removeDir, err := proc.GoWorkDir(opts.Env)
+	if err != nil {
+		return nil, nil, fmt.Errorf("go %s: %w", args[0], err)
+	}
+	cmd = proc.CommandContext(ctx, "go", args...)
 	cmd.Dir = opts.Dir
-	cmd.Env = opts.Env
-	return cmd
+	cmd.Env = env
+	return cmd, func() { removeDir() }, nil
 }

@@ -26,7 +26,11 @@ type vetFinding struct {
 // findings of each package that has any, as gate errors.
 func goVet(ctx context.Context, pkgs []string, opts *VetOptions) (map[string][]Error, error) {
 	args := append([]string{"vet", "-json"}, testVetFlags...)
-	cmd := goCommand(ctx, opts, append(args, pkgs...)...)
+	cmd, remove, err := goCommand(ctx, opts, append(args, pkgs...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()

@@ -97,7 +97,11 @@ func linkedTestModule(ctx context.Context, pkgs []*checkedPackage, opts *VetOpti
 		args = append(args, "-count=1")
 	}
 	args = append(args, batchPaths...)
-	cmd := goCommand(ctx, opts, args...)
+	cmd, remove, err := goCommand(ctx, opts, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer remove()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()

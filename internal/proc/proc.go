@@ -3,15 +3,19 @@
 // everything they started, and waiting for them cannot hang.
 //
 // On unix a child runs in a process group of its own. Cancelling its
-// context interrupts the whole group (SIGINT, which the go command answers
-// by stopping its builds and removing its work directory), then kills it
-// (SIGKILL) if anything in it is still running after a grace period; Wait
-// returns only once no process of the group runs any more, so that a
-// caller may remove the directories the child worked in. Since the child
-// is not in worldc's process group, a terminal's Ctrl-C reaches worldc
-// alone, which then cancels and cleans up. A child must therefore not read
-// from or write to the terminal itself (a background process group would
-// be stopped): give it pipes or files, as exec.Cmd does by default.
+// context interrupts the whole group (SIGINT, as a terminal's Ctrl-C
+// would: what handles it may clean up), then kills it (SIGKILL) if
+// anything in it is still running after a grace period; Wait returns only
+// once no process of the group runs any more, so that a caller may remove
+// the directories the child worked in. The go command dies by SIGINT while
+// it builds, leaving its work directory: GoWorkDir gives it one that the
+// caller removes. Since the child is not in worldc's process group, a
+// terminal's Ctrl-C reaches worldc alone, which then cancels and cleans
+// up. A child must therefore not read from or write to the terminal itself
+// (a background process group would be stopped): give it pipes or files,
+// as exec.Cmd does by default. A child that inherits SIGINT ignored (worldc
+// started so, as a shell script's background job is) is killed after the
+// grace period.
 //
 // Elsewhere, cancelling kills the child (exec.CommandContext's default).
 // Everywhere, once the child has exited or its context is done, Wait waits
