@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/worldc/worldc/internal/text"
 )
 
 // Severity of a diagnostic.
@@ -40,9 +42,13 @@ type Diagnostic struct {
 	Hint     string   `json:"hint"`
 }
 
-// String renders the diagnostic as `file:line:col: error[CODE]: message`.
+// String renders the diagnostic as `file:line:col: error[CODE]: message`,
+// on one line: control characters of the file name and the message (a
+// spec's strings, a data file's names) are shown escaped, so that a
+// message cannot print a diagnostic line of its own or drive a terminal.
+// The JSON form keeps them, escaped as JSON escapes them.
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s[%s]: %s", d.File, d.Line, d.Col, d.Severity, d.Code, d.Message)
+	return fmt.Sprintf("%s:%d:%d: %s[%s]: %s", text.Printable(d.File), d.Line, d.Col, d.Severity, d.Code, text.Printable(d.Message))
 }
 
 // Diagnostics is a list of diagnostics.

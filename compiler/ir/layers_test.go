@@ -18,7 +18,6 @@ var layers = map[string]int{
 	// Data and leaves: the IR, diagnostics, embedded templates and docs,
 	// process groups, test helpers.
 	"compiler/ir":             0,
-	"compiler/diag":           0,
 	"templates":               0,
 	"docs":                    0,
 	"runtime/pycalc":          0,
@@ -29,8 +28,9 @@ var layers = map[string]int{
 	"internal/testfs":         0,
 	"internal/author/fakellm": 0,
 	"gen/difftest":            0,
-	// The runtime every world links (a module of its own).
-	"runtime": 1,
+	// The runtime every world links (a module of its own); diagnostics.
+	"runtime":       1,
+	"compiler/diag": 1,
 	// The server of bundles; the parser; the evaluator and the
 	// conformance probes (on the IR); the file-system rules.
 	"runtime/serve":              2,
