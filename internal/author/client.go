@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/go-retryablehttp"
@@ -352,11 +353,25 @@ func (c *Client) redactContent(s string) string {
 // minSecretKey is the length from which a key is redacted from replies.
 const minSecretKey = 16
 
-// errorf is an error whose text has the key redacted. It wraps nothing:
-// an error it wrapped would hold the key for whoever prints it.
+// errorf is an error whose text has the key redacted, and is cut to
+// maxErrorBytes: an endpoint's error body goes into go-openai's error
+// whole, and the text becomes a result's reason, a trace's error and a
+// line on the terminal. It wraps nothing: an error it wrapped would hold
+// the key for whoever prints it.
 func (c *Client) errorf(format string, args ...any) error {
-	return errors.New(c.redact(fmt.Sprintf(format, args...)))
+	msg := c.redact(fmt.Sprintf(format, args...))
+	if len(msg) > maxErrorBytes {
+		cut := maxErrorBytes
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut--
+		}
+		msg = fmt.Sprintf("%s… (%d bytes more)", msg[:cut], len(msg)-cut)
+	}
+	return errors.New(msg)
 }
+
+// maxErrorBytes bounds the text of an error of the client.
+const maxErrorBytes = 4 << 10
 
 // attemptTransport is the transport of one HTTP hop: it bounds its time on
 // the client's clock, from the request to the end of its response body,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/worldc/worldc/internal/author/fakellm"
 )
@@ -118,6 +119,18 @@ func TestShortKeyStaysInReplies(t *testing.T) {
 	}
 	if got := c.errorf("sent %s", "EMPTY").Error(); got != "sent [redacted]" {
 		t.Errorf("error %q", got)
+	}
+}
+
+// TestErrorTextIsBounded: an endpoint's error body goes into the error
+// whole; the client cuts it, after redacting the key (a key cut in two
+// would be redacted no more).
+func TestErrorTextIsBounded(t *testing.T) {
+	c := NewClient(ClientOptions{APIKey: "sk-test-0123456789abcdef"})
+	body := strings.Repeat("é", maxErrorBytes) + "sk-test-0123456789abcdef"
+	msg := c.errorf("body: %s", strings.Repeat("x", maxErrorBytes-20)+"sk-test-0123456789abcdef"+body).Error()
+	if len(msg) > maxErrorBytes+40 || !strings.HasSuffix(msg, " bytes more)") || !utf8.ValidString(msg) || strings.Contains(msg, "sk-test") || !strings.Contains(msg, "[redacted]") {
+		t.Errorf("error of %d bytes: %.60q … %q", len(msg), msg, msg[len(msg)-40:])
 	}
 }
 

@@ -2,6 +2,8 @@ package author
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -299,5 +301,59 @@ func TestRateLimit(t *testing.T) {
 	// clock: the limiter waited that long, whatever the goroutines' order.
 	if d := h.clock.Now().Sub(start); d < 400*time.Millisecond {
 		t.Errorf("5 requests at 600 per minute took %s, want at least 400ms (waits %v)", d, h.clock.Sleeps())
+	}
+}
+
+// TestOutputsThroughPlantedFiles: what a run reads and writes in OUT is
+// never a planted file's: a FIFO where a brief's traces or result go does
+// not block the run (opening a FIFO waits for its other end), a link
+// there is replaced, not written through, and a FIFO given to
+// PassedBriefs is refused.
+func TestOutputsThroughPlantedFiles(t *testing.T) {
+	h := newHarness(t, fakellm.Script{"acme": {spec(t, "good.world")}, "bolt": {spec(t, "good.world")}}, Options{CheckOnly: true, Rounds: 0})
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"traces", "results"} {
+		if err := os.MkdirAll(filepath.Join(h.out, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"traces/acme.jsonl", "results/acme.json"} {
+		if err := mkfifo(filepath.Join(h.out, p)); err != nil {
+			t.Skipf("no FIFO here: %v", err)
+		}
+	}
+	for _, p := range []string{"traces/bolt.jsonl", "results/bolt.json"} {
+		if err := os.Symlink(victim, filepath.Join(h.out, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := within(t, h.start(t, context.Background(), brief("acme"), brief("bolt")), "the run over planted FIFOs")
+	if s.Checked != 2 {
+		t.Fatalf("summary %+v", s)
+	}
+	if data, _ := os.ReadFile(victim); string(data) != "keep" {
+		t.Errorf("a link's target was written: %q", data)
+	}
+	for _, p := range []string{"traces/acme.jsonl", "results/acme.json", "traces/bolt.jsonl", "results/bolt.json"} {
+		if info, err := os.Lstat(filepath.Join(h.out, p)); err != nil || !info.Mode().IsRegular() {
+			t.Errorf("%s: %v, %v", p, info, err)
+		}
+	}
+	if err := os.Remove(filepath.Join(h.out, "results", "bolt.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := mkfifo(filepath.Join(h.out, "results", "bolt.json")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := PassedBriefs(h.out)
+		done <- err
+	}()
+	if err := within(t, done, "PassedBriefs over a FIFO"); err == nil || !strings.Contains(err.Error(), "is not a regular file but a named pipe (FIFO)") {
+		t.Errorf("PassedBriefs: %v", err)
 	}
 }

@@ -138,7 +138,10 @@ func (r *Runner) previous(b Brief) (Result, bool) {
 	if r.Opts.Force {
 		return Result{}, false
 	}
-	data, err := os.ReadFile(r.resultPath(b))
+	// A result that is not a regular file of a result's size (a FIFO,
+	// which would block, a link) is none: the brief is done again, and its
+	// result replaces it.
+	data, err := safefs.ReadRegularLimit(r.resultPath(b), maxResultBytes)
 	if err != nil {
 		return Result{}, false
 	}
@@ -228,8 +231,13 @@ func removeIfExists(p string) error {
 	return nil
 }
 
+// maxResultBytes bounds a result file: a result is a few hundred bytes
+// (its reason is one line, its brief id a name).
+const maxResultBytes = 1 << 20
+
 // PassedBriefs reads the results of an output directory and returns the
-// ids of the briefs whose world passed.
+// ids of the briefs whose world passed. Results are read as regular files
+// only (not through a link, nor from a FIFO), of bounded size.
 func PassedBriefs(out string) (map[string]bool, error) {
 	files, err := filepath.Glob(filepath.Join(out, "results", "*.json"))
 	if err != nil {
@@ -237,7 +245,7 @@ func PassedBriefs(out string) (map[string]bool, error) {
 	}
 	passed := map[string]bool{}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
+		data, err := safefs.ReadRegularLimit(f, maxResultBytes)
 		if err != nil {
 			return nil, err
 		}
