@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/worldc/worldc/internal/author"
+	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/internal/text"
 )
 
@@ -55,15 +57,13 @@ func (c *briefsSampleCmd) Run(sys *stdio) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	briefs, usage, errs := author.WriteBriefs(ctx, c.client(), prompts, samples, c.Jobs, nil)
-	f, err := os.Create(absPath(sys.cwd, c.Out))
-	if err != nil {
+	// Written whole and atomically: a link planted at -o is replaced, not
+	// written through (see safefs.WriteFile).
+	var out bytes.Buffer
+	if err := author.WriteJSONL(&out, briefs); err != nil {
 		return err
 	}
-	if err := author.WriteJSONL(f, briefs); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := safefs.WriteFile(absPath(sys.cwd, c.Out), out.Bytes()); err != nil {
 		return err
 	}
 	for _, e := range errs {
