@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	"github.com/alecthomas/kong"
 	"github.com/worldc/worldc/internal/output"
@@ -19,13 +20,22 @@ const (
 	exitOK      = 0
 	exitFailure = 1 // problems found in the inputs
 	exitUsage   = 2 // the command line is wrong
+	// exitInterrupted is the status of a command stopped by an interrupt,
+	// 128+SIGINT as shells report it; a command stopped by another signal
+	// exits 128 plus its number (143 for SIGTERM).
+	exitInterrupted = 130
 )
 
-// stdio is what a command may touch of the process: its streams and working
-// directory. Tests give their own.
+// stdio is what a command may touch of the process: its context, streams
+// and working directory. Tests give their own.
 type stdio struct {
-	// ctx is cancelled when the command should stop (an interrupt).
-	ctx            context.Context
+	// ctx is cancelled when the command should stop: by the first SIGINT
+	// or SIGTERM, with an interrupt as its cause (see signalContext).
+	ctx context.Context
+	// release gives those signals their default effect back, for commands
+	// that do not watch ctx (see watchesContext); nil when there is nothing
+	// to release.
+	release        func()
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	cwd            string
@@ -33,13 +43,20 @@ type stdio struct {
 	terminal bool
 }
 
-func newStdio() *stdio {
+func newStdio(ctx context.Context, release func()) *stdio {
 	cwd, err := os.Getwd()
 	if err != nil {
 		cwd = "."
 	}
-	return &stdio{ctx: context.Background(), stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, terminal: isTerminal(os.Stdout)}
+	return &stdio{ctx: ctx, release: release, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, cwd: cwd, terminal: isTerminal(os.Stdout)}
 }
+
+// watchesContext are the commands that stop when sys.ctx is cancelled:
+// they run go commands that take long (the gate, a bundle's build). The
+// others get the signals' default effect back before they run, so that an
+// interrupt ends them at once instead of being held for a context they do
+// not read; author and briefs watch signals of their own.
+var watchesContext = map[string]bool{"vet": true, "build": true, "bundle": true}
 
 // isTerminal reports whether f is a terminal: a character device that
 // answers the terminal's ioctl (/dev/null is a character device too, and
@@ -134,7 +151,26 @@ func run(args []string, sys *stdio) (code int) {
 		fmt.Fprintln(sys.stderr, parseErrorLine(err))
 		return exitUsage
 	}
-	return exitStatus(ctx.Run(sys), sys.stderr)
+	if command, _, _ := strings.Cut(ctx.Command(), " "); !watchesContext[command] && sys.release != nil {
+		sys.release()
+	}
+	err = ctx.Run(sys)
+	if sys.ctx.Err() != nil {
+		// Whatever the command returned (the context's error, or a
+		// failure of what it stopped), it did not finish.
+		fmt.Fprintln(sys.stderr, "worldc: interrupted")
+		return interruptedStatus(sys.ctx)
+	}
+	return exitStatus(err, sys.stderr)
+}
+
+// interruptedStatus is the exit status of a command whose context was
+// cancelled: 128 plus the number of the signal that cancelled it.
+func interruptedStatus(ctx context.Context) int {
+	if sig, ok := interruptedBy(ctx).(syscall.Signal); ok && sig > 0 && sig < 128 {
+		return 128 + int(sig)
+	}
+	return exitInterrupted
 }
 
 // parseErrorLine renders a command line error as one line naming the

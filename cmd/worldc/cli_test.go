@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -12,8 +14,14 @@ import (
 // runIn runs the CLI in dir and returns its exit status and output.
 func runIn(t *testing.T, dir string, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return runCtx(t, context.Background(), nil, dir, stdin, args...)
+}
+
+// runCtx is runIn with the command's context and release function.
+func runCtx(t *testing.T, ctx context.Context, release func(), dir string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(args, &stdio{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, cwd: dir})
+	code := run(args, &stdio{ctx: ctx, release: release, stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr, cwd: dir})
 	return code, stdout.String(), stderr.String()
 }
 
@@ -107,6 +115,68 @@ func TestBadUsageIsOneLine(t *testing.T) {
 		}
 		if stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "worldc") {
 			t.Errorf("worldc %q: stdout %q, stderr %q; want one line on stderr", args, stdout, stderr)
+		}
+	}
+}
+
+// An interrupted command says so in one line and exits 128 plus the
+// signal's number, whatever error its interrupted work returned; vet
+// prints no verdict and no summary.
+func TestInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"go.mod":   "module example.com/w\n\ngo 1.26\n",
+		"w/w/w.go": "package w\n\nfunc F() int { return 1 }\n",
+	})
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		code int
+	}{
+		{syscall.SIGINT, 130},
+		{syscall.SIGTERM, 143},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(interrupt{tt.sig})
+		code, stdout, stderr := runCtx(t, ctx, nil, dir, "", "vet", "w")
+		if code != tt.code || stdout != "" || stderr != "worldc: interrupted\n" {
+			t.Errorf("vet interrupted by %v: exit %d, stdout %q, stderr %q; want exit %d, no stdout, stderr %q",
+				tt.sig, code, stdout, stderr, tt.code, "worldc: interrupted\n")
+		}
+	}
+	// The same vet, not interrupted, passes: what stopped it above is the
+	// context.
+	if code, stdout, stderr := runIn(t, dir, "", "vet", "--typecheck-only", "w"); code != exitOK {
+		t.Errorf("vet: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// The commands that do not watch their context get the signals' default
+// effect back before they run; those that do keep the handler.
+func TestRelease(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args    []string
+		release bool
+	}{
+		{[]string{"explain", "W001"}, true},
+		{[]string{"validators"}, true},
+		{[]string{"vet", "--workers=-1"}, false},
+		{[]string{"build", "--workers=-1", "x.world"}, false},
+	} {
+		released := false
+		runCtx(t, context.Background(), func() { released = true }, dir, "", tt.args...)
+		if released != tt.release {
+			t.Errorf("worldc %q: released %v, want %v", tt.args, released, tt.release)
+		}
+	}
+	// Every name in watchesContext is a command.
+	code, stdout, _ := runIn(t, dir, "", "--help")
+	if code != exitOK {
+		t.Fatalf("--help: exit %d", code)
+	}
+	for name := range watchesContext {
+		if !strings.Contains(stdout, "\n  "+name+" ") {
+			t.Errorf("watchesContext names %q, which --help does not list:\n%s", name, stdout)
 		}
 	}
 }
