@@ -35,18 +35,20 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/gen"
 	"github.com/worldc/worldc/internal/gate"
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/internal/proc"
 )
 
 func main() {
@@ -57,7 +59,12 @@ func main() {
 	link := flag.Int("link", 200, "worlds per test binary for the linked stage")
 	workers := flag.Int("j", 0, "packages built at once (default GOMAXPROCS)")
 	flag.Parse()
-	m := &measure{copies: *copies, workers: *workers, link: *link}
+	// The gate runs the go command in process groups of its own, which a
+	// terminal's Ctrl-C does not reach: stop it, and remove the scratch
+	// module, on the first signal; a second ends scale at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
+	m := &measure{ctx: ctx, copies: *copies, workers: *workers, link: *link}
 	if err := m.run(*repo, *keep, strings.Split(*stages, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "scale:", err)
 		os.Exit(1)
@@ -65,6 +72,7 @@ func main() {
 }
 
 type measure struct {
+	ctx             context.Context
 	copies, workers int
 	link            int
 	repo, scratch   string
@@ -257,7 +265,7 @@ func (m *measure) makeSet(name string) (string, error) {
 func (m *measure) vet(pattern string, opts gate.VetOptions) (*gate.Report, error) {
 	opts.Dir = m.scratch
 	opts.Workers = m.workers
-	return gate.Vet(context.Background(), []string{pattern}, opts)
+	return gate.Vet(m.ctx, []string{pattern}, opts)
 }
 
 func (m *measure) print(what string, r *gate.Report, seconds float64) {
@@ -265,7 +273,7 @@ func (m *measure) print(what string, r *gate.Report, seconds float64) {
 }
 
 func (m *measure) goCmd(args ...string) error {
-	cmd := exec.Command("go", args...)
+	cmd := proc.CommandContext(m.ctx, "go", args...)
 	cmd.Dir = m.scratch
 	out, err := cmd.CombinedOutput()
 	if err != nil {
