@@ -13,9 +13,11 @@
 // terminal's Ctrl-C reaches worldc alone, which then cancels and cleans
 // up. A child must therefore not read from or write to the terminal itself
 // (a background process group would be stopped): give it pipes or files,
-// as exec.Cmd does by default. A child that inherits SIGINT ignored (worldc
-// started so, as a shell script's background job is) is killed after the
-// grace period.
+// as exec.Cmd does by default. For the same reason a program that starts
+// children this way must catch SIGINT and SIGTERM and cancel their
+// contexts: killed by the signal itself, it would leave them running. A
+// child that inherits SIGINT ignored (worldc started so, as a shell
+// script's background job is) is killed after the grace period.
 //
 // Elsewhere, cancelling kills the child (exec.CommandContext's default).
 // Everywhere, once the child has exited or its context is done, Wait waits
