@@ -182,9 +182,8 @@ func (g *generator) newGoFile() *goFile {
 	return &goFile{File: jen.NewFilePathName("", g.pkg), g: g}
 }
 
-// Func, Type, Var and Const start a top-level declaration from the
-// generator's current origin.
-
+// Func starts a top-level function declaration from the generator's
+// current origin; Type, Var and Const start the others.
 func (f *goFile) Func() *jen.Statement  { f.declare(token.FUNC, f.g.origin); return f.File.Func() }
 func (f *goFile) Type() *jen.Statement  { f.declare(token.TYPE, f.g.origin); return f.File.Type() }
 func (f *goFile) Var() *jen.Statement   { f.declare(token.VAR, f.g.origin); return f.File.Var() }
@@ -289,8 +288,11 @@ func partNodes(d ast.Decl, rec declRecord) ([][]ast.Node, error) {
 	var out [][]ast.Node
 	switch d := d.(type) {
 	case *ast.FuncDecl:
-		if d.Body == nil || len(d.Body.List) != rec.count {
-			return nil, fmt.Errorf("func %s: %d statements emitted, %d in its body", d.Name.Name, rec.count, len(bodyOf(d)))
+		if d.Body == nil {
+			return nil, fmt.Errorf("func %s: no body", d.Name.Name)
+		}
+		if len(d.Body.List) != rec.count {
+			return nil, fmt.Errorf("func %s: %d statements emitted, %d in its body", d.Name.Name, rec.count, len(d.Body.List))
 		}
 		for _, p := range rec.parts {
 			list := d.Body.List
@@ -330,13 +332,6 @@ func partNodes(d ast.Decl, rec declRecord) ([][]ast.Node, error) {
 		}
 	}
 	return out, nil
-}
-
-func bodyOf(d *ast.FuncDecl) []ast.Stmt {
-	if d.Body == nil {
-		return nil
-	}
-	return d.Body.List
 }
 
 // innerList is the statement list a statement holds: a block's, or the

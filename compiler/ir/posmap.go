@@ -27,7 +27,9 @@ type PosMap struct {
 	// statements, a tool's entry in the registry, a task's entry in the
 	// task table, the checks of one entity or field in State.Validate.
 	// Ranges are sorted by first line, an enclosing range before the ones
-	// inside it. Lines between declarations (and the imports) are in none.
+	// inside it; pieces side by side may share a line (`}, {`), which is
+	// the later one's. The imports, and the lines between declarations of
+	// different origins, are in no range.
 	Files map[string][]Range
 	// Names are the spec elements the package's generated checks name in
 	// their failure messages (`task "t"`, `step 2`, `tool "x"`,
