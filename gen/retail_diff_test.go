@@ -118,7 +118,7 @@ func argsJSON(tool *ir.Tool, args map[string]*ir.Value) (json.RawMessage, error)
 		if err != nil {
 			return nil, err
 		}
-		o = append(o, kv{p.Name, json.RawMessage(b)})
+		o = append(o, kv(p.Name, json.RawMessage(b)))
 	}
 	return json.Marshal(o)
 }

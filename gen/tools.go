@@ -1,7 +1,6 @@
 package gen
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/jsonobj"
 )
 
 // toolsFile renders the argument structs, the tool methods, their JSON
@@ -582,33 +582,11 @@ func (g *generator) registry(f *goFile) {
 	f.Line()
 }
 
-// ordered is a JSON object that keeps its keys in insertion order.
-type ordered []kv
+// ordered is a JSON object that keeps its members in insertion order, and
+// kv makes one of its members (jsonobj's, by short names).
+type ordered = jsonobj.Object
 
-type kv struct {
-	k string
-	v any
-}
-
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, e := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(e.k)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(e.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
+var kv = jsonobj.M
 
 // schema is the JSON schema of a tool's arguments, safe for OpenAI strict
 // mode: additionalProperties false, every property required, optional ones
@@ -622,22 +600,22 @@ func (g *generator) schema(t *ir.Tool) string {
 	required := []string{}
 	ctx := &schemaCtx{uses: recordUses(t), defs: map[*ir.StructDef]bool{}}
 	for _, p := range t.Params {
-		props = append(props, kv{p.Name, g.typeSchema(p.Type, g.paramDescription(t, p), ctx)})
+		props = append(props, kv(p.Name, g.typeSchema(p.Type, g.paramDescription(t, p), ctx)))
 		required = append(required, p.Name)
 	}
 	s := ordered{
-		{"type", "object"},
-		{"properties", props},
-		{"required", required},
-		{"additionalProperties", false},
+		kv("type", "object"),
+		kv("properties", props),
+		kv("required", required),
+		kv("additionalProperties", false),
 	}
 	if len(ctx.order) > 0 {
 		defs := ordered{}
 		for i := 0; i < len(ctx.order); i++ {
 			sd := ctx.order[i]
-			defs = append(defs, kv{sd.Name, g.structSchema(&ir.Type{Kind: ir.KindStruct, Struct: sd}, "", ctx)})
+			defs = append(defs, kv(sd.Name, g.structSchema(&ir.Type{Kind: ir.KindStruct, Struct: sd}, "", ctx)))
 		}
-		s = append(s, kv{"$defs", defs})
+		s = append(s, kv("$defs", defs))
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -714,15 +692,15 @@ func (g *generator) typeSchema(t *ir.Type, desc string, ctx *schemaCtx) ordered 
 	}
 	withDesc := func(o ordered, d string) ordered {
 		if d != "" {
-			o = append(o, kv{"description", d})
+			o = append(o, kv("description", d))
 		}
 		return o
 	}
 	switch t.Kind {
 	case ir.KindList:
-		return append(withDesc(ordered{{"type", typed("array")}}, desc), kv{"items", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)})
+		return append(withDesc(ordered{kv("type", typed("array"))}, desc), kv("items", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)))
 	case ir.KindMap:
-		return append(withDesc(ordered{{"type", typed("object")}}, strings.TrimSpace(desc+" "+mapNote)), kv{"additionalProperties", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)})
+		return append(withDesc(ordered{kv("type", typed("object"))}, strings.TrimSpace(desc+" "+mapNote)), kv("additionalProperties", g.typeSchema(t.Elem, g.valueNote(t.Elem), ctx)))
 	case ir.KindStruct:
 		sd := t.Struct
 		if ctx.uses[sd] > 1 {
@@ -732,9 +710,9 @@ func (g *generator) typeSchema(t *ir.Type, desc string, ctx *schemaCtx) ordered 
 				ctx.defs[sd] = true
 				ctx.order = append(ctx.order, sd)
 			}
-			ref := ordered{{"$ref", "#/$defs/" + sd.Name}}
+			ref := ordered{kv("$ref", "#/$defs/"+sd.Name)}
 			if t.Optional {
-				return withDesc(ordered{{"anyOf", []any{ref, ordered{{"type", "null"}}}}}, desc)
+				return withDesc(ordered{kv("anyOf", []any{ref, ordered{kv("type", "null")}})}, desc)
 			}
 			return withDesc(ref, desc)
 		}
@@ -756,7 +734,7 @@ func (g *generator) structSchema(t *ir.Type, desc string, ctx *schemaCtx) ordere
 	}
 	withDesc := func(o ordered, d string) ordered {
 		if d != "" {
-			o = append(o, kv{"description", d})
+			o = append(o, kv("description", d))
 		}
 		return o
 	}
@@ -764,14 +742,14 @@ func (g *generator) structSchema(t *ir.Type, desc string, ctx *schemaCtx) ordere
 		props := ordered{}
 		required := []string{}
 		if tag != nil {
-			props = append(props, kv{sd.Tag.Name, tag})
+			props = append(props, kv(sd.Tag.Name, tag))
 			required = append(required, sd.Tag.Name)
 		}
 		for _, f := range fields {
-			props = append(props, kv{f.Name, g.typeSchema(f.Type, g.fieldNote(f), ctx)})
+			props = append(props, kv(f.Name, g.typeSchema(f.Type, g.fieldNote(f), ctx)))
 			required = append(required, f.Name)
 		}
-		return append(withDesc(ordered{{"type", typ}}, d), kv{"properties", props}, kv{"required", required}, kv{"additionalProperties", false})
+		return append(withDesc(ordered{kv("type", typ)}, d), kv("properties", props), kv("required", required), kv("additionalProperties", false))
 	}
 	if sd.Tag == nil {
 		return object(sd.Fields, desc, nil, typed("object"))
@@ -779,12 +757,12 @@ func (g *generator) structSchema(t *ir.Type, desc string, ctx *schemaCtx) ordere
 	var cases []any
 	for _, c := range sd.Cases {
 		cases = append(cases, object(append(append([]*ir.Field{}, sd.Fields...), c.Fields...), "A "+sd.Name+" of case "+c.Name+".",
-			ordered{{"type", "string"}, {"enum", []string{c.Name}}}, "object"))
+			ordered{kv("type", "string"), kv("enum", []string{c.Name})}, "object"))
 	}
 	if t.Optional {
-		cases = append(cases, ordered{{"type", "null"}})
+		cases = append(cases, ordered{kv("type", "null")})
 	}
-	return withDesc(ordered{{"anyOf", cases}}, desc)
+	return withDesc(ordered{kv("anyOf", cases)}, desc)
 }
 
 // scalarSchema is the schema of a scalar, an enum or a ref.
@@ -797,7 +775,7 @@ func (g *generator) scalarSchema(t *ir.Type, desc string) ordered {
 	}
 	withDesc := func(o ordered, d string) ordered {
 		if d != "" {
-			o = append(o, kv{"description", d})
+			o = append(o, kv("description", d))
 		}
 		return o
 	}
@@ -812,10 +790,10 @@ func (g *generator) scalarSchema(t *ir.Type, desc string) ordered {
 		typ = "boolean"
 	case ir.KindDate:
 		typ = "string"
-		extra = append(extra, kv{"format", "date"})
+		extra = append(extra, kv("format", "date"))
 	case ir.KindDateTime:
 		typ = "string"
-		extra = append(extra, kv{"format", "date-time"})
+		extra = append(extra, kv("format", "date-time"))
 	case ir.KindEnum:
 		typ = "string"
 		vals := []any{}
@@ -825,11 +803,11 @@ func (g *generator) scalarSchema(t *ir.Type, desc string) ordered {
 		if t.Optional {
 			vals = append(vals, nil)
 		}
-		extra = append(extra, kv{"enum", vals})
+		extra = append(extra, kv("enum", vals))
 	default:
 		typ = "string"
 	}
-	return append(withDesc(ordered{{"type", typed(typ)}}, desc), extra...)
+	return append(withDesc(ordered{kv("type", typed(typ))}, desc), extra...)
 }
 
 // fieldNote describes a field of a record in a schema: its doc and what

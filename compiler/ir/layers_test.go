@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"internal/cpubench":       0,
 	"internal/golden":         0,
 	"internal/testfs":         0,
+	"internal/jsonobj":        0,
 	"internal/author/fakellm": 0,
 	"gen/difftest":            0,
 	// The runtime every world links (a module of its own); diagnostics.

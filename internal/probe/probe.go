@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/jsonobj"
 	"github.com/worldc/worldc/runtime"
 )
 
@@ -45,33 +46,11 @@ func Probes(w *ir.World) []runtime.ToolProbe {
 	return out
 }
 
-// ordered is a JSON object that keeps its keys in insertion order.
-type ordered []kv
+// ordered is a JSON object that keeps its members in insertion order, and
+// kv makes one of its members (jsonobj's, by short names).
+type ordered = jsonobj.Object
 
-type kv struct {
-	k string
-	v any
-}
-
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, e := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(e.k)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := json.Marshal(e.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
+var kv = jsonobj.M
 
 // maxCandidates bounds the candidate values tried per parameter, and
 // maxCreated the ids of records created by golden solutions added to them.
@@ -285,14 +264,14 @@ func (g *builder) shapeCandidates(t *ir.Tool, name string, typ *ir.Type) []json.
 		object := func(fields []*ir.Field, tag string) (json.RawMessage, bool) {
 			o := ordered{}
 			if tag != "" {
-				o = append(o, kv{sd.Tag.Name, tag})
+				o = append(o, kv(sd.Tag.Name, tag))
 			}
 			for _, f := range fields {
 				c, ok := first(f.Name, f.Type)
 				if !ok {
 					return nil, false
 				}
-				o = append(o, kv{f.Name, c})
+				o = append(o, kv(f.Name, c))
 			}
 			b, err := json.Marshal(o)
 			return b, err == nil
@@ -339,7 +318,7 @@ func (g *builder) examples(t *ir.Tool) []json.RawMessage {
 					ok = false
 					break
 				}
-				o = append(o, kv{a.Param.Name, json.RawMessage(v)})
+				o = append(o, kv(a.Param.Name, json.RawMessage(v)))
 			}
 			b, err := json.Marshal(o)
 			if ok && err == nil && !seen[string(b)] {
@@ -620,9 +599,9 @@ func (g *builder) anchorExamples(t *ir.Tool) []json.RawMessage {
 			for i, p := range t.Params {
 				switch {
 				case p == a.param:
-					o = append(o, kv{p.Name, json.RawMessage(id)})
+					o = append(o, kv(p.Name, json.RawMessage(id)))
 				case len(choices[i]) > 0:
-					o = append(o, kv{p.Name, choices[i][pick[i]%len(choices[i])]})
+					o = append(o, kv(p.Name, choices[i][pick[i]%len(choices[i])]))
 				}
 			}
 			b, err := json.Marshal(o)
