@@ -37,8 +37,9 @@ type ClientOptions struct {
 	// Structured asks for a JSON object {"spec": "…"} through a JSON schema
 	// response format (for endpoints that support structured output).
 	Structured bool
-	// Timeout bounds each HTTP attempt; a reply slower than that is
-	// retried.
+	// Timeout bounds each HTTP attempt, from the request to the end of the
+	// reply's body (each hop of a redirect has its own), on Clock; a reply
+	// slower than that is retried. 0 means no bound.
 	Timeout time.Duration
 	// Retries is how many times a request is retried after a timeout, a
 	// connection error, a 429, a 5xx or a malformed response.
@@ -82,7 +83,8 @@ type Reply struct {
 	Content      string
 	FinishReason string
 	Usage        Usage
-	// Latency is the wall time of the request, retries and waits included.
+	// Latency is the time of the request on the client's clock, retries
+	// and waits included.
 	Latency time.Duration
 	// Retries are the reasons of the retries the request took, in order.
 	Retries []string
