@@ -20,6 +20,10 @@ type Step struct {
 	Args        json.RawMessage `json:"args"`                 // its JSON arguments, as sent
 	Observation Observation     `json:"observation"`          // what the agent saw
 	StateHash   string          `json:"state_hash,omitempty"` // "" when not recorded: Replay does not compare it
+	// Given marks a step the agent did not take: one of the golden
+	// solution's first steps that an episode started after (a prefix
+	// start, the rollback curriculum's). Replay runs it as any other.
+	Given bool `json:"given,omitempty"`
 }
 
 // WriteTrajectory writes steps as JSON Lines.
