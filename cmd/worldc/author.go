@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -72,19 +68,13 @@ func (c *authorCmd) Run(sys *stdio) error {
 		if c.Build != "" {
 			build = absPath(sys.cwd, c.Build)
 		}
-		if r.Gate, err = author.NewGate(build, author.GateOptions{ModulePath: c.Module, AddRuntime: c.AddRuntime, Version: worldcVersion(), Jobs: c.GateJobs}); err != nil {
+		if r.Gate, err = author.NewGate(sys.ctx, build, author.GateOptions{ModulePath: c.Module, AddRuntime: c.AddRuntime, Version: worldcVersion(), Jobs: c.GateJobs}); err != nil {
 			return err
 		}
 	}
 	p := &briefPrinter{sys: sys, quiet: c.JSON}
 	r.OnStart, r.OnResult = p.start, p.result
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C kills at once
-	}()
-	s, err := r.Run(ctx, briefs)
+	s, err := r.Run(sys.ctx, briefs)
 	p.finish()
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/internal/cache"
@@ -97,7 +98,14 @@ func (c *buildCmd) openCache(sys *stdio) (*cache.Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	goVersion, err := gate.GoVersion()
+	// The go that the gate runs in the output's module (a toolchain line
+	// there can choose another): asked where the output goes, or its
+	// nearest directory that exists yet.
+	goDir := absPath(sys.cwd, c.Out)
+	for _, err := os.Stat(goDir); err != nil && filepath.Dir(goDir) != goDir; _, err = os.Stat(goDir) {
+		goDir = filepath.Dir(goDir)
+	}
+	goVersion, err := gate.GoVersion(sys.ctx, goDir, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -55,8 +55,8 @@ func newStdio(ctx context.Context, release func()) *stdio {
 // they run go commands that take long (the gate, a bundle's build). The
 // others get the signals' default effect back before they run, so that an
 // interrupt ends them at once instead of being held for a context they do
-// not read; author and briefs watch signals of their own.
-var watchesContext = map[string]bool{"vet": true, "build": true, "bundle": true}
+// not read; briefs watches signals of its own.
+var watchesContext = map[string]bool{"vet": true, "build": true, "bundle": true, "author": true}
 
 // isTerminal reports whether f is a terminal: a character device that
 // answers the terminal's ioctl (/dev/null is a character device too, and

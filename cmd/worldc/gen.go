@@ -28,7 +28,7 @@ func (c *genCmd) Run(sys *stdio) error {
 		return err
 	}
 	opts := c.options(sys)
-	mod, err := pipeline.PlanModule(opts)
+	mod, err := pipeline.PlanModule(sys.ctx, opts)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,8 @@
 package author
 
 import (
+	"context"
+
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/pipeline"
 )
@@ -23,8 +25,8 @@ type GateOptions struct {
 // time: the loop's drafts are generated, written and vetted by the code
 // every command uses, and a failed draft's package is removed under the
 // same rules (only the files worldc wrote).
-func NewGate(dir string, opts GateOptions) (*pipeline.WorldGate, error) {
-	return pipeline.NewWorldGate(pipeline.Options{
+func NewGate(ctx context.Context, dir string, opts GateOptions) (*pipeline.WorldGate, error) {
+	return pipeline.NewWorldGate(ctx, pipeline.Options{
 		Out:    dir,
 		Module: output.ModuleOptions{ModulePath: opts.ModulePath, AddRuntime: opts.AddRuntime, Version: opts.Version},
 	}, opts.Jobs)

@@ -61,7 +61,7 @@ func newHarness(t *testing.T, script fakellm.Script, opts Options) *harness {
 	copts := testClientOptions(srv.BaseURL())
 	r := &Runner{Prompts: p, Client: NewClient(copts), Opts: opts}
 	if !opts.CheckOnly {
-		g, err := NewGate(filepath.Join(out, "build"), GateOptions{Version: "test"})
+		g, err := NewGate(context.Background(), filepath.Join(out, "build"), GateOptions{Version: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,17 +9,11 @@ import (
 	"github.com/worldc/worldc/internal/proc"
 )
 
-// GoVersion is GoVersionContext in the current directory with the
-// process's environment, for callers that have no context.
-func GoVersion() (string, error) {
-	return GoVersionContext(context.Background(), "", nil)
-}
-
-// GoVersionContext is the version of the go command the gate runs in dir
+// GoVersion is the version of the go command the gate runs in dir
 // with env (`go env GOVERSION`): dir "" is the current directory, env nil
 // the process's environment (with GOTOOLCHAIN, a go.mod can select
 // another go).
-func GoVersionContext(ctx context.Context, dir string, env []string) (string, error) {
+func GoVersion(ctx context.Context, dir string, env []string) (string, error) {
 	cmd := proc.CommandContext(ctx, "go", "env", "GOVERSION")
 	cmd.Dir = dir
 	cmd.Env = env

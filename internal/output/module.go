@@ -97,14 +97,10 @@ func (e errNoRuntime) Error() string {
 //     (module path opts.ModulePath, default DefaultModulePath) with the
 //     runtime copied into out/.worldc/runtime, so that `cd out && go test
 //     ./...` works offline and the directory can be moved or shipped.
-func PlanModule(out string, rt *Runtime, opts ModuleOptions) (*ModulePlan, error) {
-	return PlanModuleContext(context.Background(), out, rt, opts)
-}
-
-// PlanModuleContext is PlanModule, with ctx for the go command it may run
-// (`go list -m` to find the runtime of a module that takes it from the
-// module cache).
-func PlanModuleContext(ctx context.Context, out string, rt *Runtime, opts ModuleOptions) (*ModulePlan, error) {
+//
+// ctx bounds the go command it may run (`go list -m` to find the runtime of
+// a module that takes it from the module cache).
+func PlanModule(ctx context.Context, out string, rt *Runtime, opts ModuleOptions) (*ModulePlan, error) {
 	out, err := filepath.Abs(out)
 	if err != nil {
 		return nil, err

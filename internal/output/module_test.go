@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path"
@@ -91,7 +92,7 @@ func TestRuntimeHashChanges(t *testing.T) {
 func TestPlanModuleNew(t *testing.T) {
 	rt := embedded(t)
 	out := filepath.Join(t.TempDir(), "out")
-	p, err := PlanModule(out, rt, ModuleOptions{ModulePath: "example.com/corpus"})
+	p, err := PlanModule(context.Background(), out, rt, ModuleOptions{ModulePath: "example.com/corpus"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,14 +114,14 @@ func TestPlanModuleNew(t *testing.T) {
 			t.Errorf("go.mod lacks %q:\n%s", want, gomod)
 		}
 	}
-	again, err := PlanModule(out, rt, ModuleOptions{})
+	again, err := PlanModule(context.Background(), out, rt, ModuleOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(again.Files)+len(again.Remove) != 0 || !again.Own || again.Path != "example.com/corpus" {
 		t.Errorf("second plan = %+v", again)
 	}
-	if _, err := PlanModule(out, rt, ModuleOptions{ModulePath: "example.com/other"}); err == nil {
+	if _, err := PlanModule(context.Background(), out, rt, ModuleOptions{ModulePath: "example.com/other"}); err == nil {
 		t.Error("a different --module on an existing module was accepted")
 	}
 }
@@ -134,11 +135,11 @@ func TestPlanModuleInsideModule(t *testing.T) {
 	orig := "module example.com/mine\n\ngo 1.21\n\n// my dependency\nrequire golang.org/x/mod v0.42.0\n"
 	testfs.WriteFiles(t, root, map[string]string{"go.mod": orig})
 	out := filepath.Join(root, "gen", "worlds")
-	_, err := PlanModule(out, rt, ModuleOptions{})
+	_, err := PlanModule(context.Background(), out, rt, ModuleOptions{})
 	if err == nil || !strings.Contains(err.Error(), "--add-runtime") {
 		t.Fatalf("err = %v, want one that names --add-runtime", err)
 	}
-	p, err := PlanModule(out, rt, ModuleOptions{AddRuntime: true})
+	p, err := PlanModule(context.Background(), out, rt, ModuleOptions{AddRuntime: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +155,7 @@ func TestPlanModuleInsideModule(t *testing.T) {
 			t.Errorf("go.mod lacks %q:\n%s", want, gomod)
 		}
 	}
-	again, err := PlanModule(out, rt, ModuleOptions{})
+	again, err := PlanModule(context.Background(), out, rt, ModuleOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +179,7 @@ func TestPlanModuleRefusesSymlinkedCopy(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(out, ".worldc")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := PlanModule(out, rt, ModuleOptions{}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+	if _, err := PlanModule(context.Background(), out, rt, ModuleOptions{}); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("err = %v, want a refusal of the symbolic link", err)
 	}
 	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {

@@ -33,7 +33,7 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 	if err != nil {
 		return nil, err
 	}
-	mod, err := PlanModule(opts)
+	mod, err := PlanModule(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +83,8 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 	for i := range report.Worlds {
 		w := &report.Worlds[i]
 		bw, ok := b.built[w.World]
-		if !ok || w.Cached {
-			continue
+		if !ok {
+			continue // judged before the gate: a failure, or the cache's
 		}
 		w.Spec, w.Meta = bw.spec, bw.meta
 		w.Diagnostics = w.GateDiagnostics()

@@ -30,13 +30,13 @@ type WorldGate struct {
 // NewWorldGate prepares opts.Out: it writes the module files and the
 // runtime copy the worlds need there. jobs is how many worlds are vetted
 // at once (at least 1: go test builds in parallel already).
-func NewWorldGate(opts Options, jobs int) (*WorldGate, error) {
+func NewWorldGate(ctx context.Context, opts Options, jobs int) (*WorldGate, error) {
 	out, err := filepath.Abs(opts.Out)
 	if err != nil {
 		return nil, err
 	}
 	opts.Out = out
-	plan, err := PlanModule(&opts)
+	plan, err := PlanModule(ctx, &opts)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // nothing of it.
 func TestWorldGateRemove(t *testing.T) {
 	dir := t.TempDir()
-	g, err := NewWorldGate(Options{Out: dir, Module: output.ModuleOptions{Version: "test"}}, 1)
+	g, err := NewWorldGate(context.Background(), Options{Out: dir, Module: output.ModuleOptions{Version: "test"}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

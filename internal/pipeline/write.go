@@ -1,17 +1,19 @@
 package pipeline
 
 import (
+	"context"
+
 	"github.com/worldc/worldc/internal/output"
 )
 
 // PlanModule decides how worlds written to opts.Out build (see
 // output.PlanModule), with the runtime this worldc generates code for.
-func PlanModule(opts *Options) (*output.ModulePlan, error) {
+func PlanModule(ctx context.Context, opts *Options) (*output.ModulePlan, error) {
 	rt, err := output.EmbeddedRuntime()
 	if err != nil {
 		return nil, err
 	}
-	return output.PlanModule(opts.Out, rt, opts.Module)
+	return output.PlanModule(ctx, opts.Out, rt, opts.Module)
 }
 
 // ApplyModule writes what the module plan says, telling Events.Module when
