@@ -122,6 +122,11 @@ type EpisodeStart struct {
 	Instruction string            `json:"instruction"`
 	Policy      string            `json:"policy"`
 	Tools       []json.RawMessage `json:"tools"` // OpenAI chat-completions function tools
+	// Prefix and Given: an episode that starts after the first Prefix steps
+	// of its task's golden solution has them in Given (with their
+	// observations), for the agent's conversation.
+	Prefix int            `json:"prefix,omitempty"`
+	Given  []runtime.Step `json:"given,omitempty"`
 }
 
 // routes registers the JSON API on mux.
@@ -192,13 +197,14 @@ func openAITools(tools []runtime.ToolInfo) []json.RawMessage {
 
 func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Task string `json:"task"`
+		Task   string `json:"task"`
+		Prefix int    `json:"prefix"`
 	}
 	if err := s.readJSON(w, r, &req); err != nil {
 		s.writeError(w, err)
 		return
 	}
-	e, err := s.open(r.PathValue("world"), req.Task)
+	e, err := s.openAt(r.PathValue("world"), req.Task, newID(), req.Prefix)
 	if err != nil {
 		s.writeError(w, err)
 		return
@@ -209,8 +215,10 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 // start is what an agent is told when its episode opens.
 func (s *Server) start(e *episode) EpisodeStart {
 	t := e.world.tasks[e.task]
+	given := e.given()
 	return EpisodeStart{EpisodeID: e.id, World: e.world.info.Name, Task: e.task, Persona: t.Persona,
-		Instruction: t.Instruction, Policy: e.world.w.Policy(), Tools: openAITools(e.world.tools)}
+		Instruction: t.Instruction, Policy: e.world.w.Policy(), Tools: openAITools(e.world.tools),
+		Prefix: len(given), Given: given}
 }
 
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {

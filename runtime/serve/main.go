@@ -30,9 +30,10 @@ const usage = `usage: %[1]s COMMAND [flags]
   %[1]s serve [--addr HOST:PORT] [--max-episodes N] [--idle-timeout D]
         the episode server: JSON API (/v1/...), MCP (/mcp/{world}?task=T,
         /v1/episodes/{id}/mcp), OpenEnv WebSocket (/ws), /healthz, /metrics
-  %[1]s stdio --world W [--task T] [--grade-to FILE]
-        one episode over MCP on stdin and stdout; its grade and trajectory
-        are written to FILE when the client disconnects
+  %[1]s stdio --world W [--task T] [--prefix K] [--grade-to FILE]
+        one episode over MCP on stdin and stdout (after the first K steps
+        of the task's golden solution); its grade and trajectory are
+        written to FILE when the client disconnects
   %[1]s verify [--bundle DIR]
         replay every golden solution and check every hash against the
         bundle's manifest.json (default: the directory above this binary)
@@ -70,6 +71,7 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 		world := fs.String("world", "", "the world (may be omitted when the bundle has one)")
 		task := fs.String("task", "", "the task (empty: the world seed, no rubric)")
 		gradeTo := fs.String("grade-to", "", "when the client disconnects, write {grade, trajectory} as JSON to this file")
+		prefix := fs.Int("prefix", 0, "start after the first `K` steps of the task's golden solution")
 		if fs.Parse(rest) != nil || fs.NArg() > 0 {
 			return 2
 		}
@@ -77,7 +79,7 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 		if w == "" && len(worlds) == 1 {
 			w = worlds[0].Info().Name
 		}
-		err = stdioCmd(worlds, w, *task, *gradeTo, stdin, stdout, stderr)
+		err = stdioCmd(worlds, w, *task, *prefix, *gradeTo, stdin, stdout, stderr)
 	case "verify":
 		dir := fs.String("bundle", "", "the bundle directory (default: the directory above this binary)")
 		if fs.Parse(rest) != nil || fs.NArg() > 0 {
@@ -148,7 +150,7 @@ func serveCmd(worlds []runtime.World, addr string, opts Options, grace time.Dura
 	return nil
 }
 
-func stdioCmd(worlds []runtime.World, world, task, gradeTo string, stdin io.Reader, stdout, stderr io.Writer) error {
+func stdioCmd(worlds []runtime.World, world, task string, prefix int, gradeTo string, stdin io.Reader, stdout, stderr io.Writer) error {
 	s, err := New(worlds, Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return err
@@ -171,7 +173,7 @@ func stdioCmd(worlds []runtime.World, world, task, gradeTo string, stdin io.Read
 			return os.WriteFile(gradeTo, data, 0o644)
 		}
 	}
-	return s.ServeStdio(ctx, world, task, stdin, stdout, done)
+	return s.ServeStdioAt(ctx, world, task, prefix, stdin, stdout, done)
 }
 
 // defaultBundleDir is the directory above the running binary (bin/).

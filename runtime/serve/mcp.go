@@ -64,21 +64,24 @@ func toolFailure(err error) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}, IsError: true}
 }
 
-// mcpKey names the session server of a world and task.
-type mcpKey struct{ world, task string }
+// mcpKey names the session server of a world, task and prefix.
+type mcpKey struct {
+	world, task string
+	prefix      int
+}
 
 // sessionServer is the MCP server of /mcp/{world}?task=…: every session
 // gets an episode of its own, opened when the session initialises (or at
 // its first call) and closed when the session ends.
-func (s *Server) sessionServer(wd *world, task string) *mcp.Server {
-	key := mcpKey{wd.info.Name, task}
+func (s *Server) sessionServer(wd *world, task string, prefix int) *mcp.Server {
+	key := mcpKey{wd.info.Name, task, prefix}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if srv, ok := s.mcpServers[key]; ok {
 		return srv
 	}
 	resolve := func(ss *mcp.ServerSession) (*episode, error) {
-		return s.sessionEpisode(ss, wd.info.Name, task)
+		return s.sessionEpisode(ss, wd.info.Name, task, prefix)
 	}
 	srv := s.newMCPServer(wd, resolve, &mcp.ServerOptions{
 		GetSessionID: newID,
@@ -94,7 +97,7 @@ func (s *Server) sessionServer(wd *world, task string) *mcp.Server {
 
 // sessionEpisode is the episode of an MCP session, opened on first use;
 // it is closed when the session ends.
-func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string) (*episode, error) {
+func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string, prefix int) (*episode, error) {
 	if ss == nil || ss.ID() == "" {
 		return nil, &apiError{Status: http.StatusBadRequest, Code: CodeUnknownEpisode, Message: "an MCP call outside a session"}
 	}
@@ -107,7 +110,7 @@ func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string) (
 	// The session's id is the episode's (ServerOptions.GetSessionID makes
 	// it one): a trainer grades the episode of an MCP session with the JSON
 	// API, POST /v1/episodes/{Mcp-Session-Id}/grade.
-	e, err := s.openID(worldName, task, ss.ID())
+	e, err := s.openAt(worldName, task, ss.ID(), prefix)
 	if err != nil {
 		if ae := asAPIError(err); ae.Status == http.StatusConflict {
 			return s.get(ss.ID()) // a concurrent first call opened it
@@ -155,7 +158,11 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 		if _, ok := wd.tasks[r.URL.Query().Get("task")]; !ok && r.URL.Query().Get("task") != "" {
 			return nil
 		}
-		return s.sessionServer(wd, r.URL.Query().Get("task"))
+		prefix, err := parsePrefix(r.URL.Query().Get("prefix"))
+		if err != nil {
+			return nil
+		}
+		return s.sessionServer(wd, r.URL.Query().Get("task"), prefix)
 	}, &mcp.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
 	mux.HandleFunc("/mcp/{world}", func(w http.ResponseWriter, r *http.Request) {
 		wd, err := s.world(r.PathValue("world"))
@@ -166,6 +173,10 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 		task := r.URL.Query().Get("task")
 		if _, ok := wd.tasks[task]; !ok && task != "" {
 			s.writeError(w, &apiError{Status: http.StatusNotFound, Code: CodeUnknownTask, Message: fmt.Sprintf("world %s has no task %q; tasks: %s", wd.info.Name, task, joinNames(wd.order))})
+			return
+		}
+		if err := checkPrefixQuery(wd, task, r.URL.Query().Get("prefix")); err != nil {
+			s.writeError(w, err)
 			return
 		}
 		// A new session opens an episode: refuse it up front when full.
@@ -197,7 +208,14 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 // closed then. When done is set, it is given the episode's final grade and
 // trajectory first (stdio has no side channel for the grader).
 func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Reader, w io.Writer, done func(runtime.Grade, []runtime.Step) error) error {
-	e, err := s.open(worldName, task)
+	return s.ServeStdioAt(ctx, worldName, task, 0, r, w, done)
+}
+
+// ServeStdioAt is ServeStdio for an episode that starts after the first
+// prefix steps of the task's golden solution (given steps, first in the
+// trajectory done receives).
+func (s *Server) ServeStdioAt(ctx context.Context, worldName, task string, prefix int, r io.Reader, w io.Writer, done func(runtime.Grade, []runtime.Step) error) error {
+	e, err := s.openAt(worldName, task, newID(), prefix)
 	if err != nil {
 		return err
 	}

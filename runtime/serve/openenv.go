@@ -42,6 +42,7 @@ type wsReset struct {
 	World     string `json:"world"`
 	Seed      *int64 `json:"seed"`
 	EpisodeID string `json:"episode_id"`
+	Prefix    int    `json:"prefix"` // start after this many steps of the golden solution
 }
 
 // wsAction is the data of a step: call_tool, list_tools or grade.
@@ -207,7 +208,7 @@ func (c *wsConn) reset(ctx context.Context, data json.RawMessage) {
 		c.fail(ctx, WSUnknownWorld, "reset names no world (data.world); worlds: "+joinNames(c.s.names))
 		return
 	}
-	e, err := c.s.open(world, task)
+	e, err := c.s.openAt(world, task, newID(), d.Prefix)
 	if err != nil {
 		c.failErr(ctx, err)
 		return
@@ -220,6 +221,7 @@ func (c *wsConn) reset(ctx context.Context, data json.RawMessage) {
 	c.send(ctx, "observation", wsObservation{Observation: map[string]any{
 		"episode_id": start.EpisodeID, "world": start.World, "task": start.Task, "persona": start.Persona,
 		"instruction": start.Instruction, "policy": start.Policy, "tools": wsTools(e.world.tools),
+		"prefix": start.Prefix, "given": nonNil(start.Given),
 	}})
 }
 
@@ -295,6 +297,8 @@ func (c *wsConn) failErr(ctx context.Context, err error) {
 		code = WSUnknownTask
 	case CodeCapacityReached:
 		code = WSCapacityReached
+	case CodeInvalidPrefix:
+		code = WSInvalidPrefix
 	case CodeEpisodeClosed, CodeUnknownEpisode:
 		code = WSEpisodeClosed
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/rollback"
 )
 
 // Options configures a Server.
@@ -150,12 +151,22 @@ func (s *Server) open(worldName, task string) (*episode, error) {
 // openID is open with the episode's id chosen by the caller (an MCP
 // session's, so that the session id names the episode).
 func (s *Server) openID(worldName, task, id string) (*episode, error) {
+	return s.openAt(worldName, task, id, 0)
+}
+
+// openAt is openID for an episode that starts after the first prefix steps
+// of its task's golden solution (rollback.Start): those steps are its
+// first, marked given.
+func (s *Server) openAt(worldName, task, id string, prefix int) (*episode, error) {
 	w, ok := s.worlds[worldName]
 	if !ok {
 		return nil, &apiError{Status: http.StatusNotFound, Code: CodeUnknownWorld, Message: fmt.Sprintf("unknown world %q; worlds: %s", worldName, joinNames(s.names))}
 	}
 	if _, ok := w.tasks[task]; !ok && task != "" {
 		return nil, &apiError{Status: http.StatusNotFound, Code: CodeUnknownTask, Message: fmt.Sprintf("world %s has no task %q; tasks: %s", worldName, task, joinNames(w.order))}
+	}
+	if err := rollback.Check(w.tasks[task], prefix); err != nil {
+		return nil, invalidPrefix(err)
 	}
 	s.mu.Lock()
 	if len(s.episodes) >= s.opts.MaxEpisodes {
@@ -170,12 +181,12 @@ func (s *Server) openID(worldName, task, id string) (*episode, error) {
 	e := &episode{id: id, world: w, task: task, lastUsed: s.opts.Now()}
 	s.episodes[e.id] = e // reserve the slot before the (cheap) clone
 	s.mu.Unlock()
-	ep, err := w.w.NewEpisode(task)
+	ep, given, err := rollback.Start(w.w, w.tasks[task], prefix)
 	if err != nil {
 		s.remove(e.id)
 		return nil, &apiError{Status: http.StatusInternalServerError, Code: CodeInternal, Message: err.Error()}
 	}
-	e.ep = ep
+	e.ep, e.steps = ep, given
 	s.m.opened.Inc()
 	s.log.Info("episode opened", "episode", e.id, "world", worldName, "task", task)
 	return e, nil
