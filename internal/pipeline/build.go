@@ -29,10 +29,7 @@ const buildChunk = 100
 // first spec in the order given keeps the name.
 func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, error) {
 	b := &build{opts: opts, claims: claims{}, built: map[string]builtWorld{}, cached: map[int]*buildItem{}}
-	todo, err := b.triage(specs)
-	if err != nil {
-		return nil, err
-	}
+	todo := b.triage(specs)
 	mod, err := PlanModule(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -50,12 +47,12 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 		}
 		chunk := todo[start:min(start+buildChunk, len(todo))]
 		var outs []output.Output
-		var worlds []*Checked
+		var worlds []*buildItem
 		var positions []*ir.PosMap
-		for _, c := range b.check(chunk) {
-			if out, pm, ok := b.admit(c); ok {
+		for _, it := range b.check(chunk) {
+			if out, pm, ok := b.admit(it); ok {
 				outs = append(outs, out)
-				worlds = append(worlds, c.checked)
+				worlds = append(worlds, it)
 				positions = append(positions, pm)
 			}
 		}
@@ -65,12 +62,16 @@ func Build(ctx context.Context, specs []Spec, opts *Options) (*gate.Report, erro
 		}
 		changes = append(changes, ch...)
 		generated += len(outs)
-		for i, c := range worlds {
+		for i, it := range worlds {
+			c := it.checked
 			dir := filepath.Join(opts.Out, c.World.Name)
 			patterns = append(patterns, PackageDir(opts.Cwd, dir))
 			locate[dir] = gate.NewLocator(positions[i], dir)
-			b.built[c.World.Name] = builtWorld{spec: c.Spec.Name, key: b.keyOf[c.Spec.Name], meta: Meta(c.World),
+			b.built[c.World.Name] = builtWorld{spec: c.Spec.Name, key: it.key, meta: Meta(c.World),
 				deps: c.Deps, outputs: cache.OutputSums(outs[i].Files)}
+		}
+		for _, it := range chunk {
+			it.src, it.checked = nil, nil // the chunk's IR and bytes go
 		}
 	}
 	if opts.Events.Generated != nil {
@@ -100,7 +101,6 @@ type build struct {
 	decided []gate.WorldResult    // verdicts known before the gate
 	cached  map[int]*buildItem    // specs whose verdict came from the cache, by index
 	built   map[string]builtWorld // worlds generated, by name
-	keyOf   map[string]string     // spec name → cache key
 }
 
 // buildItem is a spec to judge.
@@ -125,9 +125,8 @@ type builtWorld struct {
 // triage reads every spec once (its bytes decide its shard and its cache
 // key), takes the verdicts the cache holds, and returns the specs to
 // check, in order.
-func (b *build) triage(specs []Spec) ([]*buildItem, error) {
+func (b *build) triage(specs []Spec) []*buildItem {
 	opts := b.opts
-	b.keyOf = map[string]string{}
 	var todo []*buildItem
 	for i, s := range specs {
 		src, err := s.Read(opts.Stdin)
@@ -137,14 +136,13 @@ func (b *build) triage(specs []Spec) ([]*buildItem, error) {
 		it := &buildItem{index: i, spec: s, src: src, readErr: err}
 		if err == nil && opts.Cache != nil && !s.IsStdin() {
 			it.key = opts.Cache.Key(cache.Input{Spec: src, Options: opts.Gate.cacheOptions()})
-			b.keyOf[s.Name] = it.key
 			if b.fromCache(it) {
 				continue
 			}
 		}
 		todo = append(todo, it)
 	}
-	return todo, nil
+	return todo
 }
 
 // fromCache takes it's verdict from the cache when the cache holds one
@@ -168,6 +166,7 @@ func (b *build) fromCache(it *buildItem) bool {
 	}
 	it.verdict = len(b.decided)
 	b.decided = append(b.decided, r)
+	it.src = nil // read again in the rare case it turns out a duplicate
 	b.cached[it.index] = it
 	return true
 }
@@ -219,6 +218,7 @@ func (b *build) admit(it *buildItem) (output.Output, *ir.PosMap, bool) {
 	if displaced, was := b.cached[prev.index]; had && was {
 		// A later spec's cached verdict had the name: that spec is now
 		// the duplicate. Its verdict is replaced by the W002 of a check.
+		displaced.src, displaced.readErr = displaced.spec.Read(nil)
 		d := b.checkItem(displaced)
 		if d.World != nil {
 			b.decided[displaced.verdict] = b.duplicateResult(d, c.Spec.Name)
