@@ -21,6 +21,7 @@ var layers = map[string]int{
 	"templates":               0,
 	"docs":                    0,
 	"runtime/pycalc":          0,
+	"runtime/serve/llm":       0,
 	"internal/proc":           0,
 	"internal/text":           0,
 	"internal/cpubench":       0,
@@ -34,13 +35,15 @@ var layers = map[string]int{
 	"compiler/diag": 1,
 	// The server of bundles; the parser; the evaluator and the
 	// conformance probes (on the IR); the file-system rules.
-	"runtime/serve":              2,
+	"runtime/serve/rollback":     2,
 	"runtime/internal/worldtest": 2,
 	"dsl":                        2,
 	"compiler/eval":              2,
 	"internal/probe":             2,
 	"internal/safefs":            2,
-	// The checker; the generator (IR only); output planning.
+	// The checker; the generator (IR only); output planning; the bundle's
+	// server.
+	"runtime/serve":   3,
 	"compiler":        3,
 	"gen":             3,
 	"internal/output": 3,
