@@ -1,11 +1,12 @@
 """A client for the JSON episode API of a worldc bundle's server.
 
 Standard library only (urllib, json). Start the server with
-`bin/<bundle> serve --addr 127.0.0.1:8080`, then:
+`bin/<bundle> serve --addr 127.0.0.1:8080 --control-token "$WORLDC_CONTROL_TOKEN"`
+(or with --control-addr, and give the client that address), then:
 
     from worldc_client import Client
 
-    client = Client("http://127.0.0.1:8080")
+    client = Client("http://127.0.0.1:8080")   # the token from $WORLDC_CONTROL_TOKEN
     print(client.worlds())
     with client.episode("my_world", "my_task") as ep:
         print(ep.instruction)
@@ -14,10 +15,17 @@ Standard library only (urllib, json). Start the server with
 
 A failed tool call is an observation ({"ok": False, "error": {...}}), as
 the agent sees it; errors of the API itself (unknown world, task or
-episode, a full server) raise WorldcError with the server's code.
+episode, a full server, a missing control token) raise WorldcError with
+the server's code.
+
+Opening, grading, reading and deleting episodes are the server's control
+plane: the client sends `Authorization: Bearer TOKEN`, with the token given
+to Client or else taken from $WORLDC_CONTROL_TOKEN. Keep the token (and the
+control address) away from the agent: with them it could grade itself.
 """
 
 import json
+import os
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -38,13 +46,16 @@ class WorldcError(Exception):
 class Client:
     """The JSON episode API of one server."""
 
-    def __init__(self, url, timeout=60.0):
+    def __init__(self, url, timeout=60.0, token=None):
         self.url = url.rstrip("/")
         self.timeout = timeout
+        self.token = token if token is not None else os.environ.get("WORLDC_CONTROL_TOKEN", "")
 
     def _request(self, method, path, body=None, raw=False):
         data = None
         headers = {"Accept": "application/json"}
+        if self.token:
+            headers["Authorization"] = "Bearer " + self.token
         if body is not None:
             data = json.dumps(body).encode("utf-8")
             headers["Content-Type"] = "application/json"

@@ -254,7 +254,7 @@ func TestBundle(t *testing.T) {
 		}
 	})
 
-	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--grace", "5s")
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0", "--grace", "5s", "--control-token", "test-token")
 	stdout, _ := cmd.StdoutPipe()
 	cmd.Stderr = io.Discard
 	if err := cmd.Start(); err != nil {
@@ -275,8 +275,13 @@ func TestBundle(t *testing.T) {
 import json, sys
 sys.path.insert(0, %q)
 from worldc_client import Client, WorldcError
-c = Client(%q)
+c = Client(%q, token="test-token")
 assert [w["name"] for w in c.worlds()] == ["hospital_scheduling", "insurance_claims"], c.worlds()
+try:
+    Client(c.url, token="").episode("insurance_claims")
+    raise SystemExit("an episode opened without the control token")
+except WorldcError as e:
+    assert e.code == "unauthorized" and e.status == 401, e
 with c.episode("insurance_claims", %q) as ep:
     obs = ep.call(%q, **json.loads(%q))
     assert ep.grade()["reward"] >= 0

@@ -26,6 +26,8 @@ const (
 	CodeNotFound         = "not_found"          // 404: no such endpoint
 	CodeMethodNotAllowed = "method_not_allowed" // 405
 	CodeInternal         = "internal"           // 500
+	// CodeUnauthorized (401): a control-plane request without the
+	// control token; see control.go.
 )
 
 // apiError is an error with its HTTP status and code.
@@ -129,28 +131,24 @@ type EpisodeStart struct {
 	Given  []runtime.Step `json:"given,omitempty"`
 }
 
-// routes registers the JSON API on mux.
-func (s *Server) routes(mux *http.ServeMux) {
+// routes registers the JSON API on mux: the agent plane, and the
+// control plane as p serves it.
+func (s *Server) routes(mux *http.ServeMux, p plane) {
 	mux.HandleFunc("GET /v1/worlds", s.handleWorlds)
 	mux.HandleFunc("GET /v1/worlds/{world}/tasks", s.handleTasks)
 	mux.HandleFunc("GET /v1/worlds/{world}/tools", s.handleTools)
-	mux.HandleFunc("POST /v1/worlds/{world}/episodes", s.handleOpen)
 	mux.HandleFunc("POST /v1/episodes/{id}/calls", s.handleCall)
-	mux.HandleFunc("GET /v1/episodes/{id}/state", s.handleState)
-	mux.HandleFunc("POST /v1/episodes/{id}/grade", s.handleGrade)
-	mux.HandleFunc("GET /v1/episodes/{id}/trajectory", s.handleTrajectory)
-	mux.HandleFunc("DELETE /v1/episodes/{id}", s.handleClose)
+	mux.HandleFunc("POST /v1/worlds/{world}/episodes", s.control(p, s.handleOpen))
+	mux.HandleFunc("GET /v1/episodes/{id}/state", s.control(p, s.handleState))
+	mux.HandleFunc("POST /v1/episodes/{id}/grade", s.control(p, s.handleGrade))
+	mux.HandleFunc("GET /v1/episodes/{id}/trajectory", s.control(p, s.handleTrajectory))
+	mux.HandleFunc("DELETE /v1/episodes/{id}", s.control(p, s.handleClose))
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /metrics", s.handleMetrics)
 }
 
 func (s *Server) handleWorlds(w http.ResponseWriter, r *http.Request) {
-	out := make([]WorldSummary, 0, len(s.names))
-	for _, n := range s.names {
-		wd := s.worlds[n]
-		out = append(out, WorldSummary{WorldInfo: wd.info, Tools: len(wd.tools), Tasks: len(wd.order)})
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRaw(w, http.StatusOK, s.worldsJSON)
 }
 
 func (s *Server) world(name string) (*world, error) {
@@ -167,11 +165,7 @@ func (s *Server) handleTasks(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	out := make([]TaskSummary, 0, len(wd.order))
-	for _, id := range wd.order {
-		out = append(out, taskSummary(wd.tasks[id]))
-	}
-	writeJSON(w, http.StatusOK, out)
+	writeRaw(w, http.StatusOK, wd.enc.tasks)
 }
 
 func taskSummary(t runtime.TaskInfo) TaskSummary {
@@ -184,7 +178,7 @@ func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, openAITools(wd.tools))
+	writeRaw(w, http.StatusOK, wd.enc.toolsOpenAI)
 }
 
 func openAITools(tools []runtime.ToolInfo) []json.RawMessage {
@@ -209,7 +203,7 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, s.start(e))
+	writeRaw(w, http.StatusCreated, s.startJSON(e))
 }
 
 // start is what an agent is told when its episode opens.

@@ -2,18 +2,14 @@ package serve
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
-	"time"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -27,9 +23,11 @@ func Main(bundle string, worlds ...runtime.World) {
 
 const usage = `usage: %[1]s COMMAND [flags]
 
-  %[1]s serve [--addr HOST:PORT] [--max-episodes N] [--idle-timeout D]
+  %[1]s serve [--addr HOST:PORT] [--control-addr HOST:PORT] [--control-token T]
+        [--max-episodes N] [--idle-timeout D] ... (serve -h lists them all)
         the episode server: JSON API (/v1/...), MCP (/mcp/{world}?task=T,
-        /v1/episodes/{id}/mcp), OpenEnv WebSocket (/ws), /healthz, /metrics
+        /v1/episodes/{id}/mcp), OpenEnv WebSocket (/ws), /healthz, /metrics;
+        the control plane (episodes, grade, state) behind the token
   %[1]s stdio --world W [--task T] [--prefix K] [--grade-to FILE]
         one episode over MCP on stdin and stdout (after the first K steps
         of the task's golden solution); its grade and trajectory are
@@ -59,14 +57,11 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 	var err error
 	switch cmd {
 	case "serve":
-		addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
-		maxEp := fs.Int("max-episodes", DefaultMaxEpisodes, "episodes open at once, at most")
-		idle := fs.Duration("idle-timeout", 30*time.Minute, "close episodes idle this long (0: never)")
-		grace := fs.Duration("grace", 10*time.Second, "on SIGTERM or SIGINT, wait this long for calls in flight")
-		if fs.Parse(rest) != nil || fs.NArg() > 0 {
+		cfg, ok := serveFlags(fs, rest, stderr)
+		if !ok {
 			return 2
 		}
-		err = serveCmd(worlds, *addr, Options{MaxEpisodes: *maxEp, IdleTimeout: *idle, Logger: slog.New(slog.NewJSONHandler(stderr, nil))}, *grace, stdout)
+		err = serveCmd(worlds, cfg, stdout)
 	case "stdio":
 		world := fs.String("world", "", "the world (may be omitted when the bundle has one)")
 		task := fs.String("task", "", "the task (empty: the world seed, no rubric)")
@@ -107,47 +102,6 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 		return 1
 	}
 	return 0
-}
-
-// serveCmd listens on addr and serves until SIGINT or SIGTERM, then
-// drains the calls in flight.
-func serveCmd(worlds []runtime.World, addr string, opts Options, grace time.Duration, stdout io.Writer) error {
-	s, err := New(worlds, opts)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return err
-	}
-	// The address actually bound (":0" picks a port): scripts read it.
-	fmt.Fprintf(stdout, "listening on http://%s\n", ln.Addr())
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return err
-	case <-ctx.Done():
-	}
-	s.log.Info("shutting down", "grace", grace.String())
-	sctx, cancel := context.WithTimeout(context.Background(), grace)
-	defer cancel()
-	err = srv.Shutdown(sctx)
-	if errors.Is(err, context.DeadlineExceeded) {
-		// Connections still busy after the grace period (a client holding
-		// an MCP event stream open, say) are closed.
-		s.log.Warn("connections still open after the grace period: closing them", "grace", grace.String())
-		err = srv.Close()
-	}
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	fmt.Fprintln(stdout, "stopped")
-	return nil
 }
 
 func stdioCmd(worlds []runtime.World, world, task string, prefix int, gradeTo string, stdin io.Reader, stdout, stderr io.Writer) error {

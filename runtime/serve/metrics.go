@@ -14,6 +14,7 @@ import (
 type serverMetrics struct {
 	set                              *metrics.Set
 	opened, closed, reaped, capacity *metrics.Counter
+	unauthorized                     *metrics.Counter
 	latency                          *metrics.PrometheusHistogram
 }
 
@@ -25,7 +26,9 @@ func newMetrics(s *Server) *serverMetrics {
 		closed:   set.NewCounter("worldc_episodes_closed_total"),
 		reaped:   set.NewCounter("worldc_episodes_reaped_total"),
 		capacity: set.NewCounter("worldc_capacity_refusals_total"),
-		latency:  set.NewPrometheusHistogram("worldc_call_duration_seconds"),
+		// Control-plane requests refused for want of the token.
+		unauthorized: set.NewCounter("worldc_unauthorized_total"),
+		latency:      set.NewPrometheusHistogram("worldc_call_duration_seconds"),
 	}
 	set.NewGauge("worldc_episodes_open", func() float64 { return float64(s.openCount()) })
 	return m

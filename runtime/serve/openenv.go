@@ -25,6 +25,7 @@ const (
 	WSEpisodeClosed   = "EPISODE_CLOSED"    // the episode was reaped or closed elsewhere
 	WSInternal        = "INTERNAL_ERROR"    // the server failed
 	WSMessageTooLarge = "MESSAGE_TOO_LARGE" // sent as the close reason when a message exceeds the limit
+	WSUnauthorized    = "UNAUTHORIZED"      // a control action (grade) on a connection opened without the control token
 )
 
 // wsMessage is a client message: reset, step, list_tools, state or close.
@@ -68,8 +69,8 @@ type wsObservation struct {
 }
 
 // openEnvRoutes registers the OpenEnv-compatible endpoints.
-func (s *Server) openEnvRoutes(mux *http.ServeMux) {
-	mux.HandleFunc("GET /ws", s.handleWS)
+func (s *Server) openEnvRoutes(mux *http.ServeMux, p plane) {
+	mux.HandleFunc("GET /ws", func(w http.ResponseWriter, r *http.Request) { s.handleWS(w, r, s.controlAllowed(p, r)) })
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
 	})
@@ -100,15 +101,16 @@ const openEnvSchema = `{"action":{"oneOf":[` +
 	`"state":{"type":"object","properties":{"episode_id":{"type":"string"},"step_count":{"type":"integer"},"world":{"type":"string"},"task":{"type":"string"},"state_hash":{"type":"string"}}}}` + "\n"
 
 // handleWS serves one WebSocket connection: one episode at a time, reset
-// by each reset message, closed with the connection.
-func (s *Server) handleWS(w http.ResponseWriter, r *http.Request) {
+// by each reset message, closed with the connection. control says whether
+// the connection may grade (see controlAllowed).
+func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, control bool) {
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has answered
 	}
 	// The 32 KiB default is too small for tool arguments that carry lists.
 	conn.SetReadLimit(s.opts.MaxBodyBytes)
-	c := &wsConn{s: s, conn: conn, world: r.URL.Query().Get("world")}
+	c := &wsConn{s: s, conn: conn, world: r.URL.Query().Get("world"), control: control}
 	defer func() {
 		if c.ep != nil {
 			s.closeEpisode(c.ep.id, "websocket closed")
@@ -135,6 +137,9 @@ type wsConn struct {
 	conn  *websocket.Conn
 	world string // from ?world=, the default for resets
 	ep    *episode
+	// control: the connection was opened with the control token (or on a
+	// server without one), so grade and the state hash are answered.
+	control bool
 }
 
 // handle answers one message; it reports whether the client closed.
@@ -173,12 +178,17 @@ func (c *wsConn) handle(ctx context.Context, raw []byte) bool {
 			c.fail(ctx, WSNoEpisode, "no episode: send a reset first")
 			return false
 		}
-		_, hash, err := c.ep.state(c.s.opts.Now())
-		if err != nil {
-			c.failErr(ctx, err)
-			return false
+		st := map[string]any{"episode_id": c.ep.id, "step_count": c.ep.stepCount(), "world": c.ep.world.info.Name, "task": c.ep.task}
+		if c.control {
+			// The hash of the hidden state is the trainer's, not the agent's.
+			_, hash, err := c.ep.state(c.s.opts.Now())
+			if err != nil {
+				c.failErr(ctx, err)
+				return false
+			}
+			st["state_hash"] = hash
 		}
-		c.send(ctx, "state", map[string]any{"episode_id": c.ep.id, "step_count": c.ep.stepCount(), "world": c.ep.world.info.Name, "task": c.ep.task, "state_hash": hash})
+		c.send(ctx, "state", st)
 	case "close":
 		return true
 	default:
@@ -217,26 +227,18 @@ func (c *wsConn) reset(ctx context.Context, data json.RawMessage) {
 		c.s.closeEpisode(c.ep.id, "websocket reset")
 	}
 	c.ep = e
-	start := c.s.start(e)
-	c.send(ctx, "observation", wsObservation{Observation: map[string]any{
-		"episode_id": start.EpisodeID, "world": start.World, "task": start.Task, "persona": start.Persona,
-		"instruction": start.Instruction, "policy": start.Policy, "tools": wsTools(e.world.tools),
-		"prefix": start.Prefix, "given": nonNil(start.Given),
-	}})
+	c.write(ctx, c.s.wsResetJSON(e))
 }
 
 func (c *wsConn) step(ctx context.Context, a wsAction) {
 	if a.Type == "list_tools" {
-		var tools []runtime.ToolInfo
 		if c.ep != nil {
-			tools = c.ep.world.tools
+			c.write(ctx, c.ep.world.enc.listTools)
 		} else if w, ok := c.s.worlds[c.defaultWorld()]; ok {
-			tools = w.tools // OpenEnv: tool discovery needs no reset
+			c.write(ctx, w.enc.listTools) // OpenEnv: tool discovery needs no reset
 		} else {
 			c.fail(ctx, WSNoEpisode, "no episode and several worlds: send a reset first")
-			return
 		}
-		c.send(ctx, "observation", wsObservation{Observation: map[string]any{"tools": wsTools(tools)}})
 		return
 	}
 	if c.ep == nil {
@@ -256,6 +258,10 @@ func (c *wsConn) step(ctx context.Context, a wsAction) {
 		}
 		c.send(ctx, "observation", wsObservation{Observation: map[string]any{"tool_name": a.ToolName, "result": obs, "error": nil}})
 	case "grade":
+		if !c.control {
+			c.fail(ctx, WSUnauthorized, "grade is a control action: open the connection with Authorization: Bearer <the server's control token>, on the control address")
+			return
+		}
 		g, err := c.ep.grade(c.s.opts.Now())
 		if err != nil {
 			c.failErr(ctx, err)
@@ -318,7 +324,12 @@ func (c *wsConn) send(ctx context.Context, typ string, data any) {
 		buf.Reset()
 		fmt.Fprintf(&buf, `{"type":"error","data":{"message":%q,"code":%q}}`, err.Error(), WSInternal)
 	}
-	_ = c.conn.Write(ctx, websocket.MessageText, bytes.TrimRight(buf.Bytes(), "\n"))
+	c.write(ctx, bytes.TrimRight(buf.Bytes(), "\n"))
+}
+
+// write sends one message that is JSON already.
+func (c *wsConn) write(ctx context.Context, msg []byte) {
+	_ = c.conn.Write(ctx, websocket.MessageText, msg)
 }
 
 func orEmpty(b json.RawMessage) json.RawMessage {

@@ -32,6 +32,11 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
+	// ControlToken, when set, guards the control plane (opening and
+	// deleting episodes, their state, grade and trajectory): its requests
+	// must carry `Authorization: Bearer ControlToken`, else they answer
+	// 401 unauthorized. See AgentHandler and ControlHandler.
+	ControlToken string
 	// Now is the clock for idle times (tests give their own); nil means
 	// time.Now. Worlds never see it: their clock is their own.
 	Now func() time.Time
@@ -51,6 +56,8 @@ type Server struct {
 	names  []string // sorted
 	m      *serverMetrics
 
+	worldsJSON []byte // GET /v1/worlds, encoded once
+
 	mu          sync.Mutex
 	episodes    map[string]*episode
 	mcpServers  map[mcpKey]*mcp.Server // session servers by world and task
@@ -67,6 +74,7 @@ type world struct {
 	tools []runtime.ToolInfo
 	tasks map[string]runtime.TaskInfo
 	order []string // task ids in declaration order
+	enc   encoded  // its answers that never change, encoded once
 }
 
 // New returns a server for worlds (names must be distinct). Close stops
@@ -97,10 +105,16 @@ func New(worlds []runtime.World, opts Options) (*Server, error) {
 			wd.tasks[t.ID] = t
 			wd.order = append(wd.order, t.ID)
 		}
+		if err := wd.encode(); err != nil {
+			return nil, fmt.Errorf("world %s: %w", info.Name, err)
+		}
 		s.worlds[info.Name] = wd
 		s.names = append(s.names, info.Name)
 	}
 	sort.Strings(s.names)
+	if err := s.encodeWorlds(); err != nil {
+		return nil, err
+	}
 	s.m = newMetrics(s)
 	if opts.IdleTimeout > 0 {
 		s.wg.Add(1)
@@ -128,12 +142,15 @@ func (s *Server) Close() {
 
 // Handler is the server's HTTP handler: the JSON episode API, MCP over
 // streamable HTTP and the OpenEnv WebSocket, with JSON errors for unknown
-// paths.
-func (s *Server) Handler() http.Handler {
+// paths; both planes, the control plane behind Options.ControlToken when
+// it is set (see AgentHandler and ControlHandler to serve them apart).
+func (s *Server) Handler() http.Handler { return s.handler(planeAll) }
+
+func (s *Server) handler(p plane) http.Handler {
 	mux := http.NewServeMux()
-	s.routes(mux)
+	s.routes(mux, p)
 	s.mcpRoutes(mux)
-	s.openEnvRoutes(mux)
+	s.openEnvRoutes(mux, p)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, &apiError{Status: http.StatusNotFound, Code: CodeNotFound, Message: fmt.Sprintf("no endpoint %s %s; see GET /v1/worlds", r.Method, r.URL.Path)})
 	})
@@ -188,7 +205,7 @@ func (s *Server) openAt(worldName, task, id string, prefix int) (*episode, error
 	}
 	e.ep, e.steps = ep, given
 	s.m.opened.Inc()
-	s.log.Info("episode opened", "episode", e.id, "world", worldName, "task", task)
+	s.log.Debug("episode opened", "episode", e.id, "world", worldName, "task", task)
 	return e, nil
 }
 
@@ -211,7 +228,7 @@ func (s *Server) closeEpisode(id, why string) bool {
 		return false
 	}
 	s.m.closed.Inc()
-	s.log.Info("episode closed", "episode", id, "why", why, "steps", e.stepCount())
+	s.log.Debug("episode closed", "episode", id, "why", why, "steps", e.stepCount())
 	return true
 }
 

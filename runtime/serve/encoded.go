@@ -1,0 +1,159 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+)
+
+// encoded is what a world's answers hold that never changes: its tool
+// lists in each protocol's form, its policy, its tasks' summaries and the
+// start of every episode, encoded once when the server starts. Encoding
+// them per episode (the tool list is ~14 KB, and encoding/json validates
+// and compacts every json.RawMessage it writes) was most of an episode's
+// cost.
+type encoded struct {
+	toolsOpenAI []byte               // GET /v1/worlds/{w}/tools: the OpenAI function tools, a JSON array
+	toolsWS     []byte               // the OpenEnv list_tools form, a JSON array
+	policy      []byte               // the policy as a JSON string
+	tasks       []byte               // GET /v1/worlds/{w}/tasks
+	start       map[string][]byte    // per task ("" included): EpisodeStart's members between episode_id and policy
+	wsStart     map[string][2][]byte // per task: the reset observation's members from instruction to policy, and from task to world
+	listTools   []byte               // the OpenEnv list_tools reply
+}
+
+// encode fills wd.enc.
+func (wd *world) encode() error {
+	openai := make([]json.RawMessage, len(wd.tools))
+	for i, t := range wd.tools {
+		openai[i] = t.OpenAI()
+	}
+	var err error
+	e := &wd.enc
+	if e.toolsOpenAI, err = compactJSON(openai); err != nil {
+		return err
+	}
+	if e.toolsWS, err = compactJSON(wsTools(wd.tools)); err != nil {
+		return err
+	}
+	if e.policy, err = compactJSON(wd.w.Policy()); err != nil {
+		return err
+	}
+	summaries := make([]TaskSummary, 0, len(wd.order))
+	for _, id := range wd.order {
+		summaries = append(summaries, taskSummary(wd.tasks[id]))
+	}
+	if e.tasks, err = compactJSON(summaries); err != nil {
+		return err
+	}
+	e.start = map[string][]byte{}
+	e.wsStart = map[string][2][]byte{}
+	for _, id := range append([]string{""}, wd.order...) {
+		t := wd.tasks[id]
+		// `"world":…,"task":…,"persona":…,"instruction":…,` in
+		// EpisodeStart's order.
+		var b bytes.Buffer
+		for _, kv := range [][2]string{{"world", wd.info.Name}, {"task", id}, {"persona", t.Persona}, {"instruction", t.Instruction}} {
+			v, err := compactJSON(kv[1])
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, `"%s":%s,`, kv[0], v)
+		}
+		e.start[id] = b.Bytes()
+		// The reset observation is a map: its keys are sorted.
+		instr, _ := compactJSON(t.Instruction)
+		persona, _ := compactJSON(t.Persona)
+		task, _ := compactJSON(id)
+		world, _ := compactJSON(wd.info.Name)
+		e.wsStart[id] = [2][]byte{
+			fmt.Appendf(nil, `"instruction":%s,"persona":%s,"policy":%s,`, instr, persona, e.policy),
+			fmt.Appendf(nil, `"task":%s,"tools":%s,"world":%s`, task, e.toolsWS, world),
+		}
+	}
+	e.listTools = fmt.Appendf(nil, `{"data":{"observation":{"tools":%s},"reward":null,"done":false},"type":"observation"}`, e.toolsWS)
+	return nil
+}
+
+// startJSON is start(e) as JSON, built from the encoded parts: the same
+// bytes as encoding it (TestStartJSON holds them equal). A member of
+// EpisodeStart that varies per episode (the id, the given steps of a
+// prefix) must be written here too.
+func (s *Server) startJSON(e *episode) []byte {
+	enc := &e.world.enc
+	mid := enc.start[e.task]
+	given := e.given()
+	b := make([]byte, 0, 32+len(e.id)+len(mid)+len(enc.policy)+len(enc.toolsOpenAI))
+	b = append(b, `{"episode_id":"`...)
+	b = append(b, e.id...) // hex: nothing to escape
+	b = append(b, `",`...)
+	b = append(b, mid...)
+	b = append(b, `"policy":`...)
+	b = append(b, enc.policy...)
+	b = append(b, `,"tools":`...)
+	b = append(b, enc.toolsOpenAI...)
+	if len(given) > 0 {
+		g, err := compactJSON(given)
+		if err != nil {
+			panic(err) // unreachable: steps are the server's own, valid JSON
+		}
+		b = fmt.Appendf(b, `,"prefix":%d,"given":%s`, len(given), g)
+	}
+	return append(b, "}\n"...)
+}
+
+// wsResetJSON is the OpenEnv reply to a reset that opened e: the bytes
+// of encoding its observation map (TestStartJSON holds them equal).
+func (s *Server) wsResetJSON(e *episode) []byte {
+	enc := &e.world.enc
+	parts := enc.wsStart[e.task]
+	given := e.given()
+	g, err := compactJSON(nonNil(given))
+	if err != nil {
+		panic(err) // unreachable: steps are the server's own, valid JSON
+	}
+	b := make([]byte, 0, 128+len(e.id)+len(g)+len(parts[0])+len(parts[1]))
+	// send's map: "data" before "type".
+	b = append(b, `{"data":{"observation":{"episode_id":"`...)
+	b = append(b, e.id...)
+	b = append(b, `","given":`...)
+	b = append(b, g...)
+	b = append(b, ',')
+	b = append(b, parts[0]...)
+	b = fmt.Appendf(b, `"prefix":%d,`, len(given))
+	b = append(b, parts[1]...)
+	return append(b, `},"reward":null,"done":false},"type":"observation"}`...)
+}
+
+// worldsJSON is GET /v1/worlds, encoded once.
+func (s *Server) encodeWorlds() error {
+	out := make([]WorldSummary, 0, len(s.names))
+	for _, n := range s.names {
+		wd := s.worlds[n]
+		out = append(out, WorldSummary{WorldInfo: wd.info, Tools: len(wd.tools), Tasks: len(wd.order)})
+	}
+	var err error
+	s.worldsJSON, err = compactJSON(out)
+	return err
+}
+
+// compactJSON is v as JSON without HTML escaping, without a newline.
+func compactJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// writeRaw answers bytes that are JSON already.
+func writeRaw(w http.ResponseWriter, status int, body []byte) {
+	w.Header()["Content-Type"] = jsonContentType
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+var jsonContentType = []string{"application/json"}
