@@ -2,6 +2,7 @@ package cpubench
 
 import (
 	"flag"
+	"os"
 	goruntime "runtime"
 	"testing"
 )
@@ -46,5 +47,30 @@ func TestLoopReportsCPU(t *testing.T) {
 	}
 	if _, ok := r.Extra["cpu-ns/op"]; !ok && goruntime.GOOS == "linux" {
 		t.Errorf("no cpu-ns/op metric: %v", r.Extra)
+	}
+}
+
+// TestProcessCPUAdvances: a child process's CPU time moves forward while it
+// works (on Linux; elsewhere it is unavailable, -1).
+func TestProcessCPUAdvances(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		if ProcessCPU(os.Getpid()) != -1 {
+			t.Fatal("ProcessCPU available off Linux")
+		}
+		t.Skip("no process clock on", goruntime.GOOS)
+	}
+	c0 := ProcessCPU(os.Getpid())
+	if c0 <= 0 {
+		t.Fatalf("ProcessCPU of this process: %d", c0)
+	}
+	x := 0
+	for i := range 50_000_000 {
+		x += i % 7
+	}
+	if c1 := ProcessCPU(os.Getpid()); c1 <= c0 {
+		t.Errorf("ProcessCPU did not advance: %d then %d (work %d)", c0, c1, x)
+	}
+	if ProcessCPU(-1) != -1 {
+		t.Error("ProcessCPU of no process is not -1")
 	}
 }

@@ -250,6 +250,13 @@ func TestStartJSON(t *testing.T) {
 			if got := s.startJSON(e); !bytes.Equal(got, want.Bytes()) {
 				t.Errorf("task %q prefix %d: startJSON\n%s\nencoding\n%s", task, k, got, want.Bytes())
 			}
+			lite := start
+			lite.Policy, lite.Tools = "", []json.RawMessage{}
+			want.Reset()
+			enc.Encode(lite)
+			if got := s.startLiteJSON(e); !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("task %q prefix %d: startLiteJSON\n%s\nencoding\n%s", task, k, got, want.Bytes())
+			}
 			want.Reset()
 			enc.Encode(map[string]any{"type": "observation", "data": wsObservation{Observation: map[string]any{
 				"episode_id": start.EpisodeID, "world": start.World, "task": start.Task, "persona": start.Persona,
@@ -270,5 +277,36 @@ func TestStartJSON(t *testing.T) {
 	}
 	if got, _ := compactJSON(openAITools(wd.tools)); !bytes.Equal(got, wd.enc.toolsOpenAI) {
 		t.Error("the encoded OpenAI tools differ from the tools'")
+	}
+}
+
+// TestOpenMany: "count" opens a group of episodes at once (all or none:
+// over capacity, none stays open).
+func TestOpenMany(t *testing.T) {
+	s, url := start(t, Options{MaxEpisodes: 5})
+	var eps []EpisodeStart
+	if st := do(t, "POST", url+"/v1/worlds/worldtest/episodes", `{"task":"settle_acme","count":3,"lite":true}`, &eps); st != 201 || len(eps) != 3 {
+		t.Fatalf("count 3: %d %+v", st, eps)
+	}
+	ids := map[string]bool{}
+	for _, e := range eps {
+		if e.Task != "settle_acme" || e.Instruction == "" || len(e.Tools) != 0 || e.Policy != "" {
+			t.Errorf("lite start: %+v", e)
+		}
+		ids[e.EpisodeID] = true
+	}
+	if len(ids) != 3 || s.openCount() != 3 {
+		t.Fatalf("%d distinct ids, %d open", len(ids), s.openCount())
+	}
+	var e errBody
+	if st := do(t, "POST", url+"/v1/worlds/worldtest/episodes", `{"task":"settle_acme","count":3}`, &e); st != 429 || e.Error.Code != CodeCapacityReached || s.openCount() != 3 {
+		t.Errorf("over capacity: %d %+v, %d open", st, e, s.openCount())
+	}
+	if st := do(t, "POST", url+"/v1/worlds/worldtest/episodes", `{"count":2000}`, &e); st != 400 {
+		t.Errorf("count 2000: %d", st)
+	}
+	var full []EpisodeStart
+	if st := do(t, "POST", url+"/v1/worlds/worldtest/episodes", `{"task":"settle_acme","count":2}`, &full); st != 201 || len(full) != 2 || len(full[1].Tools) != 4 {
+		t.Errorf("count 2: %d %+v", st, full)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // encoded is what a world's answers hold that never changes: its tool
@@ -103,6 +104,28 @@ func (s *Server) startJSON(e *episode) []byte {
 	return append(b, "}\n"...)
 }
 
+// startLiteJSON is startJSON without the policy and the tools: the
+// members EpisodeStart omits when empty, and `"policy":"","tools":[]`.
+func (s *Server) startLiteJSON(e *episode) []byte {
+	enc := &e.world.enc
+	mid := enc.start[e.task]
+	given := e.given()
+	b := make([]byte, 0, 64+len(e.id)+len(mid))
+	b = append(b, `{"episode_id":"`...)
+	b = append(b, e.id...)
+	b = append(b, `",`...)
+	b = append(b, mid...)
+	b = append(b, `"policy":"","tools":[]`...)
+	if len(given) > 0 {
+		g, err := compactJSON(given)
+		if err != nil {
+			panic(err) // unreachable: steps are the server's own, valid JSON
+		}
+		b = fmt.Appendf(b, `,"prefix":%d,"given":%s`, len(given), g)
+	}
+	return append(b, "}\n"...)
+}
+
 // wsResetJSON is the OpenEnv reply to a reset that opened e: the bytes
 // of encoding its observation map (TestStartJSON holds them equal).
 func (s *Server) wsResetJSON(e *episode) []byte {
@@ -151,9 +174,53 @@ func compactJSON(v any) ([]byte, error) {
 
 // writeRaw answers bytes that are JSON already.
 func writeRaw(w http.ResponseWriter, status int, body []byte) {
-	w.Header()["Content-Type"] = jsonContentType
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	// A length, not chunks: one write of the body.
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	w.Write(body)
 }
 
 var jsonContentType = []string{"application/json"}
+
+// MaxOpenCount bounds the count of one POST /v1/worlds/{w}/episodes.
+const MaxOpenCount = 1024
+
+// openMany opens count episodes of a task and answers their starts as a
+// JSON array; when one cannot open (capacity), those opened are closed
+// and the error is the answer.
+func (s *Server) openMany(w http.ResponseWriter, world, task string, prefix, count int, lite bool) {
+	if count < 1 || count > MaxOpenCount {
+		s.writeError(w, &apiError{Status: http.StatusBadRequest, Code: CodeInvalidJSON, Message: fmt.Sprintf("count %d: give 1 to %d episodes", count, MaxOpenCount)})
+		return
+	}
+	eps := make([]*episode, 0, count)
+	for range count {
+		e, err := s.openAt(world, task, newID(), prefix)
+		if err != nil {
+			for _, e := range eps {
+				s.closeEpisode(e.id, "group not opened")
+			}
+			s.writeError(w, err)
+			return
+		}
+		eps = append(eps, e)
+	}
+	var b []byte
+	b = append(b, '[')
+	for i, e := range eps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var one []byte
+		if lite {
+			one = s.startLiteJSON(e)
+		} else {
+			one = s.startJSON(e)
+		}
+		b = append(b, one[:len(one)-1]...) // without its newline
+	}
+	b = append(b, "]\n"...)
+	writeRaw(w, http.StatusCreated, b)
+}
