@@ -41,6 +41,11 @@ const (
 	MsgIterateNull = "cannot iterate over null"
 	// MsgModuloByZero has no operands.
 	MsgModuloByZero = "integer modulo by zero"
+	// MsgDivisionByZero has no operands: an exact decimal divided by zero.
+	MsgDivisionByZero = "division by zero"
+	// MsgDecimalOverflow has no operands: exact decimal arithmetic whose
+	// result is beyond the range of a decimal (about 1.7e20).
+	MsgDecimalOverflow = "decimal overflow: the result is beyond ±170141183460469231731.687303715884105727"
 	// MsgInvalidDate: year, month, day, the error.
 	MsgInvalidDate = "date(%d, %d, %d): %v"
 )

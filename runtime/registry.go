@@ -232,6 +232,10 @@ func (r *registryCore) call(state Stateful, name string, args json.RawMessage) (
 				obs = ErrorObservation(l.err)
 				return
 			}
+			if _, ok := v.(*DecimalError); ok {
+				obs = ErrorObservation(Internal(MsgDecimalOverflow))
+				return
+			}
 			obs = ErrorObservation(Internal(MsgToolPanicked, name, v))
 		}
 	}()
