@@ -25,6 +25,13 @@ var Policy string
 //go:embed worldc_client.py
 var PythonClient string
 
+// VerlTool is the bundle's verl tool class and reward function
+// (client/worldc_verl.py, beside the client it uses): the class that the
+// bundle's trainers/verl/<world>.tool_config.yaml names.
+//
+//go:embed worldc_verl.py
+var VerlTool string
+
 //go:embed bundle_readme.md.tmpl
 var bundleReadme string
 

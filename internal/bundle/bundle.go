@@ -154,6 +154,9 @@ func Build(ctx context.Context, worlds []World, opts Options) (*serve.Manifest, 
 	if err := os.WriteFile(filepath.Join(dir, "client", "worldc_client.py"), []byte(templates.PythonClient), 0o644); err != nil {
 		return nil, err
 	}
+	if err := os.WriteFile(filepath.Join(dir, "client", "worldc_verl.py"), []byte(templates.VerlTool), 0o644); err != nil {
+		return nil, err
+	}
 	step("verifying the bundle")
 	if err := run(ctx, bin, nil, "verify", "--bundle", dir); err != nil {
 		return nil, fmt.Errorf("the new bundle does not verify: %w", err)

@@ -116,7 +116,7 @@ func TestBundle(t *testing.T) {
 			t.Fatalf("manifest: %+v", m)
 		}
 		for _, w := range m.Worlds {
-			if w.Tools == 0 || w.Tasks == 0 || w.Solutions == 0 || w.SeedStateHash == "" || len(w.Files) < 9 {
+			if w.Tools == 0 || w.Tasks == 0 || w.Solutions == 0 || w.SeedStateHash == "" || len(w.Files) < 8 {
 				t.Errorf("world %s: %+v", w.Name, w)
 			}
 		}
@@ -140,7 +140,7 @@ func TestBundle(t *testing.T) {
 			t.Fatal(err)
 		}
 		tool := cfg["tools"].([]any)[0].(map[string]any)
-		if tool["class_name"] == "" || !has(tool, "config", "type") || tool["config"].(map[string]any)["type"] != "mcp" ||
+		if tool["class_name"] == "" || !has(tool, "config", "type") || tool["config"].(map[string]any)["type"] != "native" || tool["class_name"] != serve.VerlToolClass ||
 			tool["tool_schema"].(map[string]any)["type"] != "function" || !has(tool, "tool_schema", "function", "name") || !has(tool, "tool_schema", "function", "parameters") {
 			t.Errorf("verl tool config entry: %v", tool)
 		}
@@ -303,6 +303,21 @@ print(json.dumps(obs, sort_keys=True))
 		if !jsonEqual(strings.TrimSpace(string(out)), string(stepObs)) {
 			t.Errorf("python observation %s, golden %s", out, stepObs)
 		}
+	})
+
+	t.Run("verl", func(t *testing.T) {
+		// Debian's python3-omegaconf is under /usr/bin/python3 (.ci/run
+		// installs it): the verl files are loaded with verl's own loader.
+		if err := exec.Command("/usr/bin/python3", "-c", "import omegaconf").Run(); err != nil {
+			t.Fatalf("/usr/bin/python3 cannot import omegaconf (%v): apt-get install -y python3-omegaconf (.ci/run installs it)", err)
+		}
+		cmd := exec.Command("/usr/bin/python3", filepath.Join("testdata", "verl_test.py"), dir, url)
+		cmd.Env = append(os.Environ(), "WORLDC_CONTROL_TOKEN=test-token", "WORLDC_SERVER_URL="+url)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "ok verl: 2 worlds") {
+			t.Fatalf("verl: %v\n%s", err, out)
+		}
+		t.Logf("%s", out)
 	})
 
 	t.Run("MCP TypeScript SDK", func(t *testing.T) {

@@ -73,7 +73,7 @@ type ExportOptions struct {
 //	worlds/<w>/tools.mcp.json     the MCP tools/list result
 //	worlds/<w>/tasks.jsonl        one task a line, no solutions
 //	worlds/<w>/solutions.jsonl    golden trajectories with observations and state hashes
-//	trainers/verl/<w>.tool_config.yaml, trainers/verl/<w>.jsonl
+//	trainers/verl/<w>.tool_config.yaml, trainers/verl/<w>.jsonl (see trainers.go)
 //	trainers/nemo_gym/<w>.jsonl
 //
 // Output is deterministic for the same worlds.
@@ -152,14 +152,15 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 			return mw, err
 		}
 		var rubric []string
-		for _, a := range ep.Grade().Assertions {
+		initial := ep.Grade()
+		for _, a := range initial.Assertions {
 			rubric = append(rubric, a.Text)
 		}
 		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Rubric: nonNil(rubric)}
 		if err := appendLine(&taskLines, row); err != nil {
 			return mw, err
 		}
-		if err := appendLine(&verlLines, verlRow(info, w.Policy(), t, i)); err != nil {
+		if err := appendLine(&verlLines, verlRow(info, w.Policy(), t, i, tools, initial.Reward)); err != nil {
 			return mw, err
 		}
 		if err := appendLine(&nemoLines, nemoRow(info, w.Policy(), t, tools)); err != nil {
@@ -183,12 +184,7 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 	files[wdir+"solutions.jsonl"] = bytes.Join(solutionLines, nil)
 	files["trainers/verl/"+info.Name+".jsonl"] = bytes.Join(verlLines, nil)
 	files["trainers/nemo_gym/"+info.Name+".jsonl"] = bytes.Join(nemoLines, nil)
-	if files["trainers/verl/"+info.Name+".tool_config.yaml"], err = verlToolConfig(info, tools); err != nil {
-		return mw, err
-	}
-	if files["trainers/verl/"+info.Name+".mcp_servers.json"], err = marshalIndent(map[string]any{
-		"mcpServers": map[string]any{info.Name: map[string]string{"url": strings.TrimRight(opts.ServerURL, "/") + "/mcp/" + info.Name}},
-	}); err != nil {
+	if files["trainers/verl/"+info.Name+".tool_config.yaml"], err = verlToolConfig(info, tools, opts.ServerURL); err != nil {
 		return mw, err
 	}
 
@@ -208,49 +204,6 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 		mw.Files = append(mw.Files, ManifestFile{Path: n, SHA256: sha256Hex(files[n])})
 	}
 	return mw, nil
-}
-
-// verlRow is a row of a verl multi-turn dataset: the prompt, and the
-// tools' create kwargs naming the world and task the rollout opens.
-func verlRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, index int) any {
-	return map[string]any{
-		"data_source": "worldc/" + info.Name,
-		"prompt": []map[string]string{
-			{"role": "system", "content": policy},
-			{"role": "user", "content": t.Instruction},
-		},
-		"ability":      "tool_use",
-		"reward_model": map[string]string{"style": "rule", "ground_truth": t.ID},
-		"extra_info": map[string]any{
-			"index":             index,
-			"world":             info.Name,
-			"task_id":           t.ID,
-			"need_tools_kwargs": true,
-			"tools_kwargs": map[string]any{
-				"worldc": map[string]any{"create_kwargs": map[string]string{"world": info.Name, "task_id": t.ID}},
-			},
-		},
-	}
-}
-
-// verlToolConfig is a verl tool configuration: one entry per tool, an MCP
-// tool with its function schema. JSON is YAML, and verl reads either.
-func verlToolConfig(info runtime.WorldInfo, tools []runtime.ToolInfo) ([]byte, error) {
-	var entries []any
-	for _, t := range tools {
-		entries = append(entries, map[string]any{
-			"class_name": "verl.tools.mcp_base_tool.MCPBaseTool",
-			"config": map[string]any{
-				"type": "mcp",
-			},
-			"mcp": map[string]any{
-				"mcp_servers_config_path": info.Name + ".mcp_servers.json",
-				"tool_selected_list":      []string{t.Name},
-			},
-			"tool_schema": json.RawMessage(t.OpenAI()),
-		})
-	}
-	return marshalIndent(map[string]any{"tools": nonNil(entries)})
 }
 
 // nemoRow is a NeMo Gym task row: Responses-API create parameters with
