@@ -26,6 +26,7 @@ const ControlTokenEnv = "WORLDC_CONTROL_TOKEN"
 // serveConfig is the serve command's flags.
 type serveConfig struct {
 	addr, controlAddr string
+	nemoGymAddr       string
 	opts              Options
 	grace             time.Duration
 }
@@ -35,6 +36,7 @@ type serveConfig struct {
 func serveFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (cfg serveConfig, ok bool) {
 	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "address to listen on (the agent plane, and the control plane unless --control-addr is given)")
 	fs.StringVar(&cfg.controlAddr, "control-addr", "", "serve the control plane (episodes, grade, state, trajectory) on this address only, apart from the agents' --addr")
+	fs.StringVar(&cfg.nemoGymAddr, "nemo-gym-addr", "", "serve NeMo Gym's resources-server endpoints (/seed_session, /<tool>, /verify) at the root of this address")
 	token := fs.String("control-token", "", "the control plane needs `Authorization: Bearer TOKEN` (default: $"+ControlTokenEnv+")")
 	tokenFile := fs.String("control-token-file", "", "read the control token from this file (its first line)")
 	fs.IntVar(&cfg.opts.MaxEpisodes, "max-episodes", DefaultMaxEpisodes, "episodes open at once, at most")
@@ -94,6 +96,9 @@ func serveCmd(worlds []runtime.World, cfg serveConfig, stdout io.Writer) error {
 		if err == nil {
 			err = listen(cfg.controlAddr, s.ControlHandler(), "control plane on")
 		}
+	}
+	if err == nil && cfg.nemoGymAddr != "" {
+		err = listen(cfg.nemoGymAddr, s.NemoGymHandler(), "nemo gym on")
 	}
 	if err != nil {
 		return err
