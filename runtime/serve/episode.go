@@ -20,7 +20,8 @@ type episode struct {
 	steps    []runtime.Step
 	closed   bool
 	lastUsed time.Time
-	mcp      any // the MCP server of the per-episode endpoint, made on first use
+	mcp      any      // the MCP server of the per-episode endpoint, made on first use
+	j        *journal // where its calls are journaled; nil when not durable
 }
 
 // call runs one tool call and records it. A panic that escapes the world
@@ -45,6 +46,10 @@ func (e *episode) call(tool string, args json.RawMessage, now time.Time) (obs ru
 		obs = e.ep.Call(tool, args)
 	}()
 	e.steps = append(e.steps, runtime.Step{Tool: tool, Args: append(json.RawMessage(nil), args...), Observation: obs})
+	// Journaled before it is answered: an answered call survives a crash.
+	if err := e.journalCall(tool, args, obs); err != nil {
+		return obs, &apiError{Status: 500, Code: CodeInternal, Message: "the call ran but could not be journaled: " + err.Error()}
+	}
 	return obs, nil
 }
 

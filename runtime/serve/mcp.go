@@ -117,6 +117,7 @@ func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string, p
 		}
 		return nil, err
 	}
+	s.journalKind(e, "mcp")
 	s.mu.Lock()
 	s.mcpSessions[ss.ID()] = e.id
 	s.mu.Unlock()
@@ -125,7 +126,7 @@ func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string, p
 		s.mu.Lock()
 		delete(s.mcpSessions, ss.ID())
 		s.mu.Unlock()
-		s.closeEpisode(e.id, "mcp session ended")
+		s.closeOnDisconnect(e.id, "mcp session ended")
 	}()
 	return e, nil
 }
@@ -164,6 +165,13 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 		}
 		return s.sessionServer(wd, r.URL.Query().Get("task"), prefix)
 	}, &mcp.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
+	resumed := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
+		e, err := s.get(r.Header.Get("Mcp-Session-Id"))
+		if err != nil {
+			return nil
+		}
+		return s.episodeServer(e)
+	}, &mcp.StreamableHTTPOptions{Stateless: true, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
 	mux.HandleFunc("/mcp/{world}", func(w http.ResponseWriter, r *http.Request) {
 		wd, err := s.world(r.PathValue("world"))
 		if err != nil {
@@ -178,6 +186,18 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 		if err := checkPrefixQuery(wd, task, r.URL.Query().Get("prefix")); err != nil {
 			s.writeError(w, err)
 			return
+		}
+		// A session rebuilt from the journal after a restart: its episode
+		// is served by its id (see resumedSession).
+		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && s.isResumable(sid) {
+			s.resumedSession(w, r, sid, resumed)
+			return
+		}
+		// An event stream ends when the server stops (see Drain).
+		if r.Method == http.MethodGet {
+			ctx, stop := s.untilDrain(r.Context())
+			defer stop()
+			r = r.WithContext(ctx)
 		}
 		// A new session opens an episode: refuse it up front when full.
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.openCount() >= s.opts.MaxEpisodes {

@@ -15,6 +15,7 @@ type serverMetrics struct {
 	set                              *metrics.Set
 	opened, closed, reaped, capacity *metrics.Counter
 	unauthorized                     *metrics.Counter
+	recovered, replayFailed          *metrics.Counter
 	latency                          *metrics.PrometheusHistogram
 }
 
@@ -28,6 +29,9 @@ func newMetrics(s *Server) *serverMetrics {
 		capacity: set.NewCounter("worldc_capacity_refusals_total"),
 		// Control-plane requests refused for want of the token.
 		unauthorized: set.NewCounter("worldc_unauthorized_total"),
+		// Episodes rebuilt from the journal at start, and dropped there.
+		recovered:    set.NewCounter("worldc_episodes_recovered_total"),
+		replayFailed: set.NewCounter("worldc_journal_replay_failures_total"),
 		latency:      set.NewPrometheusHistogram("worldc_call_duration_seconds"),
 	}
 	set.NewGauge("worldc_episodes_open", func() float64 { return float64(s.openCount()) })

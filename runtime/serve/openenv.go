@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/coder/websocket"
 
@@ -111,9 +112,14 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, control bool) 
 	// The 32 KiB default is too small for tool arguments that carry lists.
 	conn.SetReadLimit(s.opts.MaxBodyBytes)
 	c := &wsConn{s: s, conn: conn, world: r.URL.Query().Get("world"), control: control}
+	if !s.trackWS(c) {
+		conn.Close(websocket.StatusGoingAway, "server shutting down")
+		return
+	}
+	defer s.untrackWS(c)
 	defer func() {
 		if c.ep != nil {
-			s.closeEpisode(c.ep.id, "websocket closed")
+			s.closeOnDisconnect(c.ep.id, "websocket closed")
 		}
 	}()
 	ctx := r.Context()
@@ -125,8 +131,19 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, control bool) 
 			}
 			return
 		}
-		if done := c.handle(ctx, msg); done {
+		// A message read while the server stops is answered before the
+		// connection closes (see goAway).
+		if !c.begin() {
+			return
+		}
+		done := c.handle(ctx, msg)
+		stopping := c.end()
+		if done {
 			conn.Close(websocket.StatusNormalClosure, "closed")
+			return
+		}
+		if stopping {
+			conn.Close(websocket.StatusGoingAway, "server shutting down")
 			return
 		}
 	}
@@ -140,6 +157,10 @@ type wsConn struct {
 	// control: the connection was opened with the control token (or on a
 	// server without one), so grade and the state hash are answered.
 	control bool
+
+	mu      sync.Mutex
+	busy    bool // handling a message
+	closing bool // the server is stopping
 }
 
 // handle answers one message; it reports whether the client closed.

@@ -41,6 +41,8 @@ func serveFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (cfg serveCon
 	tokenFile := fs.String("control-token-file", "", "read the control token from this file (its first line)")
 	fs.IntVar(&cfg.opts.MaxEpisodes, "max-episodes", DefaultMaxEpisodes, "episodes open at once, at most")
 	fs.DurationVar(&cfg.opts.IdleTimeout, "idle-timeout", 30*time.Minute, "close episodes idle this long (0: never)")
+	fs.StringVar(&cfg.opts.StateDir, "state-dir", "", "journal episodes and their calls in this directory and rebuild the open ones on start (durable episodes)")
+	fs.StringVar(&cfg.opts.Fsync, "fsync", "interval", "the journal's fsync policy: interval (every second), always (before each answer) or none")
 	fs.DurationVar(&cfg.grace, "grace", 10*time.Second, "on SIGTERM or SIGINT, wait this long for calls in flight")
 	if fs.Parse(args) != nil || fs.NArg() > 0 {
 		return cfg, false
@@ -128,6 +130,10 @@ func serveCmd(worlds []runtime.World, cfg serveConfig, stdout io.Writer) error {
 	s.log.Info("shutting down", "grace", cfg.grace.String())
 	sctx, cancel := context.WithTimeout(context.Background(), cfg.grace)
 	defer cancel()
+	// MCP streams end, WebSockets close after their answers, connections
+	// that end keep their episodes; then the listeners stop and the
+	// requests in flight are answered (see shutdown.go).
+	s.Drain()
 	errs := make(chan error, len(lns))
 	for _, l := range lns {
 		go func() {
@@ -145,6 +151,10 @@ func serveCmd(worlds []runtime.World, cfg serveConfig, stdout io.Writer) error {
 			return err
 		}
 	}
+	if err := s.WaitWS(sctx); err != nil {
+		s.log.Warn("WebSockets still open after the grace period", "grace", cfg.grace.String())
+	}
+	s.Close() // the journal's last checkpoint
 	fmt.Fprintln(stdout, "stopped")
 	return nil
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -9,7 +10,9 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -32,6 +35,13 @@ type Options struct {
 	MaxBodyBytes int64
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
+	// StateDir, when set, makes episodes durable: their openings and
+	// accepted calls are journaled there and the open ones rebuilt when a
+	// server starts on it (see durable.go).
+	StateDir string
+	// Fsync is the journal's fsync policy: "interval" (default), "always"
+	// or "none" (see durable.go).
+	Fsync string
 	// ControlToken, when set, guards the control plane (opening and
 	// deleting episodes, their state, grade and trajectory): its requests
 	// must carry `Authorization: Bearer ControlToken`, else they answer
@@ -65,6 +75,17 @@ type Server struct {
 
 	stop chan struct{}
 	wg   sync.WaitGroup
+
+	j         *journal        // nil without Options.StateDir
+	replaying bool            // New is rebuilding episodes from the journal
+	resumable map[string]bool // MCP session ids of episodes rebuilt from the journal
+	draining  atomic.Bool     // SIGTERM: connections that end keep their episodes
+
+	drainCtx    context.Context // cancelled by Drain
+	drainCancel context.CancelFunc
+	wsMu        sync.Mutex
+	ws          map[*wsConn]struct{} // open WebSockets
+	wsWG        sync.WaitGroup
 }
 
 // world is a World with what the server derives from it once.
@@ -116,6 +137,24 @@ func New(worlds []runtime.World, opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.m = newMetrics(s)
+	s.resumable = map[string]bool{}
+	s.ws = map[*wsConn]struct{}{}
+	s.drainCtx, s.drainCancel = context.WithCancel(context.Background())
+	if opts.StateDir != "" {
+		if opts.Fsync == "" {
+			opts.Fsync = "interval"
+			s.opts.Fsync = "interval"
+		}
+		if !slices.Contains(FsyncPolicies, opts.Fsync) {
+			return nil, fmt.Errorf("fsync policy %q: use one of %s", opts.Fsync, strings.Join(FsyncPolicies, ", "))
+		}
+		s.replaying = true
+		err := s.recover(opts.StateDir, opts.Fsync)
+		s.replaying = false
+		if err != nil {
+			return nil, fmt.Errorf("state dir %s: %w", opts.StateDir, err)
+		}
+	}
 	if opts.IdleTimeout > 0 {
 		s.wg.Add(1)
 		go s.reapLoop()
@@ -131,6 +170,9 @@ func (s *Server) Close() {
 		close(s.stop)
 	}
 	s.wg.Wait()
+	if err := s.checkpoint(); err != nil {
+		s.log.Error("journal: the last checkpoint", "err", err)
+	}
 	s.mu.Lock()
 	eps := s.episodes
 	s.episodes = map[string]*episode{}
@@ -204,6 +246,10 @@ func (s *Server) openAt(worldName, task, id string, prefix int) (*episode, error
 		return nil, &apiError{Status: http.StatusInternalServerError, Code: CodeInternal, Message: err.Error()}
 	}
 	e.ep, e.steps = ep, given
+	if err := s.journalOpen(e, prefix); err != nil {
+		s.remove(e.id)
+		return nil, err
+	}
 	s.m.opened.Inc()
 	s.log.Debug("episode opened", "episode", e.id, "world", worldName, "task", task)
 	return e, nil
@@ -227,6 +273,7 @@ func (s *Server) closeEpisode(id, why string) bool {
 	if e == nil || !e.close() {
 		return false
 	}
+	s.journalClose(e)
 	s.m.closed.Inc()
 	s.log.Debug("episode closed", "episode", id, "why", why, "steps", e.stepCount())
 	return true

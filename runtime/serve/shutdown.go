@@ -1,0 +1,109 @@
+package serve
+
+import (
+	"context"
+
+	"github.com/coder/websocket"
+)
+
+// Stopping (SIGTERM): the serve command stops accepting connections and
+// lets every call in flight finish and be answered on every protocol, then
+// exits:
+//
+//   - Drain marks the server stopping: an MCP session or WebSocket that
+//     ends from now on keeps its episode (journaled, it is rebuilt on the
+//     next start); MCP event streams (GET) end, so that no open stream
+//     holds the stop; every WebSocket closes with 1001 (going away) once
+//     the message it is handling, if any, is answered;
+//   - http.Server.Shutdown closes the listeners and idle connections and
+//     waits for the requests being served (tool calls among them);
+//   - WaitWS waits for the WebSockets' handlers to end;
+//   - Close writes each open episode's state hash into the journal, fsyncs
+//     and closes it.
+
+// Drain starts the stop (see above). It returns at once.
+func (s *Server) Drain() {
+	s.draining.Store(true)
+	s.drainCancel()
+	s.wsMu.Lock()
+	conns := make([]*wsConn, 0, len(s.ws))
+	for c := range s.ws {
+		conns = append(conns, c)
+	}
+	s.wsMu.Unlock()
+	for _, c := range conns {
+		c.goAway()
+	}
+}
+
+// WaitWS waits until every WebSocket handler has returned, or the context
+// is done.
+func (s *Server) WaitWS(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() { s.wsWG.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// trackWS registers a WebSocket; false when the server is stopping.
+func (s *Server) trackWS(c *wsConn) bool {
+	s.wsMu.Lock()
+	defer s.wsMu.Unlock()
+	if s.draining.Load() {
+		return false
+	}
+	s.ws[c] = struct{}{}
+	s.wsWG.Add(1)
+	return true
+}
+
+func (s *Server) untrackWS(c *wsConn) {
+	s.wsMu.Lock()
+	delete(s.ws, c)
+	s.wsMu.Unlock()
+	s.wsWG.Done()
+}
+
+// begin marks a message being handled; false when the connection is
+// closing already (the message goes unanswered: it never ran).
+func (c *wsConn) begin() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closing {
+		return false
+	}
+	c.busy = true
+	return true
+}
+
+// end marks the message answered and reports whether the server is
+// stopping (the handler then closes the connection).
+func (c *wsConn) end() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.busy = false
+	return c.closing
+}
+
+// goAway closes an idle connection at once, a busy one after its answer.
+func (c *wsConn) goAway() {
+	c.mu.Lock()
+	c.closing = true
+	busy := c.busy
+	c.mu.Unlock()
+	if !busy {
+		go c.conn.Close(websocket.StatusGoingAway, "server shutting down")
+	}
+}
+
+// untilDrain is ctx, also cancelled when the server starts to stop; stop
+// releases it.
+func (s *Server) untilDrain(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(s.drainCtx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
