@@ -9,6 +9,7 @@ import (
 
 	"github.com/worldc/worldc/internal/author"
 	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/internal/text"
 )
 
@@ -44,13 +45,13 @@ func (c *corruptCmd) Run(sys *stdio) error {
 		return err
 	}
 	out := sys.stdout
+	var file *safefs.File // -o: the corruptions land whole, or not at all
 	if c.Out != "" {
-		f, err := os.Create(absPath(sys.cwd, c.Out))
-		if err != nil {
+		if file, err = safefs.Create(absPath(sys.cwd, c.Out)); err != nil {
 			return err
 		}
-		defer f.Close()
-		out = f
+		defer file.Close()
+		out = file
 	}
 	enc := json.NewEncoder(out)
 	var all []author.Corruption
@@ -69,6 +70,11 @@ func (c *corruptCmd) Run(sys *stdio) error {
 			}
 		}
 		all = append(all, cs...)
+	}
+	if file != nil {
+		if err := file.Commit(); err != nil {
+			return err
+		}
 	}
 	missed := 0
 	tw := tabwriter.NewWriter(sys.stderr, 0, 0, 2, ' ', 0)

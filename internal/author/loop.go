@@ -3,7 +3,6 @@ package author
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"strings"
 	"testing/fstest"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
+	"github.com/worldc/worldc/internal/text"
 )
 
 // Result is the outcome of the loop on one brief.
@@ -221,7 +221,7 @@ func failReason(stage, problem string, fs []Finding) string {
 	case len(fs) > 0:
 		s := "check: " + fs[0].Where() + ": " + fs[0].Code + " " + fs[0].Message
 		if len(fs) > 1 {
-			s += " (" + plural(len(fs)-1, "more error") + ")"
+			s += " (" + text.Plural(len(fs)-1, "more error") + ")"
 		}
 		return s
 	}
@@ -256,11 +256,4 @@ func renameWorld(file, spec, want string) (string, string) {
 		return b.String(), old
 	}
 	return spec, ""
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/worldc/worldc/internal/text"
 )
 
 // Summary is what a run did.
@@ -93,7 +95,7 @@ func (s *Summary) Text() string {
 	if s.Passed > 0 {
 		detail := []string{fmt.Sprintf("%d zero-shot", s.ZeroShot)}
 		for _, rc := range s.AfterRounds {
-			detail = append(detail, fmt.Sprintf("%d after %s", rc.Briefs, plural(rc.Rounds, "round")))
+			detail = append(detail, fmt.Sprintf("%d after %s", rc.Briefs, text.Plural(rc.Rounds, "round")))
 		}
 		parts[0] += " (" + strings.Join(detail, ", ") + ")"
 	}
@@ -102,16 +104,16 @@ func (s *Summary) Text() string {
 	}
 	parts = append(parts, fmt.Sprintf("%d failed", s.Failed))
 	if s.Errors > 0 {
-		parts = append(parts, plural(s.Errors, "error"))
+		parts = append(parts, text.Plural(s.Errors, "error"))
 	}
 	if s.Interrupted > 0 {
 		parts = append(parts, fmt.Sprintf("%d interrupted", s.Interrupted))
 	}
-	fmt.Fprintf(&b, "%s: %s", plural(s.Briefs, "brief"), strings.Join(parts, ", "))
+	fmt.Fprintf(&b, "%s: %s", text.Plural(s.Briefs, "brief"), strings.Join(parts, ", "))
 	if s.Skipped > 0 {
 		fmt.Fprintf(&b, "; %d done before", s.Skipped)
 	}
 	fmt.Fprintf(&b, "\ntokens %d (prompt %d, completion %d), %s, %s in %.1fs\n",
-		s.Tokens.Total(), s.Tokens.Prompt, s.Tokens.Completion, plural(s.Requests, "request"), fmt.Sprintf("%d retries", s.Retries), s.Seconds)
+		s.Tokens.Total(), s.Tokens.Prompt, s.Tokens.Completion, text.Plural(s.Requests, "request"), fmt.Sprintf("%d retries", s.Retries), s.Seconds)
 	return b.String()
 }

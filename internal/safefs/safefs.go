@@ -56,7 +56,9 @@ func OpenRegular(p string) (*os.File, error) {
 	} else if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is not a regular file but %s", p, Kind(info.Mode()))
 	}
-	f, err := os.Open(p)
+	// Opened without blocking: a FIFO swapped in after the Lstat must not
+	// hold the open until a writer comes (the check below then refuses it).
+	f, err := os.OpenFile(p, os.O_RDONLY|oNonblock, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +142,66 @@ func NoSymlinks(root, p string) error {
 	return nil
 }
 
+// File is a file being written atomically (Create): what is written goes
+// to a temporary file beside its path, which Commit renames over it.
+type File struct {
+	*os.File
+	path string
+	mode os.FileMode
+	done bool
+}
+
+// Create starts replacing p atomically, for output written as it is made
+// (a stream of JSON lines): write to the File, then Commit; Close without
+// Commit (or after a failed one) removes the temporary file and leaves p as
+// it was. A symbolic link at p is replaced, not followed (see WriteFile).
+func Create(p string) (*File, error) {
+	mode := os.FileMode(0o644)
+	if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() {
+		mode = info.Mode().Perm()
+	} else if err == nil && info.IsDir() {
+		return nil, fmt.Errorf("%s is a directory", p)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
+	if err != nil {
+		return nil, err
+	}
+	return &File{File: tmp, path: p, mode: mode}, nil
+}
+
+// Commit puts the written content in place of the file's path.
+func (f *File) Commit() error {
+	if f.done {
+		return errors.New("safefs: file committed or closed already")
+	}
+	f.done = true
+	err := f.File.Chmod(f.mode)
+	if err == nil {
+		err = f.File.Sync()
+	}
+	if cerr := f.File.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.File.Name(), f.path)
+	}
+	if err != nil {
+		os.Remove(f.File.Name())
+	}
+	return err
+}
+
+// Close abandons a file not committed: its temporary file goes. After
+// Commit it does nothing.
+func (f *File) Close() error {
+	if f.done {
+		return nil
+	}
+	f.done = true
+	f.File.Close()
+	return os.Remove(f.File.Name())
+}
+
 // WriteFile replaces p with data so that a reader sees the old or the new
 // content, never part of it: it writes a temporary file in the same
 // directory, syncs it and renames it over p. An existing regular file
@@ -149,36 +211,16 @@ func NoSymlinks(root, p string) error {
 // worldc writes (an output directory, a report path) must not redirect
 // the write to a file elsewhere, and the rename cannot follow it anyway
 // without a race between resolving the link and writing its target.
-func WriteFile(p string, data []byte) (err error) {
-	mode := os.FileMode(0o644)
-	if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() {
-		mode = info.Mode().Perm()
-	} else if err == nil && info.IsDir() {
-		return fmt.Errorf("%s is a directory", p)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), "."+filepath.Base(p)+".tmp*")
+func WriteFile(p string, data []byte) error {
+	f, err := Create(p)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(data); err != nil {
+	defer f.Close()
+	if _, err := f.Write(data); err != nil {
 		return err
 	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return f.Commit()
 }
 
 // RemoveEmptyDirs removes dir and its parents up to root (exclusive) while
