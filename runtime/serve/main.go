@@ -12,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // Main is the whole program of a bundle's binary: worldc generates
@@ -32,9 +33,16 @@ const usage = `usage: %[1]s COMMAND [flags]
         one episode over MCP on stdin and stdout (after the first K steps
         of the task's golden solution); its grade and trajectory are
         written to FILE when the client disconnects
-  %[1]s verify [--bundle DIR]
+  %[1]s verify [--bundle DIR] [--eval DIR]
         replay every golden solution and check every hash against the
-        bundle's manifest.json (default: the directory above this binary)
+        bundle's manifest.json (default: the directory above this binary);
+        --eval DIR: replay the trajectories of an eval run instead
+  %[1]s eval --model M -o DIR [--base-url URL] [--world W] [--task T]...
+        [-k K] [--max-turns N] [-j J] [--user instruction|simulated]
+        [--user-model M2] [--prefix K] [--curriculum] (eval -h: all flags)
+        run an OpenAI-compatible model as the agent on every task, K trials
+        each: DIR/results.jsonl, trajectories/, summary.json (pass^k by
+        world, origin, difficulty), report.html; the same DIR resumes
   %[1]s export DIR
         write the per-world files of a bundle (worldc bundle runs it)
   %[1]s worlds
@@ -77,10 +85,17 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 		err = stdioCmd(worlds, w, *task, *prefix, *gradeTo, stdin, stdout, stderr)
 	case "verify":
 		dir := fs.String("bundle", "", "the bundle directory (default: the directory above this binary)")
+		evalDir := fs.String("eval", "", "replay the trajectories of the eval run in this directory instead")
 		if fs.Parse(rest) != nil || fs.NArg() > 0 {
 			return 2
 		}
+		if *evalDir != "" {
+			err = verifyEvalCmd(worlds, *evalDir, stdout)
+			break
+		}
 		err = verifyCmd(worlds, *dir, stdout)
+	case "eval":
+		return eval.Main(bundle, worlds, rest, stdout, stderr)
 	case "export":
 		if fs.Parse(rest) != nil || fs.NArg() != 1 {
 			fmt.Fprintf(stderr, "usage: %s export DIR\n", bundle)

@@ -10,7 +10,7 @@ import (
 // source is this module's Go source: the packages a bundle's binary links
 // (tests included: a pattern cannot leave them out; Source skips them).
 //
-//go:embed go.mod go.sum *.go rollback/*.go
+//go:embed go.mod go.sum *.go rollback/*.go eval/*.go eval/templates/*.tmpl llm/*.go
 var source embed.FS
 
 // Source returns the files of this module that a bundle's binary needs to
