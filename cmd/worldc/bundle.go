@@ -2,16 +2,13 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/worldc/worldc/internal/bundle"
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/pipeline"
-	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/internal/text"
 )
 
@@ -54,34 +51,17 @@ func (c *bundleCmd) Run(sys *stdio) error {
 	return nil
 }
 
-// worlds resolves the paths: a directory holding a generated world package
-// (its world.go carries worldc's header) is taken as it is, an output
-// directory of such packages gives each of them, anything else is specs,
-// which must check clean.
+// worlds resolves the paths (pipeline.SplitPackages): generated world
+// packages are taken as they are, anything else is specs, which must
+// check clean.
 func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
+	pkgs, specPaths, err := pipeline.SplitPackages(sys.cwd, c.Paths)
+	if err != nil {
+		return nil, err
+	}
 	var worlds []bundle.World
-	var specPaths []string
-	for _, p := range c.Paths {
-		dir := absPath(sys.cwd, strings.TrimSuffix(p, "/..."))
-		if isGeneratedPackage(dir) {
-			w, err := readPackage(sys, dir)
-			if err != nil {
-				return nil, err
-			}
-			worlds = append(worlds, w)
-			continue
-		}
-		if pkgs := generatedPackagesIn(dir); len(pkgs) > 0 {
-			for _, d := range pkgs {
-				w, err := readPackage(sys, d)
-				if err != nil {
-					return nil, err
-				}
-				worlds = append(worlds, w)
-			}
-			continue
-		}
-		specPaths = append(specPaths, p)
+	for _, p := range pkgs {
+		worlds = append(worlds, bundle.World{Name: p.World, Files: p.Files, Source: p.Source})
 	}
 	if len(specPaths) > 0 {
 		specs, err := pipeline.Expand(sys.cwd, specPaths)
@@ -97,48 +77,4 @@ func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
 		}
 	}
 	return worlds, nil
-}
-
-// isGeneratedPackage reports whether dir holds a world package worldc
-// generated.
-func isGeneratedPackage(dir string) bool {
-	ok, _ := safefs.IsGenerated(filepath.Join(dir, "world.go"))
-	return ok
-}
-
-// generatedPackagesIn lists the generated world packages directly below
-// dir, sorted.
-func generatedPackagesIn(dir string) []string {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range entries {
-		if e.IsDir() && isGeneratedPackage(filepath.Join(dir, e.Name())) {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// readPackage reads a generated package's regular files (not its tests).
-func readPackage(sys *stdio, dir string) (bundle.World, error) {
-	w := bundle.World{Name: filepath.Base(dir), Files: map[string][]byte{}, Source: displayPath(sys.cwd, dir)}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return w, err
-	}
-	for _, e := range entries {
-		if !e.Type().IsRegular() || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		data, err := safefs.ReadRegular(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return w, err
-		}
-		w.Files[e.Name()] = data
-	}
-	return w, nil
 }
