@@ -78,6 +78,10 @@ func (s *Server) readJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
+		var ae *apiError
+		if errors.As(err, &ae) {
+			return ae // the read-body timeout
+		}
 		if errors.As(err, &mbe) {
 			return &apiError{Status: http.StatusRequestEntityTooLarge, Code: CodeBodyTooLarge, Message: fmt.Sprintf("the body exceeds %d bytes", s.opts.MaxBodyBytes)}
 		}

@@ -212,6 +212,16 @@ func (c *child) wait() {
 type acked struct {
 	mu    sync.Mutex
 	calls map[string][]string
+	proto map[string]string // episode → protocol
+}
+
+func (a *acked) opened(id, proto string) {
+	a.mu.Lock()
+	if a.proto == nil {
+		a.proto = map[string]string{}
+	}
+	a.proto[id] = proto
+	a.mu.Unlock()
 }
 
 func (a *acked) add(id, tool string) {
@@ -239,6 +249,7 @@ func drive(t *testing.T, url string, stop <-chan struct{}, a *acked, wg *sync.Wa
 			var ep EpisodeStart
 			json.NewDecoder(resp.Body).Decode(&ep)
 			resp.Body.Close()
+			a.opened(ep.EpisodeID, "json")
 			for n := 0; ; n++ {
 				select {
 				case <-stop:
@@ -282,6 +293,7 @@ func drive(t *testing.T, url string, stop <-chan struct{}, a *acked, wg *sync.Wa
 			}
 			json.Unmarshal(data, &reset)
 			id := reset.Data.Observation.EpisodeID
+			a.opened(id, "websocket")
 			for n := 0; ; n++ {
 				select {
 				case <-stop:
@@ -309,6 +321,7 @@ func drive(t *testing.T, url string, stop <-chan struct{}, a *acked, wg *sync.Wa
 				return
 			}
 			defer sess.Close()
+			a.opened(sess.ID(), "mcp")
 			for n := 0; ; n++ {
 				select {
 				case <-stop:
@@ -320,6 +333,7 @@ func drive(t *testing.T, url string, stop <-chan struct{}, a *acked, wg *sync.Wa
 				json.Unmarshal([]byte(args[tool]), &am)
 				res, err := sess.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: am})
 				if err != nil || res.IsError {
+					t.Logf("MCP client %s: %v", sess.ID(), err)
 					return
 				}
 				a.add(sess.ID(), tool)
@@ -356,6 +370,7 @@ func lost(t *testing.T, url string, a *acked) (lostCalls, extra, answered int) {
 		}
 		if len(steps) > len(tools) {
 			extra += len(steps) - len(tools)
+			t.Logf("episode %s (%s): %d calls answered, %d in the journal", id, a.proto[id], len(tools), len(steps))
 		}
 	}
 	return

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/worldc/worldc/runtime"
@@ -15,6 +16,10 @@ import (
 
 // mcpVersion is the version the MCP servers announce.
 const mcpVersion = "1"
+
+// mcpCapacityCode is the JSON-RPC error code of an initialize refused
+// because the server holds its maximum of episodes (or cannot open one).
+const mcpCapacityCode = -32000
 
 // resolver finds the episode a tool call acts in.
 type resolver func(ss *mcp.ServerSession) (*episode, error)
@@ -90,6 +95,21 @@ func (s *Server) sessionServer(wd *world, task string, prefix int) *mcp.Server {
 				s.log.Warn("mcp session without an episode", "world", wd.info.Name, "task", task, "err", err)
 			}
 		},
+	})
+	// The episode opens with initialize, so that a full server refuses the
+	// session there (a JSON-RPC error the client's connect returns), not at
+	// its first call.
+	srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "initialize" {
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss.ID() != "" {
+					if _, err := resolve(ss); err != nil {
+						return nil, &jsonrpc.Error{Code: mcpCapacityCode, Message: asAPIError(err).Message}
+					}
+				}
+			}
+			return next(ctx, method, req)
+		}
 	})
 	s.mcpServers[key] = srv
 	return srv

@@ -16,6 +16,7 @@ type serverMetrics struct {
 	opened, closed, reaped, capacity *metrics.Counter
 	unauthorized                     *metrics.Counter
 	recovered, replayFailed          *metrics.Counter
+	connRejected                     *metrics.Counter
 	latency                          *metrics.PrometheusHistogram
 }
 
@@ -32,6 +33,8 @@ func newMetrics(s *Server) *serverMetrics {
 		// Episodes rebuilt from the journal at start, and dropped there.
 		recovered:    set.NewCounter("worldc_episodes_recovered_total"),
 		replayFailed: set.NewCounter("worldc_journal_replay_failures_total"),
+		// Connections refused beyond --max-conns.
+		connRejected: set.NewCounter("worldc_connections_rejected_total"),
 		latency:      set.NewPrometheusHistogram("worldc_call_duration_seconds"),
 	}
 	set.NewGauge("worldc_episodes_open", func() float64 { return float64(s.openCount()) })
@@ -51,4 +54,9 @@ func (m *serverMetrics) observe(obs runtime.Observation, d time.Duration) {
 // apiErrors is the counter of API errors with a code.
 func (m *serverMetrics) apiErrors(code string) *metrics.Counter {
 	return m.set.GetOrCreateCounter(fmt.Sprintf(`worldc_api_errors_total{code=%q}`, code))
+}
+
+// timeouts is the counter of a kind of timeout: body, ws_idle, ws_ping.
+func (m *serverMetrics) timeouts(kind string) *metrics.Counter {
+	return m.set.GetOrCreateCounter(fmt.Sprintf(`worldc_timeouts_total{kind=%q}`, kind))
 }

@@ -123,8 +123,11 @@ func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, control bool) 
 		}
 	}()
 	ctx := r.Context()
+	kctx, stopPings := context.WithCancel(ctx)
+	defer stopPings()
+	go s.wsKeepAlive(kctx, conn)
 	for {
-		_, msg, err := conn.Read(ctx)
+		msg, err := c.read(ctx)
 		if err != nil {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
 				conn.Close(websocket.StatusMessageTooBig, WSMessageTooLarge)

@@ -29,6 +29,9 @@ type serveConfig struct {
 	nemoGymAddr       string
 	opts              Options
 	grace             time.Duration
+
+	readHeaderTimeout, connIdleTimeout time.Duration
+	maxConns                           int
 }
 
 // serveFlags parses the serve command's flags; ok is false on bad usage
@@ -43,6 +46,12 @@ func serveFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (cfg serveCon
 	fs.DurationVar(&cfg.opts.IdleTimeout, "idle-timeout", 30*time.Minute, "close episodes idle this long (0: never)")
 	fs.StringVar(&cfg.opts.StateDir, "state-dir", "", "journal episodes and their calls in this directory and rebuild the open ones on start (durable episodes)")
 	fs.StringVar(&cfg.opts.Fsync, "fsync", "interval", "the journal's fsync policy: interval (every second), always (before each answer) or none")
+	fs.DurationVar(&cfg.readHeaderTimeout, "read-header-timeout", DefaultReadHeaderTimeout, "a request's header must arrive within this (0: no limit)")
+	fs.DurationVar(&cfg.opts.ReadBodyTimeout, "read-body-timeout", DefaultReadBodyTimeout, "a request's body must arrive within this, once its handler reads it (0: no limit)")
+	fs.DurationVar(&cfg.connIdleTimeout, "conn-idle-timeout", DefaultConnIdleTimeout, "close keep-alive connections idle this long (0: the read-header timeout)")
+	fs.DurationVar(&cfg.opts.WSIdleTimeout, "ws-idle-timeout", DefaultWSIdleTimeout, "close WebSockets with no message for this long (0: never)")
+	fs.DurationVar(&cfg.opts.WSPing, "ws-ping", DefaultWSPing, "ping WebSockets this often, closing those whose pong does not come back in as long (0: no pings)")
+	fs.IntVar(&cfg.maxConns, "max-conns", DefaultMaxConns, "connections open at once per listener; beyond it, 503 (0: no limit)")
 	fs.DurationVar(&cfg.grace, "grace", 10*time.Second, "on SIGTERM or SIGINT, wait this long for calls in flight")
 	if fs.Parse(args) != nil || fs.NArg() > 0 {
 		return cfg, false
@@ -88,7 +97,8 @@ func serveCmd(worlds []runtime.World, cfg serveConfig, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		lns = append(lns, listener{ln, &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, what})
+		ln = s.LimitListener(ln, cfg.maxConns)
+		lns = append(lns, listener{ln, &http.Server{Handler: h, ReadHeaderTimeout: cfg.readHeaderTimeout, IdleTimeout: cfg.connIdleTimeout}, what})
 		return nil
 	}
 	if cfg.controlAddr == "" {

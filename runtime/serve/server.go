@@ -33,6 +33,13 @@ type Options struct {
 	// MaxBodyBytes bounds a request body or WebSocket message; 0 means
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
+	// ReadBodyTimeout bounds the reading of a request's body (0: none);
+	// WSIdleTimeout closes a WebSocket with no message for that long (0:
+	// never); WSPing pings WebSockets that often and closes those whose
+	// pong does not come back in as long (0: no pings). See limits.go.
+	ReadBodyTimeout time.Duration
+	WSIdleTimeout   time.Duration
+	WSPing          time.Duration
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
 	// StateDir, when set, makes episodes durable: their openings and
@@ -81,6 +88,7 @@ type Server struct {
 	resumable map[string]bool // MCP session ids of episodes rebuilt from the journal
 	draining  atomic.Bool     // SIGTERM: connections that end keep their episodes
 
+	active      atomic.Int64    // requests with a body being served (see withBodyDeadline)
 	drainCtx    context.Context // cancelled by Drain
 	drainCancel context.CancelFunc
 	wsMu        sync.Mutex
@@ -196,7 +204,7 @@ func (s *Server) handler(p plane) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, &apiError{Status: http.StatusNotFound, Code: CodeNotFound, Message: fmt.Sprintf("no endpoint %s %s; see GET /v1/worlds", r.Method, r.URL.Path)})
 	})
-	return mux
+	return s.withBodyDeadline(mux)
 }
 
 // Worlds returns the server's world names, sorted.

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -12,9 +13,11 @@ import (
 //
 //   - Drain marks the server stopping: an MCP session or WebSocket that
 //     ends from now on keeps its episode (journaled, it is rebuilt on the
-//     next start); MCP event streams (GET) end, so that no open stream
-//     holds the stop; every WebSocket closes with 1001 (going away) once
-//     the message it is handling, if any, is answered;
+//     next start); every WebSocket closes with 1001 (going away) once the
+//     message it is handling, if any, is answered; once no request with a
+//     body (a tool call) is in flight, MCP event streams (GET) end, so
+//     that no open stream holds the stop (ending them first would make
+//     clients drop the answers of their calls in flight);
 //   - http.Server.Shutdown closes the listeners and idle connections and
 //     waits for the requests being served (tool calls among them);
 //   - WaitWS waits for the WebSockets' handlers to end;
@@ -24,7 +27,12 @@ import (
 // Drain starts the stop (see above). It returns at once.
 func (s *Server) Drain() {
 	s.draining.Store(true)
-	s.drainCancel()
+	go func() {
+		for s.active.Load() > 0 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		s.drainCancel()
+	}()
 	s.wsMu.Lock()
 	conns := make([]*wsConn, 0, len(s.ws))
 	for c := range s.ws {
