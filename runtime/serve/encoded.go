@@ -30,6 +30,10 @@ func (wd *world) encode() error {
 	for i, t := range wd.tools {
 		openai[i] = t.OpenAI()
 	}
+	wd.toolIndex = map[string]struct{}{}
+	for _, t := range wd.tools {
+		wd.toolIndex[t.Name] = struct{}{}
+	}
 	var err error
 	e := &wd.enc
 	if e.toolsOpenAI, err = compactJSON(openai); err != nil {

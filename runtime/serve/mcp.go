@@ -140,11 +140,13 @@ func (s *Server) sessionEpisode(ss *mcp.ServerSession, worldName, task string, p
 	s.journalKind(e, "mcp")
 	s.mu.Lock()
 	s.mcpSessions[ss.ID()] = e.id
+	s.mcpSS[ss.ID()] = ss
 	s.mu.Unlock()
 	go func() {
 		ss.Wait()
 		s.mu.Lock()
 		delete(s.mcpSessions, ss.ID())
+		delete(s.mcpSS, ss.ID())
 		s.mu.Unlock()
 		s.closeOnDisconnect(e.id, "mcp session ended")
 	}()
@@ -184,7 +186,10 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 			return nil
 		}
 		return s.sessionServer(wd, r.URL.Query().Get("task"), prefix)
-	}, &mcp.StreamableHTTPOptions{SessionTimeout: s.opts.IdleTimeout, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
+	}, &mcp.StreamableHTTPOptions{Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
+	// No SessionTimeout: the SDK's timer does not see the calls of the
+	// fast path (mcpfast.go); the reaper closes idle episodes, and with
+	// them their sessions (endMCPSession).
 	resumed := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		e, err := s.get(r.Header.Get("Mcp-Session-Id"))
 		if err != nil {
@@ -211,6 +216,9 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 		// is served by its id (see resumedSession).
 		if sid := r.Header.Get("Mcp-Session-Id"); sid != "" && s.isResumable(sid) {
 			s.resumedSession(w, r, sid, resumed)
+			return
+		}
+		if s.mcpFastCall(w, r, wd) {
 			return
 		}
 		// An event stream ends when the server stops (see Drain).

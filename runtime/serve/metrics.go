@@ -17,6 +17,7 @@ type serverMetrics struct {
 	unauthorized                     *metrics.Counter
 	recovered, replayFailed          *metrics.Counter
 	connRejected                     *metrics.Counter
+	mcpFast                          *metrics.Counter
 	latency                          *metrics.PrometheusHistogram
 }
 
@@ -35,6 +36,8 @@ func newMetrics(s *Server) *serverMetrics {
 		replayFailed: set.NewCounter("worldc_journal_replay_failures_total"),
 		// Connections refused beyond --max-conns.
 		connRejected: set.NewCounter("worldc_connections_rejected_total"),
+		// MCP tools/call answered by the fast path (mcpfast.go).
+		mcpFast: set.NewCounter("worldc_mcp_fast_calls_total"),
 		latency:      set.NewPrometheusHistogram("worldc_call_duration_seconds"),
 	}
 	set.NewGauge("worldc_episodes_open", func() float64 { return float64(s.openCount()) })

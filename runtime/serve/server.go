@@ -77,8 +77,9 @@ type Server struct {
 
 	mu          sync.Mutex
 	episodes    map[string]*episode
-	mcpServers  map[mcpKey]*mcp.Server // session servers by world and task
-	mcpSessions map[string]string      // MCP session id → episode id
+	mcpServers  map[mcpKey]*mcp.Server        // session servers by world and task
+	mcpSessions map[string]string             // MCP session id → episode id
+	mcpSS       map[string]*mcp.ServerSession // MCP session id → the SDK's session
 
 	stop chan struct{}
 	wg   sync.WaitGroup
@@ -104,6 +105,8 @@ type world struct {
 	tasks map[string]runtime.TaskInfo
 	order []string // task ids in declaration order
 	enc   encoded  // its answers that never change, encoded once
+
+	toolIndex map[string]struct{} // the tools' names
 }
 
 // New returns a server for worlds (names must be distinct). Close stops
@@ -146,6 +149,7 @@ func New(worlds []runtime.World, opts Options) (*Server, error) {
 	}
 	s.m = newMetrics(s)
 	s.resumable = map[string]bool{}
+	s.mcpSS = map[string]*mcp.ServerSession{}
 	s.ws = map[*wsConn]struct{}{}
 	s.drainCtx, s.drainCancel = context.WithCancel(context.Background())
 	if opts.StateDir != "" {
@@ -282,6 +286,7 @@ func (s *Server) closeEpisode(id, why string) bool {
 		return false
 	}
 	s.journalClose(e)
+	s.endMCPSession(id)
 	s.m.closed.Inc()
 	s.log.Debug("episode closed", "episode", id, "why", why, "steps", e.stepCount())
 	return true
