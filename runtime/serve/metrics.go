@@ -38,7 +38,7 @@ func newMetrics(s *Server) *serverMetrics {
 		connRejected: set.NewCounter("worldc_connections_rejected_total"),
 		// MCP tools/call answered by the fast path (mcpfast.go).
 		mcpFast: set.NewCounter("worldc_mcp_fast_calls_total"),
-		latency:      set.NewPrometheusHistogram("worldc_call_duration_seconds"),
+		latency: set.NewPrometheusHistogram("worldc_call_duration_seconds"),
 	}
 	set.NewGauge("worldc_episodes_open", func() float64 { return float64(s.openCount()) })
 	return m
