@@ -41,9 +41,11 @@ func exampleWorlds() []runtime.World {
 		it_service_desk.New(), restaurant_procurement.New(), tau2_retail.New(), telecom_plans.New(), university_admissions.New()}
 }
 
-func evalClient(s *evaltest.Server) *llm.Client {
+func evalClient(s *evaltest.Server) *llm.Client { return evalClientURL(s.BaseURL()) }
+
+func evalClientURL(base string) *llm.Client {
 	o := llm.Defaults()
-	o.BaseURL, o.Retries, o.BackoffMin, o.BackoffMax, o.Timeout = s.BaseURL(), 1, time.Millisecond, time.Millisecond, time.Minute
+	o.BaseURL, o.Retries, o.BackoffMin, o.BackoffMax, o.Timeout = base, 1, time.Millisecond, time.Millisecond, time.Minute
 	return llm.New(o)
 }
 
@@ -165,11 +167,7 @@ func TestEvalMalformedExampleWorlds(t *testing.T) {
 		}
 		return evaltest.Calls(calls...)
 	}
-	first := []runtime.World{}
-	for _, w := range worlds {
-		first = append(first, w)
-	}
-	_, res, _ := runEval(t, h, first, func(c *eval.Config) {
+	_, res, _ := runEval(t, h, worlds, func(c *eval.Config) {
 		c.Tasks = nil
 		for _, w := range worlds {
 			c.Tasks = append(c.Tasks, w.Tasks()[0].ID)

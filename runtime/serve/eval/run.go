@@ -87,9 +87,10 @@ type runner struct {
 
 	mu      sync.Mutex // guards what follows
 	results map[string]Result
-	out     *os.File // results.jsonl, appended to
-	done    int      // episodes finished in this run
-	total   int      // episodes to run in this run
+	out     *os.File        // results.jsonl, appended to
+	dirs    map[string]bool // trajectory directories made
+	done    int             // episodes finished in this run
+	total   int             // episodes to run in this run
 	solved  int
 	errs    int
 	started time.Time
@@ -166,7 +167,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{cfg: cfg, prompts: p, toolList: map[string][]openai.Tool{}, results: map[string]Result{}}
+	r := &runner{cfg: cfg, prompts: p, toolList: map[string][]openai.Tool{}, results: map[string]Result{}, dirs: map[string]bool{}}
 	tasks, err := r.selectTasks()
 	if err != nil {
 		return nil, err
@@ -423,10 +424,12 @@ func (r *runner) record(res Result, lines []Line) error {
 		}
 	}
 	path := filepath.Join(r.cfg.Dir, filepath.FromSlash(res.Trajectory))
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := r.mkdir(filepath.Dir(path)); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(path, buf.Bytes()); err != nil {
+	// Written in place: a trajectory counts once its result line is
+	// written after it, and an episode without one runs again.
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	line, err := marshalLine(res)
@@ -449,6 +452,20 @@ func (r *runner) record(res Result, lines []Line) error {
 	if r.cfg.Progress != nil {
 		fmt.Fprintf(r.cfg.Progress, "\r\x1b[Keval %d/%d episodes  %d solved  %d errors  %s", r.done, r.total, r.solved, r.errs, time.Since(r.started).Round(time.Second))
 	}
+	return nil
+}
+
+// mkdir makes a trajectories directory once.
+func (r *runner) mkdir(dir string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.dirs[dir] {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	r.dirs[dir] = true
 	return nil
 }
 
