@@ -39,8 +39,9 @@ var bundleReadmeTmpl = template.Must(template.New("bundle_readme.md.tmpl").Parse
 
 // BundleData is what the bundle README is rendered from.
 type BundleData struct {
-	Name   string
-	Worlds []BundleWorld // at least one
+	Name      string
+	Worlds    []BundleWorld // at least one
+	GoVersion string        // the Go toolchain the binary was built with
 }
 
 // BundleWorld is a row of the README's table of worlds.

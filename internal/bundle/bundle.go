@@ -138,14 +138,14 @@ func Build(ctx context.Context, worlds []World, opts Options) (*serve.Manifest, 
 			}
 		}
 	}
-	if err := writeManifest(dir, m); err != nil {
-		return nil, err
-	}
-	readme, err := templates.BundleReadme(templates.BundleData{Name: opts.Name, Worlds: worldRows(m)})
+	readme, err := templates.BundleReadme(templates.BundleData{Name: opts.Name, Worlds: worldRows(m), GoVersion: m.GoVersion})
 	if err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "README.md"), readme, 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "rebuild.sh"), []byte(rebuildScript(opts.Name, m.GoVersion)), 0o755); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "client"), 0o755); err != nil {
@@ -155,6 +155,14 @@ func Build(ctx context.Context, worlds []World, opts Options) (*serve.Manifest, 
 		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "client", "worldc_verl.py"), []byte(templates.VerlTool), 0o644); err != nil {
+		return nil, err
+	}
+	// Every file of the bundle is hashed: the worlds' by the export, the
+	// binary above, the rest (README, rebuild.sh, client/, src/) here.
+	if m.Files, err = otherFiles(dir, m); err != nil {
+		return nil, err
+	}
+	if err := writeManifest(dir, m); err != nil {
 		return nil, err
 	}
 	step("verifying the bundle")
@@ -191,7 +199,7 @@ func prepareDir(dir string) error {
 	if err := isBundle(dir); err != nil {
 		return fmt.Errorf("%s is not empty and holds no bundle worldc wrote (%v): choose another directory", dir, err)
 	}
-	for _, part := range []string{"bin", "src", "worlds", "trainers", "client", "README.md", bundleMarker} {
+	for _, part := range []string{"bin", "src", "worlds", "trainers", "client", "README.md", "rebuild.sh", bundleMarker} {
 		if err := os.RemoveAll(filepath.Join(dir, part)); err != nil {
 			return err
 		}
@@ -331,19 +339,83 @@ func writeTree(root string, files map[string][]byte) error {
 	return nil
 }
 
+// buildEnv and buildArgs are how the binary is built, which rebuild.sh
+// repeats.
+var (
+	buildEnv  = []string{"CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOWORK=off"}
+	buildArgs = []string{"build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid="}
+)
+
+// rebuildScript is the bundle's rebuild.sh: the same build of src/, then
+// the new binary's verify, which checks its own hash against the manifest.
+func rebuildScript(name, goVersion string) string {
+	return fmt.Sprintf(`#!/bin/sh
+# Rebuild bin/%[1]s from src/ exactly as worldc built it, and check that the
+# new binary is byte for byte the shipped one (its verify compares its own
+# SHA-256 with manifest.json, then replays every golden trajectory).
+# The Go toolchain must be the one the manifest names: %[2]s.
+set -eu
+cd "$(dirname "$0")"
+have=$(go env GOVERSION)
+if [ "$have" != "%[2]s" ]; then
+	echo "rebuild.sh: go is $have; the bundle was built with %[2]s (GOTOOLCHAIN=%[2]s selects it)" >&2
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+(cd src && env %[3]s go %[4]s -o "$out/%[1]s" .)
+"$out/%[1]s" verify --bundle "$PWD"
+`, name, goVersion, strings.Join(buildEnv, " "), strings.Join(buildArgs[:3], " ")+` "`+buildArgs[3]+`"`)
+}
+
+// otherFiles hashes the bundle's files that neither the binary's entry
+// nor a world's list holds, sorted by path.
+func otherFiles(dir string, m *serve.Manifest) ([]serve.ManifestFile, error) {
+	known := map[string]bool{serve.ManifestName: true, m.Binary.Path: true}
+	for _, w := range m.Worlds {
+		for _, f := range w.Files {
+			known[f.Path] = true
+		}
+	}
+	var out []serve.ManifestFile
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if known[rel] {
+			return nil
+		}
+		sum, err := serve.FileSHA256(p)
+		if err != nil {
+			return err
+		}
+		out = append(out, serve.ManifestFile{Path: rel, SHA256: sum})
+		return nil
+	})
+	slices.SortFunc(out, func(a, b serve.ManifestFile) int { return strings.Compare(a.Path, b.Path) })
+	return out, err
+}
+
 // goBuild builds the static, reproducible binary.
 func goBuild(ctx context.Context, src, bin string, env []string) error {
 	if env == nil {
 		env = os.Environ()
 	}
-	env = append(slices.Clip(env), "CGO_ENABLED=0", "GOFLAGS=-mod=mod", "GOWORK=off")
+	env = append(slices.Clip(env), buildEnv...)
 	// A work directory that goes even when go build is stopped.
 	env, removeWork, err := proc.GoWorkDir(env)
 	if err != nil {
 		return err
 	}
 	defer removeWork()
-	cmd := proc.CommandContext(ctx, "go", "build", "-trimpath", "-buildvcs=false", "-ldflags=-s -w -buildid=", "-o", bin, ".")
+	cmd := proc.CommandContext(ctx, "go", append(slices.Clone(buildArgs), "-o", bin, ".")...)
 	cmd.Dir = src
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()

@@ -196,6 +196,30 @@ func TestBundle(t *testing.T) {
 		if err == nil || !strings.Contains(string(out), "worlds/insurance_claims/policy.md: sha256") {
 			t.Errorf("verify of a tampered bundle: %v\n%s", err, out)
 		}
+		// Every file is hashed: the README, the client, the source too.
+		for _, p := range []string{"README.md", "client/worldc_verl.py", "src/main.go"} {
+			f := filepath.Join(dir, filepath.FromSlash(p))
+			orig, _ := os.ReadFile(f)
+			os.WriteFile(f, append(orig, " "...), 0o644)
+			out, err = exec.Command(bin, "verify").CombinedOutput()
+			os.WriteFile(f, orig, 0o644)
+			if err == nil || !strings.Contains(string(out), p+": sha256") {
+				t.Errorf("verify with %s changed: %v\n%s", p, err, out)
+			}
+		}
+	})
+
+	t.Run("rebuild", func(t *testing.T) {
+		// rebuild.sh builds src/ as worldc did; the new binary's verify
+		// checks its own hash against the manifest.
+		out, err := exec.Command("sh", filepath.Join(dir, "rebuild.sh")).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "ok  2 worlds") {
+			t.Fatalf("rebuild.sh: %v\n%s", err, out)
+		}
+		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		if !strings.Contains(string(readme), "rebuild.sh") || strings.Contains(string(readme), "cd src && CGO_ENABLED=0 go build -trimpath -o") {
+			t.Error("the README does not point at rebuild.sh")
+		}
 	})
 
 	sol := readJSONL(t, filepath.Join(dir, "worlds", "insurance_claims", "solutions.jsonl"))[0]

@@ -29,6 +29,10 @@ type Manifest struct {
 	Runtime       string          `json:"runtime"` // the runtime's hash (h1:…)
 	Binary        ManifestFile    `json:"binary"`
 	Worlds        []ManifestWorld `json:"worlds"`
+	// Files are the bundle's other files (README.md, rebuild.sh, client/,
+	// src/), sorted by path: with the binary's and the worlds', every file
+	// of the bundle is hashed.
+	Files []ManifestFile `json:"files,omitempty"`
 }
 
 // ManifestFile is a file of the bundle and its SHA-256 (hex).

@@ -66,6 +66,20 @@ func Verify(worlds []runtime.World, dir string) ([]string, verified, error) {
 			problems = append(problems, fmt.Sprintf("binary %s: sha256 %s, the manifest says %s", exe, sum, m.Binary.SHA256))
 		}
 	}
+	for _, f := range m.Files {
+		if !cleanRel(f.Path) {
+			problems = append(problems, fmt.Sprintf("manifest file path %q is not inside the bundle", f.Path))
+			continue
+		}
+		sum, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(f.Path)))
+		n.files++
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Sprintf("%s: %v", f.Path, err))
+		case sum != f.SHA256:
+			problems = append(problems, fmt.Sprintf("%s: sha256 %s, the manifest says %s", f.Path, sum, f.SHA256))
+		}
+	}
 	byName := map[string]ManifestWorld{}
 	for _, mw := range m.Worlds {
 		byName[mw.Name] = mw
