@@ -11,10 +11,10 @@ BENCH    ?= .
 # ./runtime, so that the go command reaches it by its import path.
 PKGS     := ./... github.com/worldc/worldc/runtime/...
 # The packages with concurrency of their own, tested again under the race
-# detector: the runtime and its server, the pipeline (parallel checks,
+# detector: the runtime and its server (with its agent loop), the pipeline (parallel checks,
 # the gate's verdicts), the gate, the cache, and the authoring loop (its
 # gated runs are the full tier's; -short here keeps the rest).
-RACE     := github.com/worldc/worldc/runtime github.com/worldc/worldc/runtime/serve ./internal/pipeline ./internal/gate ./internal/cache
+RACE     := github.com/worldc/worldc/runtime github.com/worldc/worldc/runtime/serve/... ./internal/pipeline ./internal/gate ./internal/cache
 RACE_SHORT := ./internal/author
 
 .PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz scale clean

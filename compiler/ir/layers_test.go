@@ -35,20 +35,22 @@ var layers = map[string]int{
 	"compiler/diag": 1,
 	// The server of bundles; the parser; the evaluator and the
 	// conformance probes (on the IR); the file-system rules.
-	"runtime/serve/rollback":     2,
-	"runtime/internal/worldtest": 2,
-	"dsl":                        2,
-	"compiler/eval":              2,
-	"internal/probe":             2,
-	"internal/safefs":            2,
-	// The checker; the generator (IR only); output planning; the bundle's
-	// server.
-	"runtime/serve":   3,
-	"compiler":        3,
-	"gen":             3,
-	"internal/output": 3,
-	// The gate: type-check and go test.
+	"runtime/serve/rollback":      2,
+	"runtime/serve/eval/evaltest": 2,
+	"runtime/internal/worldtest":  2,
+	"dsl":                         2,
+	"compiler/eval":               2,
+	"internal/probe":              2,
+	"internal/safefs":             2,
+	// The checker; the generator (IR only); output planning; the agent
+	// loop of bundles.
+	"runtime/serve/eval": 3,
+	"compiler":           3,
+	"gen":                3,
+	"internal/output":    3,
+	// The gate: type-check and go test; the bundle's server.
 	"internal/gate": 4,
+	"runtime/serve": 4,
 	// What reads verdicts, and bundles.
 	"internal/cache":  5,
 	"internal/report": 5,
