@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Plural is n with its noun, "1 world" or "3 worlds" (nouns whose plural
@@ -26,7 +25,7 @@ func Plural(n int, noun string) string {
 func Printable(s string) string {
 	clean := true
 	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) {
 			clean = false
 			break
 		}
@@ -36,7 +35,7 @@ func Printable(s string) string {
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) {
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 			continue
