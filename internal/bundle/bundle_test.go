@@ -19,6 +19,7 @@ import (
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/gen"
 	"github.com/worldc/worldc/internal/output"
+	"github.com/worldc/worldc/runtime"
 	"github.com/worldc/worldc/runtime/serve"
 )
 
@@ -390,6 +391,77 @@ print(json.dumps(obs, sort_keys=True))
 			}
 		case <-time.After(10 * time.Second):
 			t.Error("serve did not stop on SIGTERM")
+		}
+	})
+
+	t.Run("MCP TypeScript SDK capacity and resume", func(t *testing.T) {
+		nodeDir, _ := filepath.Abs(filepath.Join("testdata", "node"))
+		if _, err := os.Stat(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("the MCP TypeScript SDK is not installed in %s (.ci/run runs npm ci there)", nodeDir)
+			}
+			t.Skipf("the MCP TypeScript SDK is not installed: run `npm ci --prefix %s` to test with it", nodeDir)
+		}
+		state := t.TempDir()
+		serveAt := func(addr string) (*exec.Cmd, string) {
+			cmd := exec.Command(bin, "serve", "--addr", addr, "--max-episodes", "5", "--state-dir", state, "--control-token", "test-token")
+			stdout, _ := cmd.StdoutPipe()
+			cmd.Stderr = io.Discard
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+			sc := bufio.NewScanner(stdout)
+			if !sc.Scan() {
+				t.Fatal("serve printed nothing")
+			}
+			go io.Copy(io.Discard, stdout)
+			return cmd, strings.TrimPrefix(sc.Text(), "listening on ")
+		}
+		node := func(args ...string) map[string]any {
+			t.Helper()
+			out, err := exec.Command("node", append([]string{filepath.Join(nodeDir, "mcp_lifecycle.mjs")}, args...)...).CombinedOutput()
+			var got map[string]any
+			if err != nil || json.Unmarshal(out, &got) != nil {
+				t.Fatalf("node %v: %v\n%s", args, err, out)
+			}
+			return got
+		}
+		srv, url := serveAt("127.0.0.1:0")
+		endpoint := url + "/mcp/insurance_claims?task=" + taskID
+		open := node("open", endpoint, stepTool, string(stepArgs))
+		sid, _ := open["sessionId"].(string)
+		if sid == "" || !jsonEqual(open["text"].(string), string(stepObs)) {
+			t.Fatalf("open: %v", open)
+		}
+		// One session holds an episode; of 20 more, 4 fit, 16 are refused
+		// at initialize (connect fails), and the 4 call tools.
+		capa := node("capacity", endpoint, "20", stepTool, string(stepArgs))
+		if capa["connected"] != 4.0 || capa["refused"] != 16.0 || capa["callsOK"] != 4.0 {
+			t.Errorf("20 sessions on a server with room for 4: %v", capa)
+		}
+		// kill -9, start again on the same address: the first session goes on.
+		srv.Process.Kill()
+		srv.Wait()
+		_, url2 := serveAt(strings.TrimPrefix(url, "http://"))
+		if url2 != url {
+			t.Fatalf("restarted on %s, was %s", url2, url)
+		}
+		resumed := node("resume", endpoint, sid, stepTool, string(stepArgs))
+		var obs runtime.Observation
+		if resumed["sessionId"] != sid || json.Unmarshal([]byte(resumed["text"].(string)), &obs) != nil {
+			t.Errorf("resume: %v", resumed)
+		}
+		req, _ := http.NewRequest("GET", url+"/v1/episodes/"+sid+"/trajectory", nil)
+		req.Header.Set("Authorization", "Bearer test-token")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		traj, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || strings.Count(string(traj), "\n") != 2 || strings.Count(string(traj), `"tool":"`+stepTool+`"`) != 2 {
+			t.Errorf("the resumed session's episode: %d\n%s", resp.StatusCode, traj)
 		}
 	})
 }

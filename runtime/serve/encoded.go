@@ -161,8 +161,25 @@ func (s *Server) encodeWorlds() error {
 		out = append(out, WorldSummary{WorldInfo: wd.info, Tools: len(wd.tools), Tasks: len(wd.order)})
 	}
 	var err error
-	s.worldsJSON, err = compactJSON(out)
-	return err
+	if s.worldsJSON, err = compactJSON(out); err != nil {
+		return err
+	}
+	type worldTool struct {
+		wsTool
+		World string `json:"world"`
+	}
+	var all []worldTool
+	for _, n := range s.names {
+		for _, t := range wsTools(s.worlds[n].tools) {
+			all = append(all, worldTool{t, n})
+		}
+	}
+	tools, err := compactJSON(nonNil(all))
+	if err != nil {
+		return err
+	}
+	s.allToolsWS = fmt.Appendf(nil, `{"data":{"observation":{"tools":%s},"reward":null,"done":false},"type":"observation"}`, tools)
+	return nil
 }
 
 // compactJSON is v as JSON without HTML escaping, without a newline.

@@ -197,7 +197,7 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 		}
 		return s.episodeServer(e)
 	}, &mcp.StreamableHTTPOptions{Stateless: true, Logger: s.log, MaxRequestBodyBytes: s.opts.MaxBodyBytes})
-	mux.HandleFunc("/mcp/{world}", func(w http.ResponseWriter, r *http.Request) {
+	session := func(w http.ResponseWriter, r *http.Request) {
 		wd, err := s.world(r.PathValue("world"))
 		if err != nil {
 			s.writeError(w, err)
@@ -234,6 +234,22 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 			return
 		}
 		sessions.ServeHTTP(w, r)
+	}
+	mux.HandleFunc("/mcp/{world}", session)
+	// /mcp?world=W&task=T, for clients that keep the query and drop the
+	// path (the MCP Inspector's CLI rewrites /mcp/{w}?task= to /mcp); the
+	// world may be left out when the bundle has one.
+	mux.HandleFunc("/mcp", func(w http.ResponseWriter, r *http.Request) {
+		world := r.URL.Query().Get("world")
+		if world == "" && len(s.names) == 1 {
+			world = s.names[0]
+		}
+		if world == "" {
+			s.writeError(w, &apiError{Status: http.StatusNotFound, Code: CodeUnknownWorld, Message: "/mcp needs ?world= (or the path /mcp/{world}); worlds: " + joinNames(s.names)})
+			return
+		}
+		r.SetPathValue("world", world)
+		session(w, r)
 	})
 	perEpisode := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server {
 		e, err := s.get(r.PathValue("id"))

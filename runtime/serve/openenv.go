@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,6 +28,7 @@ const (
 	WSInternal        = "INTERNAL_ERROR"    // the server failed
 	WSMessageTooLarge = "MESSAGE_TOO_LARGE" // sent as the close reason when a message exceeds the limit
 	WSUnauthorized    = "UNAUTHORIZED"      // a control action (grade) on a connection opened without the control token
+	WSEpisodeExists   = "EPISODE_EXISTS"    // reset's episode_id names an episode another connection holds
 )
 
 // wsMessage is a client message: reset, step, list_tools, state or close.
@@ -53,6 +55,7 @@ type wsAction struct {
 	ToolName  string          `json:"tool_name"`
 	Arguments json.RawMessage `json:"arguments"`
 	Metadata  json.RawMessage `json:"metadata"`
+	World     string          `json:"world"` // list_tools before a reset, with several worlds
 }
 
 // wsTool is a tool as OpenEnv's list_tools observation shows it.
@@ -105,6 +108,13 @@ const openEnvSchema = `{"action":{"oneOf":[` +
 // by each reset message, closed with the connection. control says whether
 // the connection may grade (see controlAllowed).
 func (s *Server) handleWS(w http.ResponseWriter, r *http.Request, control bool) {
+	// A connection is for an episode: a full server refuses it at
+	// connect (429), not at its first reset.
+	if s.openCount() >= s.opts.MaxEpisodes {
+		s.m.capacity.Inc()
+		s.writeError(w, &apiError{Status: http.StatusTooManyRequests, Code: CodeCapacityReached, Message: fmt.Sprintf("the server holds %d episodes, its maximum; try later", s.opts.MaxEpisodes)})
+		return
+	}
 	conn, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has answered
@@ -242,11 +252,33 @@ func (c *wsConn) reset(ctx context.Context, data json.RawMessage) {
 		c.fail(ctx, WSUnknownWorld, "reset names no world (data.world); worlds: "+joinNames(c.s.names))
 		return
 	}
-	e, err := c.s.openAt(world, task, newID(), d.Prefix)
+	id := newID()
+	if d.EpisodeID != "" {
+		// OpenEnv's reset(episode_id=…): the client names the episode.
+		if !clientIDRE.MatchString(d.EpisodeID) {
+			c.fail(ctx, WSInvalidJSON, "episode_id: use 1 to 128 letters, digits and _ . : -")
+			return
+		}
+		id = d.EpisodeID
+	}
+	e, err := c.s.openAt(world, task, id, d.Prefix)
+	if err != nil && d.EpisodeID != "" && asAPIError(err).Status == http.StatusConflict {
+		// The episode exists: a client that reconnects (after a restart,
+		// say) resumes it, unless another connection holds it.
+		if e, err = c.s.attachWS(c, id); err == nil {
+			if c.ep != nil && c.ep != e {
+				c.s.closeEpisode(c.ep.id, "websocket reset")
+			}
+			c.ep = e
+			c.write(ctx, c.s.wsResetJSON(e))
+			return
+		}
+	}
 	if err != nil {
 		c.failErr(ctx, err)
 		return
 	}
+	c.s.holdWS(c, e)
 	if c.ep != nil {
 		c.s.closeEpisode(c.ep.id, "websocket reset")
 	}
@@ -258,10 +290,12 @@ func (c *wsConn) step(ctx context.Context, a wsAction) {
 	if a.Type == "list_tools" {
 		if c.ep != nil {
 			c.write(ctx, c.ep.world.enc.listTools)
-		} else if w, ok := c.s.worlds[c.defaultWorld()]; ok {
+		} else if w, ok := c.s.worlds[cmp.Or(a.World, c.defaultWorld())]; ok {
 			c.write(ctx, w.enc.listTools) // OpenEnv: tool discovery needs no reset
+		} else if a.World != "" {
+			c.fail(ctx, WSUnknownWorld, fmt.Sprintf("unknown world %q; worlds: %s", a.World, joinNames(c.s.names)))
 		} else {
-			c.fail(ctx, WSNoEpisode, "no episode and several worlds: send a reset first")
+			c.write(ctx, c.s.allToolsWS) // every world's, each tool naming its world
 		}
 		return
 	}
@@ -331,6 +365,9 @@ func (c *wsConn) failErr(ctx context.Context, err error) {
 		code = WSInvalidPrefix
 	case CodeEpisodeClosed, CodeUnknownEpisode:
 		code = WSEpisodeClosed
+	}
+	if ae.Status == http.StatusConflict {
+		code = WSEpisodeExists
 	}
 	c.fail(ctx, code, ae.Message)
 }

@@ -74,6 +74,9 @@ type Server struct {
 	m      *serverMetrics
 
 	worldsJSON []byte // GET /v1/worlds, encoded once
+	allToolsWS []byte // OpenEnv list_tools before a reset with several worlds
+
+	wsOwners map[string]*wsConn // episode → the WebSocket that holds it
 
 	mu          sync.Mutex
 	episodes    map[string]*episode
@@ -150,6 +153,7 @@ func New(worlds []runtime.World, opts Options) (*Server, error) {
 	s.m = newMetrics(s)
 	s.resumable = map[string]bool{}
 	s.mcpSS = map[string]*mcp.ServerSession{}
+	s.wsOwners = map[string]*wsConn{}
 	s.ws = map[*wsConn]struct{}{}
 	s.drainCtx, s.drainCancel = context.WithCancel(context.Background())
 	if opts.StateDir != "" {

@@ -2,6 +2,9 @@ package serve
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"regexp"
 	"time"
 
 	"github.com/coder/websocket"
@@ -70,6 +73,7 @@ func (s *Server) trackWS(c *wsConn) bool {
 }
 
 func (s *Server) untrackWS(c *wsConn) {
+	s.releaseWS(c)
 	s.wsMu.Lock()
 	delete(s.ws, c)
 	s.wsMu.Unlock()
@@ -114,4 +118,41 @@ func (s *Server) untilDrain(ctx context.Context) (context.Context, func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(s.drainCtx, cancel)
 	return ctx, func() { stop(); cancel() }
+}
+
+// clientIDRE is what an OpenEnv client may name its episode.
+var clientIDRE = regexp.MustCompile(`^[A-Za-z0-9_.:-]{1,128}$`)
+
+// holdWS records that the WebSocket c holds episode e.
+func (s *Server) holdWS(c *wsConn, e *episode) {
+	s.mu.Lock()
+	s.wsOwners[e.id] = c
+	s.mu.Unlock()
+}
+
+// attachWS gives the open episode id to the WebSocket c when no other
+// live connection holds it.
+func (s *Server) attachWS(c *wsConn, id string) (*episode, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e, ok := s.episodes[id]
+	if !ok {
+		return nil, &apiError{Status: http.StatusNotFound, Code: CodeUnknownEpisode, Message: fmt.Sprintf("no open episode %q", id)}
+	}
+	if owner := s.wsOwners[id]; owner != nil && owner != c {
+		return nil, &apiError{Status: http.StatusConflict, Code: CodeInternal, Message: fmt.Sprintf("episode %s is held by another connection", id)}
+	}
+	s.wsOwners[id] = c
+	return e, nil
+}
+
+// releaseWS forgets the episodes c held.
+func (s *Server) releaseWS(c *wsConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id, owner := range s.wsOwners {
+		if owner == c {
+			delete(s.wsOwners, id)
+		}
+	}
 }
