@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Plural is n with its noun, "1 world" or "3 worlds" (nouns whose plural
@@ -21,11 +22,12 @@ func Plural(n int, noun string) string {
 // Printable is s without control characters, shown escaped as Go quotes
 // them: a message from a spec or an LLM that holds a newline or an escape
 // sequence must not print a line of its own (a fake verdict) or drive the
-// terminal.
+// terminal. A byte that is not UTF-8 is shown as \xNN (a lone 0x9b is a
+// terminal's CSI).
 func Printable(s string) string {
 	clean := true
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		if unicode.IsControl(r) || r == utf8.RuneError {
 			clean = false
 			break
 		}
@@ -34,13 +36,18 @@ func Printable(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
-			continue
+		default:
+			b.WriteString(s[i : i+size])
 		}
-		b.WriteRune(r)
+		i += size
 	}
 	return b.String()
 }

@@ -7,7 +7,9 @@ func TestPrintable(t *testing.T) {
 		"plain, ünïcode €":  "plain, ünïcode €",
 		"a\nb\tc\r":         `a\nb\tc\r`,
 		"\x1b[2J\x07\u0085": `\x1b[2J\a\u0085`,
-		"bad \xff byte":     `bad \ufffd byte`,
+		"bad \xff byte":     `bad \xff byte`,
+		"8-bit CSI \x9b2J":  `8-bit CSI \x9b2J`,
+		"a real \ufffd":     "a real \ufffd",
 	} {
 		if got := Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
