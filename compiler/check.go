@@ -378,6 +378,16 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			} else if p.Value.String != nil {
 				c.checkCurrency(c.w.Currency, p.Value.Pos, p.Value.EndPos)
 			}
+		case "numbers":
+			switch v := str(); v {
+			case "exact":
+			case "float":
+				c.w.FloatNumbers = true
+			default:
+				if p.Value.String != nil {
+					c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "world numbers is \"exact\" (the default: decimal and money are exact decimals) or \"float\" (binary floats with Python's semantics, for an imported benchmark), not %q", v)
+				}
+			}
 		case "today":
 			if p.Value.Date == nil {
 				c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "world today must be a date such as 2026-03-14")
@@ -389,7 +399,7 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			}
 			c.w.Today = *p.Value.Date
 		default:
-			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, policy", p.Key)
+			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, numbers, policy", p.Key)
 		}
 	}
 	for _, key := range []string{"title", "today"} {

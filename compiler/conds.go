@@ -40,7 +40,7 @@ func constValue(e ir.Expr) (*ir.Value, bool) {
 	case *ir.Convert:
 		v, ok := constValue(x.X)
 		if ok && v.Kind == ir.KindInt && x.T.Kind.Numeric() && x.T.Kind != ir.KindInt {
-			return &ir.Value{Kind: x.T.Kind, Num: float64(v.Int)}, true
+			return &ir.Value{Kind: x.T.Kind, Num: float64(v.Int), Dec: strconv.FormatInt(v.Int, 10)}, true
 		}
 	case *ir.Unary:
 		if x.Op != "-" {
@@ -52,7 +52,7 @@ func constValue(e ir.Expr) (*ir.Value, bool) {
 		case v.Kind == ir.KindInt:
 			return &ir.Value{Kind: ir.KindInt, Int: -v.Int}, true
 		case v.Kind == ir.KindDecimal || v.Kind == ir.KindMoney:
-			return &ir.Value{Kind: v.Kind, Num: -v.Num}, true
+			return &ir.Value{Kind: v.Kind, Num: -v.Num, Dec: ir.NegDec(v.Dec)}, true
 		}
 	case *ir.Handle:
 		return &ir.Value{Kind: ir.KindRef, Str: x.ID}, true

@@ -710,7 +710,12 @@ func (c *checker) scalarText(text string, want *ir.Type, sp span, idx *recordInd
 			c.errorAt(diag.TypeMismatch, sp, "expected a number, got %q", text)
 			return nil
 		}
-		return &ir.Value{Kind: want.Kind, Num: f}
+		v, ok := c.numberValue(want.Kind, text)
+		if !ok {
+			c.errorAt(diag.InvalidLiteral, sp, "number %s is out of range%s", text, c.numberRange())
+			return nil
+		}
+		return v
 	case ir.KindBool:
 		switch text {
 		case "true":

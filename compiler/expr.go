@@ -2,7 +2,6 @@ package compiler
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -551,7 +550,7 @@ func (c *checker) unary(e *dsl.Unary, s *scope) ir.Expr {
 		// Fold negative literals so that bounds and arguments stay constants.
 		if l, ok := x.(*ir.Lit); ok {
 			v := *l.Value
-			v.Int, v.Num = -v.Int, -v.Num
+			v.Int, v.Num, v.Dec = -v.Int, -v.Num, ir.NegDec(v.Dec)
 			return &ir.Lit{ExprBase: base(l.T, e.Pos), Value: &v}
 		}
 		return &ir.Unary{ExprBase: base(x.Type(), e.Pos), Op: "-", X: x}
@@ -813,12 +812,12 @@ func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 	switch {
 	case l.Number != nil:
 		if strings.Contains(*l.Number, ".") {
-			f, err := strconv.ParseFloat(*l.Number, 64)
-			if err != nil || math.IsInf(f, 0) {
-				c.errorf(diag.InvalidLiteral, l.Pos, l.EndPos, "number %s is out of range", *l.Number)
+			v, ok := c.numberValue(ir.KindDecimal, *l.Number)
+			if !ok {
+				c.errorf(diag.InvalidLiteral, l.Pos, l.EndPos, "number %s is out of range%s", *l.Number, c.numberRange())
 				return invalid(l.Pos)
 			}
-			e := lit(&ir.Value{Kind: ir.KindDecimal, Num: f})
+			e := lit(v)
 			c.numberText[e.(*ir.Lit)] = *l.Number
 			return e
 		}
@@ -1013,6 +1012,10 @@ func init() {
 			return nil
 		},
 		"calc": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if !c.w.FloatNumbers {
+				c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "calc(s) is Python's float arithmetic on a text, for a world whose numbers are floats (world { numbers \"float\" }); in a world of exact decimals compute with + - * / on numbers")
+				return nil
+			}
 			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a string", ir.Kind.Textual) {
 				return &ir.Type{Kind: ir.KindDecimal}
 			}

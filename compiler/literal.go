@@ -11,6 +11,7 @@ import (
 	"github.com/worldc/worldc/compiler/diag"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
+	"github.com/worldc/worldc/runtime"
 )
 
 // pendingRef is a seed ref value whose handle or id is checked once every
@@ -114,15 +115,15 @@ func (c *checker) literal(lit *dsl.Literal, want *ir.Type, idx *recordIndex) *ir
 		if lit.Number == nil {
 			return bad()
 		}
-		f, err := strconv.ParseFloat(*lit.Number, 64)
-		if err != nil || math.IsInf(f, 0) {
-			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "number %s is out of range", *lit.Number)
+		v, ok := c.numberValue(want.Kind, *lit.Number)
+		if !ok {
+			c.errorf(diag.InvalidLiteral, lit.Pos, lit.EndPos, "number %s is out of range%s", *lit.Number, c.numberRange())
 			return nil
 		}
 		if want.Kind == ir.KindMoney {
 			c.checkMoneyText(*lit.Number, lit.Pos, lit.EndPos)
 		}
-		return &ir.Value{Kind: want.Kind, Num: f}
+		return v
 	case ir.KindBool:
 		if lit.Bool == nil {
 			return bad()
@@ -434,6 +435,38 @@ func boundViolation(f *ir.Field, v *ir.Value) string {
 	return ""
 }
 
+// numberValue is the decimal or money constant (kind k) written text, a
+// number the parser or a data file read: Num its nearest float, and in a
+// world of exact numbers Dec its exact value. ok is false when the number
+// is out of range (a float's range, or in a world of exact numbers a
+// decimal's).
+func (c *checker) numberValue(k ir.Kind, text string) (v *ir.Value, ok bool) {
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(f, 0) {
+		return nil, false
+	}
+	if f == 0 {
+		f = 0 // not -0
+	}
+	v = &ir.Value{Kind: k, Num: f}
+	if !c.w.FloatNumbers {
+		d, err := runtime.ParseDecimal(text)
+		if err != nil {
+			return nil, false
+		}
+		v.Dec = d.String()
+	}
+	return v, true
+}
+
+// numberRange says what the range of a number is, for a message.
+func (c *checker) numberRange() string {
+	if c.w.FloatNumbers {
+		return ""
+	}
+	return " (a decimal has at most 20 digits before the point and 18 after)"
+}
+
 // compareValues orders two constants of compatible kinds.
 func compareValues(a, b *ir.Value) int {
 	num := func(v *ir.Value) float64 {
@@ -441,6 +474,9 @@ func compareValues(a, b *ir.Value) int {
 			return float64(v.Int)
 		}
 		return v.Num
+	}
+	if a.Kind.Numeric() && b.Kind.Numeric() && decOrInt(a) != "" && decOrInt(b) != "" {
+		return runtime.MustDecimal(decOrInt(a)).Cmp(runtime.MustDecimal(decOrInt(b)))
 	}
 	if a.Kind.Numeric() && b.Kind.Numeric() {
 		x, y := num(a), num(b)
@@ -455,6 +491,15 @@ func compareValues(a, b *ir.Value) int {
 	return strings.Compare(a.Str, b.Str)
 }
 
+// decOrInt is the exact text of a numeric constant: an int's digits, a
+// decimal's Dec ("" in a world of float numbers).
+func decOrInt(v *ir.Value) string {
+	if v.Kind == ir.KindInt {
+		return strconv.FormatInt(v.Int, 10)
+	}
+	return v.Dec
+}
+
 // formatValue renders a constant as the spec would write it.
 func formatValue(v *ir.Value) string {
 	switch v.Kind {
@@ -463,6 +508,9 @@ func formatValue(v *ir.Value) string {
 	case ir.KindInt:
 		return strconv.FormatInt(v.Int, 10)
 	case ir.KindDecimal, ir.KindMoney:
+		if v.Dec != "" {
+			return v.Dec
+		}
 		return strconv.FormatFloat(v.Num, 'f', -1, 64)
 	case ir.KindBool:
 		return strconv.FormatBool(v.Bool)

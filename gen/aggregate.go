@@ -179,8 +179,9 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 	vt := x.Value.Type()
 	acc := jen.Int64()
 	if isFloat(vt) {
-		acc = jen.Float64()
+		acc = sc.g.numType()
 	}
+	exact := isFloat(vt) && sc.g.exact()
 	val := sc.expr(x.Value)
 	item := sc.temp("x")
 	if optional(vt) {
@@ -200,12 +201,18 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 	var final *jen.Statement = jen.Id(result)
 	switch {
 	case isFloat(x.T) && !isFloat(vt):
-		final = jen.Float64().Call(jen.Id(result))
+		final = sc.g.intToDecimal(jen.Id(result))
+	case !isFloat(x.T) && exact:
+		final = jen.Id(result).Dot("Int64").Call()
 	case !isFloat(x.T) && isFloat(vt):
 		final = jen.Qual(rt, "FloatToInt").Call(jen.Id(result))
 	}
 	if x.Op == "sum" {
-		body = append(body, jen.Id(result).Op("+=").Id(item))
+		add := jen.Id(result).Op("+=").Id(item)
+		if exact {
+			add = jen.Id(result).Op("=").Id(result).Dot("Add").Call(jen.Id(item))
+		}
+		body = append(body, add)
 		return primary(jen.Func().Params().Add(sc.g.goType(x.T)).Block(
 			jen.Var().Id(result).Add(acc),
 			loop.Block(body...),
@@ -216,6 +223,9 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 	pick := jen.Min(jen.Id(result), jen.Id(item))
 	if x.Op == "max" {
 		pick = jen.Max(jen.Id(result), jen.Id(item))
+	}
+	if exact {
+		pick = jen.Qual(rt, map[string]string{"min": "MinDecimal", "max": "MaxDecimal"}[x.Op]).Call(jen.Id(result), jen.Id(item))
 	}
 	body = append(body,
 		jen.If(jen.Op("!").Id(found)).Block(

@@ -23,6 +23,7 @@ const calcWorld = `world calc_desk {
   country  "DE"
   currency "EUR"
   today    2026-03-14
+  numbers  "float"
 }
 
 service desk "Worksheets" {

@@ -42,8 +42,14 @@ func (sc *scope) constKey(e ir.Expr) (string, bool) {
 		}
 		switch v.Kind {
 		case ir.KindInt:
+			if sc.g.exact() {
+				return "n" + strconv.FormatInt(v.Int, 10), true
+			}
 			return "n" + strconv.FormatFloat(float64(v.Int), 'g', -1, 64), true
 		case ir.KindDecimal, ir.KindMoney:
+			if v.Dec != "" {
+				return "n" + v.Dec, true
+			}
 			return "n" + strconv.FormatFloat(v.Num, 'g', -1, 64), true
 		case ir.KindBool:
 			return "b" + strconv.FormatBool(v.Bool), true

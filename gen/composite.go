@@ -307,8 +307,11 @@ func (g *generator) needsCheck(t *ir.Type, f *ir.Field, seen map[*ir.StructDef]b
 		return true
 	}
 	switch t.Kind {
-	case ir.KindEnum, ir.KindDecimal, ir.KindMoney:
+	case ir.KindEnum:
 		return true
+	case ir.KindDecimal, ir.KindMoney:
+		return !g.exact() // a float may be NaN or infinite; a decimal is finite
+
 	case ir.KindList, ir.KindMap:
 		return g.needsCheck(t.Elem, nil, seen)
 	case ir.KindStruct:
@@ -372,6 +375,9 @@ func (c *checker) value(t *ir.Type, f *ir.Field, x, path *jen.Statement) []jen.C
 	var out []jen.Code
 	switch t.Kind {
 	case ir.KindDecimal, ir.KindMoney:
+		if c.g.exact() {
+			break // a decimal is always finite
+		}
 		out = append(out, jen.If(jen.Qual("math", "IsNaN").Call(x).Op("||").Qual("math", "IsInf").Call(x, jen.Lit(0))).Block(
 			cv("%s must be a finite number, got %v", path, x)))
 	case ir.KindEnum:
@@ -382,7 +388,15 @@ func (c *checker) value(t *ir.Type, f *ir.Field, x, path *jen.Statement) []jen.C
 		sc := g.newScope()
 		for _, b := range f.Bounds {
 			bound := sc.lit(b.Value, t)
-			out = append(out, jen.If(jen.Op("!").Parens(jen.Add(x).Op(b.Op).Add(bound.c))).Block(
+			holds := jen.Add(x).Op(b.Op).Add(bound.c)
+			if isDec(t) && g.exact() {
+				recv := jen.Add(x)
+				if strings.HasPrefix(goText(recv), "*") {
+					recv = jen.Parens(x)
+				}
+				holds = recv.Dot("Cmp").Call(bound.c).Op(b.Op).Lit(0)
+			}
+			out = append(out, jen.If(jen.Op("!").Parens(holds)).Block(
 				cv(runtime.MsgOutOfBounds, path, jen.Lit(b.Op), jen.Lit(valueText(b.Value, t)), jen.Qual(rt, "ValueText").Call(x))))
 		}
 	}

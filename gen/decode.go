@@ -41,7 +41,7 @@ func (g *generator) readOf(t *ir.Type, r jen.Code) *jen.Statement {
 	case ir.KindInt:
 		return jen.Add(r).Dot("Int").Call()
 	case ir.KindDecimal, ir.KindMoney:
-		return jen.Add(r).Dot("Float").Call()
+		return jen.Add(r).Dot(g.numName()).Call()
 	case ir.KindBool:
 		return jen.Add(r).Dot("Bool").Call()
 	case ir.KindDate:
@@ -73,7 +73,7 @@ func (g *generator) readFunc(t *ir.Type) *jen.Statement {
 		case ir.KindInt:
 			return jen.Qual(rt, "ReadInt")
 		case ir.KindDecimal, ir.KindMoney:
-			return jen.Qual(rt, "ReadFloat")
+			return jen.Qual(rt, "Read"+g.numName())
 		case ir.KindBool:
 			return jen.Qual(rt, "ReadBool")
 		case ir.KindDate:

@@ -91,7 +91,7 @@ func (g *generator) writeOf(wr writer, t *ir.Type, dst, x jen.Code) *jen.Stateme
 	case ir.KindInt:
 		return fn("Int").Call(dst, x)
 	case ir.KindDecimal, ir.KindMoney:
-		return fn("Float").Call(dst, x)
+		return fn(g.numName()).Call(dst, x)
 	case ir.KindBool:
 		return fn("Bool").Call(dst, x)
 	case ir.KindList:
@@ -119,7 +119,7 @@ func (g *generator) writeFunc(wr writer, t *ir.Type) *jen.Statement {
 		case ir.KindInt:
 			return fn("Int")
 		case ir.KindDecimal, ir.KindMoney:
-			return fn("Float")
+			return fn(g.numName())
 		case ir.KindBool:
 			return fn("Bool")
 		case ir.KindDate, ir.KindDateTime, ir.KindStruct, ir.KindRecord:
@@ -132,7 +132,7 @@ func (g *generator) writeFunc(wr writer, t *ir.Type) *jen.Statement {
 // keyedAppend is the runtime function appending the key and the value of
 // a member of type t in one call (runtime.AppendKeyString…) and the value
 // it takes, or "" when t is not a scalar that has one.
-func keyedAppend(t *ir.Type, x *jen.Statement) (string, *jen.Statement) {
+func (g *generator) keyedAppend(t *ir.Type, x *jen.Statement) (string, *jen.Statement) {
 	if pointerOpt(t) {
 		return "", nil
 	}
@@ -144,7 +144,7 @@ func keyedAppend(t *ir.Type, x *jen.Statement) (string, *jen.Statement) {
 	case ir.KindInt:
 		return "AppendKeyInt", x
 	case ir.KindDecimal, ir.KindMoney:
-		return "AppendKeyFloat", x
+		return "AppendKey" + g.numName(), x
 	case ir.KindBool:
 		return "AppendKeyBool", x
 	}
@@ -186,7 +186,7 @@ func (g *generator) appendBody(fields []encField) []jen.Code {
 	}
 	for i, fl := range fields {
 		key := jen.Lit(jsonKey(fl.name, i == 0))
-		if fn, x := keyedAppend(fl.t, fl.x); fn != "" {
+		if fn, x := g.keyedAppend(fl.t, fl.x); fn != "" {
 			// a scalar member: its key and value in one call
 			body = append(body, jen.Id("dst").Op("=").Qual(rt, fn).Call(jen.Id("dst"), key, x))
 			continue

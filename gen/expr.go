@@ -2,6 +2,7 @@ package gen
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
@@ -99,6 +100,11 @@ func canFault(e ir.Expr) bool {
 			}
 		case *ir.Binary:
 			if x.Op == "%" && x.T.Kind == ir.KindInt {
+				found = true
+			}
+			// An exact decimal division by zero is a fault (a float's
+			// division never faults, but a check after it costs nothing).
+			if x.Op == "/" && !nonZeroConst(x.R) {
 				found = true
 			}
 		case *ir.Call:
@@ -233,6 +239,9 @@ func (sc *scope) expr(e ir.Expr) code {
 		if x.Op == "not" {
 			return code{c: jen.Op("!").Add(v.at(precUnary)), prec: precUnary}
 		}
+		if isDec(x.T) && sc.g.exact() {
+			return primary(jen.Add(v.at(precPrimary)).Dot("Neg").Call())
+		}
 		return code{c: jen.Op("-").Add(v.at(precUnary)), prec: precUnary}
 	case *ir.Convert:
 		return sc.convert(sc.expr(x.X), x.X.Type(), x.T)
@@ -321,6 +330,15 @@ func (sc *scope) lit(v *ir.Value, t *ir.Type) code {
 		}
 		return intLit(int64(v.Num))
 	case ir.KindDecimal, ir.KindMoney:
+		if sc.g.exact() {
+			if v.Kind == ir.KindInt {
+				return primary(decimalLit(strconv.FormatInt(v.Int, 10)))
+			}
+			if v.Dec == "" {
+				panic(unexpectedAt(ir.Pos{}, "a decimal constant without its exact value in a world of exact numbers"))
+			}
+			return primary(decimalLit(v.Dec))
+		}
 		if v.Kind == ir.KindInt {
 			return floatLit(float64(v.Int))
 		}
@@ -430,19 +448,28 @@ func (sc *scope) convert(c code, from, to *ir.Type) code {
 	switch {
 	case fk == ir.KindInt && (tk == ir.KindDecimal || tk == ir.KindMoney):
 		if optional(from) {
-			return sc.mapOptional(c, jen.Float64(), func(v *jen.Statement) *jen.Statement { return jen.Float64().Call(v) })
+			return sc.mapOptional(c, sc.g.numType(), sc.g.intToDecimal)
+		}
+		if sc.g.exact() {
+			return primary(sc.g.intToDecimal(c.c))
 		}
 		if l, ok := c.c, true; ok && c.prec == precPrimary && isUntypedLit(from) {
 			return primary(l)
 		}
 		return primary(jen.Float64().Call(c.c))
 	case (fk == ir.KindDecimal || fk == ir.KindMoney) && tk == ir.KindInt:
+		if sc.g.exact() {
+			return primary(jen.Add(c.at(precPrimary)).Dot("Int64").Call())
+		}
 		return primary(jen.Qual(rt, "FloatToInt").Call(c.c))
 	}
 	return c
 }
 
 func isUntypedLit(t *ir.Type) bool { return false }
+
+// isDec reports whether t is decimal or money.
+func isDec(t *ir.Type) bool { return t != nil && (t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney) }
 
 // mapOptional applies f to the value of an optional c, keeping nil.
 func (sc *scope) mapOptional(c code, elem *jen.Statement, f func(v *jen.Statement) *jen.Statement) code {
@@ -673,6 +700,9 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 		rc = code{c: jen.Op("*").Add(rc.at(precUnary)), prec: precUnary}
 	}
 	cmp := code{c: jen.Add(lc.at(precCmp + 1)).Op(op).Add(rc.at(precCmp + 1)), prec: precCmp}
+	if sc.g.exact() && (isDec(l.Type()) || isDec(r.Type())) {
+		cmp = code{c: jen.Add(lc.at(precPrimary)).Dot("Cmp").Call(rc.c).Op(op).Lit(0), prec: precCmp}
+	}
 	if !lo && !ro {
 		return cmp
 	}
@@ -702,7 +732,11 @@ func (sc *scope) ordering(op string, l, r ir.Expr) code {
 		for _, c := range conds {
 			ret.Add(c).Op("&&")
 		}
-		ret.Add(lv).Op(op).Add(rv)
+		if sc.g.exact() && (isDec(l.Type()) || isDec(r.Type())) {
+			ret.Parens(lv).Dot("Cmp").Call(rv).Op(op).Lit(0)
+		} else {
+			ret.Add(lv).Op(op).Add(rv)
+		}
 		_ = lc
 		return primary(jen.Func().Params().Bool().Block(
 			jen.List(jen.Id(a), jen.Id(b)).Op(":=").List(la.c, rb.c),
@@ -796,6 +830,9 @@ func (sc *scope) arith(x *ir.Binary) code {
 	case lt.Kind == ir.KindDateTime || rt.Kind == ir.KindDateTime:
 		return bin(lc, rc)
 	}
+	if sc.g.exact() && (isFloat(lt) || isFloat(rt) || x.Op == "/") {
+		return sc.decimalArith(x, lc, rc)
+	}
 	if x.Op == "/" {
 		if !isFloat(lt) {
 			lc = primary(jen.Float64().Call(lc.c))
@@ -838,6 +875,33 @@ func (sc *scope) arith(x *ir.Binary) code {
 }
 
 const rt0 = rt
+
+// decimalArith compiles + - * / on exact decimals (runtime.Decimal), an
+// int operand converted: methods, and `/` through the state's div, which
+// records a division by zero as a fault (compiler/eval's error).
+func (sc *scope) decimalArith(x *ir.Binary, lc, rc code) code {
+	if !isDec(x.L.Type()) {
+		lc = primary(sc.g.intToDecimal(lc.c))
+	}
+	if !isDec(x.R.Type()) {
+		rc = primary(sc.g.intToDecimal(rc.c))
+	}
+	var res code
+	switch x.Op {
+	case "+":
+		res = primary(jen.Add(lc.at(precPrimary)).Dot("Add").Call(rc.c))
+	case "-":
+		res = primary(jen.Add(lc.at(precPrimary)).Dot("Sub").Call(rc.c))
+	case "*":
+		res = primary(jen.Add(lc.at(precPrimary)).Dot("Mul").Call(rc.c))
+	case "/":
+		sc.g.needDiv = true
+		res = primary(jen.Id("s").Dot("div").Call(lc.c, rc.c))
+	default:
+		panic(unexpectedAt(x.Pos, "operator %s on decimals", x.Op))
+	}
+	return sc.convert(res, &ir.Type{Kind: ir.KindDecimal}, x.T)
+}
 
 // call compiles a built-in function call with compiler/eval's semantics.
 func (sc *scope) call(x *ir.Call) code {
@@ -882,6 +946,12 @@ func (sc *scope) call(x *ir.Call) code {
 		return primary(jen.Qual("strings", "HasPrefix").Call(str(0), str(1)))
 	case "ends_with":
 		return primary(jen.Qual("strings", "HasSuffix").Call(str(0), str(1)))
+	case "abs", "floor", "ceil", "round", "min_of", "max_of", "str":
+		if sc.g.exact() && (isFloat(x.Args[0].Type()) || len(x.Args) > 1 && isFloat(x.Args[1].Type()) && x.Func != "round") {
+			return sc.decimalCall(x)
+		}
+	}
+	switch x.Func {
 	case "abs":
 		if isFloat(x.Args[0].Type()) {
 			res, resFloat = primary(jen.Qual("math", "Abs").Call(arg(0).c)), true
@@ -979,4 +1049,63 @@ func (sc *scope) call(x *ir.Call) code {
 		return primary(jen.Float64().Call(res.c))
 	}
 	return res
+}
+
+// decimalCall compiles abs, floor, ceil, round, min_of, max_of and str of
+// exact decimals (an int argument of min_of or max_of converted), then
+// the declared result type as eval's toKind.
+func (sc *scope) decimalCall(x *ir.Call) code {
+	dec := func(i int) code {
+		c := sc.expr(x.Args[i])
+		if !isDec(x.Args[i].Type()) {
+			c = primary(sc.g.intToDecimal(c.c))
+		}
+		return c
+	}
+	var res code
+	switch x.Func {
+	case "abs":
+		res = primary(jen.Add(dec(0).at(precPrimary)).Dot("Abs").Call())
+	case "floor":
+		res = primary(jen.Add(dec(0).at(precPrimary)).Dot("Floor").Call())
+	case "ceil":
+		res = primary(jen.Add(dec(0).at(precPrimary)).Dot("Ceil").Call())
+	case "round":
+		digits := jen.Lit(0)
+		if len(x.Args) > 1 {
+			digits = sc.expr(x.Args[1]).c
+		}
+		res = primary(jen.Add(dec(0).at(precPrimary)).Dot("Round").Call(digits))
+	case "min_of":
+		res = primary(jen.Qual(rt, "MinDecimal").Call(dec(0).c, dec(1).c))
+	case "max_of":
+		res = primary(jen.Qual(rt, "MaxDecimal").Call(dec(0).c, dec(1).c))
+	case "str":
+		return primary(jen.Add(dec(0).at(precPrimary)).Dot("String").Call())
+	default:
+		panic(unexpectedAt(x.Pos, "function %s on decimals", x.Func))
+	}
+	return sc.convert(res, &ir.Type{Kind: ir.KindDecimal}, x.T)
+}
+
+// nonZeroConst reports whether e is a number constant other than 0 (or
+// the conversion of one).
+func nonZeroConst(e ir.Expr) bool {
+	if c, ok := e.(*ir.Convert); ok {
+		e = c.X
+	}
+	l, ok := e.(*ir.Lit)
+	if !ok || l.Value == nil {
+		return false
+	}
+	switch l.Value.Kind {
+	case ir.KindInt:
+		return l.Value.Int != 0
+	case ir.KindDecimal, ir.KindMoney:
+		if l.Value.Dec != "" {
+			return l.Value.Dec != "0"
+		}
+		return l.Value.Num != 0
+	}
+	return false
 }

@@ -101,8 +101,9 @@ func agg(op string, t *ir.Type, e *ir.Entity, name string, body func(v ir.Expr) 
 type builder struct{ w *ir.World }
 
 func newBuilder(name string) *builder {
+	// Constants built by hand carry floats (Num): a world of float numbers.
 	return &builder{w: &ir.World{Name: name, Title: "Northwind Logistics GmbH", Industry: "logistics",
-		Country: "DE", Currency: "EUR", Today: "2026-03-14"}}
+		Country: "DE", Currency: "EUR", Today: "2026-03-14", FloatNumbers: true}}
 }
 
 func (b *builder) service(name, doc string) *ir.Service {

@@ -97,6 +97,7 @@ type generator struct {
 	// needEntityEqual: (*<Entity>).equal, whole-record comparisons
 	needEntityEqual map[*ir.Entity]bool
 	needMod         bool
+	needDiv         bool // s.div: an exact decimal division
 	needCalc        bool
 	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name

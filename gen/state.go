@@ -15,7 +15,7 @@ import (
 // in: ref arguments are looked up).
 func (g *generator) fieldNeedsCheck(f *ir.Field) bool {
 	k := f.Type.Kind
-	return f.Unique || len(f.Bounds) > 0 || k == ir.KindEnum || k == ir.KindDecimal || k == ir.KindMoney ||
+	return f.Unique || len(f.Bounds) > 0 || k == ir.KindEnum || (k == ir.KindDecimal || k == ir.KindMoney) && !g.exact() ||
 		f == f.Entity.Key || isComposite(f.Type) && g.valueNeedsCheck(f.Type, f)
 }
 
@@ -113,6 +113,17 @@ func (g *generator) stateFile(f *goFile) {
 				jen.Return(jen.Lit(0)),
 			),
 			jen.Return(jen.Id("a").Op("%").Id("b")),
+		)
+		f.Line()
+	}
+	if g.needDiv {
+		f.Comment("div is a / b on exact decimals, rounded half away from zero to")
+		f.Comment("18 decimals; a zero divisor is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("div").Params(jen.List(jen.Id("a"), jen.Id("b")).Qual(rt, "Decimal")).Qual(rt, "Decimal").Block(
+			jen.List(jen.Id("q"), jen.Id("ok")).Op(":=").Id("a").Dot("Div").Call(jen.Id("b")),
+			jen.If(jen.Op("!").Id("ok").Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit(runtime.MsgDivisionByZero))),
+			jen.Return(jen.Id("q")),
 		)
 		f.Line()
 	}
@@ -318,7 +329,7 @@ func (g *generator) fieldCheck(f *goFile, e *ir.Entity, fl *ir.Field) {
 		body = append(body, jen.Id("v").Op(":=").Id("r").Dot(ei.fields[fl]))
 	}
 	k := fl.Type.Kind
-	if k == ir.KindDecimal || k == ir.KindMoney {
+	if (k == ir.KindDecimal || k == ir.KindMoney) && !g.exact() {
 		body = append(body, jen.If(jen.Qual("math", "IsNaN").Call(v).Op("||").Qual("math", "IsInf").Call(v, jen.Lit(0))).Block(
 			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit("%s must be a finite number, got %v"), jen.Lit(name), v))))
 	}
@@ -331,7 +342,11 @@ func (g *generator) fieldCheck(f *goFile, e *ir.Entity, fl *ir.Field) {
 	sc := g.newScope()
 	for _, b := range fl.Bounds {
 		bound := sc.lit(b.Value, &base)
-		body = append(body, jen.If(jen.Op("!").Parens(jen.Id("v").Op(b.Op).Add(bound.c))).Block(
+		holds := jen.Id("v").Op(b.Op).Add(bound.c)
+		if isDec(&base) && g.exact() {
+			holds = jen.Id("v").Dot("Cmp").Call(bound.c).Op(b.Op).Lit(0)
+		}
+		body = append(body, jen.If(jen.Op("!").Parens(holds)).Block(
 			jen.Return(jen.Qual(rt, "ConstraintViolation").Call(jen.Lit(runtime.MsgOutOfBounds), jen.Lit(name), jen.Lit(b.Op), jen.Lit(valueText(b.Value, &base)), jen.Qual(rt, "ValueText").Call(v)))))
 	}
 	if fl.Unique {
@@ -359,6 +374,9 @@ func valueText(v *ir.Value, t *ir.Type) string {
 		}
 		return fmt.Sprint(int64(v.Num))
 	case ir.KindDecimal, ir.KindMoney:
+		if v.Dec != "" {
+			return v.Dec
+		}
 		n := v.Num
 		if v.Kind == ir.KindInt {
 			n = float64(v.Int)

@@ -179,6 +179,10 @@ func (g *generator) zeroValue(t *ir.Tool) *jen.Statement {
 		return jen.Lit("")
 	case ir.KindBool:
 		return jen.False()
+	case ir.KindDecimal, ir.KindMoney:
+		if g.exact() {
+			return jen.Qual(rt, "Decimal").Values()
+		}
 	}
 	return jen.Lit(0)
 }

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -17,7 +18,7 @@ func (g *generator) baseGoType(t *ir.Type) *jen.Statement {
 	case ir.KindInt:
 		return jen.Int64()
 	case ir.KindDecimal, ir.KindMoney:
-		return jen.Float64()
+		return g.numType()
 	case ir.KindBool:
 		return jen.Bool()
 	case ir.KindDate:
@@ -234,4 +235,53 @@ func articled(s string) string {
 		}
 	}
 	return "a record: " + s
+}
+
+// exact reports whether the world's decimals and money are exact
+// (runtime.Decimal) rather than floats (`numbers "float"`).
+func (g *generator) exact() bool { return !g.w.FloatNumbers }
+
+// numType is the Go type of a decimal or money: runtime.Decimal, or
+// float64 in a world of float numbers.
+func (g *generator) numType() *jen.Statement {
+	if g.exact() {
+		return jen.Qual(rt, "Decimal")
+	}
+	return jen.Float64()
+}
+
+// decimalLit is the exact decimal constant dec (its canonical text):
+// runtime.DecimalOf(coefficient, scale) when the coefficient fits an
+// int64, runtime.MustDecimal("…") otherwise.
+func decimalLit(dec string) *jen.Statement {
+	neg := strings.HasPrefix(dec, "-")
+	digits := strings.TrimPrefix(dec, "-")
+	whole, frac, _ := strings.Cut(digits, ".")
+	if n, err := strconv.ParseInt(whole+frac, 10, 64); err == nil {
+		if neg {
+			n = -n
+		}
+		if frac == "" {
+			return jen.Qual(rt, "DecimalFromInt").Call(jen.Lit(int(n)))
+		}
+		return jen.Qual(rt, "DecimalOf").Call(jen.Lit(int(n)), jen.Lit(len(frac)))
+	}
+	return jen.Qual(rt, "MustDecimal").Call(jen.Lit(dec))
+}
+
+// intToDecimal converts the int64 code c to a decimal of the world's kind.
+func (g *generator) intToDecimal(c *jen.Statement) *jen.Statement {
+	if g.exact() {
+		return jen.Qual(rt, "DecimalFromInt").Call(c)
+	}
+	return jen.Float64().Call(c)
+}
+
+// numName names the runtime's functions of the world's numbers:
+// AppendDecimal, HashDecimal, ReadDecimal… or their Float forms.
+func (g *generator) numName() string {
+	if g.exact() {
+		return "Decimal"
+	}
+	return "Float"
 }

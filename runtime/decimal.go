@@ -638,3 +638,19 @@ func (r *JSONReader) Decimal() Decimal {
 
 // ReadDecimal reads a number exactly; see ReadString.
 func ReadDecimal(r *JSONReader) Decimal { return r.Decimal() }
+
+// MinDecimal is the lesser of a and b (the DSL's min_of).
+func MinDecimal(a, b Decimal) Decimal {
+	if b.Cmp(a) < 0 {
+		return b
+	}
+	return a
+}
+
+// MaxDecimal is the greater of a and b (the DSL's max_of).
+func MaxDecimal(a, b Decimal) Decimal {
+	if b.Cmp(a) > 0 {
+		return b
+	}
+	return a
+}

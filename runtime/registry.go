@@ -299,6 +299,8 @@ func encodeObservation(data any) ([]byte, error) {
 		b = AppendInt(b, d)
 	case float64:
 		b, err = AppendJSONOf(b, floatValue(d))
+	case Decimal:
+		b = AppendDecimal(b, d)
 	case bool:
 		b = AppendBool(b, d)
 	default:

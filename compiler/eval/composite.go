@@ -171,12 +171,12 @@ func fieldCase(d *ir.StructDef, f *ir.Field) *ir.Case {
 // and the elements, map values and record fields of a composite value
 // likewise. Values already of the right shape are returned as they are
 // (nothing is copied unless something changes).
-func conform(t *ir.Type, v value) value {
-	out, _ := conformed(t, v)
+func conform(t *ir.Type, v value, exact bool) value {
+	out, _ := conformed(t, v, exact)
 	return out
 }
 
-func conformed(t *ir.Type, v value) (value, bool) {
+func conformed(t *ir.Type, v value, exact bool) (value, bool) {
 	if t == nil || v == nil {
 		return v, false
 	}
@@ -187,7 +187,7 @@ func conformed(t *ir.Type, v value) (value, bool) {
 		}
 	case int64:
 		if t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney {
-			return float64(x), true
+			return intToNum(x, exact), true
 		}
 	case []value:
 		if t.Kind != ir.KindList {
@@ -195,7 +195,7 @@ func conformed(t *ir.Type, v value) (value, bool) {
 		}
 		var out []value
 		for i, e := range x {
-			c, changed := conformed(t.Elem, e)
+			c, changed := conformed(t.Elem, e, exact)
 			if changed && out == nil {
 				out = slices.Clone(x)
 			}
@@ -212,7 +212,7 @@ func conformed(t *ir.Type, v value) (value, bool) {
 		}
 		var out []value
 		for i, e := range x.vals {
-			c, changed := conformed(t.Elem, e)
+			c, changed := conformed(t.Elem, e, exact)
 			if changed && out == nil {
 				out = slices.Clone(x.vals)
 			}
@@ -229,7 +229,7 @@ func conformed(t *ir.Type, v value) (value, bool) {
 			if i >= len(x.vals) {
 				return false
 			}
-			c, changed := conformed(f.Type, x.vals[i])
+			c, changed := conformed(f.Type, x.vals[i], exact)
 			if changed && out == nil {
 				out = slices.Clone(x.vals)
 			}
@@ -357,9 +357,9 @@ func fieldName(f *ir.Field) string {
 // a path into a map inserts the key when it is absent; every other missing
 // key, an index out of range, null along the path or a step that does not
 // fit the value is an evaluation error.
-func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value) (value, *evalError) {
+func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value, exact bool) (value, *evalError) {
 	if len(steps) == 0 {
-		return conform(t, v), nil
+		return conform(t, v, exact), nil
 	}
 	st, k := steps[0], keys[0]
 	if st.Field != nil {
@@ -374,7 +374,7 @@ func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value
 		if i < 0 || i >= len(sv.vals) {
 			return nil, errorf(CodeInternal, "%s has no field %s", sv.def.Name, st.Field.Name)
 		}
-		nv, err := replaceAt(sv.vals[i], st.Field.Type, steps[1:], keys[1:], v)
+		nv, err := replaceAt(sv.vals[i], st.Field.Type, steps[1:], keys[1:], v, exact)
 		if err != nil {
 			return nil, err
 		}
@@ -395,7 +395,7 @@ func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value
 		if i < 0 || i >= int64(len(x)) {
 			return nil, errorf(CodeInternal, runtime.MsgIndexOutOfRange, i, len(x))
 		}
-		nv, err := replaceAt(x[i], elem, steps[1:], keys[1:], v)
+		nv, err := replaceAt(x[i], elem, steps[1:], keys[1:], v, exact)
 		if err != nil {
 			return nil, err
 		}
@@ -411,7 +411,7 @@ func replaceAt(cur value, t *ir.Type, steps []ir.PathStep, keys []value, v value
 		if !present && len(steps) > 1 {
 			return nil, errorf(CodeInternal, "map has no key %q", s)
 		}
-		nv, err := replaceAt(old, elem, steps[1:], keys[1:], v)
+		nv, err := replaceAt(old, elem, steps[1:], keys[1:], v, exact)
 		if err != nil {
 			return nil, err
 		}
@@ -438,7 +438,7 @@ func sortedList(xs []value) ([]value, *evalError) {
 		switch e.(type) {
 		case string:
 			k = "string"
-		case int64, float64:
+		case int64, float64, decimal:
 			k = "number"
 		case date:
 			k = "date"
@@ -464,10 +464,18 @@ func sortedList(xs []value) ([]value, *evalError) {
 		case dateTime:
 			return cmp.Compare(x, b.(dateTime))
 		case int64:
-			if y, ok := b.(int64); ok {
+			switch y := b.(type) {
+			case int64:
 				return cmp.Compare(x, y)
+			case decimal:
+				return runtime.DecimalFromInt(x).Cmp(y)
 			}
 			return cmp.Compare(float64(x), b.(float64))
+		case decimal:
+			if y, ok := b.(int64); ok {
+				return x.Cmp(runtime.DecimalFromInt(y))
+			}
+			return x.Cmp(b.(decimal))
 		case float64:
 			if y, ok := b.(int64); ok {
 				return cmp.Compare(x, float64(y))
@@ -564,7 +572,8 @@ func valueProblem(path string, f *ir.Field, t *ir.Type, v value) (kind, msg stri
 	}
 	if f != nil {
 		for _, b := range f.Bounds {
-			bv, err := fromIR(b.Value, f.Type)
+			_, isFloat := v.(float64)
+			bv, err := fromIR(b.Value, f.Type, !isFloat)
 			if err != nil {
 				return ProblemBound, fmt.Sprintf("%s: bound %s: %v", path, b.Op, err)
 			}

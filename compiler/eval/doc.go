@@ -26,7 +26,9 @@
 // # Values
 //
 // string and text are Go strings; int is int64 (overflow wraps, as in Go);
-// decimal and money are float64 with IEEE arithmetic; bool; date is an
+// decimal and money are runtime.Decimal (exact, 18 digits after the point;
+// see "Exact numbers" below), or float64 with IEEE arithmetic in a world
+// that declares numbers "float"; bool; date is an
 // int32 day number (days since 1970-01-01, proleptic Gregorian), exactly
 // runtime.Date; datetime is an instant at second precision (int64 seconds
 // since 1970-01-01T00:00:00Z, exactly runtime.DateTime) that is only
@@ -114,6 +116,14 @@
 //     is true when k is one of its keys (a non-string k, null included, is
 //     in no map). A null list or map is an evaluation error ("in: null is
 //     not a list or a map").
+//   - Exact numbers: with runtime.Decimal, + - * and a negation are its
+//     methods, `/` is Div (rounded half away from zero to 18 decimals; a
+//     zero divisor is an evaluation error, "division by zero"), an int
+//     operand is converted first, and a result beyond the range is an
+//     evaluation error (runtime.MsgDecimalOverflow), as the generated code
+//     fails the call. round, floor, ceil, abs, min_of, max_of and str are
+//     the methods and functions of runtime.Decimal. The rest of this list
+//     describes a world of float numbers.
 //   - int op int stays int for + - * %; `/` always converts both sides to
 //     float64 and divides (IEEE: x/0 is ±Inf, 0/0 is NaN). `%` on ints is
 //     Go's (truncated toward zero, the sign of the dividend); `x % 0` is an

@@ -57,6 +57,9 @@ type evaluator struct {
 	// lists are the rows of the partial tables a read-only evaluation
 	// scanned (see rows).
 	lists map[*table][]*row
+	// exact is set in a world of exact numbers: decimals and money are
+	// runtime.Decimal, not float64.
+	exact bool
 }
 
 type binding struct {
@@ -64,7 +67,9 @@ type binding struct {
 	val value
 }
 
-func (s *State) evaluator() *evaluator { return &evaluator{s: s, budget: s.budget} }
+func (s *State) evaluator() *evaluator {
+	return &evaluator{s: s, budget: s.budget, exact: !s.w.FloatNumbers}
+}
 
 // bind binds v, rebinding it when it is bound already.
 func (ev *evaluator) bind(v *ir.Var, val value) {
@@ -186,7 +191,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 	}
 	switch x := x.(type) {
 	case *ir.Lit:
-		v, err := fromIR(x.Value, x.T)
+		v, err := fromIR(x.Value, x.T, ev.exact)
 		if err != nil {
 			return nil, errorf(CodeInternal, "%v", err)
 		}
@@ -271,7 +276,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 			return nil, err
 		}
 		if i, ok := v.(int64); ok {
-			return float64(i), nil
+			return intToNum(i, ev.exact), nil
 		}
 		return v, nil
 	case *ir.Call:
@@ -289,7 +294,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, conform(elem, v))
+			out = append(out, conform(elem, v, ev.exact))
 		}
 		return out, nil
 	case *ir.Index:
@@ -305,7 +310,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		if err != nil {
 			return nil, err
 		}
-		return coerce(v, x.T), nil
+		return coerce(v, x.T, ev.exact), nil
 	case *ir.StructLit:
 		return ev.structLit(x)
 	case *ir.Match:
@@ -322,7 +327,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 			if err != nil {
 				return nil, err
 			}
-			keys[i], vals[i] = e.Key, conform(elem, v)
+			keys[i], vals[i] = e.Key, conform(elem, v, ev.exact)
 		}
 		return newMap(keys, vals), nil
 	}
@@ -356,7 +361,7 @@ func (ev *evaluator) structLit(x *ir.StructLit) (value, *evalError) {
 		if err != nil {
 			return nil, err
 		}
-		vals[i], given[i] = conform(fi.Field.Type, v), true
+		vals[i], given[i] = conform(fi.Field.Type, v, ev.exact), true
 	}
 	sv := &structValue{def: d, vals: vals}
 	c := sv.caseOf()
@@ -365,7 +370,7 @@ func (ev *evaluator) structLit(x *ir.StructLit) (value, *evalError) {
 		if given[i] || f.Default == nil || f == d.Tag || !inCase(d, f, c) {
 			return true
 		}
-		v, ferr := fromIR(f.Default, f.Type)
+		v, ferr := fromIR(f.Default, f.Type, ev.exact)
 		if ferr != nil {
 			err = errorf(CodeInternal, "%s.%s: default: %v", d.Name, f.Name, ferr)
 			return false
@@ -536,11 +541,11 @@ func (ev *evaluator) binary(x *ir.Binary) (value, *evalError) {
 		}
 		return res, nil
 	case "+", "-", "*", "/", "%":
-		v, err := arith(x.Op, l, r)
+		v, err := arith(x.Op, l, r, ev.exact)
 		if err != nil {
 			return nil, err
 		}
-		return coerce(v, x.T), nil
+		return coerce(v, x.T, ev.exact), nil
 	}
 	return nil, errorf(CodeInternal, "unknown operator %q", x.Op)
 }
@@ -612,7 +617,7 @@ func (ev *evaluator) member(l value, r ir.Expr) (bool, *evalError) {
 // `%` on ints is Go's (truncated, the sign of the dividend) and fails on a
 // zero divisor, on floats math.Mod; `+` concatenates strings; a date plus or
 // minus an int moves by days; a date minus a date is the int number of days.
-func arith(op string, l, r value) (value, *evalError) {
+func arith(op string, l, r value, exact bool) (value, *evalError) {
 	if l == nil || r == nil {
 		return nil, errorf(CodeInternal, "null operand of %s", op)
 	}
@@ -620,6 +625,9 @@ func arith(op string, l, r value) (value, *evalError) {
 	case int64:
 		switch b := r.(type) {
 		case int64:
+			if op == "/" && exact {
+				return decimalArith(op, runtime.DecimalFromInt(a), runtime.DecimalFromInt(b))
+			}
 			switch op {
 			case "+":
 				return a + b, nil
@@ -637,6 +645,8 @@ func arith(op string, l, r value) (value, *evalError) {
 			}
 		case float64:
 			return floatArith(op, float64(a), b), nil
+		case decimal:
+			return decimalArith(op, runtime.DecimalFromInt(a), b)
 		case date:
 			if op == "+" {
 				return b + date(a), nil
@@ -648,6 +658,13 @@ func arith(op string, l, r value) (value, *evalError) {
 			return floatArith(op, a, float64(b)), nil
 		case float64:
 			return floatArith(op, a, b), nil
+		}
+	case decimal:
+		switch b := r.(type) {
+		case int64:
+			return decimalArith(op, a, runtime.DecimalFromInt(b))
+		case decimal:
+			return decimalArith(op, a, b)
 		}
 	case string:
 		if b, ok := r.(string); ok && op == "+" {
@@ -669,6 +686,44 @@ func arith(op string, l, r value) (value, *evalError) {
 		}
 	}
 	return nil, errorf(CodeInternal, "cannot apply %s to %s and %s", op, typeName(l), typeName(r))
+}
+
+// decimalArith applies + - * / to exact decimals (runtime.Decimal): a
+// result beyond the range, or a division by zero, fails the call as the
+// generated code does (code internal).
+func decimalArith(op string, a, b decimal) (value, *evalError) {
+	switch op {
+	case "+":
+		return decimalOp(a.Add, b)
+	case "-":
+		return decimalOp(a.Sub, b)
+	case "*":
+		return decimalOp(a.Mul, b)
+	case "/":
+		var q decimal
+		var ok bool
+		if _, err := decimalOp(func(decimal) decimal { q, ok = a.Div(b); return q }, b); err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errorf(CodeInternal, runtime.MsgDivisionByZero)
+		}
+		return q, nil
+	}
+	return nil, errorf(CodeInternal, "cannot apply %s to decimal and decimal", op)
+}
+
+// decimalOp is f(b), or the internal error of a result beyond the range.
+func decimalOp(f func(decimal) decimal, b decimal) (d decimal, err *evalError) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, ok := v.(*runtime.DecimalError); !ok {
+				panic(v)
+			}
+			err = errorf(CodeInternal, runtime.MsgDecimalOverflow)
+		}
+	}()
+	return f(b), nil
 }
 
 func floatArith(op string, a, b float64) float64 {
@@ -703,6 +758,8 @@ func (ev *evaluator) unary(x *ir.Unary) (value, *evalError) {
 			return -n, nil
 		case float64:
 			return -n, nil
+		case decimal:
+			return n.Neg(), nil
 		}
 	}
 	return nil, errorf(CodeInternal, "cannot apply %s to %s", x.Op, typeName(v))
@@ -732,9 +789,9 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 			return nil, errorf(CodeInternal, "coalesce takes 2 arguments, got %d", len(args))
 		}
 		if args[0] != nil {
-			return coerce(args[0], x.T), nil
+			return coerce(args[0], x.T, ev.exact), nil
 		}
-		return coerce(args[1], x.T), nil
+		return coerce(args[1], x.T, ev.exact), nil
 	}
 	for i, a := range args {
 		if a == nil && (x.Func != "append" || i != 1) {
@@ -755,26 +812,29 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 		}
 		out := make([]value, len(xs), len(xs)+1)
 		copy(out, xs)
-		return append(out, conform(elem, args[1])), nil
+		return append(out, conform(elem, args[1], ev.exact)), nil
 	}
 	v, err := builtin(x.Func, args)
 	if err != nil {
 		return nil, err
 	}
-	return toKind(v, x.T), nil
+	return toKind(v, x.T, ev.exact), nil
 }
 
 // toKind converts a numeric result to the call's declared type: an int
 // result where decimal is declared becomes float64; a float result where int
 // is declared becomes int64 by runtime.FloatToInt.
-func toKind(v value, t *ir.Type) value {
+func toKind(v value, t *ir.Type, exact bool) value {
 	if t == nil {
 		return v
 	}
 	if f, ok := v.(float64); ok && t.Kind == ir.KindInt {
 		return runtime.FloatToInt(f)
 	}
-	return coerce(v, t)
+	if d, ok := v.(decimal); ok && t.Kind == ir.KindInt {
+		return d.Int64()
+	}
+	return coerce(v, t, exact)
 }
 
 func builtin(name string, args []value) (value, *evalError) {
@@ -877,6 +937,14 @@ func builtin(name string, args []value) (value, *evalError) {
 				return math.Floor(n), nil
 			}
 			return math.Ceil(n), nil
+		case decimal:
+			switch name {
+			case "abs":
+				return n.Abs(), nil
+			case "floor":
+				return n.Floor(), nil
+			}
+			return n.Ceil(), nil
 		}
 		return bad()
 	case "calc":
@@ -901,6 +969,8 @@ func builtin(name string, args []value) (value, *evalError) {
 			return strconv.FormatInt(n, 10), nil
 		case float64:
 			return runtime.FloatString(n), nil
+		case decimal:
+			return n.String(), nil
 		}
 		return bad()
 	case "round":
@@ -923,6 +993,12 @@ func builtin(name string, args []value) (value, *evalError) {
 			return runtime.RoundInt(n, digits), nil
 		case float64:
 			x = n
+		case decimal:
+			var r decimal
+			if _, err := decimalOp(func(decimal) decimal { r = n.Round(digits); return r }, n); err != nil {
+				return nil, err
+			}
+			return r, nil
 		default:
 			return bad()
 		}
@@ -992,7 +1068,22 @@ func minMax(isMin bool, a, b value) (value, *evalError) {
 		}
 		return b
 	}
+	if x, ok := a.(int64); ok {
+		if y, ok := b.(decimal); ok {
+			a = runtime.DecimalFromInt(x)
+			_ = y
+		}
+	}
+	if y, ok := b.(int64); ok {
+		if _, ok := a.(decimal); ok {
+			b = runtime.DecimalFromInt(y)
+		}
+	}
 	switch x := a.(type) {
+	case decimal:
+		if y, ok := b.(decimal); ok {
+			return pick(x.Cmp(y) <= 0), nil
+		}
 	case int64:
 		switch y := b.(type) {
 		case int64:
@@ -1165,6 +1256,7 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot i
 		count   int64
 		isum    int64
 		fsum    float64
+		dsum    decimal
 		best    value
 		allInts = true
 	)
@@ -1211,8 +1303,20 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot i
 			case int64:
 				isum += n
 				fsum += float64(n)
+				if ev.exact {
+					var err *evalError
+					if dsum, err = decimalOp(dsum.Add, runtime.DecimalFromInt(n)); err != nil {
+						return nil, err
+					}
+				}
 			case float64:
 				fsum += n
+				allInts = false
+			case decimal:
+				var err *evalError
+				if dsum, err = decimalOp(dsum.Add, n); err != nil {
+					return nil, err
+				}
 				allInts = false
 			default:
 				return nil, errorf(CodeInternal, "%s over %s values", x.Op, typeName(v))
@@ -1250,14 +1354,17 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot i
 		return true, nil
 	case "sum":
 		if allInts {
-			return toKind(isum, x.T), nil
+			return toKind(isum, x.T, ev.exact), nil
 		}
-		return toKind(fsum, x.T), nil
+		if ev.exact {
+			return toKind(dsum, x.T, ev.exact), nil
+		}
+		return toKind(fsum, x.T, ev.exact), nil
 	case "min", "max":
 		if best == nil {
 			best = int64(0)
 		}
-		return toKind(best, x.T), nil
+		return toKind(best, x.T, ev.exact), nil
 	}
 	return nil, errorf(CodeInternal, "unknown aggregate %s", x.Op)
 }

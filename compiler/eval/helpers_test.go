@@ -389,9 +389,11 @@ func newFixture(t testing.TB) *fixture {
 
 	x.w = &ir.World{
 		Name: "northwind", Today: "2026-03-14",
-		Services:   []*ir.Service{x.crm, x.billing, x.ledger},
-		Entities:   []*ir.Entity{x.Customer, x.Invoice, x.Entry},
-		Invariants: []*ir.Invariant{x.posted},
+		// Constants built by hand are floats (vDec): a world of float numbers.
+		FloatNumbers: true,
+		Services:     []*ir.Service{x.crm, x.billing, x.ledger},
+		Entities:     []*ir.Entity{x.Customer, x.Invoice, x.Entry},
+		Invariants:   []*ir.Invariant{x.posted},
 	}
 	for _, s := range x.w.Services {
 		x.w.Tools = append(x.w.Tools, s.Tools...)

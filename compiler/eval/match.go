@@ -48,7 +48,7 @@ func (ev *evaluator) matchDiffs(m *ir.Match, first bool) ([]fieldDiff, *evalErro
 		if err != nil {
 			return nil, err
 		}
-		want[i] = conform(fi.Field.Type, v)
+		want[i] = conform(fi.Field.Type, v, ev.exact)
 	}
 	var read func(f *ir.Field) (value, *evalError)
 	var gotID value

@@ -352,10 +352,12 @@ func newShop(t testing.TB) *shop {
 
 	x.w = &ir.World{
 		Name: "shop", Today: "2026-03-14",
-		Services:   []*ir.Service{x.catalog, x.store, x.reviews},
-		Structs:    structs,
-		Entities:   []*ir.Entity{x.Product, x.User, x.Order, x.Review},
-		Invariants: []*ir.Invariant{x.inCatalog},
+		// Constants built by hand are floats (vDec): a world of float numbers.
+		FloatNumbers: true,
+		Services:     []*ir.Service{x.catalog, x.store, x.reviews},
+		Structs:      structs,
+		Entities:     []*ir.Entity{x.Product, x.User, x.Order, x.Review},
+		Invariants:   []*ir.Invariant{x.inCatalog},
 	}
 	for _, s := range x.w.Services {
 		x.w.Tools = append(x.w.Tools, s.Tools...)

@@ -189,7 +189,7 @@ func (s *State) addRecord(r *ir.Record) error {
 	vals := make([]value, len(r.Values))
 	for i, v := range r.Values {
 		f := t.ent.Fields[i]
-		x, err := fromIR(v, f.Type)
+		x, err := fromIR(v, f.Type, !s.w.FloatNumbers)
 		if err != nil {
 			return fmt.Errorf("eval: seed record %s %q: %s: %v", t.ent.Name, r.ID, f.Name, err)
 		}

@@ -292,7 +292,13 @@ func jsonValue(v any) (*ir.Value, error) {
 		if err != nil {
 			return nil, fmt.Errorf("number %s is out of range", s)
 		}
-		return &ir.Value{Kind: ir.KindDecimal, Num: f}, nil
+		// Str keeps the number as written, Dec its exact value when a
+		// decimal holds it: a world of exact numbers decodes that.
+		v := &ir.Value{Kind: ir.KindDecimal, Num: f, Str: s}
+		if d, err := runtime.ParseDecimal(s); err == nil {
+			v.Dec = d.String()
+		}
+		return v, nil
 	case []any:
 		out := &ir.Value{Kind: ir.KindList, List: make([]*ir.Value, len(x))}
 		for i, e := range x {
@@ -349,13 +355,13 @@ func invalidArg(name, format string, args ...any) *evalError {
 // Arguments are JSON values: every string-like kind is a JSON string, int a
 // JSON integer, decimal any JSON number, a list an array, a map or a value
 // record an object.
-func decodeArg(p *ir.Param, a *ir.Value) (value, *evalError) {
-	return decodeValue(p.Name, "", p.Type, a)
+func decodeArg(p *ir.Param, a *ir.Value, exact bool) (value, *evalError) {
+	return decodeValue(p.Name, "", p.Type, a, exact)
 }
 
 // decodeValue decodes a (not null) as a value of type t, at path inside
 // argument name (for messages: "", "[2]", ".zip", "[\"k\"].price").
-func decodeValue(name, path string, t *ir.Type, a *ir.Value) (value, *evalError) {
+func decodeValue(name, path string, t *ir.Type, a *ir.Value, exact bool) (value, *evalError) {
 	bad := func(format string, args ...any) *evalError {
 		if path != "" {
 			format = path + ": " + format
@@ -404,6 +410,22 @@ func decodeValue(name, path string, t *ir.Type, a *ir.Value) (value, *evalError)
 		}
 		return a.Int, nil
 	case ir.KindDecimal, ir.KindMoney:
+		if exact {
+			switch a.Kind {
+			case ir.KindInt:
+				return runtime.DecimalFromInt(a.Int), nil
+			case ir.KindDecimal, ir.KindMoney:
+				if a.Dec == "" {
+					return nil, bad("expected a number, got number %s (out of range)", a.Str)
+				}
+				d, err := runtime.ParseDecimal(a.Dec)
+				if err != nil {
+					return nil, bad("expected a number, got number %s (out of range)", a.Dec)
+				}
+				return d, nil
+			}
+			return mismatch()
+		}
 		var f float64
 		switch a.Kind {
 		case ir.KindInt:
@@ -428,7 +450,7 @@ func decodeValue(name, path string, t *ir.Type, a *ir.Value) (value, *evalError)
 		}
 		out := make([]value, len(a.List))
 		for i, e := range a.List {
-			v, err := decodeElem(name, path+"["+strconv.Itoa(i)+"]", t.Elem, e)
+			v, err := decodeElem(name, path+"["+strconv.Itoa(i)+"]", t.Elem, e, exact)
 			if err != nil {
 				return nil, err
 			}
@@ -442,7 +464,7 @@ func decodeValue(name, path string, t *ir.Type, a *ir.Value) (value, *evalError)
 		keys := make([]string, len(a.Entries))
 		vals := make([]value, len(a.Entries))
 		for i, e := range a.Entries {
-			v, err := decodeElem(name, path+"["+strconv.Quote(e.Key)+"]", t.Elem, e.Value)
+			v, err := decodeElem(name, path+"["+strconv.Quote(e.Key)+"]", t.Elem, e.Value, exact)
 			if err != nil {
 				return nil, err
 			}
@@ -453,14 +475,14 @@ func decodeValue(name, path string, t *ir.Type, a *ir.Value) (value, *evalError)
 		if t.Struct == nil {
 			break
 		}
-		return decodeStruct(name, path, t.Struct, a, bad, mismatch)
+		return decodeStruct(name, path, t.Struct, a, bad, mismatch, exact)
 	}
 	return nil, bad("parameters of type %s are not supported", baseType(t))
 }
 
 // decodeElem decodes a list element or map value: null only when the
 // element type is optional.
-func decodeElem(name, path string, t *ir.Type, a *ir.Value) (value, *evalError) {
+func decodeElem(name, path string, t *ir.Type, a *ir.Value, exact bool) (value, *evalError) {
 	if t == nil {
 		return nil, invalidArg(name, "%s: no element type", path)
 	}
@@ -470,7 +492,7 @@ func decodeElem(name, path string, t *ir.Type, a *ir.Value) (value, *evalError) 
 		}
 		return nil, invalidArg(name, "%s: expected %s, got null", path, baseType(t))
 	}
-	return decodeValue(name, path, t, a)
+	return decodeValue(name, path, t, a, exact)
 }
 
 // decodeStruct decodes a value record from a JSON object (a Map value: its
@@ -481,7 +503,7 @@ func decodeElem(name, path string, t *ir.Type, a *ir.Value) (value, *evalError) 
 // of another case (not null), a missing or null required field of the
 // record's case, a field value of the wrong type. Absent fields take their
 // default, or null.
-func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(string, ...any) *evalError, mismatch func() (value, *evalError)) (value, *evalError) {
+func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(string, ...any) *evalError, mismatch func() (value, *evalError), exact bool) (value, *evalError) {
 	n := numFields(d)
 	given := make([]*ir.Value, n)
 	switch a.Kind {
@@ -516,7 +538,7 @@ func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(stri
 		if isNull(given[0]) {
 			return nil, bad(runtime.MsgMissingField, d.Tag.Name)
 		}
-		v, err := decodeValue(name, path+"."+d.Tag.Name, d.Tag.Type, given[0])
+		v, err := decodeValue(name, path+"."+d.Tag.Name, d.Tag.Type, given[0], exact)
 		if err != nil {
 			return nil, err
 		}
@@ -545,7 +567,7 @@ func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(stri
 		if isNull(g) {
 			switch {
 			case f.Default != nil:
-				v, ferr := fromIR(f.Default, f.Type)
+				v, ferr := fromIR(f.Default, f.Type, exact)
 				if ferr != nil {
 					err = errorf(CodeInternal, "%s.%s: default: %v", d.Name, f.Name, ferr)
 					return false
@@ -557,7 +579,7 @@ func decodeStruct(name, path string, d *ir.StructDef, a *ir.Value, bad func(stri
 			}
 			return true
 		}
-		vals[i], err = decodeValue(name, path+"."+f.Name, f.Type, g)
+		vals[i], err = decodeValue(name, path+"."+f.Name, f.Type, g, exact)
 		return err == nil
 	})
 	if err != nil {
@@ -595,7 +617,7 @@ func (ev *evaluator) bindArgs(tool *ir.Tool, args map[string]*ir.Value) (map[*ir
 			out[p] = nil
 			continue
 		}
-		v, err := decodeArg(p, a)
+		v, err := decodeArg(p, a, ev.exact)
 		if err != nil {
 			return nil, err
 		}
@@ -743,7 +765,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 		}
 		return out, nil
 	case ir.ToolCreate:
-		vals, err := defaults(t.ent)
+		vals, err := defaults(t.ent, ev.exact)
 		if err != nil {
 			return nil, err
 		}
@@ -755,7 +777,7 @@ func (ev *evaluator) runTool(tool *ir.Tool, args map[string]*ir.Value) (value, *
 			if i < 0 {
 				return nil, errorf(CodeInternal, "tool %s: field %s is not of %s", tool.Name, p.Field.Name, t.ent.Name)
 			}
-			vals[i] = stored(p.Field, bound[p])
+			vals[i] = stored(p.Field, bound[p], ev.exact)
 		}
 		return ev.insert(t, vals)
 	case ir.ToolUpdate:
@@ -814,13 +836,13 @@ func matches(r *row, params []*ir.Param, bound map[*ir.Param]value) bool {
 
 // defaults is a new record's values before its given fields: each field's
 // default, or null.
-func defaults(e *ir.Entity) ([]value, *evalError) {
+func defaults(e *ir.Entity, exact bool) ([]value, *evalError) {
 	vals := make([]value, len(e.Fields))
 	for i, f := range e.Fields {
 		if f.Default == nil {
 			continue
 		}
-		v, err := fromIR(f.Default, f.Type)
+		v, err := fromIR(f.Default, f.Type, exact)
 		if err != nil {
 			return nil, errorf(CodeInternal, "%s.%s: default: %v", e.Name, f.Name, err)
 		}
@@ -832,11 +854,11 @@ func defaults(e *ir.Entity) ([]value, *evalError) {
 // stored converts a value for storing in field f: a record becomes its id,
 // an int in a decimal field a float64, deeply inside composite values
 // (conform).
-func stored(f *ir.Field, v value) value {
+func stored(f *ir.Field, v value, exact bool) value {
 	if r, ok := v.(*row); ok {
 		return r.id
 	}
-	return conform(f.Type, v)
+	return conform(f.Type, v, exact)
 }
 
 // exec runs statements; done reports that a return ended the call.
@@ -879,7 +901,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 			if err != nil {
 				return nil, false, err
 			}
-			ev.bind(st.Var, conform(st.Var.Type, v))
+			ev.bind(st.Var, conform(st.Var.Type, v, ev.exact))
 		case *ir.Assign:
 			if err := ev.assign(st); err != nil {
 				return nil, false, err
@@ -901,7 +923,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 			if t == nil {
 				return nil, false, errorf(CodeInternal, "insert: entity not in the world")
 			}
-			vals, err := defaults(t.ent)
+			vals, err := defaults(t.ent, ev.exact)
 			if err != nil {
 				return nil, false, err
 			}
@@ -917,7 +939,7 @@ func (ev *evaluator) block(stmts []ir.Stmt) (ret value, done bool, err *evalErro
 				if err != nil {
 					return nil, false, err
 				}
-				vals[i] = stored(fi.Field, v)
+				vals[i] = stored(fi.Field, v, ev.exact)
 			}
 			r, err := ev.insert(t, vals)
 			if err != nil {
@@ -1119,7 +1141,7 @@ func (ev *evaluator) assign(st *ir.Assign) *evalError {
 		if err := ev.charge(cost(ev.vars[i].val)); err != nil {
 			return err
 		}
-		nv, err := replaceAt(ev.vars[i].val, local.Type, st.Path, keys, v)
+		nv, err := replaceAt(ev.vars[i].val, local.Type, st.Path, keys, v, ev.exact)
 		if err != nil {
 			return err
 		}
@@ -1154,7 +1176,7 @@ func (ev *evaluator) assign(st *ir.Assign) *evalError {
 	if err := ev.charge(cost(r.vals[i])); err != nil {
 		return err
 	}
-	nv, err := replaceAt(r.vals[i], f.Type, st.Path[1:], keys[1:], v)
+	nv, err := replaceAt(r.vals[i], f.Type, st.Path[1:], keys[1:], v, ev.exact)
 	if err != nil {
 		return err
 	}
@@ -1197,7 +1219,7 @@ func (ev *evaluator) set(r *row, f *ir.Field, v value) *evalError {
 	if i < 0 {
 		return errorf(CodeInternal, "set: %s is not a field of %s", f.Name, r.ent.Name)
 	}
-	v = stored(f, v)
+	v = stored(f, v, ev.exact)
 	if f == r.ent.Key && !equal(v, r.vals[i]) {
 		return errorf(CodeConstraintViolation, runtime.MsgKeyChanged, r.ent.Name, f.Name, r.ent.Name, r.id)
 	}
@@ -1354,7 +1376,7 @@ func kindHolds(k ir.Kind, v value) bool {
 		return k.Textual() || k == ir.KindEnum || k == ir.KindRef
 	case int64:
 		return k == ir.KindInt
-	case float64:
+	case float64, decimal:
 		return k == ir.KindDecimal || k == ir.KindMoney
 	case bool:
 		return k == ir.KindBool

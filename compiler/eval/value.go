@@ -34,6 +34,10 @@ type date = runtime.Date
 // dateTime is an instant at second precision, runtime.DateTime itself.
 type dateTime = runtime.DateTime
 
+// decimal is an exact decimal or money of a world of exact numbers,
+// runtime.Decimal itself; a world of float numbers has float64 instead.
+type decimal = runtime.Decimal
+
 // parseDate parses "YYYY-MM-DD" (runtime.ParseDate: a year in 1..9999 and
 // a day that exists).
 func parseDate(s string) (date, error) { return runtime.ParseDate(s) }
@@ -42,10 +46,12 @@ func parseDate(s string) (date, error) { return runtime.ParseDate(s) }
 // (runtime.ParseDateTime: seconds and zone optional, no fractions).
 func parseDateTime(s string) (dateTime, error) { return runtime.ParseDateTime(s) }
 
-// fromIR converts a constant to a value. When want is given and is decimal or
-// money, an int constant becomes a float64; enum, ref, string and text
-// constants are strings; dates and date-times are parsed.
-func fromIR(v *ir.Value, want *ir.Type) (value, error) {
+// fromIR converts a constant to a value. A decimal or money constant is a
+// decimal when it has its exact value (Dec), a float64 otherwise; when want
+// is given and is decimal or money, an int constant becomes a decimal
+// (exact) or a float64; enum, ref, string and text constants are strings;
+// dates and date-times are parsed.
+func fromIR(v *ir.Value, want *ir.Type, exact bool) (value, error) {
 	if v == nil {
 		return nil, fmt.Errorf("missing constant")
 	}
@@ -58,7 +64,15 @@ func fromIR(v *ir.Value, want *ir.Type) (value, error) {
 	case ir.KindInt:
 		out = v.Int
 	case ir.KindDecimal, ir.KindMoney:
-		out = v.Num
+		if v.Dec != "" {
+			d, err := runtime.ParseDecimal(v.Dec)
+			if err != nil {
+				return nil, fmt.Errorf("decimal %s: %v", v.Dec, err)
+			}
+			out = d
+		} else {
+			out = v.Num
+		}
 	case ir.KindBool:
 		out = v.Bool
 	case ir.KindDate:
@@ -80,7 +94,7 @@ func fromIR(v *ir.Value, want *ir.Type) (value, error) {
 		}
 		list := make([]value, len(v.List))
 		for i, e := range v.List {
-			x, err := fromIR(e, elem)
+			x, err := fromIR(e, elem, exact)
 			if err != nil {
 				return nil, fmt.Errorf("[%d]: %v", i, err)
 			}
@@ -95,7 +109,7 @@ func fromIR(v *ir.Value, want *ir.Type) (value, error) {
 		keys := make([]string, len(v.Entries))
 		vals := make([]value, len(v.Entries))
 		for i, e := range v.Entries {
-			x, err := fromIR(e.Value, elem)
+			x, err := fromIR(e.Value, elem, exact)
 			if err != nil {
 				return nil, fmt.Errorf("[%q]: %v", e.Key, err)
 			}
@@ -113,7 +127,7 @@ func fromIR(v *ir.Value, want *ir.Type) (value, error) {
 		vals := make([]value, len(v.Fields))
 		var ferr error
 		eachField(d, func(i int, f *ir.Field) bool {
-			x, err := fromIR(v.Fields[i], f.Type)
+			x, err := fromIR(v.Fields[i], f.Type, exact)
 			if err != nil {
 				ferr = fmt.Errorf(".%s: %v", f.Name, err)
 				return false
@@ -128,16 +142,24 @@ func fromIR(v *ir.Value, want *ir.Type) (value, error) {
 	default:
 		return nil, fmt.Errorf("constant of kind %s", v.Kind)
 	}
-	return coerce(out, want), nil
+	return coerce(out, want, exact), nil
 }
 
-// coerce converts an int64 to float64 when t is decimal or money: the only
-// implicit conversion of the language.
-func coerce(v value, t *ir.Type) value {
+// coerce converts an int64 to a decimal (exact) or a float64 when t is
+// decimal or money: the only implicit conversion of the language.
+func coerce(v value, t *ir.Type, exact bool) value {
 	if i, ok := v.(int64); ok && t != nil && (t.Kind == ir.KindDecimal || t.Kind == ir.KindMoney) {
-		return float64(i)
+		return intToNum(i, exact)
 	}
 	return v
+}
+
+// intToNum is the int i as a decimal (exact) or a float64.
+func intToNum(i int64, exact bool) value {
+	if exact {
+		return runtime.DecimalFromInt(i)
+	}
+	return float64(i)
 }
 
 // equal is the language's ==: records and refs by id, an enum against a
@@ -165,6 +187,15 @@ func equal(a, b value) bool {
 			return x == y
 		case float64:
 			return float64(x) == y
+		case decimal:
+			return runtime.DecimalFromInt(x) == y
+		}
+	case decimal:
+		switch y := b.(type) {
+		case int64:
+			return x == runtime.DecimalFromInt(y)
+		case decimal:
+			return x == y
 		}
 	case float64:
 		switch y := b.(type) {
@@ -203,6 +234,15 @@ func order(op string, a, b value) (result, ok bool) {
 			return cmpOp(op, x, y), true
 		case float64:
 			return cmpOp(op, float64(x), y), true
+		case decimal:
+			return cmpOp(op, int64(runtime.DecimalFromInt(x).Cmp(y)), 0), true
+		}
+	case decimal:
+		switch y := b.(type) {
+		case int64:
+			return cmpOp(op, int64(x.Cmp(runtime.DecimalFromInt(y))), 0), true
+		case decimal:
+			return cmpOp(op, int64(x.Cmp(y)), 0), true
 		}
 	case float64:
 		switch y := b.(type) {
@@ -250,7 +290,7 @@ func typeName(v value) string {
 		return "string"
 	case int64:
 		return "int"
-	case float64:
+	case float64, decimal:
 		return "decimal"
 	case bool:
 		return "bool"
@@ -288,6 +328,8 @@ func appendJSON(b []byte, v value) []byte {
 		return strconv.AppendInt(b, x, 10)
 	case float64:
 		return appendFloat(b, x)
+	case decimal:
+		return runtime.AppendDecimal(b, x)
 	case bool:
 		return strconv.AppendBool(b, x)
 	case date:

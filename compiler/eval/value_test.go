@@ -39,10 +39,10 @@ func TestDates(t *testing.T) {
 	// Extreme day numbers render; day arithmetic wraps like int32.
 	_ = date(math.MaxInt32).String()
 	_ = date(math.MinInt32).String()
-	if v, _ := arith("+", date(math.MaxInt32), int64(1)); v != date(math.MinInt32) {
+	if v, _ := arith("+", date(math.MaxInt32), int64(1), true); v != date(math.MinInt32) {
 		t.Errorf("date wrap: %v", v)
 	}
-	if v, _ := arith("+", date(0), int64(1)<<32+1); v != date(1) {
+	if v, _ := arith("+", date(0), int64(1)<<32+1, true); v != date(1) {
 		t.Errorf("days truncated to int32: %v", v)
 	}
 	for in, want := range map[string]string{

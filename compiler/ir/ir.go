@@ -40,7 +40,13 @@ type World struct {
 	Country  string
 	Currency string
 	Today    string // YYYY-MM-DD
-	Pos      Pos
+	// FloatNumbers is set by `numbers "float"`: decimal and money are
+	// binary64 floats with Python's float semantics (an imported benchmark
+	// that computes in floats, tau2 retail). Otherwise they are exact
+	// decimals (runtime.Decimal: 18 digits after the point, rounding half
+	// away from zero).
+	FloatNumbers bool
+	Pos          Pos
 
 	// Policy is the policy document of `policy from "file"`, verbatim
 	// (UTF-8 text), and PolicyFile its path below the spec's directory;
@@ -283,12 +289,28 @@ type Value struct {
 	Kind Kind    // String, Text, Int, Decimal, Money, Bool, Date, DateTime, Enum, Ref, Null
 	Str  string  // String, Text, Enum value, Ref id, Date (YYYY-MM-DD), DateTime (RFC 3339, UTC)
 	Int  int64   // Int
-	Num  float64 // Decimal, Money
-	Bool bool    // Bool
+	Num  float64 // Decimal, Money: the value in a world of float numbers; the nearest float otherwise
+	// Dec is a decimal or money constant of a world of exact numbers
+	// (World.FloatNumbers false): its exact value as runtime.Decimal
+	// writes it (canonical: "107.98", "-0.5", "1200"). It is empty in a
+	// world of float numbers, whose constants are Num.
+	Dec  string
+	Bool bool // Bool
 
 	List    []*Value   // List
 	Entries []MapEntry // Map, sorted by key
 	Fields  []*Value   // Struct: one per StructDef.AllFields(), Null for another case's fields
+}
+
+// NegDec is the negation of a constant's Dec ("" stays "", "0" stays "0").
+func NegDec(dec string) string {
+	switch {
+	case dec == "" || dec == "0":
+		return dec
+	case dec[0] == '-':
+		return dec[1:]
+	}
+	return "-" + dec
 }
 
 // MapEntry is one key and value of a map constant.

@@ -5,7 +5,6 @@ package ecommerce_returns
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -105,6 +104,16 @@ func (s *State) takeFault() error {
 	return err
 }
 
+// div is a / b on exact decimals, rounded half away from zero to
+// 18 decimals; a zero divisor is a fault.
+func (s *State) div(a, b runtime.Decimal) runtime.Decimal {
+	q, ok := a.Div(b)
+	if !ok && s.fault == nil {
+		s.fault = runtime.Internal("division by zero")
+	}
+	return q
+}
+
 // findProduct is the Product with the id, or a not_found error.
 func (s *State) findProduct(id string) (*Product, error) {
 	if r, ok := s.Products.Get(id); ok {
@@ -149,10 +158,7 @@ func (s *State) checkProductCategory(r *Product) error {
 // checkProductPrice checks Product.price of a record about to be written.
 func (s *State) checkProductPrice(r *Product) error {
 	v := r.Price
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Product.price", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Product.price", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -173,13 +179,10 @@ func (s *State) checkProductReturnWindowDays(r *Product) error {
 // checkProductRestockingFeePct checks Product.restocking_fee_pct of a record about to be written.
 func (s *State) checkProductRestockingFeePct(r *Product) error {
 	v := r.RestockingFeePct
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Product.restocking_fee_pct", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Product.restocking_fee_pct", ">=", "0", runtime.ValueText(v))
 	}
-	if !(v <= 25.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(25)) <= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Product.restocking_fee_pct", "<=", "25", runtime.ValueText(v))
 	}
 	return nil
@@ -328,13 +331,10 @@ func (s *State) checkOrderStatus(r *Order) error {
 // checkOrderSalesTaxPct checks Order.sales_tax_pct of a record about to be written.
 func (s *State) checkOrderSalesTaxPct(r *Order) error {
 	v := r.SalesTaxPct
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Order.sales_tax_pct", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Order.sales_tax_pct", ">=", "0", runtime.ValueText(v))
 	}
-	if !(v <= 15.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(15)) <= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Order.sales_tax_pct", "<=", "15", runtime.ValueText(v))
 	}
 	return nil
@@ -343,10 +343,7 @@ func (s *State) checkOrderSalesTaxPct(r *Order) error {
 // checkOrderShippingFee checks Order.shipping_fee of a record about to be written.
 func (s *State) checkOrderShippingFee(r *Order) error {
 	v := r.ShippingFee
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Order.shipping_fee", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Order.shipping_fee", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -355,10 +352,7 @@ func (s *State) checkOrderShippingFee(r *Order) error {
 // checkOrderTotal checks Order.total of a record about to be written.
 func (s *State) checkOrderTotal(r *Order) error {
 	v := r.Total
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Order.total", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Order.total", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -430,10 +424,7 @@ func (s *State) checkOrderLineQuantity(r *OrderLine) error {
 // checkOrderLineUnitPrice checks OrderLine.unit_price of a record about to be written.
 func (s *State) checkOrderLineUnitPrice(r *OrderLine) error {
 	v := r.UnitPrice
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "OrderLine.unit_price", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "OrderLine.unit_price", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -520,10 +511,7 @@ func (s *State) checkReturnAuthorizationCondition(r *ReturnAuthorization) error 
 // checkReturnAuthorizationCreditAmount checks ReturnAuthorization.credit_amount of a record about to be written.
 func (s *State) checkReturnAuthorizationCreditAmount(r *ReturnAuthorization) error {
 	v := r.CreditAmount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "ReturnAuthorization.credit_amount", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "ReturnAuthorization.credit_amount", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -564,10 +552,7 @@ func (s *State) findRefund(id string) (*Refund, error) {
 // checkRefundAmount checks Refund.amount of a record about to be written.
 func (s *State) checkRefundAmount(r *Refund) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Refund.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Refund.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -617,10 +602,7 @@ func (s *State) checkStoreCreditAccountCustomer(r *StoreCreditAccount) error {
 // checkStoreCreditAccountBalance checks StoreCreditAccount.balance of a record about to be written.
 func (s *State) checkStoreCreditAccountBalance(r *StoreCreditAccount) error {
 	v := r.Balance
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "StoreCreditAccount.balance", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "StoreCreditAccount.balance", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -646,15 +628,6 @@ func (s *State) findStoreCreditTransaction(id string) (*StoreCreditTransaction, 
 	return nil, runtime.NotFound("StoreCreditTransaction", id)
 }
 
-// checkStoreCreditTransactionAmount checks StoreCreditTransaction.amount of a record about to be written.
-func (s *State) checkStoreCreditTransactionAmount(r *StoreCreditTransaction) error {
-	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "StoreCreditTransaction.amount", v)
-	}
-	return nil
-}
-
 // checkStoreCreditTransactionKind checks StoreCreditTransaction.kind of a record about to be written.
 func (s *State) checkStoreCreditTransactionKind(r *StoreCreditTransaction) error {
 	v := r.Kind
@@ -667,9 +640,6 @@ func (s *State) checkStoreCreditTransactionKind(r *StoreCreditTransaction) error
 // checkStoreCreditTransaction checks the constraints of every field of a StoreCreditTransaction about to be
 // written, in field order.
 func (s *State) checkStoreCreditTransaction(r *StoreCreditTransaction) error {
-	if err := s.checkStoreCreditTransactionAmount(r); err != nil {
-		return err
-	}
 	if err := s.checkStoreCreditTransactionKind(r); err != nil {
 		return err
 	}
@@ -837,9 +807,6 @@ func (s *State) Validate() []error {
 		for r := range s.StoreCreditTransactions.All() {
 			if !s.StoreCreditAccounts.Has(r.Account) {
 				errs = append(errs, fmt.Errorf("%s %q: %s refers to %s %q, which does not exist", "StoreCreditTransaction", r.ID, "account", "StoreCreditAccount", r.Account))
-			}
-			if err := s.checkStoreCreditTransactionAmount(r); err != nil {
-				errs = append(errs, fmt.Errorf("%s %q: %w", "StoreCreditTransaction", r.ID, err))
 			}
 			if err := s.checkStoreCreditTransactionKind(r); err != nil {
 				errs = append(errs, fmt.Errorf("%s %q: %w", "StoreCreditTransaction", r.ID, err))

@@ -41,7 +41,7 @@ func assertFinishEspressoReturn1(s *State, _ startState) (bool, string) {
 // returns.ReturnAuthorization[rma_moreno_espresso].credit_amount == 322.03
 func assertFinishEspressoReturn2(s *State, _ startState) (bool, string) {
 	l := s.returnAuthorizationAt("rma_moreno_espresso").CreditAmount
-	return s.compared(l == 322.03, l, 322.03)
+	return s.compared(l == runtime.DecimalOf(32203, 2), l, runtime.DecimalOf(32203, 2))
 }
 
 // assertFinishEspressoReturn3 grades assertion 3 of task finish_espresso_return:
@@ -50,7 +50,7 @@ func assertFinishEspressoReturn2(s *State, _ startState) (bool, string) {
 func assertFinishEspressoReturn3(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for f := range s.Refunds.All() {
-			if !(f.Rma != nil && *f.Rma == "rma_moreno_espresso" && f.Amount == 322.03) {
+			if !(f.Rma != nil && *f.Rma == "rma_moreno_espresso" && f.Amount == runtime.DecimalOf(32203, 2)) {
 				continue
 			}
 			return true
@@ -81,7 +81,7 @@ func assertCancelUnshippedOrder1(s *State, _ startState) (bool, string) {
 func assertCancelUnshippedOrder2(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for f := range s.Refunds.All() {
-			if !(f.Order == "ord_w1004630" && f.Amount == 336.53) {
+			if !(f.Order == "ord_w1004630" && f.Amount == runtime.DecimalOf(33653, 2)) {
 				continue
 			}
 			return true
@@ -128,7 +128,7 @@ func assertPillowsForStoreCredit1(s *State, _ startState) (bool, string) {
 func assertPillowsForStoreCredit2(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for t := range s.StoreCreditTransactions.All() {
-			if !(t.Account == "sca_thompson" && t.Kind == StoreCreditTransactionKindReturnCredit && t.Amount == 75.14) {
+			if !(t.Account == "sca_thompson" && t.Kind == StoreCreditTransactionKindReturnCredit && t.Amount == runtime.DecimalOf(7514, 2)) {
 				continue
 			}
 			return true
@@ -142,7 +142,7 @@ func assertPillowsForStoreCredit2(s *State, _ startState) (bool, string) {
 // payments.StoreCreditAccount[sca_thompson].balance == 95.14
 func assertPillowsForStoreCredit3(s *State, _ startState) (bool, string) {
 	l := s.storeCreditAccountAt("sca_thompson").Balance
-	return s.compared(l == 95.14, l, 95.14)
+	return s.compared(l == runtime.DecimalOf(9514, 2), l, runtime.DecimalOf(9514, 2))
 }
 
 // assertPillowsForStoreCredit4 grades assertion 4 of task pillows_for_store_credit:

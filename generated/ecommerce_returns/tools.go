@@ -1139,7 +1139,7 @@ func (s *State) AuthorizeReturn(args AuthorizeReturnArgs) (*ReturnAuthorization,
 	}
 	rma := &ReturnAuthorization{
 		Condition:    ReturnAuthorizationConditionPendingInspection,
-		CreditAmount: 0.0,
+		CreditAmount: runtime.DecimalFromInt(0),
 		ID:           s.ReturnAuthorizations.NextID("return_authorization"),
 		Line:         line.ID,
 		Order:        line.Order,
@@ -1231,7 +1231,7 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 	if err := s.checkReturnAuthorizationCondition(rma); err != nil {
 		return nil, err
 	}
-	gross := runtime.RoundDigits(s.orderLineAt(rma.Line).UnitPrice*float64(rma.Quantity)*(float64(1)+s.orderAt(rma.Order).SalesTaxPct/float64(100)), 2)
+	gross := s.orderLineAt(rma.Line).UnitPrice.Mul(runtime.DecimalFromInt(rma.Quantity)).Mul(runtime.DecimalFromInt(1).Add(s.div(s.orderAt(rma.Order).SalesTaxPct, runtime.DecimalFromInt(100)))).Round(2)
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -1241,7 +1241,7 @@ func (s *State) ReceiveReturn(args ReceiveReturnArgs) (*ReturnAuthorization, err
 			return nil, err
 		}
 	} else {
-		v2 := runtime.RoundDigits(gross*(float64(1)-s.productAt(s.orderLineAt(rma.Line).Product).RestockingFeePct/float64(100)), 2)
+		v2 := gross.Mul(runtime.DecimalFromInt(1).Sub(s.div(s.productAt(s.orderLineAt(rma.Line).Product).RestockingFeePct, runtime.DecimalFromInt(100)))).Round(2)
 		if err := s.takeFault(); err != nil {
 			return nil, err
 		}
@@ -1298,7 +1298,7 @@ func (s *State) RejectReturn(args RejectReturnArgs) (*ReturnAuthorization, error
 		return nil, err
 	}
 	rma.Status = ReturnAuthorizationStatusRejected
-	rma.CreditAmount = float64(0)
+	rma.CreditAmount = runtime.DecimalFromInt(0)
 	if err := s.checkReturnAuthorizationCreditAmount(rma); err != nil {
 		return nil, err
 	}
@@ -1388,7 +1388,7 @@ func (s *State) CompleteReturn(args CompleteReturnArgs) (*ReturnAuthorization, e
 	if !(rma.Status == ReturnAuthorizationStatusReceived) {
 		return nil, runtime.PreconditionFailed("only received returns can be completed")
 	}
-	if !(rma.CreditAmount > float64(0)) {
+	if !(rma.CreditAmount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the return has no credit amount")
 	}
 	if rma, err = s.ReturnAuthorizations.Mut(rma.ID); err != nil {
@@ -1728,7 +1728,7 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 	if !(rma.Resolution == ReturnAuthorizationResolutionRefund) {
 		return nil, runtime.PreconditionFailed("this return was authorized for store credit")
 	}
-	if !(rma.CreditAmount > float64(0)) {
+	if !(rma.CreditAmount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the return has no credit amount")
 	}
 	ok2 := s.orderAt(rma.Order).PaymentMethod != OrderPaymentMethodGiftCard
@@ -1750,19 +1750,19 @@ func (s *State) RefundReturn(args RefundReturnArgs) (*Refund, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("this return has already been refunded")
 	}
-	refunded := func() float64 {
-		var acc float64
+	refunded := func() runtime.Decimal {
+		var acc runtime.Decimal
 		for f2 := range s.Refunds.All() {
 			s.j.Tick()
 			if !(f2.Order == rma.Order) {
 				continue
 			}
 			x := f2.Amount
-			acc += x
+			acc = acc.Add(x)
 		}
 		return acc
 	}()
-	ok3 := runtime.RoundDigits(refunded+rma.CreditAmount, 2) <= s.orderAt(rma.Order).Total
+	ok3 := refunded.Add(rma.CreditAmount).Round(2).Cmp(s.orderAt(rma.Order).Total) <= 0
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -1837,7 +1837,7 @@ func (s *State) CreditReturn(args CreditReturnArgs) (*StoreCreditTransaction, er
 	if !(rma.Resolution == ReturnAuthorizationResolutionStoreCredit) {
 		return nil, runtime.PreconditionFailed("this return was authorized for a refund")
 	}
-	if !(rma.CreditAmount > float64(0)) {
+	if !(rma.CreditAmount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the return has no credit amount")
 	}
 	ok2 := account.Customer == s.orderAt(rma.Order).Customer
@@ -1882,7 +1882,7 @@ func (s *State) CreditReturn(args CreditReturnArgs) (*StoreCreditTransaction, er
 	if account, err = s.StoreCreditAccounts.Mut(account.ID); err != nil {
 		return nil, err
 	}
-	account.Balance = runtime.RoundDigits(account.Balance+rma.CreditAmount, 2)
+	account.Balance = account.Balance.Add(rma.CreditAmount).Round(2)
 	if err := s.checkStoreCreditAccountBalance(account); err != nil {
 		return nil, err
 	}
@@ -1936,7 +1936,7 @@ func (s *State) OpenStoreCreditAccount(args OpenStoreCreditAccountArgs) (*StoreC
 		return nil, runtime.PreconditionFailed("the customer already has a store credit account")
 	}
 	a2 := &StoreCreditAccount{
-		Balance:  0.0,
+		Balance:  runtime.DecimalFromInt(0),
 		Customer: customer.ID,
 		ID:       s.StoreCreditAccounts.NextID("store_credit_account"),
 		OpenedOn: today,
@@ -2035,8 +2035,8 @@ type GrantGoodwillCreditArgs struct {
 	// The id of a StoreCreditAccount record (e.g. "sca_goldberg").
 	Account string `json:"account"`
 	// Amount in USD.
-	Amount float64 `json:"amount"`
-	Note   string  `json:"note"`
+	Amount runtime.Decimal `json:"amount"`
+	Note   string          `json:"note"`
 }
 
 // decode decodes the JSON arguments of grant_goodwill_credit without reflection, as
@@ -2059,7 +2059,7 @@ func (a *GrantGoodwillCreditArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		case "note":
 			if r.Arg(2) {
@@ -2078,10 +2078,10 @@ func (s *State) GrantGoodwillCredit(args GrantGoodwillCreditArgs) (*StoreCreditT
 	if err != nil {
 		return nil, err
 	}
-	if !(args.Amount > float64(0)) {
+	if !(args.Amount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the amount must be positive")
 	}
-	if !(args.Amount <= float64(50)) {
+	if !(args.Amount.Cmp(runtime.DecimalFromInt(50)) <= 0) {
 		return nil, runtime.PreconditionFailed("goodwill credit above 50 USD needs a supervisor")
 	}
 	if !(int64(utf8.RuneCountInString(strings.TrimSpace(args.Note))) > 0) {
@@ -2104,7 +2104,7 @@ func (s *State) GrantGoodwillCredit(args GrantGoodwillCreditArgs) (*StoreCreditT
 	if account, err = s.StoreCreditAccounts.Mut(account.ID); err != nil {
 		return nil, err
 	}
-	account.Balance = runtime.RoundDigits(account.Balance+args.Amount, 2)
+	account.Balance = account.Balance.Add(args.Amount).Round(2)
 	if err := s.checkStoreCreditAccountBalance(account); err != nil {
 		return nil, err
 	}

@@ -39,14 +39,14 @@ type Product struct {
 	Name     string          `json:"name"`
 	Category ProductCategory `json:"category"`
 	// Current list price
-	Price float64 `json:"price"`
+	Price runtime.Decimal `json:"price"`
 	// false: final sale, returnable only when defective, wrong or damaged in transit
 	Returnable bool `json:"returnable"`
 	// Days after delivery within which a return can be authorized
 	ReturnWindowDays int64 `json:"return_window_days"`
 	// Fee on opened items returned for a change of mind
-	RestockingFeePct float64 `json:"restocking_fee_pct"`
-	StockOnHand      int64   `json:"stock_on_hand"`
+	RestockingFeePct runtime.Decimal `json:"restocking_fee_pct"`
+	StockOnHand      int64           `json:"stock_on_hand"`
 }
 
 // recordID is the row's id, for its table.
@@ -72,10 +72,10 @@ func (r *Product) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"sku\":", r.SKU)
 	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
 	dst = runtime.AppendKeyString(dst, ",\"category\":", string(r.Category))
-	dst = runtime.AppendKeyFloat(dst, ",\"price\":", r.Price)
+	dst = runtime.AppendKeyDecimal(dst, ",\"price\":", r.Price)
 	dst = runtime.AppendKeyBool(dst, ",\"returnable\":", r.Returnable)
 	dst = runtime.AppendKeyInt(dst, ",\"return_window_days\":", r.ReturnWindowDays)
-	dst = runtime.AppendKeyFloat(dst, ",\"restocking_fee_pct\":", r.RestockingFeePct)
+	dst = runtime.AppendKeyDecimal(dst, ",\"restocking_fee_pct\":", r.RestockingFeePct)
 	dst = runtime.AppendKeyInt(dst, ",\"stock_on_hand\":", r.StockOnHand)
 	return runtime.AppendKey(dst, "}")
 }
@@ -92,10 +92,10 @@ func (r *Product) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.SKU)
 	runtime.HashString(w, r.Name)
 	runtime.HashString(w, string(r.Category))
-	runtime.HashFloat(w, r.Price)
+	runtime.HashDecimal(w, r.Price)
 	runtime.HashBool(w, r.Returnable)
 	runtime.HashInt(w, r.ReturnWindowDays)
-	runtime.HashFloat(w, r.RestockingFeePct)
+	runtime.HashDecimal(w, r.RestockingFeePct)
 	runtime.HashInt(w, r.StockOnHand)
 }
 
@@ -126,7 +126,7 @@ func decodeProduct(r *runtime.JSONReader) *Product {
 			v.Category = runtime.Enum(r, ProductCategory.Valid)
 		case "price":
 			r.Seen(&seen, 4)
-			v.Price = r.Float()
+			v.Price = r.Decimal()
 		case "returnable":
 			r.Seen(&seen, 5)
 			v.Returnable = r.Bool()
@@ -135,7 +135,7 @@ func decodeProduct(r *runtime.JSONReader) *Product {
 			v.ReturnWindowDays = r.Int()
 		case "restocking_fee_pct":
 			r.Seen(&seen, 7)
-			v.RestockingFeePct = r.Float()
+			v.RestockingFeePct = r.Decimal()
 		case "stock_on_hand":
 			r.Seen(&seen, 8)
 			v.StockOnHand = r.Int()
@@ -469,10 +469,10 @@ type Order struct {
 	Status      OrderStatus   `json:"status"`
 	DeliveredOn *runtime.Date `json:"delivered_on"`
 	// Sales tax rate of the ship-to address
-	SalesTaxPct float64 `json:"sales_tax_pct"`
-	ShippingFee float64 `json:"shipping_fee"`
+	SalesTaxPct runtime.Decimal `json:"sales_tax_pct"`
+	ShippingFee runtime.Decimal `json:"shipping_fee"`
 	// Amount charged: lines, sales tax and shipping
-	Total              float64            `json:"total"`
+	Total              runtime.Decimal    `json:"total"`
 	PaymentMethod      OrderPaymentMethod `json:"payment_method"`
 	CancellationReason *string            `json:"cancellation_reason"`
 }
@@ -502,9 +502,9 @@ func (r *Order) AppendJSON(dst []byte) []byte {
 	dst = r.PlacedOn.AppendJSON(runtime.AppendKey(dst, ",\"placed_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendKeyFloat(dst, ",\"sales_tax_pct\":", r.SalesTaxPct)
-	dst = runtime.AppendKeyFloat(dst, ",\"shipping_fee\":", r.ShippingFee)
-	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
+	dst = runtime.AppendKeyDecimal(dst, ",\"sales_tax_pct\":", r.SalesTaxPct)
+	dst = runtime.AppendKeyDecimal(dst, ",\"shipping_fee\":", r.ShippingFee)
+	dst = runtime.AppendKeyDecimal(dst, ",\"total\":", r.Total)
 	dst = runtime.AppendKeyString(dst, ",\"payment_method\":", string(r.PaymentMethod))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"cancellation_reason\":"), r.CancellationReason, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -524,9 +524,9 @@ func (r *Order) HashFields(w *runtime.FieldHasher) {
 	r.PlacedOn.HashFields(w)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
-	runtime.HashFloat(w, r.SalesTaxPct)
-	runtime.HashFloat(w, r.ShippingFee)
-	runtime.HashFloat(w, r.Total)
+	runtime.HashDecimal(w, r.SalesTaxPct)
+	runtime.HashDecimal(w, r.ShippingFee)
+	runtime.HashDecimal(w, r.Total)
 	runtime.HashString(w, string(r.PaymentMethod))
 	runtime.HashOptional(w, r.CancellationReason, runtime.HashString)
 }
@@ -564,13 +564,13 @@ func decodeOrder(r *runtime.JSONReader) *Order {
 			v.DeliveredOn = runtime.ReadOptional(r, runtime.ReadDate)
 		case "sales_tax_pct":
 			r.Seen(&seen, 6)
-			v.SalesTaxPct = r.Float()
+			v.SalesTaxPct = r.Decimal()
 		case "shipping_fee":
 			r.Seen(&seen, 7)
-			v.ShippingFee = r.Float()
+			v.ShippingFee = r.Decimal()
 		case "total":
 			r.Seen(&seen, 8)
-			v.Total = r.Float()
+			v.Total = r.Decimal()
 		case "payment_method":
 			r.Seen(&seen, 9)
 			v.PaymentMethod = runtime.Enum(r, OrderPaymentMethod.Valid)
@@ -594,7 +594,7 @@ type OrderLine struct {
 	Product  string `json:"product"`
 	Quantity int64  `json:"quantity"`
 	// Price paid per unit, before tax
-	UnitPrice float64 `json:"unit_price"`
+	UnitPrice runtime.Decimal `json:"unit_price"`
 }
 
 // recordID is the row's id, for its table.
@@ -620,7 +620,7 @@ func (r *OrderLine) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"order\":", r.Order)
 	dst = runtime.AppendKeyString(dst, ",\"product\":", r.Product)
 	dst = runtime.AppendKeyInt(dst, ",\"quantity\":", r.Quantity)
-	dst = runtime.AppendKeyFloat(dst, ",\"unit_price\":", r.UnitPrice)
+	dst = runtime.AppendKeyDecimal(dst, ",\"unit_price\":", r.UnitPrice)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -636,7 +636,7 @@ func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Order)
 	runtime.HashString(w, r.Product)
 	runtime.HashInt(w, r.Quantity)
-	runtime.HashFloat(w, r.UnitPrice)
+	runtime.HashDecimal(w, r.UnitPrice)
 }
 
 // decodeOrderLine reads a OrderLine record, every field present, as encoding/json
@@ -666,7 +666,7 @@ func decodeOrderLine(r *runtime.JSONReader) *OrderLine {
 			v.Quantity = r.Int()
 		case "unit_price":
 			r.Seen(&seen, 4)
-			v.UnitPrice = r.Float()
+			v.UnitPrice = r.Decimal()
 		default:
 			r.Fail()
 		}
@@ -802,8 +802,8 @@ type ReturnAuthorization struct {
 	RequestedOn runtime.Date                  `json:"requested_on"`
 	ReceivedOn  *runtime.Date                 `json:"received_on"`
 	// Amount owed to the customer, set when the item is received
-	CreditAmount float64 `json:"credit_amount"`
-	Note         *string `json:"note"`
+	CreditAmount runtime.Decimal `json:"credit_amount"`
+	Note         *string         `json:"note"`
 }
 
 // recordID is the row's id, for its table.
@@ -835,7 +835,7 @@ func (r *ReturnAuthorization) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"condition\":", string(r.Condition))
 	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"received_on\":"), r.ReceivedOn, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendKeyFloat(dst, ",\"credit_amount\":", r.CreditAmount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"credit_amount\":", r.CreditAmount)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -858,7 +858,7 @@ func (r *ReturnAuthorization) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, string(r.Condition))
 	r.RequestedOn.HashFields(w)
 	runtime.HashOptional(w, r.ReceivedOn, runtime.HashValue[runtime.Date])
-	runtime.HashFloat(w, r.CreditAmount)
+	runtime.HashDecimal(w, r.CreditAmount)
 	runtime.HashOptional(w, r.Note, runtime.HashString)
 }
 
@@ -907,7 +907,7 @@ func decodeReturnAuthorization(r *runtime.JSONReader) *ReturnAuthorization {
 			v.ReceivedOn = runtime.ReadOptional(r, runtime.ReadDate)
 		case "credit_amount":
 			r.Seen(&seen, 10)
-			v.CreditAmount = r.Float()
+			v.CreditAmount = r.Decimal()
 		case "note":
 			r.Seen(&seen, 11)
 			v.Note = runtime.ReadOptional(r, runtime.ReadString)
@@ -926,10 +926,10 @@ type Refund struct {
 	ID    string `json:"id"`
 	Order string `json:"order"`
 	// The return refunded, if any
-	Rma      *string      `json:"rma"`
-	Amount   float64      `json:"amount"`
-	IssuedOn runtime.Date `json:"issued_on"`
-	Reason   string       `json:"reason"`
+	Rma      *string         `json:"rma"`
+	Amount   runtime.Decimal `json:"amount"`
+	IssuedOn runtime.Date    `json:"issued_on"`
+	Reason   string          `json:"reason"`
 }
 
 // recordID is the row's id, for its table.
@@ -954,7 +954,7 @@ func (r *Refund) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"order\":", r.Order)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"reason\":", r.Reason)
 	return runtime.AppendKey(dst, "}")
@@ -971,7 +971,7 @@ func (r *Refund) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Order)
 	runtime.HashOptional(w, r.Rma, runtime.HashString)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	r.IssuedOn.HashFields(w)
 	runtime.HashString(w, r.Reason)
 }
@@ -1000,7 +1000,7 @@ func decodeRefund(r *runtime.JSONReader) *Refund {
 			v.Rma = runtime.ReadOptional(r, runtime.ReadString)
 		case "amount":
 			r.Seen(&seen, 3)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "issued_on":
 			r.Seen(&seen, 4)
 			v.IssuedOn = r.Date()
@@ -1019,10 +1019,10 @@ func decodeRefund(r *runtime.JSONReader) *Refund {
 
 // StoreCreditAccount is a customer's store credit balance.
 type StoreCreditAccount struct {
-	ID       string       `json:"id"`
-	Customer string       `json:"customer"`
-	Balance  float64      `json:"balance"`
-	OpenedOn runtime.Date `json:"opened_on"`
+	ID       string          `json:"id"`
+	Customer string          `json:"customer"`
+	Balance  runtime.Decimal `json:"balance"`
+	OpenedOn runtime.Date    `json:"opened_on"`
 }
 
 // recordID is the row's id, for its table.
@@ -1046,7 +1046,7 @@ func (r *StoreCreditAccount) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
-	dst = runtime.AppendKeyFloat(dst, ",\"balance\":", r.Balance)
+	dst = runtime.AppendKeyDecimal(dst, ",\"balance\":", r.Balance)
 	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -1061,7 +1061,7 @@ func (r *StoreCreditAccount) HashFields(w *runtime.FieldHasher) {
 	w.Begin(4)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Customer)
-	runtime.HashFloat(w, r.Balance)
+	runtime.HashDecimal(w, r.Balance)
 	r.OpenedOn.HashFields(w)
 }
 
@@ -1086,7 +1086,7 @@ func decodeStoreCreditAccount(r *runtime.JSONReader) *StoreCreditAccount {
 			v.Customer = r.String()
 		case "balance":
 			r.Seen(&seen, 2)
-			v.Balance = r.Float()
+			v.Balance = r.Decimal()
 		case "opened_on":
 			r.Seen(&seen, 3)
 			v.OpenedOn = r.Date()
@@ -1131,7 +1131,7 @@ type StoreCreditTransaction struct {
 	ID      string `json:"id"`
 	Account string `json:"account"`
 	// Positive for credit given, negative for credit spent
-	Amount    float64                    `json:"amount"`
+	Amount    runtime.Decimal            `json:"amount"`
 	Kind      StoreCreditTransactionKind `json:"kind"`
 	Rma       *string                    `json:"rma"`
 	CreatedOn runtime.Date               `json:"created_on"`
@@ -1159,7 +1159,7 @@ func (r *StoreCreditTransaction) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"account\":", r.Account)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rma\":"), r.Rma, runtime.AppendString)
 	dst = r.CreatedOn.AppendJSON(runtime.AppendKey(dst, ",\"created_on\":"))
@@ -1177,7 +1177,7 @@ func (r *StoreCreditTransaction) HashFields(w *runtime.FieldHasher) {
 	w.Begin(7)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Account)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	runtime.HashString(w, string(r.Kind))
 	runtime.HashOptional(w, r.Rma, runtime.HashString)
 	r.CreatedOn.HashFields(w)
@@ -1205,7 +1205,7 @@ func decodeStoreCreditTransaction(r *runtime.JSONReader) *StoreCreditTransaction
 			v.Account = r.String()
 		case "amount":
 			r.Seen(&seen, 2)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "kind":
 			r.Seen(&seen, 3)
 			v.Kind = runtime.Enum(r, StoreCreditTransactionKind.Valid)

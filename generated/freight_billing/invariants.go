@@ -89,14 +89,14 @@ func (s *State) checkPaidInvoicesAreCovered() []runtime.Violation {
 		if !(inv.Status == FreightInvoiceStatusPaid) {
 			continue
 		}
-		ok2 := runtime.RoundDigits(func() float64 {
-			var acc float64
+		ok2 := func() runtime.Decimal {
+			var acc runtime.Decimal
 			for _, p := range paymentsByInvoice[inv.ID] {
 				x := p.Amount
-				acc += x
+				acc = acc.Add(x)
 			}
 			return acc
-		}(), 2) >= runtime.RoundDigits(inv.Total-inv.Credited, 2)
+		}().Round(2).Cmp(inv.Total.Sub(inv.Credited).Round(2)) >= 0
 		if !ok2 {
 			out = append(out, runtime.Violation{
 				Entity:    "FreightInvoice",

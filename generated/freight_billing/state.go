@@ -5,7 +5,6 @@ package freight_billing
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -105,6 +104,16 @@ func (s *State) takeFault() error {
 	return err
 }
 
+// div is a / b on exact decimals, rounded half away from zero to
+// 18 decimals; a zero divisor is a fault.
+func (s *State) div(a, b runtime.Decimal) runtime.Decimal {
+	q, ok := a.Div(b)
+	if !ok && s.fault == nil {
+		s.fault = runtime.Internal("division by zero")
+	}
+	return q
+}
+
 // findCarrier is the Carrier with the id, or a not_found error.
 func (s *State) findCarrier(id string) (*Carrier, error) {
 	if r, ok := s.Carriers.Get(id); ok {
@@ -183,10 +192,7 @@ func (s *State) shipmentAt(id string) *Shipment {
 // checkShipmentWeightKg checks Shipment.weight_kg of a record about to be written.
 func (s *State) checkShipmentWeightKg(r *Shipment) error {
 	v := r.WeightKg
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Shipment.weight_kg", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Shipment.weight_kg", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -213,10 +219,7 @@ func (s *State) checkShipmentStatus(r *Shipment) error {
 // checkShipmentFreightCharge checks Shipment.freight_charge of a record about to be written.
 func (s *State) checkShipmentFreightCharge(r *Shipment) error {
 	v := r.FreightCharge
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Shipment.freight_charge", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Shipment.freight_charge", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -260,10 +263,7 @@ func (s *State) checkRateCardZone(r *RateCard) error {
 // checkRateCardPricePerKg checks RateCard.price_per_kg of a record about to be written.
 func (s *State) checkRateCardPricePerKg(r *RateCard) error {
 	v := r.PricePerKg
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "RateCard.price_per_kg", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "RateCard.price_per_kg", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -272,10 +272,7 @@ func (s *State) checkRateCardPricePerKg(r *RateCard) error {
 // checkRateCardMinCharge checks RateCard.min_charge of a record about to be written.
 func (s *State) checkRateCardMinCharge(r *RateCard) error {
 	v := r.MinCharge
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "RateCard.min_charge", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "RateCard.min_charge", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -284,13 +281,10 @@ func (s *State) checkRateCardMinCharge(r *RateCard) error {
 // checkRateCardFuelSurchargePct checks RateCard.fuel_surcharge_pct of a record about to be written.
 func (s *State) checkRateCardFuelSurchargePct(r *RateCard) error {
 	v := r.FuelSurchargePct
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "RateCard.fuel_surcharge_pct", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "RateCard.fuel_surcharge_pct", ">=", "0", runtime.ValueText(v))
 	}
-	if !(v <= 40.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(40)) <= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "RateCard.fuel_surcharge_pct", "<=", "40", runtime.ValueText(v))
 	}
 	return nil
@@ -361,10 +355,7 @@ func (s *State) checkCustomerPaymentTermsDays(r *Customer) error {
 // checkCustomerCreditLimit checks Customer.credit_limit of a record about to be written.
 func (s *State) checkCustomerCreditLimit(r *Customer) error {
 	v := r.CreditLimit
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Customer.credit_limit", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Customer.credit_limit", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -418,10 +409,7 @@ func (s *State) checkFreightInvoiceStatus(r *FreightInvoice) error {
 // checkFreightInvoiceTotal checks FreightInvoice.total of a record about to be written.
 func (s *State) checkFreightInvoiceTotal(r *FreightInvoice) error {
 	v := r.Total
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "FreightInvoice.total", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "FreightInvoice.total", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -430,10 +418,7 @@ func (s *State) checkFreightInvoiceTotal(r *FreightInvoice) error {
 // checkFreightInvoiceCredited checks FreightInvoice.credited of a record about to be written.
 func (s *State) checkFreightInvoiceCredited(r *FreightInvoice) error {
 	v := r.Credited
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "FreightInvoice.credited", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "FreightInvoice.credited", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -487,10 +472,7 @@ func (s *State) invoiceLineIDs() []string {
 // checkInvoiceLineAmount checks InvoiceLine.amount of a record about to be written.
 func (s *State) checkInvoiceLineAmount(r *InvoiceLine) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "InvoiceLine.amount", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "InvoiceLine.amount", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -521,10 +503,7 @@ func (s *State) findCreditNote(id string) (*CreditNote, error) {
 // checkCreditNoteAmount checks CreditNote.amount of a record about to be written.
 func (s *State) checkCreditNoteAmount(r *CreditNote) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "CreditNote.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "CreditNote.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -550,10 +529,7 @@ func (s *State) findPayment(id string) (*Payment, error) {
 // checkPaymentAmount checks Payment.amount of a record about to be written.
 func (s *State) checkPaymentAmount(r *Payment) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Payment.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Payment.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -605,10 +581,7 @@ func (s *State) checkDunningLetterLevel(r *DunningLetter) error {
 // checkDunningLetterFee checks DunningLetter.fee of a record about to be written.
 func (s *State) checkDunningLetterFee(r *DunningLetter) error {
 	v := r.Fee
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "DunningLetter.fee", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "DunningLetter.fee", ">=", "0", runtime.ValueText(v))
 	}
 	return nil

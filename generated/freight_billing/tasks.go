@@ -47,7 +47,7 @@ func assertBillDeliveredLyonShipment2(s *State, _ startState) (bool, string) {
 func assertBillDeliveredLyonShipment3(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for l := range s.InvoiceLines.All() {
-			if !(l.Invoice == "inv_brenner_mar" && l.Shipment == "shp_bm44817" && l.Amount == 501.72) {
+			if !(l.Invoice == "inv_brenner_mar" && l.Shipment == "shp_bm44817" && l.Amount == runtime.DecimalOf(50172, 2)) {
 				continue
 			}
 			return true
@@ -69,7 +69,7 @@ func assertBillDeliveredLyonShipment4(s *State, _ startState) (bool, string) {
 // billing.FreightInvoice[inv_brenner_mar].total == 670.44
 func assertBillDeliveredLyonShipment5(s *State, _ startState) (bool, string) {
 	l := s.freightInvoiceAt("inv_brenner_mar").Total
-	return s.compared(l == 670.44, l, 670.44)
+	return s.compared(l == runtime.DecimalOf(67044, 2), l, runtime.DecimalOf(67044, 2))
 }
 
 // assertSettleKuehneFebruaryInvoice1 grades assertion 1 of task settle_kuehne_february_invoice:
@@ -78,7 +78,7 @@ func assertBillDeliveredLyonShipment5(s *State, _ startState) (bool, string) {
 func assertSettleKuehneFebruaryInvoice1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for p := range s.Payments.All() {
-			if !(p.Invoice == "inv_kuehne_feb" && p.Amount == 3656.68 && p.BankReference == "SEPA-0312-88412") {
+			if !(p.Invoice == "inv_kuehne_feb" && p.Amount == runtime.DecimalOf(365668, 2) && p.BankReference == "SEPA-0312-88412") {
 				continue
 			}
 			return true
@@ -108,7 +108,7 @@ func assertSettleKuehneFebruaryInvoice3(s *State, _ startState) (bool, string) {
 // operations.Shipment[shp_nt031].freight_charge == 502.74
 func assertReratePoznanShipment1(s *State, _ startState) (bool, string) {
 	l := s.shipmentAt("shp_nt031").FreightCharge
-	return s.compared(l == 502.74, l, 502.74)
+	return s.compared(l == runtime.DecimalOf(50274, 2), l, runtime.DecimalOf(50274, 2))
 }
 
 // assertReratePoznanShipment2 grades assertion 2 of task rerate_poznan_shipment:
@@ -124,7 +124,7 @@ func assertReratePoznanShipment2(s *State, _ startState) (bool, string) {
 // billing.InvoiceLine[line_nt031].amount == 502.74
 func assertReratePoznanShipment3(s *State, _ startState) (bool, string) {
 	l := s.invoiceLineAt("line_nt031").Amount
-	return s.compared(l == 502.74, l, 502.74)
+	return s.compared(l == runtime.DecimalOf(50274, 2), l, runtime.DecimalOf(50274, 2))
 }
 
 // assertReratePoznanShipment4 grades assertion 4 of task rerate_poznan_shipment:
@@ -132,7 +132,7 @@ func assertReratePoznanShipment3(s *State, _ startState) (bool, string) {
 // billing.FreightInvoice[inv_nordlicht_mar].total == 502.74
 func assertReratePoznanShipment4(s *State, _ startState) (bool, string) {
 	l := s.freightInvoiceAt("inv_nordlicht_mar").Total
-	return s.compared(l == 502.74, l, 502.74)
+	return s.compared(l == runtime.DecimalOf(50274, 2), l, runtime.DecimalOf(50274, 2))
 }
 
 // assertReratePoznanShipment5 grades assertion 5 of task rerate_poznan_shipment:
@@ -149,7 +149,7 @@ func assertReratePoznanShipment5(s *State, _ startState) (bool, string) {
 func assertMarchDunningRun1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for d := range s.DunningLetters.All() {
-			if !(d.Invoice == "inv_kuehne_feb" && d.Level == 1 && d.Fee == float64(0)) {
+			if !(d.Invoice == "inv_kuehne_feb" && d.Level == 1 && d.Fee == runtime.DecimalFromInt(0)) {
 				continue
 			}
 			return true
@@ -164,7 +164,7 @@ func assertMarchDunningRun1(s *State, _ startState) (bool, string) {
 func assertMarchDunningRun2(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for d := range s.DunningLetters.All() {
-			if !(d.Invoice == "inv_nordlicht_jan" && d.Level == 2 && d.Fee == float64(5)) {
+			if !(d.Invoice == "inv_nordlicht_jan" && d.Level == 2 && d.Fee == runtime.DecimalFromInt(5)) {
 				continue
 			}
 			return true

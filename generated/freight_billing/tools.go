@@ -275,13 +275,13 @@ type BookShipmentArgs struct {
 	// The id of a Customer record (e.g. "brenner").
 	Customer string `json:"customer"`
 	// The id of a Carrier record (e.g. "weber").
-	Carrier            string  `json:"carrier"`
-	CustomerRef        string  `json:"customer_ref"`
-	OriginCity         string  `json:"origin_city"`
-	DestinationCity    string  `json:"destination_city"`
-	DestinationCountry string  `json:"destination_country"`
-	WeightKg           float64 `json:"weight_kg"`
-	Pallets            int64   `json:"pallets"`
+	Carrier            string          `json:"carrier"`
+	CustomerRef        string          `json:"customer_ref"`
+	OriginCity         string          `json:"origin_city"`
+	DestinationCity    string          `json:"destination_city"`
+	DestinationCountry string          `json:"destination_country"`
+	WeightKg           runtime.Decimal `json:"weight_kg"`
+	Pallets            int64           `json:"pallets"`
 	// A date, YYYY-MM-DD.
 	PickupDate runtime.Date `json:"pickup_date"`
 }
@@ -326,7 +326,7 @@ func (a *BookShipmentArgs) decode(text string) bool {
 			}
 		case "weight_kg":
 			if r.Arg(6) {
-				a.WeightKg = r.Float()
+				a.WeightKg = r.Decimal()
 			}
 		case "pallets":
 			if r.Arg(7) {
@@ -359,10 +359,10 @@ func (s *State) BookShipment(args BookShipmentArgs) (*Shipment, error) {
 	if !carrier.Active {
 		return nil, runtime.PreconditionFailed("the carrier is not active")
 	}
-	if !(carrier.Rating != CarrierRatingProbation || args.WeightKg <= float64(5000)) {
+	if !(carrier.Rating != CarrierRatingProbation || args.WeightKg.Cmp(runtime.DecimalFromInt(5000)) <= 0) {
 		return nil, runtime.PreconditionFailed("carriers on probation may only take loads up to 5,000 kg")
 	}
-	if !(args.WeightKg > float64(0)) {
+	if !(args.WeightKg.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the weight must be positive")
 	}
 	if !(args.PickupDate >= today) {
@@ -374,7 +374,7 @@ func (s *State) BookShipment(args BookShipmentArgs) (*Shipment, error) {
 		CustomerRef:        args.CustomerRef,
 		DestinationCity:    args.DestinationCity,
 		DestinationCountry: runtime.PyUpper(strings.TrimSpace(args.DestinationCountry)),
-		FreightCharge:      0.0,
+		FreightCharge:      runtime.DecimalFromInt(0),
 		ID:                 s.Shipments.NextID("shipment"),
 		OriginCity:         args.OriginCity,
 		Pallets:            args.Pallets,
@@ -467,11 +467,11 @@ func (s *State) RateShipment(args RateShipmentArgs) (*Shipment, error) {
 	if !ok2 {
 		return nil, runtime.PreconditionFailed("the shipment is billed on an issued invoice: correct the price with a credit note instead")
 	}
-	base := max(rateCard.MinCharge, shipment.WeightKg*rateCard.PricePerKg)
+	base := runtime.MaxDecimal(rateCard.MinCharge, shipment.WeightKg.Mul(rateCard.PricePerKg))
 	if shipment, err = s.Shipments.Mut(shipment.ID); err != nil {
 		return nil, err
 	}
-	shipment.FreightCharge = runtime.RoundDigits(base*(float64(1)+rateCard.FuelSurchargePct/float64(100)), 2)
+	shipment.FreightCharge = base.Mul(runtime.DecimalFromInt(1).Add(s.div(rateCard.FuelSurchargePct, runtime.DecimalFromInt(100)))).Round(2)
 	if err := s.checkShipmentFreightCharge(shipment); err != nil {
 		return nil, err
 	}
@@ -517,7 +517,7 @@ func (s *State) DispatchShipment(args DispatchShipmentArgs) (*Shipment, error) {
 	if !(shipment.Status == ShipmentStatusBooked) {
 		return nil, runtime.PreconditionFailed("only booked shipments can be dispatched")
 	}
-	if !(shipment.FreightCharge > float64(0)) {
+	if !(shipment.FreightCharge.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("rate the shipment before dispatching it")
 	}
 	if !(shipment.PickupDate <= today) {
@@ -647,7 +647,7 @@ func (s *State) CancelShipment(args CancelShipmentArgs) (*Shipment, error) {
 		return nil, err
 	}
 	shipment.Status = ShipmentStatusCancelled
-	shipment.FreightCharge = float64(0)
+	shipment.FreightCharge = runtime.DecimalFromInt(0)
 	if err := s.checkShipmentFreightCharge(shipment); err != nil {
 		return nil, err
 	}
@@ -802,10 +802,10 @@ type PublishRateCardArgs struct {
 	Carrier string       `json:"carrier"`
 	Zone    RateCardZone `json:"zone"`
 	// Amount in EUR.
-	PricePerKg float64 `json:"price_per_kg"`
+	PricePerKg runtime.Decimal `json:"price_per_kg"`
 	// Amount in EUR.
-	MinCharge        float64 `json:"min_charge"`
-	FuelSurchargePct float64 `json:"fuel_surcharge_pct"`
+	MinCharge        runtime.Decimal `json:"min_charge"`
+	FuelSurchargePct runtime.Decimal `json:"fuel_surcharge_pct"`
 	// A date, YYYY-MM-DD.
 	ValidFrom runtime.Date `json:"valid_from"`
 	// A date, YYYY-MM-DD.
@@ -836,15 +836,15 @@ func (a *PublishRateCardArgs) decode(text string) bool {
 			}
 		case "price_per_kg":
 			if r.Arg(2) {
-				a.PricePerKg = r.Float()
+				a.PricePerKg = r.Decimal()
 			}
 		case "min_charge":
 			if r.Arg(3) {
-				a.MinCharge = r.Float()
+				a.MinCharge = r.Decimal()
 			}
 		case "fuel_surcharge_pct":
 			if r.Arg(4) {
-				a.FuelSurchargePct = r.Float()
+				a.FuelSurchargePct = r.Decimal()
 			}
 		case "valid_from":
 			if r.Arg(5) {
@@ -873,10 +873,10 @@ func (s *State) PublishRateCard(args PublishRateCardArgs) (*RateCard, error) {
 	if !(args.ValidTo > args.ValidFrom) {
 		return nil, runtime.PreconditionFailed("the validity period is empty")
 	}
-	if !(args.PricePerKg > float64(0) && args.MinCharge >= float64(0)) {
+	if !(args.PricePerKg.Cmp(runtime.DecimalFromInt(0)) > 0 && args.MinCharge.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return nil, runtime.PreconditionFailed("prices must be positive")
 	}
-	if !(args.FuelSurchargePct >= float64(0) && args.FuelSurchargePct <= float64(40)) {
+	if !(args.FuelSurchargePct.Cmp(runtime.DecimalFromInt(0)) >= 0 && args.FuelSurchargePct.Cmp(runtime.DecimalFromInt(40)) <= 0) {
 		return nil, runtime.PreconditionFailed("the fuel surcharge must be between 0 and 40 percent")
 	}
 	if func() bool {
@@ -1505,12 +1505,12 @@ func (s *State) OpenInvoice(args OpenInvoiceArgs) (*FreightInvoice, error) {
 		return nil, runtime.PreconditionFailed("the customer already has a draft invoice: add the shipments to it")
 	}
 	inv := &FreightInvoice{
-		Credited: 0.0,
+		Credited: runtime.DecimalFromInt(0),
 		Customer: customer.ID,
 		ID:       s.FreightInvoices.NextID("freight_invoice"),
 		Period:   args.Period,
 		Status:   FreightInvoiceStatusDraft,
-		Total:    0.0,
+		Total:    runtime.DecimalFromInt(0),
 	}
 	if err := s.checkFreightInvoice(inv); err != nil {
 		return nil, err
@@ -1570,7 +1570,7 @@ func (s *State) AddShipmentToInvoice(args AddShipmentToInvoiceArgs) (*FreightInv
 	if !(shipment.Status == ShipmentStatusDelivered) {
 		return nil, runtime.PreconditionFailed("only delivered shipments are billed")
 	}
-	if !(shipment.FreightCharge > float64(0)) {
+	if !(shipment.FreightCharge.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the shipment has not been rated")
 	}
 	ok2 := !func() bool {
@@ -1604,7 +1604,7 @@ func (s *State) AddShipmentToInvoice(args AddShipmentToInvoiceArgs) (*FreightInv
 	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
 		return nil, err
 	}
-	invoice.Total = runtime.RoundDigits(invoice.Total+shipment.FreightCharge, 2)
+	invoice.Total = invoice.Total.Add(shipment.FreightCharge).Round(2)
 	if err := s.checkFreightInvoiceTotal(invoice); err != nil {
 		return nil, err
 	}
@@ -1680,7 +1680,7 @@ func (s *State) RepriceInvoiceLine(args RepriceInvoiceLineArgs) (*FreightInvoice
 		if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
 			return nil, err
 		}
-		invoice.Total = runtime.RoundDigits(invoice.Total-l2.Amount+shipment.FreightCharge, 2)
+		invoice.Total = invoice.Total.Sub(l2.Amount).Add(shipment.FreightCharge).Round(2)
 		if err := s.checkFreightInvoiceTotal(invoice); err != nil {
 			return nil, err
 		}
@@ -1764,7 +1764,7 @@ func (s *State) RemoveShipmentFromInvoice(args RemoveShipmentFromInvoiceArgs) (*
 		if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
 			return nil, err
 		}
-		invoice.Total = runtime.RoundDigits(invoice.Total-l2.Amount, 2)
+		invoice.Total = invoice.Total.Sub(l2.Amount).Round(2)
 		if err := s.checkFreightInvoiceTotal(invoice); err != nil {
 			return nil, err
 		}
@@ -1825,7 +1825,7 @@ func (s *State) IssueInvoice(args IssueInvoiceArgs) (*FreightInvoice, error) {
 	}() > 0) {
 		return nil, runtime.PreconditionFailed("the invoice has no lines")
 	}
-	if !(invoice.Total > float64(0)) {
+	if !(invoice.Total.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the invoice total is zero")
 	}
 	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
@@ -1906,8 +1906,8 @@ type IssueCreditNoteArgs struct {
 	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
-	Amount float64 `json:"amount"`
-	Reason string  `json:"reason"`
+	Amount runtime.Decimal `json:"amount"`
+	Reason string          `json:"reason"`
 }
 
 // decode decodes the JSON arguments of issue_credit_note without reflection, as
@@ -1930,7 +1930,7 @@ func (a *IssueCreditNoteArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		case "reason":
 			if r.Arg(2) {
@@ -1952,10 +1952,10 @@ func (s *State) IssueCreditNote(args IssueCreditNoteArgs) (*CreditNote, error) {
 	if !(invoice.Status == FreightInvoiceStatusIssued || invoice.Status == FreightInvoiceStatusPaid) {
 		return nil, runtime.PreconditionFailed("only issued or paid invoices can be credited")
 	}
-	if !(args.Amount > float64(0)) {
+	if !(args.Amount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the credit amount must be positive")
 	}
-	if !(args.Amount <= invoice.Total-invoice.Credited) {
+	if !(args.Amount.Cmp(invoice.Total.Sub(invoice.Credited)) <= 0) {
 		return nil, runtime.PreconditionFailed("the credit exceeds the amount still uncredited on the invoice")
 	}
 	if !(int64(utf8.RuneCountInString(strings.TrimSpace(args.Reason))) > 0) {
@@ -1977,7 +1977,7 @@ func (s *State) IssueCreditNote(args IssueCreditNoteArgs) (*CreditNote, error) {
 	if invoice, err = s.FreightInvoices.Mut(invoice.ID); err != nil {
 		return nil, err
 	}
-	invoice.Credited = runtime.RoundDigits(invoice.Credited+args.Amount, 2)
+	invoice.Credited = invoice.Credited.Add(args.Amount).Round(2)
 	if err := s.checkFreightInvoiceCredited(invoice); err != nil {
 		return nil, err
 	}
@@ -2243,7 +2243,7 @@ type RecordPaymentArgs struct {
 	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
-	Amount float64 `json:"amount"`
+	Amount runtime.Decimal `json:"amount"`
 	// A date, YYYY-MM-DD.
 	ReceivedOn    runtime.Date `json:"received_on"`
 	BankReference string       `json:"bank_reference"`
@@ -2269,7 +2269,7 @@ func (a *RecordPaymentArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		case "received_on":
 			if r.Arg(2) {
@@ -2295,7 +2295,7 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Payment, error) {
 	if !(invoice.Status == FreightInvoiceStatusIssued || invoice.Status == FreightInvoiceStatusPaid) {
 		return nil, runtime.PreconditionFailed("payments can only be matched to issued invoices")
 	}
-	if !(args.Amount > float64(0)) {
+	if !(args.Amount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the amount must be positive")
 	}
 	if !(args.ReceivedOn <= today) {
@@ -2313,19 +2313,19 @@ func (s *State) RecordPayment(args RecordPaymentArgs) (*Payment, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("this bank statement line has already been booked")
 	}
-	paidSoFar := func() float64 {
-		var acc float64
+	paidSoFar := func() runtime.Decimal {
+		var acc runtime.Decimal
 		for p2 := range s.Payments.All() {
 			s.j.Tick()
 			if !(p2.Invoice == invoice.ID) {
 				continue
 			}
 			x := p2.Amount
-			acc += x
+			acc = acc.Add(x)
 		}
 		return acc
 	}()
-	if !(runtime.RoundDigits(paidSoFar+args.Amount, 2) <= runtime.RoundDigits(invoice.Total-invoice.Credited, 2)) {
+	if !(paidSoFar.Add(args.Amount).Round(2).Cmp(invoice.Total.Sub(invoice.Credited).Round(2)) <= 0) {
 		return nil, runtime.PreconditionFailed("the payment exceeds the open amount of the invoice")
 	}
 	p3 := &Payment{
@@ -2416,7 +2416,7 @@ func (s *State) SendDunningLetter(args SendDunningLetterArgs) (*DunningLetter, e
 		return nil, runtime.PreconditionFailed("the last reminder was sent less than 10 days ago")
 	}
 	letter := &DunningLetter{
-		Fee:     float64((level - 1) * 5),
+		Fee:     runtime.DecimalFromInt((level - 1) * 5),
 		ID:      s.DunningLetters.NextID("dunning_letter"),
 		Invoice: invoice.ID,
 		Level:   level,

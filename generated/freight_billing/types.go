@@ -169,15 +169,15 @@ type Shipment struct {
 	// ISO country code of the delivery address
 	DestinationCountry string `json:"destination_country"`
 	// Chargeable weight in kg
-	WeightKg    float64        `json:"weight_kg"`
-	Pallets     int64          `json:"pallets"`
-	PickupDate  runtime.Date   `json:"pickup_date"`
-	Status      ShipmentStatus `json:"status"`
-	DeliveredOn *runtime.Date  `json:"delivered_on"`
+	WeightKg    runtime.Decimal `json:"weight_kg"`
+	Pallets     int64           `json:"pallets"`
+	PickupDate  runtime.Date    `json:"pickup_date"`
+	Status      ShipmentStatus  `json:"status"`
+	DeliveredOn *runtime.Date   `json:"delivered_on"`
 	// The rate card the charge was calculated with
 	RateCard *string `json:"rate_card"`
 	// Rated charge including fuel surcharge, net of VAT
-	FreightCharge float64 `json:"freight_charge"`
+	FreightCharge runtime.Decimal `json:"freight_charge"`
 }
 
 // recordID is the row's id, for its table.
@@ -206,13 +206,13 @@ func (r *Shipment) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"origin_city\":", r.OriginCity)
 	dst = runtime.AppendKeyString(dst, ",\"destination_city\":", r.DestinationCity)
 	dst = runtime.AppendKeyString(dst, ",\"destination_country\":", r.DestinationCountry)
-	dst = runtime.AppendKeyFloat(dst, ",\"weight_kg\":", r.WeightKg)
+	dst = runtime.AppendKeyDecimal(dst, ",\"weight_kg\":", r.WeightKg)
 	dst = runtime.AppendKeyInt(dst, ",\"pallets\":", r.Pallets)
 	dst = r.PickupDate.AppendJSON(runtime.AppendKey(dst, ",\"pickup_date\":"))
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"delivered_on\":"), r.DeliveredOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rate_card\":"), r.RateCard, runtime.AppendString)
-	dst = runtime.AppendKeyFloat(dst, ",\"freight_charge\":", r.FreightCharge)
+	dst = runtime.AppendKeyDecimal(dst, ",\"freight_charge\":", r.FreightCharge)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -231,13 +231,13 @@ func (r *Shipment) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.OriginCity)
 	runtime.HashString(w, r.DestinationCity)
 	runtime.HashString(w, r.DestinationCountry)
-	runtime.HashFloat(w, r.WeightKg)
+	runtime.HashDecimal(w, r.WeightKg)
 	runtime.HashInt(w, r.Pallets)
 	r.PickupDate.HashFields(w)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.DeliveredOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.RateCard, runtime.HashString)
-	runtime.HashFloat(w, r.FreightCharge)
+	runtime.HashDecimal(w, r.FreightCharge)
 }
 
 // decodeShipment reads a Shipment record, every field present, as encoding/json
@@ -276,7 +276,7 @@ func decodeShipment(r *runtime.JSONReader) *Shipment {
 			v.DestinationCountry = r.String()
 		case "weight_kg":
 			r.Seen(&seen, 7)
-			v.WeightKg = r.Float()
+			v.WeightKg = r.Decimal()
 		case "pallets":
 			r.Seen(&seen, 8)
 			v.Pallets = r.Int()
@@ -294,7 +294,7 @@ func decodeShipment(r *runtime.JSONReader) *Shipment {
 			v.RateCard = runtime.ReadOptional(r, runtime.ReadString)
 		case "freight_charge":
 			r.Seen(&seen, 13)
-			v.FreightCharge = r.Float()
+			v.FreightCharge = r.Decimal()
 		default:
 			r.Fail()
 		}
@@ -338,14 +338,14 @@ type RateCard struct {
 	ID      string `json:"id"`
 	Carrier string `json:"carrier"`
 	// domestic: Germany; eu: other EU countries; non_eu: everything else
-	Zone       RateCardZone `json:"zone"`
-	PricePerKg float64      `json:"price_per_kg"`
+	Zone       RateCardZone    `json:"zone"`
+	PricePerKg runtime.Decimal `json:"price_per_kg"`
 	// Minimum charge per shipment before fuel surcharge
-	MinCharge        float64      `json:"min_charge"`
-	FuelSurchargePct float64      `json:"fuel_surcharge_pct"`
-	ValidFrom        runtime.Date `json:"valid_from"`
-	ValidTo          runtime.Date `json:"valid_to"`
-	Active           bool         `json:"active"`
+	MinCharge        runtime.Decimal `json:"min_charge"`
+	FuelSurchargePct runtime.Decimal `json:"fuel_surcharge_pct"`
+	ValidFrom        runtime.Date    `json:"valid_from"`
+	ValidTo          runtime.Date    `json:"valid_to"`
+	Active           bool            `json:"active"`
 }
 
 // recordID is the row's id, for its table.
@@ -370,9 +370,9 @@ func (r *RateCard) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"carrier\":", r.Carrier)
 	dst = runtime.AppendKeyString(dst, ",\"zone\":", string(r.Zone))
-	dst = runtime.AppendKeyFloat(dst, ",\"price_per_kg\":", r.PricePerKg)
-	dst = runtime.AppendKeyFloat(dst, ",\"min_charge\":", r.MinCharge)
-	dst = runtime.AppendKeyFloat(dst, ",\"fuel_surcharge_pct\":", r.FuelSurchargePct)
+	dst = runtime.AppendKeyDecimal(dst, ",\"price_per_kg\":", r.PricePerKg)
+	dst = runtime.AppendKeyDecimal(dst, ",\"min_charge\":", r.MinCharge)
+	dst = runtime.AppendKeyDecimal(dst, ",\"fuel_surcharge_pct\":", r.FuelSurchargePct)
 	dst = r.ValidFrom.AppendJSON(runtime.AppendKey(dst, ",\"valid_from\":"))
 	dst = r.ValidTo.AppendJSON(runtime.AppendKey(dst, ",\"valid_to\":"))
 	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
@@ -390,9 +390,9 @@ func (r *RateCard) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Carrier)
 	runtime.HashString(w, string(r.Zone))
-	runtime.HashFloat(w, r.PricePerKg)
-	runtime.HashFloat(w, r.MinCharge)
-	runtime.HashFloat(w, r.FuelSurchargePct)
+	runtime.HashDecimal(w, r.PricePerKg)
+	runtime.HashDecimal(w, r.MinCharge)
+	runtime.HashDecimal(w, r.FuelSurchargePct)
 	r.ValidFrom.HashFields(w)
 	r.ValidTo.HashFields(w)
 	runtime.HashBool(w, r.Active)
@@ -422,13 +422,13 @@ func decodeRateCard(r *runtime.JSONReader) *RateCard {
 			v.Zone = runtime.Enum(r, RateCardZone.Valid)
 		case "price_per_kg":
 			r.Seen(&seen, 3)
-			v.PricePerKg = r.Float()
+			v.PricePerKg = r.Decimal()
 		case "min_charge":
 			r.Seen(&seen, 4)
-			v.MinCharge = r.Float()
+			v.MinCharge = r.Decimal()
 		case "fuel_surcharge_pct":
 			r.Seen(&seen, 5)
-			v.FuelSurchargePct = r.Float()
+			v.FuelSurchargePct = r.Decimal()
 		case "valid_from":
 			r.Seen(&seen, 6)
 			v.ValidFrom = r.Date()
@@ -455,10 +455,10 @@ type Customer struct {
 	// USt-IdNr.
 	VATID string `json:"vat_id"`
 	// Accounts payable mailbox
-	Email            string  `json:"email"`
-	City             string  `json:"city"`
-	PaymentTermsDays int64   `json:"payment_terms_days"`
-	CreditLimit      float64 `json:"credit_limit"`
+	Email            string          `json:"email"`
+	City             string          `json:"city"`
+	PaymentTermsDays int64           `json:"payment_terms_days"`
+	CreditLimit      runtime.Decimal `json:"credit_limit"`
 	// Credit hold: no new bookings
 	OnHold bool `json:"on_hold"`
 }
@@ -488,7 +488,7 @@ func (r *Customer) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"email\":", r.Email)
 	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
 	dst = runtime.AppendKeyInt(dst, ",\"payment_terms_days\":", r.PaymentTermsDays)
-	dst = runtime.AppendKeyFloat(dst, ",\"credit_limit\":", r.CreditLimit)
+	dst = runtime.AppendKeyDecimal(dst, ",\"credit_limit\":", r.CreditLimit)
 	dst = runtime.AppendKeyBool(dst, ",\"on_hold\":", r.OnHold)
 	return runtime.AppendKey(dst, "}")
 }
@@ -507,7 +507,7 @@ func (r *Customer) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Email)
 	runtime.HashString(w, r.City)
 	runtime.HashInt(w, r.PaymentTermsDays)
-	runtime.HashFloat(w, r.CreditLimit)
+	runtime.HashDecimal(w, r.CreditLimit)
 	runtime.HashBool(w, r.OnHold)
 }
 
@@ -544,7 +544,7 @@ func decodeCustomer(r *runtime.JSONReader) *Customer {
 			v.PaymentTermsDays = r.Int()
 		case "credit_limit":
 			r.Seen(&seen, 6)
-			v.CreditLimit = r.Float()
+			v.CreditLimit = r.Decimal()
 		case "on_hold":
 			r.Seen(&seen, 7)
 			v.OnHold = r.Bool()
@@ -593,12 +593,12 @@ type FreightInvoice struct {
 	Period string               `json:"period"`
 	Status FreightInvoiceStatus `json:"status"`
 	// Sum of the invoice lines, net
-	Total float64 `json:"total"`
+	Total runtime.Decimal `json:"total"`
 	// Sum of the credit notes against this invoice
-	Credited float64       `json:"credited"`
-	IssuedOn *runtime.Date `json:"issued_on"`
-	DueOn    *runtime.Date `json:"due_on"`
-	PaidOn   *runtime.Date `json:"paid_on"`
+	Credited runtime.Decimal `json:"credited"`
+	IssuedOn *runtime.Date   `json:"issued_on"`
+	DueOn    *runtime.Date   `json:"due_on"`
+	PaidOn   *runtime.Date   `json:"paid_on"`
 }
 
 // recordID is the row's id, for its table.
@@ -624,8 +624,8 @@ func (r *FreightInvoice) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"customer\":", r.Customer)
 	dst = runtime.AppendKeyString(dst, ",\"period\":", r.Period)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
-	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
-	dst = runtime.AppendKeyFloat(dst, ",\"credited\":", r.Credited)
+	dst = runtime.AppendKeyDecimal(dst, ",\"total\":", r.Total)
+	dst = runtime.AppendKeyDecimal(dst, ",\"credited\":", r.Credited)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"issued_on\":"), r.IssuedOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"due_on\":"), r.DueOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
@@ -644,8 +644,8 @@ func (r *FreightInvoice) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Customer)
 	runtime.HashString(w, r.Period)
 	runtime.HashString(w, string(r.Status))
-	runtime.HashFloat(w, r.Total)
-	runtime.HashFloat(w, r.Credited)
+	runtime.HashDecimal(w, r.Total)
+	runtime.HashDecimal(w, r.Credited)
 	runtime.HashOptional(w, r.IssuedOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.DueOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
@@ -678,10 +678,10 @@ func decodeFreightInvoice(r *runtime.JSONReader) *FreightInvoice {
 			v.Status = runtime.Enum(r, FreightInvoiceStatus.Valid)
 		case "total":
 			r.Seen(&seen, 4)
-			v.Total = r.Float()
+			v.Total = r.Decimal()
 		case "credited":
 			r.Seen(&seen, 5)
-			v.Credited = r.Float()
+			v.Credited = r.Decimal()
 		case "issued_on":
 			r.Seen(&seen, 6)
 			v.IssuedOn = runtime.ReadOptional(r, runtime.ReadDate)
@@ -703,10 +703,10 @@ func decodeFreightInvoice(r *runtime.JSONReader) *FreightInvoice {
 
 // InvoiceLine is one shipment billed on an invoice.
 type InvoiceLine struct {
-	ID       string  `json:"id"`
-	Invoice  string  `json:"invoice"`
-	Shipment string  `json:"shipment"`
-	Amount   float64 `json:"amount"`
+	ID       string          `json:"id"`
+	Invoice  string          `json:"invoice"`
+	Shipment string          `json:"shipment"`
+	Amount   runtime.Decimal `json:"amount"`
 }
 
 // recordID is the row's id, for its table.
@@ -731,7 +731,7 @@ func (r *InvoiceLine) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
 	dst = runtime.AppendKeyString(dst, ",\"shipment\":", r.Shipment)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -746,7 +746,7 @@ func (r *InvoiceLine) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Invoice)
 	runtime.HashString(w, r.Shipment)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 }
 
 // decodeInvoiceLine reads a InvoiceLine record, every field present, as encoding/json
@@ -773,7 +773,7 @@ func decodeInvoiceLine(r *runtime.JSONReader) *InvoiceLine {
 			v.Shipment = r.String()
 		case "amount":
 			r.Seen(&seen, 3)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		default:
 			r.Fail()
 		}
@@ -786,11 +786,11 @@ func decodeInvoiceLine(r *runtime.JSONReader) *InvoiceLine {
 
 // CreditNote is a correction that reduces what the customer owes on an invoice.
 type CreditNote struct {
-	ID       string       `json:"id"`
-	Invoice  string       `json:"invoice"`
-	Amount   float64      `json:"amount"`
-	Reason   string       `json:"reason"`
-	IssuedOn runtime.Date `json:"issued_on"`
+	ID       string          `json:"id"`
+	Invoice  string          `json:"invoice"`
+	Amount   runtime.Decimal `json:"amount"`
+	Reason   string          `json:"reason"`
+	IssuedOn runtime.Date    `json:"issued_on"`
 }
 
 // recordID is the row's id, for its table.
@@ -814,7 +814,7 @@ func (r *CreditNote) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = runtime.AppendKeyString(dst, ",\"reason\":", r.Reason)
 	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
 	return runtime.AppendKey(dst, "}")
@@ -830,7 +830,7 @@ func (r *CreditNote) HashFields(w *runtime.FieldHasher) {
 	w.Begin(5)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Invoice)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	runtime.HashString(w, r.Reason)
 	r.IssuedOn.HashFields(w)
 }
@@ -856,7 +856,7 @@ func decodeCreditNote(r *runtime.JSONReader) *CreditNote {
 			v.Invoice = r.String()
 		case "amount":
 			r.Seen(&seen, 2)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "reason":
 			r.Seen(&seen, 3)
 			v.Reason = r.String()
@@ -875,10 +875,10 @@ func decodeCreditNote(r *runtime.JSONReader) *CreditNote {
 
 // Payment is a customer's bank transfer matched to an invoice.
 type Payment struct {
-	ID         string       `json:"id"`
-	Invoice    string       `json:"invoice"`
-	Amount     float64      `json:"amount"`
-	ReceivedOn runtime.Date `json:"received_on"`
+	ID         string          `json:"id"`
+	Invoice    string          `json:"invoice"`
+	Amount     runtime.Decimal `json:"amount"`
+	ReceivedOn runtime.Date    `json:"received_on"`
 	// Reference of the bank statement line
 	BankReference string `json:"bank_reference"`
 }
@@ -904,7 +904,7 @@ func (r *Payment) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"bank_reference\":", r.BankReference)
 	return runtime.AppendKey(dst, "}")
@@ -920,7 +920,7 @@ func (r *Payment) HashFields(w *runtime.FieldHasher) {
 	w.Begin(5)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Invoice)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	r.ReceivedOn.HashFields(w)
 	runtime.HashString(w, r.BankReference)
 }
@@ -946,7 +946,7 @@ func decodePayment(r *runtime.JSONReader) *Payment {
 			v.Invoice = r.String()
 		case "amount":
 			r.Seen(&seen, 2)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "received_on":
 			r.Seen(&seen, 3)
 			v.ReceivedOn = r.Date()
@@ -965,11 +965,11 @@ func decodePayment(r *runtime.JSONReader) *Payment {
 
 // DunningLetter is a payment reminder for an overdue invoice.
 type DunningLetter struct {
-	ID      string       `json:"id"`
-	Invoice string       `json:"invoice"`
-	Level   int64        `json:"level"`
-	Fee     float64      `json:"fee"`
-	SentOn  runtime.Date `json:"sent_on"`
+	ID      string          `json:"id"`
+	Invoice string          `json:"invoice"`
+	Level   int64           `json:"level"`
+	Fee     runtime.Decimal `json:"fee"`
+	SentOn  runtime.Date    `json:"sent_on"`
 }
 
 // recordID is the row's id, for its table.
@@ -994,7 +994,7 @@ func (r *DunningLetter) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"invoice\":", r.Invoice)
 	dst = runtime.AppendKeyInt(dst, ",\"level\":", r.Level)
-	dst = runtime.AppendKeyFloat(dst, ",\"fee\":", r.Fee)
+	dst = runtime.AppendKeyDecimal(dst, ",\"fee\":", r.Fee)
 	dst = r.SentOn.AppendJSON(runtime.AppendKey(dst, ",\"sent_on\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -1010,7 +1010,7 @@ func (r *DunningLetter) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Invoice)
 	runtime.HashInt(w, r.Level)
-	runtime.HashFloat(w, r.Fee)
+	runtime.HashDecimal(w, r.Fee)
 	r.SentOn.HashFields(w)
 }
 
@@ -1038,7 +1038,7 @@ func decodeDunningLetter(r *runtime.JSONReader) *DunningLetter {
 			v.Level = r.Int()
 		case "fee":
 			r.Seen(&seen, 3)
-			v.Fee = r.Float()
+			v.Fee = r.Decimal()
 		case "sent_on":
 			r.Seen(&seen, 4)
 			v.SentOn = r.Date()

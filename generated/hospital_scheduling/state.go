@@ -5,7 +5,6 @@ package hospital_scheduling
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -204,10 +203,7 @@ func (s *State) checkDepartmentRttTargetWeeks(r *Department) error {
 // checkDepartmentFirstAttendanceTariff checks Department.first_attendance_tariff of a record about to be written.
 func (s *State) checkDepartmentFirstAttendanceTariff(r *Department) error {
 	v := r.FirstAttendanceTariff
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Department.first_attendance_tariff", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Department.first_attendance_tariff", ">=", "0", runtime.ValueText(v))
 	}
 	return nil

@@ -127,7 +127,7 @@ type Department struct {
 	// Referral-to-treatment standard for routine referrals
 	RttTargetWeeks int64 `json:"rtt_target_weeks"`
 	// National tariff for a first outpatient attendance
-	FirstAttendanceTariff float64 `json:"first_attendance_tariff"`
+	FirstAttendanceTariff runtime.Decimal `json:"first_attendance_tariff"`
 }
 
 // recordID is the row's id, for its table.
@@ -153,7 +153,7 @@ func (r *Department) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
 	dst = runtime.AppendKeyString(dst, ",\"code\":", r.Code)
 	dst = runtime.AppendKeyInt(dst, ",\"rtt_target_weeks\":", r.RttTargetWeeks)
-	dst = runtime.AppendKeyFloat(dst, ",\"first_attendance_tariff\":", r.FirstAttendanceTariff)
+	dst = runtime.AppendKeyDecimal(dst, ",\"first_attendance_tariff\":", r.FirstAttendanceTariff)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -169,7 +169,7 @@ func (r *Department) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Name)
 	runtime.HashString(w, r.Code)
 	runtime.HashInt(w, r.RttTargetWeeks)
-	runtime.HashFloat(w, r.FirstAttendanceTariff)
+	runtime.HashDecimal(w, r.FirstAttendanceTariff)
 }
 
 // decodeDepartment reads a Department record, every field present, as encoding/json
@@ -199,7 +199,7 @@ func decodeDepartment(r *runtime.JSONReader) *Department {
 			v.RttTargetWeeks = r.Int()
 		case "first_attendance_tariff":
 			r.Seen(&seen, 4)
-			v.FirstAttendanceTariff = r.Float()
+			v.FirstAttendanceTariff = r.Decimal()
 		default:
 			r.Fail()
 		}

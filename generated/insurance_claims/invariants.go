@@ -14,27 +14,27 @@ func (s *State) checkLargeApprovalsHaveAssessment() []runtime.Violation {
 		assessmentsByClaim[r.Claim] = append(assessmentsByClaim[r.Claim], r)
 	}
 	for c := range s.Claims.All() {
-		if !((c.Status == ClaimStatusApproved || c.Status == ClaimStatusPaid) && func() float64 {
+		if !((c.Status == ClaimStatusApproved || c.Status == ClaimStatusPaid) && func() runtime.Decimal {
 			if p := c.ApprovedAmount; p != nil {
 				return *p
 			}
-			return float64(0)
-		}() > float64(5000)) {
+			return runtime.DecimalFromInt(0)
+		}().Cmp(runtime.DecimalFromInt(5000)) > 0) {
 			continue
 		}
 		ok2 := func() bool {
 			for _, a := range assessmentsByClaim[c.ID] {
-				if !(a.Status == AssessmentStatusCompleted && func() float64 {
+				if !(a.Status == AssessmentStatusCompleted && func() runtime.Decimal {
 					if p2 := a.AssessedAmount; p2 != nil {
 						return *p2
 					}
-					return float64(0)
-				}() >= func() float64 {
+					return runtime.DecimalFromInt(0)
+				}().Cmp(func() runtime.Decimal {
 					if p3 := c.ApprovedAmount; p3 != nil {
 						return *p3
 					}
-					return float64(0)
-				}()) {
+					return runtime.DecimalFromInt(0)
+				}()) >= 0) {
 					continue
 				}
 				return true
@@ -165,21 +165,21 @@ func (s *State) checkPaidClaimsFullyPaidOut() []runtime.Violation {
 		if !(c.Status == ClaimStatusPaid) {
 			continue
 		}
-		ok2 := func() float64 {
-			var acc float64
+		ok2 := func() runtime.Decimal {
+			var acc runtime.Decimal
 			for _, p := range payoutsByClaim[c.ID] {
 				if !(p.Status != PayoutStatusCancelled) {
 					continue
 				}
 				x := p.Amount
-				acc += x
+				acc = acc.Add(x)
 			}
 			return acc
-		}() == func() float64 {
+		}() == func() runtime.Decimal {
 			if p2 := c.ApprovedAmount; p2 != nil {
 				return *p2
 			}
-			return float64(0)
+			return runtime.DecimalFromInt(0)
 		}()
 		if !ok2 {
 			out = append(out, runtime.Violation{

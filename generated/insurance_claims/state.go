@@ -5,7 +5,6 @@ package insurance_claims
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -180,10 +179,7 @@ func (s *State) checkInsurancePolicyCover(r *InsurancePolicy) error {
 // checkInsurancePolicyAnnualPremium checks InsurancePolicy.annual_premium of a record about to be written.
 func (s *State) checkInsurancePolicyAnnualPremium(r *InsurancePolicy) error {
 	v := r.AnnualPremium
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "InsurancePolicy.annual_premium", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "InsurancePolicy.annual_premium", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -192,10 +188,7 @@ func (s *State) checkInsurancePolicyAnnualPremium(r *InsurancePolicy) error {
 // checkInsurancePolicyCoverageLimit checks InsurancePolicy.coverage_limit of a record about to be written.
 func (s *State) checkInsurancePolicyCoverageLimit(r *InsurancePolicy) error {
 	v := r.CoverageLimit
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "InsurancePolicy.coverage_limit", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "InsurancePolicy.coverage_limit", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -204,10 +197,7 @@ func (s *State) checkInsurancePolicyCoverageLimit(r *InsurancePolicy) error {
 // checkInsurancePolicyDeductible checks InsurancePolicy.deductible of a record about to be written.
 func (s *State) checkInsurancePolicyDeductible(r *InsurancePolicy) error {
 	v := r.Deductible
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "InsurancePolicy.deductible", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "InsurancePolicy.deductible", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -293,23 +283,8 @@ func (s *State) checkClaimPeril(r *Claim) error {
 // checkClaimEstimatedAmount checks Claim.estimated_amount of a record about to be written.
 func (s *State) checkClaimEstimatedAmount(r *Claim) error {
 	v := r.EstimatedAmount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Claim.estimated_amount", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Claim.estimated_amount", ">=", "0", runtime.ValueText(v))
-	}
-	return nil
-}
-
-// checkClaimApprovedAmount checks Claim.approved_amount of a record about to be written.
-func (s *State) checkClaimApprovedAmount(r *Claim) error {
-	if r.ApprovedAmount == nil {
-		return nil
-	}
-	v := *r.ApprovedAmount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Claim.approved_amount", v)
 	}
 	return nil
 }
@@ -333,9 +308,6 @@ func (s *State) checkClaim(r *Claim) error {
 		return err
 	}
 	if err := s.checkClaimEstimatedAmount(r); err != nil {
-		return err
-	}
-	if err := s.checkClaimApprovedAmount(r); err != nil {
 		return err
 	}
 	if err := s.checkClaimStatus(r); err != nil {
@@ -413,25 +385,10 @@ func (s *State) checkAssessmentStatus(r *Assessment) error {
 	return nil
 }
 
-// checkAssessmentAssessedAmount checks Assessment.assessed_amount of a record about to be written.
-func (s *State) checkAssessmentAssessedAmount(r *Assessment) error {
-	if r.AssessedAmount == nil {
-		return nil
-	}
-	v := *r.AssessedAmount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Assessment.assessed_amount", v)
-	}
-	return nil
-}
-
 // checkAssessment checks the constraints of every field of a Assessment about to be
 // written, in field order.
 func (s *State) checkAssessment(r *Assessment) error {
 	if err := s.checkAssessmentStatus(r); err != nil {
-		return err
-	}
-	if err := s.checkAssessmentAssessedAmount(r); err != nil {
 		return err
 	}
 	return nil
@@ -461,10 +418,7 @@ func (s *State) payoutAt(id string) *Payout {
 // checkPayoutAmount checks Payout.amount of a record about to be written.
 func (s *State) checkPayoutAmount(r *Payout) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Payout.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Payout.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -592,9 +546,6 @@ func (s *State) Validate() []error {
 			if err := s.checkClaimEstimatedAmount(r); err != nil {
 				errs = append(errs, fmt.Errorf("%s %q: %w", "Claim", r.ID, err))
 			}
-			if err := s.checkClaimApprovedAmount(r); err != nil {
-				errs = append(errs, fmt.Errorf("%s %q: %w", "Claim", r.ID, err))
-			}
 			if err := s.checkClaimStatus(r); err != nil {
 				errs = append(errs, fmt.Errorf("%s %q: %w", "Claim", r.ID, err))
 			}
@@ -625,9 +576,6 @@ func (s *State) Validate() []error {
 				errs = append(errs, fmt.Errorf("%s %q: %s refers to %s %q, which does not exist", "Assessment", r.ID, "adjuster", "LossAdjuster", r.Adjuster))
 			}
 			if err := s.checkAssessmentStatus(r); err != nil {
-				errs = append(errs, fmt.Errorf("%s %q: %w", "Assessment", r.ID, err))
-			}
-			if err := s.checkAssessmentAssessedAmount(r); err != nil {
 				errs = append(errs, fmt.Errorf("%s %q: %w", "Assessment", r.ID, err))
 			}
 		}

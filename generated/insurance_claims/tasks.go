@@ -31,7 +31,7 @@ type task struct {
 func assertSettleWaterDamageClaim1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for a := range s.Assessments.All() {
-			if !(a.Claim == "clm_0412" && a.Status == AssessmentStatusCompleted && a.AssessedAmount != nil && *a.AssessedAmount == float64(7350)) {
+			if !(a.Claim == "clm_0412" && a.Status == AssessmentStatusCompleted && a.AssessedAmount != nil && *a.AssessedAmount == runtime.DecimalFromInt(7350)) {
 				continue
 			}
 			return true
@@ -53,7 +53,7 @@ func assertSettleWaterDamageClaim2(s *State, _ startState) (bool, string) {
 // claims.Claim[clm_0412].approved_amount == 7200
 func assertSettleWaterDamageClaim3(s *State, _ startState) (bool, string) {
 	l := s.claimAt("clm_0412").ApprovedAmount
-	r := float64(7200)
+	r := runtime.DecimalFromInt(7200)
 	return s.compared(l != nil && *l == r, l, r)
 }
 
@@ -63,7 +63,7 @@ func assertSettleWaterDamageClaim3(s *State, _ startState) (bool, string) {
 func assertSettleWaterDamageClaim4(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for p := range s.Payouts.All() {
-			if !(p.Claim == "clm_0412" && p.Amount == float64(7200) && p.Status == PayoutStatusScheduled && p.Iban == "FR7610071690000000201745562") {
+			if !(p.Claim == "clm_0412" && p.Amount == runtime.DecimalFromInt(7200) && p.Status == PayoutStatusScheduled && p.Iban == "FR7610071690000000201745562") {
 				continue
 			}
 			return true
@@ -109,7 +109,7 @@ func assertFreezeSuspiciousBurglary3(s *State, _ startState) (bool, string) {
 func assertPayOutCollisionClaim1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for p := range s.Payouts.All() {
-			if !(p.Claim == "clm_0388" && p.Amount == float64(3020) && p.Status == PayoutStatusSent) {
+			if !(p.Claim == "clm_0388" && p.Amount == runtime.DecimalFromInt(3020) && p.Status == PayoutStatusSent) {
 				continue
 			}
 			return true

@@ -781,7 +781,7 @@ type FileClaimArgs struct {
 	IncidentDate runtime.Date `json:"incident_date"`
 	Description  string       `json:"description"`
 	// Amount in EUR.
-	EstimatedAmount float64 `json:"estimated_amount"`
+	EstimatedAmount runtime.Decimal `json:"estimated_amount"`
 }
 
 // decode decodes the JSON arguments of file_claim without reflection, as
@@ -820,7 +820,7 @@ func (a *FileClaimArgs) decode(text string) bool {
 			}
 		case "estimated_amount":
 			if r.Arg(5) {
-				a.EstimatedAmount = r.Float()
+				a.EstimatedAmount = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -847,7 +847,7 @@ func (s *State) FileClaim(args FileClaimArgs) (*Claim, error) {
 	if !(policy.Product == InsurancePolicyProductMotor && (args.Peril == ClaimPerilCollision || args.Peril == ClaimPerilTheft || args.Peril == ClaimPerilGlass || args.Peril == ClaimPerilFire) || policy.Product == InsurancePolicyProductHome && (args.Peril == ClaimPerilFire || args.Peril == ClaimPerilWaterDamage || args.Peril == ClaimPerilStorm || args.Peril == ClaimPerilBurglary)) {
 		return nil, runtime.PreconditionFailed("this peril is not covered by this kind of contract")
 	}
-	if !(args.EstimatedAmount > float64(0)) {
+	if !(args.EstimatedAmount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the estimate must be positive")
 	}
 	if func() bool {
@@ -946,7 +946,7 @@ type ApproveClaimArgs struct {
 	// The id of a Claim record (e.g. "clm_0274").
 	Claim string `json:"claim"`
 	// Indemnity net of the deductible. Amount in EUR.
-	Amount float64 `json:"amount"`
+	Amount runtime.Decimal `json:"amount"`
 }
 
 // decode decodes the JSON arguments of approve_claim without reflection, as
@@ -969,7 +969,7 @@ func (a *ApproveClaimArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -987,10 +987,10 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 	if !(claim.Status == ClaimStatusSubmitted || claim.Status == ClaimStatusUnderAssessment) {
 		return nil, runtime.PreconditionFailed("only a submitted claim or one under assessment can be approved")
 	}
-	if !(args.Amount > float64(0)) {
+	if !(args.Amount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the approved amount must be positive")
 	}
-	ok2 := args.Amount <= s.insurancePolicyAt(claim.Policy).CoverageLimit
+	ok2 := args.Amount.Cmp(s.insurancePolicyAt(claim.Policy).CoverageLimit) <= 0
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -1002,9 +1002,6 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 		return nil, err
 	}
 	claim.ApprovedAmount = &v
-	if err := s.checkClaimApprovedAmount(claim); err != nil {
-		return nil, err
-	}
 	claim.Status = ClaimStatusApproved
 	v2 := today
 	claim.DecidedOn = &v2
@@ -1455,8 +1452,8 @@ type RecordAssessmentArgs struct {
 	// The id of a Assessment record (e.g. "asm_0355").
 	Assessment string `json:"assessment"`
 	// Amount in EUR.
-	AssessedAmount float64 `json:"assessed_amount"`
-	Findings       string  `json:"findings"`
+	AssessedAmount runtime.Decimal `json:"assessed_amount"`
+	Findings       string          `json:"findings"`
 }
 
 // decode decodes the JSON arguments of record_assessment without reflection, as
@@ -1479,7 +1476,7 @@ func (a *RecordAssessmentArgs) decode(text string) bool {
 			}
 		case "assessed_amount":
 			if r.Arg(1) {
-				a.AssessedAmount = r.Float()
+				a.AssessedAmount = r.Decimal()
 			}
 		case "findings":
 			if r.Arg(2) {
@@ -1501,7 +1498,7 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 	if !(assessment.Status == AssessmentStatusRequested) {
 		return nil, runtime.PreconditionFailed("only a pending assessment can be completed")
 	}
-	if !(args.AssessedAmount >= float64(0)) {
+	if !(args.AssessedAmount.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return nil, runtime.PreconditionFailed("the assessed amount cannot be negative")
 	}
 	v := args.AssessedAmount
@@ -1509,9 +1506,6 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 		return nil, err
 	}
 	assessment.AssessedAmount = &v
-	if err := s.checkAssessmentAssessedAmount(assessment); err != nil {
-		return nil, err
-	}
 	v2 := args.Findings
 	assessment.Findings = &v2
 	v3 := today
@@ -1702,8 +1696,8 @@ type SchedulePayoutArgs struct {
 	// The id of a Claim record (e.g. "clm_0274").
 	Claim string `json:"claim"`
 	// Amount in EUR.
-	Amount float64 `json:"amount"`
-	Payee  string  `json:"payee"`
+	Amount runtime.Decimal `json:"amount"`
+	Payee  string          `json:"payee"`
 	// French IBAN, 27 characters, no spaces.
 	Iban string `json:"iban"`
 }
@@ -1728,7 +1722,7 @@ func (a *SchedulePayoutArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		case "payee":
 			if r.Arg(2) {
@@ -1754,30 +1748,30 @@ func (s *State) SchedulePayout(args SchedulePayoutArgs) (*Payout, error) {
 	if !(claim.Status == ClaimStatusApproved) {
 		return nil, runtime.PreconditionFailed("payouts can only be scheduled on an approved claim")
 	}
-	if !(args.Amount > float64(0)) {
+	if !(args.Amount.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the amount must be positive")
 	}
 	if !(strings.HasPrefix(args.Iban, "FR") && int64(utf8.RuneCountInString(args.Iban)) == 27) {
 		return nil, runtime.PreconditionFailed("the IBAN must be a French IBAN of 27 characters without spaces")
 	}
-	already := func() float64 {
-		var acc float64
+	already := func() runtime.Decimal {
+		var acc runtime.Decimal
 		for p := range s.Payouts.All() {
 			s.j.Tick()
 			if !(p.Claim == claim.ID && p.Status != PayoutStatusCancelled) {
 				continue
 			}
 			x := p.Amount
-			acc += x
+			acc = acc.Add(x)
 		}
 		return acc
 	}()
-	if !(already+args.Amount <= func() float64 {
+	if !(already.Add(args.Amount).Cmp(func() runtime.Decimal {
 		if p2 := claim.ApprovedAmount; p2 != nil {
 			return *p2
 		}
-		return float64(0)
-	}()) {
+		return runtime.DecimalFromInt(0)
+	}()) <= 0) {
 		return nil, runtime.PreconditionFailed("payouts would exceed the approved amount")
 	}
 	p3 := &Payout{
@@ -2186,7 +2180,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 			return 0, err
 		}
 	}
-	if claim.EstimatedAmount > float64(15000) && !func() bool {
+	if claim.EstimatedAmount.Cmp(runtime.DecimalFromInt(15000)) > 0 && !func() bool {
 		for f3 := range s.FraudFlags.All() {
 			s.j.Tick()
 			if !(f3.Claim == claim.ID && f3.Reason == FraudFlagReasonHighValue && f3.Status == FraudFlagStatusOpen) {

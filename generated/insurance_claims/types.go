@@ -202,15 +202,15 @@ type InsurancePolicy struct {
 	Product      InsurancePolicyProduct `json:"product"`
 	Cover        InsurancePolicyCover   `json:"cover"`
 	// Vehicle and plate, or the insured dwelling
-	InsuredItem      string       `json:"insured_item"`
-	StartDate        runtime.Date `json:"start_date"`
-	EndDate          runtime.Date `json:"end_date"`
-	PremiumPaidUntil runtime.Date `json:"premium_paid_until"`
-	AnnualPremium    float64      `json:"annual_premium"`
+	InsuredItem      string          `json:"insured_item"`
+	StartDate        runtime.Date    `json:"start_date"`
+	EndDate          runtime.Date    `json:"end_date"`
+	PremiumPaidUntil runtime.Date    `json:"premium_paid_until"`
+	AnnualPremium    runtime.Decimal `json:"annual_premium"`
 	// Maximum indemnity per claim
-	CoverageLimit float64 `json:"coverage_limit"`
+	CoverageLimit runtime.Decimal `json:"coverage_limit"`
 	// Franchise borne by the policyholder on each claim
-	Deductible float64               `json:"deductible"`
+	Deductible runtime.Decimal       `json:"deductible"`
 	Status     InsurancePolicyStatus `json:"status"`
 }
 
@@ -242,9 +242,9 @@ func (r *InsurancePolicy) AppendJSON(dst []byte) []byte {
 	dst = r.StartDate.AppendJSON(runtime.AppendKey(dst, ",\"start_date\":"))
 	dst = r.EndDate.AppendJSON(runtime.AppendKey(dst, ",\"end_date\":"))
 	dst = r.PremiumPaidUntil.AppendJSON(runtime.AppendKey(dst, ",\"premium_paid_until\":"))
-	dst = runtime.AppendKeyFloat(dst, ",\"annual_premium\":", r.AnnualPremium)
-	dst = runtime.AppendKeyFloat(dst, ",\"coverage_limit\":", r.CoverageLimit)
-	dst = runtime.AppendKeyFloat(dst, ",\"deductible\":", r.Deductible)
+	dst = runtime.AppendKeyDecimal(dst, ",\"annual_premium\":", r.AnnualPremium)
+	dst = runtime.AppendKeyDecimal(dst, ",\"coverage_limit\":", r.CoverageLimit)
+	dst = runtime.AppendKeyDecimal(dst, ",\"deductible\":", r.Deductible)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	return runtime.AppendKey(dst, "}")
 }
@@ -266,9 +266,9 @@ func (r *InsurancePolicy) HashFields(w *runtime.FieldHasher) {
 	r.StartDate.HashFields(w)
 	r.EndDate.HashFields(w)
 	r.PremiumPaidUntil.HashFields(w)
-	runtime.HashFloat(w, r.AnnualPremium)
-	runtime.HashFloat(w, r.CoverageLimit)
-	runtime.HashFloat(w, r.Deductible)
+	runtime.HashDecimal(w, r.AnnualPremium)
+	runtime.HashDecimal(w, r.CoverageLimit)
+	runtime.HashDecimal(w, r.Deductible)
 	runtime.HashString(w, string(r.Status))
 }
 
@@ -314,13 +314,13 @@ func decodeInsurancePolicy(r *runtime.JSONReader) *InsurancePolicy {
 			v.PremiumPaidUntil = r.Date()
 		case "annual_premium":
 			r.Seen(&seen, 9)
-			v.AnnualPremium = r.Float()
+			v.AnnualPremium = r.Decimal()
 		case "coverage_limit":
 			r.Seen(&seen, 10)
-			v.CoverageLimit = r.Float()
+			v.CoverageLimit = r.Decimal()
 		case "deductible":
 			r.Seen(&seen, 11)
-			v.Deductible = r.Float()
+			v.Deductible = r.Decimal()
 		case "status":
 			r.Seen(&seen, 12)
 			v.Status = runtime.Enum(r, InsurancePolicyStatus.Valid)
@@ -403,12 +403,12 @@ type Claim struct {
 	ReportedOn   runtime.Date `json:"reported_on"`
 	Description  string       `json:"description"`
 	// Customer's or garage's first estimate
-	EstimatedAmount float64 `json:"estimated_amount"`
+	EstimatedAmount runtime.Decimal `json:"estimated_amount"`
 	// Indemnity approved, net of the deductible
-	ApprovedAmount  *float64      `json:"approved_amount"`
-	Status          ClaimStatus   `json:"status"`
-	DecidedOn       *runtime.Date `json:"decided_on"`
-	RejectionReason *string       `json:"rejection_reason"`
+	ApprovedAmount  *runtime.Decimal `json:"approved_amount"`
+	Status          ClaimStatus      `json:"status"`
+	DecidedOn       *runtime.Date    `json:"decided_on"`
+	RejectionReason *string          `json:"rejection_reason"`
 }
 
 // recordID is the row's id, for its table.
@@ -437,8 +437,8 @@ func (r *Claim) AppendJSON(dst []byte) []byte {
 	dst = r.IncidentDate.AppendJSON(runtime.AppendKey(dst, ",\"incident_date\":"))
 	dst = r.ReportedOn.AppendJSON(runtime.AppendKey(dst, ",\"reported_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"description\":", r.Description)
-	dst = runtime.AppendKeyFloat(dst, ",\"estimated_amount\":", r.EstimatedAmount)
-	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approved_amount\":"), r.ApprovedAmount, runtime.AppendFloat)
+	dst = runtime.AppendKeyDecimal(dst, ",\"estimated_amount\":", r.EstimatedAmount)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approved_amount\":"), r.ApprovedAmount, runtime.AppendDecimal)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"decided_on\":"), r.DecidedOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"rejection_reason\":"), r.RejectionReason, runtime.AppendString)
@@ -460,8 +460,8 @@ func (r *Claim) HashFields(w *runtime.FieldHasher) {
 	r.IncidentDate.HashFields(w)
 	r.ReportedOn.HashFields(w)
 	runtime.HashString(w, r.Description)
-	runtime.HashFloat(w, r.EstimatedAmount)
-	runtime.HashOptional(w, r.ApprovedAmount, runtime.HashFloat)
+	runtime.HashDecimal(w, r.EstimatedAmount)
+	runtime.HashOptional(w, r.ApprovedAmount, runtime.HashDecimal)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.RejectionReason, runtime.HashString)
@@ -503,10 +503,10 @@ func decodeClaim(r *runtime.JSONReader) *Claim {
 			v.Description = r.String()
 		case "estimated_amount":
 			r.Seen(&seen, 7)
-			v.EstimatedAmount = r.Float()
+			v.EstimatedAmount = r.Decimal()
 		case "approved_amount":
 			r.Seen(&seen, 8)
-			v.ApprovedAmount = runtime.ReadOptional(r, runtime.ReadFloat)
+			v.ApprovedAmount = runtime.ReadOptional(r, runtime.ReadDecimal)
 		case "status":
 			r.Seen(&seen, 9)
 			v.Status = runtime.Enum(r, ClaimStatus.Valid)
@@ -693,8 +693,8 @@ type Assessment struct {
 	Status      AssessmentStatus `json:"status"`
 	AssessedOn  *runtime.Date    `json:"assessed_on"`
 	// Damage assessed by the adjuster, before the deductible
-	AssessedAmount *float64 `json:"assessed_amount"`
-	Findings       *string  `json:"findings"`
+	AssessedAmount *runtime.Decimal `json:"assessed_amount"`
+	Findings       *string          `json:"findings"`
 }
 
 // recordID is the row's id, for its table.
@@ -722,7 +722,7 @@ func (r *Assessment) AppendJSON(dst []byte) []byte {
 	dst = r.RequestedOn.AppendJSON(runtime.AppendKey(dst, ",\"requested_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assessed_on\":"), r.AssessedOn, runtime.AppendValue[runtime.Date])
-	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assessed_amount\":"), r.AssessedAmount, runtime.AppendFloat)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assessed_amount\":"), r.AssessedAmount, runtime.AppendDecimal)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"findings\":"), r.Findings, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -741,7 +741,7 @@ func (r *Assessment) HashFields(w *runtime.FieldHasher) {
 	r.RequestedOn.HashFields(w)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.AssessedOn, runtime.HashValue[runtime.Date])
-	runtime.HashOptional(w, r.AssessedAmount, runtime.HashFloat)
+	runtime.HashOptional(w, r.AssessedAmount, runtime.HashDecimal)
 	runtime.HashOptional(w, r.Findings, runtime.HashString)
 }
 
@@ -778,7 +778,7 @@ func decodeAssessment(r *runtime.JSONReader) *Assessment {
 			v.AssessedOn = runtime.ReadOptional(r, runtime.ReadDate)
 		case "assessed_amount":
 			r.Seen(&seen, 6)
-			v.AssessedAmount = runtime.ReadOptional(r, runtime.ReadFloat)
+			v.AssessedAmount = runtime.ReadOptional(r, runtime.ReadDecimal)
 		case "findings":
 			r.Seen(&seen, 7)
 			v.Findings = runtime.ReadOptional(r, runtime.ReadString)
@@ -820,14 +820,14 @@ func (v *PayoutStatus) UnmarshalJSON(data []byte) error {
 
 // Payout is a transfer of indemnity for a claim.
 type Payout struct {
-	ID          string        `json:"id"`
-	Claim       string        `json:"claim"`
-	Amount      float64       `json:"amount"`
-	Payee       string        `json:"payee"`
-	Iban        string        `json:"iban"`
-	Status      PayoutStatus  `json:"status"`
-	ScheduledOn runtime.Date  `json:"scheduled_on"`
-	SentOn      *runtime.Date `json:"sent_on"`
+	ID          string          `json:"id"`
+	Claim       string          `json:"claim"`
+	Amount      runtime.Decimal `json:"amount"`
+	Payee       string          `json:"payee"`
+	Iban        string          `json:"iban"`
+	Status      PayoutStatus    `json:"status"`
+	ScheduledOn runtime.Date    `json:"scheduled_on"`
+	SentOn      *runtime.Date   `json:"sent_on"`
 }
 
 // recordID is the row's id, for its table.
@@ -851,7 +851,7 @@ func (r *Payout) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"claim\":", r.Claim)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = runtime.AppendKeyString(dst, ",\"payee\":", r.Payee)
 	dst = runtime.AppendKeyString(dst, ",\"iban\":", r.Iban)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
@@ -870,7 +870,7 @@ func (r *Payout) HashFields(w *runtime.FieldHasher) {
 	w.Begin(8)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Claim)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	runtime.HashString(w, r.Payee)
 	runtime.HashString(w, r.Iban)
 	runtime.HashString(w, string(r.Status))
@@ -899,7 +899,7 @@ func decodePayout(r *runtime.JSONReader) *Payout {
 			v.Claim = r.String()
 		case "amount":
 			r.Seen(&seen, 2)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "payee":
 			r.Seen(&seen, 3)
 			v.Payee = r.String()

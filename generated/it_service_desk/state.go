@@ -5,7 +5,6 @@ package it_service_desk
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -245,10 +244,7 @@ func (s *State) checkAssetSerialNumber(r *Asset) error {
 // checkAssetPurchaseCost checks Asset.purchase_cost of a record about to be written.
 func (s *State) checkAssetPurchaseCost(r *Asset) error {
 	v := r.PurchaseCost
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Asset.purchase_cost", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Asset.purchase_cost", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -315,10 +311,7 @@ func (s *State) checkSoftwareLicenceSeatsPurchased(r *SoftwareLicence) error {
 // checkSoftwareLicenceCostPerSeat checks SoftwareLicence.cost_per_seat of a record about to be written.
 func (s *State) checkSoftwareLicenceCostPerSeat(r *SoftwareLicence) error {
 	v := r.CostPerSeat
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "SoftwareLicence.cost_per_seat", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "SoftwareLicence.cost_per_seat", ">=", "0", runtime.ValueText(v))
 	}
 	return nil

@@ -266,13 +266,13 @@ func (v *AssetStatus) UnmarshalJSON(data []byte) error {
 type Asset struct {
 	ID string `json:"id"`
 	// e.g. AST-LT-0342
-	AssetTag     string       `json:"asset_tag"`
-	Kind         AssetKind    `json:"kind"`
-	Model        string       `json:"model"`
-	SerialNumber string       `json:"serial_number"`
-	PurchaseCost float64      `json:"purchase_cost"`
-	PurchasedOn  runtime.Date `json:"purchased_on"`
-	Status       AssetStatus  `json:"status"`
+	AssetTag     string          `json:"asset_tag"`
+	Kind         AssetKind       `json:"kind"`
+	Model        string          `json:"model"`
+	SerialNumber string          `json:"serial_number"`
+	PurchaseCost runtime.Decimal `json:"purchase_cost"`
+	PurchasedOn  runtime.Date    `json:"purchased_on"`
+	Status       AssetStatus     `json:"status"`
 	// Current holder; kept while the asset is in repair
 	AssignedTo   *string `json:"assigned_to"`
 	RepairVendor *string `json:"repair_vendor"`
@@ -302,7 +302,7 @@ func (r *Asset) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = runtime.AppendKeyString(dst, ",\"model\":", r.Model)
 	dst = runtime.AppendKeyString(dst, ",\"serial_number\":", r.SerialNumber)
-	dst = runtime.AppendKeyFloat(dst, ",\"purchase_cost\":", r.PurchaseCost)
+	dst = runtime.AppendKeyDecimal(dst, ",\"purchase_cost\":", r.PurchaseCost)
 	dst = r.PurchasedOn.AppendJSON(runtime.AppendKey(dst, ",\"purchased_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"assigned_to\":"), r.AssignedTo, runtime.AppendString)
@@ -323,7 +323,7 @@ func (r *Asset) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, string(r.Kind))
 	runtime.HashString(w, r.Model)
 	runtime.HashString(w, r.SerialNumber)
-	runtime.HashFloat(w, r.PurchaseCost)
+	runtime.HashDecimal(w, r.PurchaseCost)
 	r.PurchasedOn.HashFields(w)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.AssignedTo, runtime.HashString)
@@ -360,7 +360,7 @@ func decodeAsset(r *runtime.JSONReader) *Asset {
 			v.SerialNumber = r.String()
 		case "purchase_cost":
 			r.Seen(&seen, 5)
-			v.PurchaseCost = r.Float()
+			v.PurchaseCost = r.Decimal()
 		case "purchased_on":
 			r.Seen(&seen, 6)
 			v.PurchasedOn = r.Date()
@@ -390,8 +390,8 @@ type SoftwareLicence struct {
 	Vendor         string `json:"vendor"`
 	SeatsPurchased int64  `json:"seats_purchased"`
 	// Annual cost of one seat
-	CostPerSeat float64      `json:"cost_per_seat"`
-	RenewalDate runtime.Date `json:"renewal_date"`
+	CostPerSeat runtime.Decimal `json:"cost_per_seat"`
+	RenewalDate runtime.Date    `json:"renewal_date"`
 }
 
 // recordID is the row's id, for its table.
@@ -417,7 +417,7 @@ func (r *SoftwareLicence) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"product\":", r.Product)
 	dst = runtime.AppendKeyString(dst, ",\"vendor\":", r.Vendor)
 	dst = runtime.AppendKeyInt(dst, ",\"seats_purchased\":", r.SeatsPurchased)
-	dst = runtime.AppendKeyFloat(dst, ",\"cost_per_seat\":", r.CostPerSeat)
+	dst = runtime.AppendKeyDecimal(dst, ",\"cost_per_seat\":", r.CostPerSeat)
 	dst = r.RenewalDate.AppendJSON(runtime.AppendKey(dst, ",\"renewal_date\":"))
 	return runtime.AppendKey(dst, "}")
 }
@@ -434,7 +434,7 @@ func (r *SoftwareLicence) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Product)
 	runtime.HashString(w, r.Vendor)
 	runtime.HashInt(w, r.SeatsPurchased)
-	runtime.HashFloat(w, r.CostPerSeat)
+	runtime.HashDecimal(w, r.CostPerSeat)
 	r.RenewalDate.HashFields(w)
 }
 
@@ -465,7 +465,7 @@ func decodeSoftwareLicence(r *runtime.JSONReader) *SoftwareLicence {
 			v.SeatsPurchased = r.Int()
 		case "cost_per_seat":
 			r.Seen(&seen, 4)
-			v.CostPerSeat = r.Float()
+			v.CostPerSeat = r.Decimal()
 		case "renewal_date":
 			r.Seen(&seen, 5)
 			v.RenewalDate = r.Date()

@@ -82,17 +82,17 @@ func (s *State) checkOutletBudgetRespected() []runtime.Violation {
 		if !((o.Status == PurchaseOrderStatusSent || o.Status == PurchaseOrderStatusReceived) && o.OrderedOn > today-runtime.Date(30)) {
 			continue
 		}
-		ok2 := func() float64 {
-			var acc float64
+		ok2 := func() runtime.Decimal {
+			var acc runtime.Decimal
 			for _, p := range purchaseOrdersByOutlet[o.Outlet] {
 				if !((p.Status == PurchaseOrderStatusSent || p.Status == PurchaseOrderStatusReceived) && p.OrderedOn > today-runtime.Date(30)) {
 					continue
 				}
 				x := p.Total
-				acc += x
+				acc = acc.Add(x)
 			}
 			return acc
-		}() <= s.outletAt(o.Outlet).MonthlyBudget
+		}().Cmp(s.outletAt(o.Outlet).MonthlyBudget) <= 0
 		if err := s.takeFault(); err != nil {
 			out = append(out, runtime.Violation{
 				Entity:    "PurchaseOrder",

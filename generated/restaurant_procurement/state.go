@@ -5,7 +5,6 @@ package restaurant_procurement
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -157,10 +156,7 @@ func (s *State) checkSupplierPaymentTermsDays(r *Supplier) error {
 // checkSupplierMinOrderAmount checks Supplier.min_order_amount of a record about to be written.
 func (s *State) checkSupplierMinOrderAmount(r *Supplier) error {
 	v := r.MinOrderAmount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Supplier.min_order_amount", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Supplier.min_order_amount", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -237,10 +233,7 @@ func (s *State) checkIngredientUnit(r *Ingredient) error {
 // checkIngredientUnitPrice checks Ingredient.unit_price of a record about to be written.
 func (s *State) checkIngredientUnitPrice(r *Ingredient) error {
 	v := r.UnitPrice
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Ingredient.unit_price", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Ingredient.unit_price", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -311,10 +304,7 @@ func (s *State) checkOutletName(r *Outlet) error {
 // checkOutletMonthlyBudget checks Outlet.monthly_budget of a record about to be written.
 func (s *State) checkOutletMonthlyBudget(r *Outlet) error {
 	v := r.MonthlyBudget
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Outlet.monthly_budget", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Outlet.monthly_budget", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -463,10 +453,7 @@ func (s *State) checkPurchaseOrderStatus(r *PurchaseOrder) error {
 // checkPurchaseOrderTotal checks PurchaseOrder.total of a record about to be written.
 func (s *State) checkPurchaseOrderTotal(r *PurchaseOrder) error {
 	v := r.Total
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "PurchaseOrder.total", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "PurchaseOrder.total", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -526,10 +513,7 @@ func (s *State) checkOrderLineQuantity(r *OrderLine) error {
 // checkOrderLineUnitPrice checks OrderLine.unit_price of a record about to be written.
 func (s *State) checkOrderLineUnitPrice(r *OrderLine) error {
 	v := r.UnitPrice
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "OrderLine.unit_price", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "OrderLine.unit_price", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -538,10 +522,7 @@ func (s *State) checkOrderLineUnitPrice(r *OrderLine) error {
 // checkOrderLineLineTotal checks OrderLine.line_total of a record about to be written.
 func (s *State) checkOrderLineLineTotal(r *OrderLine) error {
 	v := r.LineTotal
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "OrderLine.line_total", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "OrderLine.line_total", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -586,10 +567,7 @@ func (s *State) supplierInvoiceAt(id string) *SupplierInvoice {
 // checkSupplierInvoiceSubtotal checks SupplierInvoice.subtotal of a record about to be written.
 func (s *State) checkSupplierInvoiceSubtotal(r *SupplierInvoice) error {
 	v := r.Subtotal
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "SupplierInvoice.subtotal", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "SupplierInvoice.subtotal", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -598,10 +576,7 @@ func (s *State) checkSupplierInvoiceSubtotal(r *SupplierInvoice) error {
 // checkSupplierInvoiceTax checks SupplierInvoice.tax of a record about to be written.
 func (s *State) checkSupplierInvoiceTax(r *SupplierInvoice) error {
 	v := r.Tax
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "SupplierInvoice.tax", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "SupplierInvoice.tax", ">=", "0", runtime.ValueText(v))
 	}
 	return nil

@@ -86,7 +86,7 @@ func assertRefuseWarmSeafoodDelivery2(s *State, _ startState) (bool, string) {
 func assertRefuseWarmSeafoodDelivery3(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for o := range s.PurchaseOrders.All() {
-			if !(o.Outlet == "out_ginza" && o.Supplier == "sup_toyosu" && o.DeliveryDate == runtime.Date(20616) /* 2026-06-12 */ && o.Status == PurchaseOrderStatusSent && o.Total == float64(52600)) {
+			if !(o.Outlet == "out_ginza" && o.Supplier == "sup_toyosu" && o.DeliveryDate == runtime.Date(20616) /* 2026-06-12 */ && o.Status == PurchaseOrderStatusSent && o.Total == runtime.DecimalFromInt(52600)) {
 				continue
 			}
 			return true
@@ -124,7 +124,7 @@ func assertWagyuOrderWithinBudget2(s *State, _ startState) (bool, string) {
 // purchasing.PurchaseOrder[po_0605].total == 120000
 func assertWagyuOrderWithinBudget3(s *State, _ startState) (bool, string) {
 	l := s.purchaseOrderAt("po_0605").Total
-	r := float64(120000)
+	r := runtime.DecimalFromInt(120000)
 	return s.compared(l == r, l, r)
 }
 

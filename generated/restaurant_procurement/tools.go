@@ -293,7 +293,7 @@ type UpdateIngredientPriceArgs struct {
 	// The id of a Ingredient record (e.g. "ing_maguro").
 	Ingredient string `json:"ingredient"`
 	// Amount in JPY.
-	NewPrice float64 `json:"new_price"`
+	NewPrice runtime.Decimal `json:"new_price"`
 }
 
 // decode decodes the JSON arguments of update_ingredient_price without reflection, as
@@ -316,7 +316,7 @@ func (a *UpdateIngredientPriceArgs) decode(text string) bool {
 			}
 		case "new_price":
 			if r.Arg(1) {
-				a.NewPrice = r.Float()
+				a.NewPrice = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -334,10 +334,10 @@ func (s *State) UpdateIngredientPrice(args UpdateIngredientPriceArgs) (*Ingredie
 	if !ingredient.Active {
 		return nil, runtime.PreconditionFailed("this ingredient is no longer bought")
 	}
-	if !(args.NewPrice > float64(0)) {
+	if !(args.NewPrice.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the price must be positive")
 	}
-	if !(args.NewPrice*float64(10) <= ingredient.UnitPrice*float64(13) && args.NewPrice*float64(10) >= ingredient.UnitPrice*float64(7)) {
+	if !(args.NewPrice.Mul(runtime.DecimalFromInt(10)).Cmp(ingredient.UnitPrice.Mul(runtime.DecimalFromInt(13))) <= 0 && args.NewPrice.Mul(runtime.DecimalFromInt(10)).Cmp(ingredient.UnitPrice.Mul(runtime.DecimalFromInt(7))) >= 0) {
 		return nil, runtime.PreconditionFailed("a price change of more than 30% needs a renegotiated contract")
 	}
 	if ingredient, err = s.Ingredients.Mut(ingredient.ID); err != nil {
@@ -372,7 +372,7 @@ type SwitchSupplierArgs struct {
 	// The id of a Supplier record (e.g. "sup_toyosu").
 	Supplier string `json:"supplier"`
 	// Amount in JPY.
-	UnitPrice float64 `json:"unit_price"`
+	UnitPrice runtime.Decimal `json:"unit_price"`
 }
 
 // decode decodes the JSON arguments of switch_supplier without reflection, as
@@ -399,7 +399,7 @@ func (a *SwitchSupplierArgs) decode(text string) bool {
 			}
 		case "unit_price":
 			if r.Arg(2) {
-				a.UnitPrice = r.Float()
+				a.UnitPrice = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -424,7 +424,7 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 	if !(supplier.ID != ingredient.Supplier) {
 		return nil, runtime.PreconditionFailed("the ingredient is already bought from this supplier")
 	}
-	if !(args.UnitPrice > float64(0)) {
+	if !(args.UnitPrice.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the price must be positive")
 	}
 	ok2 := !func() bool {
@@ -1520,7 +1520,7 @@ func (s *State) CreatePurchaseOrder(args CreatePurchaseOrderArgs) (*PurchaseOrde
 		Outlet:       outlet.ID,
 		Status:       PurchaseOrderStatusDraft,
 		Supplier:     supplier.ID,
-		Total:        0.0,
+		Total:        runtime.DecimalFromInt(0),
 	}
 	if err := s.checkPurchaseOrder(o); err != nil {
 		return nil, err
@@ -1625,7 +1625,7 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	line := &OrderLine{
 		ID:            s.OrderLines.NextID("order_line"),
 		Ingredient:    ingredient.ID,
-		LineTotal:     float64(args.Quantity) * ingredient.UnitPrice,
+		LineTotal:     runtime.DecimalFromInt(args.Quantity).Mul(ingredient.UnitPrice),
 		PurchaseOrder: purchaseOrder.ID,
 		Quantity:      args.Quantity,
 		UnitPrice:     ingredient.UnitPrice,
@@ -1639,7 +1639,7 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	if purchaseOrder, err = s.PurchaseOrders.Mut(purchaseOrder.ID); err != nil {
 		return nil, err
 	}
-	purchaseOrder.Total = purchaseOrder.Total + line.LineTotal
+	purchaseOrder.Total = purchaseOrder.Total.Add(line.LineTotal)
 	if err := s.checkPurchaseOrderTotal(purchaseOrder); err != nil {
 		return nil, err
 	}
@@ -1745,7 +1745,7 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 		if purchaseOrder, err = s.PurchaseOrders.Mut(purchaseOrder.ID); err != nil {
 			return nil, err
 		}
-		purchaseOrder.Total = purchaseOrder.Total - l2.LineTotal + float64(args.Quantity)*l2.UnitPrice
+		purchaseOrder.Total = purchaseOrder.Total.Sub(l2.LineTotal).Add(runtime.DecimalFromInt(args.Quantity).Mul(l2.UnitPrice))
 		if err := s.checkPurchaseOrderTotal(purchaseOrder); err != nil {
 			return nil, err
 		}
@@ -1756,7 +1756,7 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 		if err := s.checkOrderLineQuantity(l2); err != nil {
 			return nil, err
 		}
-		l2.LineTotal = float64(args.Quantity) * l2.UnitPrice
+		l2.LineTotal = runtime.DecimalFromInt(args.Quantity).Mul(l2.UnitPrice)
 		if err := s.checkOrderLineLineTotal(l2); err != nil {
 			return nil, err
 		}
@@ -1802,10 +1802,10 @@ func (s *State) SubmitPurchaseOrder(args SubmitPurchaseOrderArgs) (*PurchaseOrde
 	if !(purchaseOrder.Status == PurchaseOrderStatusDraft) {
 		return nil, runtime.PreconditionFailed("only a draft order can be sent")
 	}
-	if !(purchaseOrder.Total > float64(0)) {
+	if !(purchaseOrder.Total.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the order has no lines")
 	}
-	ok2 := purchaseOrder.Total >= s.supplierAt(purchaseOrder.Supplier).MinOrderAmount
+	ok2 := purchaseOrder.Total.Cmp(s.supplierAt(purchaseOrder.Supplier).MinOrderAmount) >= 0
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -2082,9 +2082,9 @@ type RegisterInvoiceArgs struct {
 	// A date, YYYY-MM-DD.
 	InvoiceDate runtime.Date `json:"invoice_date"`
 	// Amount in JPY.
-	Subtotal float64 `json:"subtotal"`
+	Subtotal runtime.Decimal `json:"subtotal"`
 	// Amount in JPY.
-	Tax float64 `json:"tax"`
+	Tax runtime.Decimal `json:"tax"`
 }
 
 // decode decodes the JSON arguments of register_invoice without reflection, as
@@ -2119,11 +2119,11 @@ func (a *RegisterInvoiceArgs) decode(text string) bool {
 			}
 		case "subtotal":
 			if r.Arg(4) {
-				a.Subtotal = r.Float()
+				a.Subtotal = r.Decimal()
 			}
 		case "tax":
 			if r.Arg(5) {
-				a.Tax = r.Float()
+				a.Tax = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -2148,7 +2148,7 @@ func (s *State) RegisterInvoice(args RegisterInvoiceArgs) (*SupplierInvoice, err
 	if !(args.InvoiceDate <= today) {
 		return nil, runtime.PreconditionFailed("the invoice date cannot be in the future")
 	}
-	if !(args.Subtotal > float64(0) && args.Tax >= float64(0)) {
+	if !(args.Subtotal.Cmp(runtime.DecimalFromInt(0)) > 0 && args.Tax.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return nil, runtime.PreconditionFailed("amounts must be positive")
 	}
 	if func() bool {

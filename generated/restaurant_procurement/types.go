@@ -16,7 +16,7 @@ type Supplier struct {
 	// Days from invoice date to payment
 	PaymentTermsDays int64 `json:"payment_terms_days"`
 	// Smallest order the supplier delivers, before tax
-	MinOrderAmount float64 `json:"min_order_amount"`
+	MinOrderAmount runtime.Decimal `json:"min_order_amount"`
 	// Qualified invoice issuer number (T + 13 digits)
 	InvoiceRegistrationNo string `json:"invoice_registration_no"`
 	Active                bool   `json:"active"`
@@ -49,7 +49,7 @@ func (r *Supplier) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"prefecture\":", r.Prefecture)
 	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
 	dst = runtime.AppendKeyInt(dst, ",\"payment_terms_days\":", r.PaymentTermsDays)
-	dst = runtime.AppendKeyFloat(dst, ",\"min_order_amount\":", r.MinOrderAmount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"min_order_amount\":", r.MinOrderAmount)
 	dst = runtime.AppendKeyString(dst, ",\"invoice_registration_no\":", r.InvoiceRegistrationNo)
 	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
@@ -71,7 +71,7 @@ func (r *Supplier) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Prefecture)
 	runtime.HashString(w, r.City)
 	runtime.HashInt(w, r.PaymentTermsDays)
-	runtime.HashFloat(w, r.MinOrderAmount)
+	runtime.HashDecimal(w, r.MinOrderAmount)
 	runtime.HashString(w, r.InvoiceRegistrationNo)
 	runtime.HashBool(w, r.Active)
 }
@@ -115,7 +115,7 @@ func decodeSupplier(r *runtime.JSONReader) *Supplier {
 			v.PaymentTermsDays = r.Int()
 		case "min_order_amount":
 			r.Seen(&seen, 8)
-			v.MinOrderAmount = r.Float()
+			v.MinOrderAmount = r.Decimal()
 		case "invoice_registration_no":
 			r.Seen(&seen, 9)
 			v.InvoiceRegistrationNo = r.String()
@@ -223,7 +223,7 @@ type Ingredient struct {
 	Unit     IngredientUnit     `json:"unit"`
 	Supplier string             `json:"supplier"`
 	// Contract price per unit, before consumption tax
-	UnitPrice float64           `json:"unit_price"`
+	UnitPrice runtime.Decimal   `json:"unit_price"`
 	Storage   IngredientStorage `json:"storage"`
 	Active    bool              `json:"active"`
 }
@@ -253,7 +253,7 @@ func (r *Ingredient) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"category\":", string(r.Category))
 	dst = runtime.AppendKeyString(dst, ",\"unit\":", string(r.Unit))
 	dst = runtime.AppendKeyString(dst, ",\"supplier\":", r.Supplier)
-	dst = runtime.AppendKeyFloat(dst, ",\"unit_price\":", r.UnitPrice)
+	dst = runtime.AppendKeyDecimal(dst, ",\"unit_price\":", r.UnitPrice)
 	dst = runtime.AppendKeyString(dst, ",\"storage\":", string(r.Storage))
 	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
@@ -273,7 +273,7 @@ func (r *Ingredient) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, string(r.Category))
 	runtime.HashString(w, string(r.Unit))
 	runtime.HashString(w, r.Supplier)
-	runtime.HashFloat(w, r.UnitPrice)
+	runtime.HashDecimal(w, r.UnitPrice)
 	runtime.HashString(w, string(r.Storage))
 	runtime.HashBool(w, r.Active)
 }
@@ -311,7 +311,7 @@ func decodeIngredient(r *runtime.JSONReader) *Ingredient {
 			v.Supplier = r.String()
 		case "unit_price":
 			r.Seen(&seen, 6)
-			v.UnitPrice = r.Float()
+			v.UnitPrice = r.Decimal()
 		case "storage":
 			r.Seen(&seen, 7)
 			v.Storage = runtime.Enum(r, IngredientStorage.Valid)
@@ -337,8 +337,8 @@ type Outlet struct {
 	ManagerName string       `json:"manager_name"`
 	OpenedOn    runtime.Date `json:"opened_on"`
 	// Budget for direct supplier orders over any rolling 30 days, before tax
-	MonthlyBudget float64 `json:"monthly_budget"`
-	Active        bool    `json:"active"`
+	MonthlyBudget runtime.Decimal `json:"monthly_budget"`
+	Active        bool            `json:"active"`
 }
 
 // recordID is the row's id, for its table.
@@ -366,7 +366,7 @@ func (r *Outlet) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"city\":", r.City)
 	dst = runtime.AppendKeyString(dst, ",\"manager_name\":", r.ManagerName)
 	dst = r.OpenedOn.AppendJSON(runtime.AppendKey(dst, ",\"opened_on\":"))
-	dst = runtime.AppendKeyFloat(dst, ",\"monthly_budget\":", r.MonthlyBudget)
+	dst = runtime.AppendKeyDecimal(dst, ",\"monthly_budget\":", r.MonthlyBudget)
 	dst = runtime.AppendKeyBool(dst, ",\"active\":", r.Active)
 	return runtime.AppendKey(dst, "}")
 }
@@ -385,7 +385,7 @@ func (r *Outlet) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.City)
 	runtime.HashString(w, r.ManagerName)
 	r.OpenedOn.HashFields(w)
-	runtime.HashFloat(w, r.MonthlyBudget)
+	runtime.HashDecimal(w, r.MonthlyBudget)
 	runtime.HashBool(w, r.Active)
 }
 
@@ -422,7 +422,7 @@ func decodeOutlet(r *runtime.JSONReader) *Outlet {
 			v.OpenedOn = r.Date()
 		case "monthly_budget":
 			r.Seen(&seen, 6)
-			v.MonthlyBudget = r.Float()
+			v.MonthlyBudget = r.Decimal()
 		case "active":
 			r.Seen(&seen, 7)
 			v.Active = r.Bool()
@@ -701,8 +701,8 @@ type PurchaseOrder struct {
 	DeliveryDate runtime.Date        `json:"delivery_date"`
 	Status       PurchaseOrderStatus `json:"status"`
 	// Sum of the line totals, before tax
-	Total      float64 `json:"total"`
-	ApprovedBy *string `json:"approved_by"`
+	Total      runtime.Decimal `json:"total"`
+	ApprovedBy *string         `json:"approved_by"`
 }
 
 // recordID is the row's id, for its table.
@@ -730,7 +730,7 @@ func (r *PurchaseOrder) AppendJSON(dst []byte) []byte {
 	dst = r.OrderedOn.AppendJSON(runtime.AppendKey(dst, ",\"ordered_on\":"))
 	dst = r.DeliveryDate.AppendJSON(runtime.AppendKey(dst, ",\"delivery_date\":"))
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
-	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
+	dst = runtime.AppendKeyDecimal(dst, ",\"total\":", r.Total)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"approved_by\":"), r.ApprovedBy, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
 }
@@ -749,7 +749,7 @@ func (r *PurchaseOrder) HashFields(w *runtime.FieldHasher) {
 	r.OrderedOn.HashFields(w)
 	r.DeliveryDate.HashFields(w)
 	runtime.HashString(w, string(r.Status))
-	runtime.HashFloat(w, r.Total)
+	runtime.HashDecimal(w, r.Total)
 	runtime.HashOptional(w, r.ApprovedBy, runtime.HashString)
 }
 
@@ -786,7 +786,7 @@ func decodePurchaseOrder(r *runtime.JSONReader) *PurchaseOrder {
 			v.Status = runtime.Enum(r, PurchaseOrderStatus.Valid)
 		case "total":
 			r.Seen(&seen, 6)
-			v.Total = r.Float()
+			v.Total = r.Decimal()
 		case "approved_by":
 			r.Seen(&seen, 7)
 			v.ApprovedBy = runtime.ReadOptional(r, runtime.ReadString)
@@ -807,8 +807,8 @@ type OrderLine struct {
 	Ingredient    string `json:"ingredient"`
 	Quantity      int64  `json:"quantity"`
 	// Contract price when the line was added
-	UnitPrice float64 `json:"unit_price"`
-	LineTotal float64 `json:"line_total"`
+	UnitPrice runtime.Decimal `json:"unit_price"`
+	LineTotal runtime.Decimal `json:"line_total"`
 }
 
 // recordID is the row's id, for its table.
@@ -834,8 +834,8 @@ func (r *OrderLine) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"purchase_order\":", r.PurchaseOrder)
 	dst = runtime.AppendKeyString(dst, ",\"ingredient\":", r.Ingredient)
 	dst = runtime.AppendKeyInt(dst, ",\"quantity\":", r.Quantity)
-	dst = runtime.AppendKeyFloat(dst, ",\"unit_price\":", r.UnitPrice)
-	dst = runtime.AppendKeyFloat(dst, ",\"line_total\":", r.LineTotal)
+	dst = runtime.AppendKeyDecimal(dst, ",\"unit_price\":", r.UnitPrice)
+	dst = runtime.AppendKeyDecimal(dst, ",\"line_total\":", r.LineTotal)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -851,8 +851,8 @@ func (r *OrderLine) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.PurchaseOrder)
 	runtime.HashString(w, r.Ingredient)
 	runtime.HashInt(w, r.Quantity)
-	runtime.HashFloat(w, r.UnitPrice)
-	runtime.HashFloat(w, r.LineTotal)
+	runtime.HashDecimal(w, r.UnitPrice)
+	runtime.HashDecimal(w, r.LineTotal)
 }
 
 // decodeOrderLine reads a OrderLine record, every field present, as encoding/json
@@ -882,10 +882,10 @@ func decodeOrderLine(r *runtime.JSONReader) *OrderLine {
 			v.Quantity = r.Int()
 		case "unit_price":
 			r.Seen(&seen, 4)
-			v.UnitPrice = r.Float()
+			v.UnitPrice = r.Decimal()
 		case "line_total":
 			r.Seen(&seen, 5)
-			v.LineTotal = r.Float()
+			v.LineTotal = r.Decimal()
 		default:
 			r.Fail()
 		}
@@ -932,9 +932,9 @@ type SupplierInvoice struct {
 	InvoiceDate   runtime.Date `json:"invoice_date"`
 	DueDate       runtime.Date `json:"due_date"`
 	// Before consumption tax
-	Subtotal float64 `json:"subtotal"`
+	Subtotal runtime.Decimal `json:"subtotal"`
 	// Consumption tax (8% reduced rate on food)
-	Tax           float64               `json:"tax"`
+	Tax           runtime.Decimal       `json:"tax"`
 	Status        SupplierInvoiceStatus `json:"status"`
 	PaidOn        *runtime.Date         `json:"paid_on"`
 	DisputeReason *string               `json:"dispute_reason"`
@@ -965,8 +965,8 @@ func (r *SupplierInvoice) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"purchase_order\":", r.PurchaseOrder)
 	dst = r.InvoiceDate.AppendJSON(runtime.AppendKey(dst, ",\"invoice_date\":"))
 	dst = r.DueDate.AppendJSON(runtime.AppendKey(dst, ",\"due_date\":"))
-	dst = runtime.AppendKeyFloat(dst, ",\"subtotal\":", r.Subtotal)
-	dst = runtime.AppendKeyFloat(dst, ",\"tax\":", r.Tax)
+	dst = runtime.AppendKeyDecimal(dst, ",\"subtotal\":", r.Subtotal)
+	dst = runtime.AppendKeyDecimal(dst, ",\"tax\":", r.Tax)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"dispute_reason\":"), r.DisputeReason, runtime.AppendString)
@@ -987,8 +987,8 @@ func (r *SupplierInvoice) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.PurchaseOrder)
 	r.InvoiceDate.HashFields(w)
 	r.DueDate.HashFields(w)
-	runtime.HashFloat(w, r.Subtotal)
-	runtime.HashFloat(w, r.Tax)
+	runtime.HashDecimal(w, r.Subtotal)
+	runtime.HashDecimal(w, r.Tax)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.DisputeReason, runtime.HashString)
@@ -1027,10 +1027,10 @@ func decodeSupplierInvoice(r *runtime.JSONReader) *SupplierInvoice {
 			v.DueDate = r.Date()
 		case "subtotal":
 			r.Seen(&seen, 6)
-			v.Subtotal = r.Float()
+			v.Subtotal = r.Decimal()
 		case "tax":
 			r.Seen(&seen, 7)
-			v.Tax = r.Float()
+			v.Tax = r.Decimal()
 		case "status":
 			r.Seen(&seen, 8)
 			v.Status = runtime.Enum(r, SupplierInvoiceStatus.Valid)

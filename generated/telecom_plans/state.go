@@ -5,7 +5,6 @@ package telecom_plans
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -210,10 +209,7 @@ func (s *State) checkPlanKind(r *Plan) error {
 // checkPlanMonthlyFee checks Plan.monthly_fee of a record about to be written.
 func (s *State) checkPlanMonthlyFee(r *Plan) error {
 	v := r.MonthlyFee
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Plan.monthly_fee", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Plan.monthly_fee", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -231,10 +227,7 @@ func (s *State) checkPlanDataGb(r *Plan) error {
 // checkPlanExtraGbPrice checks Plan.extra_gb_price of a record about to be written.
 func (s *State) checkPlanExtraGbPrice(r *Plan) error {
 	v := r.ExtraGbPrice
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Plan.extra_gb_price", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Plan.extra_gb_price", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -252,10 +245,7 @@ func (s *State) checkPlanLoyaltyMonths(r *Plan) error {
 // checkPlanEarlyExitFee checks Plan.early_exit_fee of a record about to be written.
 func (s *State) checkPlanEarlyExitFee(r *Plan) error {
 	v := r.EarlyExitFee
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Plan.early_exit_fee", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Plan.early_exit_fee", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -444,10 +434,7 @@ func (s *State) checkUsageRecordUnits(r *UsageRecord) error {
 // checkUsageRecordCharge checks UsageRecord.charge of a record about to be written.
 func (s *State) checkUsageRecordCharge(r *UsageRecord) error {
 	v := r.Charge
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "UsageRecord.charge", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "UsageRecord.charge", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -492,10 +479,7 @@ func (s *State) billAt(id string) *Bill {
 // checkBillPlanFee checks Bill.plan_fee of a record about to be written.
 func (s *State) checkBillPlanFee(r *Bill) error {
 	v := r.PlanFee
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Bill.plan_fee", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Bill.plan_fee", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -504,10 +488,7 @@ func (s *State) checkBillPlanFee(r *Bill) error {
 // checkBillExtraCharges checks Bill.extra_charges of a record about to be written.
 func (s *State) checkBillExtraCharges(r *Bill) error {
 	v := r.ExtraCharges
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Bill.extra_charges", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Bill.extra_charges", ">=", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -516,10 +497,7 @@ func (s *State) checkBillExtraCharges(r *Bill) error {
 // checkBillTotal checks Bill.total of a record about to be written.
 func (s *State) checkBillTotal(r *Bill) error {
 	v := r.Total
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Bill.total", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Bill.total", ">=", "0", runtime.ValueText(v))
 	}
 	return nil

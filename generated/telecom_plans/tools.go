@@ -743,7 +743,7 @@ func (s *State) ChangePlan(args ChangePlanArgs) (*Subscription, error) {
 	ok2 := !func() bool {
 		for s4 := range s.Subscriptions.All() {
 			s.j.Tick()
-			if !(s4.Line == line.ID && s4.Status == SubscriptionStatusActive && s4.LoyaltyUntil > today && newPlan.MonthlyFee < s.planAt(s4.Plan).MonthlyFee) {
+			if !(s4.Line == line.ID && s4.Status == SubscriptionStatusActive && s4.LoyaltyUntil > today && newPlan.MonthlyFee.Cmp(s.planAt(s4.Plan).MonthlyFee) < 0) {
 				continue
 			}
 			return true
@@ -1591,30 +1591,30 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("the line has no active plan")
 	}
-	fee := func() float64 {
-		var acc float64
+	fee := func() runtime.Decimal {
+		var acc runtime.Decimal
 		for s3 := range s.Subscriptions.All() {
 			s.j.Tick()
 			if !(s3.Line == line.ID && s3.Status == SubscriptionStatusActive) {
 				continue
 			}
 			x := s.planAt(s3.Plan).MonthlyFee
-			acc += x
+			acc = acc.Add(x)
 		}
 		return acc
 	}()
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
-	extras := func() float64 {
-		var acc2 float64
+	extras := func() runtime.Decimal {
+		var acc2 runtime.Decimal
 		for u := range s.UsageRecords.All() {
 			s.j.Tick()
 			if !(u.Line == line.ID && u.Cycle == args.Cycle) {
 				continue
 			}
 			x2 := u.Charge
-			acc2 += x2
+			acc2 = acc2.Add(x2)
 		}
 		return acc2
 	}()
@@ -1627,7 +1627,7 @@ func (s *State) IssueBill(args IssueBillArgs) (*Bill, error) {
 		Line:         line.ID,
 		PlanFee:      fee,
 		Status:       BillStatusIssued,
-		Total:        fee + extras,
+		Total:        fee.Add(extras),
 	}
 	if err := s.checkBill(b2); err != nil {
 		return nil, err
@@ -1658,7 +1658,7 @@ type RecordPaymentArgs struct {
 	// The id of a Bill record (e.g. "bill_ana1_06").
 	Bill string `json:"bill"`
 	// Amount in BRL.
-	Amount float64 `json:"amount"`
+	Amount runtime.Decimal `json:"amount"`
 }
 
 // decode decodes the JSON arguments of record_payment without reflection, as
@@ -1681,7 +1681,7 @@ func (a *RecordPaymentArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -1781,7 +1781,7 @@ type CreditExtraChargesArgs struct {
 	// The id of a Bill record (e.g. "bill_ana1_06").
 	Bill string `json:"bill"`
 	// Amount in BRL.
-	Credit float64 `json:"credit"`
+	Credit runtime.Decimal `json:"credit"`
 }
 
 // decode decodes the JSON arguments of credit_extra_charges without reflection, as
@@ -1804,7 +1804,7 @@ func (a *CreditExtraChargesArgs) decode(text string) bool {
 			}
 		case "credit":
 			if r.Arg(1) {
-				a.Credit = r.Float()
+				a.Credit = r.Decimal()
 			}
 		default:
 			r.Fail()
@@ -1822,20 +1822,20 @@ func (s *State) CreditExtraCharges(args CreditExtraChargesArgs) (*Bill, error) {
 	if !(bill.Status == BillStatusIssued || bill.Status == BillStatusContested) {
 		return nil, runtime.PreconditionFailed("only an open bill can be credited")
 	}
-	if !(args.Credit > float64(0)) {
+	if !(args.Credit.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return nil, runtime.PreconditionFailed("the credit must be positive")
 	}
-	if !(args.Credit <= bill.ExtraCharges) {
+	if !(args.Credit.Cmp(bill.ExtraCharges) <= 0) {
 		return nil, runtime.PreconditionFailed("only out-of-bundle charges can be credited")
 	}
 	if bill, err = s.Bills.Mut(bill.ID); err != nil {
 		return nil, err
 	}
-	bill.ExtraCharges = bill.ExtraCharges - args.Credit
+	bill.ExtraCharges = bill.ExtraCharges.Sub(args.Credit)
 	if err := s.checkBillExtraCharges(bill); err != nil {
 		return nil, err
 	}
-	bill.Total = bill.Total - args.Credit
+	bill.Total = bill.Total.Sub(args.Credit)
 	if err := s.checkBillTotal(bill); err != nil {
 		return nil, err
 	}

@@ -178,19 +178,19 @@ func (v *PlanKind) UnmarshalJSON(data []byte) error {
 
 // Plan is a mobile plan.
 type Plan struct {
-	ID         string   `json:"id"`
-	Name       string   `json:"name"`
-	Kind       PlanKind `json:"kind"`
-	MonthlyFee float64  `json:"monthly_fee"`
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Kind       PlanKind        `json:"kind"`
+	MonthlyFee runtime.Decimal `json:"monthly_fee"`
 	// Monthly data allowance
 	DataGb         int64 `json:"data_gb"`
 	VoiceUnlimited bool  `json:"voice_unlimited"`
 	// Price of each extra GB beyond the allowance
-	ExtraGbPrice float64 `json:"extra_gb_price"`
+	ExtraGbPrice runtime.Decimal `json:"extra_gb_price"`
 	// Minimum term (fidelização)
-	LoyaltyMonths int64   `json:"loyalty_months"`
-	EarlyExitFee  float64 `json:"early_exit_fee"`
-	Available     bool    `json:"available"`
+	LoyaltyMonths int64           `json:"loyalty_months"`
+	EarlyExitFee  runtime.Decimal `json:"early_exit_fee"`
+	Available     bool            `json:"available"`
 }
 
 // recordID is the row's id, for its table.
@@ -215,12 +215,12 @@ func (r *Plan) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
 	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
-	dst = runtime.AppendKeyFloat(dst, ",\"monthly_fee\":", r.MonthlyFee)
+	dst = runtime.AppendKeyDecimal(dst, ",\"monthly_fee\":", r.MonthlyFee)
 	dst = runtime.AppendKeyInt(dst, ",\"data_gb\":", r.DataGb)
 	dst = runtime.AppendKeyBool(dst, ",\"voice_unlimited\":", r.VoiceUnlimited)
-	dst = runtime.AppendKeyFloat(dst, ",\"extra_gb_price\":", r.ExtraGbPrice)
+	dst = runtime.AppendKeyDecimal(dst, ",\"extra_gb_price\":", r.ExtraGbPrice)
 	dst = runtime.AppendKeyInt(dst, ",\"loyalty_months\":", r.LoyaltyMonths)
-	dst = runtime.AppendKeyFloat(dst, ",\"early_exit_fee\":", r.EarlyExitFee)
+	dst = runtime.AppendKeyDecimal(dst, ",\"early_exit_fee\":", r.EarlyExitFee)
 	dst = runtime.AppendKeyBool(dst, ",\"available\":", r.Available)
 	return runtime.AppendKey(dst, "}")
 }
@@ -236,12 +236,12 @@ func (r *Plan) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Name)
 	runtime.HashString(w, string(r.Kind))
-	runtime.HashFloat(w, r.MonthlyFee)
+	runtime.HashDecimal(w, r.MonthlyFee)
 	runtime.HashInt(w, r.DataGb)
 	runtime.HashBool(w, r.VoiceUnlimited)
-	runtime.HashFloat(w, r.ExtraGbPrice)
+	runtime.HashDecimal(w, r.ExtraGbPrice)
 	runtime.HashInt(w, r.LoyaltyMonths)
-	runtime.HashFloat(w, r.EarlyExitFee)
+	runtime.HashDecimal(w, r.EarlyExitFee)
 	runtime.HashBool(w, r.Available)
 }
 
@@ -269,7 +269,7 @@ func decodePlan(r *runtime.JSONReader) *Plan {
 			v.Kind = runtime.Enum(r, PlanKind.Valid)
 		case "monthly_fee":
 			r.Seen(&seen, 3)
-			v.MonthlyFee = r.Float()
+			v.MonthlyFee = r.Decimal()
 		case "data_gb":
 			r.Seen(&seen, 4)
 			v.DataGb = r.Int()
@@ -278,13 +278,13 @@ func decodePlan(r *runtime.JSONReader) *Plan {
 			v.VoiceUnlimited = r.Bool()
 		case "extra_gb_price":
 			r.Seen(&seen, 6)
-			v.ExtraGbPrice = r.Float()
+			v.ExtraGbPrice = r.Decimal()
 		case "loyalty_months":
 			r.Seen(&seen, 7)
 			v.LoyaltyMonths = r.Int()
 		case "early_exit_fee":
 			r.Seen(&seen, 8)
-			v.EarlyExitFee = r.Float()
+			v.EarlyExitFee = r.Decimal()
 		case "available":
 			r.Seen(&seen, 9)
 			v.Available = r.Bool()
@@ -625,7 +625,7 @@ type UsageRecord struct {
 	// MB for data, minutes for voice, messages for SMS
 	Units int64 `json:"units"`
 	// Out-of-bundle charge
-	Charge float64 `json:"charge"`
+	Charge runtime.Decimal `json:"charge"`
 }
 
 // recordID is the row's id, for its table.
@@ -653,7 +653,7 @@ func (r *UsageRecord) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = r.StartedAt.AppendJSON(runtime.AppendKey(dst, ",\"started_at\":"))
 	dst = runtime.AppendKeyInt(dst, ",\"units\":", r.Units)
-	dst = runtime.AppendKeyFloat(dst, ",\"charge\":", r.Charge)
+	dst = runtime.AppendKeyDecimal(dst, ",\"charge\":", r.Charge)
 	return runtime.AppendKey(dst, "}")
 }
 
@@ -671,7 +671,7 @@ func (r *UsageRecord) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, string(r.Kind))
 	r.StartedAt.HashFields(w)
 	runtime.HashInt(w, r.Units)
-	runtime.HashFloat(w, r.Charge)
+	runtime.HashDecimal(w, r.Charge)
 }
 
 // decodeUsageRecord reads a UsageRecord record, every field present, as encoding/json
@@ -707,7 +707,7 @@ func decodeUsageRecord(r *runtime.JSONReader) *UsageRecord {
 			v.Units = r.Int()
 		case "charge":
 			r.Seen(&seen, 6)
-			v.Charge = r.Float()
+			v.Charge = r.Decimal()
 		default:
 			r.Fail()
 		}
@@ -750,15 +750,15 @@ type Bill struct {
 	ID   string `json:"id"`
 	Line string `json:"line"`
 	// Billing cycle, YYYY-MM
-	Cycle         string        `json:"cycle"`
-	IssuedOn      runtime.Date  `json:"issued_on"`
-	DueDate       runtime.Date  `json:"due_date"`
-	PlanFee       float64       `json:"plan_fee"`
-	ExtraCharges  float64       `json:"extra_charges"`
-	Total         float64       `json:"total"`
-	Status        BillStatus    `json:"status"`
-	PaidOn        *runtime.Date `json:"paid_on"`
-	ContestReason *string       `json:"contest_reason"`
+	Cycle         string          `json:"cycle"`
+	IssuedOn      runtime.Date    `json:"issued_on"`
+	DueDate       runtime.Date    `json:"due_date"`
+	PlanFee       runtime.Decimal `json:"plan_fee"`
+	ExtraCharges  runtime.Decimal `json:"extra_charges"`
+	Total         runtime.Decimal `json:"total"`
+	Status        BillStatus      `json:"status"`
+	PaidOn        *runtime.Date   `json:"paid_on"`
+	ContestReason *string         `json:"contest_reason"`
 }
 
 // recordID is the row's id, for its table.
@@ -785,9 +785,9 @@ func (r *Bill) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"cycle\":", r.Cycle)
 	dst = r.IssuedOn.AppendJSON(runtime.AppendKey(dst, ",\"issued_on\":"))
 	dst = r.DueDate.AppendJSON(runtime.AppendKey(dst, ",\"due_date\":"))
-	dst = runtime.AppendKeyFloat(dst, ",\"plan_fee\":", r.PlanFee)
-	dst = runtime.AppendKeyFloat(dst, ",\"extra_charges\":", r.ExtraCharges)
-	dst = runtime.AppendKeyFloat(dst, ",\"total\":", r.Total)
+	dst = runtime.AppendKeyDecimal(dst, ",\"plan_fee\":", r.PlanFee)
+	dst = runtime.AppendKeyDecimal(dst, ",\"extra_charges\":", r.ExtraCharges)
+	dst = runtime.AppendKeyDecimal(dst, ",\"total\":", r.Total)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"paid_on\":"), r.PaidOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"contest_reason\":"), r.ContestReason, runtime.AppendString)
@@ -807,9 +807,9 @@ func (r *Bill) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Cycle)
 	r.IssuedOn.HashFields(w)
 	r.DueDate.HashFields(w)
-	runtime.HashFloat(w, r.PlanFee)
-	runtime.HashFloat(w, r.ExtraCharges)
-	runtime.HashFloat(w, r.Total)
+	runtime.HashDecimal(w, r.PlanFee)
+	runtime.HashDecimal(w, r.ExtraCharges)
+	runtime.HashDecimal(w, r.Total)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.PaidOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.ContestReason, runtime.HashString)
@@ -845,13 +845,13 @@ func decodeBill(r *runtime.JSONReader) *Bill {
 			v.DueDate = r.Date()
 		case "plan_fee":
 			r.Seen(&seen, 5)
-			v.PlanFee = r.Float()
+			v.PlanFee = r.Decimal()
 		case "extra_charges":
 			r.Seen(&seen, 6)
-			v.ExtraCharges = r.Float()
+			v.ExtraCharges = r.Decimal()
 		case "total":
 			r.Seen(&seen, 7)
-			v.Total = r.Float()
+			v.Total = r.Decimal()
 		case "status":
 			r.Seen(&seen, 8)
 			v.Status = runtime.Enum(r, BillStatus.Valid)

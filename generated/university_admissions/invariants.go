@@ -19,7 +19,7 @@ func (s *State) checkAcceptedOffersHaveDeposit() []runtime.Violation {
 		}
 		ok2 := func() bool {
 			for _, d := range tuitionDepositsByApplication[o.Application] {
-				if !(d.Status == TuitionDepositStatusReceived && d.Amount >= s.programAt(s.applicationAt(o.Application).Program).DepositAmount) {
+				if !(d.Status == TuitionDepositStatusReceived && d.Amount.Cmp(s.programAt(s.applicationAt(o.Application).Program).DepositAmount) >= 0) {
 					continue
 				}
 				return true
@@ -151,7 +151,7 @@ func (s *State) checkScholarshipsOnlyForAdmitted() []runtime.Violation {
 		if !(w.Status == ScholarshipAwardStatusOffered || w.Status == ScholarshipAwardStatusAccepted) {
 			continue
 		}
-		ok2 := s.applicationAt(w.Application).Status == ApplicationStatusAdmitted && s.applicationAt(w.Application).Average >= s.scholarshipAt(w.Scholarship).MinAverage
+		ok2 := s.applicationAt(w.Application).Status == ApplicationStatusAdmitted && s.applicationAt(w.Application).Average.Cmp(s.scholarshipAt(w.Scholarship).MinAverage) >= 0
 		if err := s.takeFault(); err != nil {
 			out = append(out, runtime.Violation{
 				Entity:    "ScholarshipAward",

@@ -5,7 +5,6 @@ package university_admissions
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 
 	"github.com/worldc/worldc/runtime"
 )
@@ -164,13 +163,10 @@ func (s *State) checkProgramCapacity(r *Program) error {
 // checkProgramMinAverage checks Program.min_average of a record about to be written.
 func (s *State) checkProgramMinAverage(r *Program) error {
 	v := r.MinAverage
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Program.min_average", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Program.min_average", ">=", "0", runtime.ValueText(v))
 	}
-	if !(v <= 100.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(100)) <= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Program.min_average", "<=", "100", runtime.ValueText(v))
 	}
 	return nil
@@ -179,10 +175,7 @@ func (s *State) checkProgramMinAverage(r *Program) error {
 // checkProgramTuitionDomestic checks Program.tuition_domestic of a record about to be written.
 func (s *State) checkProgramTuitionDomestic(r *Program) error {
 	v := r.TuitionDomestic
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Program.tuition_domestic", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Program.tuition_domestic", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -191,10 +184,7 @@ func (s *State) checkProgramTuitionDomestic(r *Program) error {
 // checkProgramTuitionInternational checks Program.tuition_international of a record about to be written.
 func (s *State) checkProgramTuitionInternational(r *Program) error {
 	v := r.TuitionInternational
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Program.tuition_international", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Program.tuition_international", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -203,10 +193,7 @@ func (s *State) checkProgramTuitionInternational(r *Program) error {
 // checkProgramDepositAmount checks Program.deposit_amount of a record about to be written.
 func (s *State) checkProgramDepositAmount(r *Program) error {
 	v := r.DepositAmount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Program.deposit_amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Program.deposit_amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -325,18 +312,6 @@ func (s *State) checkDocumentKind(r *Document) error {
 	return nil
 }
 
-// checkDocumentScore checks Document.score of a record about to be written.
-func (s *State) checkDocumentScore(r *Document) error {
-	if r.Score == nil {
-		return nil
-	}
-	v := *r.Score
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Document.score", v)
-	}
-	return nil
-}
-
 // checkDocumentStatus checks Document.status of a record about to be written.
 func (s *State) checkDocumentStatus(r *Document) error {
 	v := r.Status
@@ -350,9 +325,6 @@ func (s *State) checkDocumentStatus(r *Document) error {
 // written, in field order.
 func (s *State) checkDocument(r *Document) error {
 	if err := s.checkDocumentKind(r); err != nil {
-		return err
-	}
-	if err := s.checkDocumentScore(r); err != nil {
 		return err
 	}
 	if err := s.checkDocumentStatus(r); err != nil {
@@ -385,13 +357,10 @@ func (s *State) applicationAt(id string) *Application {
 // checkApplicationAverage checks Application.average of a record about to be written.
 func (s *State) checkApplicationAverage(r *Application) error {
 	v := r.Average
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Application.average", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Application.average", ">=", "0", runtime.ValueText(v))
 	}
-	if !(v <= 100.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(100)) <= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Application.average", "<=", "100", runtime.ValueText(v))
 	}
 	return nil
@@ -513,10 +482,7 @@ func (s *State) checkScholarshipName(r *Scholarship) error {
 // checkScholarshipAmount checks Scholarship.amount of a record about to be written.
 func (s *State) checkScholarshipAmount(r *Scholarship) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Scholarship.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Scholarship.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -525,13 +491,10 @@ func (s *State) checkScholarshipAmount(r *Scholarship) error {
 // checkScholarshipMinAverage checks Scholarship.min_average of a record about to be written.
 func (s *State) checkScholarshipMinAverage(r *Scholarship) error {
 	v := r.MinAverage
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Scholarship.min_average", v)
-	}
-	if !(v >= 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) >= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Scholarship.min_average", ">=", "0", runtime.ValueText(v))
 	}
-	if !(v <= 100.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(100)) <= 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Scholarship.min_average", "<=", "100", runtime.ValueText(v))
 	}
 	return nil
@@ -540,10 +503,7 @@ func (s *State) checkScholarshipMinAverage(r *Scholarship) error {
 // checkScholarshipBudgetTotal checks Scholarship.budget_total of a record about to be written.
 func (s *State) checkScholarshipBudgetTotal(r *Scholarship) error {
 	v := r.BudgetTotal
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "Scholarship.budget_total", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "Scholarship.budget_total", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -591,10 +551,7 @@ func (s *State) scholarshipAwardAt(id string) *ScholarshipAward {
 // checkScholarshipAwardAmount checks ScholarshipAward.amount of a record about to be written.
 func (s *State) checkScholarshipAwardAmount(r *ScholarshipAward) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "ScholarshipAward.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "ScholarshipAward.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -645,10 +602,7 @@ func (s *State) tuitionDepositAt(id string) *TuitionDeposit {
 // checkTuitionDepositAmount checks TuitionDeposit.amount of a record about to be written.
 func (s *State) checkTuitionDepositAmount(r *TuitionDeposit) error {
 	v := r.Amount
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return runtime.ConstraintViolation("%s must be a finite number, got %v", "TuitionDeposit.amount", v)
-	}
-	if !(v > 0.0) {
+	if !(v.Cmp(runtime.DecimalFromInt(0)) > 0) {
 		return runtime.ConstraintViolation("%s must be %s %s, got %s", "TuitionDeposit.amount", ">", "0", runtime.ValueText(v))
 	}
 	return nil
@@ -756,9 +710,6 @@ func (s *State) Validate() []error {
 				errs = append(errs, fmt.Errorf("%s %q: %s refers to %s %q, which does not exist", "Document", r.ID, "applicant", "Applicant", r.Applicant))
 			}
 			if err := s.checkDocumentKind(r); err != nil {
-				errs = append(errs, fmt.Errorf("%s %q: %w", "Document", r.ID, err))
-			}
-			if err := s.checkDocumentScore(r); err != nil {
 				errs = append(errs, fmt.Errorf("%s %q: %w", "Document", r.ID, err))
 			}
 			if err := s.checkDocumentStatus(r); err != nil {

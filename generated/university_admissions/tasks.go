@@ -31,7 +31,7 @@ type task struct {
 func assertAcceptCsOfferWithDeposit1(s *State, _ startState) (bool, string) {
 	return s.verdict(func() bool {
 		for d := range s.TuitionDeposits.All() {
-			if !(d.Application == "apl_chen_cs" && d.Reference == "DEP-2026-00457" && d.Amount == float64(500) && d.Status == TuitionDepositStatusReceived) {
+			if !(d.Application == "apl_chen_cs" && d.Reference == "DEP-2026-00457" && d.Amount == runtime.DecimalFromInt(500) && d.Status == TuitionDepositStatusReceived) {
 				continue
 			}
 			return true

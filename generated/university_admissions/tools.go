@@ -519,7 +519,7 @@ type RecordDocumentArgs struct {
 	Applicant string       `json:"applicant"`
 	Kind      DocumentKind `json:"kind"`
 	// IELTS overall band, for English tests. Optional: null when not given.
-	Score *float64 `json:"score"`
+	Score *runtime.Decimal `json:"score"`
 }
 
 // decode decodes the JSON arguments of record_document without reflection, as
@@ -546,7 +546,7 @@ func (a *RecordDocumentArgs) decode(text string) bool {
 			}
 		case "score":
 			if r.Arg(2) {
-				a.Score = new(r.Float())
+				a.Score = new(r.Decimal())
 			}
 		default:
 			r.Fail()
@@ -618,12 +618,12 @@ func (s *State) VerifyDocument(args VerifyDocumentArgs) (*Document, error) {
 	if !(document.Status == DocumentStatusReceived) {
 		return nil, runtime.PreconditionFailed("only a received document can be verified")
 	}
-	if !(document.Kind != DocumentKindEnglishTest || func() float64 {
+	if !(document.Kind != DocumentKindEnglishTest || func() runtime.Decimal {
 		if p := document.Score; p != nil {
 			return *p
 		}
-		return float64(0)
-	}() >= 6.5) {
+		return runtime.DecimalFromInt(0)
+	}().Cmp(runtime.DecimalOf(65, 1)) >= 0) {
 		return nil, runtime.PreconditionFailed("the IELTS overall band is below the 6.5 requirement; reject the document instead")
 	}
 	if document, err = s.Documents.Mut(document.ID); err != nil {
@@ -1021,7 +1021,7 @@ func (s *State) AdmitApplicant(args AdmitApplicantArgs) (*Offer, error) {
 	if !ok2 {
 		return nil, runtime.PreconditionFailed("the program is closed for this intake")
 	}
-	ok3 := application.Average >= s.programAt(application.Program).MinAverage
+	ok3 := application.Average.Cmp(s.programAt(application.Program).MinAverage) >= 0
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}
@@ -1595,7 +1595,7 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	if err != nil {
 		return nil, err
 	}
-	if !(application.Average >= scholarship.MinAverage) {
+	if !(application.Average.Cmp(scholarship.MinAverage) >= 0) {
 		return nil, runtime.PreconditionFailed("the admission average is below the scholarship's minimum")
 	}
 	ok2 := scholarship.OpenToInternational || s.applicantAt(application.Applicant).Citizenship != ApplicantCitizenshipInternational
@@ -1620,18 +1620,18 @@ func (s *State) AwardScholarship(args AwardScholarshipArgs) (*ScholarshipAward, 
 	}() {
 		return nil, runtime.PreconditionFailed("the applicant already holds this scholarship")
 	}
-	if !(func() float64 {
-		var acc float64
+	if !(func() runtime.Decimal {
+		var acc runtime.Decimal
 		for w2 := range s.ScholarshipAwards.All() {
 			s.j.Tick()
 			if !(w2.Scholarship == scholarship.ID && w2.Status != ScholarshipAwardStatusCancelled) {
 				continue
 			}
 			x := w2.Amount
-			acc += x
+			acc = acc.Add(x)
 		}
 		return acc
-	}()+scholarship.Amount <= scholarship.BudgetTotal) {
+	}().Add(scholarship.Amount).Cmp(scholarship.BudgetTotal) <= 0) {
 		return nil, runtime.PreconditionFailed("the scholarship's budget for this intake is exhausted")
 	}
 	aw := &ScholarshipAward{
@@ -1853,7 +1853,7 @@ type RecordDepositArgs struct {
 	// The id of a Application record (e.g. "apl_chen_cs").
 	Application string `json:"application"`
 	// Amount in CAD.
-	Amount    float64              `json:"amount"`
+	Amount    runtime.Decimal      `json:"amount"`
 	Method    TuitionDepositMethod `json:"method"`
 	Reference string               `json:"reference"`
 }
@@ -1878,7 +1878,7 @@ func (a *RecordDepositArgs) decode(text string) bool {
 			}
 		case "amount":
 			if r.Arg(1) {
-				a.Amount = r.Float()
+				a.Amount = r.Decimal()
 			}
 		case "method":
 			if r.Arg(2) {

@@ -68,13 +68,13 @@ type Program struct {
 	// Number of admitted applicants the faculty can take
 	Capacity int64 `json:"capacity"`
 	// Minimum admission average, in percent
-	MinAverage float64 `json:"min_average"`
+	MinAverage runtime.Decimal `json:"min_average"`
 	// Annual tuition for Canadian citizens and permanent residents
-	TuitionDomestic      float64 `json:"tuition_domestic"`
-	TuitionInternational float64 `json:"tuition_international"`
+	TuitionDomestic      runtime.Decimal `json:"tuition_domestic"`
+	TuitionInternational runtime.Decimal `json:"tuition_international"`
 	// Tuition deposit required to accept an offer
-	DepositAmount float64 `json:"deposit_amount"`
-	Accepting     bool    `json:"accepting"`
+	DepositAmount runtime.Decimal `json:"deposit_amount"`
+	Accepting     bool            `json:"accepting"`
 }
 
 // recordID is the row's id, for its table.
@@ -103,10 +103,10 @@ func (r *Program) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"degree\":", string(r.Degree))
 	dst = runtime.AppendKeyString(dst, ",\"intake_term\":", r.IntakeTerm)
 	dst = runtime.AppendKeyInt(dst, ",\"capacity\":", r.Capacity)
-	dst = runtime.AppendKeyFloat(dst, ",\"min_average\":", r.MinAverage)
-	dst = runtime.AppendKeyFloat(dst, ",\"tuition_domestic\":", r.TuitionDomestic)
-	dst = runtime.AppendKeyFloat(dst, ",\"tuition_international\":", r.TuitionInternational)
-	dst = runtime.AppendKeyFloat(dst, ",\"deposit_amount\":", r.DepositAmount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"min_average\":", r.MinAverage)
+	dst = runtime.AppendKeyDecimal(dst, ",\"tuition_domestic\":", r.TuitionDomestic)
+	dst = runtime.AppendKeyDecimal(dst, ",\"tuition_international\":", r.TuitionInternational)
+	dst = runtime.AppendKeyDecimal(dst, ",\"deposit_amount\":", r.DepositAmount)
 	dst = runtime.AppendKeyBool(dst, ",\"accepting\":", r.Accepting)
 	return runtime.AppendKey(dst, "}")
 }
@@ -126,10 +126,10 @@ func (r *Program) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, string(r.Degree))
 	runtime.HashString(w, r.IntakeTerm)
 	runtime.HashInt(w, r.Capacity)
-	runtime.HashFloat(w, r.MinAverage)
-	runtime.HashFloat(w, r.TuitionDomestic)
-	runtime.HashFloat(w, r.TuitionInternational)
-	runtime.HashFloat(w, r.DepositAmount)
+	runtime.HashDecimal(w, r.MinAverage)
+	runtime.HashDecimal(w, r.TuitionDomestic)
+	runtime.HashDecimal(w, r.TuitionInternational)
+	runtime.HashDecimal(w, r.DepositAmount)
 	runtime.HashBool(w, r.Accepting)
 }
 
@@ -169,16 +169,16 @@ func decodeProgram(r *runtime.JSONReader) *Program {
 			v.Capacity = r.Int()
 		case "min_average":
 			r.Seen(&seen, 7)
-			v.MinAverage = r.Float()
+			v.MinAverage = r.Decimal()
 		case "tuition_domestic":
 			r.Seen(&seen, 8)
-			v.TuitionDomestic = r.Float()
+			v.TuitionDomestic = r.Decimal()
 		case "tuition_international":
 			r.Seen(&seen, 9)
-			v.TuitionInternational = r.Float()
+			v.TuitionInternational = r.Decimal()
 		case "deposit_amount":
 			r.Seen(&seen, 10)
-			v.DepositAmount = r.Float()
+			v.DepositAmount = r.Decimal()
 		case "accepting":
 			r.Seen(&seen, 11)
 			v.Accepting = r.Bool()
@@ -388,10 +388,10 @@ type Document struct {
 	Kind       DocumentKind `json:"kind"`
 	ReceivedOn runtime.Date `json:"received_on"`
 	// IELTS Academic overall band, English tests only
-	Score      *float64       `json:"score"`
-	Status     DocumentStatus `json:"status"`
-	VerifiedOn *runtime.Date  `json:"verified_on"`
-	Note       *string        `json:"note"`
+	Score      *runtime.Decimal `json:"score"`
+	Status     DocumentStatus   `json:"status"`
+	VerifiedOn *runtime.Date    `json:"verified_on"`
+	Note       *string          `json:"note"`
 }
 
 // recordID is the row's id, for its table.
@@ -417,7 +417,7 @@ func (r *Document) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"applicant\":", r.Applicant)
 	dst = runtime.AppendKeyString(dst, ",\"kind\":", string(r.Kind))
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
-	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"score\":"), r.Score, runtime.AppendFloat)
+	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"score\":"), r.Score, runtime.AppendDecimal)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"verified_on\":"), r.VerifiedOn, runtime.AppendValue[runtime.Date])
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"note\":"), r.Note, runtime.AppendString)
@@ -436,7 +436,7 @@ func (r *Document) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Applicant)
 	runtime.HashString(w, string(r.Kind))
 	r.ReceivedOn.HashFields(w)
-	runtime.HashOptional(w, r.Score, runtime.HashFloat)
+	runtime.HashOptional(w, r.Score, runtime.HashDecimal)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.VerifiedOn, runtime.HashValue[runtime.Date])
 	runtime.HashOptional(w, r.Note, runtime.HashString)
@@ -469,7 +469,7 @@ func decodeDocument(r *runtime.JSONReader) *Document {
 			v.ReceivedOn = r.Date()
 		case "score":
 			r.Seen(&seen, 4)
-			v.Score = runtime.ReadOptional(r, runtime.ReadFloat)
+			v.Score = runtime.ReadOptional(r, runtime.ReadDecimal)
 		case "status":
 			r.Seen(&seen, 5)
 			v.Status = runtime.Enum(r, DocumentStatus.Valid)
@@ -525,7 +525,7 @@ type Application struct {
 	Program     string       `json:"program"`
 	SubmittedOn runtime.Date `json:"submitted_on"`
 	// Admission average, in percent
-	Average       float64           `json:"average"`
+	Average       runtime.Decimal   `json:"average"`
 	FeePaid       bool              `json:"fee_paid"`
 	Status        ApplicationStatus `json:"status"`
 	DecidedOn     *runtime.Date     `json:"decided_on"`
@@ -555,7 +555,7 @@ func (r *Application) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, ",\"applicant\":", r.Applicant)
 	dst = runtime.AppendKeyString(dst, ",\"program\":", r.Program)
 	dst = r.SubmittedOn.AppendJSON(runtime.AppendKey(dst, ",\"submitted_on\":"))
-	dst = runtime.AppendKeyFloat(dst, ",\"average\":", r.Average)
+	dst = runtime.AppendKeyDecimal(dst, ",\"average\":", r.Average)
 	dst = runtime.AppendKeyBool(dst, ",\"fee_paid\":", r.FeePaid)
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"decided_on\":"), r.DecidedOn, runtime.AppendValue[runtime.Date])
@@ -575,7 +575,7 @@ func (r *Application) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.Applicant)
 	runtime.HashString(w, r.Program)
 	r.SubmittedOn.HashFields(w)
-	runtime.HashFloat(w, r.Average)
+	runtime.HashDecimal(w, r.Average)
 	runtime.HashBool(w, r.FeePaid)
 	runtime.HashString(w, string(r.Status))
 	runtime.HashOptional(w, r.DecidedOn, runtime.HashValue[runtime.Date])
@@ -609,7 +609,7 @@ func decodeApplication(r *runtime.JSONReader) *Application {
 			v.SubmittedOn = r.Date()
 		case "average":
 			r.Seen(&seen, 4)
-			v.Average = r.Float()
+			v.Average = r.Decimal()
 		case "fee_paid":
 			r.Seen(&seen, 5)
 			v.FeePaid = r.Bool()
@@ -794,14 +794,14 @@ func decodeOffer(r *runtime.JSONReader) *Offer {
 
 // Scholarship is an entrance scholarship with its yearly budget.
 type Scholarship struct {
-	ID         string  `json:"id"`
-	Name       string  `json:"name"`
-	Amount     float64 `json:"amount"`
-	MinAverage float64 `json:"min_average"`
-	Renewable  bool    `json:"renewable"`
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Amount     runtime.Decimal `json:"amount"`
+	MinAverage runtime.Decimal `json:"min_average"`
+	Renewable  bool            `json:"renewable"`
 	// Total that may be awarded for this intake
-	BudgetTotal         float64 `json:"budget_total"`
-	OpenToInternational bool    `json:"open_to_international"`
+	BudgetTotal         runtime.Decimal `json:"budget_total"`
+	OpenToInternational bool            `json:"open_to_international"`
 	// Set when the scholarship is for one program only
 	Program *string `json:"program"`
 }
@@ -827,10 +827,10 @@ func (r *Scholarship) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"name\":", r.Name)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
-	dst = runtime.AppendKeyFloat(dst, ",\"min_average\":", r.MinAverage)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"min_average\":", r.MinAverage)
 	dst = runtime.AppendKeyBool(dst, ",\"renewable\":", r.Renewable)
-	dst = runtime.AppendKeyFloat(dst, ",\"budget_total\":", r.BudgetTotal)
+	dst = runtime.AppendKeyDecimal(dst, ",\"budget_total\":", r.BudgetTotal)
 	dst = runtime.AppendKeyBool(dst, ",\"open_to_international\":", r.OpenToInternational)
 	dst = runtime.AppendOptional(runtime.AppendKey(dst, ",\"program\":"), r.Program, runtime.AppendString)
 	return runtime.AppendKey(dst, "}")
@@ -846,10 +846,10 @@ func (r *Scholarship) HashFields(w *runtime.FieldHasher) {
 	w.Begin(8)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Name)
-	runtime.HashFloat(w, r.Amount)
-	runtime.HashFloat(w, r.MinAverage)
+	runtime.HashDecimal(w, r.Amount)
+	runtime.HashDecimal(w, r.MinAverage)
 	runtime.HashBool(w, r.Renewable)
-	runtime.HashFloat(w, r.BudgetTotal)
+	runtime.HashDecimal(w, r.BudgetTotal)
 	runtime.HashBool(w, r.OpenToInternational)
 	runtime.HashOptional(w, r.Program, runtime.HashString)
 }
@@ -875,16 +875,16 @@ func decodeScholarship(r *runtime.JSONReader) *Scholarship {
 			v.Name = r.String()
 		case "amount":
 			r.Seen(&seen, 2)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "min_average":
 			r.Seen(&seen, 3)
-			v.MinAverage = r.Float()
+			v.MinAverage = r.Decimal()
 		case "renewable":
 			r.Seen(&seen, 4)
 			v.Renewable = r.Bool()
 		case "budget_total":
 			r.Seen(&seen, 5)
-			v.BudgetTotal = r.Float()
+			v.BudgetTotal = r.Decimal()
 		case "open_to_international":
 			r.Seen(&seen, 6)
 			v.OpenToInternational = r.Bool()
@@ -932,7 +932,7 @@ type ScholarshipAward struct {
 	ID          string                 `json:"id"`
 	Scholarship string                 `json:"scholarship"`
 	Application string                 `json:"application"`
-	Amount      float64                `json:"amount"`
+	Amount      runtime.Decimal        `json:"amount"`
 	AwardedOn   runtime.Date           `json:"awarded_on"`
 	Status      ScholarshipAwardStatus `json:"status"`
 }
@@ -959,7 +959,7 @@ func (r *ScholarshipAward) AppendJSON(dst []byte) []byte {
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"scholarship\":", r.Scholarship)
 	dst = runtime.AppendKeyString(dst, ",\"application\":", r.Application)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = r.AwardedOn.AppendJSON(runtime.AppendKey(dst, ",\"awarded_on\":"))
 	dst = runtime.AppendKeyString(dst, ",\"status\":", string(r.Status))
 	return runtime.AppendKey(dst, "}")
@@ -976,7 +976,7 @@ func (r *ScholarshipAward) HashFields(w *runtime.FieldHasher) {
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Scholarship)
 	runtime.HashString(w, r.Application)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	r.AwardedOn.HashFields(w)
 	runtime.HashString(w, string(r.Status))
 }
@@ -1005,7 +1005,7 @@ func decodeScholarshipAward(r *runtime.JSONReader) *ScholarshipAward {
 			v.Application = r.String()
 		case "amount":
 			r.Seen(&seen, 3)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "awarded_on":
 			r.Seen(&seen, 4)
 			v.AwardedOn = r.Date()
@@ -1078,7 +1078,7 @@ func (v *TuitionDepositStatus) UnmarshalJSON(data []byte) error {
 type TuitionDeposit struct {
 	ID          string               `json:"id"`
 	Application string               `json:"application"`
-	Amount      float64              `json:"amount"`
+	Amount      runtime.Decimal      `json:"amount"`
 	Method      TuitionDepositMethod `json:"method"`
 	// Payment reference
 	Reference  string               `json:"reference"`
@@ -1108,7 +1108,7 @@ func (r *TuitionDeposit) AppendJSON(dst []byte) []byte {
 	}
 	dst = runtime.AppendKeyString(dst, "{\"id\":", r.ID)
 	dst = runtime.AppendKeyString(dst, ",\"application\":", r.Application)
-	dst = runtime.AppendKeyFloat(dst, ",\"amount\":", r.Amount)
+	dst = runtime.AppendKeyDecimal(dst, ",\"amount\":", r.Amount)
 	dst = runtime.AppendKeyString(dst, ",\"method\":", string(r.Method))
 	dst = runtime.AppendKeyString(dst, ",\"reference\":", r.Reference)
 	dst = r.ReceivedOn.AppendJSON(runtime.AppendKey(dst, ",\"received_on\":"))
@@ -1127,7 +1127,7 @@ func (r *TuitionDeposit) HashFields(w *runtime.FieldHasher) {
 	w.Begin(8)
 	runtime.HashString(w, r.ID)
 	runtime.HashString(w, r.Application)
-	runtime.HashFloat(w, r.Amount)
+	runtime.HashDecimal(w, r.Amount)
 	runtime.HashString(w, string(r.Method))
 	runtime.HashString(w, r.Reference)
 	r.ReceivedOn.HashFields(w)
@@ -1156,7 +1156,7 @@ func decodeTuitionDeposit(r *runtime.JSONReader) *TuitionDeposit {
 			v.Application = r.String()
 		case "amount":
 			r.Seen(&seen, 2)
-			v.Amount = r.Float()
+			v.Amount = r.Decimal()
 		case "method":
 			r.Seen(&seen, 3)
 			v.Method = runtime.Enum(r, TuitionDepositMethod.Valid)

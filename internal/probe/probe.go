@@ -876,6 +876,9 @@ func ValueJSON(v *ir.Value, t *ir.Type) ([]byte, error) {
 		}
 		return json.Marshal(int64(v.Num))
 	case ir.KindDecimal, ir.KindMoney:
+		if v.Dec != "" {
+			return []byte(v.Dec), nil // exact: its canonical text is a JSON number
+		}
 		n := v.Num
 		if v.Kind == ir.KindInt {
 			n = float64(v.Int)
