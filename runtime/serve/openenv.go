@@ -75,6 +75,10 @@ type wsObservation struct {
 // openEnvRoutes registers the OpenEnv-compatible endpoints.
 func (s *Server) openEnvRoutes(mux *http.ServeMux, p plane) {
 	mux.HandleFunc("GET /ws", func(w http.ResponseWriter, r *http.Request) { s.handleWS(w, r, s.controlAllowed(p, r)) })
+	// OpenEnv's HTTP routes (openenv_http.go).
+	mux.HandleFunc("POST /reset", func(w http.ResponseWriter, r *http.Request) { s.openEnvHTTP(w, r, p, "reset") })
+	mux.HandleFunc("POST /step", func(w http.ResponseWriter, r *http.Request) { s.openEnvHTTP(w, r, p, "step") })
+	mux.HandleFunc("GET /state", func(w http.ResponseWriter, r *http.Request) { s.openEnvHTTP(w, r, p, "state") })
 	mux.HandleFunc("GET /health", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "healthy"})
 	})
@@ -174,6 +178,8 @@ type wsConn struct {
 	mu      sync.Mutex
 	busy    bool // handling a message
 	closing bool // the server is stopping
+
+	reply func([]byte) // set: the connection is one HTTP request (openenv_http.go)
 }
 
 // handle answers one message; it reports whether the client closed.
@@ -390,6 +396,10 @@ func (c *wsConn) send(ctx context.Context, typ string, data any) {
 
 // write sends one message that is JSON already.
 func (c *wsConn) write(ctx context.Context, msg []byte) {
+	if c.reply != nil { // OpenEnv over HTTP: the answer of one request
+		c.reply(msg)
+		return
+	}
 	_ = c.conn.Write(ctx, websocket.MessageText, msg)
 }
 

@@ -125,3 +125,51 @@ func TestOpenEnvParity(t *testing.T) {
 		t.Errorf("the resumed episode: %v", st)
 	}
 }
+
+// TestOpenEnvHTTP: OpenEnv's HTTP routes: /reset, /step with the episode
+// the reset named, /state; grading needs the control token there too.
+func TestOpenEnvHTTP(t *testing.T) {
+	_, url := start(t, Options{ControlToken: testToken})
+	var reset struct {
+		Observation map[string]any `json:"observation"`
+		Done        bool           `json:"done"`
+	}
+	if st := doAuth(t, "POST", url+"/reset", "", `{"task_id":"settle_acme"}`, &reset); st != 200 || reset.Observation["episode_id"] == nil || reset.Done {
+		t.Fatalf("/reset: %d %+v", st, reset)
+	}
+	id := reset.Observation["episode_id"].(string)
+	var step struct {
+		Observation struct {
+			ToolName string              `json:"tool_name"`
+			Result   runtime.Observation `json:"result"`
+		} `json:"observation"`
+	}
+	if st := doAuth(t, "POST", url+"/step", "", `{"episode_id":"`+id+`","action":{"type":"call_tool","tool_name":"mark_paid","arguments":{"invoice":"inv1"}}}`, &step); st != 200 || !step.Observation.Result.OK {
+		t.Errorf("/step: %d %+v", st, step)
+	}
+	var state map[string]any
+	if st := doAuth(t, "GET", url+"/state?episode_id="+id, "", "", &state); st != 200 || state["step_count"] != float64(1) || state["state_hash"] != nil {
+		t.Errorf("/state: %d %v", st, state)
+	}
+	grade := `{"episode_id":"` + id + `","action":{"type":"grade"}}`
+	if st := doAuth(t, "POST", url+"/step", "", grade, nil); st != 401 {
+		t.Errorf("grade without the token: %d", st)
+	}
+	var graded struct {
+		Reward *float64 `json:"reward"`
+		Done   bool     `json:"done"`
+	}
+	if st := doAuth(t, "POST", url+"/step", testToken, grade, &graded); st != 200 || graded.Reward == nil || !graded.Done {
+		t.Errorf("grade with the token: %d %+v", st, graded)
+	}
+	var e struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	if st := doAuth(t, "POST", url+"/step", "", `{"episode_id":"nope","action":{"type":"list_tools"}}`, &e); st != 200 {
+		// list_tools needs no episode
+		t.Errorf("list_tools: %d", st)
+	}
+	if st := doAuth(t, "POST", url+"/step", "", `{"episode_id":"nope","action":{"type":"call_tool","tool_name":"get_invoice"}}`, &e); st != 404 || e.Error.Code != WSEpisodeClosed {
+		t.Errorf("/step of no episode: %d %+v", st, e)
+	}
+}
