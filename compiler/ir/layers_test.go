@@ -48,9 +48,11 @@ var layers = map[string]int{
 	"compiler":           3,
 	"gen":                3,
 	"internal/output":    3,
-	// The gate: type-check and go test; the bundle's server.
-	"internal/gate": 4,
-	"runtime/serve": 4,
+	// The gate: type-check and go test; the bundle's server; task
+	// synthesis, which writes specs from the checker and the evaluator.
+	"internal/gate":  4,
+	"runtime/serve":  4,
+	"compiler/tasks": 4,
 	// What reads verdicts, and bundles.
 	"internal/cache":  5,
 	"internal/report": 5,
