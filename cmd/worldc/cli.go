@@ -74,6 +74,7 @@ type cli struct {
 	Vet        vetCmd        `cmd:"" help:"The executability gate: type-check and go test generated world packages."`
 	Build      buildCmd      `cmd:"" help:"Check, generate and vet: the main job."`
 	Synth      synthCmd      `cmd:"" help:"Write a synthetic corpus of N distinct valid worlds, deterministic for a seed (for measuring the gate at scale)."`
+	Tasks      tasksCmd      `cmd:"" help:"Synthesise verified tasks for worlds: dependency chains, loops and refusals with rubrics from the state diff; or print the tool-dependency graph."`
 	Report     reportCmd     `cmd:"" help:"Render gate reports as an HTML page, or merge the reports of shards."`
 	Bundle     bundleCmd     `cmd:"" help:"Build a bundle for trainers: one server binary (JSON API, MCP, OpenEnv WebSocket) with schemas, tasks and golden trajectories."`
 	Explain    explainCmd    `cmd:"" help:"Explain a diagnostic code: its validator, hint and a failing example."`

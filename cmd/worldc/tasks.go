@@ -1,0 +1,250 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/tasks"
+	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/text"
+)
+
+type tasksCmd struct {
+	N           int      `short:"n" default:"100" help:"Tasks to synthesise per world (default ${default})."`
+	Seed        uint64   `default:"1" help:"The synthesis seed: the same spec and seed write the same tasks (default ${default})."`
+	Out         string   `short:"o" placeholder:"OUT" help:"Where to write OUT/<world>.world, OUT/<world>.tasks.jsonl and the specs' data files."`
+	JSON        bool     `help:"Print the summary as a JSON array on stdout."`
+	Graph       bool     `help:"Print the tool-dependency graph of each world on stdout instead of synthesising tasks."`
+	GraphFormat string   `name:"graph-format" default:"dot" enum:"dot,json" help:"The graph's format: dot or json (default ${default})."`
+	Paths       []string `arg:"" name:"spec" help:"Spec files, directories or dir/... patterns."`
+}
+
+// Run synthesises tasks for every world (compiler/tasks) and writes each
+// world's spec with them appended, their metadata, and the data files the
+// spec reads, so that `worldc check OUT` and `worldc build OUT` work.
+func (c *tasksCmd) Run(sys *stdio) error {
+	if c.N < 1 || c.N > 900 {
+		return usagef("-n %d: want 1 to 900 tasks per world (a world holds at most 1,000 tasks)", c.N)
+	}
+	if !c.Graph && c.Out == "" {
+		return usagef("tasks needs -o OUT (or --graph)")
+	}
+	specs, err := pipeline.Expand(sys.cwd, c.Paths)
+	if err != nil {
+		return err
+	}
+	type input struct {
+		spec pipeline.Spec
+		src  []byte
+	}
+	var inputs []input
+	var results []pipeline.Checked
+	for _, s := range specs {
+		if s.IsStdin() {
+			return usagef("tasks reads specs from files (their data files are beside them), not from standard input")
+		}
+		src, err := s.Read(sys.stdin)
+		if err != nil {
+			return fmt.Errorf("%s: %v", s.Name, err)
+		}
+		inputs = append(inputs, input{s, src})
+		results = append(results, pipeline.CheckSource(s, src))
+	}
+	pipeline.MarkDuplicates(results)
+	var diags compiler.Diagnostics
+	for _, r := range results {
+		if r.Diags.HasErrors() {
+			diags = append(diags, r.Diags...)
+		}
+	}
+	if len(diags) > 0 {
+		fmt.Fprint(sys.stderr, diags.Text())
+		fmt.Fprintf(sys.stderr, "worldc tasks: %d of %s do not check; nothing written\n", pipeline.WithErrors(results), text.Plural(len(results), "spec"))
+		return exitError(exitFailure)
+	}
+	if c.Graph {
+		for _, r := range results {
+			g := tasks.BuildGraph(r.World)
+			if c.GraphFormat == "json" {
+				sys.stdout.Write(g.JSON())
+			} else {
+				sys.stdout.Write(g.DOT())
+			}
+		}
+		return nil
+	}
+	out := absPath(sys.cwd, c.Out)
+	for _, r := range results {
+		if sameFile(filepath.Join(out, r.World.Name+pipeline.SpecExt), r.Spec.Path) {
+			return usagef("-o %s would overwrite the spec it reads, %s: write elsewhere", c.Out, r.Spec.Name)
+		}
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	var summaries []tasks.Summary
+	written := map[string]string{} // data file in OUT → the spec it came from
+	total := 0
+	for i, r := range results {
+		start := time.Now()
+		dir := filepath.Dir(inputs[i].spec.Path)
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			return err
+		}
+		res, err := tasks.Synthesize(r.World, inputs[i].src, tasks.Options{N: c.N, Seed: c.Seed, Filename: r.Spec.Name, Data: root.FS()})
+		if err != nil {
+			root.Close()
+			return fmt.Errorf("%s: %v", r.Spec.Name, err)
+		}
+		err = writeTasks(out, r, root.FS(), dir, res, written)
+		root.Close()
+		if err != nil {
+			return err
+		}
+		total += res.Summary.Kept
+		summaries = append(summaries, res.Summary)
+		if !c.JSON {
+			fmt.Fprint(sys.stderr, tasksSummary(res.Summary, time.Since(start)))
+		}
+	}
+	if c.JSON {
+		data, err := json.MarshalIndent(summaries, "", "  ")
+		if err != nil {
+			return err
+		}
+		sys.stdout.Write(append(data, '\n'))
+	}
+	fmt.Fprintf(sys.stderr, "%s, %s written to %s\n", text.Plural(len(results), "world"), text.Plural(total, "task"), displayPath(sys.cwd, out))
+	return nil
+}
+
+// writeTasks writes a world's spec and metadata into out, and the data
+// files its check read (relative to the spec's directory, so that the
+// spec in out finds them). A data file another spec wrote with other
+// content is an error.
+func writeTasks(out string, r pipeline.Checked, data fs.FS, dir string, res *tasks.Result, written map[string]string) error {
+	write := func(rel string, content []byte) error {
+		p := filepath.Join(out, rel)
+		if err := safefs.Inside(out, p); err != nil {
+			return err
+		}
+		if err := safefs.NoSymlinks(out, filepath.Dir(p)); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		// No link on the way; a link where the file goes is replaced.
+		if err := safefs.NoSymlinks(out, filepath.Dir(p)); err != nil {
+			return err
+		}
+		return safefs.WriteFile(p, content)
+	}
+	for _, d := range r.Deps {
+		if d.SHA256 == "" {
+			continue // looked for and absent
+		}
+		rel, err := filepath.Rel(dir, d.Path)
+		if err != nil || !filepath.IsLocal(rel) {
+			return fmt.Errorf("%s: data file %s is outside the spec's directory", r.Spec.Name, d.Path)
+		}
+		content, err := fs.ReadFile(data, filepath.ToSlash(rel))
+		if err != nil {
+			return fmt.Errorf("%s: %v", r.Spec.Name, err)
+		}
+		if sameFile(filepath.Join(out, rel), d.Path) {
+			continue // OUT is the spec's own directory: the file is there
+		}
+		key := filepath.Clean(rel)
+		if prev, ok := written[key]; ok {
+			old, err := os.ReadFile(filepath.Join(out, key))
+			if err == nil && string(old) == string(content) {
+				continue
+			}
+			return fmt.Errorf("%s: data file %s differs from the one %s reads under the same name", r.Spec.Name, rel, prev)
+		}
+		if err := write(rel, content); err != nil {
+			return err
+		}
+		written[key] = r.Spec.Name
+	}
+	name := r.World.Name
+	if err := write(name+pipeline.SpecExt, res.Spec); err != nil {
+		return err
+	}
+	return write(name+".tasks.jsonl", tasks.JSONL(res.Tasks))
+}
+
+// sameFile reports whether the paths name one existing file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// tasksSummary is a world's lines of the summary: kept, dropped by
+// reason, coverage of the writing tools, difficulty.
+func tasksSummary(s tasks.Summary, took time.Duration) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d of %d tasks (%s) in %d attempts, %.2fs\n", s.World, s.Kept, s.Wanted, counts(s.Origins), s.Attempts, took.Seconds())
+	fmt.Fprintf(&b, "  writing tools covered: %d of %d (%.0f%%)", s.Covered, s.WritingTools, 100*s.Coverage())
+	if len(s.Uncovered) > 0 {
+		fmt.Fprintf(&b, "; not: %s", strings.Join(s.Uncovered, ", "))
+	}
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "  difficulty: %s\n", levels(s.Levels))
+	var calls []string
+	for _, n := range sortedInts(s.Calls) {
+		calls = append(calls, fmt.Sprintf("%d:%d", n, s.Calls[n]))
+	}
+	fmt.Fprintf(&b, "  calls per task: %s\n", strings.Join(calls, " "))
+	if len(s.Dropped) > 0 {
+		fmt.Fprintf(&b, "  dropped: %s\n", counts(s.Dropped))
+	}
+	if s.Note != "" {
+		fmt.Fprintf(&b, "  note: %s\n", s.Note)
+	}
+	return b.String()
+}
+
+// counts renders a count by name as "a 3, b 1", in name order.
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + " " + strconv.Itoa(m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// levels renders the levels easy, medium, hard in that order.
+func levels(m map[string]int) string {
+	var parts []string
+	for _, l := range []string{"easy", "medium", "hard"} {
+		parts = append(parts, fmt.Sprintf("%s %d", l, m[l]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedInts(m map[int]int) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,367 @@
+package tasks
+
+import (
+	"slices"
+
+	"github.com/worldc/worldc/compiler/eval"
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// A chain is drawn from the start state: a first write (tools no task
+// covers yet drawn more often), then writes that depend on what came
+// before — a tool taking a record the chain touched or created, or one
+// whose requires read a field the chain wrote — with arguments from the
+// state. A write that breaks an always-invariant is not taken; one that
+// leaves a plain invariant broken must be followed by writes that repair
+// it (tools writing what the invariant checks, on the violating record
+// first), which the policy asks for without the words saying so. The
+// chain is kept only when every call succeeded and every invariant holds
+// at the end.
+
+// step is one write of a chain, with the state before it.
+type step struct {
+	c      *call
+	before *eval.State
+}
+
+// lengths are the weights of chain lengths 1, 2, 3, …
+var lengths = []int{6, 5, 4, 2, 1}
+
+func (x *synth) drawLength() int {
+	total := 0
+	for _, w := range lengths {
+		total += w
+	}
+	r := x.rng.IntN(total)
+	for i, w := range lengths {
+		if r < w {
+			return i + 1
+		}
+		r -= w
+	}
+	return 1
+}
+
+// sampleChain draws a chain and makes it a task.
+func (x *synth) sampleChain() (*task, string) {
+	if len(x.writers) == 0 {
+		return nil, "no_writing_tool"
+	}
+	st := x.start.Clone()
+	var steps []step
+	var touched []recKey
+	var created []recKey
+	want := x.drawLength()
+	for len(steps) < want+3 {
+		pending := x.plainViolations(st)
+		if len(pending) == 0 && len(steps) >= want {
+			break
+		}
+		var tools []*toolFacts
+		var focus []recKey
+		implied := false
+		switch {
+		case len(pending) > 0:
+			tools, focus = x.repairTools(pending, touched, st)
+			implied = true
+		case len(steps) == 0:
+			tools = x.firstTools()
+		default:
+			tools = x.nextTools(steps, touched)
+			focus = reversed(touched)
+		}
+		c, next := x.tryTools(st, tools, focus, pending)
+		if c == nil && len(pending) > 0 && len(steps) > 0 {
+			// The repair may have to come first: the last write's
+			// requires can forbid it after (a delivery is booked in
+			// before its order is closed as delivered).
+			last := steps[len(steps)-1]
+			if r, mid := x.tryTools(last.before, tools, focus, nil); r != nil {
+				again := mid.Clone()
+				data, terr := again.CallJSON(last.c.tool.Name, argsJSON(last.c.args))
+				if terr == nil && !x.alwaysBroken(again) && !again.Equal(mid) && repairs(again, pending) {
+					r.implied = true
+					redo := &call{tool: last.c.tool, args: last.c.args, obs: decode(data.JSON()), id: data.ID(), implied: last.c.implied}
+					steps = append(steps[:len(steps)-1], step{c: r, before: last.before}, step{c: redo, before: mid})
+					st = again
+					touched = x.touch(x.touch(touched, mid, r), again, redo)
+					x.noteCreated(&created, r)
+					x.noteCreated(&created, redo)
+					continue
+				}
+			}
+		}
+		if c == nil {
+			if len(pending) > 0 {
+				return nil, "invariant_unrepaired"
+			}
+			if len(steps) == 0 {
+				return nil, "no_call_succeeded"
+			}
+			break
+		}
+		c.implied = implied
+		steps = append(steps, step{c: c, before: st})
+		st = next
+		touched = x.touch(touched, st, c)
+		x.noteCreated(&created, c)
+	}
+	if len(x.plainViolations(st)) > 0 {
+		return nil, "invariant_unrepaired"
+	}
+	return x.compose(OriginDAG, steps, st, created)
+}
+
+// repairs reports whether st no longer has the first of the pending
+// violations (others may have come: a port-out completed, the line is
+// released, and now its plan must end too; the chain's length bounds
+// that).
+func repairs(st *eval.State, pending []eval.Violation) bool {
+	first := pending[0]
+	for _, v := range st.Violations() {
+		if v.Invariant == first.Invariant && v.ID == first.ID {
+			return false
+		}
+	}
+	return true
+}
+
+// noteCreated adds the record c created and returned to created.
+func (x *synth) noteCreated(created *[]recKey, c *call) {
+	if c.id == "" {
+		return
+	}
+	if e := recordEntity(c.tool.Returns); e != nil && slices.Contains(x.byTool[c.tool].creates, e) && !x.startHas(e, c.id) {
+		*created = append(*created, recKey{e, c.id})
+	}
+}
+
+func reversed(rs []recKey) []recKey {
+	out := slices.Clone(rs)
+	slices.Reverse(out)
+	return out
+}
+
+func (x *synth) startHas(e *ir.Entity, id string) bool {
+	return x.record(x.start, e, id) != nil
+}
+
+// plainViolations are the violations of st (always-invariants included:
+// a chain never takes a write that breaks one).
+func (x *synth) plainViolations(st *eval.State) []eval.Violation {
+	return st.Violations()
+}
+
+// alwaysBroken reports whether st breaks an always-invariant.
+func (x *synth) alwaysBroken(st *eval.State) bool {
+	for _, inv := range x.w.Invariants {
+		if inv.Always && len(st.InvariantViolations(inv)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// firstTools are the writing tools in a random order, those no kept task
+// calls yet first.
+func (x *synth) firstTools() []*toolFacts {
+	var fresh, old []*toolFacts
+	for _, f := range x.writers {
+		if x.covered[f.tool] {
+			old = append(old, f)
+		} else {
+			fresh = append(fresh, f)
+		}
+	}
+	x.shuffle(fresh)
+	x.shuffle(old)
+	if len(fresh) > 0 && x.rng.IntN(4) > 0 {
+		return append(fresh, old...)
+	}
+	all := append(fresh, old...)
+	x.shuffle(all)
+	return all
+}
+
+func (x *synth) shuffle(fs []*toolFacts) {
+	x.rng.Shuffle(len(fs), func(i, j int) { fs[i], fs[j] = fs[j], fs[i] })
+}
+
+// nextTools are the writes that depend on the chain so far: tools taking
+// a record of an entity it touched, or reading a field it wrote; the
+// uncovered first.
+func (x *synth) nextTools(steps []step, touched []recKey) []*toolFacts {
+	var wrote []*ir.Field
+	for _, s := range steps {
+		wrote = append(wrote, x.byTool[s.c.tool].writes...)
+	}
+	ents := map[*ir.Entity]bool{}
+	for _, r := range touched {
+		ents[r.e] = true
+	}
+	var fresh, old []*toolFacts
+	for _, f := range x.writers {
+		dep := false
+		for _, e := range f.names {
+			if ents[e] {
+				dep = true
+			}
+		}
+		for _, r := range f.reads {
+			if slices.Contains(wrote, r) {
+				dep = true
+			}
+		}
+		if !dep {
+			continue
+		}
+		if x.covered[f.tool] {
+			old = append(old, f)
+		} else {
+			fresh = append(fresh, f)
+		}
+	}
+	x.shuffle(fresh)
+	x.shuffle(old)
+	return append(fresh, old...)
+}
+
+// repairTools are the writes that may repair the violations: tools that
+// write what a violated invariant's check reads, best first — those
+// writing a field the check reads on another entity than the violating
+// record's (writing the violating record itself tends to undo what was
+// asked), and among them those taking one of the records involved —,
+// with the violating records as focus.
+func (x *synth) repairTools(vs []eval.Violation, touched []recKey, st *eval.State) ([]*toolFacts, []recKey) {
+	var focus []recKey
+	reads := map[*ir.Entity]bool{}
+	fields := map[*ir.Field]bool{}
+	trigger := map[*ir.Entity]bool{}
+	for _, v := range vs {
+		for _, inv := range x.w.Invariants {
+			if inv.Name != v.Invariant {
+				continue
+			}
+			trigger[inv.Entity] = true
+			focus = append(focus, recKey{inv.Entity, v.ID})
+			for _, e := range ir.Touches(inv.Check) {
+				reads[e] = true
+			}
+			for _, f := range ir.FieldsRead(inv.Check) {
+				fields[f] = true
+			}
+		}
+	}
+	focus = append(focus, reversed(touched)...)
+	involved := map[*ir.Entity]bool{}
+	for _, r := range x.relatedKeys(st, focus) {
+		involved[r.e] = true
+	}
+	byScore := map[int][]*toolFacts{}
+	for _, f := range x.writers {
+		score := 0
+		for _, fl := range f.writes {
+			switch {
+			case fields[fl] && !trigger[fl.Entity]:
+				score = max(score, 4)
+			case reads[fl.Entity] && !trigger[fl.Entity]:
+				score = max(score, 3)
+			case reads[fl.Entity]:
+				score = max(score, 1)
+			}
+		}
+		if score == 0 {
+			continue
+		}
+		for _, e := range f.names {
+			if involved[e] {
+				score++
+				break
+			}
+		}
+		byScore[score] = append(byScore[score], f)
+	}
+	var out []*toolFacts
+	for score := 5; score >= 1; score-- {
+		fs := byScore[score]
+		x.shuffle(fs)
+		out = append(out, fs...)
+	}
+	return out, focus
+}
+
+// maxToolsTried bounds the tools tried for one step of a chain.
+const maxToolsTried = 6
+
+// tryTools calls the tools on argument sets drawn from st until a call
+// succeeds, changes the state, breaks no always-invariant and, when
+// pending violations are to be repaired, repairs the first; it returns the
+// call and the state after it.
+func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pending []eval.Violation) (*call, *eval.State) {
+	limit, sets := maxToolsTried, maxArgSets
+	if len(pending) > 0 {
+		// A repair is worth more tries: the chain is lost without one.
+		limit, sets = 2*maxToolsTried, 2*maxArgSets
+	}
+	for i, f := range tools {
+		if i >= limit {
+			break
+		}
+		for _, args := range x.argSets(st, f.tool, focus, sets) {
+			next := st.Clone()
+			data, terr := next.CallJSON(f.tool.Name, argsJSON(args))
+			if terr != nil {
+				continue
+			}
+			if x.alwaysBroken(next) {
+				continue
+			}
+			if next.Equal(st) {
+				continue // a write that changed nothing
+			}
+			if len(pending) > 0 && !repairs(next, pending) {
+				continue // a repair must repair
+			}
+			return &call{tool: f.tool, args: args, obs: decode(data.JSON()), id: data.ID()}, next
+		}
+	}
+	return nil, nil
+}
+
+// touch adds the records a call named, returned or created to touched.
+func (x *synth) touch(touched []recKey, st *eval.State, c *call) []recKey {
+	add := func(r recKey) {
+		if !slices.Contains(touched, r) {
+			touched = append(touched, r)
+		}
+	}
+	f := x.byTool[c.tool]
+	for _, a := range c.args {
+		if e := f.names[a.p]; e != nil {
+			for _, id := range stringsIn(a.v) {
+				add(recKey{e, id})
+			}
+		}
+	}
+	if e := recordEntity(c.tool.Returns); e != nil && c.id != "" {
+		add(recKey{e, c.id})
+	}
+	return touched
+}
+
+// stringsIn are the strings of a value that is a string or a list of them.
+func stringsIn(v any) []string {
+	switch y := v.(type) {
+	case string:
+		return []string{y}
+	case []any:
+		var out []string
+		for _, e := range y {
+			if s, ok := e.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
+}

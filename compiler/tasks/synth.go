@@ -1,0 +1,620 @@
+package tasks
+
+import (
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/eval"
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// Options configure a synthesis.
+type Options struct {
+	// N is the number of tasks wanted (default 100).
+	N int
+	// Seed makes the synthesis deterministic: the same spec and seed give
+	// the same tasks, byte for byte.
+	Seed uint64
+	// Filename names the spec in the diagnostics of the final check.
+	Filename string
+	// Data holds the spec's data files (load … from, policy from), for
+	// the final check of the written spec; nil: none.
+	Data fs.FS
+}
+
+// Result is what a synthesis produced for one world.
+type Result struct {
+	// Spec is the world's spec with its own tasks and the synthesised
+	// ones, in the canonical layout; it checks clean.
+	Spec []byte
+	// Tasks describes the synthesised tasks, in the order of the spec.
+	Tasks   []Meta
+	Summary Summary
+}
+
+// Summary counts what a synthesis kept and dropped.
+type Summary struct {
+	World    string `json:"world"`
+	Wanted   int    `json:"wanted"`
+	Kept     int    `json:"kept"`
+	Attempts int    `json:"attempts"`
+	// Dropped counts the candidates dropped, by reason: a call that never
+	// succeeded, an invariant broken, a record the words cannot identify,
+	// a failed dataflow check, a leaked id, a duplicate, a diagnostic of
+	// the final check (check:CODE), …
+	Dropped map[string]int `json:"dropped"`
+	// WritingTools, Covered and Uncovered are the tools that write, those
+	// some kept task calls, and the others.
+	WritingTools int      `json:"writing_tools"`
+	Covered      int      `json:"covered"`
+	Uncovered    []string `json:"uncovered,omitempty"`
+	// Origins and Levels count the kept tasks by origin and by difficulty
+	// level; Calls by the number of calls of their golden solution.
+	Origins map[string]int `json:"origins"`
+	Levels  map[string]int `json:"levels"`
+	Calls   map[int]int    `json:"calls"`
+	// Note says why fewer tasks than wanted were kept, when they were.
+	Note string `json:"note,omitempty"`
+}
+
+// Coverage is the fraction of writing tools some kept task calls (1 for
+// a world without writing tools).
+func (s *Summary) Coverage() float64 {
+	if s.WritingTools == 0 {
+		return 1
+	}
+	return float64(s.Covered) / float64(s.WritingTools)
+}
+
+// synth is one world's synthesis.
+type synth struct {
+	w      *ir.World
+	opts   Options
+	rng    *rand.Rand
+	facts  []*toolFacts
+	byTool map[*ir.Tool]*toolFacts
+	start  *eval.State
+	money  int // decimals of money literals; -1: unchecked
+
+	writers []*toolFacts
+	finders map[*ir.Entity][]*toolFacts // read tools that find records of an entity
+	// keyKnown marks entities with a key a user knows (an order number):
+	// a key no read tool finds from other fields.
+	keyKnown map[*ir.Entity]bool
+	// internal are the ids a user never knows: those of records without a
+	// key, and keys that a tool finds from what users know.
+	internal map[string]bool
+	// values are the values of fields by name, over the start state's
+	// records (nested fields included), for arguments.
+	values map[string][]any
+	// consts are, per tool parameter, the constants and the fields the
+	// tool's body compares it with.
+	consts   map[*ir.Param][]any
+	compared map[*ir.Param][]string
+	// fresh are the parameters whose value must be new: one stored in a
+	// unique field, or looked for among the records (`not exists(s in
+	// Subscriber where s.cpf == cpf)`).
+	fresh    map[*ir.Param]bool
+	handles  map[string]bool
+	personas []string
+	// recCache holds the start state's records, decoded.
+	recCache   map[recKey]*recEntry
+	stateCache []stateRecords
+	anchors    map[*ir.Field][]string  // groupAnchors, by ref field
+	ids        map[*ir.Entity][]string // startIDs, by entity
+
+	covered  map[*ir.Tool]bool
+	attempts int
+	dropped  map[string]int
+	seen     map[string]bool // canonical forms of kept tasks
+	nearSeen map[string]bool // tool sequences over records
+}
+
+type recKey struct {
+	e  *ir.Entity
+	id string
+}
+
+// Synthesize makes up to opts.N tasks for w, whose spec source is src, and
+// returns the spec with them appended, their metadata and a summary.
+// Every task it returns checks clean as part of the spec (the final check
+// is compiler.CheckSource of the whole result): its rubric is false at the
+// start (or, for a refusal, is `unchanged`) and its golden solution reaches
+// reward 1 with every invariant holding.
+func Synthesize(w *ir.World, src []byte, opts Options) (*Result, error) {
+	if opts.N <= 0 {
+		opts.N = 100
+	}
+	if opts.Filename == "" {
+		opts.Filename = w.Name + ".world"
+	}
+	x, err := newSynth(w, opts)
+	if err != nil {
+		return nil, err
+	}
+	cands := x.sample()
+	return x.finish(src, cands)
+}
+
+func newSynth(w *ir.World, opts Options) (*synth, error) {
+	h := fnv.New64a()
+	h.Write([]byte(w.Name))
+	x := &synth{
+		w: w, opts: opts,
+		rng:      rand.New(rand.NewPCG(opts.Seed, h.Sum64())),
+		byTool:   map[*ir.Tool]*toolFacts{},
+		money:    moneyDecimals(w),
+		finders:  map[*ir.Entity][]*toolFacts{},
+		keyKnown: map[*ir.Entity]bool{},
+		internal: map[string]bool{},
+		values:   map[string][]any{},
+		consts:   map[*ir.Param][]any{},
+		compared: map[*ir.Param][]string{},
+		fresh:    map[*ir.Param]bool{},
+		handles:  map[string]bool{},
+		recCache: map[recKey]*recEntry{},
+		anchors:  map[*ir.Field][]string{},
+		ids:      map[*ir.Entity][]string{},
+		covered:  map[*ir.Tool]bool{},
+		dropped:  map[string]int{},
+		seen:     map[string]bool{},
+		nearSeen: map[string]bool{},
+	}
+	st, err := eval.NewState(w, nil)
+	if err != nil {
+		return nil, err
+	}
+	x.start = st
+	x.facts = analyze(w)
+	for _, f := range x.facts {
+		x.byTool[f.tool] = f
+		if f.writer() {
+			x.writers = append(x.writers, f)
+		}
+		x.harvestConsts(f.tool)
+	}
+	for _, e := range w.Entities {
+		for _, f := range x.facts {
+			if finds(f, e) {
+				x.finders[e] = append(x.finders[e], f)
+			}
+		}
+		if e.Key != nil {
+			x.keyKnown[e] = true
+			for _, f := range x.finders[e] {
+				if f.tool.Kind == ir.ToolCustom && returnsKey(f.tool, e) {
+					x.keyKnown[e] = false
+				}
+			}
+		}
+	}
+	for _, r := range w.Seed {
+		x.handles[r.ID] = true
+	}
+	for _, t := range w.Tasks {
+		if t.Persona != "" && !slices.Contains(x.personas, t.Persona) {
+			x.personas = append(x.personas, t.Persona)
+		}
+	}
+	// The start state's ids and values.
+	for _, e := range w.Entities {
+		for _, id := range st.IDs(e) {
+			if !x.keyKnown[e] {
+				x.internal[id] = true
+			}
+			rec := x.record(st, e, id)
+			for k, v := range rec {
+				if k == "id" || (e.Key != nil && k == e.Key.Name) {
+					continue
+				}
+				x.collect(k, v, 0)
+			}
+		}
+	}
+	return x, nil
+}
+
+// startIDs are the ids of e's records in the start state.
+func (x *synth) startIDs(e *ir.Entity) []string {
+	if ids, ok := x.ids[e]; ok {
+		return ids
+	}
+	ids := x.start.IDs(e)
+	x.ids[e] = ids
+	return ids
+}
+
+// collect adds the values of a record's field k (and of the fields inside
+// it) to x.values, at most 16 distinct per name.
+func (x *synth) collect(k string, v any, depth int) {
+	if depth > 4 {
+		return
+	}
+	switch y := v.(type) {
+	case []any:
+		for _, e := range y {
+			x.collect(k, e, depth+1)
+		}
+		return
+	case map[string]any:
+		for _, kk := range sortedKeys(y) {
+			x.collect(kk, y[kk], depth+1)
+		}
+		return
+	case nil:
+		return
+	}
+	vs := x.values[k]
+	if len(vs) >= 16 {
+		return
+	}
+	a, _ := atom(v)
+	for _, o := range vs {
+		if b, _ := atom(o); b == a {
+			return
+		}
+	}
+	x.values[k] = append(vs, v)
+}
+
+// record is the record of e with the given id in st, decoded; nil when
+// there is none. The start state's records are decoded once.
+//
+// States are never written once their records are read here (every call
+// is made on a clone), so the records of the last few states read are
+// kept too. Decoded records are never modified.
+func (x *synth) record(st *eval.State, e *ir.Entity, id string) map[string]any {
+	return x.entry(st, e, id).rec
+}
+
+// members are the values of the members of a record by name, at any
+// depth (see memberValues), indexed once per record.
+func (x *synth) members(st *eval.State, r recKey) map[string][]any {
+	en := x.entry(st, r.e, r.id)
+	if en.idx == nil {
+		en.idx = index(en.rec)
+	}
+	return en.idx
+}
+
+func (x *synth) entry(st *eval.State, e *ir.Entity, id string) *recEntry {
+	cache := x.recCache
+	if st != x.start {
+		cache = nil
+		for _, c := range x.stateCache {
+			if c.st == st {
+				cache = c.recs
+			}
+		}
+		if cache == nil {
+			cache = map[recKey]*recEntry{}
+			x.stateCache = append(x.stateCache, stateRecords{st, cache})
+			if len(x.stateCache) > 8 {
+				x.stateCache = x.stateCache[1:]
+			}
+		}
+	}
+	if en, ok := cache[recKey{e, id}]; ok {
+		return en
+	}
+	en := &recEntry{}
+	if b, ok := st.RecordJSON(e, id); ok {
+		en.rec, _ = decode(b).(map[string]any)
+	}
+	cache[recKey{e, id}] = en
+	return en
+}
+
+// recEntry is a decoded record and, once needed, its members' index.
+type recEntry struct {
+	rec map[string]any
+	idx map[string][]any
+}
+
+// stateRecords are the decoded records of a state.
+type stateRecords struct {
+	st   *eval.State
+	recs map[recKey]*recEntry
+}
+
+// harvestConsts records, for each parameter of a custom tool, the
+// constants and the fields its body compares it with.
+func (x *synth) harvestConsts(t *ir.Tool) {
+	if t.Kind != ir.ToolCustom {
+		return
+	}
+	byVar := map[*ir.Var]*ir.Param{}
+	for _, p := range t.Params {
+		if p.Var != nil {
+			byVar[p.Var] = p
+		}
+	}
+	param := func(e ir.Expr) *ir.Param {
+		for {
+			switch y := e.(type) {
+			case *ir.Convert:
+				e = y.X
+				continue
+			case *ir.Call:
+				if len(y.Args) == 1 && (y.Func == "lower" || y.Func == "upper" || y.Func == "trim") {
+					e = y.Args[0]
+					continue
+				}
+			case *ir.VarRef:
+				return byVar[y.Var]
+			case *ir.Binary:
+				// new_price * 10 <= unit_price * 13: the parameter
+				// scaled by a constant.
+				if y.Op == "*" || y.Op == "/" || y.Op == "+" || y.Op == "-" {
+					if isConst(y.R) {
+						e = y.L
+						continue
+					}
+					if isConst(y.L) {
+						e = y.R
+						continue
+					}
+				}
+			}
+			return nil
+		}
+	}
+	addConst := func(p *ir.Param, v *ir.Value) {
+		if j := valueJSON(v); j != nil && !slices.ContainsFunc(x.consts[p], func(o any) bool { return sameAtom(o, j) }) {
+			x.consts[p] = append(x.consts[p], j)
+		}
+	}
+	ir.WalkStmts(t.Body, func(st ir.Stmt) {
+		if in, ok := st.(*ir.Insert); ok {
+			for _, fi := range in.Fields {
+				if p := param(fi.Value); p != nil && fi.Field.Unique {
+					x.fresh[p] = true
+				}
+			}
+		}
+	}, func(e ir.Expr) bool {
+		if ag, ok := e.(*ir.Aggregate); ok && ag.Entity != nil && ag.Where != nil {
+			ir.WalkExpr(ag.Where, func(y ir.Expr) bool {
+				if b, ok := y.(*ir.Binary); ok && b.Op == "==" {
+					for _, side := range []ir.Expr{b.L, b.R} {
+						if p := param(side); p != nil && !p.Type.Kind.Numeric() && p.Type.Kind != ir.KindRef && p.Type.Kind != ir.KindEnum {
+							x.fresh[p] = true
+						}
+					}
+				}
+				return true
+			})
+		}
+		b, ok := e.(*ir.Binary)
+		if !ok {
+			return true
+		}
+		for _, side := range [][2]ir.Expr{{b.L, b.R}, {b.R, b.L}} {
+			p := param(side[0])
+			if p == nil {
+				continue
+			}
+			switch o := side[1].(type) {
+			case *ir.Lit:
+				addConst(p, o.Value)
+			case *ir.ListLit:
+				for _, el := range o.Elems {
+					if l, ok := el.(*ir.Lit); ok {
+						addConst(p, l.Value)
+					}
+				}
+			default:
+				for _, f := range ir.FieldsRead(o) {
+					if !slices.Contains(x.compared[p], f.Name) {
+						x.compared[p] = append(x.compared[p], f.Name)
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// isConst reports whether e is a literal (possibly converted).
+func isConst(e ir.Expr) bool {
+	for {
+		switch y := e.(type) {
+		case *ir.Lit:
+			return true
+		case *ir.Convert:
+			e = y.X
+		default:
+			return false
+		}
+	}
+}
+
+// valueJSON is a scalar constant as decoded JSON, or nil.
+func valueJSON(v *ir.Value) any {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case ir.KindString, ir.KindText, ir.KindEnum, ir.KindDate, ir.KindDateTime, ir.KindRef:
+		return v.Str
+	case ir.KindInt:
+		return jsonNumber(fmt.Sprint(v.Int))
+	case ir.KindDecimal, ir.KindMoney:
+		if v.Dec != "" {
+			return jsonNumber(v.Dec)
+		}
+		return jsonNumber(canonNumber(fmt.Sprint(v.Num)))
+	case ir.KindBool:
+		return v.Bool
+	}
+	return nil
+}
+
+func sameAtom(a, b any) bool {
+	x, ok1 := atom(a)
+	y, ok2 := atom(b)
+	return ok1 && ok2 && x == y
+}
+
+// sample draws candidates until it has enough distinct tasks or has
+// tried long enough. Candidates are verified as they are drawn (every
+// call succeeds, invariants hold, the words are enough); the final check
+// verifies them again as part of the spec.
+func (x *synth) sample() []*task {
+	want := x.opts.N + x.opts.N/10 + 2 // a margin for the final check
+	maxAttempts := 60*x.opts.N + 200
+	var out []*task
+	attempts := 0
+	for attempts = 0; attempts < maxAttempts && len(out) < want; attempts++ {
+		var t *task
+		var reason string
+		switch r := x.rng.IntN(100); {
+		case r < 14:
+			t, reason = x.sampleRefusal()
+		case r < 26:
+			t, reason = x.sampleProgram()
+		default:
+			t, reason = x.sampleChain()
+		}
+		if t == nil {
+			x.dropped[reason]++
+			continue
+		}
+		if reason := x.admit(t); reason != "" {
+			x.dropped[reason]++
+			continue
+		}
+		out = append(out, t)
+		for _, c := range t.calls {
+			if x.byTool[c.tool].writer() && c.fails == "" {
+				x.covered[c.tool] = true
+			}
+		}
+	}
+	x.attempts = attempts
+	return out
+}
+
+// admit runs the checks every candidate passes: distinct, not a near
+// duplicate, solvable from its words, leaking no internal id.
+func (x *synth) admit(t *task) string {
+	for _, c := range t.calls {
+		for _, a := range c.args {
+			if _, ok := x.lit(a.v, a.p.Type); !ok && a.bound == "" {
+				return "unrepresentable_value"
+			}
+		}
+	}
+	if reason := x.checkWords(t); reason != "" {
+		return reason
+	}
+	key := t.canonical()
+	if x.seen[key] {
+		return "duplicate"
+	}
+	near := t.nearKey()
+	if x.nearSeen[near] {
+		return "near_duplicate"
+	}
+	x.seen[key] = true
+	x.nearSeen[near] = true
+	return ""
+}
+
+// finish names the candidates, writes them into the spec, checks it and
+// drops what the check refuses, then trims to N.
+func (x *synth) finish(src []byte, cands []*task) (*Result, error) {
+	names := map[string]bool{}
+	for _, t := range x.w.Tasks {
+		names[t.Name] = true
+	}
+	for round := 0; ; round++ {
+		x.name(cands, names)
+		out, err := x.emit(src, cands)
+		if err != nil {
+			return nil, err
+		}
+		w, diags := compiler.CheckSource(x.opts.Filename, out, x.checkOpts()...)
+		if !diags.HasErrors() && w != nil {
+			if len(cands) > x.opts.N {
+				cands = x.trim(cands)
+				continue
+			}
+			return x.result(out, cands), nil
+		}
+		bad, stray := x.blame(out, cands, diags)
+		if len(bad) == 0 || round > 8 {
+			return nil, fmt.Errorf("tasks: the written spec does not check:\n%s", firstLines(stray, 20))
+		}
+		var keep []*task
+		for _, t := range cands {
+			if code, ok := bad[t]; ok {
+				x.dropped["check:"+code]++
+				continue
+			}
+			keep = append(keep, t)
+		}
+		cands = keep
+	}
+}
+
+func (x *synth) checkOpts() []compiler.Option {
+	if x.opts.Data != nil {
+		return []compiler.Option{compiler.WithData(x.opts.Data)}
+	}
+	return nil
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitAfter(s, "\n")
+	if len(lines) > n {
+		lines = append(lines[:n], fmt.Sprintf("… %d more\n", len(lines)-n))
+	}
+	return strings.Join(lines, "")
+}
+
+// trim keeps N candidates: it drops, from the end, tasks whose writing
+// tools other kept tasks cover too.
+func (x *synth) trim(cands []*task) []*task {
+	count := map[*ir.Tool]int{}
+	for _, t := range cands {
+		for _, tl := range t.writeTools() {
+			count[tl]++
+		}
+	}
+	drop := map[*task]bool{}
+	extra := len(cands) - x.opts.N
+	for i := len(cands) - 1; i >= 0 && extra > 0; i-- {
+		t := cands[i]
+		ok := true
+		for _, tl := range t.writeTools() {
+			if count[tl] <= 1 {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, tl := range t.writeTools() {
+			count[tl]--
+		}
+		drop[t] = true
+		extra--
+	}
+	var out []*task
+	for _, t := range cands {
+		if !drop[t] {
+			out = append(out, t)
+		}
+	}
+	// Still too many (every task holds a tool no other covers): the last.
+	if len(out) > x.opts.N {
+		out = out[:x.opts.N]
+	}
+	return out
+}

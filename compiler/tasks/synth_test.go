@@ -1,0 +1,316 @@
+package tasks
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/eval"
+	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/specgen"
+)
+
+// exampleWorlds are the example worlds, by name.
+func exampleWorlds(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(worldsDir, "*.world"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no example worlds in %s: %v", worldsDir, err)
+	}
+	var names []string
+	for _, p := range paths {
+		names = append(names, strings.TrimSuffix(filepath.Base(p), ".world"))
+	}
+	return names
+}
+
+// synthesize checks the spec at path (data files beside it), synthesises
+// n tasks and checks the written spec; it returns the result and the
+// written world.
+func synthesize(t *testing.T, path string, src []byte, n int, seed uint64) (*Result, *ir.World, *ir.World) {
+	t.Helper()
+	data := os.DirFS(filepath.Dir(path))
+	w, ds := compiler.CheckSource(path, src, compiler.WithData(data))
+	if ds.HasErrors() {
+		t.Fatalf("%s does not check:\n%s", path, ds.Text())
+	}
+	r, err := Synthesize(w, src, Options{N: n, Seed: seed, Filename: path, Data: data})
+	if err != nil {
+		t.Fatalf("Synthesize: %v", err)
+	}
+	w2, ds := compiler.CheckSource(path, r.Spec, compiler.WithData(data))
+	if ds.HasErrors() || w2 == nil {
+		t.Fatalf("the written spec does not check:\n%s", ds.Text())
+	}
+	return r, w, w2
+}
+
+// verify holds every synthesised task of r to what a task must be: in
+// the written world, its rubric is false at its start (a refusal's is
+// `unchanged` alone), its golden solution reaches reward 1 in the
+// evaluator with every invariant holding (always-invariants after each
+// call), and the world's own tasks are kept as they were.
+func verify(t *testing.T, r *Result, w, w2 *ir.World) {
+	t.Helper()
+	byName := map[string]*ir.Task{}
+	for _, task := range w2.Tasks {
+		byName[task.Name] = task
+	}
+	for _, own := range w.Tasks {
+		if byName[own.Name] == nil {
+			t.Errorf("the world's own task %s is gone", own.Name)
+		}
+	}
+	if got, want := len(w2.Tasks), len(w.Tasks)+len(r.Tasks); got != want {
+		t.Errorf("the written world has %d tasks, want %d (%d own, %d synthesised)", got, want, len(w.Tasks), len(r.Tasks))
+	}
+	seen := map[string]string{}
+	for _, m := range r.Tasks {
+		task := byName[m.ID]
+		if task == nil {
+			t.Errorf("task %s of the metadata is not in the spec", m.ID)
+			continue
+		}
+		start, err := eval.NewState(w2, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := start.Grade(task, start)
+		if m.Origin == OriginRefusal {
+			if len(task.Assertions) != 1 || task.Assertions[0].Kind != ir.AssertUnchanged || len(task.Assertions[0].Except) > 0 {
+				t.Errorf("%s: a refusal's rubric is `unchanged`, got %d assertions", m.ID, len(task.Assertions))
+			}
+			if !m.Difficulty.Refusal {
+				t.Errorf("%s: a refusal whose profile says it is none", m.ID)
+			}
+		} else if g.Reward >= 1 {
+			t.Errorf("%s: the rubric holds at the start (W014)", m.ID)
+		}
+		res, err := eval.RunSolution(w2, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.OK() || res.Grade.Reward != 1 {
+			t.Errorf("%s: the golden solution is not golden: %s", m.ID, res.Problem())
+		}
+		if m.Calls != len(task.Solution) || m.Difficulty.Calls != len(task.Solution) {
+			t.Errorf("%s: metadata says %d calls, the solution has %d", m.ID, m.Calls, len(task.Solution))
+		}
+		if m.InstructionSource != "template" || task.Instruction != m.Instruction {
+			t.Errorf("%s: instruction source %q, or instruction differs from the spec's", m.ID, m.InstructionSource)
+		}
+		key := canonicalOf(task)
+		if other, dup := seen[key]; dup {
+			t.Errorf("%s and %s have the same solution and rubric", other, m.ID)
+		}
+		seen[key] = m.ID
+	}
+}
+
+// canonicalOf is a task's solution and rubric as the spec writes them.
+func canonicalOf(task *ir.Task) string {
+	var b strings.Builder
+	for _, s := range task.Solution {
+		fmt.Fprintf(&b, "%s(", s.Tool.Name)
+		for _, a := range s.Args {
+			fmt.Fprintf(&b, "%s=%s/%v,", a.Param.Name, a.Bound, valueJSON(a.Value))
+		}
+		b.WriteString(")\n")
+	}
+	for _, a := range task.Assertions {
+		b.WriteString(a.Text + "\n")
+	}
+	return b.String()
+}
+
+// TestExampleWorlds: `worldc tasks -n 100` on every example world gives
+// 100 distinct verified tasks covering at least 90% of its writing tools.
+func TestExampleWorlds(t *testing.T) {
+	names := exampleWorlds(t)
+	n := 100
+	if testing.Short() {
+		names, n = []string{"ecommerce_returns", "it_service_desk"}, 30
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(worldsDir, name+".world")
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, w, w2 := synthesize(t, path, src, n, 1)
+			verify(t, r, w, w2)
+			s := r.Summary
+			if s.Kept != n || len(r.Tasks) != n {
+				t.Errorf("kept %d tasks (%d in the metadata), want %d; %s", s.Kept, len(r.Tasks), n, s.Note)
+			}
+			if !testing.Short() && s.Coverage() < 0.9 {
+				t.Errorf("covered %d of %d writing tools (%.0f%%), want 90%%; not: %v", s.Covered, s.WritingTools, 100*s.Coverage(), s.Uncovered)
+			}
+			origins := map[string]bool{}
+			for _, m := range r.Tasks {
+				origins[m.Origin] = true
+			}
+			if !origins[OriginDAG] || !origins[OriginRefusal] {
+				t.Errorf("origins %v: want chains and refusals", s.Origins)
+			}
+		})
+	}
+}
+
+// TestSynthWorlds: the same verification on random valid worlds of
+// internal/specgen, which hold every construct the language has.
+func TestSynthWorlds(t *testing.T) {
+	seeds := []uint64{3, 11, 29}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	dir := t.TempDir()
+	for _, seed := range seeds {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			src := []byte(specgen.Spec(seed))
+			path := filepath.Join(dir, fmt.Sprintf("random_%d.world", seed))
+			r, w, w2 := synthesize(t, path, src, 40, seed)
+			verify(t, r, w, w2)
+			if len(r.Tasks) == 0 {
+				t.Errorf("no task: %+v", r.Summary)
+			}
+			if r.Summary.Kept < 40 && r.Summary.Note == "" {
+				t.Errorf("kept %d of 40 and no note says why", r.Summary.Kept)
+			}
+		})
+	}
+}
+
+// TestDeterministic: the same spec and seed write the same bytes; another
+// seed other tasks.
+func TestDeterministic(t *testing.T) {
+	path := filepath.Join(worldsDir, "insurance_claims.world")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _, _ := synthesize(t, path, src, 25, 7)
+	b, _, _ := synthesize(t, path, src, 25, 7)
+	c, _, _ := synthesize(t, path, src, 25, 8)
+	if !bytes.Equal(a.Spec, b.Spec) || !bytes.Equal(JSONL(a.Tasks), JSONL(b.Tasks)) {
+		t.Errorf("two runs with seed 7 differ")
+	}
+	if bytes.Equal(a.Spec, c.Spec) {
+		t.Errorf("seeds 7 and 8 write the same spec")
+	}
+	if !bytes.HasPrefix(a.Spec, src) {
+		t.Errorf("the written spec does not start with the world's own (formatted) spec")
+	}
+}
+
+// TestWordsCheck: the dataflow check refuses an argument the words do not
+// give and no observation showed, and an internal id in the words.
+func TestWordsCheck(t *testing.T) {
+	path := filepath.Join(worldsDir, "ecommerce_returns.world")
+	w, _ := checkWorld(t, "ecommerce_returns")
+	x, err := newSynth(w, Options{N: 1, Filename: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := func(name string) *ir.Tool {
+		for _, tl := range w.Tools {
+			if tl.Name == name {
+				return tl
+			}
+		}
+		t.Fatalf("no tool %s", name)
+		return nil
+	}
+	param := func(tl *ir.Tool, name string) *ir.Param {
+		for _, p := range tl.Params {
+			if p.Name == name {
+				return p
+			}
+		}
+		t.Fatalf("no parameter %s.%s", tl.Name, name)
+		return nil
+	}
+	find, cancel := tool("find_orders"), tool("cancel_order")
+	lookup := &call{tool: find, args: []arg{{p: param(find, "order_number"), v: "W1004630"}}, lookup: true,
+		obs: decode([]byte(`[{"id":"ord_w1004630","order_number":"W1004630"}]`))}
+	write := &call{tool: cancel, args: []arg{{p: param(cancel, "order"), v: "ord_w1004630"}, {p: param(cancel, "reason"), v: "Found it cheaper"}}}
+	mk := func(words string, facts []string) *task {
+		return &task{instruction: words, facts: facts, calls: []*call{lookup, write}}
+	}
+	for _, c := range []struct {
+		words string
+		facts []string
+		want  string
+	}{
+		{`Please cancel the order with order number “W1004630”; reason: “Found it cheaper”.`, []string{"“W1004630”", "“Found it cheaper”"}, ""},
+		// The reason is in no words and no observation.
+		{`Please cancel the order with order number “W1004630”.`, []string{"“W1004630”"}, "dataflow"},
+		// The order number is not given: the lookup's argument comes
+		// from nowhere.
+		{`Please cancel my latest order; reason: “Found it cheaper”.`, []string{"“Found it cheaper”"}, "dataflow"},
+		// The internal id of the order is in the words.
+		{`Please cancel ord_w1004630, order number “W1004630”; reason: “Found it cheaper”.`, []string{"“W1004630”", "“Found it cheaper”"}, "leak"},
+		// So is an id the world would make for a new record.
+		{`Please cancel the order with order number “W1004630”; reason: “Found it cheaper”, see refund_3.`, []string{"“W1004630”", "“Found it cheaper”"}, "leak"},
+	} {
+		if got := x.checkWords(mk(c.words, c.facts)); got != c.want {
+			t.Errorf("checkWords(%q) = %q, want %q", c.words, got, c.want)
+		}
+	}
+}
+
+// TestRubricFailsCollateral: a synthesised rubric fails a run that does
+// what the task asks and one thing more.
+func TestRubricFailsCollateral(t *testing.T) {
+	path := filepath.Join(worldsDir, "ecommerce_returns.world")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _, w2 := synthesize(t, path, src, 20, 1)
+	var adjust *ir.Tool
+	for _, tl := range w2.Tools {
+		if tl.Name == "adjust_stock" {
+			adjust = tl
+		}
+	}
+	tried := 0
+	for _, m := range r.Tasks {
+		if m.Origin == OriginRefusal || slices.Contains(m.WriteTools, "adjust_stock") {
+			continue
+		}
+		var task *ir.Task
+		for _, tk := range w2.Tasks {
+			if tk.Name == m.ID {
+				task = tk
+			}
+		}
+		res := eval.CheckSolution(task, mustState(t, w2, task))
+		st := res.Final
+		if _, terr := st.CallJSON(adjust.Name, []byte(`{"product":"p_tent","delta":1,"note":"recount"}`)); terr != nil {
+			t.Fatalf("adjust_stock: %v", terr)
+		}
+		if g := st.Grade(task, mustState(t, w2, task)); g.Reward >= 1 {
+			t.Errorf("%s: a collateral stock adjustment still gets reward 1", m.ID)
+		}
+		tried++
+	}
+	if tried == 0 {
+		t.Fatal("no task to try")
+	}
+}
+
+func mustState(t *testing.T, w *ir.World, task *ir.Task) *eval.State {
+	t.Helper()
+	st, err := eval.NewState(w, task)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
