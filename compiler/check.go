@@ -149,6 +149,7 @@ func newChecker(filename string, opts []Option) *checker {
 		tools:       map[string]*ir.Tool{},
 		toolDecl:    map[*ir.Tool]*dsl.Tool{},
 		invariants:  map[string]*ir.Invariant{},
+		rules:       map[string]*ir.Rule{},
 		handles:     map[string]*ir.Record{},
 		facts:       map[*ir.Tool]*toolFacts{},
 		structs:     map[string]*ir.StructDef{},
@@ -187,6 +188,7 @@ type checker struct {
 	tools      map[string]*ir.Tool
 	toolDecl   map[*ir.Tool]*dsl.Tool
 	invariants map[string]*ir.Invariant
+	rules      map[string]*ir.Rule
 	handles    map[string]*ir.Record // world seed records by handle
 	ids        *recordIndex          // world seed records by handle and by id
 	facts      map[*ir.Tool]*toolFacts
@@ -247,6 +249,7 @@ func (c *checker) check(f *dsl.File) {
 		services   []*dsl.Service
 		records    []recordDecl
 		invariants []*dsl.Invariant
+		rules      []*dsl.Rule
 		seeds      []*dsl.Seed
 		tasks      []*dsl.Task
 	)
@@ -265,6 +268,8 @@ func (c *checker) check(f *dsl.File) {
 			records = append(records, recordDecl{d.Record, nil})
 		case d.Invariant != nil:
 			invariants = append(invariants, d.Invariant)
+		case d.Rule != nil:
+			rules = append(rules, d.Rule)
 		case d.Seed != nil:
 			seeds = append(seeds, d.Seed)
 		case d.Task != nil:
@@ -281,7 +286,12 @@ func (c *checker) check(f *dsl.File) {
 	c.declareTools()
 	c.checkToolBodies()
 	c.checkInvariants(invariants)
+	c.checkRules(rules)
 	c.checkPolicyTexts(invariants)
+	for _, r := range rules {
+		// A rule's policy text, like an invariant's, is part of the document.
+		c.checkPolicyTexts([]*dsl.Invariant{{Pos: r.Pos, EndPos: r.EndPos, Name: r.Name, Policy: r.Policy}})
+	}
 	if len(seeds) > 1 {
 		for _, s := range seeds[1:] {
 			c.errorf(diag.DuplicateName, s.Pos, s.EndPos, "second seed block; a world has one seed (first at %s)", short(seeds[0].Pos))

@@ -36,6 +36,61 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 	}
 }
 
+// checkRules checks the rules on actions: a name of its own (invariants
+// and rules share one namespace: a rubric's `invariant NAME` names
+// either), a policy text, a custom tool, parameters of that tool, and a
+// boolean check over them and the state.
+func (c *checker) checkRules(decls []*dsl.Rule) {
+	for _, d := range decls {
+		if first, dup := c.invariants[d.Name]; dup {
+			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "rule %q has the name of the invariant at %s (a rubric's invariant NAME names either)", d.Name, short(first.Pos))
+			continue
+		}
+		if first, dup := c.rules[d.Name]; dup {
+			c.errorf(diag.DuplicateName, d.Pos, d.EndPos, "duplicate rule %q, first defined at %s", d.Name, short(first.Pos))
+			continue
+		}
+		r := &ir.Rule{Name: d.Name, Policy: d.Policy, Pos: ir.Pos(d.Pos)}
+		c.rules[d.Name] = r
+		if strings.TrimSpace(d.Policy) == "" {
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "rule %s has an empty policy text; the agent reads it", d.Name)
+		}
+		name := d.Tool[len(d.Tool)-1]
+		t := c.tools[name]
+		if t == nil || len(d.Tool) == 2 && t.Service.Name != d.Tool[0] {
+			c.errorf(diag.UnresolvedName, d.Pos, d.EndPos, "rule %s is on %s, which is no tool%s", d.Name, strings.Join(d.Tool, "."), suggestName(c.toolNames(), name))
+			continue
+		}
+		if t.Kind != ir.ToolCustom {
+			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "rule %s is on %s, a standard %s tool: a rule is on a custom tool, whose parameters it reads", d.Name, t.Name, t.Kind)
+			continue
+		}
+		r.Tool = t
+		s := &scope{vars: map[string]*ir.Var{}}
+		for _, p := range t.Params {
+			if p.Var != nil {
+				s.vars[p.Name] = p.Var
+			}
+		}
+		for _, pn := range d.Params {
+			if s.vars[pn] == nil {
+				c.errorf(diag.UnresolvedName, d.Pos, d.EndPos, "rule %s names %s, which is no parameter of %s", d.Name, pn, t.Name)
+			}
+		}
+		r.Check = c.boolExpr(d.Check, s, "rule check")
+		c.w.Rules = append(c.w.Rules, r)
+	}
+}
+
+// toolNames lists the tools' names, for suggestions.
+func (c *checker) toolNames() []string {
+	out := make([]string, len(c.w.Tools))
+	for i, t := range c.w.Tools {
+		out[i] = t.Name
+	}
+	return out
+}
+
 // seedRecords checks the records of a seed block against the schema and
 // registers their handles and ids in idx (a task's index has the world's as
 // its parent: its handles are visible but owned there). Records loaded from
@@ -232,6 +287,9 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 		for _, a := range d.Expect.Assertions {
 			as := &ir.Assertion{Pos: ir.Pos(a.Pos), Text: a.String()}
 			switch {
+			case a.Invariant != nil && c.rules[*a.Invariant] != nil:
+				as.Kind = ir.AssertRule
+				as.Rule = c.rules[*a.Invariant]
 			case a.Invariant != nil:
 				as.Kind = ir.AssertInvariant
 				as.Invariant = c.invariants[*a.Invariant]

@@ -54,6 +54,7 @@ type Decl struct {
 	Service   *Service    `parser:"| @@"`
 	Record    *RecordDecl `parser:"| @@"`
 	Invariant *Invariant  `parser:"| @@"`
+	Rule      *Rule       `parser:"| @@"`
 	Seed      *Seed       `parser:"| @@"`
 	Task      *Task       `parser:"| @@"`
 }
@@ -429,6 +430,30 @@ type Invariant struct {
 	Var    string   `parser:"'for':Ident @Ident 'in':Ident"`
 	Source *Postfix `parser:"@@"`
 	Where  *Expr    `parser:"('where':Ident @@)?"`
+	Check  *Expr    `parser:"'require':Ident @@ '}':Op"`
+}
+
+// Rule is a rule on an action: whenever the agent calls the tool, the
+// check must hold on the state before the call, with the tool's
+// parameters bound as in its body. The world does not enforce it (the
+// tool runs all the same); graders report a call that breaks it.
+//
+//	rule no_dispatch_on_credit_hold {
+//	  policy "We never dispatch a shipment for a shipper on credit hold."
+//	  on operations.dispatch_shipment(shipment)
+//	  require not shipment.customer.on_hold
+//	}
+type Rule struct {
+	Pos    Pos
+	EndPos Pos
+
+	Name   string `parser:"'rule':Ident @Ident '{':Op"`
+	Policy string `parser:"'policy':Ident @String"`
+	// Tool is the tool's name, qualified by its service or not.
+	Tool []string `parser:"'on':Ident @Ident ('.':Op @Ident)?"`
+	// Params name the parameters the check reads (documentation: every
+	// parameter is in scope); nil when the parentheses are left out.
+	Params []string `parser:"( '(':Op (@Ident (',':Op @Ident)*)? ')':Op )?"`
 	Check  *Expr    `parser:"'require':Ident @@ '}':Op"`
 }
 

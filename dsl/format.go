@@ -267,6 +267,8 @@ func (p *printer) decl(d *Decl) {
 		p.record(d.Record)
 	case d.Invariant != nil:
 		p.invariant(d.Invariant)
+	case d.Rule != nil:
+		p.rule(d.Rule)
 	case d.Seed != nil:
 		p.seed(d.Seed)
 	case d.Task != nil:
@@ -507,6 +509,24 @@ func (p *printer) invariant(inv *Invariant) {
 		p.line(p.tok(inv.Check.Pos, -1), inv.Check.EndPos, "require "+exprString(inv.Check))
 	}
 	p.close(inv.EndPos)
+}
+
+func (p *printer) rule(r *Rule) {
+	p.open(r.Pos, p.tok(r.Pos, 2), "rule "+r.Name)
+	p.line(p.tok(r.Pos, 3), after(p.tok(r.Pos, 4)), "policy "+strconv.Quote(r.Policy))
+	on := "on " + strings.Join(r.Tool, ".")
+	if r.Params != nil {
+		on += "(" + strings.Join(r.Params, ", ") + ")"
+	}
+	onEnd := 2*len(r.Tool) - 1 // the tokens of the tool's name
+	if r.Params != nil {
+		onEnd += 2 + max(2*len(r.Params)-1, 0)
+	}
+	p.line(p.tok(r.Pos, 5), after(p.tok(r.Pos, 5+onEnd)), on)
+	if r.Check != nil {
+		p.line(p.tok(r.Check.Pos, -1), r.Check.EndPos, "require "+exprString(r.Check))
+	}
+	p.close(r.EndPos)
 }
 
 func endOf(x *Postfix) Pos {

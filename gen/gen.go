@@ -296,7 +296,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 
 // fixedPackageNames are the package-level names the generator itself uses.
 var fixedPackageNames = []string{
-	"today", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
+	"today", "ruleHolds", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "toolsJSON", "probesJSON", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", ir.EntryPoint, "World",
 	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",

@@ -29,6 +29,7 @@ func (g *generator) invariantsFile(f *goFile) {
 		f.bodyParts(len(all), parts...)
 	}
 	f.Line()
+	g.rulesFile(f)
 }
 
 func (g *generator) invariantChecker(f *goFile, inv *ir.Invariant) {

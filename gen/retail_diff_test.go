@@ -176,6 +176,7 @@ func evalRuns(t *testing.T, w *ir.World, probes []probe, taskProbes map[string][
 				if err != nil {
 					t.Fatal(err)
 				}
+				tr.Before(st, step.Step.Tool, step.Args)
 				data, terr := st.Call(step.Step.Tool, step.Args)
 				tr.After(st, step.Step.Tool.Name, terr == nil)
 				c := diffCall{Tool: step.Step.Tool.Name, Args: args, Obs: eval.ObservationJSON(data, terr)}
@@ -204,6 +205,7 @@ func evalRuns(t *testing.T, w *ir.World, probes []probe, taskProbes map[string][
 func probeCalls(st *eval.State, task *ir.Task, start *eval.State, tr *eval.Trace, probes []probe) []diffCall {
 	var out []diffCall
 	for _, p := range probes {
+		tr.BeforeJSON(st, p.tool, []byte(p.args))
 		data, terr := st.CallJSON(p.tool, []byte(p.args))
 		tr.After(st, p.tool, terr == nil)
 		c := diffCall{Tool: p.tool, Args: json.RawMessage(p.args), Obs: eval.ObservationJSON(data, terr)}

@@ -20,10 +20,11 @@ func (g *generator) tasksFile(f *goFile) {
 		jen.Id("text").String(),
 		jen.Id("check").Func().Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())),
 	}
-	if len(g.always) > 0 {
+	if g.traced() {
 		fields = append(fields,
-			jen.Comment("always names the always-invariant of `invariant NAME`, which must also"),
-			jen.Comment("have held after every call of the episode (see Episode.Grade)."),
+			jen.Comment("always names the always-invariant (or the rule on actions) of"),
+			jen.Comment("`invariant NAME`, which must also have held along the episode (see"),
+			jen.Comment("Episode.Grade)."),
 			jen.Id("always").String())
 	}
 	f.Type().Id("assertion").Struct(fields...)
@@ -54,6 +55,9 @@ func (g *generator) tasksFile(f *goFile) {
 			}
 			if a.Kind == ir.AssertInvariant && a.Invariant != nil && a.Invariant.Always {
 				d[jen.Id("always")] = jen.Lit(a.Invariant.Name)
+			}
+			if a.Kind == ir.AssertRule && a.Rule != nil {
+				d[jen.Id("always")] = jen.Lit(a.Rule.Name)
 			}
 			rubric = append(rubric, jen.Values(d))
 		}
@@ -245,6 +249,9 @@ func (g *generator) assertionFunc(f *goFile, t *ir.Task, ti, ai int, a *ir.Asser
 		return jen.Id("assertUnchanged")
 	case ir.AssertInvariant:
 		return jen.Id("holds").Call(jen.Parens(jen.Op("*").Id("State")).Dot(g.invs[a.Invariant]))
+	case ir.AssertRule:
+		// The trace grades it (Episode.Grade): here it holds.
+		return jen.Id("ruleHolds")
 	}
 	name := fmt.Sprintf("assert%s%d", exported(t.Name), ai+1)
 	name = g.pkgNames.name(a, lowerFirst(name))

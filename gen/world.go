@@ -28,6 +28,9 @@ func (g *generator) policy() ([]byte, error) {
 		// One list item per rule: continuation lines indented under it.
 		rules = append(rules, strings.Join(commentLines(inv.Policy), "\n   "))
 	}
+	for _, r := range g.w.Rules {
+		rules = append(rules, strings.Join(commentLines(r.Policy), "\n   "))
+	}
 	title := oneLine(g.w.Title)
 	if title == "" {
 		title = g.w.Name
@@ -118,6 +121,15 @@ func (g *generator) worldFile(f *goFile) {
 	}
 	if always {
 		episodeFields = append(episodeFields, g.alwaysFields()...)
+	} else if g.traced() {
+		episodeFields = append(episodeFields,
+			jen.Line(),
+			jen.Comment("calls counts the calls of the episode, failed ones included: the"),
+			jen.Comment("step of a call is its number."),
+			jen.Id("calls").Int(),
+			jen.Comment("trace keeps the first violation of each rule on actions by each"),
+			jen.Comment("record."),
+			jen.Id("trace").Qual(rt, "Trace"))
 	}
 	f.Comment("Episode is one agent's run: a private state, and the task it grades.")
 	f.Comment("It implements runtime.Episode; it is not safe for concurrent use.")
@@ -165,17 +177,39 @@ func (g *generator) worldFile(f *goFile) {
 	f.Comment("State is the episode's state, for typed access.")
 	f.Func().Params(recv.Clone()).Id("State").Params().Op("*").Id("State").Block(jen.Return(jen.Id("e").Dot("state")))
 	f.Line()
-	if always {
-		f.Comment("Call runs a tool atomically and returns its observation. After a call")
-		f.Comment("that succeeds, the always-invariants are checked (see checkAlways).")
-		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
+	if g.traced() {
+		rules := len(g.w.Rules) > 0
+		var call, after []jen.Code
+		if rules {
+			call = append(call, jen.Id("broken").Op(":=").Id("e").Dot("state").Dot("checkRules").Call(jen.Id("tool"), jen.Id("args")))
+			after = append(after, jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("broken")).Block(
+				jen.Id("e").Dot("trace").Dot("Report").Call(jen.Index().Qual(rt, "Violation").Values(jen.Id("v")), jen.Id("e").Dot("calls"), jen.Id("tool"))))
+		}
+		if always {
+			after = append(after, jen.Id("e").Dot("checkAlways").Call(jen.Id("tool")))
+		}
+		call = append(call,
 			jen.Id("obs").Op(":=").Id("e").Dot("state").Dot("Call").Call(jen.Id("tool"), jen.Id("args")),
 			jen.Id("e").Dot("calls").Op("++"),
-			jen.If(jen.Id("obs").Dot("OK")).Block(jen.Id("e").Dot("checkAlways").Call(jen.Id("tool"))),
-			jen.Return(jen.Id("obs")),
-		)
+			jen.If(jen.Id("obs").Dot("OK")).Block(after...),
+			jen.Return(jen.Id("obs")))
+		f.Comment("Call runs a tool atomically and returns its observation.")
+		if rules {
+			f.Comment("Before it, the rules on the tool are checked on the state as it is")
+			f.Comment("(see checkRules); when it succeeds, those it broke are reported at its")
+			f.Comment("step.")
+		}
+		if always {
+			f.Comment("After a call that succeeds, the always-invariants are checked (see")
+			f.Comment("checkAlways).")
+		}
+		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(call...)
 		f.Line()
-		g.alwaysEpisode(f)
+		if always {
+			g.alwaysEpisode(f)
+		} else {
+			g.ruleHeld(f)
+		}
 	} else {
 		f.Comment("Call runs a tool atomically and returns its observation.")
 		f.Func().Params(recv.Clone()).Id("Call").Params(jen.Id("tool").String(), jen.Id("args").Qual("encoding/json", "RawMessage")).Qual(rt, "Observation").Block(
@@ -195,7 +229,7 @@ func (g *generator) worldFile(f *goFile) {
 		jen.List(jen.Id("ok"), jen.Id("detail")).Op(":=").Id("a").Dot("check").Call(jen.Id("e").Dot("state"), jen.Id("e").Dot("start")),
 	}
 	gradeArgs := []jen.Code{jen.Id("results"), jen.Id("e").Dot("state").Dot("CheckInvariants").Call()}
-	if always {
+	if g.traced() {
 		grade = append(grade, jen.If(jen.Id("a").Dot("always").Op("!=").Lit("")).Block(
 			jen.List(jen.Id("ok"), jen.Id("detail")).Op("=").Id("e").Dot("alwaysHeld").Call(jen.Id("a").Dot("always"), jen.Id("ok"), jen.Id("detail"))))
 		gradeArgs = append(gradeArgs, jen.Id("e").Dot("trace").Dot("Violations").Call().Op("..."))
@@ -204,7 +238,7 @@ func (g *generator) worldFile(f *goFile) {
 		jen.Id("Kind"): jen.Id("a").Dot("kind"), jen.Id("Text"): jen.Id("a").Dot("text"), jen.Id("Passed"): jen.Id("ok"), jen.Id("Detail"): jen.Id("detail"),
 	})))
 	f.Comment("Grade grades the current state against the task's rubric, with the")
-	if always {
+	if g.traced() {
 		f.Comment("invariant violations beside it: the current state's, and those of the")
 		f.Comment("always-invariants after each call.")
 	} else {
@@ -249,4 +283,7 @@ func (g *generator) worldFile(f *goFile) {
 		)),
 	)
 	f.Line()
+	if g.usesRuleAssertion() {
+		g.ruleHoldsFunc(f)
+	}
 }

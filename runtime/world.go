@@ -116,6 +116,7 @@ const (
 	AssertExpr      = "expr"
 	AssertInvariant = "invariant"
 	AssertUnchanged = "unchanged"
+	AssertRule      = "rule"
 )
 
 // A Violation is one record breaking one invariant.
@@ -131,11 +132,19 @@ type Violation struct {
 	// call's tool; 0 and "" for a violation of the current state.
 	Step int    `json:"step,omitempty"`
 	Tool string `json:"tool,omitempty"`
+	// Rule marks the violation of a rule on actions (`rule NAME` in the
+	// spec): the call at Step broke it, judged on the state before it;
+	// Entity and ID name the record of the tool's first ref parameter,
+	// if it has one.
+	Rule bool `json:"rule,omitempty"`
 }
 
 // String reads `paid_invoices_are_posted: Invoice "inv1": message`, with
 // ` (after step 3, mark_paid)` before the colon of a step's violation.
 func (v Violation) String() string {
+	if v.Rule {
+		return fmt.Sprintf("%s: broken by the call of %s at step %d on %s %q: %s", v.Invariant, v.Tool, v.Step, v.Entity, v.ID, v.Message)
+	}
 	if v.Step > 0 {
 		return fmt.Sprintf("%s: %s %q (after step %d, %s): %s", v.Invariant, v.Entity, v.ID, v.Step, v.Tool, v.Message)
 	}

@@ -25,12 +25,26 @@ type Violation struct {
 	// tool; 0 and "" for a violation of a state.
 	Step int
 	Tool string
+	// Rule marks the violation of a rule on actions (ir.Rule): the call
+	// at Step broke it; Entity and ID name the record of the tool's first
+	// ref parameter.
+	Rule bool
 }
 
 // String renders the violation for a report: `invariant N violated by E
 // "id": detail`, with ` after step 3 (tool)` before the colon for a
 // step's violation.
 func (v Violation) String() string {
+	if v.Rule {
+		s := fmt.Sprintf("rule %s broken by the call of %s at step %d", v.Invariant, v.Tool, v.Step)
+		if v.ID != "" {
+			s += fmt.Sprintf(" on %s %q", v.Entity, v.ID)
+		}
+		if v.Detail != "" {
+			s += ": " + v.Detail
+		}
+		return s
+	}
 	s := fmt.Sprintf("invariant %s violated by %s %q", v.Invariant, v.Entity, v.ID)
 	if v.Step > 0 {
 		s += fmt.Sprintf(" after step %d (%s)", v.Step, v.Tool)

@@ -112,6 +112,19 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[
 	switch a.Kind {
 	case ir.AssertExpr:
 		res.Passed, res.Detail = s.evalAssertion(a.Expr)
+	case ir.AssertRule:
+		if a.Rule == nil {
+			res.Detail = "no rule"
+			return res
+		}
+		vs := tr.ofRule(a.Rule)
+		res.Passed = len(vs) == 0
+		if !res.Passed {
+			res.Detail = vs[0].String()
+			if len(vs) > 1 {
+				res.Detail += fmt.Sprintf(" (and %d more)", len(vs)-1)
+			}
+		}
 	case ir.AssertInvariant:
 		if a.Invariant == nil {
 			res.Detail = "no invariant"
@@ -376,7 +389,7 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	bound := map[string]Data{}
 	var tr Trace
 	for i, step := range task.Solution {
-		sr := s.runStep(step, bound, hash)
+		sr := s.runStep(step, bound, hash, &tr)
 		tool := ""
 		if step != nil && step.Tool != nil {
 			tool = step.Tool.Name
@@ -402,7 +415,7 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	return res
 }
 
-func (s *State) runStep(step *ir.Step, bound map[string]Data, hash bool) StepResult {
+func (s *State) runStep(step *ir.Step, bound map[string]Data, hash bool, tr *Trace) StepResult {
 	sr := StepResult{Step: step, Args: map[string]*ir.Value{}}
 	fail := func(code, format string, args ...any) StepResult {
 		sr.Err = &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
@@ -428,6 +441,7 @@ func (s *State) runStep(step *ir.Step, bound map[string]Data, hash bool) StepRes
 		}
 		sr.Args[a.Param.Name] = v
 	}
+	tr.Before(s, step.Tool, sr.Args)
 	sr.Data, sr.Err = s.Call(step.Tool, sr.Args)
 	if hash {
 		sr.Hash = s.Hash()

@@ -26,6 +26,11 @@ type Trace struct {
 	calls   int
 	checked bool
 	seen    map[traceKey]bool
+	// rules are the violations of rules on actions that the call about to
+	// be made breaks (Before), reported if it succeeds (After); ruleSeen
+	// keeps the first violation per rule and record.
+	rules    []Violation
+	ruleSeen map[[2]string]bool
 	// Violations are the first violation of each always-invariant by each
 	// record: by step, then in invariant declaration order, then by id.
 	Violations []Violation
@@ -36,11 +41,51 @@ type traceKey struct {
 	id  string
 }
 
+// Before checks the rules on actions (ir.Rule) of tool on s, the state
+// before the call with args about to be made: their violations count if
+// the call succeeds (see After). A world without rules needs no Before.
+func (t *Trace) Before(s *State, tool *ir.Tool, args map[string]*ir.Value) {
+	t.rules = s.RuleViolations(tool, args)
+}
+
+// BeforeJSON is Before for a call by name with JSON arguments, as
+// State.CallJSON takes them (an unknown tool or arguments that are no JSON
+// object break no rule: the call fails).
+func (t *Trace) BeforeJSON(s *State, tool string, args []byte) {
+	t.rules = nil
+	for _, x := range s.w.Tools {
+		if x.Name == tool {
+			if a, err := ArgsFromJSON(args); err == nil {
+				t.Before(s, x, a)
+			}
+			return
+		}
+	}
+}
+
 // After records a call to the named tool just made on s, the state the
 // episode runs in: ok tells whether it succeeded (a failed call changes
-// nothing and is counted as a step all the same).
+// nothing and is counted as a step all the same). The violations of the
+// rules on actions that Before found come first, then the
+// always-invariants'.
 func (t *Trace) After(s *State, tool string, ok bool) {
 	t.calls++
+	rules := t.rules
+	t.rules = nil
+	if ok {
+		for _, v := range rules {
+			k := [2]string{v.Invariant, v.ID}
+			if t.ruleSeen[k] {
+				continue
+			}
+			if t.ruleSeen == nil {
+				t.ruleSeen = map[[2]string]bool{}
+			}
+			t.ruleSeen[k] = true
+			v.Step, v.Tool = t.calls, tool
+			t.Violations = append(t.Violations, v)
+		}
+	}
 	if !ok || (t.checked && !s.wrote) {
 		return
 	}
@@ -64,6 +109,20 @@ func (t *Trace) After(s *State, tool string, ok bool) {
 		}
 		slices.SortFunc(t.Violations[first:], func(a, b Violation) int { return cmp.Compare(a.ID, b.ID) })
 	}
+}
+
+// ofRule returns the violations of the rule r, in order.
+func (t *Trace) ofRule(r *ir.Rule) []Violation {
+	if t == nil {
+		return nil
+	}
+	var out []Violation
+	for _, v := range t.Violations {
+		if v.Invariant == r.Name {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // of returns the violations of inv, in order.

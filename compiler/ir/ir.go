@@ -61,6 +61,7 @@ type World struct {
 	Entities   []*Entity    // all entities, in declaration order
 	Tools      []*Tool      // all tools, in declaration order
 	Invariants []*Invariant
+	Rules      []*Rule // rules on actions, in declaration order
 	Seed       []*Record
 	Tasks      []*Task
 }
@@ -728,6 +729,21 @@ type Invariant struct {
 	Pos    Pos
 }
 
+// Rule is a rule on an action (`rule NAME { policy … on tool(…) require
+// … }`): whenever the agent calls Tool (a custom tool), Check must hold
+// on the state before the call, with the tool's parameters bound as in
+// its body (Param.Var: a ref parameter is its record). The world does not
+// enforce it: the call runs all the same, and a call that succeeds while
+// the check fails is a violation, graded as an always-invariant's is, at
+// its step and tool. A call that fails breaks no rule.
+type Rule struct {
+	Name   string
+	Policy string
+	Tool   *Tool
+	Check  Expr
+	Pos    Pos
+}
+
 // Record is a seed record. Values holds every field of the entity in field
 // order, defaults applied; an unset optional field holds a Null value.
 type Record struct {
@@ -782,6 +798,9 @@ const (
 	AssertExpr      AssertionKind = "expr"
 	AssertInvariant AssertionKind = "invariant"
 	AssertUnchanged AssertionKind = "unchanged"
+	// AssertRule is `invariant NAME` of a rule on an action: no call of
+	// the episode broke it.
+	AssertRule AssertionKind = "rule"
 )
 
 // Assertion is one rubric item.
@@ -790,6 +809,7 @@ type Assertion struct {
 	Text      string // the assertion as written (canonical form), for reports
 	Expr      Expr   // AssertExpr: a bool expression
 	Invariant *Invariant
+	Rule      *Rule // AssertRule
 	// Except lists, for `unchanged except E[k], …`, the records that may
 	// change; every other record must equal the task's start state.
 	Except []*Lookup

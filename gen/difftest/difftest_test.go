@@ -164,6 +164,7 @@ func compareTask(t *testing.T, w *ir.World, gw runtime.World, task *ir.Task) {
 	bound := map[string]string{}
 	for i, step := range res.Steps {
 		label := fmt.Sprintf("after step %d (%s)", i+1, step.Step.Tool.Name)
+		tr.Before(st, step.Step.Tool, step.Args)
 		data, terr := st.Call(step.Step.Tool, step.Args)
 		tr.After(st, step.Step.Tool.Name, terr == nil)
 		want := eval.ObservationJSON(data, terr)

@@ -16,8 +16,9 @@ type assertion struct {
 	kind  string
 	text  string
 	check func(s *State, start startState) (bool, string)
-	// always names the always-invariant of `invariant NAME`, which must also
-	// have held after every call of the episode (see Episode.Grade).
+	// always names the always-invariant (or the rule on actions) of
+	// `invariant NAME`, which must also have held along the episode (see
+	// Episode.Grade).
 	always string
 }
 

@@ -140,8 +140,9 @@ func (e *Episode) State() *State {
 	return e.state
 }
 
-// Call runs a tool atomically and returns its observation. After a call
-// that succeeds, the always-invariants are checked (see checkAlways).
+// Call runs a tool atomically and returns its observation.
+// After a call that succeeds, the always-invariants are checked (see
+// checkAlways).
 func (e *Episode) Call(tool string, args json.RawMessage) runtime.Observation {
 	obs := e.state.Call(tool, args)
 	e.calls++

@@ -2,7 +2,11 @@
 
 package freight_billing
 
-import "github.com/worldc/worldc/runtime"
+import (
+	"encoding/json"
+
+	"github.com/worldc/worldc/runtime"
+)
 
 // checkDeliveredShipmentsAreInvoiced checks the invariant delivered_shipments_are_invoiced: every Shipment record it applies to must satisfy its check. The policy reads:
 //
@@ -149,4 +153,53 @@ func (s *State) CheckInvariants() []runtime.Violation {
 	out = append(out, s.checkPaidInvoicesAreCovered()...)
 	out = append(out, s.checkSecondReminderMeansCreditHold()...)
 	return out
+}
+
+// rulesOfDispatchShipment checks the rules on actions of the tool dispatch_shipment before a call with the
+// JSON arguments raw. Their policies read:
+//   - We never hand a shipment to the carrier while its shipper is on credit hold.
+func (s *State) rulesOfDispatchShipment(raw json.RawMessage) []runtime.Violation {
+	var args DispatchShipmentArgs
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow DispatchShipmentArgs
+		if runtime.DecodeArgs(raw, &slow, "shipment") != nil {
+			return nil
+		}
+		args = slow
+	}
+	shipment, err := s.findShipment(args.Shipment)
+	if err != nil {
+		return nil
+	}
+	var out []runtime.Violation
+	ok2 := !s.customerAt(shipment.Customer).OnHold
+	if err := s.takeFault(); err != nil {
+		out = append(out, runtime.Violation{
+			Entity:    "Shipment",
+			ID:        shipment.ID,
+			Invariant: "no_dispatch_on_credit_hold",
+			Message:   err.Error(),
+			Rule:      true,
+		})
+	} else if !ok2 {
+		out = append(out, runtime.Violation{
+			Entity:    "Shipment",
+			ID:        shipment.ID,
+			Invariant: "no_dispatch_on_credit_hold",
+			Message:   "We never hand a shipment to the carrier while its shipper is on credit hold.",
+			Rule:      true,
+		})
+	}
+	return out
+}
+
+// checkRules returns the rules on actions that a call of tool with the
+// JSON arguments raw breaks on the state before it, in declaration order:
+// none for arguments the call refuses (a call that fails breaks no rule).
+func (s *State) checkRules(tool string, raw json.RawMessage) []runtime.Violation {
+	switch tool {
+	case "dispatch_shipment":
+		return s.rulesOfDispatchShipment(raw)
+	}
+	return nil
 }

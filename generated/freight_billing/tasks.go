@@ -16,6 +16,10 @@ type assertion struct {
 	kind  string
 	text  string
 	check func(s *State, start startState) (bool, string)
+	// always names the always-invariant (or the rule on actions) of
+	// `invariant NAME`, which must also have held along the episode (see
+	// Episode.Grade).
+	always string
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -215,6 +219,22 @@ func assertMarchDunningRun5(s *State, _ startState) (bool, string) {
 	return s.compared(l == 2, l, 2)
 }
 
+// assertDispatchTodaysPickups1 grades assertion 1 of task dispatch_todays_pickups:
+//
+// operations.Shipment[shp_kf0311].status == in_transit
+func assertDispatchTodaysPickups1(s *State, _ startState) (bool, string) {
+	l := s.shipmentAt("shp_kf0311").Status
+	return s.compared(l == ShipmentStatusInTransit, l, ShipmentStatusInTransit)
+}
+
+// assertDispatchTodaysPickups2 grades assertion 2 of task dispatch_todays_pickups:
+//
+// operations.Shipment[shp_mw0042].status == booked
+func assertDispatchTodaysPickups2(s *State, _ startState) (bool, string) {
+	l := s.shipmentAt("shp_mw0042").Status
+	return s.compared(l == ShipmentStatusBooked, l, ShipmentStatusBooked)
+}
+
 // verdict is the result of an assertion whose expression evaluated to ok;
 // a fault met on the way fails it with the fault.
 func (s *State) verdict(ok bool) (bool, string) {
@@ -411,6 +431,36 @@ var tasks = []*task{{
 		text:  "invariant second_reminder_means_credit_hold",
 	}},
 	start: taskStart("march_dunning_run"),
+}, {
+	info: runtime.TaskInfo{
+		ID:          "dispatch_todays_pickups",
+		Instruction: "Hand every rated shipment that is booked for pickup by today over to its carrier, as far as our credit policy allows.",
+		Persona:     "Dispatcher at Hansa Spedition",
+		Solution: []runtime.Call{{
+			Args: json.RawMessage("{\"shipment\":\"shp_kf0311\"}"),
+			Tool: "dispatch_shipment",
+		}},
+		Tags: runtime.TaskTags{
+			Capabilities: []string{"tool_use", "policy_following"},
+			Difficulty:   []string{"multi_step"},
+			Domain:       "ToB/logistics/dispatch",
+		},
+	},
+	rubric: []assertion{{
+		check: assertDispatchTodaysPickups1,
+		kind:  "expr",
+		text:  "operations.Shipment[shp_kf0311].status == in_transit",
+	}, {
+		check: assertDispatchTodaysPickups2,
+		kind:  "expr",
+		text:  "operations.Shipment[shp_mw0042].status == booked",
+	}, {
+		always: "no_dispatch_on_credit_hold",
+		check:  ruleHolds,
+		kind:   "rule",
+		text:   "invariant no_dispatch_on_credit_hold",
+	}},
+	start: taskStart("dispatch_todays_pickups"),
 }}
 
 // startState is a task's start state, frozen, and its hash.

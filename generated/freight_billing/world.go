@@ -2,7 +2,7 @@
 
 // Package freight_billing is the world freight_billing, compiled by worldc from its spec:
 // Hansa Spedition & Logistik GmbH (logistics, DE, EUR)
-// with 32 tools, 4 invariants and 4 tasks. Do not edit it: change the spec
+// with 32 tools, 4 invariants and 5 tasks. Do not edit it: change the spec
 // and run worldc gen.
 //
 // New returns the world as a runtime.World: Tools and Tasks describe it,
@@ -88,6 +88,13 @@ type Episode struct {
 	state *State
 	task  *task
 	start startState
+
+	// calls counts the calls of the episode, failed ones included: the
+	// step of a call is its number.
+	calls int
+	// trace keeps the first violation of each rule on actions by each
+	// record.
+	trace runtime.Trace
 }
 
 // NewEpisode starts an episode of the task ("": the world seed alone).
@@ -121,8 +128,33 @@ func (e *Episode) State() *State {
 }
 
 // Call runs a tool atomically and returns its observation.
+// Before it, the rules on the tool are checked on the state as it is
+// (see checkRules); when it succeeds, those it broke are reported at its
+// step.
 func (e *Episode) Call(tool string, args json.RawMessage) runtime.Observation {
-	return e.state.Call(tool, args)
+	broken := e.state.checkRules(tool, args)
+	obs := e.state.Call(tool, args)
+	e.calls++
+	if obs.OK {
+		for _, v := range broken {
+			e.trace.Report([]runtime.Violation{v}, e.calls, tool)
+		}
+	}
+	return obs
+}
+
+// alwaysHeld grades `invariant NAME` of a rule on actions: it holds only
+// if no call broke it (ok and detail: its verdict on the current state).
+func (e *Episode) alwaysHeld(name string, ok bool, detail string) (bool, string) {
+	vs := e.trace.Broken(name)
+	if len(vs) == 0 {
+		return ok, detail
+	}
+	why := vs[0].String()
+	if len(vs) > 1 {
+		why += fmt.Sprintf(" (and %d more)", len(vs)-1)
+	}
+	return false, why
 }
 
 // StateHash is the canonical hash of the current state.
@@ -141,12 +173,16 @@ func (e *Episode) Snapshot() json.RawMessage {
 }
 
 // Grade grades the current state against the task's rubric, with the
-// invariant violations beside it.
+// invariant violations beside it: the current state's, and those of the
+// always-invariants after each call.
 func (e *Episode) Grade() runtime.Grade {
 	var results []runtime.AssertionResult
 	if e.task != nil {
 		for _, a := range e.task.rubric {
 			ok, detail := a.check(e.state, e.start)
+			if a.always != "" {
+				ok, detail = e.alwaysHeld(a.always, ok, detail)
+			}
 			results = append(results, runtime.AssertionResult{
 				Detail: detail,
 				Kind:   a.kind,
@@ -155,7 +191,7 @@ func (e *Episode) Grade() runtime.Grade {
 			})
 		}
 	}
-	return runtime.NewGrade(results, e.state.CheckInvariants())
+	return runtime.NewGrade(results, e.state.CheckInvariants(), e.trace.Violations()...)
 }
 
 // assertUnchanged grades `unchanged`: the state equals the task's start state.
@@ -183,4 +219,10 @@ func holds(check func(*State) []runtime.Violation) func(*State, startState) (boo
 		}
 		return false, strings.Join(msgs, "; ")
 	}
+}
+
+// ruleHolds is the verdict of `invariant NAME` of a rule on actions on a
+// state, which holds: the calls that broke the rule are in the trace.
+func ruleHolds(*State, startState) (bool, string) {
+	return true, ""
 }
