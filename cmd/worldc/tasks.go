@@ -199,7 +199,11 @@ func tasksSummary(s tasks.Summary, took time.Duration) string {
 	fmt.Fprintf(&b, "%s: %d of %d tasks (%s) in %d attempts, %.2fs\n", s.World, s.Kept, s.Wanted, counts(s.Origins), s.Attempts, took.Seconds())
 	fmt.Fprintf(&b, "  writing tools covered: %d of %d (%.0f%%)", s.Covered, s.WritingTools, 100*s.Coverage())
 	if len(s.Uncovered) > 0 {
-		fmt.Fprintf(&b, "; not: %s", strings.Join(s.Uncovered, ", "))
+		var not []string
+		for _, t := range s.Uncovered {
+			not = append(not, t+" ("+s.Why[t]+")")
+		}
+		fmt.Fprintf(&b, "; not: %s", strings.Join(not, ", "))
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "  difficulty: %s\n", levels(s.Levels))

@@ -369,9 +369,9 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 	return out
 }
 
-// variants are values of the form of v that differ from it: a string
-// whose last digit changes (several ways; for a value that must be new, a
-// digit is added where there is none), a number 10% up or down.
+// variants are values of the form of v that differ from it: for a value
+// that must be new, a string whose last digit changes (several ways) or
+// gets one; a number 10% up or down.
 func (x *synth) variants(v any, t *ir.Type, fresh bool) []any {
 	switch y := v.(type) {
 	case string:
@@ -379,7 +379,8 @@ func (x *synth) variants(v any, t *ir.Type, fresh bool) []any {
 			return nil
 		}
 		i := strings.LastIndexFunc(y, func(r rune) bool { return r >= '0' && r <= '9' })
-		if i < 0 && !fresh {
+		if !fresh {
+			// A changed code that need not be new is a made-up one.
 			return nil
 		}
 		if i < 0 {

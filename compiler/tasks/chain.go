@@ -313,6 +313,7 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 			if terr != nil {
 				continue
 			}
+			x.succeeded[f.tool] = true
 			if x.alwaysBroken(next) {
 				continue
 			}

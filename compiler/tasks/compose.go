@@ -17,6 +17,9 @@ type clause struct {
 	// silent marks a write the policy implies whose values the agent
 	// can all take from observations: the words need not ask for it.
 	silent bool
+	// inner are, for parameters passing inner ids (an order's item),
+	// the words for each value.
+	inner map[*ir.Param][]*inner
 }
 
 // compose turns a chain of writes into a task: it grounds every record
@@ -75,7 +78,8 @@ func (x *synth) composeWith(origin string, steps []step, end *eval.State, create
 				cl.descs[a.p] = append(cl.descs[a.p], d)
 			}
 		}
-		cl.silent = silent
+		x.describeInner(s.before, c, &cl, g)
+		cl.silent = silent && len(cl.inner) == 0
 		clauses = append(clauses, cl)
 		if withheld {
 			continue
@@ -99,6 +103,66 @@ func (x *synth) composeWith(origin string, steps []step, end *eval.State, create
 	}
 	t.profile = x.measure(t, clauses, g)
 	return t, ""
+}
+
+// describeInner finds the arguments of c that pass inner ids and, when
+// the records holding them can be read, describes them and adds the reads.
+func (x *synth) describeInner(st *eval.State, c *call, cl *clause, g *groundCtx) {
+	f := x.byTool[c.tool]
+	var named []recKey
+	for _, a := range c.args {
+		if e := f.names[a.p]; e != nil {
+			for _, id := range stringsIn(a.v) {
+				named = append(named, recKey{e, id})
+			}
+		}
+	}
+	if len(named) == 0 {
+		return
+	}
+	related := x.relatedKeys(st, named)
+	for _, a := range c.args {
+		t := a.p.Type
+		if t.Kind == ir.KindList {
+			t = t.Elem
+		}
+		if f.names[a.p] != nil || t.Kind != ir.KindString || freeText(a.p, t) {
+			continue
+		}
+		var ins []*inner
+		for _, s := range stringsIn(a.v) {
+			in := x.findInner(st, related, s, a.p.Name)
+			if in == nil {
+				ins = nil
+				break
+			}
+			ins = append(ins, in)
+		}
+		if len(ins) == 0 {
+			continue
+		}
+		// Read the call's records, then the holders.
+		h := &groundCtx{obs: cloneSet(g.obs), created: g.created, descs: g.descs, calls: slices.Clone(g.calls), distractors: g.distractors, lookups: g.lookups}
+		ok := true
+		for _, r := range named {
+			if x.reader(r.e) != nil && !x.observe(st, r, h) {
+				ok = false
+			}
+		}
+		for _, in := range ins {
+			if !x.observe(st, in.holder, h) {
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		*g = *h
+		if cl.inner == nil {
+			cl.inner = map[*ir.Param][]*inner{}
+		}
+		cl.inner[a.p] = ins
+	}
 }
 
 // bindName is a name for a call's result that no earlier call of the
@@ -241,65 +305,16 @@ func (x *synth) sampleProgram() (*task, string) {
 	if len(members) < 2 || len(members) >= 50 {
 		return nil, "group_too_small"
 	}
-	// A condition on an enum or bool field that some members meet and
-	// some do not, or none.
-	var cond *fact
-	var conds []fact
-	for _, fl := range e.Fields {
-		if fl.Type.Kind != ir.KindEnum && fl.Type.Kind != ir.KindBool {
-			continue
-		}
-		vals := map[string]int{}
-		var order []any
-		for _, m := range members {
-			a, ok := atom(m[fl.Name])
-			if !ok {
+	// The other values of the write, from the first member it succeeds
+	// on; then the members it succeeds on with them.
+	var others []arg
+	for _, m := range members {
+		id := recordID(m, e)
+		for _, args := range x.argSets(x.start, gr.f.tool, []recKey{{e, id}}, maxArgSets) {
+			if a := argOf(args, gr.p); a == nil || a.v != id {
 				continue
 			}
-			if vals[a] == 0 {
-				order = append(order, m[fl.Name])
-			}
-			vals[a]++
-		}
-		if len(vals) < 2 {
-			continue
-		}
-		for _, v := range order {
-			conds = append(conds, fact{field: fl.Name, v: v, t: fl.Type})
-		}
-	}
-	if len(conds) > 0 && x.rng.IntN(4) > 0 {
-		c := conds[x.rng.IntN(len(conds))]
-		cond = &c
-	}
-	var chosen []string
-	for _, m := range members {
-		if cond != nil && !sameAtom(m[cond.field], cond.v) {
-			continue
-		}
-		chosen = append(chosen, recordID(m, e))
-	}
-	if len(chosen) == 0 {
-		return nil, "group_too_small"
-	}
-	// The same write on each chosen record, with the same other values.
-	st := x.start.Clone()
-	var steps []step
-	var others []arg
-	for i, id := range chosen {
-		var c *call
-		var next *eval.State
-		if i == 0 {
-			for _, args := range x.argSets(st, gr.f.tool, []recKey{{e, id}}, maxArgSets) {
-				if a := argOf(args, gr.p); a == nil || a.v != id {
-					continue
-				}
-				n := st.Clone()
-				d, terr := n.CallJSON(gr.f.tool.Name, argsJSON(args))
-				if terr != nil || x.alwaysBroken(n) || n.Equal(st) {
-					continue
-				}
-				c, next = &call{tool: gr.f.tool, args: args, obs: decode(d.JSON()), id: d.ID()}, n
+			if x.programCall(x.start.Clone(), gr.f.tool, args) != nil {
 				for _, a := range args {
 					if a.p != gr.p {
 						others = append(others, a)
@@ -307,20 +322,47 @@ func (x *synth) sampleProgram() (*task, string) {
 				}
 				break
 			}
-		} else {
-			args := append([]arg{{p: gr.p, v: id}}, others...)
-			sortArgs(gr.f.tool, args)
-			n := st.Clone()
-			d, terr := n.CallJSON(gr.f.tool.Name, argsJSON(args))
-			if terr == nil && !x.alwaysBroken(n) && !n.Equal(st) {
-				c, next = &call{tool: gr.f.tool, args: args, obs: decode(d.JSON()), id: d.ID()}, n
-			}
 		}
+		if others != nil || len(gr.f.tool.Params) == 1 {
+			break
+		}
+	}
+	withID := func(id string) []arg {
+		args := append([]arg{{p: gr.p, v: id}}, others...)
+		sortArgs(gr.f.tool, args)
+		return args
+	}
+	var ok []map[string]any
+	for _, m := range members {
+		if x.programCall(x.start.Clone(), gr.f.tool, withID(recordID(m, e))) != nil {
+			ok = append(ok, m)
+		}
+	}
+	if len(ok) == 0 {
+		return nil, "program_call_failed"
+	}
+	// The condition that selects exactly those members: a value of an
+	// enum or bool field they share and the others do not have. When the
+	// write takes every member, none is needed.
+	var cond *fact
+	if len(ok) < len(members) {
+		cond = programCondition(e, members, ok)
+		if cond == nil {
+			return nil, "no_program_condition"
+		}
+	}
+	// The unrolled loop, in the group's order, each call on the state the
+	// previous left.
+	st := x.start.Clone()
+	var steps []step
+	for _, m := range ok {
+		n := st.Clone()
+		c := x.programCall(n, gr.f.tool, withID(recordID(m, e)))
 		if c == nil {
 			return nil, "program_call_failed"
 		}
 		steps = append(steps, step{c: c, before: st})
-		st = next
+		st = n
 	}
 	if len(st.Violations()) > 0 {
 		return nil, "invariant_unrepaired"
@@ -330,6 +372,47 @@ func (x *synth) sampleProgram() (*task, string) {
 		return nil, reason
 	}
 	return t, ""
+}
+
+// programCall calls tool with args on st (which it changes), and returns
+// the call when it succeeded, changed the state and broke no
+// always-invariant.
+func (x *synth) programCall(st *eval.State, tool *ir.Tool, args []arg) *call {
+	before := st.Clone()
+	d, terr := st.CallJSON(tool.Name, argsJSON(args))
+	if terr != nil || x.alwaysBroken(st) || st.Equal(before) {
+		return nil
+	}
+	return &call{tool: tool, args: args, obs: decode(d.JSON()), id: d.ID()}
+}
+
+// programCondition is a value of an enum or bool field of e that the
+// records in ok have and the other members do not.
+func programCondition(e *ir.Entity, members, ok []map[string]any) *fact {
+	in := map[string]bool{}
+	for _, m := range ok {
+		in[recordID(m, e)] = true
+	}
+	for _, fl := range e.Fields {
+		if fl.Type.Kind != ir.KindEnum && fl.Type.Kind != ir.KindBool {
+			continue
+		}
+		v := ok[0][fl.Name]
+		if v == nil {
+			continue
+		}
+		exact := true
+		for _, m := range members {
+			if sameAtom(m[fl.Name], v) != in[recordID(m, e)] {
+				exact = false
+				break
+			}
+		}
+		if exact {
+			return &fact{field: fl.Name, v: v, t: fl.Type}
+		}
+	}
+	return nil
 }
 
 func argOf(args []arg, p *ir.Param) *arg {

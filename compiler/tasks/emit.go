@@ -238,6 +238,10 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 			s.Covered++
 		} else {
 			s.Uncovered = append(s.Uncovered, f.tool.Name)
+			if s.Why == nil {
+				s.Why = map[string]string{}
+			}
+			s.Why[f.tool.Name] = x.whyUncovered(f)
 		}
 	}
 	if s.Kept < s.Wanted {
@@ -245,6 +249,29 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 	}
 	r.Summary = s
 	return r
+}
+
+// whyUncovered says why no kept task calls the writing tool f.
+func (x *synth) whyUncovered(f *toolFacts) string {
+	for _, p := range f.tool.Params {
+		e := f.names[p]
+		if e == nil || !p.Required() || len(x.finders[e]) > 0 || x.keyKnown[e] {
+			continue
+		}
+		referenced := false
+		for _, o := range x.w.Entities {
+			if refField(o, e) != nil && len(x.finders[o]) > 0 {
+				referenced = true
+			}
+		}
+		if !referenced {
+			return "no tool finds " + e.Name + " records from what a user knows"
+		}
+	}
+	if !x.succeeded[f.tool] {
+		return "no call on arguments drawn from the state succeeded"
+	}
+	return "its calls made no task that passed the checks"
 }
 
 // shortfall says why fewer tasks than wanted were found.

@@ -278,17 +278,36 @@ func resultRecords(v any, e *ir.Entity) []map[string]any {
 	var out []map[string]any
 	switch y := v.(type) {
 	case map[string]any:
-		if recordID(y, e) != "" {
+		if isRecordOf(y, e) {
 			out = append(out, y)
 		}
 	case []any:
 		for _, el := range y {
-			if m, ok := el.(map[string]any); ok && recordID(m, e) != "" {
+			if m, ok := el.(map[string]any); ok && isRecordOf(m, e) {
 				out = append(out, m)
 			}
 		}
 	}
 	return out
+}
+
+// isRecordOf reports whether a JSON object is a record of e: its id and
+// exactly e's fields (an order, which names its user by user_id, is no
+// user).
+func isRecordOf(m map[string]any, e *ir.Entity) bool {
+	n := len(e.Fields)
+	if e.Key == nil {
+		n++
+	}
+	if len(m) != n || recordID(m, e) == "" {
+		return false
+	}
+	for _, f := range e.Fields {
+		if _, ok := m[f.Name]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // recordID is the id of a record of e rendered as JSON.

@@ -53,6 +53,8 @@ type Summary struct {
 	WritingTools int      `json:"writing_tools"`
 	Covered      int      `json:"covered"`
 	Uncovered    []string `json:"uncovered,omitempty"`
+	// Why says, for each uncovered tool, why no task covers it.
+	Why map[string]string `json:"why,omitempty"`
 	// Origins and Levels count the kept tasks by origin and by difficulty
 	// level; Calls by the number of calls of their golden solution.
 	Origins map[string]int `json:"origins"`
@@ -89,6 +91,9 @@ type synth struct {
 	// internal are the ids a user never knows: those of records without a
 	// key, and keys that a tool finds from what users know.
 	internal map[string]bool
+	// inner are the ids of things inside records (an order's items, a
+	// user's payment methods): a user does not quote them either.
+	inner map[string]bool
 	// values are the values of fields by name, over the start state's
 	// records (nested fields included), for arguments.
 	values map[string][]any
@@ -108,11 +113,13 @@ type synth struct {
 	anchors    map[*ir.Field][]string  // groupAnchors, by ref field
 	ids        map[*ir.Entity][]string // startIDs, by entity
 
-	covered  map[*ir.Tool]bool
-	attempts int
-	dropped  map[string]int
-	seen     map[string]bool // canonical forms of kept tasks
-	nearSeen map[string]bool // tool sequences over records
+	covered map[*ir.Tool]bool
+	// succeeded marks the tools some call of a chain succeeded on.
+	succeeded map[*ir.Tool]bool
+	attempts  int
+	dropped   map[string]int
+	seen      map[string]bool // canonical forms of kept tasks
+	nearSeen  map[string]bool // tool sequences over records
 }
 
 type recKey struct {
@@ -137,7 +144,11 @@ func Synthesize(w *ir.World, src []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	pristine := x.start.Clone() // shares the tables until one is written
 	cands := x.sample()
+	if !pristine.Equal(x.start) {
+		return nil, fmt.Errorf("tasks: internal error: a call was made on the start state itself")
+	}
 	return x.finish(src, cands)
 }
 
@@ -146,24 +157,26 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 	h.Write([]byte(w.Name))
 	x := &synth{
 		w: w, opts: opts,
-		rng:      rand.New(rand.NewPCG(opts.Seed, h.Sum64())),
-		byTool:   map[*ir.Tool]*toolFacts{},
-		money:    moneyDecimals(w),
-		finders:  map[*ir.Entity][]*toolFacts{},
-		keyKnown: map[*ir.Entity]bool{},
-		internal: map[string]bool{},
-		values:   map[string][]any{},
-		consts:   map[*ir.Param][]any{},
-		compared: map[*ir.Param][]string{},
-		fresh:    map[*ir.Param]bool{},
-		handles:  map[string]bool{},
-		recCache: map[recKey]*recEntry{},
-		anchors:  map[*ir.Field][]string{},
-		ids:      map[*ir.Entity][]string{},
-		covered:  map[*ir.Tool]bool{},
-		dropped:  map[string]int{},
-		seen:     map[string]bool{},
-		nearSeen: map[string]bool{},
+		rng:       rand.New(rand.NewPCG(opts.Seed, h.Sum64())),
+		byTool:    map[*ir.Tool]*toolFacts{},
+		money:     moneyDecimals(w),
+		finders:   map[*ir.Entity][]*toolFacts{},
+		keyKnown:  map[*ir.Entity]bool{},
+		internal:  map[string]bool{},
+		inner:     map[string]bool{},
+		values:    map[string][]any{},
+		consts:    map[*ir.Param][]any{},
+		compared:  map[*ir.Param][]string{},
+		fresh:     map[*ir.Param]bool{},
+		handles:   map[string]bool{},
+		recCache:  map[recKey]*recEntry{},
+		anchors:   map[*ir.Field][]string{},
+		ids:       map[*ir.Entity][]string{},
+		covered:   map[*ir.Tool]bool{},
+		succeeded: map[*ir.Tool]bool{},
+		dropped:   map[string]int{},
+		seen:      map[string]bool{},
+		nearSeen:  map[string]bool{},
 	}
 	st, err := eval.NewState(w, nil)
 	if err != nil {
@@ -208,11 +221,12 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 				x.internal[id] = true
 			}
 			rec := x.record(st, e, id)
-			for k, v := range rec {
+			for _, k := range sortedKeys(rec) {
 				if k == "id" || (e.Key != nil && k == e.Key.Name) {
 					continue
 				}
-				x.collect(k, v, 0)
+				x.collect(k, rec[k], 0)
+				x.innerIDs(rec[k], 0)
 			}
 		}
 	}
@@ -227,6 +241,30 @@ func (x *synth) startIDs(e *ir.Entity) []string {
 	ids := x.start.IDs(e)
 	x.ids[e] = ids
 	return ids
+}
+
+// innerIDs adds to x.inner the ids of things inside a field's value: the
+// keys of a map of objects, the `id` members of objects.
+func (x *synth) innerIDs(v any, depth int) {
+	if depth > 5 {
+		return
+	}
+	switch y := v.(type) {
+	case map[string]any:
+		if id, ok := y["id"].(string); ok {
+			x.inner[id] = true
+		}
+		for k, e := range y {
+			if _, isObj := e.(map[string]any); isObj {
+				x.inner[k] = true
+			}
+			x.innerIDs(e, depth+1)
+		}
+	case []any:
+		for _, e := range y {
+			x.innerIDs(e, depth+1)
+		}
+	}
 }
 
 // collect adds the values of a record's field k (and of the fields inside
@@ -461,6 +499,10 @@ func sameAtom(a, b any) bool {
 	return ok1 && ok2 && x == y
 }
 
+// maxStall is how many attempts in a row may keep nothing before the
+// sampling stops: the world has given what it has.
+const maxStall = 1500
+
 // sample draws candidates until it has enough distinct tasks or has
 // tried long enough. Candidates are verified as they are drawn (every
 // call succeeds, invariants hold, the words are enough); the final check
@@ -470,7 +512,8 @@ func (x *synth) sample() []*task {
 	maxAttempts := 60*x.opts.N + 200
 	var out []*task
 	attempts := 0
-	for attempts = 0; attempts < maxAttempts && len(out) < want; attempts++ {
+	lastKept := 0
+	for attempts = 0; attempts < maxAttempts && len(out) < want && attempts-lastKept < maxStall; attempts++ {
 		var t *task
 		var reason string
 		switch r := x.rng.IntN(100); {
@@ -490,6 +533,7 @@ func (x *synth) sample() []*task {
 			continue
 		}
 		out = append(out, t)
+		lastKept = attempts
 		for _, c := range t.calls {
 			if x.byTool[c.tool].writer() && c.fails == "" {
 				x.covered[c.tool] = true

@@ -314,3 +314,52 @@ func mustState(t *testing.T, w *ir.World, task *ir.Task) *eval.State {
 	}
 	return st
 }
+
+// TestInnerWords: an argument that is the id of something inside a record
+// (an order's item, a user's payment method) is described by what tells
+// it apart, never written as the id.
+func TestInnerWords(t *testing.T) {
+	w, _ := checkWorld(t, "tau2_retail")
+	x, err := newSynth(w, Options{N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order, user *ir.Entity
+	for _, e := range w.Entities {
+		switch e.Name {
+		case "Order":
+			order = e
+		case "User":
+			user = e
+		}
+	}
+	const orderID = "#W2378156"
+	rec := x.record(x.start, order, orderID)
+	if rec == nil {
+		t.Fatalf("no order %s", orderID)
+	}
+	related := x.relatedKeys(x.start, []recKey{{order, orderID}})
+	items, _ := rec["items"].([]any)
+	if len(items) == 0 {
+		t.Fatal("the order has no items")
+	}
+	item := items[0].(map[string]any)
+	in := x.findInner(x.start, related, item["item_id"].(string), "item_ids")
+	if in == nil || in.holder.e != order || !strings.Contains(in.text, item["name"].(string)) {
+		t.Errorf("item %v: %+v, want the order's item by its name", item["item_id"], in)
+	}
+	u := x.record(x.start, user, rec["user_id"].(string))
+	var pm string
+	for k := range u["payment_methods"].(map[string]any) {
+		if pm == "" || k < pm {
+			pm = k
+		}
+	}
+	in = x.findInner(x.start, related, pm, "payment_method_id")
+	if in == nil || in.holder.e != user || strings.Contains(in.text, pm) {
+		t.Errorf("payment method %s: %+v, want the user's method described", pm, in)
+	}
+	if !x.inner[pm] || !x.inner[item["item_id"].(string)] {
+		t.Errorf("%s and %v are not known as inner ids", pm, item["item_id"])
+	}
+}

@@ -150,15 +150,25 @@ func (x *synth) clauseText(cl clause, rendered *[]string) string {
 			}
 			continue
 		}
-		v := x.valueText(a.v, a.p.Type)
-		*rendered = append(*rendered, v)
+		var v string
+		if ins := cl.inner[a.p]; len(ins) > 0 {
+			var ts []string
+			for _, in := range ins {
+				ts = append(ts, in.text)
+				*rendered = append(*rendered, in.facts...)
+			}
+			v = strings.Join(ts, " and ")
+		} else {
+			v = x.valueText(a.v, a.p.Type)
+			*rendered = append(*rendered, v)
+		}
 		if first {
 			b.WriteString(" — ")
 			first = false
 		} else {
 			b.WriteString("; ")
 		}
-		b.WriteString(humanize(a.p.Name) + ": " + v)
+		b.WriteString(strings.TrimSuffix(humanize(a.p.Name), " id") + ": " + v)
 	}
 	return b.String()
 }
@@ -246,11 +256,11 @@ func (x *synth) checkWords(t *task) string {
 		atoms(c.obs, seen)
 	}
 	// What the words give as values is what a user knows; no such value
-	// is an internal id.
+	// is an internal id, nor the id of something inside a record.
 	rest := t.instruction
 	for _, f := range t.facts {
 		raw := strings.Trim(f, "“”")
-		if x.internal[raw] {
+		if x.internal[raw] || x.inner[raw] {
 			return "leak"
 		}
 		rest = strings.ReplaceAll(rest, f, " ")
