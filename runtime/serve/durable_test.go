@@ -82,6 +82,7 @@ func TestDurableRestart(t *testing.T) {
 		before[id] = st
 	}
 	s.Drain() // as SIGTERM: the MCP session's end keeps its episode
+	s.EndStreams(ctx)
 	ts.Close()
 	sess.Close()
 	s.Close()

@@ -226,6 +226,8 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 			ctx, stop := s.untilDrain(r.Context())
 			defer stop()
 			r = r.WithContext(ctx)
+			s.streams.Add(1)
+			defer s.streams.Add(-1)
 		}
 		// A new session opens an episode: refuse it up front when full.
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" && s.openCount() >= s.opts.MaxEpisodes {

@@ -102,6 +102,7 @@ func TestOpenEnvParity(t *testing.T) {
 	}
 	// Restart: the client reconnects and resets with its episode_id.
 	s.Drain()
+	s.EndStreams(ctx)
 	c.CloseNow()
 	ts.Close()
 	s.Close()

@@ -98,7 +98,7 @@ func serveCmd(worlds []runtime.World, cfg serveConfig, stdout io.Writer) error {
 			return err
 		}
 		ln = s.LimitListener(ln, cfg.maxConns)
-		lns = append(lns, listener{ln, &http.Server{Handler: h, ReadHeaderTimeout: cfg.readHeaderTimeout, IdleTimeout: cfg.connIdleTimeout}, what})
+		lns = append(lns, listener{ln, &http.Server{Handler: h, ReadHeaderTimeout: cfg.readHeaderTimeout, IdleTimeout: cfg.connIdleTimeout, ConnState: s.ConnState}, what})
 		return nil
 	}
 	if cfg.controlAddr == "" {
@@ -156,6 +156,7 @@ func serveCmd(worlds []runtime.World, cfg serveConfig, stdout io.Writer) error {
 			errs <- err
 		}()
 	}
+	go s.EndStreams(sctx)
 	for range lns {
 		if err := <-errs; err != nil && !errors.Is(err, http.ErrServerClosed) {
 			return err

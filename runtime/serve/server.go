@@ -93,6 +93,9 @@ type Server struct {
 	draining  atomic.Bool     // SIGTERM: connections that end keep their episodes
 
 	active      atomic.Int64    // requests with a body being served (see withBodyDeadline)
+	busyConns   atomic.Int64    // connections reading or serving a request (ConnState)
+	connBusy    sync.Map        // the busy connections
+	streams     atomic.Int64    // MCP event streams (GET) being served
 	drainCtx    context.Context // cancelled by Drain
 	drainCancel context.CancelFunc
 	wsMu        sync.Mutex

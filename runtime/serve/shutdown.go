@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"fmt"
+	"net"
 	"net/http"
 	"regexp"
 	"time"
@@ -17,12 +18,13 @@ import (
 //   - Drain marks the server stopping: an MCP session or WebSocket that
 //     ends from now on keeps its episode (journaled, it is rebuilt on the
 //     next start); every WebSocket closes with 1001 (going away) once the
-//     message it is handling, if any, is answered; once no request with a
-//     body (a tool call) is in flight, MCP event streams (GET) end, so
-//     that no open stream holds the stop (ending them first would make
-//     clients drop the answers of their calls in flight);
+//     message it is handling, if any, is answered;
 //   - http.Server.Shutdown closes the listeners and idle connections and
 //     waits for the requests being served (tool calls among them);
+//   - EndStreams, once no connection is busy with anything but an MCP
+//     event stream (ConnState), ends those streams, so that no open stream
+//     holds the stop (ending them first would make clients drop the
+//     answers of their calls in flight);
 //   - WaitWS waits for the WebSockets' handlers to end;
 //   - Close writes each open episode's state hash into the journal, fsyncs
 //     and closes it.
@@ -30,12 +32,6 @@ import (
 // Drain starts the stop (see above). It returns at once.
 func (s *Server) Drain() {
 	s.draining.Store(true)
-	go func() {
-		for s.active.Load() > 0 {
-			time.Sleep(2 * time.Millisecond)
-		}
-		s.drainCancel()
-	}()
 	s.wsMu.Lock()
 	conns := make([]*wsConn, 0, len(s.ws))
 	for c := range s.ws {
@@ -153,6 +149,46 @@ func (s *Server) releaseWS(c *wsConn) {
 	for id, owner := range s.wsOwners {
 		if owner == c {
 			delete(s.wsOwners, id)
+		}
+	}
+}
+
+// EndStreams ends the MCP event streams once every busy connection of the
+// server's listeners (see ConnState) is one of them, checked twice 5 ms
+// apart, or when ctx is done. Call it after the listeners' Shutdown began:
+// from then on no connection takes a new request.
+func (s *Server) EndStreams(ctx context.Context) {
+	quiet := 0
+	for quiet < 2 {
+		select {
+		case <-ctx.Done():
+			quiet = 2
+			continue
+		case <-time.After(5 * time.Millisecond):
+		}
+		if s.busyConns.Load()-s.streams.Load() <= 0 && s.active.Load() == 0 {
+			quiet++
+		} else {
+			quiet = 0
+		}
+	}
+	s.drainCancel()
+}
+
+// ConnState is the http.Server hook that counts busy connections (a
+// request being read or served), for EndStreams.
+func (s *Server) ConnState(c net.Conn, state http.ConnState) {
+	_, was := s.connBusy.Load(c)
+	switch state {
+	case http.StateActive:
+		if !was {
+			s.connBusy.Store(c, struct{}{})
+			s.busyConns.Add(1)
+		}
+	default:
+		if was {
+			s.connBusy.Delete(c)
+			s.busyConns.Add(-1)
 		}
 	}
 }
