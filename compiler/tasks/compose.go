@@ -214,11 +214,11 @@ func (x *synth) sampleRefusal() (*task, string) {
 		var refused, forbidden *call
 		for _, args := range x.argSets(x.start, f.tool, nil, maxArgSets) {
 			next := x.start.Clone()
-			data, terr := next.CallJSON(f.tool.Name, argsJSON(args))
+			data, terr, broke := x.call(next, f.tool, args)
 			switch {
 			case terr != nil && terr.Code == eval.CodePreconditionFailed && refused == nil:
 				refused = &call{tool: f.tool, args: args, fails: terr.Message}
-			case terr == nil && forbidden == nil && len(next.Violations()) > 0:
+			case terr == nil && forbidden == nil && (broke || len(next.Violations()) > 0):
 				forbidden = &call{tool: f.tool, args: args, obs: decode(data.JSON()), id: data.ID()}
 			}
 			if refused != nil && forbidden != nil {
@@ -297,8 +297,8 @@ func (x *synth) sampleProgram() (*task, string) {
 	}
 	anchor := anchors[x.rng.IntN(len(anchors))]
 	// The group, from the finder the agent would use.
-	data, terr := x.start.Clone().CallJSON(gr.finder.tool.Name, argsJSON([]arg{{p: gr.fp, v: anchor}}))
-	if terr != nil {
+	data, terr, broke := x.call(x.start.Clone(), gr.finder.tool, []arg{{p: gr.fp, v: anchor}})
+	if terr != nil || broke {
 		return nil, "no_program_shape"
 	}
 	members := resultRecords(decode(data.JSON()), e)
@@ -379,8 +379,8 @@ func (x *synth) sampleProgram() (*task, string) {
 // always-invariant.
 func (x *synth) programCall(st *eval.State, tool *ir.Tool, args []arg) *call {
 	before := st.Clone()
-	d, terr := st.CallJSON(tool.Name, argsJSON(args))
-	if terr != nil || x.alwaysBroken(st) || st.Equal(before) {
+	d, terr, broke := x.call(st, tool, args)
+	if terr != nil || broke || x.alwaysBroken(st) || st.Equal(before) {
 		return nil
 	}
 	return &call{tool: tool, args: args, obs: decode(d.JSON()), id: d.ID()}
@@ -433,8 +433,8 @@ func (x *synth) composeProgram(steps []step, end *eval.State, e, anchorE *ir.Ent
 		return nil, "ungroundable"
 	}
 	list := &call{tool: finder.tool, args: []arg{{p: fp, v: anchor}}, lookup: true}
-	data, terr := x.start.Clone().CallJSON(finder.tool.Name, argsJSON(list.args))
-	if terr != nil {
+	data, terr, broke := x.call(x.start.Clone(), finder.tool, list.args)
+	if terr != nil || broke {
 		return nil, "ungroundable"
 	}
 	list.obs = decode(data.JSON())

@@ -225,8 +225,8 @@ func (x *synth) tryFinder(st *eval.State, f *toolFacts, e *ir.Entity, id string,
 		args = append(args, arg{p: p, v: v})
 	}
 	sortArgs(f.tool, args)
-	data, terr := st.Clone().CallJSON(f.tool.Name, argsJSON(args))
-	if terr != nil {
+	data, terr, broke := x.call(st.Clone(), f.tool, args)
+	if terr != nil || broke {
 		return nil
 	}
 	obs := decode(data.JSON())

@@ -250,8 +250,8 @@ func (x *synth) observe(st *eval.State, r recKey, g *groundCtx) bool {
 		}
 	}
 	args := []arg{{p: p, v: r.id}}
-	data, terr := st.Clone().CallJSON(f.tool.Name, argsJSON(args))
-	if terr != nil {
+	data, terr, broke := x.call(st.Clone(), f.tool, args)
+	if terr != nil || broke {
 		return false
 	}
 	g.addCall(&call{tool: f.tool, args: args, obs: decode(data.JSON()), lookup: true})

@@ -114,6 +114,8 @@ type synth struct {
 	ids        map[*ir.Entity][]string // startIDs, by entity
 
 	covered map[*ir.Tool]bool
+	// ruled marks the tools a rule on actions is about.
+	ruled map[*ir.Tool]bool
 	// succeeded marks the tools some call of a chain succeeded on.
 	succeeded map[*ir.Tool]bool
 	attempts  int
@@ -173,6 +175,7 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 		anchors:   map[*ir.Field][]string{},
 		ids:       map[*ir.Entity][]string{},
 		covered:   map[*ir.Tool]bool{},
+		ruled:     map[*ir.Tool]bool{},
 		succeeded: map[*ir.Tool]bool{},
 		dropped:   map[string]int{},
 		seen:      map[string]bool{},
@@ -208,6 +211,11 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 	}
 	for _, r := range w.Seed {
 		x.handles[r.ID] = true
+	}
+	for _, r := range w.Rules {
+		if r != nil {
+			x.ruled[r.Tool] = true
+		}
 	}
 	for _, t := range w.Tasks {
 		if t.Persona != "" && !slices.Contains(x.personas, t.Persona) {

@@ -363,3 +363,48 @@ func TestInnerWords(t *testing.T) {
 		t.Errorf("%s and %v are not known as inner ids", pm, item["item_id"])
 	}
 }
+
+// TestRuleOnAction: a call a rule on actions forbids is a broken call
+// (never a step of a golden solution), though the tool lets it through.
+func TestRuleOnAction(t *testing.T) {
+	w, _ := checkWorld(t, "freight_billing")
+	x, err := newSynth(w, Options{N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := map[string]*ir.Tool{}
+	for _, tl := range w.Tools {
+		tool[tl.Name] = tl
+	}
+	dispatch, hold := tool["dispatch_shipment"], tool["set_credit_hold"]
+	if dispatch == nil || hold == nil || !x.ruled[dispatch] {
+		t.Fatalf("freight_billing has no rule on dispatch_shipment")
+	}
+	var shipment *ir.Entity
+	for _, e := range w.Entities {
+		if e.Name == "Shipment" {
+			shipment = e
+		}
+	}
+	var booked map[string]any
+	for _, id := range x.startIDs(shipment) {
+		if r := x.record(x.start, shipment, id); r["status"] == "booked" {
+			booked = r
+			break
+		}
+	}
+	if booked == nil {
+		t.Fatal("no booked shipment in the seed")
+	}
+	args := []arg{{p: dispatch.Params[0], v: booked["id"]}}
+	if _, terr, broke := x.call(x.start.Clone(), dispatch, args); terr != nil || broke {
+		t.Fatalf("dispatching %v from the seed: %v, broke a rule: %v", booked["id"], terr, broke)
+	}
+	st := x.start.Clone()
+	if _, terr := st.CallJSON(hold.Name, []byte(`{"customer":"`+booked["customer"].(string)+`","on_hold":true}`)); terr != nil {
+		t.Fatal(terr)
+	}
+	if _, terr, broke := x.call(st.Clone(), dispatch, args); terr != nil || !broke {
+		t.Errorf("dispatching for a customer on hold: %v, broke a rule: %v; want a broken rule", terr, broke)
+	}
+}
