@@ -63,10 +63,10 @@ type benchServer struct {
 	url string
 }
 
-func startBenchServer(b *testing.B) *benchServer {
+func startBenchServer(b *testing.B, extra ...string) *benchServer {
 	b.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), benchServeEnv+"=serve --addr 127.0.0.1:0 --max-episodes 1000000 --idle-timeout 0 --control-token "+benchToken)
+	cmd.Env = append(os.Environ(), benchServeEnv+"=serve --addr 127.0.0.1:0 --max-episodes 1000000 --idle-timeout 0 --control-token "+benchToken+" "+strings.Join(extra, " "))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)
@@ -244,6 +244,16 @@ func newStepper(b *testing.B, s *benchServer, protocol, task string, args json.R
 			b.Fatal(err)
 		}
 		return &wsStepper{c: c, msg: fmt.Appendf(nil, `{"type":"step","data":{"type":"call_tool","tool_name":"get_order_details","arguments":%s}}`, args)}
+	case "mcp-raw":
+		// MCP's tools/call as JSON-RPC over HTTP without an SDK on the
+		// client's side: the server's part of an MCP step.
+		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
+		sess, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url + "/mcp/tau2_retail?task=" + task, HTTPClient: benchClient}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return &rawMCPStepper{sess: sess, url: s.url + "/mcp/tau2_retail?task=" + task,
+			body: fmt.Sprintf(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_order_details","arguments":%s}}`, args)}
 	case "mcp":
 		client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil)
 		sess, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.url + "/mcp/tau2_retail?task=" + task, HTTPClient: benchClient}, nil)
@@ -258,7 +268,28 @@ func newStepper(b *testing.B, s *benchServer, protocol, task string, args json.R
 	return nil
 }
 
-var protocols = []string{"json", "websocket", "mcp"}
+var protocols = []string{"json", "websocket", "mcp", "mcp-raw"}
+
+type rawMCPStepper struct {
+	sess      *mcp.ClientSession // holds the session open
+	url, body string
+}
+
+func (m *rawMCPStepper) step(b *testing.B) {
+	req, _ := http.NewRequest("POST", m.url, strings.NewReader(m.body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", m.sess.ID())
+	req.Header.Set("Mcp-Protocol-Version", "2025-06-18")
+	resp, err := benchClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		b.Fatal(err, resp)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+}
+
+func (m *rawMCPStepper) close() { m.sess.Close() }
 
 // BenchmarkLoad is the load table of the bundle server: the tau2 retail
 // world served by a child process over loopback, measured by the
@@ -322,6 +353,16 @@ func BenchmarkLoad(b *testing.B) {
 			n++
 		}
 		s.report(b, c0, 16*n)
+	})
+	b.Run("step/json-durable", func(b *testing.B) {
+		// The JSON step on a server that journals (--state-dir, fsync
+		// every second): the cost of durability.
+		d := startBenchServer(b, "--state-dir", b.TempDir())
+		st := newStepper(b, d, "json", task, args)
+		st.step(b)
+		lat := newLatencies(b)
+		defer lat.report()
+		d.measure(b, lat, func() { st.step(b) })
 	})
 	b.Run("load/create-lite", func(b *testing.B) {
 		body := fmt.Sprintf(`{"task":%q,"lite":true}`, task)
