@@ -80,6 +80,23 @@ func (x *synth) composeWith(origin string, steps []step, end *eval.State, create
 		}
 		x.describeInner(s.before, c, &cl, g)
 		cl.silent = silent && len(cl.inner) == 0
+		if !cl.silent {
+			// The words ask for this write: a record only an observation
+			// showed must be named after all.
+			for _, a := range c.args {
+				ds := cl.descs[a.p]
+				for i, d := range ds {
+					if d.kind != "seen" {
+						continue
+					}
+					nd := x.ground(s.before, d.e, d.id, g, false, 0)
+					if nd == nil {
+						return nil, "ungroundable"
+					}
+					ds[i] = nd
+				}
+			}
+		}
 		clauses = append(clauses, cl)
 		if withheld {
 			continue

@@ -110,6 +110,13 @@ func (x *synth) descText(d *desc, rendered *[]string) string {
 		*rendered = append(*rendered, v)
 		b.WriteString(humanize(f.field) + " " + v)
 	}
+	// What tells the record apart comes before the records it belongs
+	// to, so that it reads as the record's.
+	for _, f := range d.extra {
+		v := x.valueText(f.v, f.t)
+		*rendered = append(*rendered, v)
+		b.WriteString(" whose " + humanize(f.field) + " is " + v)
+	}
 	for i, s := range d.subs {
 		if i == 0 {
 			b.WriteString(" for ")
@@ -117,11 +124,6 @@ func (x *synth) descText(d *desc, rendered *[]string) string {
 			b.WriteString(" and ")
 		}
 		b.WriteString(x.descText(s, rendered))
-	}
-	for _, f := range d.extra {
-		v := x.valueText(f.v, f.t)
-		*rendered = append(*rendered, v)
-		b.WriteString(" whose " + humanize(f.field) + " is " + v)
 	}
 	return b.String()
 }
