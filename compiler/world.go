@@ -82,6 +82,19 @@ func (c *checker) checkRules(decls []*dsl.Rule) {
 	}
 }
 
+// answerable reports whether an answer can state a value of type t: a
+// scalar, an enum, a record or ref (its id), or a list of one of these.
+func answerable(t *ir.Type) bool {
+	if t.Kind == ir.KindList {
+		return t.Elem != nil && t.Elem.Kind != ir.KindList && answerable(t.Elem)
+	}
+	switch t.Kind {
+	case ir.KindMap, ir.KindStruct, ir.KindSet, ir.KindNull, ir.KindInvalid:
+		return false
+	}
+	return true
+}
+
 // toolNames lists the tools' names, for suggestions.
 func (c *checker) toolNames() []string {
 	out := make([]string, len(c.w.Tools))
@@ -303,6 +316,12 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 					if l := c.exceptRecord(x, s); l != nil {
 						as.Except = append(as.Except, l)
 					}
+				}
+			case a.Answer != nil:
+				as.Kind = ir.AssertAnswer
+				as.Expr = c.expr(a.Answer, s)
+				if t := as.Expr.Type(); t != nil && t.Kind != ir.KindInvalid && !answerable(t) {
+					c.errorf(diag.TypeMismatch, a.Pos, a.EndPos, "an answer is a number, an amount, a date, a text, an id, a yes or no, or a list of one of these, not %s", t)
 				}
 			default:
 				as.Kind = ir.AssertExpr

@@ -635,7 +635,10 @@ type Assertion struct {
 	Invariant *string    `parser:"  'invariant':Ident @Ident"`
 	Unchanged bool       `parser:"| @'unchanged':Ident"`
 	Except    []*Postfix `parser:"  ('except':Ident @@ (',':Op @@)*)?"`
-	Expr      *Expr      `parser:"| @@"`
+	// Answer is `answer EXPR`: the agent's final message states the value
+	// of EXPR on the final state.
+	Answer *Expr `parser:"| 'answer':Ident @@"`
+	Expr   *Expr `parser:"| @@"`
 }
 
 // Solution is the golden trace: tool calls in order.

@@ -692,6 +692,8 @@ func (a *Assertion) String() string {
 			text += postfixString(x)
 		}
 		return text
+	case a.Answer != nil:
+		return "answer " + exprString(a.Answer)
 	case a.Expr != nil:
 		return exprString(a.Expr)
 	}

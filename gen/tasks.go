@@ -27,6 +27,12 @@ func (g *generator) tasksFile(f *goFile) {
 			jen.Comment("Episode.Grade)."),
 			jen.Id("always").String())
 	}
+	if g.usesAnswers() {
+		fields = append(fields,
+			jen.Comment("answer, for `answer EXPR`, computes the value the final message must"),
+			jen.Comment("state (check is then nil; see Episode.GradeAnswer)."),
+			jen.Id("answer").Func().Params(jen.Op("*").Id("State")).Parens(jen.List(jen.Qual(rt, "Expected"), jen.Error())))
+	}
 	f.Type().Id("assertion").Struct(fields...)
 	f.Line()
 	f.Comment("task is a task with its start state, built once, and its rubric.")
@@ -46,13 +52,16 @@ func (g *generator) tasksFile(f *goFile) {
 		var rubric []jen.Code
 		for j, a := range t.Assertions {
 			restore := g.at(assertionOrigin(t, j, a))
-			fn := g.assertionFunc(f, t, i, j, a)
-			restore()
 			d := jen.Dict{
-				jen.Id("kind"):  jen.Lit(string(a.Kind)),
-				jen.Id("text"):  jen.Lit(a.Text),
-				jen.Id("check"): fn,
+				jen.Id("kind"): jen.Lit(string(a.Kind)),
+				jen.Id("text"): jen.Lit(a.Text),
 			}
+			if a.Kind == ir.AssertAnswer {
+				d[jen.Id("answer")] = g.answerFunc(f, t, j, a)
+			} else {
+				d[jen.Id("check")] = g.assertionFunc(f, t, i, j, a)
+			}
+			restore()
 			if a.Kind == ir.AssertInvariant && a.Invariant != nil && a.Invariant.Always {
 				d[jen.Id("always")] = jen.Lit(a.Invariant.Name)
 			}
@@ -182,6 +191,12 @@ func (g *generator) taskInfo(t *ir.Task) *jen.Statement {
 	}
 	if len(t.Meta) > 0 {
 		d[jen.Id("Meta")] = metaLit(t.Meta)
+	}
+	for _, a := range t.Assertions {
+		if a.Kind == ir.AssertAnswer {
+			d[jen.Id("Answer")] = jen.True()
+			break
+		}
 	}
 	if t.Solution != nil {
 		var calls []jen.Code

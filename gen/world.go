@@ -228,6 +228,18 @@ func (g *generator) worldFile(f *goFile) {
 	grade := []jen.Code{
 		jen.List(jen.Id("ok"), jen.Id("detail")).Op(":=").Id("a").Dot("check").Call(jen.Id("e").Dot("state"), jen.Id("e").Dot("start")),
 	}
+	answers := g.usesAnswers()
+	if answers {
+		grade = []jen.Code{
+			jen.Var().Id("ok").Bool(),
+			jen.Var().Id("detail").String(),
+			jen.If(jen.Id("a").Dot("answer").Op("!=").Nil()).Block(
+				jen.List(jen.Id("ok"), jen.Id("detail")).Op("=").Id("gradeAnswer").Call(jen.Id("a").Dot("answer"), jen.Id("e").Dot("state"), jen.Id("answer")),
+			).Else().Block(
+				jen.List(jen.Id("ok"), jen.Id("detail")).Op("=").Id("a").Dot("check").Call(jen.Id("e").Dot("state"), jen.Id("e").Dot("start")),
+			),
+		}
+	}
 	gradeArgs := []jen.Code{jen.Id("results"), jen.Id("e").Dot("state").Dot("CheckInvariants").Call()}
 	if g.traced() {
 		grade = append(grade, jen.If(jen.Id("a").Dot("always").Op("!=").Lit("")).Block(
@@ -244,7 +256,16 @@ func (g *generator) worldFile(f *goFile) {
 	} else {
 		f.Comment("invariant violations beside it.")
 	}
-	f.Func().Params(recv.Clone()).Id("Grade").Params().Qual(rt, "Grade").Block(
+	gradeName, gradeParams := "Grade", []jen.Code{}
+	if answers {
+		f.Comment("An answer assertion fails: Grade is given no answer (see GradeAnswer).")
+		f.Func().Params(recv.Clone()).Id("Grade").Params().Qual(rt, "Grade").Block(jen.Return(jen.Id("e").Dot("grade").Call(jen.Nil())))
+		f.Line()
+		g.answerEpisode(f)
+		f.Comment("grade is Grade with the agent's final message (nil: none).")
+		gradeName, gradeParams = "grade", []jen.Code{jen.Id("answer").Op("*").String()}
+	}
+	f.Func().Params(recv.Clone()).Id(gradeName).Params(gradeParams...).Qual(rt, "Grade").Block(
 		jen.Var().Id("results").Index().Qual(rt, "AssertionResult"),
 		jen.If(jen.Id("e").Dot("task").Op("!=").Nil()).Block(
 			jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("e").Dot("task").Dot("rubric")).Block(grade...),

@@ -43,6 +43,35 @@ type Episode interface {
 	Snapshot() json.RawMessage
 }
 
+// An AnswerGrader is an Episode of a world whose tasks may expect an
+// answer (`expect { answer EXPR }`): the agent's final message is graded
+// too. Grade grades without one (answer assertions fail).
+type AnswerGrader interface {
+	// GradeAnswer is Grade with the agent's final message.
+	GradeAnswer(answer string) Grade
+	// GoldenAnswer is what a golden final message states on the current
+	// state: each answer assertion's expected value, one a line.
+	GoldenAnswer() string
+}
+
+// GradeWithAnswer grades ep with the agent's final message when ep grades
+// answers, else as Grade: what a server's grade request calls.
+func GradeWithAnswer(ep Episode, answer string) Grade {
+	if a, ok := ep.(AnswerGrader); ok {
+		return a.GradeAnswer(answer)
+	}
+	return ep.Grade()
+}
+
+// GradeGolden grades ep as at the end of a golden solution: with the
+// golden final message when ep grades answers.
+func GradeGolden(ep Episode) Grade {
+	if a, ok := ep.(AnswerGrader); ok {
+		return a.GradeAnswer(a.GoldenAnswer())
+	}
+	return ep.Grade()
+}
+
 // WorldInfo identifies a world.
 type WorldInfo struct {
 	Name     string `json:"name"`     // lower snake case; the Go package name
@@ -64,6 +93,10 @@ type TaskInfo struct {
 	// Meta is the task's free-form metadata (`meta { … }` in the spec),
 	// for the harness; nil when the task has none. It is never graded.
 	Meta Meta `json:"meta,omitempty"`
+	// Answer is set when the rubric expects the agent's final message to
+	// state a value (`answer EXPR`): grade the episode with
+	// GradeWithAnswer.
+	Answer bool `json:"answer,omitempty"`
 }
 
 // TaskTags classify a task.
@@ -117,6 +150,7 @@ const (
 	AssertInvariant = "invariant"
 	AssertUnchanged = "unchanged"
 	AssertRule      = "rule"
+	AssertAnswer    = "answer"
 )
 
 // A Violation is one record breaking one invariant.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // AssertionResult is the outcome of one rubric assertion.
@@ -71,6 +72,13 @@ func (s *State) Grade(task *ir.Task, start *State) Grade { return s.GradeEpisode
 // assertion on an always-invariant passes only when the invariant has no
 // violation now and had none after any step.
 func (s *State) GradeEpisode(task *ir.Task, start *State, tr *Trace) Grade {
+	return s.GradeAnswer(task, start, tr, nil)
+}
+
+// GradeAnswer is GradeEpisode with the agent's final message (nil: none
+// given, and every answer assertion fails): an answer assertion passes
+// when runtime.AnswerMatches finds its expected value in the message.
+func (s *State) GradeAnswer(task *ir.Task, start *State, tr *Trace, answer *string) Grade {
 	g := Grade{Reward: 1}
 	if tr != nil {
 		g.StepViolations = slices.Clone(tr.Violations)
@@ -89,7 +97,7 @@ func (s *State) GradeEpisode(task *ir.Task, start *State, tr *Trace) Grade {
 		if a == nil {
 			continue
 		}
-		res := s.assert(a, task, &start, byInv, tr)
+		res := s.assert(a, task, &start, byInv, tr, answer)
 		g.Results = append(g.Results, res)
 		g.Total++
 		if res.Passed {
@@ -102,7 +110,7 @@ func (s *State) GradeEpisode(task *ir.Task, start *State, tr *Trace) Grade {
 	return g
 }
 
-func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[*ir.Invariant][]Violation, tr *Trace) (res AssertionResult) {
+func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[*ir.Invariant][]Violation, tr *Trace, answer *string) (res AssertionResult) {
 	res = AssertionResult{Kind: a.Kind, Text: a.Text}
 	defer func() {
 		if p := recover(); p != nil {
@@ -112,6 +120,16 @@ func (s *State) assert(a *ir.Assertion, task *ir.Task, start **State, byInv map[
 	switch a.Kind {
 	case ir.AssertExpr:
 		res.Passed, res.Detail = s.evalAssertion(a.Expr)
+	case ir.AssertAnswer:
+		want, err := s.Expected(a)
+		switch {
+		case err != nil:
+			res.Detail = err.Error()
+		case answer == nil:
+			res.Detail = "no answer given; expected one stating " + want.Text()
+		default:
+			res.Passed, res.Detail = runtime.AnswerMatches(*answer, want)
+		}
 	case ir.AssertRule:
 		if a.Rule == nil {
 			res.Detail = "no rule"
@@ -411,7 +429,13 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	if hash {
 		res.FinalHash = s.Hash()
 	}
-	res.Grade = s.GradeEpisode(task, start, &tr)
+	// A golden solution's final message states what the task asks.
+	var answer *string
+	if ExpectsAnswer(task) {
+		golden := s.GoldenAnswer(task)
+		answer = &golden
+	}
+	res.Grade = s.GradeAnswer(task, start, &tr, answer)
 	return res
 }
 

@@ -801,13 +801,16 @@ const (
 	// AssertRule is `invariant NAME` of a rule on an action: no call of
 	// the episode broke it.
 	AssertRule AssertionKind = "rule"
+	// AssertAnswer is `answer EXPR`: the agent's final message states the
+	// value of Expr on the final state (runtime.AnswerMatches).
+	AssertAnswer AssertionKind = "answer"
 )
 
 // Assertion is one rubric item.
 type Assertion struct {
 	Kind      AssertionKind
 	Text      string // the assertion as written (canonical form), for reports
-	Expr      Expr   // AssertExpr: a bool expression
+	Expr      Expr   // AssertExpr: a bool expression; AssertAnswer: the value the answer states
 	Invariant *Invariant
 	Rule      *Rule // AssertRule
 	// Except lists, for `unchanged except E[k], …`, the records that may

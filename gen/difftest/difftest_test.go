@@ -83,6 +83,11 @@ func TestDescriptionsAgree(t *testing.T) {
 						t.Errorf("Policy() lacks invariant %s's text", inv.Name)
 					}
 				}
+				for _, r := range w.Rules {
+					if !strings.Contains(gw.Policy(), strings.Join(strings.Fields(r.Policy), " ")) {
+						t.Errorf("Policy() lacks rule %s's text", r.Name)
+					}
+				}
 			}
 			infos := gw.Tasks()
 			if len(infos) != len(w.Tasks) {
@@ -95,7 +100,7 @@ func TestDescriptionsAgree(t *testing.T) {
 					meta = append(meta, runtime.MetaEntry{Key: e.Key, Value: e.Value})
 				}
 				want := runtime.TaskInfo{ID: task.Name, Persona: task.Persona, Instruction: task.Instruction, Meta: meta,
-					Tags: runtime.TaskTags{Domain: task.Domain, Capabilities: task.Capabilities, Difficulty: task.Difficulty}}
+					Tags: runtime.TaskTags{Domain: task.Domain, Capabilities: task.Capabilities, Difficulty: task.Difficulty}, Answer: eval.ExpectsAnswer(task)}
 				info.Solution = nil
 				if !reflect.DeepEqual(info, want) {
 					t.Errorf("task %s: the package describes it as\n%+v\nthe spec as\n%+v", task.Name, info, want)
@@ -263,6 +268,34 @@ func compareStates(t *testing.T, label string, w *ir.World, task *ir.Task, st, s
 	}
 	if eg.Reward != rg.Reward {
 		t.Errorf("%s: reward %v at compile time, %v at run time", label, eg.Reward, rg.Reward)
+	}
+	compareAnswers(t, label, task, st, start, tr, ep)
+}
+
+// compareAnswers holds the grading of answers (`answer EXPR`) on both
+// sides: the golden answer, and the verdicts on it and on other final
+// messages.
+func compareAnswers(t *testing.T, label string, task *ir.Task, st, start *eval.State, tr *eval.Trace, ep runtime.Episode) {
+	t.Helper()
+	if !eval.ExpectsAnswer(task) {
+		return
+	}
+	ag, ok := ep.(runtime.AnswerGrader)
+	if !ok {
+		t.Fatalf("%s: task %s expects an answer, but its episode grades none", label, task.Name)
+	}
+	golden := st.GoldenAnswer(task)
+	if got := ag.GoldenAnswer(); got != golden {
+		t.Errorf("%s: golden answer %q at compile time, %q at run time", label, golden, got)
+	}
+	for _, answer := range []string{golden, "", "none", "It is " + golden + " EUR.", "0", "1,000,000.00", strings.ToUpper(golden)} {
+		eg := st.GradeAnswer(task, start, tr, &answer)
+		rg := ag.GradeAnswer(answer)
+		for i, a := range eg.Results {
+			if i < len(rg.Assertions) && a.Passed != rg.Assertions[i].Passed {
+				t.Errorf("%s: answer %q, assertion %q: %v at compile time (%s), %v at run time (%s)", label, answer, a.Text, a.Passed, a.Detail, rg.Assertions[i].Passed, rg.Assertions[i].Detail)
+			}
+		}
 	}
 }
 
