@@ -264,6 +264,34 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 		has["\x00nil"] = true
 	}
 	switch elem.Kind {
+	case ir.KindStruct, ir.KindMap, ir.KindList:
+		// A value record, a map, a list of lists: values of the same
+		// shape held by the records, else one built from the fields.
+		for _, r := range related {
+			for _, n := range paramNames(p) {
+				for _, v := range x.members(st, r)[n] {
+					if shaped(v, elem) {
+						out = append(out, v)
+					}
+				}
+			}
+		}
+		for _, n := range paramNames(p) {
+			for _, v := range x.values[n] {
+				if shaped(v, elem) {
+					out = append(out, v)
+				}
+			}
+		}
+		out = append(out, x.composite(elem, 0))
+		if typ.Kind == ir.KindList {
+			for i, v := range out {
+				if v != nil {
+					out[i] = []any{v}
+				}
+			}
+		}
+		return out
 	case ir.KindEnum:
 		for _, c := range x.consts[p] {
 			add(c)
@@ -416,6 +444,112 @@ func (x *synth) variants(v any, t *ir.Type, fresh bool) []any {
 		}
 	}
 	return nil
+}
+
+// shaped reports whether a decoded JSON value has the shape of t: an
+// object for a value record or a map, an array for a list.
+func shaped(v any, t *ir.Type) bool {
+	switch v.(type) {
+	case map[string]any:
+		return t.Kind == ir.KindStruct || t.Kind == ir.KindMap
+	case []any:
+		return t.Kind == ir.KindList
+	}
+	return false
+}
+
+// composite builds a value of type t from the world's values: a value
+// record with its first case and every required field, an empty map or
+// list, a scalar of the fields' values or a plain one.
+func (x *synth) composite(t *ir.Type, depth int) any {
+	switch t.Kind {
+	case ir.KindStruct:
+		obj := map[string]any{}
+		sd := t.Struct
+		fields := sd.Fields
+		if sd.Tag != nil && len(sd.Cases) > 0 {
+			c := sd.Cases[0]
+			obj[sd.Tag.Name] = c.Name
+			fields = append(slices.Clone(fields), c.Fields...)
+		}
+		for _, f := range fields {
+			if !f.Required() || depth > 4 {
+				continue
+			}
+			obj[f.Name] = x.fieldValue(f, depth+1)
+		}
+		return obj
+	case ir.KindMap:
+		return map[string]any{}
+	case ir.KindList:
+		return []any{}
+	}
+	return nil
+}
+
+// fieldValue is a value for a field of a value record: one the world's
+// records hold under its name, else a plain one of its type.
+func (x *synth) fieldValue(f *ir.Field, depth int) any {
+	t := f.Type
+	switch t.Kind {
+	case ir.KindStruct, ir.KindMap, ir.KindList:
+		return x.composite(t, depth)
+	case ir.KindEnum:
+		return t.Enum.Values[0]
+	case ir.KindBool:
+		return false
+	}
+	for _, v := range x.values[f.Name] {
+		if fits(v, t) && satisfies(v, f) {
+			return v
+		}
+	}
+	for _, v := range x.plainValues(&ir.Param{Name: f.Name, Type: t}, t) {
+		if satisfies(v, f) {
+			return v
+		}
+	}
+	return nil
+}
+
+// satisfies reports whether a number keeps a field's bounds (other values
+// have none).
+func satisfies(v any, f *ir.Field) bool {
+	n, ok := v.(json.Number)
+	if !ok {
+		return true
+	}
+	x, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return false
+	}
+	for _, b := range f.Bounds {
+		var y float64
+		switch b.Value.Kind {
+		case ir.KindInt:
+			y = float64(b.Value.Int)
+		default:
+			if b.Value.Dec != "" {
+				y, _ = strconv.ParseFloat(b.Value.Dec, 64)
+			} else {
+				y = b.Value.Num
+			}
+		}
+		switch b.Op {
+		case ">=":
+			ok = x >= y
+		case ">":
+			ok = x > y
+		case "<=":
+			ok = x <= y
+		case "<":
+			ok = x < y
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // idsInside are the ids of the objects inside v (their "id" members) and

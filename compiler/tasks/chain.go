@@ -334,6 +334,7 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 			if next.Equal(st) {
 				continue // a write that changed nothing
 			}
+			x.changed[f.tool] = true
 			if len(pending) > 0 && !repairs(next, pending) {
 				continue // a repair must repair
 			}

@@ -40,6 +40,7 @@
 //
 // Every record a write acts on is grounded: created by an earlier call,
 // named by a key users know (one no read tool finds from other fields),
+// or by its id when no read tool finds records of its entity at all,
 // held by a ref field of a record the task identified, or found by a read
 // tool from values of its fields (a search's filters, a custom finder's
 // parameters), executed on the state where the task needs it, with a

@@ -253,23 +253,11 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 
 // whyUncovered says why no kept task calls the writing tool f.
 func (x *synth) whyUncovered(f *toolFacts) string {
-	for _, p := range f.tool.Params {
-		e := f.names[p]
-		if e == nil || !p.Required() || len(x.finders[e]) > 0 || x.keyKnown[e] {
-			continue
-		}
-		referenced := false
-		for _, o := range x.w.Entities {
-			if refField(o, e) != nil && len(x.finders[o]) > 0 {
-				referenced = true
-			}
-		}
-		if !referenced {
-			return "no tool finds " + e.Name + " records from what a user knows"
-		}
-	}
 	if !x.succeeded[f.tool] {
 		return "no call on arguments drawn from the state succeeded"
+	}
+	if !x.changed[f.tool] {
+		return "its calls that succeed change nothing, and a rubric comes from a change"
 	}
 	return "its calls made no task that passed the checks"
 }

@@ -13,7 +13,9 @@ import (
 //   - created by an earlier call of the task ("the new …"; its id is in
 //     that call's observation);
 //   - named by a key users know (an order number that no tool finds from
-//     other fields: it is what the customer quotes);
+//     other fields: it is what the customer quotes), or by its id when no
+//     read tool finds records of its entity at all (the world gives users
+//     nothing else to know it by);
 //   - held by a ref field of a record the task already identified and
 //     observed ("the customer of …");
 //   - found by a read tool from values of its fields — the filters of a
@@ -87,8 +89,12 @@ func (x *synth) ground(st *eval.State, e *ir.Entity, id string, g *groundCtx, im
 	if implied && g.obs[id] {
 		return &desc{e: e, id: id, kind: "seen"}
 	}
-	if e.Key != nil && x.keyKnown[e] {
-		d := &desc{e: e, id: id, kind: "key", facts: []fact{{field: e.Key.Name, v: id, t: e.Key.Type}}}
+	if x.keyKnown[e] {
+		t := &ir.Type{Kind: ir.KindString}
+		if e.Key != nil {
+			t = e.Key.Type
+		}
+		d := &desc{e: e, id: id, kind: "key", facts: []fact{{field: e.IDName(), v: id, t: t}}}
 		g.descs = append(g.descs, d)
 		return d
 	}

@@ -240,7 +240,7 @@ func (x *synth) observe(st *eval.State, r recKey, g *groundCtx) bool {
 	if x.observed(g, r) {
 		return true
 	}
-	if !g.obs[r.id] && !(r.e.Key != nil && x.keyKnown[r.e]) {
+	if !g.obs[r.id] && !x.keyKnown[r.e] {
 		return false
 	}
 	var p *ir.Param

@@ -85,8 +85,9 @@ type synth struct {
 
 	writers []*toolFacts
 	finders map[*ir.Entity][]*toolFacts // read tools that find records of an entity
-	// keyKnown marks entities with a key a user knows (an order number):
-	// a key no read tool finds from other fields.
+	// keyKnown marks entities whose ids a user knows: a key no read tool
+	// finds from other fields (an order number), or the id of an entity
+	// no read tool finds at all.
 	keyKnown map[*ir.Entity]bool
 	// internal are the ids a user never knows: those of records without a
 	// key, and keys that a tool finds from what users know.
@@ -116,7 +117,9 @@ type synth struct {
 	covered map[*ir.Tool]bool
 	// ruled marks the tools a rule on actions is about.
 	ruled map[*ir.Tool]bool
-	// succeeded marks the tools some call of a chain succeeded on.
+	// succeeded and changed mark the tools some call of a chain succeeded
+	// on, and changed the state with.
+	changed   map[*ir.Tool]bool
 	succeeded map[*ir.Tool]bool
 	attempts  int
 	dropped   map[string]int
@@ -177,6 +180,7 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 		covered:   map[*ir.Tool]bool{},
 		ruled:     map[*ir.Tool]bool{},
 		succeeded: map[*ir.Tool]bool{},
+		changed:   map[*ir.Tool]bool{},
 		dropped:   map[string]int{},
 		seen:      map[string]bool{},
 		nearSeen:  map[string]bool{},
@@ -200,13 +204,18 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 				x.finders[e] = append(x.finders[e], f)
 			}
 		}
-		if e.Key != nil {
+		switch {
+		case e.Key != nil:
 			x.keyKnown[e] = true
 			for _, f := range x.finders[e] {
 				if f.tool.Kind == ir.ToolCustom && returnsKey(f.tool, e) {
 					x.keyKnown[e] = false
 				}
 			}
+		case len(x.finders[e]) == 0:
+			// No read finds its records from anything else: the world
+			// gives its users the ids (a ticket number).
+			x.keyKnown[e] = true
 		}
 	}
 	for _, r := range w.Seed {

@@ -278,7 +278,7 @@ func (x *synth) checkWords(t *task) string {
 var idToken = regexp.MustCompile(`[A-Za-z0-9_#-]+`)
 
 // createdID reports whether s has the form of an id the world makes for a
-// new record (<entity>_<n>).
+// new record (<entity>_<n>) of an entity whose ids users do not know.
 func (x *synth) createdID(s string) bool {
 	i := strings.LastIndexByte(s, '_')
 	if i <= 0 || i == len(s)-1 {
@@ -291,7 +291,7 @@ func (x *synth) createdID(s string) bool {
 	}
 	prefix := s[:i]
 	for _, e := range x.w.Entities {
-		if e.Key == nil && ir.SnakeName(e.Name) == prefix {
+		if e.Key == nil && !x.keyKnown[e] && ir.SnakeName(e.Name) == prefix {
 			return true
 		}
 	}
