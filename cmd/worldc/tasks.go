@@ -22,6 +22,7 @@ type tasksCmd struct {
 	N           int      `short:"n" default:"100" help:"Tasks to synthesise per world (default ${default})."`
 	Seed        uint64   `default:"1" help:"The synthesis seed: the same spec and seed write the same tasks (default ${default})."`
 	Out         string   `short:"o" placeholder:"OUT" help:"Where to write OUT/<world>.world, OUT/<world>.tasks.jsonl and the specs' data files."`
+	Difficulty  string   `enum:",easy,medium,hard" default:"" help:"Keep only tasks of this level: easy, medium or hard (default: all)."`
 	JSON        bool     `help:"Print the summary as a JSON array on stdout."`
 	Graph       bool     `help:"Print the tool-dependency graph of each world on stdout instead of synthesising tasks."`
 	GraphFormat string   `name:"graph-format" default:"dot" enum:"dot,json" help:"The graph's format: dot or json (default ${default})."`
@@ -101,7 +102,7 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		if err != nil {
 			return err
 		}
-		res, err := tasks.Synthesize(r.World, inputs[i].src, tasks.Options{N: c.N, Seed: c.Seed, Filename: r.Spec.Name, Data: root.FS()})
+		res, err := tasks.Synthesize(r.World, inputs[i].src, tasks.Options{N: c.N, Seed: c.Seed, Level: c.Difficulty, Filename: r.Spec.Name, Data: root.FS()})
 		if err != nil {
 			root.Close()
 			return fmt.Errorf("%s: %v", r.Spec.Name, err)

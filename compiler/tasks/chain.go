@@ -28,12 +28,21 @@ type step struct {
 var lengths = []int{6, 5, 4, 2, 1}
 
 func (x *synth) drawLength() int {
+	ws := lengths
+	switch x.opts.Level {
+	case "easy":
+		ws = []int{1}
+	case "medium":
+		ws = []int{3, 4, 2}
+	case "hard":
+		ws = []int{0, 2, 4, 4, 3}
+	}
 	total := 0
-	for _, w := range lengths {
+	for _, w := range ws {
 		total += w
 	}
 	r := x.rng.IntN(total)
-	for i, w := range lengths {
+	for i, w := range ws {
 		if r < w {
 			return i + 1
 		}
@@ -324,17 +333,18 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 		for _, args := range x.argSets(st, f.tool, focus, sets) {
 			next := st.Clone()
 			data, terr, broke := x.call(next, f.tool, args)
-			if terr != nil || broke {
+			if terr != nil {
 				continue
 			}
 			x.succeeded[f.tool] = true
-			if x.alwaysBroken(next) {
-				continue
-			}
 			if next.Equal(st) {
 				continue // a write that changed nothing
 			}
 			x.changed[f.tool] = true
+			if broke || x.alwaysBroken(next) {
+				continue
+			}
+			x.safe[f.tool] = true
 			if len(pending) > 0 && !repairs(next, pending) {
 				continue // a repair must repair
 			}

@@ -259,6 +259,9 @@ func (x *synth) whyUncovered(f *toolFacts) string {
 	if !x.changed[f.tool] {
 		return "its calls that succeed change nothing, and a rubric comes from a change"
 	}
+	if !x.safe[f.tool] {
+		return "its calls that change the state break an always-invariant or a rule"
+	}
 	return "its calls made no task that passed the checks"
 }
 

@@ -20,6 +20,9 @@ type Options struct {
 	// Seed makes the synthesis deterministic: the same spec and seed give
 	// the same tasks, byte for byte.
 	Seed uint64
+	// Level, when set (easy, medium or hard), keeps only tasks of that
+	// difficulty level, and draws chains of lengths that give it.
+	Level string
 	// Filename names the spec in the diagnostics of the final check.
 	Filename string
 	// Data holds the spec's data files (load … from, policy from), for
@@ -119,7 +122,10 @@ type synth struct {
 	ruled map[*ir.Tool]bool
 	// succeeded and changed mark the tools some call of a chain succeeded
 	// on, and changed the state with.
-	changed   map[*ir.Tool]bool
+	changed map[*ir.Tool]bool
+	// safe marks the tools some call of a chain changed the state with
+	// and broke no always-invariant nor rule.
+	safe      map[*ir.Tool]bool
 	succeeded map[*ir.Tool]bool
 	attempts  int
 	dropped   map[string]int
@@ -141,6 +147,11 @@ type recKey struct {
 func Synthesize(w *ir.World, src []byte, opts Options) (*Result, error) {
 	if opts.N <= 0 {
 		opts.N = 100
+	}
+	switch opts.Level {
+	case "", "easy", "medium", "hard":
+	default:
+		return nil, fmt.Errorf("tasks: level %q: want easy, medium or hard", opts.Level)
 	}
 	if opts.Filename == "" {
 		opts.Filename = w.Name + ".world"
@@ -181,6 +192,7 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 		ruled:     map[*ir.Tool]bool{},
 		succeeded: map[*ir.Tool]bool{},
 		changed:   map[*ir.Tool]bool{},
+		safe:      map[*ir.Tool]bool{},
 		dropped:   map[string]int{},
 		seen:      map[string]bool{},
 		nearSeen:  map[string]bool{},
@@ -564,6 +576,9 @@ func (x *synth) sample() []*task {
 // admit runs the checks every candidate passes: distinct, not a near
 // duplicate, solvable from its words, leaking no internal id.
 func (x *synth) admit(t *task) string {
+	if x.opts.Level != "" && t.profile.Level != x.opts.Level {
+		return "other_level"
+	}
 	for _, c := range t.calls {
 		for _, a := range c.args {
 			if _, ok := x.lit(a.v, a.p.Type); !ok && a.bound == "" {

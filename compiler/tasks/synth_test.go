@@ -408,3 +408,25 @@ func TestRuleOnAction(t *testing.T) {
 		t.Errorf("dispatching for a customer on hold: %v, broke a rule: %v; want a broken rule", terr, broke)
 	}
 }
+
+// TestLevel: a level keeps only tasks of that level; an unknown one is an
+// error.
+func TestLevel(t *testing.T) {
+	w, src := checkWorld(t, "it_service_desk")
+	path := filepath.Join(worldsDir, "it_service_desk.world")
+	r, err := Synthesize(w, src, Options{N: 15, Seed: 3, Level: "hard", Filename: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Tasks) != 15 {
+		t.Errorf("%d hard tasks, want 15: %s", len(r.Tasks), r.Summary.Note)
+	}
+	for _, m := range r.Tasks {
+		if m.Difficulty.Level != "hard" {
+			t.Errorf("%s is %s", m.ID, m.Difficulty.Level)
+		}
+	}
+	if _, err := Synthesize(w, src, Options{N: 1, Level: "brutal"}); err == nil {
+		t.Error("level brutal: no error")
+	}
+}
