@@ -61,6 +61,13 @@ func (x *synth) sampleChain() (*task, string) {
 	var touched []recKey
 	var created []recKey
 	want := x.drawLength()
+	// Now and then, aim at a writing tool no kept task covers yet, after
+	// a write that enables it (one writing a field its requires read).
+	var target *toolFacts
+	var enablers []*toolFacts
+	if x.rng.IntN(4) == 0 {
+		target, enablers = x.enabled()
+	}
 	for len(steps) < want+3 {
 		pending := x.plainViolations(st)
 		if len(pending) == 0 && len(steps) >= want {
@@ -73,6 +80,11 @@ func (x *synth) sampleChain() (*task, string) {
 		case len(pending) > 0:
 			tools, focus = x.repairTools(pending, touched, st)
 			implied = true
+		case len(steps) == 0 && target != nil:
+			tools = enablers
+		case len(steps) == 1 && target != nil:
+			tools = []*toolFacts{target}
+			focus = reversed(touched)
 		case len(steps) == 0:
 			tools = x.firstTools()
 		default:
@@ -183,6 +195,38 @@ func (x *synth) alwaysBroken(st *eval.State) bool {
 		}
 	}
 	return false
+}
+
+// enabled is a writing tool no kept task covers and the writes that
+// enable it: those writing a field its requires read; nil when there is
+// none.
+func (x *synth) enabled() (*toolFacts, []*toolFacts) {
+	var open []*toolFacts
+	for _, f := range x.writers {
+		if !x.covered[f.tool] {
+			open = append(open, f)
+		}
+	}
+	x.shuffle(open)
+	for _, t := range open {
+		var en []*toolFacts
+		for _, w := range x.writers {
+			if w == t {
+				continue
+			}
+			for _, r := range t.reads {
+				if slices.Contains(w.writes, r) {
+					en = append(en, w)
+					break
+				}
+			}
+		}
+		if len(en) > 0 {
+			x.shuffle(en)
+			return t, en
+		}
+	}
+	return nil, nil
 }
 
 // firstTools are the writing tools in a random order, those no kept task
