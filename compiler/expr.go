@@ -804,6 +804,9 @@ func (c *checker) primary(p *dsl.Primary, s *scope) ir.Expr {
 	return invalid(p.Pos)
 }
 
+// isIntKind reports whether k is int.
+func isIntKind(k ir.Kind) bool { return k == ir.KindInt }
+
 // exprLiteral types a literal or a name in an expression.
 func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 	lit := func(v *ir.Value) ir.Expr {
@@ -970,6 +973,13 @@ func init() {
 		}
 	}
 	same := func(k ir.Kind) ir.Kind { return k }
+	dateTimeShift := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+		isDT := func(k ir.Kind) bool { return k == ir.KindDateTime }
+		if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date-time", isDT) && c.argKind(call, args, 1, "an int", isIntKind) {
+			return &ir.Type{Kind: ir.KindDateTime}
+		}
+		return nil
+	}
 	pair := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 		if !c.wantArgs(call, args, 2) {
 			return nil
@@ -1032,6 +1042,34 @@ func init() {
 			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
 			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "a date", isDate) {
 				return intT
+			}
+			return nil
+		},
+		"add_days": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDay := func(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date or a date-time", isDay) && c.argKind(call, args, 1, "an int (days)", isIntKind) {
+				return &ir.Type{Kind: args[0].Type().Kind}
+			}
+			return nil
+		},
+		"add_months": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "an int (months)", isIntKind) {
+				return &ir.Type{Kind: ir.KindDate}
+			}
+			return nil
+		},
+		"add_hours": dateTimeShift, "add_minutes": dateTimeShift,
+		"hours_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDT := func(k ir.Kind) bool { return k == ir.KindDateTime }
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date-time", isDT) && c.argKind(call, args, 1, "a date-time", isDT) {
+				return intT
+			}
+			return nil
+		},
+		"pow": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a number", ir.Kind.Numeric) && c.argKind(call, args, 1, "an int (the exponent)", isIntKind) {
+				return &ir.Type{Kind: ir.KindDecimal}
 			}
 			return nil
 		},

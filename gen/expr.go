@@ -108,7 +108,7 @@ func canFault(e ir.Expr) bool {
 				found = true
 			}
 		case *ir.Call:
-			if x.Func == "calc" || faultsNull(x) {
+			if x.Func == "calc" || x.Func == "pow" || faultsNull(x) {
 				found = true
 			}
 			if _, isConst := constDate(x); x.Func == "date" && !isConst {
@@ -1009,6 +1009,27 @@ func (sc *scope) call(x *ir.Call) code {
 		}
 	case "days_between":
 		return primary(jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))))
+	case "add_days", "add_months":
+		if x.Args[0].Type().Kind == ir.KindDate {
+			fn := map[string]string{"add_days": "AddDays", "add_months": "AddMonths"}[x.Func]
+			return primary(jen.Add(arg(0).at(precPrimary)).Dot(fn).Call(jen.Int().Call(arg(1).c)))
+		}
+		return code{c: jen.Add(arg(0).at(precAdd)).Op("+").Qual(rt, "DateTime").Call(jen.Add(arg(1).at(precMul)).Op("*").Lit(86400)), prec: precAdd}
+	case "add_hours", "add_minutes":
+		secs := map[string]int{"add_hours": 3600, "add_minutes": 60}[x.Func]
+		return code{c: jen.Add(arg(0).at(precAdd)).Op("+").Qual(rt, "DateTime").Call(jen.Add(arg(1).at(precMul)).Op("*").Lit(secs)), prec: precAdd}
+	case "hours_between":
+		return code{c: jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))).Op("/").Lit(3600), prec: precMul}
+	case "pow":
+		base := arg(0)
+		if !isFloat(x.Args[0].Type()) {
+			base = primary(sc.g.intToDecimal(base.c))
+		}
+		if sc.g.exact() {
+			sc.g.needPow = true
+			return primary(jen.Id("s").Dot("pow").Call(base.c, arg(1).c))
+		}
+		return primary(jen.Qual("math", "Pow").Call(base.c, jen.Float64().Call(arg(1).c)))
 	case "year", "month", "day", "weekday":
 		d := arg(0).at(precPrimary)
 		if x.Args[0].Type().Kind == ir.KindDateTime {

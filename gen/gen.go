@@ -98,6 +98,7 @@ type generator struct {
 	needEntityEqual map[*ir.Entity]bool
 	needMod         bool
 	needDiv         bool // s.div: an exact decimal division
+	needPow         bool // s.pow: an exact decimal power
 	needCalc        bool
 	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name

@@ -127,6 +127,17 @@ func (g *generator) stateFile(f *goFile) {
 		)
 		f.Line()
 	}
+	if g.needPow {
+		f.Comment("pow is pow(x, n) on exact decimals (runtime.Decimal.Pow); 0 to a")
+		f.Comment("negative power is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("pow").Params(jen.Id("x").Qual(rt, "Decimal"), jen.Id("n").Int64()).Qual(rt, "Decimal").Block(
+			jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("x").Dot("Pow").Call(jen.Id("n")),
+			jen.If(jen.Op("!").Id("ok").Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit(runtime.MsgDivisionByZero))),
+			jen.Return(jen.Id("p")),
+		)
+		f.Line()
+	}
 	if g.needCalc {
 		f.Comment("calc is calc(expr): Python's float(eval(expr)) on its arithmetic")
 		f.Comment("(runtime.Calc); a failure (Python's message, precondition_failed) is a")

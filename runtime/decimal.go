@@ -654,3 +654,34 @@ func MaxDecimal(a, b Decimal) Decimal {
 	}
 	return a
 }
+
+// Pow is d to the power n (the DSL's pow): by repeated squaring, each
+// product rounded half away from zero to 18 decimals; a negative n is 1 /
+// d^-n. ok is false for 0 to a negative power; a result beyond the range
+// panics with a DecimalError.
+func (d Decimal) Pow(n int64) (p Decimal, ok bool) {
+	one := DecimalFromInt(1)
+	neg := n < 0
+	u := uint64(n)
+	if neg {
+		u = -u
+	}
+	p, base := one, d
+	for u > 0 {
+		if u&1 == 1 {
+			p = p.Mul(base)
+		}
+		u >>= 1
+		if u > 0 {
+			if base.Abs().Cmp(one) < 0 && base.Mul(base).IsZero() {
+				base = Decimal{} // it stays 0 from here
+			} else {
+				base = base.Mul(base)
+			}
+		}
+	}
+	if neg {
+		return one.Div(p)
+	}
+	return p, true
+}

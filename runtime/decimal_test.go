@@ -293,3 +293,32 @@ func BenchmarkDecimal(b *testing.B) {
 	})
 	_ = sink
 }
+
+func TestDecimalPow(t *testing.T) {
+	d := MustDecimal
+	for _, c := range []struct {
+		x    string
+		n    int64
+		want string
+	}{
+		{"1.05", 2, "1.1025"},
+		{"2", 10, "1024"},
+		{"2", -2, "0.25"},
+		{"0", 0, "1"},
+		{"1.004166666666666667", 12, "1.051161897881733192"}, // exact: …733194 (each product is rounded)
+		{"0.5", 100, "0"},
+		{"-2", 3, "-8"},
+		{"10", -19, "0"},
+	} {
+		got, ok := d(c.x).Pow(c.n)
+		if !ok || got.String() != c.want {
+			t.Errorf("pow(%s, %d) = %s, %v; want %s", c.x, c.n, got, ok, c.want)
+		}
+	}
+	if _, ok := d("0").Pow(-1); ok {
+		t.Error("pow(0, -1) is ok")
+	}
+	if !try(func() { d("10").Pow(21) }) {
+		t.Error("pow(10, 21) does not overflow")
+	}
+}

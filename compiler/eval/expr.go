@@ -814,6 +814,9 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 		copy(out, xs)
 		return append(out, conform(elem, args[1], ev.exact)), nil
 	}
+	if x.Func == "pow" {
+		return power(args, ev.exact)
+	}
 	v, err := builtin(x.Func, args)
 	if err != nil {
 		return nil, err
@@ -1008,6 +1011,43 @@ func builtin(name string, args []value) (value, *evalError) {
 			return nil, err
 		}
 		return minMax(name == "min_of", args[0], args[1])
+	case "add_days", "add_months", "add_hours", "add_minutes":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		n, ok := args[1].(int64)
+		if !ok {
+			return bad()
+		}
+		switch d := args[0].(type) {
+		case date:
+			switch name {
+			case "add_days":
+				return d.AddDays(int(n)), nil
+			case "add_months":
+				return d.AddMonths(int(n)), nil
+			}
+		case dateTime:
+			switch name {
+			case "add_days":
+				return d + dateTime(n*86400), nil
+			case "add_hours":
+				return d + dateTime(n*3600), nil
+			case "add_minutes":
+				return d + dateTime(n*60), nil
+			}
+		}
+		return bad()
+	case "hours_between":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		a, ok1 := args[0].(dateTime)
+		b, ok2 := args[1].(dateTime)
+		if !ok1 || !ok2 {
+			return bad()
+		}
+		return int64(b-a) / 3600, nil
 	case "days_between":
 		if err := want(2); err != nil {
 			return nil, err
@@ -1057,6 +1097,37 @@ func builtin(name string, args []value) (value, *evalError) {
 		return v, nil
 	}
 	return nil, errorf(CodeInternal, "unknown function %s", name)
+}
+
+// power is pow(x, n): an exact decimal's Pow (0 to a negative power is
+// an evaluation error, "division by zero"), or math.Pow on floats.
+func power(args []value, exact bool) (value, *evalError) {
+	if len(args) != 2 {
+		return nil, errorf(CodeInternal, "pow takes 2 arguments, got %d", len(args))
+	}
+	n, ok := args[1].(int64)
+	if !ok {
+		return nil, errorf(CodeInternal, "pow: the exponent is %s", typeName(args[1]))
+	}
+	x := args[0]
+	if i, isInt := x.(int64); isInt {
+		x = intToNum(i, exact)
+	}
+	switch b := x.(type) {
+	case decimal:
+		var p decimal
+		var ok bool
+		if _, err := decimalOp(func(decimal) decimal { p, ok = b.Pow(n); return p }, b); err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errorf(CodeInternal, runtime.MsgDivisionByZero)
+		}
+		return p, nil
+	case float64:
+		return math.Pow(b, float64(n)), nil
+	}
+	return nil, errorf(CodeInternal, "pow of %s", typeName(x))
 }
 
 // minMax is Go's built-in min or max on two numbers (NaN if either is NaN),
