@@ -85,41 +85,33 @@ func (wd *world) encode() error {
 // bytes as encoding it (TestStartJSON holds them equal). A member of
 // EpisodeStart that varies per episode (the id, the given steps of a
 // prefix) must be written here too.
-func (s *Server) startJSON(e *episode) []byte {
+func (s *Server) startJSON(e *episode) []byte { return s.startBytes(e, false) }
+
+// startLiteJSON is startJSON without the policy and the tools: the
+// members EpisodeStart omits when empty, and `"policy":"","tools":[]`.
+func (s *Server) startLiteJSON(e *episode) []byte { return s.startBytes(e, true) }
+
+func (s *Server) startBytes(e *episode, lite bool) []byte {
 	enc := &e.world.enc
 	mid := enc.start[e.task]
 	given := e.given()
-	b := make([]byte, 0, 32+len(e.id)+len(mid)+len(enc.policy)+len(enc.toolsOpenAI))
+	size := 64 + len(e.id) + len(mid)
+	if !lite {
+		size += len(enc.policy) + len(enc.toolsOpenAI)
+	}
+	b := make([]byte, 0, size)
 	b = append(b, `{"episode_id":"`...)
 	b = append(b, e.id...) // hex: nothing to escape
 	b = append(b, `",`...)
 	b = append(b, mid...)
-	b = append(b, `"policy":`...)
-	b = append(b, enc.policy...)
-	b = append(b, `,"tools":`...)
-	b = append(b, enc.toolsOpenAI...)
-	if len(given) > 0 {
-		g, err := compactJSON(given)
-		if err != nil {
-			panic(err) // unreachable: steps are the server's own, valid JSON
-		}
-		b = fmt.Appendf(b, `,"prefix":%d,"given":%s`, len(given), g)
+	if lite {
+		b = append(b, `"policy":"","tools":[]`...)
+	} else {
+		b = append(b, `"policy":`...)
+		b = append(b, enc.policy...)
+		b = append(b, `,"tools":`...)
+		b = append(b, enc.toolsOpenAI...)
 	}
-	return append(b, "}\n"...)
-}
-
-// startLiteJSON is startJSON without the policy and the tools: the
-// members EpisodeStart omits when empty, and `"policy":"","tools":[]`.
-func (s *Server) startLiteJSON(e *episode) []byte {
-	enc := &e.world.enc
-	mid := enc.start[e.task]
-	given := e.given()
-	b := make([]byte, 0, 64+len(e.id)+len(mid))
-	b = append(b, `{"episode_id":"`...)
-	b = append(b, e.id...)
-	b = append(b, `",`...)
-	b = append(b, mid...)
-	b = append(b, `"policy":"","tools":[]`...)
 	if len(given) > 0 {
 		g, err := compactJSON(given)
 		if err != nil {
