@@ -22,6 +22,7 @@ import (
 	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/dsl"
+	"github.com/worldc/worldc/runtime"
 )
 
 // Option configures a check.
@@ -344,6 +345,7 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 		c.errorf(diag.UnsafeIdentifier, wd.Pos, wd.EndPos, "world name %q must be lower snake case (it names the Go package and its directory)", wd.Name)
 	}
 	seen := map[string]*dsl.Prop{}
+	var nowPos *dsl.Prop
 	for _, p := range wd.Props {
 		if first, dup := seen[p.Key]; dup {
 			c.errorf(diag.DuplicateName, p.Pos, p.EndPos, "duplicate world property %q, first at %s", p.Key, short(first.Pos))
@@ -388,6 +390,30 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			} else if p.Value.String != nil {
 				c.checkCurrency(c.w.Currency, p.Value.Pos, p.Value.EndPos)
 			}
+		case "now":
+			if p.Value.DateTime == nil {
+				c.errorf(diag.WorldHeader, p.Value.Pos, p.Value.EndPos, "world now is a date-time such as 2026-03-14T09:30:00Z")
+				continue
+			}
+			t, err := runtime.ParseDateTime(*p.Value.DateTime)
+			if err != nil {
+				c.errorf(diag.InvalidLiteral, p.Value.Pos, p.Value.EndPos, "date-time %s: %v", *p.Value.DateTime, err)
+				continue
+			}
+			c.w.Now = t.String()
+			nowPos = p
+		case "holidays":
+			text := str()
+			for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
+				d, err := runtime.ParseDate(f)
+				if err != nil {
+					c.errorf(diag.InvalidLiteral, p.Value.Pos, p.Value.EndPos, "holiday %q is not a date YYYY-MM-DD that exists", f)
+					continue
+				}
+				c.w.Holidays = append(c.w.Holidays, d.String())
+			}
+			slices.Sort(c.w.Holidays)
+			c.w.Holidays = slices.Compact(c.w.Holidays)
 		case "numbers":
 			switch v := str(); v {
 			case "exact":
@@ -409,7 +435,14 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			}
 			c.w.Today = *p.Value.Date
 		default:
-			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, numbers, policy", p.Key)
+			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "unknown world property %q; known: title, industry, country, currency, today, now, holidays, numbers, policy", p.Key)
+		}
+	}
+	if c.w.Today != "" {
+		if c.w.Now == "" {
+			c.w.Now = c.w.Today + "T00:00:00Z"
+		} else if !strings.HasPrefix(c.w.Now, c.w.Today+"T") {
+			c.errorf(diag.WorldHeader, nowPos.Pos, nowPos.EndPos, "world now (%s) is not on the world's today (%s)", c.w.Now, c.w.Today)
 		}
 	}
 	for _, key := range []string{"title", "today"} {

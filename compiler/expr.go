@@ -863,6 +863,10 @@ func (c *checker) name(n string, l *dsl.Literal, s *scope) ir.Expr {
 	if n == "today" {
 		return &ir.Today{ExprBase: base(dateT, l.Pos)}
 	}
+	if n == "now" {
+		// The world's clock is a constant: a date-time literal.
+		return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindDateTime}, l.Pos), Value: &ir.Value{Kind: ir.KindDateTime, Str: c.w.Now}}
+	}
 	if e := c.entities[n]; e != nil {
 		return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindSet, Entity: e}, l.Pos), Value: &ir.Value{}}
 	}
@@ -1060,6 +1064,27 @@ func init() {
 			return nil
 		},
 		"add_hours": dateTimeShift, "add_minutes": dateTimeShift,
+		"add_working_days": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "an int (working days)", isIntKind) {
+				return dateT
+			}
+			return nil
+		},
+		"working_days_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
+			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "a date", isDate) {
+				return intT
+			}
+			return nil
+		},
+		"is_working_day": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
+			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a date", isDate) {
+				return boolT
+			}
+			return nil
+		},
 		"hours_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 			isDT := func(k ir.Kind) bool { return k == ir.KindDateTime }
 			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date-time", isDT) && c.argKind(call, args, 1, "a date-time", isDT) {

@@ -99,6 +99,7 @@ type generator struct {
 	needMod         bool
 	needDiv         bool // s.div: an exact decimal division
 	needPow         bool // s.pow: an exact decimal power
+	needCalendar    bool // calendar and s.addWorkingDays: the working days
 	needCalc        bool
 	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name
@@ -297,7 +298,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 
 // fixedPackageNames are the package-level names the generator itself uses.
 var fixedPackageNames = []string{
-	"today", "ruleHolds", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
+	"today", "calendar", "ruleHolds", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "toolsJSON", "probesJSON", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", ir.EntryPoint, "World",
 	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",

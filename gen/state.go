@@ -127,6 +127,24 @@ func (g *generator) stateFile(f *goFile) {
 		)
 		f.Line()
 	}
+	if g.needCalendar {
+		var hol []jen.Code
+		for _, h := range g.w.Holidays {
+			hol = append(hol, dateLit(h).c)
+		}
+		f.Comment("calendar is the world's working days: Monday to Friday but its holidays.")
+		f.Var().Id("calendar").Op("=").Qual(rt, "NewCalendar").Call(hol...)
+		f.Line()
+		f.Comment("addWorkingDays is add_working_days(d, n) (runtime.Calendar); an n beyond")
+		f.Comment("runtime.MaxWorkingDays is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("addWorkingDays").Params(jen.Id("d").Qual(rt, "Date"), jen.Id("n").Int64()).Qual(rt, "Date").Block(
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("calendar").Dot("AddWorkingDays").Call(jen.Id("d"), jen.Id("n")),
+			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Err())),
+			jen.Return(jen.Id("r")),
+		)
+		f.Line()
+	}
 	if g.needPow {
 		f.Comment("pow is pow(x, n) on exact decimals (runtime.Decimal.Pow); 0 to a")
 		f.Comment("negative power is a fault.")

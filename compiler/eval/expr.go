@@ -817,6 +817,9 @@ func (ev *evaluator) call(x *ir.Call) (value, *evalError) {
 	if x.Func == "pow" {
 		return power(args, ev.exact)
 	}
+	if c, ok := ev.calendar(x.Func, args); ok {
+		return c.v, c.err
+	}
 	v, err := builtin(x.Func, args)
 	if err != nil {
 		return nil, err
@@ -1097,6 +1100,47 @@ func builtin(name string, args []value) (value, *evalError) {
 		return v, nil
 	}
 	return nil, errorf(CodeInternal, "unknown function %s", name)
+}
+
+type calResult struct {
+	v   value
+	err *evalError
+}
+
+// calendar evaluates the functions of the world's working days
+// (runtime.Calendar); ok is false for another function.
+func (ev *evaluator) calendar(name string, args []value) (res calResult, ok bool) {
+	switch name {
+	case "add_working_days", "working_days_between", "is_working_day":
+	default:
+		return res, false
+	}
+	bad := func() (calResult, bool) {
+		return calResult{err: errorf(CodeInternal, "%s: unsupported argument types", name)}, true
+	}
+	d, isDate := args[0].(date)
+	if !isDate {
+		return bad()
+	}
+	switch name {
+	case "is_working_day":
+		return calResult{v: ev.s.cal.IsWorkingDay(d)}, true
+	case "working_days_between":
+		e, ok := args[1].(date)
+		if !ok {
+			return bad()
+		}
+		return calResult{v: ev.s.cal.WorkingDaysBetween(d, e)}, true
+	}
+	n, isInt := args[1].(int64)
+	if !isInt {
+		return bad()
+	}
+	r, err := ev.s.cal.AddWorkingDays(d, n)
+	if err != nil {
+		return calResult{err: errorf(CodeInternal, "%s", err.Error())}, true
+	}
+	return calResult{v: r}, true
 }
 
 // power is pow(x, n): an exact decimal's Pow (0 to a negative power is

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
 // State is the content of every table of a world: what tools read and write
@@ -22,6 +23,7 @@ type State struct {
 
 	w      *ir.World
 	today  date
+	cal    runtime.Calendar // the world's working days (World.Holidays)
 	tables []*table
 	index  map[*ir.Entity]int // entity → position in tables
 	log    []undo             // the running call's writes, for rollback
@@ -126,6 +128,15 @@ func NewState(w *ir.World, task *ir.Task) (*State, error) {
 		return nil, fmt.Errorf("eval: world %s: today: %v", w.Name, err)
 	}
 	s.today = d
+	var hol []date
+	for _, h := range w.Holidays {
+		d, err := parseDate(h)
+		if err != nil {
+			return nil, fmt.Errorf("eval: world %s: holiday: %v", w.Name, err)
+		}
+		hol = append(hol, d)
+	}
+	s.cal = runtime.NewCalendar(hol...)
 	for i, e := range w.Entities {
 		if e == nil {
 			return nil, fmt.Errorf("eval: world %s: nil entity", w.Name)
@@ -238,7 +249,7 @@ func (t *table) newID() string {
 // about to write one (copy on write; see own), so that a task's start
 // state, or a solution's replay, costs what it writes, not the whole seed.
 func (s *State) Clone() *State {
-	c := &State{Limits: s.Limits, w: s.w, today: s.today, index: s.index, tables: slices.Clone(s.tables), budget: s.budget, checked: s.checked}
+	c := &State{Limits: s.Limits, w: s.w, today: s.today, cal: s.cal, index: s.index, tables: slices.Clone(s.tables), budget: s.budget, checked: s.checked}
 	for _, t := range s.tables {
 		t.share()
 	}

@@ -46,7 +46,15 @@ type World struct {
 	// decimals (runtime.Decimal: 18 digits after the point, rounding half
 	// away from zero).
 	FloatNumbers bool
-	Pos          Pos
+	// Now is the world's clock with a time of day (`now
+	// 2026-03-14T09:30:00Z`, RFC 3339 in UTC, on the date Today): `now` in
+	// expressions. It is Today at 00:00:00Z when the header gives none.
+	Now string
+	// Holidays are the world's public holidays (`holidays "2026-04-03,
+	// 2026-12-25"`), sorted YYYY-MM-DD dates: the days that are no working
+	// days besides Saturdays and Sundays (runtime.Calendar).
+	Holidays []string
+	Pos      Pos
 
 	// Policy is the policy document of `policy from "file"`, verbatim
 	// (UTF-8 text), and PolicyFile its path below the spec's directory;

@@ -193,6 +193,41 @@ func (s *State) rulesOfDispatchShipment(raw json.RawMessage) []runtime.Violation
 	return out
 }
 
+// rulesOfIssueCreditNote checks the rules on actions of the tool issue_credit_note before a call with the
+// JSON arguments raw. Their policies read:
+//   - A credit note is issued within 20 working days of the invoice it corrects; later corrections go to the controller.
+func (s *State) rulesOfIssueCreditNote(raw json.RawMessage) []runtime.Violation {
+	var args IssueCreditNoteArgs
+	if !args.decode(runtime.ArgsView(raw)) {
+		var slow IssueCreditNoteArgs
+		if runtime.DecodeArgs(raw, &slow, "invoice", "amount", "reason") != nil {
+			return nil
+		}
+		args = slow
+	}
+	invoice, err := s.findFreightInvoice(args.Invoice)
+	if err != nil {
+		return nil
+	}
+	var out []runtime.Violation
+	ok2 := calendar.WorkingDaysBetween(func() runtime.Date {
+		if p := invoice.IssuedOn; p != nil {
+			return *p
+		}
+		return today
+	}(), today) <= 20
+	if !ok2 {
+		out = append(out, runtime.Violation{
+			Entity:    "FreightInvoice",
+			ID:        invoice.ID,
+			Invariant: "credit_notes_within_twenty_working_days",
+			Message:   "A credit note is issued within 20 working days of the invoice it corrects; later corrections go to the controller.",
+			Rule:      true,
+		})
+	}
+	return out
+}
+
 // checkRules returns the rules on actions that a call of tool with the
 // JSON arguments raw breaks on the state before it, in declaration order:
 // none for arguments the call refuses (a call that fails breaks no rule).
@@ -200,6 +235,8 @@ func (s *State) checkRules(tool string, raw json.RawMessage) []runtime.Violation
 	switch tool {
 	case "dispatch_shipment":
 		return s.rulesOfDispatchShipment(raw)
+	case "issue_credit_note":
+		return s.rulesOfIssueCreditNote(raw)
 	}
 	return nil
 }

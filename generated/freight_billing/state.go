@@ -114,6 +114,19 @@ func (s *State) div(a, b runtime.Decimal) runtime.Decimal {
 	return q
 }
 
+// calendar is the world's working days: Monday to Friday but its holidays.
+var calendar = runtime.NewCalendar(runtime.Date(20454) /* 2026-01-01 */, runtime.Date(20546) /* 2026-04-03 */, runtime.Date(20549) /* 2026-04-06 */, runtime.Date(20574) /* 2026-05-01 */, runtime.Date(20587) /* 2026-05-14 */, runtime.Date(20598) /* 2026-05-25 */, runtime.Date(20729) /* 2026-10-03 */, runtime.Date(20757) /* 2026-10-31 */, runtime.Date(20812) /* 2026-12-25 */, runtime.Date(20813) /* 2026-12-26 */)
+
+// addWorkingDays is add_working_days(d, n) (runtime.Calendar); an n beyond
+// runtime.MaxWorkingDays is a fault.
+func (s *State) addWorkingDays(d runtime.Date, n int64) runtime.Date {
+	r, err := calendar.AddWorkingDays(d, n)
+	if err != nil && s.fault == nil {
+		s.fault = runtime.Internal("%s", err)
+	}
+	return r
+}
+
 // findCarrier is the Carrier with the id, or a not_found error.
 func (s *State) findCarrier(id string) (*Carrier, error) {
 	if r, ok := s.Carriers.Get(id); ok {
