@@ -237,7 +237,14 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		return c.ifStmt(st.If, s)
 	case st.For != nil:
 		f := st.For
-		e, src, elem, keyT := c.rangeSource(f.Source, s)
+		var e *ir.Entity
+		var src ir.Expr
+		var elem, keyT *ir.Type
+		if f.To != nil {
+			src, elem, keyT = c.intRange(f, s), intT, intT
+		} else {
+			e, src, elem, keyT = c.rangeSource(f.Source, s)
+		}
 		inner := s.child()
 		var key *ir.Var
 		if f.Key != "" {
@@ -265,6 +272,28 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		return &ir.For{Var: v, Key: key, Entity: e, Source: src, Where: where, Body: body, Pos: ir.Pos(f.Pos)}
 	}
 	return nil
+}
+
+// intRange checks the range of `for i in a..b`: two ints, lowered to the
+// list of the ints from a to b (the built-in range, never written by a
+// spec), over which the loop runs as over any list.
+func (c *checker) intRange(f *dsl.For, s *scope) ir.Expr {
+	bound := func(p *dsl.Postfix, what string) ir.Expr {
+		x := c.settle(c.postfix(p, s), p.EndPos)
+		if isInvalid(x) {
+			return x
+		}
+		if t := x.Type(); t.Kind != ir.KindInt || t.Optional {
+			c.errorf(diag.TypeMismatch, p.Pos, p.EndPos, "the %s of a range must be an int, got %s", what, t)
+			return invalid(p.Pos)
+		}
+		return x
+	}
+	from, to := bound(f.Source, "start"), bound(f.To, "end")
+	if isInvalid(from) || isInvalid(to) {
+		return nil
+	}
+	return &ir.Call{ExprBase: base(&ir.Type{Kind: ir.KindList, Elem: intT}, f.Source.Pos), Func: "range", Args: []ir.Expr{from, to}}
 }
 
 // message checks the message of a require or a fail: a string literal

@@ -404,8 +404,11 @@ type For struct {
 	Key    string
 	Var    string
 	Source *Postfix
-	Where  *Expr
-	Body   *Block
+	// To is the end of a range of ints, `for i in 1..n` (Source is its
+	// start): every int from Source to To, both included.
+	To    *Postfix
+	Where *Expr
+	Body  *Block
 }
 
 // Invariant is a world rule. Policy is the visible text the agent reads;

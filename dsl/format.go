@@ -441,9 +441,13 @@ func (p *printer) stmt(s *Stmt) {
 		p.ifStmt(s.If)
 	case s.For != nil:
 		f := s.For
-		header := "for " + f.Var + " in " + postfixString(f.Source)
+		source := postfixString(f.Source)
+		if f.To != nil {
+			source += ".." + postfixString(f.To)
+		}
+		header := "for " + f.Var + " in " + source
 		if f.Key != "" {
-			header = "for " + f.Key + ", " + f.Var + " in " + postfixString(f.Source)
+			header = "for " + f.Key + ", " + f.Var + " in " + source
 		}
 		if f.Where != nil {
 			header += " where " + exprString(f.Where)

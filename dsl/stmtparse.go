@@ -258,6 +258,16 @@ func (p *exprParser) forStmt() (*For, error) {
 	if f.Source == nil {
 		return nil, p.unexpected("Postfix")
 	}
+	if isOp(p.peek(), ".") && isOp(p.peekN(1), ".") {
+		p.next()
+		p.next()
+		if f.To, err = p.postfix(); err != nil {
+			return nil, err
+		}
+		if f.To == nil {
+			return nil, p.unexpected("the end of the range")
+		}
+	}
 	if isKeyword(p.peek(), "where") && canStartOperand(p.peekN(1)) {
 		p.next()
 		if f.Where, err = p.expr(); err != nil {

@@ -81,6 +81,14 @@ var decimalProbes = []probe{
 	{"working", `{"d":"2026-01-04"}`},
 	{"clock", `{"h":48}`},
 	{"clock", `{"h":-10}`},
+	{"instalments", `{"total":100,"n":3}`},
+	{"instalments", `{"total":776.88,"n":3}`},
+	{"instalments", `{"total":10,"n":0}`},
+	{"evens", `{"a":1,"b":6}`},
+	{"evens", `{"a":5,"b":1}`},
+	{"evens", `{"a":-3,"b":0}`},
+	{"evens", `{"a":0,"b":100000}`},
+	{"evens", `{"a":9223372036854775806,"b":9223372036854775807}`},
 	{"ledger_sum", `{}`},
 }
 

@@ -108,7 +108,7 @@ func canFault(e ir.Expr) bool {
 				found = true
 			}
 		case *ir.Call:
-			if x.Func == "calc" || x.Func == "pow" || x.Func == "add_working_days" || faultsNull(x) {
+			if x.Func == "calc" || x.Func == "pow" || x.Func == "add_working_days" || x.Func == "range" || faultsNull(x) {
 				found = true
 			}
 			if _, isConst := constDate(x); x.Func == "date" && !isConst {
@@ -1020,6 +1020,9 @@ func (sc *scope) call(x *ir.Call) code {
 		return code{c: jen.Add(arg(0).at(precAdd)).Op("+").Qual(rt, "DateTime").Call(jen.Add(arg(1).at(precMul)).Op("*").Lit(secs)), prec: precAdd}
 	case "hours_between":
 		return code{c: jen.Int64().Call(jen.Add(arg(1).at(precAdd)).Op("-").Add(arg(0).at(precAdd + 1))).Op("/").Lit(3600), prec: precMul}
+	case "range":
+		sc.g.needRange = true
+		return primary(jen.Id("s").Dot("intRange").Call(arg(0).c, arg(1).c))
 	case "add_working_days":
 		sc.g.needCalendar = true
 		return primary(jen.Id("s").Dot("addWorkingDays").Call(arg(0).c, arg(1).c))

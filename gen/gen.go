@@ -100,6 +100,7 @@ type generator struct {
 	needDiv         bool // s.div: an exact decimal division
 	needPow         bool // s.pow: an exact decimal power
 	needCalendar    bool // calendar and s.addWorkingDays: the working days
+	needRange       bool // s.intRange: the ints of `for i in a..b`
 	needCalc        bool
 	needDate        bool
 	need            map[string]bool // package-level helpers of composite.go by name

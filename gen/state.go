@@ -145,6 +145,17 @@ func (g *generator) stateFile(f *goFile) {
 		)
 		f.Line()
 	}
+	if g.needRange {
+		f.Comment("intRange is the ints of a range loop, for i in a..b (runtime.IntRange);")
+		f.Comment("one longer than runtime.MaxRange is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("intRange").Params(jen.List(jen.Id("a"), jen.Id("b")).Int64()).Index().Int64().Block(
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Qual(rt, "IntRange").Call(jen.Id("a"), jen.Id("b")),
+			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Err())),
+			jen.Return(jen.Id("r")),
+		)
+		f.Line()
+	}
 	if g.needPow {
 		f.Comment("pow is pow(x, n) on exact decimals (runtime.Decimal.Pow); 0 to a")
 		f.Comment("negative power is a fault.")

@@ -89,3 +89,25 @@ func weekdaysThrough(d Date) int64 {
 	}
 	return 5*q + min(r+1, 5)
 }
+
+// MaxRange bounds the ints of a range loop (`for i in a..b`): a longer
+// range fails the call rather than building a list without end.
+const MaxRange = 100_000
+
+// IntRange is the list of the ints from a to b, both included (empty when
+// b < a), for `for i in a..b`; more than MaxRange ints is an error.
+func IntRange(a, b int64) ([]int64, error) {
+	if b < a {
+		return []int64{}, nil
+	}
+	if uint64(b-a) >= MaxRange {
+		return nil, fmt.Errorf(MsgRangeTooLong, a, b, MaxRange)
+	}
+	out := make([]int64, 0, b-a+1)
+	for i := a; ; i++ {
+		out = append(out, i)
+		if i == b {
+			return out, nil
+		}
+	}
+}

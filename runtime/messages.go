@@ -46,6 +46,8 @@ const (
 	// MsgDecimalOverflow has no operands: exact decimal arithmetic whose
 	// result is beyond the range of a decimal (about 1.7e20).
 	MsgDecimalOverflow = "decimal overflow: the result is beyond ±170141183460469231731.687303715884105727"
+	// MsgRangeTooLong: the start, the end, the bound.
+	MsgRangeTooLong = "range %d..%d has more than %d ints"
 	// MsgWorkingDaysRange: n, the bound.
 	MsgWorkingDaysRange = "add_working_days: %d working days is beyond ±%d"
 	// MsgInvalidDate: year, month, day, the error.

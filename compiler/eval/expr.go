@@ -1041,6 +1041,24 @@ func builtin(name string, args []value) (value, *evalError) {
 			}
 		}
 		return bad()
+	case "range":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		a, ok1 := args[0].(int64)
+		b, ok2 := args[1].(int64)
+		if !ok1 || !ok2 {
+			return bad()
+		}
+		ints, err := runtime.IntRange(a, b)
+		if err != nil {
+			return nil, errorf(CodeInternal, "%s", err.Error())
+		}
+		out := make([]value, len(ints))
+		for i, n := range ints {
+			out[i] = n
+		}
+		return out, nil
 	case "hours_between":
 		if err := want(2); err != nil {
 			return nil, err
