@@ -118,6 +118,8 @@ type synth struct {
 	ids        map[*ir.Entity][]string // startIDs, by entity
 
 	covered map[*ir.Tool]bool
+	// outcomes are the tools whose outcome the words say (words.go).
+	outcomes map[*ir.Tool]*outcome
 	// ruled marks the tools a rule on actions is about.
 	ruled map[*ir.Tool]bool
 	// succeeded and changed mark the tools some call of a chain succeeded

@@ -3,6 +3,7 @@ package tasks
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -45,8 +46,10 @@ func action(t *ir.Tool) string {
 	return s
 }
 
-// valueText is a value as the words give it: text in quotes, an enum
-// value in words, an amount with the currency.
+// valueText is a value as the words give it: free text, and names that
+// hold punctuation, in quotes, other strings as they are, an enum value
+// in words, an amount with its currency and its thousands grouped, a
+// bool as yes or no (paramPhrase and boolPhrase say it with its name).
 func (x *synth) valueText(v any, t *ir.Type) string {
 	switch y := v.(type) {
 	case string:
@@ -56,18 +59,21 @@ func (x *synth) valueText(v any, t *ir.Type) string {
 		case ir.KindDate, ir.KindDateTime:
 			return y
 		}
-		return "“" + y + "”"
+		if needsQuotes(y, t) {
+			return "“" + y + "”"
+		}
+		return y
 	case json.Number:
 		s := canonNumber(string(y))
 		if t.Kind == ir.KindMoney && x.w.Currency != "" {
-			return s + " " + x.w.Currency
+			return groupThousands(s) + " " + x.w.Currency
 		}
 		return s
 	case bool:
 		if y {
-			return "true"
+			return "yes"
 		}
-		return "false"
+		return "no"
 	case []any:
 		elem := t
 		if t.Kind == ir.KindList {
@@ -77,100 +83,316 @@ func (x *synth) valueText(v any, t *ir.Type) string {
 		for i, e := range y {
 			parts[i] = x.valueText(e, elem)
 		}
-		return strings.Join(parts, ", ")
+		return joinAnd(parts)
 	}
 	return string(toJSON(v))
 }
 
+// needsQuotes reports whether a string value is quoted in the words: free
+// text, a value with punctuation that would run into the sentence, or
+// words that do not read as a name (“Found it cheaper”). A code, an email,
+// a name in capitals (Camille Lefèvre, P2 High) is written as it is.
+func needsQuotes(s string, t *ir.Type) bool {
+	if t.Kind == ir.KindText || s == "" || strings.ContainsAny(s, ",;:!?()\"“”«»") || strings.HasSuffix(s, ".") {
+		return true
+	}
+	ws := strings.Fields(s)
+	if len(ws) != len(strings.Split(s, " ")) {
+		return true // tabs, runs of spaces, spaces at the ends
+	}
+	if len(ws) == 1 {
+		return false
+	}
+	for _, w := range ws {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLower(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// groupThousands writes the integer part of a number with a comma every
+// three digits: 27500 → 27,500. The dataflow check reads both forms.
+func groupThousands(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	if len(intPart) < 4 {
+		return sign + s
+	}
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return sign + b.String()
+}
+
+// joinAnd joins phrases as a list: "a", "a and b", "a, b and c".
+func joinAnd(ps []string) string {
+	switch len(ps) {
+	case 0:
+		return ""
+	case 1:
+		return ps[0]
+	}
+	return strings.Join(ps[:len(ps)-1], ", ") + " and " + ps[len(ps)-1]
+}
+
+// boolPhrase says a bool parameter or field with its value, in words:
+// with_conditions → "with conditions" / "without conditions";
+// fraud_confirmed → "fraud confirmed" / "fraud not confirmed";
+// temperature_ok → "temperature ok" / "temperature not ok"; any other
+// (on_hold, accept) → "on hold set to yes" / "accept set to no".
+func boolPhrase(name string, v bool) string {
+	ws := boolWords(name)
+	yes := "no"
+	if v {
+		yes = "yes"
+	}
+	if len(ws) == 0 {
+		return yes
+	}
+	all := strings.Fields(humanize(name))
+	last := ws[len(ws)-1]
+	switch {
+	case all[0] == "with" && len(all) > len(ws):
+		if v {
+			return "with " + strings.Join(ws, " ")
+		}
+		return "without " + strings.Join(ws, " ")
+	case len(ws) > 1 && (strings.HasSuffix(last, "ed") || last == "ok"):
+		if v {
+			return strings.Join(ws, " ")
+		}
+		return strings.Join(ws[:len(ws)-1], " ") + " not " + last
+	}
+	return strings.Join(ws, " ") + " set to " + yes
+}
+
+// boolWords are the words of a bool's name that say what it is about:
+// its name in words without a leading is, has or with.
+func boolWords(name string) []string {
+	ws := strings.Fields(humanize(name))
+	if len(ws) > 1 && slices.Contains([]string{"is", "has", "was", "with", "are"}, ws[0]) {
+		ws = ws[1:]
+	}
+	return ws
+}
+
+// wording is the words of one instruction as they are written: the
+// values given (facts), and the record of each entity mentioned last, so
+// that a record named again is "the same …".
+type wording struct {
+	facts []string
+	last  map[*ir.Entity]string
+}
+
+func newWording() *wording { return &wording{last: map[*ir.Entity]string{}} }
+
+// give records a value the words give and returns it.
+func (wd *wording) give(v string) string {
+	wd.facts = append(wd.facts, v)
+	return v
+}
+
+// nameLike reports whether a field names its record the way a user says
+// it before the record's kind: "claim SIN-2026-0431", "the policyholder
+// Camille Lefèvre" rather than "the claim with claim number …".
+func nameLike(field string) bool {
+	ws := strings.Fields(humanize(field))
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[len(ws)-1] {
+	case "name", "number", "code", "id", "ref", "reference", "no", "tag", "sku", "msisdn", "iccid", "iban", "email", "title", "handle", "username", "login":
+		return true
+	}
+	return false
+}
+
 // descText is how the words name a record.
-func (x *synth) descText(d *desc, rendered *[]string) string {
+func (x *synth) descText(d *desc, wd *wording) string {
 	ew := humanize(d.e.Name)
 	switch d.kind {
 	case "created":
 		return "the new " + ew
 	case "seen":
 		return "the " + ew + " concerned"
+	}
+	if wd.last[d.e] == d.id {
+		return "the same " + ew
+	}
+	defer func() { wd.last[d.e] = d.id }()
+	switch d.kind {
 	case "key":
 		f := d.facts[0]
-		v := x.valueText(f.v, f.t)
-		*rendered = append(*rendered, v)
-		return "the " + ew + " " + v
+		v := wd.give(x.valueText(f.v, f.t))
+		if nameLike(f.field) {
+			return "the " + ew + " " + v
+		}
+		return "the " + ew + " with " + humanize(f.field) + " " + v
 	case "ref":
-		return "the " + humanize(d.field) + " of " + x.descText(d.parent, rendered)
+		return "the " + humanize(d.field) + " of " + x.descText(d.parent, wd)
 	}
 	var b strings.Builder
 	b.WriteString("the " + ew)
+	var with []string
 	for i, f := range d.facts {
-		if i == 0 {
-			b.WriteString(" with ")
-		} else {
-			b.WriteString(" and ")
+		if f.t.Kind == ir.KindBool {
+			b, _ := f.v.(bool)
+			with = append(with, wd.give(boolPhrase(f.field, b)))
+			continue
 		}
-		v := x.valueText(f.v, f.t)
-		*rendered = append(*rendered, v)
-		b.WriteString(humanize(f.field) + " " + v)
+		v := wd.give(x.valueText(f.v, f.t))
+		if i == 0 && nameLike(f.field) {
+			b.WriteString(" " + v)
+			continue
+		}
+		with = append(with, humanize(f.field)+" "+v)
+	}
+	if len(with) > 0 {
+		b.WriteString(" with " + joinAnd(with))
 	}
 	// What tells the record apart comes before the records it belongs
 	// to, so that it reads as the record's.
 	for _, f := range d.extra {
-		v := x.valueText(f.v, f.t)
-		*rendered = append(*rendered, v)
-		b.WriteString(" whose " + humanize(f.field) + " is " + v)
-	}
-	for i, s := range d.subs {
-		if i == 0 {
-			b.WriteString(" for ")
-		} else {
-			b.WriteString(" and ")
+		if f.t.Kind == ir.KindBool {
+			v, _ := f.v.(bool)
+			b.WriteString(" marked " + wd.give(boolPhrase(f.field, v)))
+			continue
 		}
-		b.WriteString(x.descText(s, rendered))
+		b.WriteString(" whose " + humanize(f.field) + " is " + wd.give(x.valueText(f.v, f.t)))
+	}
+	var subs []string
+	for _, s := range d.subs {
+		subs = append(subs, x.descText(s, wd))
+	}
+	if len(subs) > 0 {
+		b.WriteString(" for " + joinAnd(subs))
 	}
 	return b.String()
 }
 
-// clauseText is one write as words: its action, then the records and
-// values it takes.
-func (x *synth) clauseText(cl clause, rendered *[]string) string {
-	var b strings.Builder
-	b.WriteString(action(cl.c.tool))
+// role is a parameter's name in words, without a final "id" or "ids".
+func role(p *ir.Param) string {
+	r := humanize(p.Name)
+	for _, s := range []string{" ids", " id"} {
+		r = strings.TrimSuffix(r, s)
+	}
+	return r
+}
+
+// asRole writes a record a parameter other than the first takes: "the
+// loss adjuster Sandrine Faure" when the parameter's name says no more
+// than the record's kind, else "the employee Arjun Nair as engineer".
+func asRole(p *ir.Param, e *ir.Entity, text string) string {
+	ew := strings.Fields(humanize(e.Name))
+	for _, w := range strings.Fields(role(p)) {
+		if !slices.Contains(ew, w) {
+			return text + " as " + role(p)
+		}
+	}
+	return text
+}
+
+// paramPhrase is a value with what it is: "the reason “Found it
+// cheaper”", "paid until 2026-09-30", "the effective date 2026-09-30",
+// "fraud not confirmed".
+func (x *synth) paramPhrase(p *ir.Param, v any, text string) string {
+	t := p.Type
+	if t.Kind == ir.KindList {
+		t = t.Elem
+	}
+	if b, ok := v.(bool); ok && t.Kind == ir.KindBool {
+		return boolPhrase(p.Name, b)
+	}
+	r := role(p)
+	ws := strings.Fields(r)
+	last := ws[len(ws)-1]
+	switch {
+	case slices.Contains([]string{"on", "until", "from", "to", "since", "by", "at", "before", "after", "for"}, last) || (len(ws) > 1 && strings.HasSuffix(last, "ed")):
+		// received_by, paid_until, delivered_on: a phrase of its own.
+		return r + " " + text
+	case (t.Kind == ir.KindDate || t.Kind == ir.KindDateTime) &&
+		!slices.ContainsFunc(ws, func(w string) bool { return w == "date" || w == "day" || w == "time" || w == "cycle" || w == "month" }):
+		r += " date"
+	}
+	return "the " + r + " " + text
+}
+
+// clauseText is one write as words: its action (the tool's doc), the
+// record it acts on, then the others and the values it takes, each said
+// once; free text last. A write whose outcome another tool's words could
+// describe says the outcome (see outcomes).
+func (x *synth) clauseText(cl clause, wd *wording) string {
 	f := x.byTool[cl.c.tool]
-	first := true
+	var object string
+	var with, texts []string
+	mark := len(wd.facts)
 	for _, a := range cl.c.args {
-		if f.names[a.p] != nil {
+		if e := f.names[a.p]; e != nil {
 			var ds []string
 			for _, d := range cl.descs[a.p] {
-				ds = append(ds, x.descText(d, rendered))
+				ds = append(ds, x.descText(d, wd))
 			}
 			if len(ds) == 0 {
 				continue
 			}
-			if first {
-				b.WriteString(" — " + strings.Join(ds, " and "))
-				first = false
+			if object == "" {
+				object = joinAnd(ds)
 			} else {
-				b.WriteString("; " + humanize(a.p.Name) + ": " + strings.Join(ds, " and "))
+				with = append(with, asRole(a.p, e, joinAnd(ds)))
 			}
 			continue
 		}
-		var v string
 		if ins := cl.inner[a.p]; len(ins) > 0 {
 			var ts []string
 			for _, in := range ins {
 				ts = append(ts, in.text)
-				*rendered = append(*rendered, in.facts...)
+				wd.facts = append(wd.facts, in.facts...)
 			}
-			v = strings.Join(ts, " and ")
-		} else {
-			v = x.valueText(a.v, a.p.Type)
-			*rendered = append(*rendered, v)
+			with = append(with, joinAnd(ts)+" as "+role(a.p))
+			continue
 		}
-		if first {
-			b.WriteString(" — ")
-			first = false
-		} else {
-			b.WriteString("; ")
+		v := x.valueText(a.v, a.p.Type)
+		if slices.Contains(wd.facts[mark:], v) {
+			continue // the record was named by it: said once
 		}
-		b.WriteString(strings.TrimSuffix(humanize(a.p.Name), " id") + ": " + v)
+		if a.p.Type.Kind == ir.KindBool {
+			b, _ := a.v.(bool)
+			with = append(with, wd.give(boolPhrase(a.p.Name, b)))
+			continue
+		}
+		wd.give(v)
+		phrase := x.paramPhrase(a.p, a.v, v)
+		if freeText(a.p, a.p.Type) || a.p.Type.Kind == ir.KindText {
+			texts = append(texts, phrase)
+		} else {
+			with = append(with, phrase)
+		}
+	}
+	with = append(with, texts...)
+	var b strings.Builder
+	b.WriteString(action(cl.c.tool))
+	switch {
+	case object != "" && len(with) > 0:
+		b.WriteString(": " + object + ", with " + joinAnd(with))
+	case object != "":
+		b.WriteString(": " + object)
+	case len(with) > 0:
+		b.WriteString(", with " + joinAnd(with))
+	}
+	if o := x.outcomeOf(cl.c.tool); o != nil {
+		b.WriteString(", so that its " + humanize(o.field.Name) + " is " + wd.give(o.words()) + ", not " + strings.Join(o.othersWords(), " or "))
 	}
 	return b.String()
 }
@@ -179,7 +401,7 @@ func (x *synth) clauseText(cl clause, rendered *[]string) string {
 // for, in order; a write the policy implies is left to the agent when it
 // needs no value the words would have to give.
 func (x *synth) words(origin string, cls []clause, withheld bool) (string, []string) {
-	var rendered []string
+	wd := newWording()
 	var parts []string
 	implied := false
 	for _, cl := range cls {
@@ -187,7 +409,7 @@ func (x *synth) words(origin string, cls []clause, withheld bool) (string, []str
 			implied = true
 			continue
 		}
-		parts = append(parts, x.clauseText(cl, &rendered))
+		parts = append(parts, x.clauseText(cl, wd))
 	}
 	var b strings.Builder
 	for i, p := range parts {
@@ -204,75 +426,234 @@ func (x *synth) words(origin string, cls []clause, withheld bool) (string, []str
 		b.WriteString(" Take care of anything our policy requires along the way.")
 	}
 	if withheld {
-		b.WriteString(" Only that, please: make no other change.")
+		b.WriteString(" Only that, please; make no other change.")
 	}
-	return b.String(), rendered
+	return b.String(), wd.facts
 }
 
 // programWords writes the instruction of a loop.
 func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by *ir.Param) (string, []string) {
-	var rendered []string
+	wd := newWording()
 	var b strings.Builder
-	b.WriteString("For every " + humanize(e.Name) + " of " + x.descText(anchor, &rendered))
+	b.WriteString("For every " + humanize(e.Name) + " of " + x.descText(anchor, wd))
 	if cond != nil {
-		v := x.valueText(cond.v, cond.t)
-		rendered = append(rendered, v)
-		b.WriteString(" whose " + humanize(cond.field) + " is " + v)
+		if cond.t.Kind == ir.KindBool {
+			v, _ := cond.v.(bool)
+			b.WriteString(" marked " + wd.give(boolPhrase(cond.field, v)))
+		} else {
+			b.WriteString(" whose " + humanize(cond.field) + " is " + wd.give(x.valueText(cond.v, cond.t)))
+		}
 	}
 	b.WriteString(", please " + action(c.tool))
 	f := x.byTool[c.tool]
-	sep := " — "
+	var with, texts []string
 	for _, a := range c.args {
 		if f.names[a.p] != nil {
 			continue
 		}
-		v := x.valueText(a.v, a.p.Type)
-		rendered = append(rendered, v)
-		b.WriteString(sep + humanize(a.p.Name) + ": " + v)
-		sep = "; "
+		if a.p.Type.Kind == ir.KindBool {
+			v, _ := a.v.(bool)
+			with = append(with, wd.give(boolPhrase(a.p.Name, v)))
+			continue
+		}
+		v := wd.give(x.valueText(a.v, a.p.Type))
+		if freeText(a.p, a.p.Type) || a.p.Type.Kind == ir.KindText {
+			texts = append(texts, x.paramPhrase(a.p, a.v, v))
+		} else {
+			with = append(with, x.paramPhrase(a.p, a.v, v))
+		}
+	}
+	if with = append(with, texts...); len(with) > 0 {
+		b.WriteString(", with " + joinAnd(with))
+	}
+	if o := x.outcomeOf(c.tool); o != nil {
+		b.WriteString(", so that its " + humanize(o.field.Name) + " is " + wd.give(o.words()) + ", not " + strings.Join(o.othersWords(), " or "))
 	}
 	b.WriteString(". Leave the others as they are.")
-	return b.String(), rendered
+	return b.String(), wd.facts
+}
+
+// An outcome is the value a write sets an enum field of its record to,
+// when another writing tool sets the same field to a value the same
+// words describe: resolve_ticket's resolved and close_ticket's closed
+// both answer "close out the ticket as fixed", and a rubric that grades
+// one fails the agent that did the other. The words then say the value.
+type outcome struct {
+	field  *ir.Field
+	value  string
+	others []string
+}
+
+func (o *outcome) words() string { return strings.ReplaceAll(o.value, "_", " ") }
+
+func (o *outcome) othersWords() []string {
+	var out []string
+	for _, v := range o.others {
+		out = append(out, strings.ReplaceAll(v, "_", " "))
+	}
+	return out
+}
+
+// outcomeClasses are values that the same everyday words describe: a
+// case finished (closed out, done), called off, let through, paused.
+var outcomeClasses = [][]string{
+	{"resolved", "closed", "completed", "complete", "done", "finished", "fixed", "settled", "paid", "implemented", "fulfilled", "delivered", "exited", "archived"},
+	{"cancelled", "canceled", "withdrawn", "revoked", "rejected", "refused", "declined", "retired", "terminated", "voided", "void", "denied", "deleted"},
+	{"approved", "accepted", "admitted", "authorized", "authorised", "granted"},
+	{"suspended", "on_hold", "paused", "frozen", "blocked", "held"},
+}
+
+func outcomeClass(v string) int {
+	for i, c := range outcomeClasses {
+		if slices.Contains(c, v) {
+			return i
+		}
+	}
+	return -1
+}
+
+// outcomeOf is the outcome of tool when another writing tool rivals it
+// (see outcome); nil otherwise.
+func (x *synth) outcomeOf(t *ir.Tool) *outcome {
+	if x.outcomes == nil {
+		x.outcomes = rivalOutcomes(x.w)
+	}
+	return x.outcomes[t]
+}
+
+// rivalOutcomes finds, for every tool, the enum field of a record it
+// takes that its body sets to a constant unconditionally, and the tools
+// that set the same field to another constant of the same class.
+func rivalOutcomes(w *ir.World) map[*ir.Tool]*outcome {
+	type set struct {
+		tool  *ir.Tool
+		field *ir.Field
+		value string
+	}
+	var sets []set
+	for _, t := range w.Tools {
+		if t.Kind != ir.ToolCustom {
+			continue
+		}
+		params := map[*ir.Var]bool{}
+		for _, p := range t.Params {
+			if p.Var != nil && p.Type.Kind == ir.KindRef {
+				params[p.Var] = true
+			}
+		}
+		for _, s := range t.Body { // top level only: unconditional
+			st, ok := s.(*ir.Set)
+			if !ok || st.Field == nil || st.Field.Type.Kind != ir.KindEnum {
+				continue
+			}
+			ref, ok := st.Target.(*ir.VarRef)
+			lit, isLit := st.Value.(*ir.Lit)
+			if !ok || !isLit || !params[ref.Var] || lit.Value == nil || outcomeClass(lit.Value.Str) < 0 {
+				continue
+			}
+			sets = append(sets, set{t, st.Field, lit.Value.Str})
+		}
+	}
+	out := map[*ir.Tool]*outcome{}
+	for _, a := range sets {
+		for _, b := range sets {
+			if a.tool == b.tool || a.field != b.field || a.value == b.value || outcomeClass(a.value) != outcomeClass(b.value) {
+				continue
+			}
+			o := out[a.tool]
+			if o == nil {
+				o = &outcome{field: a.field, value: a.value}
+				out[a.tool] = o
+			}
+			if o.field == a.field && !slices.Contains(o.others, b.value) {
+				o.others = append(o.others, b.value)
+			}
+		}
+	}
+	return out
 }
 
 // checkWords is the dataflow check of a task: every argument of its
 // golden solution is given in the instruction, or was shown by an
 // observation of an earlier call (whose own arguments passed the same
-// check), or is the result of a bound call; and no internal id — of a
+// check), or is the result of a bound call; the outcome of a write that
+// another tool's words could describe is said; and no internal id — of a
 // record users do not know by its id — appears in the words.
 func (x *synth) checkWords(t *task) string {
+	missing, leaked := x.wordProblems(t, t.instruction)
+	switch {
+	case len(missing) > 0:
+		return "dataflow"
+	case len(leaked) > 0:
+		return "leak"
+	}
+	return ""
+}
+
+// wordProblems is the check of checkWords on an instruction for t (its
+// own, or words written for it by another writer): the values the words
+// must give and do not, as the words would say them, and the internal
+// ids they hold. The values t's template words gave (t.facts) are what a
+// user knows.
+func (x *synth) wordProblems(t *task, instruction string) (missing, leaked []string) {
 	seen := map[string]bool{}
-	lower := strings.ToLower(t.instruction)
+	lower := strings.ToLower(instruction)
+	miss := func(s string) {
+		if !slices.Contains(missing, s) {
+			missing = append(missing, s)
+		}
+	}
 	for _, c := range t.calls {
 		for _, a := range c.args {
 			if a.bound != "" {
 				continue
 			}
 			for _, s := range argAtoms(a.v) {
-				if seen[s] || inText(lower, s, a.p.Type) {
+				if seen[s] || inText(lower, s, a.p) {
 					continue
 				}
-				return "dataflow"
+				miss(atomWords(s, a.p))
 			}
+		}
+		if o := x.outcomeOf(c.tool); o != nil && !c.lookup && c.fails == "" && !containsWord(lower, strings.ToLower(o.words())) {
+			miss(humanize(o.field.Name) + " " + o.words())
 		}
 		atoms(c.obs, seen)
 	}
 	// What the words give as values is what a user knows; no such value
 	// is an internal id, nor the id of something inside a record.
-	rest := t.instruction
+	rest := instruction
 	for _, f := range t.facts {
 		raw := strings.Trim(f, "“”")
 		if x.internal[raw] || x.inner[raw] {
-			return "leak"
+			if !slices.Contains(leaked, raw) && strings.Contains(instruction, f) {
+				leaked = append(leaked, raw)
+			}
 		}
 		rest = strings.ReplaceAll(rest, f, " ")
 	}
 	for _, tok := range idToken.FindAllString(rest, -1) {
-		if x.internal[tok] || x.createdID(tok) {
-			return "leak"
+		inner := x.inner[tok] && strings.ContainsAny(tok, "0123456789")
+		if (x.internal[tok] || inner || x.createdID(tok)) && !slices.Contains(leaked, tok) {
+			leaked = append(leaked, tok)
 		}
 	}
-	return ""
+	return missing, leaked
+}
+
+// atomWords is a value an argument passes as the words should give it.
+func atomWords(s string, p *ir.Param) string {
+	t := p.Type
+	if t.Kind == ir.KindList {
+		t = t.Elem
+	}
+	switch t.Kind {
+	case ir.KindEnum:
+		return strings.ReplaceAll(s, "_", " ")
+	case ir.KindBool:
+		return boolPhrase(p.Name, s == "true")
+	}
+	return s
 }
 
 var idToken = regexp.MustCompile(`[A-Za-z0-9_#-]+`)
@@ -309,8 +690,12 @@ func argAtoms(v any) []string {
 	return out
 }
 
-// inText reports whether the words give the value s of type t.
-func inText(lower, s string, t *ir.Type) bool {
+// inText reports whether the words give the value s that parameter p
+// takes: an enum value in words or as written, a number as written or
+// with its thousands grouped (27,500), a bool by the words of its name
+// (boolPhrase: "fraud not confirmed") or as true or false, text as it is.
+func inText(lower, s string, p *ir.Param) bool {
+	t := p.Type
 	if t.Kind == ir.KindList {
 		t = t.Elem
 	}
@@ -318,8 +703,19 @@ func inText(lower, s string, t *ir.Type) bool {
 	switch t.Kind {
 	case ir.KindEnum:
 		return containsWord(lower, strings.ReplaceAll(ls, "_", " ")) || containsWord(lower, ls)
-	case ir.KindInt, ir.KindDecimal, ir.KindMoney, ir.KindBool:
-		return containsWord(lower, ls)
+	case ir.KindInt, ir.KindDecimal, ir.KindMoney:
+		return containsWord(lower, ls) || containsWord(lower, groupThousands(ls))
+	case ir.KindBool:
+		if containsWord(lower, ls) {
+			return true
+		}
+		ws := boolWords(p.Name)
+		for _, w := range ws {
+			if !containsWord(lower, w) {
+				return false
+			}
+		}
+		return len(ws) > 0
 	}
 	return strings.Contains(lower, ls)
 }

@@ -1,0 +1,172 @@
+package tasks
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/worldc/worldc/compiler/ir"
+)
+
+// TestWordsRead: the template words read as a person would say them: no
+// "name: value" lists, no tool names, no booleans as true or false, no
+// value twice in one request, and the outcome of a write another tool's
+// words could describe said.
+func TestWordsRead(t *testing.T) {
+	names := exampleWorlds(t)
+	if testing.Short() {
+		names = []string{"it_service_desk", "insurance_claims", "hospital_scheduling"}
+	}
+	// "reason: “…”", "fraud confirmed: false": a name, a colon, a value
+	// (the action's own colon is followed by the record, "…: the claim").
+	dump := regexp.MustCompile(`(^|[;—,] )[a-z][a-z0-9 ]*: ([^ ]+)`)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(worldsDir, name+".world")
+			w, src := checkWorld(t, name)
+			r, _, _ := synthesize(t, path, src, 40, 3)
+			tools := map[string]*ir.Tool{}
+			for _, tl := range w.Tools {
+				tools[tl.Name] = tl
+			}
+			for _, m := range r.Tasks {
+				in := m.Instruction
+				for _, clause := range strings.Split(in, ". ") {
+					for _, mm := range dump.FindAllStringSubmatch(clause, -1) {
+						if mm[2] != "the" && mm[2] != "a" && mm[2] != "an" {
+							t.Errorf("%s: a field dump in %q", m.ID, clause)
+						}
+					}
+				}
+				if strings.Contains(in, " — ") {
+					t.Errorf("%s: the words still list values after a dash: %s", m.ID, in)
+				}
+				for _, tl := range m.Tools {
+					if strings.Contains(tl, "_") && strings.Contains(in, tl) {
+						t.Errorf("%s: the words name the tool %s: %s", m.ID, tl, in)
+					}
+				}
+				for _, tl := range m.WriteTools {
+					for _, p := range tools[tl].Params {
+						if p.Type.Kind == ir.KindBool && (containsWord(in, "true") || containsWord(in, "false")) {
+							t.Errorf("%s: a bool said as true or false: %s", m.ID, in)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestOutcomes: resolve_ticket and close_ticket both set a ticket's
+// status to a value "close out … as fixed" describes; the words of every
+// task that resolves or closes a ticket say which status it ends in, and
+// the check refuses words that do not.
+func TestOutcomes(t *testing.T) {
+	w, src := checkWorld(t, "it_service_desk")
+	os := rivalOutcomes(w)
+	got := map[string]string{}
+	for tl, o := range os {
+		got[tl.Name] = o.field.Name + "=" + o.value + " not " + strings.Join(o.others, ",")
+	}
+	if got["resolve_ticket"] != "status=resolved not closed" || got["close_ticket"] != "status=closed not resolved" {
+		t.Errorf("outcomes: %v", got)
+	}
+	if _, ok := got["assign_ticket"]; ok {
+		t.Errorf("assign_ticket (in_progress) rivals no tool: %v", got)
+	}
+	path := filepath.Join(worldsDir, "it_service_desk.world")
+	r, _, _ := synthesize(t, path, src, 60, 1)
+	n := 0
+	for _, m := range r.Tasks {
+		for _, tl := range m.WriteTools {
+			want := map[string]string{"resolve_ticket": "status is resolved, not closed", "close_ticket": "status is closed, not resolved"}[tl]
+			if want == "" || m.Origin == OriginRefusal {
+				continue
+			}
+			n++
+			if !strings.Contains(m.Instruction, want) {
+				t.Errorf("%s calls %s; its words do not say %q: %s", m.ID, tl, want, m.Instruction)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no task resolves or closes a ticket")
+	}
+	// The check: the words of a resolve that leave the outcome out are
+	// refused.
+	x, err := newSynth(w, Options{N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resolve *ir.Tool
+	for _, tl := range w.Tools {
+		if tl.Name == "resolve_ticket" {
+			resolve = tl
+		}
+	}
+	c := &call{tool: resolve}
+	task := &task{instruction: "Please close out the ticket as fixed.", calls: []*call{c}}
+	if missing, _ := x.wordProblems(task, task.instruction); len(missing) != 1 || missing[0] != "status resolved" {
+		t.Errorf("missing = %q, want [status resolved]", missing)
+	}
+	if missing, _ := x.wordProblems(task, "Please close out the ticket as fixed, so that its status is resolved."); len(missing) != 0 {
+		t.Errorf("missing = %q, want none", missing)
+	}
+}
+
+func TestBoolPhrase(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    bool
+		want string
+	}{
+		{"fraud_confirmed", false, "fraud not confirmed"},
+		{"fraud_confirmed", true, "fraud confirmed"},
+		{"with_conditions", false, "without conditions"},
+		{"with_conditions", true, "with conditions"},
+		{"temperature_ok", false, "temperature not ok"},
+		{"on_hold", true, "on hold set to yes"},
+		{"accept", false, "accept set to no"},
+		{"is_active", true, "active set to yes"},
+	} {
+		if got := boolPhrase(c.name, c.v); got != c.want {
+			t.Errorf("boolPhrase(%s, %v) = %q, want %q", c.name, c.v, got, c.want)
+		}
+		// The check finds the bool by the words of its name.
+		p := &ir.Param{Name: c.name, Type: &ir.Type{Kind: ir.KindBool}}
+		if !inText(strings.ToLower("Please do it, "+boolPhrase(c.name, c.v)+"."), "false", p) {
+			t.Errorf("inText does not find %q", boolPhrase(c.name, c.v))
+		}
+	}
+}
+
+func TestValueText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"27500", "27,500"}, {"1899", "1,899"}, {"950", "950"}, {"1234567.5", "1,234,567.5"}, {"-12000", "-12,000"},
+	} {
+		if got := groupThousands(c.in); got != c.want {
+			t.Errorf("groupThousands(%s) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	money := &ir.Param{Name: "amount", Type: &ir.Type{Kind: ir.KindMoney}}
+	if !inText("pay 27,500 eur", "27500", money) || !inText("pay 27500 eur", "27500", money) || inText("pay 2750 eur", "27500", money) {
+		t.Errorf("inText reads amounts wrong")
+	}
+	str := &ir.Type{Kind: ir.KindString}
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"SIN-2026-0431", false}, {"Camille Lefèvre", false}, {"P2 High", false}, {"o.lambert@texa.fr", false},
+		{"Found it cheaper", true}, {"Outpatients A, Room 1", true}, {"Kagoshima Unagi Co.", true}, {"", true},
+	} {
+		if got := needsQuotes(c.s, str); got != c.want {
+			t.Errorf("needsQuotes(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+	if !needsQuotes("Camille", &ir.Type{Kind: ir.KindText}) {
+		t.Errorf("text is always quoted")
+	}
+}
