@@ -24,8 +24,8 @@ type tasksCmd struct {
 	Out         string   `short:"o" placeholder:"OUT" help:"Where to write OUT/<world>.world, OUT/<world>.tasks.jsonl and the specs' data files."`
 	Difficulty  string   `enum:",easy,medium,hard" default:"" help:"Keep only tasks of this level: easy, medium or hard (default: all)."`
 	JSON        bool     `help:"Print the summary as a JSON array on stdout."`
-	Graph       bool     `help:"Print the tool-dependency graph of each world on stdout instead of synthesising tasks."`
-	GraphFormat string   `name:"graph-format" default:"dot" enum:"dot,json" help:"The graph's format: dot or json (default ${default})."`
+	Graph       bool     `help:"Print the tool-dependency graph of each world on stdout instead of synthesising tasks (with -o OUT: write OUT/<world>.graph.<format> instead)."`
+	GraphFormat string   `name:"graph-format" default:"dot" enum:"dot,json,svg" help:"The graph's format: dot (Graphviz), json, or svg (a picture: services as bands, tools by depth, lookup, parameter and state edges apart) (default ${default})."`
 	Paths       []string `arg:"" name:"spec" help:"Spec files, directories or dir/... patterns."`
 }
 
@@ -73,15 +73,7 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		return exitError(exitFailure)
 	}
 	if c.Graph {
-		for _, r := range results {
-			g := tasks.BuildGraph(r.World)
-			if c.GraphFormat == "json" {
-				sys.stdout.Write(g.JSON())
-			} else {
-				sys.stdout.Write(g.DOT())
-			}
-		}
-		return nil
+		return c.writeGraphs(sys, results)
 	}
 	out := absPath(sys.cwd, c.Out)
 	for _, r := range results {
@@ -126,6 +118,40 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		sys.stdout.Write(append(data, '\n'))
 	}
 	fmt.Fprintf(sys.stderr, "%s, %s written to %s\n", text.Plural(len(results), "world"), text.Plural(total, "task"), displayPath(sys.cwd, out))
+	return nil
+}
+
+// writeGraphs prints each world's graph on stdout, or with -o writes
+// OUT/<world>.graph.<format>.
+func (c *tasksCmd) writeGraphs(sys *stdio, results []pipeline.Checked) error {
+	for _, r := range results {
+		g := tasks.BuildGraph(r.World)
+		var data []byte
+		switch c.GraphFormat {
+		case "json":
+			data = g.JSON()
+		case "svg":
+			data = g.SVG()
+		default:
+			data = g.DOT()
+		}
+		if c.Out == "" {
+			sys.stdout.Write(data)
+			continue
+		}
+		out := absPath(sys.cwd, c.Out)
+		p := filepath.Join(out, r.World.Name+".graph."+c.GraphFormat)
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
+		if err := safefs.NoSymlinks(out, out); err != nil {
+			return err
+		}
+		if err := safefs.WriteFile(p, data); err != nil {
+			return err
+		}
+		fmt.Fprintf(sys.stderr, "%s: graph written to %s\n", r.World.Name, displayPath(sys.cwd, p))
+	}
 	return nil
 }
 

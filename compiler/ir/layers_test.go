@@ -29,6 +29,7 @@ var layers = map[string]int{
 	"internal/testfs":         0,
 	"internal/jsonobj":        0,
 	"internal/author/fakellm": 0,
+	"internal/graphsvg":       0,
 	"gen/difftest":            0,
 	// The runtime every world links (a module of its own); diagnostics.
 	"runtime":       1,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/internal/graphsvg"
 )
 
 // Graph is a world's tool-dependency graph, from the types and bodies of
@@ -341,4 +342,24 @@ func (g *Graph) DOT() []byte {
 	}
 	b.WriteString("}\n")
 	return b.Bytes()
+}
+
+// SVG draws the graph as a picture (internal/graphsvg): services as
+// bands, tools as nodes in columns by depth, lookup, param and state
+// edges each in their own style, and a legend.
+func (g *Graph) SVG() []byte {
+	sg := &graphsvg.Graph{World: g.World}
+	for _, t := range g.Tools {
+		sg.Tools = append(sg.Tools, graphsvg.Tool{Name: t.Name, Service: t.Service, Kind: t.Kind, Writes: t.Writes})
+	}
+	for _, e := range g.Edges {
+		label := e.Param
+		if e.Kind == "state" {
+			label = strings.Join(e.Fields, ", ")
+		} else if e.Via != "" {
+			label += " via " + e.Via
+		}
+		sg.Edges = append(sg.Edges, graphsvg.Edge{From: e.From, To: e.To, Kind: e.Kind, Label: label})
+	}
+	return graphsvg.Render(sg)
 }

@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 	"github.com/worldc/worldc/internal/golden"
+	"github.com/worldc/worldc/internal/graphsvg"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/graph")
@@ -40,6 +42,22 @@ func TestGraphGolden(t *testing.T) {
 			g := BuildGraph(w)
 			golden.File(t, filepath.Join("testdata", "graph", name+".json"), g.JSON(), *update)
 			golden.File(t, filepath.Join("testdata", "graph", name+".dot"), g.DOT(), *update)
+			svg := g.SVG()
+			golden.File(t, filepath.Join("testdata", "graph", name+".svg"), svg, *update)
+			if err := graphsvg.Check(svg); err != nil {
+				t.Errorf("%s.svg is not well-formed XML: %v", name, err)
+			}
+			// Every tool is drawn, and each kind of edge in its style.
+			for _, tl := range g.Tools {
+				if !bytes.Contains(svg, []byte(">"+tl.Name+"</text>")) {
+					t.Errorf("tool %s is not drawn", tl.Name)
+				}
+			}
+			for _, kind := range []string{"lookup", "param", "state"} {
+				if !bytes.Contains(svg, []byte(`marker-end="url(#arrow-`+kind+`)"><title>`)) {
+					t.Errorf("no %s edge drawn", kind)
+				}
+			}
 		})
 	}
 }

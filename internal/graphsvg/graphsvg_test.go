@@ -1,0 +1,66 @@
+package graphsvg
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestRender: a small graph with a cycle, a back edge, an edge within a
+// column and names to escape is drawn well-formed, the same bytes twice,
+// with every node, the three edge styles and the legend.
+func TestRender(t *testing.T) {
+	g := &Graph{
+		World: "w<&>",
+		Tools: []Tool{
+			{Name: "find_orders", Service: "sales", Kind: "search"},
+			{Name: "pay_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "refund_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "record_receipt", Service: "books", Kind: "custom", Writes: true},
+			{Name: strings.Repeat("x", 80), Service: "books", Kind: "get"},
+		},
+		Edges: []Edge{
+			{From: "find_orders", To: "pay_order", Kind: "lookup", Label: "order"},
+			{From: "find_orders", To: "refund_order", Kind: "lookup", Label: "order"},
+			{From: "pay_order", To: "refund_order", Kind: "state", Label: "Order.status"},
+			{From: "refund_order", To: "pay_order", Kind: "state", Label: "Order.status"},
+			{From: "pay_order", To: "record_receipt", Kind: "param", Label: "order <a&b>"},
+			{From: "record_receipt", To: "find_orders", Kind: "param", Label: "a cycle"},
+			{From: "nowhere", To: "pay_order", Kind: "lookup"},
+		},
+	}
+	a, b := Render(g), Render(g)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("two renderings differ")
+	}
+	if err := Check(a); err != nil {
+		t.Fatalf("not well-formed: %v\n%s", err, a)
+	}
+	for _, want := range []string{
+		"w&lt;&amp;&gt; — tool-dependency graph", ">find_orders</text>", ">pay_order</text>", "service books",
+		`stroke-dasharray="5 3" marker-end="url(#arrow-state)"><title>pay_order → refund_order (state: Order.status)`,
+		`marker-end="url(#arrow-param)"><title>pay_order → record_receipt (param: order &lt;a&amp;b&gt;)`,
+		strings.Repeat("x", 47) + "…</text>",
+	} {
+		if !bytes.Contains(a, []byte(want)) {
+			t.Errorf("the picture lacks %q", want)
+		}
+	}
+	// The data flow gives the columns: find_orders first, the writes
+	// after it; record_receipt after pay_order.
+	r := ranks(g, map[string]int{"find_orders": 0, "pay_order": 1, "refund_order": 2, "record_receipt": 3})
+	if r[0] != 0 || r[1] != 1 || r[2] != 1 || r[3] != 2 {
+		t.Errorf("ranks = %v, want [0 1 1 2 0]", r)
+	}
+	if err := Check(Render(&Graph{World: "empty"})); err != nil {
+		t.Errorf("the empty graph: %v", err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	for _, bad := range []string{"", "<svg>", "<svg></svg><svg></svg>", "<html></html>", "<svg><g></svg>"} {
+		if Check([]byte(bad)) == nil {
+			t.Errorf("Check(%q) = nil", bad)
+		}
+	}
+}
