@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -68,11 +69,8 @@ func (g *generator) paramDescription(t *ir.Tool, p *ir.Param) string {
 	switch p.Type.Kind {
 	case ir.KindRef:
 		s := fmt.Sprintf("The id of a %s record", p.Type.Entity.Name)
-		for _, r := range g.w.Seed {
-			if r.Entity == p.Type.Entity {
-				s += fmt.Sprintf(" (e.g. %q)", r.ID)
-				break
-			}
+		if ex := g.exampleID(p.Type.Entity); ex != "" {
+			s += fmt.Sprintf(" (e.g. %q)", ex)
 		}
 		parts = append(parts, s+".")
 	case ir.KindMoney:
@@ -101,6 +99,58 @@ func (g *generator) paramDescription(t *ir.Tool, p *ir.Param) string {
 		parts = append(parts, "Optional: null when not given.")
 	}
 	return strings.Join(parts, " ")
+}
+
+// exampleID is an id of the form of e's records' ids that is no
+// record's, for the schemas' examples: a real id would hand the agent a
+// record a task uses, and it could skip the lookups the task tests. The
+// form is the first seed record's: its prefix up to the last underscore
+// and "example" (ph_lefevre → ph_example), or its digits zeroed
+// (#W2378156 → #W0000000); a digit is appended until no record of the
+// world or of a task's seed has the id. "" when e has no seed record.
+func (g *generator) exampleID(e *ir.Entity) string {
+	first := ""
+	for _, r := range g.w.Seed {
+		if r.Entity == e {
+			first = r.ID
+			break
+		}
+	}
+	if first == "" {
+		return ""
+	}
+	var ex string
+	if i := strings.LastIndexByte(first, '_'); i > 0 {
+		ex = first[:i+1] + "example"
+	} else if strings.ContainsAny(first, "0123456789") {
+		ex = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return '0'
+			}
+			return r
+		}, first)
+	} else {
+		ex = first + "_example"
+	}
+	isRecord := func(id string) bool {
+		for _, r := range g.w.Seed {
+			if r.ID == id {
+				return true
+			}
+		}
+		for _, t := range g.w.Tasks {
+			for _, r := range t.Seed {
+				if r.ID == id {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for n, base := 2, ex; isRecord(ex); n++ {
+		ex = base + strconv.Itoa(n)
+	}
+	return ex
 }
 
 // argsType renders the tool's argument struct.

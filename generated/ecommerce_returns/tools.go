@@ -109,7 +109,7 @@ func (s *State) callFindProducts(raw json.RawMessage) (any, error) {
 
 // GetProductArgs are the arguments of the tool get_product.
 type GetProductArgs struct {
-	// The id of the Product. The id of a Product record (e.g. "p_espresso").
+	// The id of the Product. The id of a Product record (e.g. "p_example").
 	ID string `json:"id"`
 }
 
@@ -146,11 +146,11 @@ func (s *State) callGetProduct(raw json.RawMessage) (any, error) {
 
 // FindStockMovementsArgs are the arguments of the tool find_stock_movements.
 type FindStockMovementsArgs struct {
-	// The id of a Product record (e.g. "p_espresso"). Matches records with this value; null for any.
+	// The id of a Product record (e.g. "p_example"). Matches records with this value; null for any.
 	Product *string `json:"product"`
 	// Matches records with this value; null for any.
 	Kind *StockMovementKind `json:"kind"`
-	// The return a restock comes from. The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender"). Matches records with this value; null for any.
+	// The return a restock comes from. The id of a ReturnAuthorization record (e.g. "rma_goldberg_example"). Matches records with this value; null for any.
 	Rma *string `json:"rma"`
 }
 
@@ -241,7 +241,7 @@ func (s *State) callFindStockMovements(raw json.RawMessage) (any, error) {
 
 // RestockReturnArgs are the arguments of the tool restock_return.
 type RestockReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma string `json:"rma"`
 }
 
@@ -330,7 +330,7 @@ func (s *State) callRestockReturn(raw json.RawMessage) (any, error) {
 
 // AdjustStockArgs are the arguments of the tool adjust_stock.
 type AdjustStockArgs struct {
-	// The id of a Product record (e.g. "p_espresso").
+	// The id of a Product record (e.g. "p_example").
 	Product string `json:"product"`
 	Delta   int64  `json:"delta"`
 	Note    string `json:"note"`
@@ -523,7 +523,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 
 // GetCustomerArgs are the arguments of the tool get_customer.
 type GetCustomerArgs struct {
-	// The id of the Customer. The id of a Customer record (e.g. "moreno").
+	// The id of the Customer. The id of a Customer record (e.g. "moreno_example").
 	ID string `json:"id"`
 }
 
@@ -562,7 +562,7 @@ func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 type FindOrdersArgs struct {
 	// Shown to the customer, e.g. W1004512. Matches records containing this text, ignoring case; null for any.
 	OrderNumber *string `json:"order_number"`
-	// The id of a Customer record (e.g. "moreno"). Matches records with this value; null for any.
+	// The id of a Customer record (e.g. "moreno_example"). Matches records with this value; null for any.
 	Customer *string `json:"customer"`
 	// Matches records with this value; null for any.
 	Status *OrderStatus `json:"status"`
@@ -654,7 +654,7 @@ func (s *State) callFindOrders(raw json.RawMessage) (any, error) {
 
 // GetOrderArgs are the arguments of the tool get_order.
 type GetOrderArgs struct {
-	// The id of the Order. The id of a Order record (e.g. "ord_w1002874").
+	// The id of the Order. The id of a Order record (e.g. "ord_example").
 	ID string `json:"id"`
 }
 
@@ -691,9 +691,9 @@ func (s *State) callGetOrder(raw json.RawMessage) (any, error) {
 
 // FindOrderLinesArgs are the arguments of the tool find_order_lines.
 type FindOrderLinesArgs struct {
-	// The id of a Order record (e.g. "ord_w1002874"). Matches records with this value; null for any.
+	// The id of a Order record (e.g. "ord_example"). Matches records with this value; null for any.
 	Order *string `json:"order"`
-	// The id of a Product record (e.g. "p_espresso"). Matches records with this value; null for any.
+	// The id of a Product record (e.g. "p_example"). Matches records with this value; null for any.
 	Product *string `json:"product"`
 }
 
@@ -777,7 +777,7 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 
 // CancelOrderArgs are the arguments of the tool cancel_order.
 type CancelOrderArgs struct {
-	// The id of a Order record (e.g. "ord_w1002874").
+	// The id of a Order record (e.g. "ord_example").
 	Order  string `json:"order"`
 	Reason string `json:"reason"`
 }
@@ -827,7 +827,7 @@ func (s *State) callCancelOrder(raw json.RawMessage) (any, error) {
 
 // MarkOrderDeliveredArgs are the arguments of the tool mark_order_delivered.
 type MarkOrderDeliveredArgs struct {
-	// The id of a Order record (e.g. "ord_w1002874").
+	// The id of a Order record (e.g. "ord_example").
 	Order string `json:"order"`
 	// A date, YYYY-MM-DD.
 	DeliveredOn runtime.Date `json:"delivered_on"`
@@ -900,9 +900,9 @@ func (s *State) callMarkOrderDelivered(raw json.RawMessage) (any, error) {
 
 // FindReturnsArgs are the arguments of the tool find_returns.
 type FindReturnsArgs struct {
-	// The id of a Order record (e.g. "ord_w1002874"). Matches records with this value; null for any.
+	// The id of a Order record (e.g. "ord_example"). Matches records with this value; null for any.
 	Order *string `json:"order"`
-	// The id of a OrderLine record (e.g. "ol_w1002874_pillow"). Matches records with this value; null for any.
+	// The id of a OrderLine record (e.g. "ol_w1002874_example"). Matches records with this value; null for any.
 	Line *string `json:"line"`
 	// Matches records with this value; null for any.
 	Status *ReturnAuthorizationStatus `json:"status"`
@@ -995,7 +995,7 @@ func (s *State) callFindReturns(raw json.RawMessage) (any, error) {
 
 // GetReturnArgs are the arguments of the tool get_return.
 type GetReturnArgs struct {
-	// The id of the ReturnAuthorization. The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of the ReturnAuthorization. The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	ID string `json:"id"`
 }
 
@@ -1032,7 +1032,7 @@ func (s *State) callGetReturn(raw json.RawMessage) (any, error) {
 
 // AuthorizeReturnArgs are the arguments of the tool authorize_return.
 type AuthorizeReturnArgs struct {
-	// The id of a OrderLine record (e.g. "ol_w1002874_pillow").
+	// The id of a OrderLine record (e.g. "ol_w1002874_example").
 	Line       string                        `json:"line"`
 	Quantity   int64                         `json:"quantity"`
 	Reason     ReturnAuthorizationReason     `json:"reason"`
@@ -1175,7 +1175,7 @@ func (s *State) callAuthorizeReturn(raw json.RawMessage) (any, error) {
 
 // ReceiveReturnArgs are the arguments of the tool receive_return.
 type ReceiveReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma       string                       `json:"rma"`
 	Condition ReturnAuthorizationCondition `json:"condition"`
 }
@@ -1270,7 +1270,7 @@ func (s *State) callReceiveReturn(raw json.RawMessage) (any, error) {
 
 // RejectReturnArgs are the arguments of the tool reject_return.
 type RejectReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma  string `json:"rma"`
 	Note string `json:"note"`
 }
@@ -1324,7 +1324,7 @@ func (s *State) callRejectReturn(raw json.RawMessage) (any, error) {
 
 // CancelReturnArgs are the arguments of the tool cancel_return.
 type CancelReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma string `json:"rma"`
 }
 
@@ -1368,7 +1368,7 @@ func (s *State) callCancelReturn(raw json.RawMessage) (any, error) {
 
 // CompleteReturnArgs are the arguments of the tool complete_return.
 type CompleteReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma string `json:"rma"`
 }
 
@@ -1415,9 +1415,9 @@ func (s *State) callCompleteReturn(raw json.RawMessage) (any, error) {
 
 // FindRefundsArgs are the arguments of the tool find_refunds.
 type FindRefundsArgs struct {
-	// The id of a Order record (e.g. "ord_w1002874"). Matches records with this value; null for any.
+	// The id of a Order record (e.g. "ord_example"). Matches records with this value; null for any.
 	Order *string `json:"order"`
-	// The return refunded, if any. The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender"). Matches records with this value; null for any.
+	// The return refunded, if any. The id of a ReturnAuthorization record (e.g. "rma_goldberg_example"). Matches records with this value; null for any.
 	Rma *string `json:"rma"`
 }
 
@@ -1501,7 +1501,7 @@ func (s *State) callFindRefunds(raw json.RawMessage) (any, error) {
 
 // FindStoreCreditAccountsArgs are the arguments of the tool find_store_credit_accounts.
 type FindStoreCreditAccountsArgs struct {
-	// The id of a Customer record (e.g. "moreno"). Matches records with this value; null for any.
+	// The id of a Customer record (e.g. "moreno_example"). Matches records with this value; null for any.
 	Customer *string `json:"customer"`
 }
 
@@ -1573,7 +1573,7 @@ func (s *State) callFindStoreCreditAccounts(raw json.RawMessage) (any, error) {
 
 // GetStoreCreditAccountArgs are the arguments of the tool get_store_credit_account.
 type GetStoreCreditAccountArgs struct {
-	// The id of the StoreCreditAccount. The id of a StoreCreditAccount record (e.g. "sca_goldberg").
+	// The id of the StoreCreditAccount. The id of a StoreCreditAccount record (e.g. "sca_example").
 	ID string `json:"id"`
 }
 
@@ -1610,11 +1610,11 @@ func (s *State) callGetStoreCreditAccount(raw json.RawMessage) (any, error) {
 
 // FindStoreCreditTransactionsArgs are the arguments of the tool find_store_credit_transactions.
 type FindStoreCreditTransactionsArgs struct {
-	// The id of a StoreCreditAccount record (e.g. "sca_goldberg"). Matches records with this value; null for any.
+	// The id of a StoreCreditAccount record (e.g. "sca_example"). Matches records with this value; null for any.
 	Account *string `json:"account"`
 	// Matches records with this value; null for any.
 	Kind *StoreCreditTransactionKind `json:"kind"`
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender"). Matches records with this value; null for any.
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example"). Matches records with this value; null for any.
 	Rma *string `json:"rma"`
 }
 
@@ -1705,7 +1705,7 @@ func (s *State) callFindStoreCreditTransactions(raw json.RawMessage) (any, error
 
 // RefundReturnArgs are the arguments of the tool refund_return.
 type RefundReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma string `json:"rma"`
 }
 
@@ -1808,9 +1808,9 @@ func (s *State) callRefundReturn(raw json.RawMessage) (any, error) {
 
 // CreditReturnArgs are the arguments of the tool credit_return.
 type CreditReturnArgs struct {
-	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_blender").
+	// The id of a ReturnAuthorization record (e.g. "rma_goldberg_example").
 	Rma string `json:"rma"`
-	// The id of a StoreCreditAccount record (e.g. "sca_goldberg").
+	// The id of a StoreCreditAccount record (e.g. "sca_example").
 	Account string `json:"account"`
 }
 
@@ -1906,7 +1906,7 @@ func (s *State) callCreditReturn(raw json.RawMessage) (any, error) {
 
 // OpenStoreCreditAccountArgs are the arguments of the tool open_store_credit_account.
 type OpenStoreCreditAccountArgs struct {
-	// The id of a Customer record (e.g. "moreno").
+	// The id of a Customer record (e.g. "moreno_example").
 	Customer string `json:"customer"`
 }
 
@@ -1967,7 +1967,7 @@ func (s *State) callOpenStoreCreditAccount(raw json.RawMessage) (any, error) {
 
 // RefundCancelledOrderArgs are the arguments of the tool refund_cancelled_order.
 type RefundCancelledOrderArgs struct {
-	// The id of a Order record (e.g. "ord_w1002874").
+	// The id of a Order record (e.g. "ord_example").
 	Order string `json:"order"`
 }
 
@@ -2032,7 +2032,7 @@ func (s *State) callRefundCancelledOrder(raw json.RawMessage) (any, error) {
 
 // GrantGoodwillCreditArgs are the arguments of the tool grant_goodwill_credit.
 type GrantGoodwillCreditArgs struct {
-	// The id of a StoreCreditAccount record (e.g. "sca_goldberg").
+	// The id of a StoreCreditAccount record (e.g. "sca_example").
 	Account string `json:"account"`
 	// Amount in USD.
 	Amount runtime.Decimal `json:"amount"`

@@ -16,7 +16,7 @@ const pageSize = 50
 
 // FindShipmentsArgs are the arguments of the tool find_shipments.
 type FindShipmentsArgs struct {
-	// The id of a Customer record (e.g. "brenner"). Matches records with this value; null for any.
+	// The id of a Customer record (e.g. "brenner_example"). Matches records with this value; null for any.
 	Customer *string `json:"customer"`
 	// The customer's own order or delivery note number. Matches records containing this text, ignoring case; null for any.
 	CustomerRef *string `json:"customer_ref"`
@@ -123,7 +123,7 @@ func (s *State) callFindShipments(raw json.RawMessage) (any, error) {
 
 // GetShipmentArgs are the arguments of the tool get_shipment.
 type GetShipmentArgs struct {
-	// The id of the Shipment. The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of the Shipment. The id of a Shipment record (e.g. "shp_example").
 	ID string `json:"id"`
 }
 
@@ -235,7 +235,7 @@ func (s *State) callListCarriers(raw json.RawMessage) (any, error) {
 
 // GetCarrierArgs are the arguments of the tool get_carrier.
 type GetCarrierArgs struct {
-	// The id of the Carrier. The id of a Carrier record (e.g. "weber").
+	// The id of the Carrier. The id of a Carrier record (e.g. "weber_example").
 	ID string `json:"id"`
 }
 
@@ -272,9 +272,9 @@ func (s *State) callGetCarrier(raw json.RawMessage) (any, error) {
 
 // BookShipmentArgs are the arguments of the tool book_shipment.
 type BookShipmentArgs struct {
-	// The id of a Customer record (e.g. "brenner").
+	// The id of a Customer record (e.g. "brenner_example").
 	Customer string `json:"customer"`
-	// The id of a Carrier record (e.g. "weber").
+	// The id of a Carrier record (e.g. "weber_example").
 	Carrier            string          `json:"carrier"`
 	CustomerRef        string          `json:"customer_ref"`
 	OriginCity         string          `json:"origin_city"`
@@ -408,9 +408,9 @@ func (s *State) callBookShipment(raw json.RawMessage) (any, error) {
 
 // RateShipmentArgs are the arguments of the tool rate_shipment.
 type RateShipmentArgs struct {
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
-	// The id of a RateCard record (e.g. "rc_web_dom_2025").
+	// The id of a RateCard record (e.g. "rc_web_dom_example").
 	RateCard string `json:"rate_card"`
 }
 
@@ -497,7 +497,7 @@ func (s *State) callRateShipment(raw json.RawMessage) (any, error) {
 
 // DispatchShipmentArgs are the arguments of the tool dispatch_shipment.
 type DispatchShipmentArgs struct {
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
 }
 
@@ -547,7 +547,7 @@ func (s *State) callDispatchShipment(raw json.RawMessage) (any, error) {
 
 // ConfirmDeliveryArgs are the arguments of the tool confirm_delivery.
 type ConfirmDeliveryArgs struct {
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
 	// A date, YYYY-MM-DD.
 	DeliveredOn runtime.Date `json:"delivered_on"`
@@ -623,7 +623,7 @@ func (s *State) callConfirmDelivery(raw json.RawMessage) (any, error) {
 
 // CancelShipmentArgs are the arguments of the tool cancel_shipment.
 type CancelShipmentArgs struct {
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
 }
 
@@ -671,7 +671,7 @@ func (s *State) callCancelShipment(raw json.RawMessage) (any, error) {
 
 // FindRateCardsArgs are the arguments of the tool find_rate_cards.
 type FindRateCardsArgs struct {
-	// The id of a Carrier record (e.g. "weber"). Matches records with this value; null for any.
+	// The id of a Carrier record (e.g. "weber_example"). Matches records with this value; null for any.
 	Carrier *string `json:"carrier"`
 	// Domestic: Germany; eu: other EU countries; non_eu: everything else. Matches records with this value; null for any.
 	Zone *RateCardZone `json:"zone"`
@@ -761,7 +761,7 @@ func (s *State) callFindRateCards(raw json.RawMessage) (any, error) {
 
 // GetRateCardArgs are the arguments of the tool get_rate_card.
 type GetRateCardArgs struct {
-	// The id of the RateCard. The id of a RateCard record (e.g. "rc_web_dom_2025").
+	// The id of the RateCard. The id of a RateCard record (e.g. "rc_web_dom_example").
 	ID string `json:"id"`
 }
 
@@ -798,7 +798,7 @@ func (s *State) callGetRateCard(raw json.RawMessage) (any, error) {
 
 // PublishRateCardArgs are the arguments of the tool publish_rate_card.
 type PublishRateCardArgs struct {
-	// The id of a Carrier record (e.g. "weber").
+	// The id of a Carrier record (e.g. "weber_example").
 	Carrier string       `json:"carrier"`
 	Zone    RateCardZone `json:"zone"`
 	// Amount in EUR.
@@ -928,7 +928,7 @@ func (s *State) callPublishRateCard(raw json.RawMessage) (any, error) {
 
 // RetireRateCardArgs are the arguments of the tool retire_rate_card.
 type RetireRateCardArgs struct {
-	// The id of a RateCard record (e.g. "rc_web_dom_2025").
+	// The id of a RateCard record (e.g. "rc_web_dom_example").
 	RateCard string `json:"rate_card"`
 }
 
@@ -1081,7 +1081,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 
 // GetCustomerArgs are the arguments of the tool get_customer.
 type GetCustomerArgs struct {
-	// The id of the Customer. The id of a Customer record (e.g. "brenner").
+	// The id of the Customer. The id of a Customer record (e.g. "brenner_example").
 	ID string `json:"id"`
 }
 
@@ -1118,7 +1118,7 @@ func (s *State) callGetCustomer(raw json.RawMessage) (any, error) {
 
 // FindInvoicesArgs are the arguments of the tool find_invoices.
 type FindInvoicesArgs struct {
-	// The id of a Customer record (e.g. "brenner"). Matches records with this value; null for any.
+	// The id of a Customer record (e.g. "brenner_example"). Matches records with this value; null for any.
 	Customer *string `json:"customer"`
 	// Billing month, e.g. 2026-03. Matches records containing this text, ignoring case; null for any.
 	Period *string `json:"period"`
@@ -1212,7 +1212,7 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.
 type GetInvoiceArgs struct {
-	// The id of the FreightInvoice. The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of the FreightInvoice. The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	ID string `json:"id"`
 }
 
@@ -1249,9 +1249,9 @@ func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 
 // FindInvoiceLinesArgs are the arguments of the tool find_invoice_lines.
 type FindInvoiceLinesArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan"). Matches records with this value; null for any.
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example"). Matches records with this value; null for any.
 	Invoice *string `json:"invoice"`
-	// The id of a Shipment record (e.g. "shp_bm44588"). Matches records with this value; null for any.
+	// The id of a Shipment record (e.g. "shp_example"). Matches records with this value; null for any.
 	Shipment *string `json:"shipment"`
 }
 
@@ -1335,7 +1335,7 @@ func (s *State) callFindInvoiceLines(raw json.RawMessage) (any, error) {
 
 // FindCreditNotesArgs are the arguments of the tool find_credit_notes.
 type FindCreditNotesArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan"). Matches records with this value; null for any.
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example"). Matches records with this value; null for any.
 	Invoice *string `json:"invoice"`
 }
 
@@ -1407,7 +1407,7 @@ func (s *State) callFindCreditNotes(raw json.RawMessage) (any, error) {
 
 // SetCreditHoldArgs are the arguments of the tool set_credit_hold.
 type SetCreditHoldArgs struct {
-	// The id of a Customer record (e.g. "brenner").
+	// The id of a Customer record (e.g. "brenner_example").
 	Customer string `json:"customer"`
 	OnHold   bool   `json:"on_hold"`
 }
@@ -1474,7 +1474,7 @@ func (s *State) callSetCreditHold(raw json.RawMessage) (any, error) {
 
 // OpenInvoiceArgs are the arguments of the tool open_invoice.
 type OpenInvoiceArgs struct {
-	// The id of a Customer record (e.g. "brenner").
+	// The id of a Customer record (e.g. "brenner_example").
 	Customer string `json:"customer"`
 	Period   string `json:"period"`
 }
@@ -1538,9 +1538,9 @@ func (s *State) callOpenInvoice(raw json.RawMessage) (any, error) {
 
 // AddShipmentToInvoiceArgs are the arguments of the tool add_shipment_to_invoice.
 type AddShipmentToInvoiceArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
 }
 
@@ -1628,9 +1628,9 @@ func (s *State) callAddShipmentToInvoice(raw json.RawMessage) (any, error) {
 
 // RepriceInvoiceLineArgs are the arguments of the tool reprice_invoice_line.
 type RepriceInvoiceLineArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
 }
 
@@ -1712,9 +1712,9 @@ func (s *State) callRepriceInvoiceLine(raw json.RawMessage) (any, error) {
 
 // RemoveShipmentFromInvoiceArgs are the arguments of the tool remove_shipment_from_invoice.
 type RemoveShipmentFromInvoiceArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
-	// The id of a Shipment record (e.g. "shp_bm44588").
+	// The id of a Shipment record (e.g. "shp_example").
 	Shipment string `json:"shipment"`
 }
 
@@ -1792,7 +1792,7 @@ func (s *State) callRemoveShipmentFromInvoice(raw json.RawMessage) (any, error) 
 
 // IssueInvoiceArgs are the arguments of the tool issue_invoice.
 type IssueInvoiceArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
 }
 
@@ -1859,7 +1859,7 @@ func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 
 // CancelInvoiceArgs are the arguments of the tool cancel_invoice.
 type CancelInvoiceArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
 }
 
@@ -1903,7 +1903,7 @@ func (s *State) callCancelInvoice(raw json.RawMessage) (any, error) {
 
 // IssueCreditNoteArgs are the arguments of the tool issue_credit_note.
 type IssueCreditNoteArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
 	Amount runtime.Decimal `json:"amount"`
@@ -2001,7 +2001,7 @@ func (s *State) callIssueCreditNote(raw json.RawMessage) (any, error) {
 
 // MarkInvoicePaidArgs are the arguments of the tool mark_invoice_paid.
 type MarkInvoicePaidArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
 	// A date, YYYY-MM-DD.
 	PaidOn runtime.Date `json:"paid_on"`
@@ -2074,7 +2074,7 @@ func (s *State) callMarkInvoicePaid(raw json.RawMessage) (any, error) {
 
 // FindPaymentsArgs are the arguments of the tool find_payments.
 type FindPaymentsArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan"). Matches records with this value; null for any.
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example"). Matches records with this value; null for any.
 	Invoice *string `json:"invoice"`
 	// Reference of the bank statement line. Matches records containing this text, ignoring case; null for any.
 	BankReference *string `json:"bank_reference"`
@@ -2159,7 +2159,7 @@ func (s *State) callFindPayments(raw json.RawMessage) (any, error) {
 
 // FindDunningLettersArgs are the arguments of the tool find_dunning_letters.
 type FindDunningLettersArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan"). Matches records with this value; null for any.
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example"). Matches records with this value; null for any.
 	Invoice *string `json:"invoice"`
 	// Matches records with this value; null for any.
 	Level *int64 `json:"level"`
@@ -2240,7 +2240,7 @@ func (s *State) callFindDunningLetters(raw json.RawMessage) (any, error) {
 
 // RecordPaymentArgs are the arguments of the tool record_payment.
 type RecordPaymentArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
 	Amount runtime.Decimal `json:"amount"`
@@ -2361,7 +2361,7 @@ func (s *State) callRecordPayment(raw json.RawMessage) (any, error) {
 
 // SendDunningLetterArgs are the arguments of the tool send_dunning_letter.
 type SendDunningLetterArgs struct {
-	// The id of a FreightInvoice record (e.g. "inv_brenner_jan").
+	// The id of a FreightInvoice record (e.g. "inv_brenner_example").
 	Invoice string `json:"invoice"`
 }
 

@@ -122,7 +122,7 @@ func (s *State) callFindPatients(raw json.RawMessage) (any, error) {
 
 // GetPatientArgs are the arguments of the tool get_patient.
 type GetPatientArgs struct {
-	// The id of the Patient. The id of a Patient record (e.g. "ellis").
+	// The id of the Patient. The id of a Patient record (e.g. "ellis_example").
 	ID string `json:"id"`
 }
 
@@ -159,7 +159,7 @@ func (s *State) callGetPatient(raw json.RawMessage) (any, error) {
 
 // UpdateContactDetailsArgs are the arguments of the tool update_contact_details.
 type UpdateContactDetailsArgs struct {
-	// The id of a Patient record (e.g. "ellis").
+	// The id of a Patient record (e.g. "ellis_example").
 	Patient string `json:"patient"`
 	// Optional: null when not given.
 	Phone *string `json:"phone"`
@@ -247,7 +247,7 @@ func (s *State) callUpdateContactDetails(raw json.RawMessage) (any, error) {
 
 // RecordDeathArgs are the arguments of the tool record_death.
 type RecordDeathArgs struct {
-	// The id of a Patient record (e.g. "ellis").
+	// The id of a Patient record (e.g. "ellis_example").
 	Patient string `json:"patient"`
 	// A date, YYYY-MM-DD.
 	DateOfDeath runtime.Date `json:"date_of_death"`
@@ -398,7 +398,7 @@ func (s *State) callListDepartments(raw json.RawMessage) (any, error) {
 
 // GetDepartmentArgs are the arguments of the tool get_department.
 type GetDepartmentArgs struct {
-	// The id of the Department. The id of a Department record (e.g. "derm").
+	// The id of the Department. The id of a Department record (e.g. "derm_example").
 	ID string `json:"id"`
 }
 
@@ -439,7 +439,7 @@ type FindCliniciansArgs struct {
 	FullName *string `json:"full_name"`
 	// Matches records with this value; null for any.
 	Role *ClinicianRole `json:"role"`
-	// The id of a Department record (e.g. "derm"). Matches records with this value; null for any.
+	// The id of a Department record (e.g. "derm_example"). Matches records with this value; null for any.
 	HomeDepartment *string `json:"home_department"`
 }
 
@@ -529,7 +529,7 @@ func (s *State) callFindClinicians(raw json.RawMessage) (any, error) {
 
 // GetClinicianArgs are the arguments of the tool get_clinician.
 type GetClinicianArgs struct {
-	// The id of the Clinician. The id of a Clinician record (e.g. "rao").
+	// The id of the Clinician. The id of a Clinician record (e.g. "rao_example").
 	ID string `json:"id"`
 }
 
@@ -566,9 +566,9 @@ func (s *State) callGetClinician(raw json.RawMessage) (any, error) {
 
 // FindRotaEntriesArgs are the arguments of the tool find_rota_entries.
 type FindRotaEntriesArgs struct {
-	// The id of a Clinician record (e.g. "rao"). Matches records with this value; null for any.
+	// The id of a Clinician record (e.g. "rao_example"). Matches records with this value; null for any.
 	Clinician *string `json:"clinician"`
-	// The id of a Department record (e.g. "derm"). Matches records with this value; null for any.
+	// The id of a Department record (e.g. "derm_example"). Matches records with this value; null for any.
 	Department *string `json:"department"`
 }
 
@@ -652,9 +652,9 @@ func (s *State) callFindRotaEntries(raw json.RawMessage) (any, error) {
 
 // AddRotaEntryArgs are the arguments of the tool add_rota_entry.
 type AddRotaEntryArgs struct {
-	// The id of a Clinician record (e.g. "rao").
+	// The id of a Clinician record (e.g. "rao_example").
 	Clinician string `json:"clinician"`
-	// The id of a Department record (e.g. "derm").
+	// The id of a Department record (e.g. "derm_example").
 	Department string `json:"department"`
 	// A date, YYYY-MM-DD.
 	StartsOn runtime.Date `json:"starts_on"`
@@ -760,7 +760,7 @@ func (s *State) callAddRotaEntry(raw json.RawMessage) (any, error) {
 
 // ShortenRotaEntryArgs are the arguments of the tool shorten_rota_entry.
 type ShortenRotaEntryArgs struct {
-	// The id of a RotaEntry record (e.g. "rota_rao_q2").
+	// The id of a RotaEntry record (e.g. "rota_rao_example").
 	Entry string `json:"entry"`
 	// A date, YYYY-MM-DD.
 	EndsOn runtime.Date `json:"ends_on"`
@@ -906,9 +906,9 @@ func (s *State) callListRooms(raw json.RawMessage) (any, error) {
 
 // FindSessionsArgs are the arguments of the tool find_sessions.
 type FindSessionsArgs struct {
-	// The id of a Department record (e.g. "derm"). Matches records with this value; null for any.
+	// The id of a Department record (e.g. "derm_example"). Matches records with this value; null for any.
 	Department *string `json:"department"`
-	// Clinician running the clinic. The id of a Clinician record (e.g. "rao"). Matches records with this value; null for any.
+	// Clinician running the clinic. The id of a Clinician record (e.g. "rao_example"). Matches records with this value; null for any.
 	Clinician *string `json:"clinician"`
 	// A date, YYYY-MM-DD. Matches records with this value; null for any.
 	SessionDate *runtime.Date `json:"session_date"`
@@ -1010,7 +1010,7 @@ func (s *State) callFindSessions(raw json.RawMessage) (any, error) {
 
 // GetSessionArgs are the arguments of the tool get_session.
 type GetSessionArgs struct {
-	// The id of the ClinicSession. The id of a ClinicSession record (e.g. "s_card_0414_am").
+	// The id of the ClinicSession. The id of a ClinicSession record (e.g. "s_card_0414_example").
 	ID string `json:"id"`
 }
 
@@ -1047,11 +1047,11 @@ func (s *State) callGetSession(raw json.RawMessage) (any, error) {
 
 // FindAppointmentsArgs are the arguments of the tool find_appointments.
 type FindAppointmentsArgs struct {
-	// The id of a Patient record (e.g. "ellis"). Matches records with this value; null for any.
+	// The id of a Patient record (e.g. "ellis_example"). Matches records with this value; null for any.
 	Patient *string `json:"patient"`
-	// The id of a ClinicSession record (e.g. "s_card_0414_am"). Matches records with this value; null for any.
+	// The id of a ClinicSession record (e.g. "s_card_0414_example"). Matches records with this value; null for any.
 	Session *string `json:"session"`
-	// The id of a Referral record (e.g. "ref_ellis_derm"). Matches records with this value; null for any.
+	// The id of a Referral record (e.g. "ref_ellis_example"). Matches records with this value; null for any.
 	Referral *string `json:"referral"`
 	// Matches records with this value; null for any.
 	Status *AppointmentStatus `json:"status"`
@@ -1156,7 +1156,7 @@ func (s *State) callFindAppointments(raw json.RawMessage) (any, error) {
 
 // GetAppointmentArgs are the arguments of the tool get_appointment.
 type GetAppointmentArgs struct {
-	// The id of the Appointment. The id of a Appointment record (e.g. "appt_kowalski_card").
+	// The id of the Appointment. The id of a Appointment record (e.g. "appt_kowalski_example").
 	ID string `json:"id"`
 }
 
@@ -1193,11 +1193,11 @@ func (s *State) callGetAppointment(raw json.RawMessage) (any, error) {
 
 // ScheduleSessionArgs are the arguments of the tool schedule_session.
 type ScheduleSessionArgs struct {
-	// The id of a Department record (e.g. "derm").
+	// The id of a Department record (e.g. "derm_example").
 	Department string `json:"department"`
-	// The id of a Clinician record (e.g. "rao").
+	// The id of a Clinician record (e.g. "rao_example").
 	Clinician string `json:"clinician"`
-	// The id of a Room record (e.g. "opd_a1").
+	// The id of a Room record (e.g. "opd_example").
 	Room string `json:"room"`
 	// A date, YYYY-MM-DD.
 	SessionDate runtime.Date        `json:"session_date"`
@@ -1336,9 +1336,9 @@ func (s *State) callScheduleSession(raw json.RawMessage) (any, error) {
 
 // ReassignSessionClinicianArgs are the arguments of the tool reassign_session_clinician.
 type ReassignSessionClinicianArgs struct {
-	// The id of a ClinicSession record (e.g. "s_card_0414_am").
+	// The id of a ClinicSession record (e.g. "s_card_0414_example").
 	Session string `json:"session"`
-	// The id of a Clinician record (e.g. "rao").
+	// The id of a Clinician record (e.g. "rao_example").
 	Clinician string `json:"clinician"`
 }
 
@@ -1407,7 +1407,7 @@ func (s *State) callReassignSessionClinician(raw json.RawMessage) (any, error) {
 
 // CancelSessionArgs are the arguments of the tool cancel_session.
 type CancelSessionArgs struct {
-	// The id of a ClinicSession record (e.g. "s_card_0414_am").
+	// The id of a ClinicSession record (e.g. "s_card_0414_example").
 	Session string `json:"session"`
 }
 
@@ -1466,9 +1466,9 @@ func (s *State) callCancelSession(raw json.RawMessage) (any, error) {
 
 // BookAppointmentArgs are the arguments of the tool book_appointment.
 type BookAppointmentArgs struct {
-	// The id of a ClinicSession record (e.g. "s_card_0414_am").
+	// The id of a ClinicSession record (e.g. "s_card_0414_example").
 	Session string `json:"session"`
-	// The id of a Referral record (e.g. "ref_ellis_derm").
+	// The id of a Referral record (e.g. "ref_ellis_example").
 	Referral string          `json:"referral"`
 	Kind     AppointmentKind `json:"kind"`
 }
@@ -1595,9 +1595,9 @@ func (s *State) callBookAppointment(raw json.RawMessage) (any, error) {
 
 // RescheduleAppointmentArgs are the arguments of the tool reschedule_appointment.
 type RescheduleAppointmentArgs struct {
-	// The id of a Appointment record (e.g. "appt_kowalski_card").
+	// The id of a Appointment record (e.g. "appt_kowalski_example").
 	Appointment string `json:"appointment"`
-	// The id of a ClinicSession record (e.g. "s_card_0414_am").
+	// The id of a ClinicSession record (e.g. "s_card_0414_example").
 	Session string `json:"session"`
 }
 
@@ -1674,7 +1674,7 @@ func (s *State) callRescheduleAppointment(raw json.RawMessage) (any, error) {
 
 // CancelAppointmentArgs are the arguments of the tool cancel_appointment.
 type CancelAppointmentArgs struct {
-	// The id of a Appointment record (e.g. "appt_kowalski_card").
+	// The id of a Appointment record (e.g. "appt_kowalski_example").
 	Appointment string `json:"appointment"`
 	Reason      string `json:"reason"`
 }
@@ -1731,7 +1731,7 @@ func (s *State) callCancelAppointment(raw json.RawMessage) (any, error) {
 
 // RecordAttendanceArgs are the arguments of the tool record_attendance.
 type RecordAttendanceArgs struct {
-	// The id of a Appointment record (e.g. "appt_kowalski_card").
+	// The id of a Appointment record (e.g. "appt_kowalski_example").
 	Appointment string `json:"appointment"`
 	ShowedUp    bool   `json:"showed_up"`
 }
@@ -1812,9 +1812,9 @@ func (s *State) callRecordAttendance(raw json.RawMessage) (any, error) {
 
 // FindReferralsArgs are the arguments of the tool find_referrals.
 type FindReferralsArgs struct {
-	// The id of a Patient record (e.g. "ellis"). Matches records with this value; null for any.
+	// The id of a Patient record (e.g. "ellis_example"). Matches records with this value; null for any.
 	Patient *string `json:"patient"`
-	// The id of a Department record (e.g. "derm"). Matches records with this value; null for any.
+	// The id of a Department record (e.g. "derm_example"). Matches records with this value; null for any.
 	Department *string `json:"department"`
 	// Two_week_wait: suspected cancer pathway. Matches records with this value; null for any.
 	Priority *ReferralPriority `json:"priority"`
@@ -1916,7 +1916,7 @@ func (s *State) callFindReferrals(raw json.RawMessage) (any, error) {
 
 // GetReferralArgs are the arguments of the tool get_referral.
 type GetReferralArgs struct {
-	// The id of the Referral. The id of a Referral record (e.g. "ref_ellis_derm").
+	// The id of the Referral. The id of a Referral record (e.g. "ref_ellis_example").
 	ID string `json:"id"`
 }
 
@@ -1953,7 +1953,7 @@ func (s *State) callGetReferral(raw json.RawMessage) (any, error) {
 
 // FindWaitingListArgs are the arguments of the tool find_waiting_list.
 type FindWaitingListArgs struct {
-	// The id of a Referral record (e.g. "ref_ellis_derm"). Matches records with this value; null for any.
+	// The id of a Referral record (e.g. "ref_ellis_example"). Matches records with this value; null for any.
 	Referral *string `json:"referral"`
 	// Matches records with this value; null for any.
 	Status *WaitingListEntryStatus `json:"status"`
@@ -2034,7 +2034,7 @@ func (s *State) callFindWaitingList(raw json.RawMessage) (any, error) {
 
 // TriageReferralArgs are the arguments of the tool triage_referral.
 type TriageReferralArgs struct {
-	// The id of a Referral record (e.g. "ref_ellis_derm").
+	// The id of a Referral record (e.g. "ref_ellis_example").
 	Referral string           `json:"referral"`
 	Accept   bool             `json:"accept"`
 	Priority ReferralPriority `json:"priority"`
@@ -2164,7 +2164,7 @@ func (s *State) callTriageReferral(raw json.RawMessage) (any, error) {
 
 // MarkReferralBookedArgs are the arguments of the tool mark_referral_booked.
 type MarkReferralBookedArgs struct {
-	// The id of a Referral record (e.g. "ref_ellis_derm").
+	// The id of a Referral record (e.g. "ref_ellis_example").
 	Referral string `json:"referral"`
 }
 
@@ -2229,7 +2229,7 @@ func (s *State) callMarkReferralBooked(raw json.RawMessage) (any, error) {
 
 // ReturnReferralToWaitingArgs are the arguments of the tool return_referral_to_waiting.
 type ReturnReferralToWaitingArgs struct {
-	// The id of a Referral record (e.g. "ref_ellis_derm").
+	// The id of a Referral record (e.g. "ref_ellis_example").
 	Referral string `json:"referral"`
 }
 
@@ -2297,7 +2297,7 @@ func (s *State) callReturnReferralToWaiting(raw json.RawMessage) (any, error) {
 
 // DischargeReferralArgs are the arguments of the tool discharge_referral.
 type DischargeReferralArgs struct {
-	// The id of a Referral record (e.g. "ref_ellis_derm").
+	// The id of a Referral record (e.g. "ref_ellis_example").
 	Referral string `json:"referral"`
 	Reason   string `json:"reason"`
 }

@@ -113,7 +113,7 @@ func (s *State) callFindPolicyholders(raw json.RawMessage) (any, error) {
 
 // GetPolicyholderArgs are the arguments of the tool get_policyholder.
 type GetPolicyholderArgs struct {
-	// The id of the Policyholder. The id of a Policyholder record (e.g. "ph_lefevre").
+	// The id of the Policyholder. The id of a Policyholder record (e.g. "ph_example").
 	ID string `json:"id"`
 }
 
@@ -150,7 +150,7 @@ func (s *State) callGetPolicyholder(raw json.RawMessage) (any, error) {
 
 // UpdatePolicyholderArgs are the arguments of the tool update_policyholder.
 type UpdatePolicyholderArgs struct {
-	// The id of the Policyholder. The id of a Policyholder record (e.g. "ph_lefevre").
+	// The id of the Policyholder. The id of a Policyholder record (e.g. "ph_example").
 	ID string `json:"id"`
 	// Null leaves the field unchanged.
 	FullName *string `json:"full_name"`
@@ -286,7 +286,7 @@ func (s *State) callUpdatePolicyholder(raw json.RawMessage) (any, error) {
 type FindPoliciesArgs struct {
 	// Matches records containing this text, ignoring case; null for any.
 	PolicyNumber *string `json:"policy_number"`
-	// The id of a Policyholder record (e.g. "ph_lefevre"). Matches records with this value; null for any.
+	// The id of a Policyholder record (e.g. "ph_example"). Matches records with this value; null for any.
 	Holder *string `json:"holder"`
 	// Matches records with this value; null for any.
 	Product *InsurancePolicyProduct `json:"product"`
@@ -387,7 +387,7 @@ func (s *State) callFindPolicies(raw json.RawMessage) (any, error) {
 
 // GetPolicyArgs are the arguments of the tool get_policy.
 type GetPolicyArgs struct {
-	// The id of the InsurancePolicy. The id of a InsurancePolicy record (e.g. "pol_lef_auto").
+	// The id of the InsurancePolicy. The id of a InsurancePolicy record (e.g. "pol_lef_example").
 	ID string `json:"id"`
 }
 
@@ -424,7 +424,7 @@ func (s *State) callGetPolicy(raw json.RawMessage) (any, error) {
 
 // SuspendPolicyArgs are the arguments of the tool suspend_policy.
 type SuspendPolicyArgs struct {
-	// The id of a InsurancePolicy record (e.g. "pol_lef_auto").
+	// The id of a InsurancePolicy record (e.g. "pol_lef_example").
 	Policy string `json:"policy"`
 }
 
@@ -471,7 +471,7 @@ func (s *State) callSuspendPolicy(raw json.RawMessage) (any, error) {
 
 // ReinstatePolicyArgs are the arguments of the tool reinstate_policy.
 type ReinstatePolicyArgs struct {
-	// The id of a InsurancePolicy record (e.g. "pol_lef_auto").
+	// The id of a InsurancePolicy record (e.g. "pol_lef_example").
 	Policy string `json:"policy"`
 	// Date up to which the premium has now been paid. A date, YYYY-MM-DD.
 	PaidUntil runtime.Date `json:"paid_until"`
@@ -546,7 +546,7 @@ func (s *State) callReinstatePolicy(raw json.RawMessage) (any, error) {
 
 // CancelPolicyArgs are the arguments of the tool cancel_policy.
 type CancelPolicyArgs struct {
-	// The id of a InsurancePolicy record (e.g. "pol_lef_auto").
+	// The id of a InsurancePolicy record (e.g. "pol_lef_example").
 	Policy string `json:"policy"`
 	// Date the cancellation takes effect. A date, YYYY-MM-DD.
 	Effective runtime.Date `json:"effective"`
@@ -635,7 +635,7 @@ func (s *State) callCancelPolicy(raw json.RawMessage) (any, error) {
 type FindClaimsArgs struct {
 	// Reference printed on the customer's declaration (SIN-YYYY-NNNN). Matches records containing this text, ignoring case; null for any.
 	ClaimNumber *string `json:"claim_number"`
-	// The id of a InsurancePolicy record (e.g. "pol_lef_auto"). Matches records with this value; null for any.
+	// The id of a InsurancePolicy record (e.g. "pol_lef_example"). Matches records with this value; null for any.
 	Policy *string `json:"policy"`
 	// Matches records with this value; null for any.
 	Peril *ClaimPeril `json:"peril"`
@@ -736,7 +736,7 @@ func (s *State) callFindClaims(raw json.RawMessage) (any, error) {
 
 // GetClaimArgs are the arguments of the tool get_claim.
 type GetClaimArgs struct {
-	// The id of the Claim. The id of a Claim record (e.g. "clm_0274").
+	// The id of the Claim. The id of a Claim record (e.g. "clm_example").
 	ID string `json:"id"`
 }
 
@@ -773,7 +773,7 @@ func (s *State) callGetClaim(raw json.RawMessage) (any, error) {
 
 // FileClaimArgs are the arguments of the tool file_claim.
 type FileClaimArgs struct {
-	// The id of a InsurancePolicy record (e.g. "pol_lef_auto").
+	// The id of a InsurancePolicy record (e.g. "pol_lef_example").
 	Policy      string     `json:"policy"`
 	ClaimNumber string     `json:"claim_number"`
 	Peril       ClaimPeril `json:"peril"`
@@ -899,7 +899,7 @@ func (s *State) callFileClaim(raw json.RawMessage) (any, error) {
 
 // SendToAssessmentArgs are the arguments of the tool send_to_assessment.
 type SendToAssessmentArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim string `json:"claim"`
 }
 
@@ -943,7 +943,7 @@ func (s *State) callSendToAssessment(raw json.RawMessage) (any, error) {
 
 // ApproveClaimArgs are the arguments of the tool approve_claim.
 type ApproveClaimArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim string `json:"claim"`
 	// Indemnity net of the deductible. Amount in EUR.
 	Amount runtime.Decimal `json:"amount"`
@@ -1025,7 +1025,7 @@ func (s *State) callApproveClaim(raw json.RawMessage) (any, error) {
 
 // RejectClaimArgs are the arguments of the tool reject_claim.
 type RejectClaimArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim  string `json:"claim"`
 	Reason string `json:"reason"`
 }
@@ -1077,7 +1077,7 @@ func (s *State) callRejectClaim(raw json.RawMessage) (any, error) {
 
 // MarkClaimPaidArgs are the arguments of the tool mark_claim_paid.
 type MarkClaimPaidArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim string `json:"claim"`
 }
 
@@ -1223,7 +1223,7 @@ func (s *State) callFindAdjusters(raw json.RawMessage) (any, error) {
 
 // GetAdjusterArgs are the arguments of the tool get_adjuster.
 type GetAdjusterArgs struct {
-	// The id of the LossAdjuster. The id of a LossAdjuster record (e.g. "adj_rousseau").
+	// The id of the LossAdjuster. The id of a LossAdjuster record (e.g. "adj_example").
 	ID string `json:"id"`
 }
 
@@ -1260,9 +1260,9 @@ func (s *State) callGetAdjuster(raw json.RawMessage) (any, error) {
 
 // FindAssessmentsArgs are the arguments of the tool find_assessments.
 type FindAssessmentsArgs struct {
-	// The id of a Claim record (e.g. "clm_0274"). Matches records with this value; null for any.
+	// The id of a Claim record (e.g. "clm_example"). Matches records with this value; null for any.
 	Claim *string `json:"claim"`
-	// The id of a LossAdjuster record (e.g. "adj_rousseau"). Matches records with this value; null for any.
+	// The id of a LossAdjuster record (e.g. "adj_example"). Matches records with this value; null for any.
 	Adjuster *string `json:"adjuster"`
 	// Matches records with this value; null for any.
 	Status *AssessmentStatus `json:"status"`
@@ -1355,9 +1355,9 @@ func (s *State) callFindAssessments(raw json.RawMessage) (any, error) {
 
 // RequestAssessmentArgs are the arguments of the tool request_assessment.
 type RequestAssessmentArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim string `json:"claim"`
-	// The id of a LossAdjuster record (e.g. "adj_rousseau").
+	// The id of a LossAdjuster record (e.g. "adj_example").
 	Adjuster string `json:"adjuster"`
 }
 
@@ -1449,7 +1449,7 @@ func (s *State) callRequestAssessment(raw json.RawMessage) (any, error) {
 
 // RecordAssessmentArgs are the arguments of the tool record_assessment.
 type RecordAssessmentArgs struct {
-	// The id of a Assessment record (e.g. "asm_0355").
+	// The id of a Assessment record (e.g. "asm_example").
 	Assessment string `json:"assessment"`
 	// Amount in EUR.
 	AssessedAmount runtime.Decimal `json:"assessed_amount"`
@@ -1531,7 +1531,7 @@ func (s *State) callRecordAssessment(raw json.RawMessage) (any, error) {
 
 // CancelAssessmentArgs are the arguments of the tool cancel_assessment.
 type CancelAssessmentArgs struct {
-	// The id of a Assessment record (e.g. "asm_0355").
+	// The id of a Assessment record (e.g. "asm_example").
 	Assessment string `json:"assessment"`
 }
 
@@ -1575,7 +1575,7 @@ func (s *State) callCancelAssessment(raw json.RawMessage) (any, error) {
 
 // FindPayoutsArgs are the arguments of the tool find_payouts.
 type FindPayoutsArgs struct {
-	// The id of a Claim record (e.g. "clm_0274"). Matches records with this value; null for any.
+	// The id of a Claim record (e.g. "clm_example"). Matches records with this value; null for any.
 	Claim *string `json:"claim"`
 	// Matches records with this value; null for any.
 	Status *PayoutStatus `json:"status"`
@@ -1656,7 +1656,7 @@ func (s *State) callFindPayouts(raw json.RawMessage) (any, error) {
 
 // GetPayoutArgs are the arguments of the tool get_payout.
 type GetPayoutArgs struct {
-	// The id of the Payout. The id of a Payout record (e.g. "pay_0274").
+	// The id of the Payout. The id of a Payout record (e.g. "pay_example").
 	ID string `json:"id"`
 }
 
@@ -1693,7 +1693,7 @@ func (s *State) callGetPayout(raw json.RawMessage) (any, error) {
 
 // SchedulePayoutArgs are the arguments of the tool schedule_payout.
 type SchedulePayoutArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim string `json:"claim"`
 	// Amount in EUR.
 	Amount runtime.Decimal `json:"amount"`
@@ -1809,7 +1809,7 @@ func (s *State) callSchedulePayout(raw json.RawMessage) (any, error) {
 
 // ReleasePayoutArgs are the arguments of the tool release_payout.
 type ReleasePayoutArgs struct {
-	// The id of a Payout record (e.g. "pay_0274").
+	// The id of a Payout record (e.g. "pay_example").
 	Payout string `json:"payout"`
 }
 
@@ -1867,7 +1867,7 @@ func (s *State) callReleasePayout(raw json.RawMessage) (any, error) {
 
 // CancelPayoutArgs are the arguments of the tool cancel_payout.
 type CancelPayoutArgs struct {
-	// The id of a Payout record (e.g. "pay_0274").
+	// The id of a Payout record (e.g. "pay_example").
 	Payout string `json:"payout"`
 }
 
@@ -1911,7 +1911,7 @@ func (s *State) callCancelPayout(raw json.RawMessage) (any, error) {
 
 // FindFraudFlagsArgs are the arguments of the tool find_fraud_flags.
 type FindFraudFlagsArgs struct {
-	// The id of a Claim record (e.g. "clm_0274"). Matches records with this value; null for any.
+	// The id of a Claim record (e.g. "clm_example"). Matches records with this value; null for any.
 	Claim *string `json:"claim"`
 	// Matches records with this value; null for any.
 	Reason *FraudFlagReason `json:"reason"`
@@ -2001,7 +2001,7 @@ func (s *State) callFindFraudFlags(raw json.RawMessage) (any, error) {
 
 // RaiseFraudFlagArgs are the arguments of the tool raise_fraud_flag.
 type RaiseFraudFlagArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim   string          `json:"claim"`
 	Reason  FraudFlagReason `json:"reason"`
 	Note    string          `json:"note"`
@@ -2104,7 +2104,7 @@ func (s *State) callRaiseFraudFlag(raw json.RawMessage) (any, error) {
 
 // AutoScreenClaimArgs are the arguments of the tool auto_screen_claim.
 type AutoScreenClaimArgs struct {
-	// The id of a Claim record (e.g. "clm_0274").
+	// The id of a Claim record (e.g. "clm_example").
 	Claim string `json:"claim"`
 }
 
@@ -2236,7 +2236,7 @@ func (s *State) callAutoScreenClaim(raw json.RawMessage) (any, error) {
 
 // ResolveFraudFlagArgs are the arguments of the tool resolve_fraud_flag.
 type ResolveFraudFlagArgs struct {
-	// The id of a FraudFlag record (e.g. "ff_0355").
+	// The id of a FraudFlag record (e.g. "ff_example").
 	Flag           string `json:"flag"`
 	FraudConfirmed bool   `json:"fraud_confirmed"`
 	Note           string `json:"note"`

@@ -131,7 +131,7 @@ func (s *State) callFindEmployees(raw json.RawMessage) (any, error) {
 
 // GetEmployeeArgs are the arguments of the tool get_employee.
 type GetEmployeeArgs struct {
-	// The id of the Employee. The id of a Employee record (e.g. "mehta").
+	// The id of the Employee. The id of a Employee record (e.g. "mehta_example").
 	ID string `json:"id"`
 }
 
@@ -168,7 +168,7 @@ func (s *State) callGetEmployee(raw json.RawMessage) (any, error) {
 
 // RecordResignationArgs are the arguments of the tool record_resignation.
 type RecordResignationArgs struct {
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Employee string `json:"employee"`
 	// A date, YYYY-MM-DD.
 	LastWorkingDay runtime.Date `json:"last_working_day"`
@@ -241,7 +241,7 @@ func (s *State) callRecordResignation(raw json.RawMessage) (any, error) {
 
 // CompleteExitArgs are the arguments of the tool complete_exit.
 type CompleteExitArgs struct {
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Employee string `json:"employee"`
 }
 
@@ -301,7 +301,7 @@ type FindAssetsArgs struct {
 	Kind *AssetKind `json:"kind"`
 	// Matches records with this value; null for any.
 	Status *AssetStatus `json:"status"`
-	// Current holder; kept while the asset is in repair. The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
+	// Current holder; kept while the asset is in repair. The id of a Employee record (e.g. "mehta_example"). Matches records with this value; null for any.
 	AssignedTo *string `json:"assigned_to"`
 }
 
@@ -409,7 +409,7 @@ func (s *State) callFindAssets(raw json.RawMessage) (any, error) {
 
 // GetAssetArgs are the arguments of the tool get_asset.
 type GetAssetArgs struct {
-	// The id of the Asset. The id of a Asset record (e.g. "lt_0342").
+	// The id of the Asset. The id of a Asset record (e.g. "lt_example").
 	ID string `json:"id"`
 }
 
@@ -530,7 +530,7 @@ func (s *State) callFindLicences(raw json.RawMessage) (any, error) {
 
 // GetLicenceArgs are the arguments of the tool get_licence.
 type GetLicenceArgs struct {
-	// The id of the SoftwareLicence. The id of a SoftwareLicence record (e.g. "lic_m365").
+	// The id of the SoftwareLicence. The id of a SoftwareLicence record (e.g. "lic_example").
 	ID string `json:"id"`
 }
 
@@ -567,9 +567,9 @@ func (s *State) callGetLicence(raw json.RawMessage) (any, error) {
 
 // FindLicenceSeatsArgs are the arguments of the tool find_licence_seats.
 type FindLicenceSeatsArgs struct {
-	// The id of a SoftwareLicence record (e.g. "lic_m365"). Matches records with this value; null for any.
+	// The id of a SoftwareLicence record (e.g. "lic_example"). Matches records with this value; null for any.
 	Licence *string `json:"licence"`
-	// The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
+	// The id of a Employee record (e.g. "mehta_example"). Matches records with this value; null for any.
 	Employee *string `json:"employee"`
 	// Matches records with this value; null for any.
 	Status *LicenceSeatStatus `json:"status"`
@@ -662,9 +662,9 @@ func (s *State) callFindLicenceSeats(raw json.RawMessage) (any, error) {
 
 // AssignAssetArgs are the arguments of the tool assign_asset.
 type AssignAssetArgs struct {
-	// The id of a Asset record (e.g. "lt_0342").
+	// The id of a Asset record (e.g. "lt_example").
 	Asset string `json:"asset"`
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Employee string `json:"employee"`
 }
 
@@ -729,7 +729,7 @@ func (s *State) callAssignAsset(raw json.RawMessage) (any, error) {
 
 // ReturnAssetArgs are the arguments of the tool return_asset.
 type ReturnAssetArgs struct {
-	// The id of a Asset record (e.g. "lt_0342").
+	// The id of a Asset record (e.g. "lt_example").
 	Asset string `json:"asset"`
 }
 
@@ -774,7 +774,7 @@ func (s *State) callReturnAsset(raw json.RawMessage) (any, error) {
 
 // SendToRepairArgs are the arguments of the tool send_to_repair.
 type SendToRepairArgs struct {
-	// The id of a Asset record (e.g. "lt_0342").
+	// The id of a Asset record (e.g. "lt_example").
 	Asset  string `json:"asset"`
 	Vendor string `json:"vendor"`
 }
@@ -824,7 +824,7 @@ func (s *State) callSendToRepair(raw json.RawMessage) (any, error) {
 
 // CompleteRepairArgs are the arguments of the tool complete_repair.
 type CompleteRepairArgs struct {
-	// The id of a Asset record (e.g. "lt_0342").
+	// The id of a Asset record (e.g. "lt_example").
 	Asset string `json:"asset"`
 }
 
@@ -879,7 +879,7 @@ func (s *State) callCompleteRepair(raw json.RawMessage) (any, error) {
 
 // RetireAssetArgs are the arguments of the tool retire_asset.
 type RetireAssetArgs struct {
-	// The id of a Asset record (e.g. "lt_0342").
+	// The id of a Asset record (e.g. "lt_example").
 	Asset string `json:"asset"`
 }
 
@@ -923,9 +923,9 @@ func (s *State) callRetireAsset(raw json.RawMessage) (any, error) {
 
 // GrantLicenceSeatArgs are the arguments of the tool grant_licence_seat.
 type GrantLicenceSeatArgs struct {
-	// The id of a SoftwareLicence record (e.g. "lic_m365").
+	// The id of a SoftwareLicence record (e.g. "lic_example").
 	Licence string `json:"licence"`
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Employee string `json:"employee"`
 }
 
@@ -1007,7 +1007,7 @@ func (s *State) callGrantLicenceSeat(raw json.RawMessage) (any, error) {
 
 // RevokeLicenceSeatArgs are the arguments of the tool revoke_licence_seat.
 type RevokeLicenceSeatArgs struct {
-	// The id of a LicenceSeat record (e.g. "seat_m365_mehta").
+	// The id of a LicenceSeat record (e.g. "seat_m365_example").
 	Seat string `json:"seat"`
 }
 
@@ -1128,9 +1128,9 @@ func (s *State) callListSLAPolicies(raw json.RawMessage) (any, error) {
 
 // FindTicketsArgs are the arguments of the tool find_tickets.
 type FindTicketsArgs struct {
-	// The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
+	// The id of a Employee record (e.g. "mehta_example"). Matches records with this value; null for any.
 	Requester *string `json:"requester"`
-	// The equipment concerned, if any. The id of a Asset record (e.g. "lt_0342"). Matches records with this value; null for any.
+	// The equipment concerned, if any. The id of a Asset record (e.g. "lt_example"). Matches records with this value; null for any.
 	Asset *string `json:"asset"`
 	// Matches records with this value; null for any.
 	Category *TicketCategory `json:"category"`
@@ -1232,7 +1232,7 @@ func (s *State) callFindTickets(raw json.RawMessage) (any, error) {
 
 // GetTicketArgs are the arguments of the tool get_ticket.
 type GetTicketArgs struct {
-	// The id of the Ticket. The id of a Ticket record (e.g. "tkt_das_figma").
+	// The id of the Ticket. The id of a Ticket record (e.g. "tkt_das_example").
 	ID string `json:"id"`
 }
 
@@ -1269,13 +1269,13 @@ func (s *State) callGetTicket(raw json.RawMessage) (any, error) {
 
 // OpenTicketArgs are the arguments of the tool open_ticket.
 type OpenTicketArgs struct {
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Requester string         `json:"requester"`
 	Category  TicketCategory `json:"category"`
-	// The id of a SlaPolicy record (e.g. "sla_p1").
+	// The id of a SlaPolicy record (e.g. "sla_example").
 	SLA     string `json:"sla"`
 	Summary string `json:"summary"`
-	// The id of a Asset record (e.g. "lt_0342"). Optional: null when not given.
+	// The id of a Asset record (e.g. "lt_example"). Optional: null when not given.
 	Asset *string `json:"asset"`
 }
 
@@ -1386,9 +1386,9 @@ func (s *State) callOpenTicket(raw json.RawMessage) (any, error) {
 
 // AssignTicketArgs are the arguments of the tool assign_ticket.
 type AssignTicketArgs struct {
-	// The id of a Ticket record (e.g. "tkt_das_figma").
+	// The id of a Ticket record (e.g. "tkt_das_example").
 	Ticket string `json:"ticket"`
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Engineer string `json:"engineer"`
 }
 
@@ -1441,7 +1441,7 @@ func (s *State) callAssignTicket(raw json.RawMessage) (any, error) {
 
 // PutTicketOnHoldArgs are the arguments of the tool put_ticket_on_hold.
 type PutTicketOnHoldArgs struct {
-	// The id of a Ticket record (e.g. "tkt_das_figma").
+	// The id of a Ticket record (e.g. "tkt_das_example").
 	Ticket string `json:"ticket"`
 	Reason string `json:"reason"`
 }
@@ -1488,9 +1488,9 @@ func (s *State) callPutTicketOnHold(raw json.RawMessage) (any, error) {
 
 // ChangeTicketPriorityArgs are the arguments of the tool change_ticket_priority.
 type ChangeTicketPriorityArgs struct {
-	// The id of a Ticket record (e.g. "tkt_das_figma").
+	// The id of a Ticket record (e.g. "tkt_das_example").
 	Ticket string `json:"ticket"`
-	// The id of a SlaPolicy record (e.g. "sla_p1").
+	// The id of a SlaPolicy record (e.g. "sla_example").
 	SLA string `json:"sla"`
 }
 
@@ -1542,7 +1542,7 @@ func (s *State) callChangeTicketPriority(raw json.RawMessage) (any, error) {
 
 // ResolveTicketArgs are the arguments of the tool resolve_ticket.
 type ResolveTicketArgs struct {
-	// The id of a Ticket record (e.g. "tkt_das_figma").
+	// The id of a Ticket record (e.g. "tkt_das_example").
 	Ticket     string           `json:"ticket"`
 	Resolution TicketResolution `json:"resolution"`
 	Notes      string           `json:"notes"`
@@ -1626,7 +1626,7 @@ func (s *State) callResolveTicket(raw json.RawMessage) (any, error) {
 
 // CloseTicketArgs are the arguments of the tool close_ticket.
 type CloseTicketArgs struct {
-	// The id of a Ticket record (e.g. "tkt_das_figma").
+	// The id of a Ticket record (e.g. "tkt_das_example").
 	Ticket string `json:"ticket"`
 }
 
@@ -1670,13 +1670,13 @@ func (s *State) callCloseTicket(raw json.RawMessage) (any, error) {
 
 // FindChangeRequestsArgs are the arguments of the tool find_change_requests.
 type FindChangeRequestsArgs struct {
-	// The incident the change fixes, if any. The id of a Ticket record (e.g. "tkt_das_figma"). Matches records with this value; null for any.
+	// The incident the change fixes, if any. The id of a Ticket record (e.g. "tkt_das_example"). Matches records with this value; null for any.
 	Ticket *string `json:"ticket"`
 	// Matches records with this value; null for any.
 	Status *ChangeRequestStatus `json:"status"`
 	// Matches records with this value; null for any.
 	Risk *ChangeRequestRisk `json:"risk"`
-	// The id of a Employee record (e.g. "mehta"). Matches records with this value; null for any.
+	// The id of a Employee record (e.g. "mehta_example"). Matches records with this value; null for any.
 	RequestedBy *string `json:"requested_by"`
 }
 
@@ -1774,7 +1774,7 @@ func (s *State) callFindChangeRequests(raw json.RawMessage) (any, error) {
 
 // GetChangeRequestArgs are the arguments of the tool get_change_request.
 type GetChangeRequestArgs struct {
-	// The id of the ChangeRequest. The id of a ChangeRequest record (e.g. "chg_proxy_figma").
+	// The id of the ChangeRequest. The id of a ChangeRequest record (e.g. "chg_proxy_example").
 	ID string `json:"id"`
 }
 
@@ -1811,12 +1811,12 @@ func (s *State) callGetChangeRequest(raw json.RawMessage) (any, error) {
 
 // RaiseChangeArgs are the arguments of the tool raise_change.
 type RaiseChangeArgs struct {
-	// The id of a Ticket record (e.g. "tkt_das_figma"). Optional: null when not given.
+	// The id of a Ticket record (e.g. "tkt_das_example"). Optional: null when not given.
 	Ticket      *string           `json:"ticket"`
 	Title       string            `json:"title"`
 	Description string            `json:"description"`
 	Risk        ChangeRequestRisk `json:"risk"`
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	RequestedBy string `json:"requested_by"`
 	// A date-time, RFC 3339 in UTC (2026-03-14T09:30:00Z).
 	PlannedStart runtime.DateTime `json:"planned_start"`
@@ -1936,9 +1936,9 @@ func (s *State) callRaiseChange(raw json.RawMessage) (any, error) {
 
 // ApproveChangeArgs are the arguments of the tool approve_change.
 type ApproveChangeArgs struct {
-	// The id of a ChangeRequest record (e.g. "chg_proxy_figma").
+	// The id of a ChangeRequest record (e.g. "chg_proxy_example").
 	Change string `json:"change"`
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Approver string `json:"approver"`
 }
 
@@ -1994,9 +1994,9 @@ func (s *State) callApproveChange(raw json.RawMessage) (any, error) {
 
 // RejectChangeArgs are the arguments of the tool reject_change.
 type RejectChangeArgs struct {
-	// The id of a ChangeRequest record (e.g. "chg_proxy_figma").
+	// The id of a ChangeRequest record (e.g. "chg_proxy_example").
 	Change string `json:"change"`
-	// The id of a Employee record (e.g. "mehta").
+	// The id of a Employee record (e.g. "mehta_example").
 	Approver string `json:"approver"`
 }
 
@@ -2049,7 +2049,7 @@ func (s *State) callRejectChange(raw json.RawMessage) (any, error) {
 
 // ImplementChangeArgs are the arguments of the tool implement_change.
 type ImplementChangeArgs struct {
-	// The id of a ChangeRequest record (e.g. "chg_proxy_figma").
+	// The id of a ChangeRequest record (e.g. "chg_proxy_example").
 	Change string `json:"change"`
 }
 

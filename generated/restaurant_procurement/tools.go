@@ -109,7 +109,7 @@ func (s *State) callFindSuppliers(raw json.RawMessage) (any, error) {
 
 // GetSupplierArgs are the arguments of the tool get_supplier.
 type GetSupplierArgs struct {
-	// The id of the Supplier. The id of a Supplier record (e.g. "sup_toyosu").
+	// The id of the Supplier. The id of a Supplier record (e.g. "sup_example").
 	ID string `json:"id"`
 }
 
@@ -152,7 +152,7 @@ type FindIngredientsArgs struct {
 	SKU *string `json:"sku"`
 	// Matches records with this value; null for any.
 	Category *IngredientCategory `json:"category"`
-	// The id of a Supplier record (e.g. "sup_toyosu"). Matches records with this value; null for any.
+	// The id of a Supplier record (e.g. "sup_example"). Matches records with this value; null for any.
 	Supplier *string `json:"supplier"`
 }
 
@@ -253,7 +253,7 @@ func (s *State) callFindIngredients(raw json.RawMessage) (any, error) {
 
 // GetIngredientArgs are the arguments of the tool get_ingredient.
 type GetIngredientArgs struct {
-	// The id of the Ingredient. The id of a Ingredient record (e.g. "ing_maguro").
+	// The id of the Ingredient. The id of a Ingredient record (e.g. "ing_example").
 	ID string `json:"id"`
 }
 
@@ -290,7 +290,7 @@ func (s *State) callGetIngredient(raw json.RawMessage) (any, error) {
 
 // UpdateIngredientPriceArgs are the arguments of the tool update_ingredient_price.
 type UpdateIngredientPriceArgs struct {
-	// The id of a Ingredient record (e.g. "ing_maguro").
+	// The id of a Ingredient record (e.g. "ing_example").
 	Ingredient string `json:"ingredient"`
 	// Amount in JPY.
 	NewPrice runtime.Decimal `json:"new_price"`
@@ -367,9 +367,9 @@ func (s *State) callUpdateIngredientPrice(raw json.RawMessage) (any, error) {
 
 // SwitchSupplierArgs are the arguments of the tool switch_supplier.
 type SwitchSupplierArgs struct {
-	// The id of a Ingredient record (e.g. "ing_maguro").
+	// The id of a Ingredient record (e.g. "ing_example").
 	Ingredient string `json:"ingredient"`
-	// The id of a Supplier record (e.g. "sup_toyosu").
+	// The id of a Supplier record (e.g. "sup_example").
 	Supplier string `json:"supplier"`
 	// Amount in JPY.
 	UnitPrice runtime.Decimal `json:"unit_price"`
@@ -474,7 +474,7 @@ func (s *State) callSwitchSupplier(raw json.RawMessage) (any, error) {
 
 // DeactivateSupplierArgs are the arguments of the tool deactivate_supplier.
 type DeactivateSupplierArgs struct {
-	// The id of a Supplier record (e.g. "sup_toyosu").
+	// The id of a Supplier record (e.g. "sup_example").
 	Supplier string `json:"supplier"`
 }
 
@@ -626,7 +626,7 @@ func (s *State) callFindOutlets(raw json.RawMessage) (any, error) {
 
 // GetOutletArgs are the arguments of the tool get_outlet.
 type GetOutletArgs struct {
-	// The id of the Outlet. The id of a Outlet record (e.g. "out_ginza").
+	// The id of the Outlet. The id of a Outlet record (e.g. "out_example").
 	ID string `json:"id"`
 }
 
@@ -663,9 +663,9 @@ func (s *State) callGetOutlet(raw json.RawMessage) (any, error) {
 
 // FindStockArgs are the arguments of the tool find_stock.
 type FindStockArgs struct {
-	// The id of a Outlet record (e.g. "out_ginza"). Matches records with this value; null for any.
+	// The id of a Outlet record (e.g. "out_example"). Matches records with this value; null for any.
 	Outlet *string `json:"outlet"`
-	// The id of a Ingredient record (e.g. "ing_maguro"). Matches records with this value; null for any.
+	// The id of a Ingredient record (e.g. "ing_example"). Matches records with this value; null for any.
 	Ingredient *string `json:"ingredient"`
 }
 
@@ -749,7 +749,7 @@ func (s *State) callFindStock(raw json.RawMessage) (any, error) {
 
 // FindReceiptsArgs are the arguments of the tool find_receipts.
 type FindReceiptsArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520"). Matches records with this value; null for any.
+	// The id of a PurchaseOrder record (e.g. "po_example"). Matches records with this value; null for any.
 	PurchaseOrder *string `json:"purchase_order"`
 	// Matches records with this value; null for any.
 	Quality *GoodsReceiptQuality `json:"quality"`
@@ -830,7 +830,7 @@ func (s *State) callFindReceipts(raw json.RawMessage) (any, error) {
 
 // RecordStockCountArgs are the arguments of the tool record_stock_count.
 type RecordStockCountArgs struct {
-	// The id of a StockLevel record (e.g. "stk_gz_maguro").
+	// The id of a StockLevel record (e.g. "stk_gz_example").
 	Stock   string `json:"stock"`
 	Counted int64  `json:"counted"`
 }
@@ -901,7 +901,7 @@ func (s *State) callRecordStockCount(raw json.RawMessage) (any, error) {
 
 // RecordWasteArgs are the arguments of the tool record_waste.
 type RecordWasteArgs struct {
-	// The id of a StockLevel record (e.g. "stk_gz_maguro").
+	// The id of a StockLevel record (e.g. "stk_gz_example").
 	Stock    string `json:"stock"`
 	Quantity int64  `json:"quantity"`
 	Reason   string `json:"reason"`
@@ -982,7 +982,7 @@ func (s *State) callRecordWaste(raw json.RawMessage) (any, error) {
 
 // ReceiveDeliveryArgs are the arguments of the tool receive_delivery.
 type ReceiveDeliveryArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
 	ReceivedBy    string `json:"received_by"`
 	TemperatureOk bool   `json:"temperature_ok"`
@@ -1134,7 +1134,7 @@ func (s *State) callReceiveDelivery(raw json.RawMessage) (any, error) {
 
 // RefuseDeliveryArgs are the arguments of the tool refuse_delivery.
 type RefuseDeliveryArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
 	ReceivedBy    string `json:"received_by"`
 	TemperatureOk bool   `json:"temperature_ok"`
@@ -1226,9 +1226,9 @@ func (s *State) callRefuseDelivery(raw json.RawMessage) (any, error) {
 
 // FindPurchaseOrdersArgs are the arguments of the tool find_purchase_orders.
 type FindPurchaseOrdersArgs struct {
-	// The id of a Outlet record (e.g. "out_ginza"). Matches records with this value; null for any.
+	// The id of a Outlet record (e.g. "out_example"). Matches records with this value; null for any.
 	Outlet *string `json:"outlet"`
-	// The id of a Supplier record (e.g. "sup_toyosu"). Matches records with this value; null for any.
+	// The id of a Supplier record (e.g. "sup_example"). Matches records with this value; null for any.
 	Supplier *string `json:"supplier"`
 	// Matches records with this value; null for any.
 	Status *PurchaseOrderStatus `json:"status"`
@@ -1330,7 +1330,7 @@ func (s *State) callFindPurchaseOrders(raw json.RawMessage) (any, error) {
 
 // GetPurchaseOrderArgs are the arguments of the tool get_purchase_order.
 type GetPurchaseOrderArgs struct {
-	// The id of the PurchaseOrder. The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of the PurchaseOrder. The id of a PurchaseOrder record (e.g. "po_example").
 	ID string `json:"id"`
 }
 
@@ -1367,9 +1367,9 @@ func (s *State) callGetPurchaseOrder(raw json.RawMessage) (any, error) {
 
 // FindOrderLinesArgs are the arguments of the tool find_order_lines.
 type FindOrderLinesArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520"). Matches records with this value; null for any.
+	// The id of a PurchaseOrder record (e.g. "po_example"). Matches records with this value; null for any.
 	PurchaseOrder *string `json:"purchase_order"`
-	// The id of a Ingredient record (e.g. "ing_maguro"). Matches records with this value; null for any.
+	// The id of a Ingredient record (e.g. "ing_example"). Matches records with this value; null for any.
 	Ingredient *string `json:"ingredient"`
 }
 
@@ -1453,9 +1453,9 @@ func (s *State) callFindOrderLines(raw json.RawMessage) (any, error) {
 
 // CreatePurchaseOrderArgs are the arguments of the tool create_purchase_order.
 type CreatePurchaseOrderArgs struct {
-	// The id of a Outlet record (e.g. "out_ginza").
+	// The id of a Outlet record (e.g. "out_example").
 	Outlet string `json:"outlet"`
-	// The id of a Supplier record (e.g. "sup_toyosu").
+	// The id of a Supplier record (e.g. "sup_example").
 	Supplier string `json:"supplier"`
 	// A date, YYYY-MM-DD.
 	DeliveryDate runtime.Date `json:"delivery_date"`
@@ -1548,9 +1548,9 @@ func (s *State) callCreatePurchaseOrder(raw json.RawMessage) (any, error) {
 
 // AddOrderLineArgs are the arguments of the tool add_order_line.
 type AddOrderLineArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
-	// The id of a Ingredient record (e.g. "ing_maguro").
+	// The id of a Ingredient record (e.g. "ing_example").
 	Ingredient string `json:"ingredient"`
 	Quantity   int64  `json:"quantity"`
 }
@@ -1663,9 +1663,9 @@ func (s *State) callAddOrderLine(raw json.RawMessage) (any, error) {
 
 // SetLineQuantityArgs are the arguments of the tool set_line_quantity.
 type SetLineQuantityArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
-	// The id of a Ingredient record (e.g. "ing_maguro").
+	// The id of a Ingredient record (e.g. "ing_example").
 	Ingredient string `json:"ingredient"`
 	Quantity   int64  `json:"quantity"`
 }
@@ -1781,7 +1781,7 @@ func (s *State) callSetLineQuantity(raw json.RawMessage) (any, error) {
 
 // SubmitPurchaseOrderArgs are the arguments of the tool submit_purchase_order.
 type SubmitPurchaseOrderArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
 	ApprovedBy    string `json:"approved_by"`
 }
@@ -1841,7 +1841,7 @@ func (s *State) callSubmitPurchaseOrder(raw json.RawMessage) (any, error) {
 
 // MarkPoReceivedArgs are the arguments of the tool mark_po_received.
 type MarkPoReceivedArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
 }
 
@@ -1885,7 +1885,7 @@ func (s *State) callMarkPoReceived(raw json.RawMessage) (any, error) {
 
 // CancelPurchaseOrderArgs are the arguments of the tool cancel_purchase_order.
 type CancelPurchaseOrderArgs struct {
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
 }
 
@@ -1931,9 +1931,9 @@ func (s *State) callCancelPurchaseOrder(raw json.RawMessage) (any, error) {
 type FindInvoicesArgs struct {
 	// Matches records containing this text, ignoring case; null for any.
 	InvoiceNumber *string `json:"invoice_number"`
-	// The id of a Supplier record (e.g. "sup_toyosu"). Matches records with this value; null for any.
+	// The id of a Supplier record (e.g. "sup_example"). Matches records with this value; null for any.
 	Supplier *string `json:"supplier"`
-	// The id of a PurchaseOrder record (e.g. "po_0520"). Matches records with this value; null for any.
+	// The id of a PurchaseOrder record (e.g. "po_example"). Matches records with this value; null for any.
 	PurchaseOrder *string `json:"purchase_order"`
 	// Matches records with this value; null for any.
 	Status *SupplierInvoiceStatus `json:"status"`
@@ -2037,7 +2037,7 @@ func (s *State) callFindInvoices(raw json.RawMessage) (any, error) {
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.
 type GetInvoiceArgs struct {
-	// The id of the SupplierInvoice. The id of a SupplierInvoice record (e.g. "sinv_0520").
+	// The id of the SupplierInvoice. The id of a SupplierInvoice record (e.g. "sinv_example").
 	ID string `json:"id"`
 }
 
@@ -2074,9 +2074,9 @@ func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 
 // RegisterInvoiceArgs are the arguments of the tool register_invoice.
 type RegisterInvoiceArgs struct {
-	// The id of a Supplier record (e.g. "sup_toyosu").
+	// The id of a Supplier record (e.g. "sup_example").
 	Supplier string `json:"supplier"`
-	// The id of a PurchaseOrder record (e.g. "po_0520").
+	// The id of a PurchaseOrder record (e.g. "po_example").
 	PurchaseOrder string `json:"purchase_order"`
 	InvoiceNumber string `json:"invoice_number"`
 	// A date, YYYY-MM-DD.
@@ -2200,7 +2200,7 @@ func (s *State) callRegisterInvoice(raw json.RawMessage) (any, error) {
 
 // ApproveInvoiceArgs are the arguments of the tool approve_invoice.
 type ApproveInvoiceArgs struct {
-	// The id of a SupplierInvoice record (e.g. "sinv_0520").
+	// The id of a SupplierInvoice record (e.g. "sinv_example").
 	Invoice string `json:"invoice"`
 }
 
@@ -2251,7 +2251,7 @@ func (s *State) callApproveInvoice(raw json.RawMessage) (any, error) {
 
 // DisputeInvoiceArgs are the arguments of the tool dispute_invoice.
 type DisputeInvoiceArgs struct {
-	// The id of a SupplierInvoice record (e.g. "sinv_0520").
+	// The id of a SupplierInvoice record (e.g. "sinv_example").
 	Invoice string `json:"invoice"`
 	Reason  string `json:"reason"`
 }
@@ -2298,7 +2298,7 @@ func (s *State) callDisputeInvoice(raw json.RawMessage) (any, error) {
 
 // PayInvoiceArgs are the arguments of the tool pay_invoice.
 type PayInvoiceArgs struct {
-	// The id of a SupplierInvoice record (e.g. "sinv_0520").
+	// The id of a SupplierInvoice record (e.g. "sinv_example").
 	Invoice string `json:"invoice"`
 }
 

@@ -126,7 +126,7 @@ func (s *State) callFindSubscribers(raw json.RawMessage) (any, error) {
 
 // GetSubscriberArgs are the arguments of the tool get_subscriber.
 type GetSubscriberArgs struct {
-	// The id of the Subscriber. The id of a Subscriber record (e.g. "sub_ana").
+	// The id of the Subscriber. The id of a Subscriber record (e.g. "sub_example").
 	ID string `json:"id"`
 }
 
@@ -283,7 +283,7 @@ func (s *State) callRegisterSubscriber(raw json.RawMessage) (any, error) {
 
 // UpdateSubscriberAddressArgs are the arguments of the tool update_subscriber_address.
 type UpdateSubscriberAddressArgs struct {
-	// The id of a Subscriber record (e.g. "sub_ana").
+	// The id of a Subscriber record (e.g. "sub_example").
 	Subscriber string `json:"subscriber"`
 	Address    string `json:"address"`
 	City       string `json:"city"`
@@ -335,7 +335,7 @@ func (s *State) callUpdateSubscriberAddress(raw json.RawMessage) (any, error) {
 
 // CloseSubscriberArgs are the arguments of the tool close_subscriber.
 type CloseSubscriberArgs struct {
-	// The id of a Subscriber record (e.g. "sub_ana").
+	// The id of a Subscriber record (e.g. "sub_example").
 	Subscriber string `json:"subscriber"`
 }
 
@@ -480,7 +480,7 @@ func (s *State) callFindPlans(raw json.RawMessage) (any, error) {
 
 // GetPlanArgs are the arguments of the tool get_plan.
 type GetPlanArgs struct {
-	// The id of the Plan. The id of a Plan record (e.g. "plan_pre").
+	// The id of the Plan. The id of a Plan record (e.g. "plan_example").
 	ID string `json:"id"`
 }
 
@@ -517,9 +517,9 @@ func (s *State) callGetPlan(raw json.RawMessage) (any, error) {
 
 // FindSubscriptionsArgs are the arguments of the tool find_subscriptions.
 type FindSubscriptionsArgs struct {
-	// The id of a Line record (e.g. "ln_ana1"). Matches records with this value; null for any.
+	// The id of a Line record (e.g. "ln_example"). Matches records with this value; null for any.
 	Line *string `json:"line"`
-	// The id of a Plan record (e.g. "plan_pre"). Matches records with this value; null for any.
+	// The id of a Plan record (e.g. "plan_example"). Matches records with this value; null for any.
 	Plan *string `json:"plan"`
 	// Matches records with this value; null for any.
 	Status *SubscriptionStatus `json:"status"`
@@ -612,9 +612,9 @@ func (s *State) callFindSubscriptions(raw json.RawMessage) (any, error) {
 
 // SubscribeArgs are the arguments of the tool subscribe.
 type SubscribeArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line string `json:"line"`
-	// The id of a Plan record (e.g. "plan_pre").
+	// The id of a Plan record (e.g. "plan_example").
 	Plan string `json:"plan"`
 }
 
@@ -687,9 +687,9 @@ func (s *State) callSubscribe(raw json.RawMessage) (any, error) {
 
 // ChangePlanArgs are the arguments of the tool change_plan.
 type ChangePlanArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line string `json:"line"`
-	// The id of a Plan record (e.g. "plan_pre").
+	// The id of a Plan record (e.g. "plan_example").
 	NewPlan string `json:"new_plan"`
 }
 
@@ -808,7 +808,7 @@ func (s *State) callChangePlan(raw json.RawMessage) (any, error) {
 
 // EndSubscriptionArgs are the arguments of the tool end_subscription.
 type EndSubscriptionArgs struct {
-	// The id of a Subscription record (e.g. "subs_ana1").
+	// The id of a Subscription record (e.g. "subs_example").
 	Subscription string `json:"subscription"`
 }
 
@@ -856,7 +856,7 @@ func (s *State) callEndSubscription(raw json.RawMessage) (any, error) {
 type FindLinesArgs struct {
 	// Number in E.164 form, e.g. +5511987654321. Matches records containing this text, ignoring case; null for any.
 	Msisdn *string `json:"msisdn"`
-	// The id of a Subscriber record (e.g. "sub_ana"). Matches records with this value; null for any.
+	// The id of a Subscriber record (e.g. "sub_example"). Matches records with this value; null for any.
 	Subscriber *string `json:"subscriber"`
 	// Matches records with this value; null for any.
 	Status *LineStatus `json:"status"`
@@ -948,7 +948,7 @@ func (s *State) callFindLines(raw json.RawMessage) (any, error) {
 
 // GetLineArgs are the arguments of the tool get_line.
 type GetLineArgs struct {
-	// The id of the Line. The id of a Line record (e.g. "ln_ana1").
+	// The id of the Line. The id of a Line record (e.g. "ln_example").
 	ID string `json:"id"`
 }
 
@@ -985,7 +985,7 @@ func (s *State) callGetLine(raw json.RawMessage) (any, error) {
 
 // FindUsageArgs are the arguments of the tool find_usage.
 type FindUsageArgs struct {
-	// The id of a Line record (e.g. "ln_ana1"). Matches records with this value; null for any.
+	// The id of a Line record (e.g. "ln_example"). Matches records with this value; null for any.
 	Line *string `json:"line"`
 	// Billing cycle, YYYY-MM. Matches records containing this text, ignoring case; null for any.
 	Cycle *string `json:"cycle"`
@@ -1079,7 +1079,7 @@ func (s *State) callFindUsage(raw json.RawMessage) (any, error) {
 
 // DataUsedMbArgs are the arguments of the tool data_used_mb.
 type DataUsedMbArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line  string `json:"line"`
 	Cycle string `json:"cycle"`
 }
@@ -1128,7 +1128,7 @@ func (s *State) callDataUsedMb(raw json.RawMessage) (any, error) {
 
 // ActivateLineArgs are the arguments of the tool activate_line.
 type ActivateLineArgs struct {
-	// The id of a Subscriber record (e.g. "sub_ana").
+	// The id of a Subscriber record (e.g. "sub_example").
 	Subscriber string `json:"subscriber"`
 	Msisdn     string `json:"msisdn"`
 	Iccid      string `json:"iccid"`
@@ -1225,7 +1225,7 @@ func (s *State) callActivateLine(raw json.RawMessage) (any, error) {
 
 // SuspendLineArgs are the arguments of the tool suspend_line.
 type SuspendLineArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line   string               `json:"line"`
 	Reason LineSuspensionReason `json:"reason"`
 }
@@ -1299,7 +1299,7 @@ func (s *State) callSuspendLine(raw json.RawMessage) (any, error) {
 
 // ReactivateLineArgs are the arguments of the tool reactivate_line.
 type ReactivateLineArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line string `json:"line"`
 }
 
@@ -1356,7 +1356,7 @@ func (s *State) callReactivateLine(raw json.RawMessage) (any, error) {
 
 // MarkLinePortedOutArgs are the arguments of the tool mark_line_ported_out.
 type MarkLinePortedOutArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line string `json:"line"`
 }
 
@@ -1415,7 +1415,7 @@ func (s *State) callMarkLinePortedOut(raw json.RawMessage) (any, error) {
 
 // FindBillsArgs are the arguments of the tool find_bills.
 type FindBillsArgs struct {
-	// The id of a Line record (e.g. "ln_ana1"). Matches records with this value; null for any.
+	// The id of a Line record (e.g. "ln_example"). Matches records with this value; null for any.
 	Line *string `json:"line"`
 	// Billing cycle, YYYY-MM. Matches records containing this text, ignoring case; null for any.
 	Cycle *string `json:"cycle"`
@@ -1509,7 +1509,7 @@ func (s *State) callFindBills(raw json.RawMessage) (any, error) {
 
 // GetBillArgs are the arguments of the tool get_bill.
 type GetBillArgs struct {
-	// The id of the Bill. The id of a Bill record (e.g. "bill_ana1_06").
+	// The id of the Bill. The id of a Bill record (e.g. "bill_ana1_example").
 	ID string `json:"id"`
 }
 
@@ -1546,7 +1546,7 @@ func (s *State) callGetBill(raw json.RawMessage) (any, error) {
 
 // IssueBillArgs are the arguments of the tool issue_bill.
 type IssueBillArgs struct {
-	// The id of a Line record (e.g. "ln_ana1").
+	// The id of a Line record (e.g. "ln_example").
 	Line  string `json:"line"`
 	Cycle string `json:"cycle"`
 }
@@ -1655,7 +1655,7 @@ func (s *State) callIssueBill(raw json.RawMessage) (any, error) {
 
 // RecordPaymentArgs are the arguments of the tool record_payment.
 type RecordPaymentArgs struct {
-	// The id of a Bill record (e.g. "bill_ana1_06").
+	// The id of a Bill record (e.g. "bill_ana1_example").
 	Bill string `json:"bill"`
 	// Amount in BRL.
 	Amount runtime.Decimal `json:"amount"`
@@ -1728,7 +1728,7 @@ func (s *State) callRecordPayment(raw json.RawMessage) (any, error) {
 
 // ContestBillArgs are the arguments of the tool contest_bill.
 type ContestBillArgs struct {
-	// The id of a Bill record (e.g. "bill_ana1_06").
+	// The id of a Bill record (e.g. "bill_ana1_example").
 	Bill   string `json:"bill"`
 	Reason string `json:"reason"`
 }
@@ -1778,7 +1778,7 @@ func (s *State) callContestBill(raw json.RawMessage) (any, error) {
 
 // CreditExtraChargesArgs are the arguments of the tool credit_extra_charges.
 type CreditExtraChargesArgs struct {
-	// The id of a Bill record (e.g. "bill_ana1_06").
+	// The id of a Bill record (e.g. "bill_ana1_example").
 	Bill string `json:"bill"`
 	// Amount in BRL.
 	Credit runtime.Decimal `json:"credit"`
@@ -1860,7 +1860,7 @@ func (s *State) callCreditExtraCharges(raw json.RawMessage) (any, error) {
 
 // FindPortRequestsArgs are the arguments of the tool find_port_requests.
 type FindPortRequestsArgs struct {
-	// The id of a Line record (e.g. "ln_ana1"). Matches records with this value; null for any.
+	// The id of a Line record (e.g. "ln_example"). Matches records with this value; null for any.
 	Line *string `json:"line"`
 	// Matches records with this value; null for any.
 	Recipient *PortOutRequestRecipient `json:"recipient"`
@@ -1950,7 +1950,7 @@ func (s *State) callFindPortRequests(raw json.RawMessage) (any, error) {
 
 // GetPortRequestArgs are the arguments of the tool get_port_request.
 type GetPortRequestArgs struct {
-	// The id of the PortOutRequest. The id of a PortOutRequest record (e.g. "por_marcos_old").
+	// The id of the PortOutRequest. The id of a PortOutRequest record (e.g. "por_marcos_example").
 	ID string `json:"id"`
 }
 
@@ -1987,7 +1987,7 @@ func (s *State) callGetPortRequest(raw json.RawMessage) (any, error) {
 
 // ApprovePortOutArgs are the arguments of the tool approve_port_out.
 type ApprovePortOutArgs struct {
-	// The id of a PortOutRequest record (e.g. "por_marcos_old").
+	// The id of a PortOutRequest record (e.g. "por_marcos_example").
 	Request string `json:"request"`
 }
 
@@ -2048,7 +2048,7 @@ func (s *State) callApprovePortOut(raw json.RawMessage) (any, error) {
 
 // RejectPortOutArgs are the arguments of the tool reject_port_out.
 type RejectPortOutArgs struct {
-	// The id of a PortOutRequest record (e.g. "por_marcos_old").
+	// The id of a PortOutRequest record (e.g. "por_marcos_example").
 	Request string                        `json:"request"`
 	Reason  PortOutRequestRejectionReason `json:"reason"`
 }
@@ -2120,7 +2120,7 @@ func (s *State) callRejectPortOut(raw json.RawMessage) (any, error) {
 
 // CompletePortOutArgs are the arguments of the tool complete_port_out.
 type CompletePortOutArgs struct {
-	// The id of a PortOutRequest record (e.g. "por_marcos_old").
+	// The id of a PortOutRequest record (e.g. "por_marcos_example").
 	Request string `json:"request"`
 }
 

@@ -118,7 +118,7 @@ func (s *State) callFindPrograms(raw json.RawMessage) (any, error) {
 
 // GetProgramArgs are the arguments of the tool get_program.
 type GetProgramArgs struct {
-	// The id of the Program. The id of a Program record (e.g. "prg_bcs").
+	// The id of the Program. The id of a Program record (e.g. "prg_example").
 	ID string `json:"id"`
 }
 
@@ -155,7 +155,7 @@ func (s *State) callGetProgram(raw json.RawMessage) (any, error) {
 
 // SetCapacityArgs are the arguments of the tool set_capacity.
 type SetCapacityArgs struct {
-	// The id of a Program record (e.g. "prg_bcs").
+	// The id of a Program record (e.g. "prg_example").
 	Program  string `json:"program"`
 	Capacity int64  `json:"capacity"`
 }
@@ -238,7 +238,7 @@ func (s *State) callSetCapacity(raw json.RawMessage) (any, error) {
 
 // CloseIntakeArgs are the arguments of the tool close_intake.
 type CloseIntakeArgs struct {
-	// The id of a Program record (e.g. "prg_bcs").
+	// The id of a Program record (e.g. "prg_example").
 	Program string `json:"program"`
 }
 
@@ -388,7 +388,7 @@ func (s *State) callFindApplicants(raw json.RawMessage) (any, error) {
 
 // GetApplicantArgs are the arguments of the tool get_applicant.
 type GetApplicantArgs struct {
-	// The id of the Applicant. The id of a Applicant record (e.g. "app_chen").
+	// The id of the Applicant. The id of a Applicant record (e.g. "app_example").
 	ID string `json:"id"`
 }
 
@@ -425,7 +425,7 @@ func (s *State) callGetApplicant(raw json.RawMessage) (any, error) {
 
 // FindDocumentsArgs are the arguments of the tool find_documents.
 type FindDocumentsArgs struct {
-	// The id of a Applicant record (e.g. "app_chen"). Matches records with this value; null for any.
+	// The id of a Applicant record (e.g. "app_example"). Matches records with this value; null for any.
 	Applicant *string `json:"applicant"`
 	// Matches records with this value; null for any.
 	Kind *DocumentKind `json:"kind"`
@@ -515,7 +515,7 @@ func (s *State) callFindDocuments(raw json.RawMessage) (any, error) {
 
 // RecordDocumentArgs are the arguments of the tool record_document.
 type RecordDocumentArgs struct {
-	// The id of a Applicant record (e.g. "app_chen").
+	// The id of a Applicant record (e.g. "app_example").
 	Applicant string       `json:"applicant"`
 	Kind      DocumentKind `json:"kind"`
 	// IELTS overall band, for English tests. Optional: null when not given.
@@ -598,7 +598,7 @@ func (s *State) callRecordDocument(raw json.RawMessage) (any, error) {
 
 // VerifyDocumentArgs are the arguments of the tool verify_document.
 type VerifyDocumentArgs struct {
-	// The id of a Document record (e.g. "doc_chen_tr").
+	// The id of a Document record (e.g. "doc_chen_example").
 	Document string `json:"document"`
 }
 
@@ -652,7 +652,7 @@ func (s *State) callVerifyDocument(raw json.RawMessage) (any, error) {
 
 // RejectDocumentArgs are the arguments of the tool reject_document.
 type RejectDocumentArgs struct {
-	// The id of a Document record (e.g. "doc_chen_tr").
+	// The id of a Document record (e.g. "doc_chen_example").
 	Document string `json:"document"`
 	Note     string `json:"note"`
 }
@@ -699,9 +699,9 @@ func (s *State) callRejectDocument(raw json.RawMessage) (any, error) {
 
 // FindApplicationsArgs are the arguments of the tool find_applications.
 type FindApplicationsArgs struct {
-	// The id of a Applicant record (e.g. "app_chen"). Matches records with this value; null for any.
+	// The id of a Applicant record (e.g. "app_example"). Matches records with this value; null for any.
 	Applicant *string `json:"applicant"`
-	// The id of a Program record (e.g. "prg_bcs"). Matches records with this value; null for any.
+	// The id of a Program record (e.g. "prg_example"). Matches records with this value; null for any.
 	Program *string `json:"program"`
 	// Matches records with this value; null for any.
 	Status *ApplicationStatus `json:"status"`
@@ -794,7 +794,7 @@ func (s *State) callFindApplications(raw json.RawMessage) (any, error) {
 
 // GetApplicationArgs are the arguments of the tool get_application.
 type GetApplicationArgs struct {
-	// The id of the Application. The id of a Application record (e.g. "apl_chen_cs").
+	// The id of the Application. The id of a Application record (e.g. "apl_chen_example").
 	ID string `json:"id"`
 }
 
@@ -831,7 +831,7 @@ func (s *State) callGetApplication(raw json.RawMessage) (any, error) {
 
 // FindOffersArgs are the arguments of the tool find_offers.
 type FindOffersArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs"). Matches records with this value; null for any.
+	// The id of a Application record (e.g. "apl_chen_example"). Matches records with this value; null for any.
 	Application *string `json:"application"`
 	// Matches records with this value; null for any.
 	Status *OfferStatus `json:"status"`
@@ -912,7 +912,7 @@ func (s *State) callFindOffers(raw json.RawMessage) (any, error) {
 
 // StartReviewArgs are the arguments of the tool start_review.
 type StartReviewArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application string `json:"application"`
 }
 
@@ -959,7 +959,7 @@ func (s *State) callStartReview(raw json.RawMessage) (any, error) {
 
 // AdmitApplicantArgs are the arguments of the tool admit_applicant.
 type AdmitApplicantArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application    string `json:"application"`
 	WithConditions bool   `json:"with_conditions"`
 	// Optional: null when not given.
@@ -1093,7 +1093,7 @@ func (s *State) callAdmitApplicant(raw json.RawMessage) (any, error) {
 
 // WaitlistApplicationArgs are the arguments of the tool waitlist_application.
 type WaitlistApplicationArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application string `json:"application"`
 }
 
@@ -1139,7 +1139,7 @@ func (s *State) callWaitlistApplication(raw json.RawMessage) (any, error) {
 
 // RefuseApplicationArgs are the arguments of the tool refuse_application.
 type RefuseApplicationArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application string `json:"application"`
 	Reason      string `json:"reason"`
 }
@@ -1191,7 +1191,7 @@ func (s *State) callRefuseApplication(raw json.RawMessage) (any, error) {
 
 // WithdrawApplicationArgs are the arguments of the tool withdraw_application.
 type WithdrawApplicationArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application string `json:"application"`
 }
 
@@ -1253,7 +1253,7 @@ func (s *State) callWithdrawApplication(raw json.RawMessage) (any, error) {
 
 // AcceptOfferArgs are the arguments of the tool accept_offer.
 type AcceptOfferArgs struct {
-	// The id of a Offer record (e.g. "off_chen").
+	// The id of a Offer record (e.g. "off_example").
 	Offer string `json:"offer"`
 }
 
@@ -1309,7 +1309,7 @@ func (s *State) callAcceptOffer(raw json.RawMessage) (any, error) {
 
 // DeclineOfferArgs are the arguments of the tool decline_offer.
 type DeclineOfferArgs struct {
-	// The id of a Offer record (e.g. "off_chen").
+	// The id of a Offer record (e.g. "off_example").
 	Offer string `json:"offer"`
 }
 
@@ -1357,7 +1357,7 @@ func (s *State) callDeclineOffer(raw json.RawMessage) (any, error) {
 type FindScholarshipsArgs struct {
 	// Matches records containing this text, ignoring case; null for any.
 	Name *string `json:"name"`
-	// Set when the scholarship is for one program only. The id of a Program record (e.g. "prg_bcs"). Matches records with this value; null for any.
+	// Set when the scholarship is for one program only. The id of a Program record (e.g. "prg_example"). Matches records with this value; null for any.
 	Program *string `json:"program"`
 }
 
@@ -1440,7 +1440,7 @@ func (s *State) callFindScholarships(raw json.RawMessage) (any, error) {
 
 // GetScholarshipArgs are the arguments of the tool get_scholarship.
 type GetScholarshipArgs struct {
-	// The id of the Scholarship. The id of a Scholarship record (e.g. "sch_president").
+	// The id of the Scholarship. The id of a Scholarship record (e.g. "sch_example").
 	ID string `json:"id"`
 }
 
@@ -1477,9 +1477,9 @@ func (s *State) callGetScholarship(raw json.RawMessage) (any, error) {
 
 // FindAwardsArgs are the arguments of the tool find_awards.
 type FindAwardsArgs struct {
-	// The id of a Scholarship record (e.g. "sch_president"). Matches records with this value; null for any.
+	// The id of a Scholarship record (e.g. "sch_example"). Matches records with this value; null for any.
 	Scholarship *string `json:"scholarship"`
-	// The id of a Application record (e.g. "apl_chen_cs"). Matches records with this value; null for any.
+	// The id of a Application record (e.g. "apl_chen_example"). Matches records with this value; null for any.
 	Application *string `json:"application"`
 	// Matches records with this value; null for any.
 	Status *ScholarshipAwardStatus `json:"status"`
@@ -1572,9 +1572,9 @@ func (s *State) callFindAwards(raw json.RawMessage) (any, error) {
 
 // AwardScholarshipArgs are the arguments of the tool award_scholarship.
 type AwardScholarshipArgs struct {
-	// The id of a Scholarship record (e.g. "sch_president").
+	// The id of a Scholarship record (e.g. "sch_example").
 	Scholarship string `json:"scholarship"`
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application string `json:"application"`
 }
 
@@ -1668,7 +1668,7 @@ func (s *State) callAwardScholarship(raw json.RawMessage) (any, error) {
 
 // AcceptAwardArgs are the arguments of the tool accept_award.
 type AcceptAwardArgs struct {
-	// The id of a ScholarshipAward record (e.g. "aw_chen").
+	// The id of a ScholarshipAward record (e.g. "aw_example").
 	Award string `json:"award"`
 }
 
@@ -1712,7 +1712,7 @@ func (s *State) callAcceptAward(raw json.RawMessage) (any, error) {
 
 // CancelAwardArgs are the arguments of the tool cancel_award.
 type CancelAwardArgs struct {
-	// The id of a ScholarshipAward record (e.g. "aw_chen").
+	// The id of a ScholarshipAward record (e.g. "aw_example").
 	Award string `json:"award"`
 }
 
@@ -1756,7 +1756,7 @@ func (s *State) callCancelAward(raw json.RawMessage) (any, error) {
 
 // FindDepositsArgs are the arguments of the tool find_deposits.
 type FindDepositsArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs"). Matches records with this value; null for any.
+	// The id of a Application record (e.g. "apl_chen_example"). Matches records with this value; null for any.
 	Application *string `json:"application"`
 	// Payment reference. Matches records containing this text, ignoring case; null for any.
 	Reference *string `json:"reference"`
@@ -1850,7 +1850,7 @@ func (s *State) callFindDeposits(raw json.RawMessage) (any, error) {
 
 // RecordDepositArgs are the arguments of the tool record_deposit.
 type RecordDepositArgs struct {
-	// The id of a Application record (e.g. "apl_chen_cs").
+	// The id of a Application record (e.g. "apl_chen_example").
 	Application string `json:"application"`
 	// Amount in CAD.
 	Amount    runtime.Decimal      `json:"amount"`
@@ -1982,7 +1982,7 @@ func (s *State) callRecordDeposit(raw json.RawMessage) (any, error) {
 
 // RefundDepositArgs are the arguments of the tool refund_deposit.
 type RefundDepositArgs struct {
-	// The id of a TuitionDeposit record (e.g. "dep_tremblay").
+	// The id of a TuitionDeposit record (e.g. "dep_example").
 	Deposit string `json:"deposit"`
 }
 

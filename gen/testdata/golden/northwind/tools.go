@@ -94,7 +94,7 @@ func (s *State) callFindCustomers(raw json.RawMessage) (any, error) {
 
 // GetCustomerArgs are the arguments of the tool get_customer.
 type GetCustomerArgs struct {
-	// The id of a Customer record (e.g. "acme").
+	// The id of a Customer record (e.g. "acme_example").
 	ID string `json:"id"`
 }
 
@@ -252,7 +252,7 @@ func (s *State) callCreateCustomer(raw json.RawMessage) (any, error) {
 
 // UpdateCustomerArgs are the arguments of the tool update_customer.
 type UpdateCustomerArgs struct {
-	// The id of a Customer record (e.g. "acme").
+	// The id of a Customer record (e.g. "acme_example").
 	ID string `json:"id"`
 	// Null leaves the field unchanged.
 	Name *string `json:"name"`
@@ -407,7 +407,7 @@ func (s *State) callUpdateCustomer(raw json.RawMessage) (any, error) {
 
 // SetTierArgs are the arguments of the tool set_tier.
 type SetTierArgs struct {
-	// The id of a Customer record (e.g. "acme").
+	// The id of a Customer record (e.g. "acme_example").
 	Customer string `json:"customer"`
 	// The new tier.
 	Tier CustomerTier `json:"tier"`
@@ -478,7 +478,7 @@ func (s *State) callSetTier(raw json.RawMessage) (any, error) {
 
 // GetInvoiceArgs are the arguments of the tool get_invoice.
 type GetInvoiceArgs struct {
-	// The id of a Invoice record (e.g. "inv1").
+	// The id of a Invoice record (e.g. "inv0").
 	ID string `json:"id"`
 }
 
@@ -515,7 +515,7 @@ func (s *State) callGetInvoice(raw json.RawMessage) (any, error) {
 
 // CreateInvoiceArgs are the arguments of the tool create_invoice.
 type CreateInvoiceArgs struct {
-	// The id of a Customer record (e.g. "acme").
+	// The id of a Customer record (e.g. "acme_example").
 	Customer string `json:"customer"`
 	// Amount in EUR.
 	Amount float64 `json:"amount"`
@@ -603,7 +603,7 @@ func (s *State) callCreateInvoice(raw json.RawMessage) (any, error) {
 
 // DeleteInvoiceArgs are the arguments of the tool delete_invoice.
 type DeleteInvoiceArgs struct {
-	// The id of a Invoice record (e.g. "inv1").
+	// The id of a Invoice record (e.g. "inv0").
 	ID string `json:"id"`
 }
 
@@ -643,7 +643,7 @@ func (s *State) callDeleteInvoice(raw json.RawMessage) (any, error) {
 
 // MarkPaidArgs are the arguments of the tool mark_paid.
 type MarkPaidArgs struct {
-	// The id of a Invoice record (e.g. "inv1").
+	// The id of a Invoice record (e.g. "inv0").
 	Invoice string `json:"invoice"`
 }
 
@@ -687,7 +687,7 @@ func (s *State) callMarkPaid(raw json.RawMessage) (any, error) {
 
 // IssueInvoiceArgs are the arguments of the tool issue_invoice.
 type IssueInvoiceArgs struct {
-	// The id of a Invoice record (e.g. "inv1").
+	// The id of a Invoice record (e.g. "inv0").
 	Invoice string `json:"invoice"`
 	// Days until the invoice is due. Optional: null when not given.
 	DueIn *int64 `json:"due_in"`
@@ -779,7 +779,7 @@ func (s *State) callIssueInvoice(raw json.RawMessage) (any, error) {
 
 // VoidDraftsArgs are the arguments of the tool void_drafts.
 type VoidDraftsArgs struct {
-	// The id of a Customer record (e.g. "acme").
+	// The id of a Customer record (e.g. "acme_example").
 	Customer string `json:"customer"`
 }
 
@@ -921,7 +921,7 @@ func (s *State) callListEntries(raw json.RawMessage) (any, error) {
 
 // PostEntryArgs are the arguments of the tool post_entry.
 type PostEntryArgs struct {
-	// The id of a Invoice record (e.g. "inv1").
+	// The id of a Invoice record (e.g. "inv0").
 	Invoice string `json:"invoice"`
 	// Amount in EUR.
 	Amount float64 `json:"amount"`
@@ -997,7 +997,7 @@ func (s *State) callPostEntry(raw json.RawMessage) (any, error) {
 
 // ReverseEntryArgs are the arguments of the tool reverse_entry.
 type ReverseEntryArgs struct {
-	// The id of a Entry record (e.g. "deposit").
+	// The id of a Entry record (e.g. "deposit_example").
 	Entry string `json:"entry"`
 }
 

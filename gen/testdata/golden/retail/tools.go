@@ -16,7 +16,7 @@ const pageSize = 50
 
 // GetProductDetailsArgs are the arguments of the tool get_product_details.
 type GetProductDetailsArgs struct {
-	// The id of a Product record (e.g. "6086499569").
+	// The id of a Product record (e.g. "0000000000").
 	ProductID string `json:"product_id"`
 }
 
@@ -143,7 +143,7 @@ func (s *State) callListAllProductTypes(raw json.RawMessage) (any, error) {
 
 // GetOrderDetailsArgs are the arguments of the tool get_order_details.
 type GetOrderDetailsArgs struct {
-	// The id of a Order record (e.g. "#W1").
+	// The id of a Order record (e.g. "#W0").
 	OrderID string `json:"order_id"`
 }
 
@@ -180,7 +180,7 @@ func (s *State) callGetOrderDetails(raw json.RawMessage) (any, error) {
 
 // GetUserDetailsArgs are the arguments of the tool get_user_details.
 type GetUserDetailsArgs struct {
-	// The id of a User record (e.g. "sara_doe_1").
+	// The id of a User record (e.g. "sara_doe_example").
 	UserID string `json:"user_id"`
 }
 
@@ -293,7 +293,7 @@ func (s *State) callListOrders(raw json.RawMessage) (any, error) {
 // CreateOrderArgs are the arguments of the tool create_order.
 type CreateOrderArgs struct {
 	OrderID string `json:"order_id"`
-	// The id of a User record (e.g. "sara_doe_1").
+	// The id of a User record (e.g. "sara_doe_example").
 	UserID         string      `json:"user_id"`
 	Address        Address     `json:"address"`
 	Items          []OrderItem `json:"items"`
@@ -420,9 +420,9 @@ func (s *State) callCreateOrder(raw json.RawMessage) (any, error) {
 
 // UpdateOrderArgs are the arguments of the tool update_order.
 type UpdateOrderArgs struct {
-	// The id of a Order record (e.g. "#W1").
+	// The id of a Order record (e.g. "#W0").
 	OrderID string `json:"order_id"`
-	// The id of a User record (e.g. "sara_doe_1"). Null leaves the field unchanged.
+	// The id of a User record (e.g. "sara_doe_example"). Null leaves the field unchanged.
 	UserID *string `json:"user_id"`
 	// Null leaves the field unchanged.
 	Address *Address `json:"address"`
@@ -586,7 +586,7 @@ func (s *State) callUpdateOrder(raw json.RawMessage) (any, error) {
 
 // ModifyUserAddressArgs are the arguments of the tool modify_user_address.
 type ModifyUserAddressArgs struct {
-	// The id of a User record (e.g. "sara_doe_1").
+	// The id of a User record (e.g. "sara_doe_example").
 	User string `json:"user"`
 	// The new address.
 	Address Address `json:"address"`
@@ -651,7 +651,7 @@ func (s *State) callModifyUserAddress(raw json.RawMessage) (any, error) {
 
 // AddPaymentMethodArgs are the arguments of the tool add_payment_method.
 type AddPaymentMethodArgs struct {
-	// The id of a User record (e.g. "sara_doe_1").
+	// The id of a User record (e.g. "sara_doe_example").
 	User string `json:"user"`
 	// The payment method to add.
 	Method PaymentMethod `json:"method"`
@@ -726,7 +726,7 @@ func (s *State) callAddPaymentMethod(raw json.RawMessage) (any, error) {
 
 // SetGiftCardBalanceArgs are the arguments of the tool set_gift_card_balance.
 type SetGiftCardBalanceArgs struct {
-	// The id of a User record (e.g. "sara_doe_1").
+	// The id of a User record (e.g. "sara_doe_example").
 	User            string  `json:"user"`
 	PaymentMethodID string  `json:"payment_method_id"`
 	Balance         float64 `json:"balance"`
@@ -803,7 +803,7 @@ func (s *State) callSetGiftCardBalance(raw json.RawMessage) (any, error) {
 
 // CancelPendingOrderArgs are the arguments of the tool cancel_pending_order.
 type CancelPendingOrderArgs struct {
-	// The id of a Order record (e.g. "#W1").
+	// The id of a Order record (e.g. "#W0").
 	Order string `json:"order"`
 	// 'no longer needed' or 'ordered by mistake'.
 	Reason string `json:"reason"`
@@ -901,7 +901,7 @@ func (s *State) callCancelPendingOrder(raw json.RawMessage) (any, error) {
 
 // ModifyPendingOrderItemsArgs are the arguments of the tool modify_pending_order_items.
 type ModifyPendingOrderItemsArgs struct {
-	// The id of a Order record (e.g. "#W1").
+	// The id of a Order record (e.g. "#W0").
 	Order string `json:"order"`
 	// The items to change.
 	ItemIds []string `json:"item_ids"`
@@ -1087,7 +1087,7 @@ func (s *State) callModifyPendingOrderItems(raw json.RawMessage) (any, error) {
 
 // PlaceOrderArgs are the arguments of the tool place_order.
 type PlaceOrderArgs struct {
-	// The id of a User record (e.g. "sara_doe_1").
+	// The id of a User record (e.g. "sara_doe_example").
 	User string `json:"user"`
 	// The new order's id.
 	OrderID string      `json:"order_id"`
