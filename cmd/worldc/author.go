@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -14,6 +13,7 @@ import (
 
 type authorCmd struct {
 	endpointFlags
+	seedFlag
 	Out         string   `short:"o" default:"authored" placeholder:"OUT" help:"Output directory: OUT/<id>.world for worlds that passed, OUT/<id>.failed.world for the last draft of those that did not, OUT/traces/<id>.jsonl, OUT/results/<id>.json (default ${default})."`
 	Build       string   `placeholder:"DIR" help:"Where worlds are generated and gated, as worldc build -o DIR (default OUT/build); the packages of the worlds that passed stay there."`
 	Module      string   `placeholder:"PATH" help:"Module path of the build directory when it becomes a module of its own (default worlds)."`
@@ -61,7 +61,7 @@ func (c *authorCmd) Run(sys *stdio) error {
 		return nil
 	}
 	out := absPath(sys.cwd, c.Out)
-	r := &author.Runner{Prompts: prompts, Client: c.client(),
+	r := &author.Runner{Prompts: prompts, Client: c.client(c.Seed),
 		Opts: author.Options{Out: out, Rounds: c.Rounds, CheckOnly: c.CheckOnly, Force: c.Force, RetryFailed: c.RetryFailed, Jobs: c.Jobs, NoReachability: c.NoReach}}
 	if !c.CheckOnly {
 		build := filepath.Join(out, "build")
@@ -104,15 +104,7 @@ type briefPrinter struct {
 
 func (p *briefPrinter) start(todo int) {
 	if p.sys.terminal && todo > 0 {
-		p.bar = progressbar.NewOptions(todo,
-			progressbar.OptionSetWriter(p.sys.stderr),
-			progressbar.OptionSetDescription("author"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionSetRenderBlankState(true),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-		)
+		p.bar = newBar(p.sys.stderr, todo, "author", "")
 	}
 }
 

@@ -21,6 +21,7 @@ type briefsCmd struct {
 
 type briefsSampleCmd struct {
 	endpointFlags
+	seedFlag
 	N           int    `short:"n" default:"10" help:"Number of briefs (default ${default})."`
 	SampleSeed  uint64 `name:"sample-seed" default:"1" placeholder:"N" help:"Seed of the sampling of cells (default ${default})."`
 	Out         string `short:"o" default:"briefs.jsonl" placeholder:"FILE" help:"The JSONL file written (default ${default})."`
@@ -56,7 +57,7 @@ func (c *briefsSampleCmd) Run(sys *stdio) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	briefs, usage, errs := author.WriteBriefs(ctx, c.client(), prompts, samples, c.Jobs, nil)
+	briefs, usage, errs := author.WriteBriefs(ctx, c.client(c.Seed), prompts, samples, c.Jobs, nil)
 	// Written whole and atomically: a link planted at -o is replaced, not
 	// written through (see safefs.WriteFile).
 	var out bytes.Buffer

@@ -52,11 +52,12 @@ func newStdio(ctx context.Context, release func()) *stdio {
 }
 
 // watchesContext are the commands that stop when sys.ctx is cancelled:
-// they run go commands that take long (the gate, a bundle's build). The
+// they run go commands that take long (the gate, a bundle's build) or ask
+// a model (author; tasks, which also stops between worlds). The
 // others get the signals' default effect back before they run, so that an
 // interrupt ends them at once instead of being held for a context they do
 // not read; briefs watches signals of its own.
-var watchesContext = map[string]bool{"vet": true, "build": true, "bundle": true, "author": true}
+var watchesContext = map[string]bool{"vet": true, "build": true, "bundle": true, "author": true, "tasks": true}
 
 // isTerminal reports whether f is a terminal: a character device that
 // answers the terminal's ioctl (/dev/null is a character device too, and
@@ -74,7 +75,7 @@ type cli struct {
 	Vet        vetCmd        `cmd:"" help:"The executability gate: type-check and go test generated world packages."`
 	Build      buildCmd      `cmd:"" help:"Check, generate and vet: the main job."`
 	Synth      synthCmd      `cmd:"" help:"Write a synthetic corpus of N distinct valid worlds, deterministic for a seed (for measuring the gate at scale)."`
-	Tasks      tasksCmd      `cmd:"" help:"Synthesise verified tasks for worlds: dependency chains, loops and refusals with rubrics from the state diff; or print the tool-dependency graph."`
+	Tasks      tasksCmd      `cmd:"" help:"Synthesise verified tasks for worlds: dependency chains, loops and refusals with rubrics from the state diff, in template words or (with --model) words a model writes and the dataflow check verifies; or print or draw the tool-dependency graph."`
 	Report     reportCmd     `cmd:"" help:"Render gate reports as an HTML page, or merge the reports of shards."`
 	Bundle     bundleCmd     `cmd:"" help:"Build a bundle for trainers: one server binary (JSON API, MCP, OpenEnv WebSocket) with schemas, tasks and golden trajectories."`
 	Explain    explainCmd    `cmd:"" help:"Explain a diagnostic code: its validator, hint and a failing example."`

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,19 +12,24 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/tasks"
+	"github.com/worldc/worldc/internal/author"
 	"github.com/worldc/worldc/internal/pipeline"
 	"github.com/worldc/worldc/internal/safefs"
+	"github.com/worldc/worldc/internal/taskwords"
 	"github.com/worldc/worldc/internal/text"
 )
 
 type tasksCmd struct {
+	endpointFlags
 	N           int      `short:"n" default:"100" help:"Tasks to synthesise per world (default ${default})."`
-	Seed        uint64   `default:"1" help:"The synthesis seed: the same spec and seed write the same tasks (default ${default})."`
-	Out         string   `short:"o" placeholder:"OUT" help:"Where to write OUT/<world>.world, OUT/<world>.tasks.jsonl and the specs' data files."`
+	Seed        uint64   `default:"1" help:"The synthesis seed: the same spec and seed write the same tasks (default ${default}); with --model also the endpoint's sampling seed (a repair asks with seed+1)."`
+	Jobs        int      `short:"j" default:"4" placeholder:"N" help:"With --model: requests for words at once (default ${default})."`
+	Out         string   `short:"o" placeholder:"OUT" help:"Where to write OUT/<world>.world, OUT/<world>.tasks.jsonl and the specs' data files (with --model also OUT/traces/<world>.words.jsonl, a line per request)."`
 	Difficulty  string   `enum:",easy,medium,hard" default:"" help:"Keep only tasks of this level: easy, medium or hard (default: all)."`
-	JSON        bool     `help:"Print the summary as a JSON array on stdout."`
+	JSON        bool     `help:"Print the summary as a JSON array on stdout (without it the summary goes to stderr, with a progress bar on a terminal)."`
 	Graph       bool     `help:"Print the tool-dependency graph of each world on stdout instead of synthesising tasks (with -o OUT: write OUT/<world>.graph.<format> instead)."`
 	GraphFormat string   `name:"graph-format" default:"dot" enum:"dot,json,svg" help:"The graph's format: dot (Graphviz), json, or svg (a picture: services as bands, tools by depth, lookup, parameter and state edges apart) (default ${default})."`
 	Paths       []string `arg:"" name:"spec" help:"Spec files, directories or dir/... patterns."`
@@ -38,6 +44,12 @@ func (c *tasksCmd) Run(sys *stdio) error {
 	}
 	if !c.Graph && c.Out == "" {
 		return usagef("tasks needs -o OUT (or --graph)")
+	}
+	if err := c.validate(false); err != nil {
+		return err
+	}
+	if c.Jobs < 1 {
+		return usagef("-j must be positive")
 	}
 	specs, err := pipeline.Expand(sys.cwd, c.Paths)
 	if err != nil {
@@ -87,7 +99,21 @@ func (c *tasksCmd) Run(sys *stdio) error {
 	var summaries []tasks.Summary
 	written := map[string]string{} // data file in OUT → the spec it came from
 	total := 0
+	p := &tasksPrinter{sys: sys, quiet: c.JSON}
+	p.start(len(results), "tasks", "worlds")
+	defer p.finish()
+	var llm *author.Client
+	if c.Model != "" {
+		o := c.clientOptions(new(int(c.Seed & math.MaxInt32)))
+		if c.JSONOutput {
+			o.Schema = taskwords.Schema()
+		}
+		llm = author.NewClient(o)
+	}
 	for i, r := range results {
+		if err := sys.ctx.Err(); err != nil {
+			return err
+		}
 		start := time.Now()
 		dir := filepath.Dir(inputs[i].spec.Path)
 		root, err := os.OpenRoot(dir)
@@ -99,6 +125,13 @@ func (c *tasksCmd) Run(sys *stdio) error {
 			root.Close()
 			return fmt.Errorf("%s: %v", r.Spec.Name, err)
 		}
+		if llm != nil {
+			err = c.words(sys, p, llm, r, res, out)
+			if err != nil {
+				root.Close()
+				return fmt.Errorf("%s: %v", r.Spec.Name, err)
+			}
+		}
 		err = writeTasks(out, r, root.FS(), dir, res, written)
 		root.Close()
 		if err != nil {
@@ -106,10 +139,10 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		}
 		total += res.Summary.Kept
 		summaries = append(summaries, res.Summary)
-		if !c.JSON {
-			fmt.Fprint(sys.stderr, tasksSummary(res.Summary, time.Since(start)))
-		}
+		p.print(tasksSummary(res.Summary, time.Since(start)))
+		p.add()
 	}
+	p.finish()
 	if c.JSON {
 		data, err := json.MarshalIndent(summaries, "", "  ")
 		if err != nil {
@@ -119,6 +152,64 @@ func (c *tasksCmd) Run(sys *stdio) error {
 	}
 	fmt.Fprintf(sys.stderr, "%s, %s written to %s\n", text.Plural(len(results), "world"), text.Plural(total, "task"), displayPath(sys.cwd, out))
 	return nil
+}
+
+// words has the model write the words of the world's tasks
+// (internal/taskwords), with a bar over its tasks; the traces go to
+// OUT/traces/<world>.words.jsonl.
+func (c *tasksCmd) words(sys *stdio, p *tasksPrinter, llm *author.Client, r pipeline.Checked, res *tasks.Result, out string) error {
+	sub := &tasksPrinter{sys: sys, quiet: c.JSON}
+	p.clear()
+	sub.start(len(res.Tasks), "words "+r.World.Name, "")
+	defer sub.finish()
+	return taskwords.Write(sys.ctx, llm, res, taskwords.Options{
+		World: r.World.Name, Title: r.World.Title, Jobs: c.Jobs,
+		Traces:   filepath.Join(out, "traces", r.World.Name+".words.jsonl"),
+		Progress: sub.add,
+	})
+}
+
+// tasksPrinter prints the summary lines on stderr, with a progress bar
+// below them on a terminal (none with --json, nor when stdout is not a
+// terminal, as vet's).
+type tasksPrinter struct {
+	sys   *stdio
+	quiet bool
+	bar   *progressbar.ProgressBar
+}
+
+func (p *tasksPrinter) start(total int, desc, its string) {
+	if p.sys.terminal && !p.quiet && total > 0 {
+		p.bar = newBar(p.sys.stderr, total, desc, its)
+	}
+}
+
+func (p *tasksPrinter) clear() {
+	if p.bar != nil {
+		p.bar.Clear()
+	}
+}
+
+func (p *tasksPrinter) print(s string) {
+	if p.quiet {
+		return
+	}
+	p.clear()
+	fmt.Fprint(p.sys.stderr, s)
+}
+
+func (p *tasksPrinter) add() {
+	if p.bar != nil {
+		p.bar.Add(1)
+	}
+}
+
+func (p *tasksPrinter) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar.Clear()
+		p.bar = nil
+	}
 }
 
 // writeGraphs prints each world's graph on stdout, or with -o writes
@@ -241,6 +332,13 @@ func tasksSummary(s tasks.Summary, took time.Duration) string {
 	fmt.Fprintf(&b, "  calls per task: %s\n", strings.Join(calls, " "))
 	if len(s.Dropped) > 0 {
 		fmt.Fprintf(&b, "  dropped: %s\n", counts(s.Dropped))
+	}
+	if w := s.Words; w != nil {
+		fmt.Fprintf(&b, "  words: llm %d (repaired %d), template %d", w.LLM, w.Repaired, w.Template)
+		if len(w.Fallbacks) > 0 {
+			fmt.Fprintf(&b, " (%s)", counts(w.Fallbacks))
+		}
+		fmt.Fprintf(&b, "; %s (prompt %d, completion %d)\n", text.Plural(w.PromptTokens+w.CompletionTokens, "token"), w.PromptTokens, w.CompletionTokens)
 	}
 	if s.Note != "" {
 		fmt.Fprintf(&b, "  note: %s\n", s.Note)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -151,17 +150,7 @@ func (p *verdictPrinter) start(names []string, total int) {
 		p.width = max(p.width, len(n))
 	}
 	if p.barOut != nil && total > 0 {
-		p.bar = progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(p.barOut),
-			progressbar.OptionSetDescription("vet"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("worlds"),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionSetRenderBlankState(true),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-		)
+		p.bar = newBar(p.barOut, total, "vet", "worlds")
 	}
 }
 

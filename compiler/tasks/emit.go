@@ -19,7 +19,9 @@ type Meta struct {
 	ID     string `json:"id"`
 	World  string `json:"world"`
 	Origin string `json:"origin"`
-	// InstructionSource is how the words were written: "template".
+	// InstructionSource is how the words were written: "template", or
+	// "llm" when a model wrote them and they passed the check
+	// (Result.SetWords).
 	InstructionSource string   `json:"instruction_source"`
 	Persona           string   `json:"persona"`
 	Instruction       string   `json:"instruction"`
@@ -105,7 +107,7 @@ func (x *synth) block(t *task) string {
 	fmt.Fprintf(&b, "  persona %s\n", strconv.Quote(t.persona))
 	fmt.Fprintf(&b, "  instruction %s\n", strconv.Quote(t.instruction))
 	fmt.Fprintf(&b, "  tags { domain %s capabilities [%s] difficulty [%s] }\n", strconv.Quote(tg.Domain), strings.Join(tg.Capabilities, " "), strings.Join(tg.Difficulty, " "))
-	fmt.Fprintf(&b, "  meta { origin: %q, generator: \"worldc tasks\", instruction_source: \"template\", seed: %d, level: %q }\n", t.origin, x.opts.Seed, t.profile.Level)
+	fmt.Fprintf(&b, "  meta { origin: %q, generator: \"worldc tasks\", instruction_source: %q, seed: %d, level: %q }\n", t.origin, t.source(), x.opts.Seed, t.profile.Level)
 	b.WriteString("  expect {\n")
 	for _, a := range t.assertions {
 		b.WriteString("    " + a + "\n")
@@ -198,7 +200,7 @@ func (x *synth) blame(out []byte, cands []*task, diags compiler.Diagnostics) (ma
 
 // result assembles the result of the kept candidates.
 func (x *synth) result(out []byte, cands []*task) *Result {
-	r := &Result{Spec: out}
+	r := &Result{Spec: out, x: x, kept: cands}
 	s := Summary{
 		World: x.w.Name, Wanted: x.opts.N, Kept: len(cands), Attempts: x.attempts,
 		Dropped: x.dropped, Origins: map[string]int{}, Levels: map[string]int{}, Calls: map[int]int{},
@@ -206,7 +208,7 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 	covered := map[*ir.Tool]bool{}
 	for _, t := range cands {
 		m := Meta{
-			ID: t.name, World: x.w.Name, Origin: t.origin, InstructionSource: "template",
+			ID: t.name, World: x.w.Name, Origin: t.origin, InstructionSource: t.source(),
 			Persona: t.persona, Instruction: t.instruction, Calls: len(t.calls),
 			Difficulty: t.profile, Factors: factors(t.profile, t.calls), Tags: x.tags(t),
 		}

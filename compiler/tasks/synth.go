@@ -38,6 +38,12 @@ type Result struct {
 	// Tasks describes the synthesised tasks, in the order of the spec.
 	Tasks   []Meta
 	Summary Summary
+
+	// x and kept are the synthesis and its tasks, in the order of Tasks,
+	// for words written after it (Result.SetWords).
+	x    *synth
+	kept []*task
+	src  []byte
 }
 
 // Summary counts what a synthesis kept and dropped.
@@ -65,6 +71,8 @@ type Summary struct {
 	Calls   map[int]int    `json:"calls"`
 	// Note says why fewer tasks than wanted were kept, when they were.
 	Note string `json:"note,omitempty"`
+	// Words counts the words an LLM wrote, when one did (Result.SetWords).
+	Words *WordsCount `json:"words,omitempty"`
 }
 
 // Coverage is the fraction of writing tools some kept task calls (1 for
@@ -623,7 +631,9 @@ func (x *synth) finish(src []byte, cands []*task) (*Result, error) {
 				cands = x.trim(cands)
 				continue
 			}
-			return x.result(out, cands), nil
+			r := x.result(out, cands)
+			r.src = src
+			return r, nil
 		}
 		bad, stray := x.blame(out, cands, diags)
 		if len(bad) == 0 || round > 8 {

@@ -24,8 +24,10 @@ type task struct {
 	// instruction is the words; facts the user-known values they give.
 	instruction string
 	facts       []string
-	calls       []*call // the golden solution, lookups included
-	assertions  []string
+	// llm marks words an LLM wrote (Result.SetWords); else a template.
+	llm        bool
+	calls      []*call // the golden solution, lookups included
+	assertions []string
 	// profile is the measured difficulty.
 	profile Profile
 	// records are the records the writes act on, for the near-duplicate
@@ -73,6 +75,14 @@ func argsJSON(args []arg) []byte {
 		m[a.p.Name] = a.v
 	}
 	return toJSON(m)
+}
+
+// source is how the words were written: "llm" or "template".
+func (t *task) source() string {
+	if t.llm {
+		return "llm"
+	}
+	return "template"
 }
 
 // writeTools are the tools of the task's successful calls that are not

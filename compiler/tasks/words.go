@@ -2,12 +2,14 @@ package tasks
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/worldc/worldc/compiler"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
@@ -740,4 +742,254 @@ func containsWord(s, w string) bool {
 		}
 		i = at + 1
 	}
+}
+
+// Words written by another writer than the templates — an LLM, with
+// `worldc tasks --model` (internal/taskwords) — go through the same
+// check as the template words before they replace them: every value the
+// golden solution needs is given (or observed), the outcome of a write
+// another tool's words describe is said, and no internal id appears.
+
+// WordsRequest is what a writer of a task's words is given: the task's
+// golden run and rubric, the values the words must give and the ids they
+// must not hold, and the template's words as a start.
+type WordsRequest struct {
+	Task   string `json:"task"`
+	Origin string `json:"origin"`
+	// Persona and Instruction are the template's.
+	Persona     string `json:"persona"`
+	Instruction string `json:"instruction"`
+	// Steps are the calls of the golden solution, one a line (internal
+	// ids shown as [id]); Rubric its expect assertions.
+	Steps  []string `json:"steps"`
+	Rubric []string `json:"rubric"`
+	// Values are what the words must give, as the template gives them
+	// (quotes removed); Outcomes the end states they must say.
+	Values   []string `json:"values"`
+	Outcomes []string `json:"outcomes,omitempty"`
+	// Forbidden are ids the golden run passes that a user does not know.
+	Forbidden []string `json:"forbidden,omitempty"`
+	Refusal   bool     `json:"refusal,omitempty"`
+}
+
+// Words are the words written for one task.
+type Words struct {
+	Persona, Instruction string
+}
+
+// WordsProblems are what the check found wrong with words written for a
+// task: values missing, ids leaked, or a form the spec cannot hold.
+type WordsProblems struct {
+	Missing []string `json:"missing,omitempty"`
+	Leaked  []string `json:"leaked,omitempty"`
+	Form    string   `json:"form,omitempty"`
+}
+
+// OK reports whether the check found nothing.
+func (p WordsProblems) OK() bool { return len(p.Missing) == 0 && len(p.Leaked) == 0 && p.Form == "" }
+
+// Reason is the first kind of problem: form, missing or leak ("" for none).
+func (p WordsProblems) Reason() string {
+	switch {
+	case p.Form != "":
+		return "form"
+	case len(p.Missing) > 0:
+		return "missing"
+	case len(p.Leaked) > 0:
+		return "leak"
+	}
+	return ""
+}
+
+// WordsCount counts how the words of a synthesis were written when an LLM
+// was asked: kept from the model (Repaired of them after the repair
+// round), or the template's after all (Fallbacks, by reason).
+type WordsCount struct {
+	Model     string         `json:"model"`
+	LLM       int            `json:"llm"`
+	Repaired  int            `json:"repaired"`
+	Template  int            `json:"template"`
+	Fallbacks map[string]int `json:"fallbacks,omitempty"`
+	// PromptTokens and CompletionTokens are the endpoint's counts.
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Bounds of words written by another writer.
+const (
+	maxInstruction = 4000
+	maxPersona     = 200
+)
+
+// WordsRequests are the requests of the synthesised tasks, in the order
+// of r.Tasks.
+func (r *Result) WordsRequests() []WordsRequest {
+	out := make([]WordsRequest, len(r.kept))
+	for i, t := range r.kept {
+		out[i] = r.x.wordsRequest(t)
+	}
+	return out
+}
+
+func (x *synth) wordsRequest(t *task) WordsRequest {
+	q := WordsRequest{Task: t.name, Origin: t.origin, Persona: t.persona, Instruction: t.instruction,
+		Refusal: t.origin == OriginRefusal, Values: []string{}}
+	secret := func(s string) bool { return x.internal[s] || x.inner[s] || x.createdID(s) }
+	for _, a := range t.assertions {
+		q.Rubric = append(q.Rubric, idToken.ReplaceAllStringFunc(a, func(tok string) string {
+			if secret(tok) {
+				return "[id]"
+			}
+			return tok
+		}))
+	}
+	for _, c := range t.calls {
+		var args []string
+		for _, a := range c.args {
+			if a.bound != "" {
+				args = append(args, a.p.Name+": "+a.bound)
+				continue
+			}
+			v := maskIDs(a.v, secret)
+			args = append(args, a.p.Name+": "+string(toJSON(v)))
+			for _, s := range argAtoms(a.v) {
+				if secret(s) && !slices.Contains(q.Forbidden, s) {
+					q.Forbidden = append(q.Forbidden, s)
+				}
+			}
+		}
+		line := c.tool.Name + "(" + strings.Join(args, ", ") + ")"
+		switch {
+		case c.lookup:
+			line = "look up: " + line
+		case c.fails != "":
+			line = "refused: " + line + " fails " + strconvQuote(c.fails)
+		case c.implied:
+			line = "required by the policy: " + line
+		}
+		if c.bind != "" {
+			line += " → " + c.bind
+		}
+		q.Steps = append(q.Steps, line)
+		if o := x.outcomeOf(c.tool); o != nil && !c.lookup && c.fails == "" {
+			q.Outcomes = append(q.Outcomes, humanize(o.field.Name)+" "+o.words()+" (not "+strings.Join(o.othersWords(), " or ")+")")
+		}
+	}
+	for _, f := range t.facts {
+		v := strings.TrimSuffix(strings.TrimPrefix(f, "“"), "”")
+		if !slices.Contains(q.Values, v) {
+			q.Values = append(q.Values, v)
+		}
+	}
+	slices.Sort(q.Forbidden)
+	return q
+}
+
+// maskIDs is v with the strings secret reports replaced by [id].
+func maskIDs(v any, secret func(string) bool) any {
+	switch y := v.(type) {
+	case string:
+		if secret(y) {
+			return "[id]"
+		}
+	case []any:
+		out := make([]any, len(y))
+		for i, e := range y {
+			out[i] = maskIDs(e, secret)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range y {
+			if secret(k) {
+				k = "[id]"
+			}
+			out[k] = maskIDs(e, secret)
+		}
+		return out
+	}
+	return v
+}
+
+func strconvQuote(s string) string { return string(toJSON(s)) }
+
+// CheckWords checks words written for task i of r.Tasks: the dataflow
+// check of the template words (every value the solution needs given or
+// observed, the outcome said), no internal id in the instruction or the
+// persona, and a form the spec holds (not empty, bounded, printable).
+func (r *Result) CheckWords(i int, w Words) WordsProblems {
+	t := r.kept[i]
+	var p WordsProblems
+	switch {
+	case strings.TrimSpace(w.Instruction) == "" || strings.TrimSpace(w.Persona) == "":
+		p.Form = "the persona and the instruction must not be empty"
+	case len(w.Instruction) > maxInstruction || len(w.Persona) > maxPersona:
+		p.Form = fmt.Sprintf("the instruction has at most %d bytes, the persona %d", maxInstruction, maxPersona)
+	case !printable(w.Instruction) || !printable(w.Persona):
+		p.Form = "the persona and the instruction are one line of printable UTF-8 text each"
+	}
+	if p.Form != "" {
+		return p
+	}
+	p.Missing, p.Leaked = r.x.wordProblems(t, w.Instruction)
+	_, leakedPersona := r.x.wordProblems(&task{facts: t.facts}, w.Persona)
+	for _, l := range leakedPersona {
+		if !slices.Contains(p.Leaked, l) {
+			p.Leaked = append(p.Leaked, l)
+		}
+	}
+	return p
+}
+
+// printable reports whether s is valid UTF-8 without control characters
+// (line breaks included: an instruction is one paragraph).
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return false
+		}
+	}
+	return true
+}
+
+// SetWords replaces the words of the tasks for which ws holds any (a
+// zero Words keeps the template's) and writes the spec and the metadata
+// again; count goes into the summary. Every replacement must pass
+// CheckWords; the written spec is checked again as a whole.
+func (r *Result) SetWords(ws []Words, count WordsCount) error {
+	if len(ws) != len(r.kept) {
+		return fmt.Errorf("tasks: %d words for %d tasks", len(ws), len(r.kept))
+	}
+	for i, w := range ws {
+		if w == (Words{}) {
+			continue
+		}
+		if p := r.CheckWords(i, w); !p.OK() {
+			return fmt.Errorf("tasks: the words of %s do not pass the check (%s)", r.kept[i].name, p.Reason())
+		}
+	}
+	for i, w := range ws {
+		if w == (Words{}) {
+			continue
+		}
+		t := r.kept[i]
+		t.persona, t.instruction, t.llm = w.Persona, w.Instruction, true
+	}
+	x := r.x
+	out, err := x.emit(r.src, r.kept)
+	if err != nil {
+		return err
+	}
+	if _, diags := compiler.CheckSource(x.opts.Filename, out, x.checkOpts()...); diags.HasErrors() {
+		return fmt.Errorf("tasks: the spec with the new words does not check:\n%s", firstLines(diags.Text(), 20))
+	}
+	summary := r.Summary
+	nr := x.result(out, r.kept)
+	nr.src, nr.Summary = r.src, summary
+	nr.Summary.Words = &count
+	*r = *nr
+	return nil
 }

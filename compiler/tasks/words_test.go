@@ -3,6 +3,7 @@ package tasks
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -168,5 +169,79 @@ func TestValueText(t *testing.T) {
 	}
 	if !needsQuotes("Camille", &ir.Type{Kind: ir.KindText}) {
 		t.Errorf("text is always quoted")
+	}
+}
+
+// TestSetWords: words written for a task by another writer pass the
+// same check as the template's — a value left out, an internal id, a
+// line break are refused — and replace them in the spec and the metadata,
+// marked llm, with the written spec checking clean.
+func TestSetWords(t *testing.T) {
+	path := filepath.Join(worldsDir, "insurance_claims.world")
+	_, src := checkWorld(t, "insurance_claims")
+	r, _, _ := synthesize(t, path, src, 12, 5)
+	reqs := r.WordsRequests()
+	if len(reqs) != len(r.Tasks) {
+		t.Fatalf("%d requests for %d tasks", len(reqs), len(r.Tasks))
+	}
+	// A task with a value to give and an internal id in its solution.
+	k := -1
+	for i, q := range reqs {
+		if len(q.Values) > 0 && len(q.Forbidden) > 0 {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		t.Fatalf("no task with values and forbidden ids: %+v", reqs)
+	}
+	q := reqs[k]
+	for _, s := range q.Steps {
+		for _, id := range q.Forbidden {
+			if strings.Contains(s, id) {
+				t.Errorf("step %q shows the internal id %s", s, id)
+			}
+		}
+	}
+	own := Words{Persona: "A claims handler", Instruction: "Hello. " + r.Tasks[k].Instruction}
+	if p := r.CheckWords(k, own); !p.OK() {
+		t.Fatalf("the template's words, reworded, fail: %+v", p)
+	}
+	v := q.Values[0]
+	noValue := Words{Persona: own.Persona, Instruction: strings.ReplaceAll(own.Instruction, v, "it")}
+	if p := r.CheckWords(k, noValue); len(p.Missing) == 0 || p.Reason() != "missing" {
+		t.Errorf("words without %q pass: %+v", v, p)
+	}
+	leak := Words{Persona: own.Persona, Instruction: own.Instruction + " (ref " + q.Forbidden[0] + ")"}
+	if p := r.CheckWords(k, leak); !slices.Contains(p.Leaked, q.Forbidden[0]) || p.Reason() != "leak" {
+		t.Errorf("words with %s pass: %+v", q.Forbidden[0], p)
+	}
+	if p := r.CheckWords(k, Words{Persona: "x\ny", Instruction: own.Instruction}); p.Reason() != "form" {
+		t.Errorf("a persona with a line break passes: %+v", p)
+	}
+	if err := r.SetWords(make([]Words, len(r.Tasks)+1), WordsCount{}); err == nil {
+		t.Errorf("SetWords takes words for more tasks than there are")
+	}
+	bad := make([]Words, len(r.Tasks))
+	bad[k] = leak
+	if err := r.SetWords(bad, WordsCount{}); err == nil {
+		t.Errorf("SetWords takes words that leak an id")
+	}
+	ws := make([]Words, len(r.Tasks))
+	ws[k] = own
+	if err := r.SetWords(ws, WordsCount{Model: "m", LLM: 1, Template: len(ws) - 1}); err != nil {
+		t.Fatal(err)
+	}
+	if m := r.Tasks[k]; m.InstructionSource != "llm" || m.Instruction != own.Instruction || m.Persona != own.Persona {
+		t.Errorf("metadata after SetWords: %+v", m)
+	}
+	if r.Tasks[(k+1)%len(ws)].InstructionSource != "template" {
+		t.Errorf("a task without new words is not marked template")
+	}
+	if r.Summary.Words == nil || r.Summary.Words.LLM != 1 || r.Summary.Kept != len(ws) {
+		t.Errorf("summary after SetWords: %+v", r.Summary)
+	}
+	if !strings.Contains(string(r.Spec), `instruction_source: "llm"`) || !strings.Contains(string(r.Spec), strconvQuote(own.Instruction)) {
+		t.Errorf("the spec does not hold the new words")
 	}
 }

@@ -35,8 +35,10 @@ type ClientOptions struct {
 	// MaxTokens bounds the reply (max_tokens); 0 sends none.
 	MaxTokens int
 	// Structured asks for a JSON object {"spec": "…"} through a JSON schema
-	// response format (for endpoints that support structured output).
+	// response format (for endpoints that support structured output), or
+	// for an object of Schema when it is set.
 	Structured bool
+	Schema     *Schema
 	// Timeout bounds each HTTP attempt, from the request to the end of the
 	// reply's body (each hop of a redirect has its own), on Clock; a reply
 	// slower than that is retried. 0 means no bound.
@@ -468,6 +470,12 @@ type errReader struct{ err error }
 
 func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
+// Schema is a JSON schema of structured output, with its name.
+type Schema struct {
+	Name   string
+	Schema json.RawMessage
+}
+
 // specSchema is the structured output asked for with Structured.
 var specSchema = json.RawMessage(`{"type":"object","properties":{"spec":{"type":"string","description":"the whole world spec"}},"required":["spec"],"additionalProperties":false}`)
 
@@ -492,9 +500,13 @@ func (c *Client) Complete(ctx context.Context, msgs []Message, attempt int) (Rep
 		}
 	}
 	if c.opts.Structured {
+		s := Schema{Name: "world_spec", Schema: specSchema}
+		if c.opts.Schema != nil {
+			s = *c.opts.Schema
+		}
 		req.ResponseFormat = &openai.ChatCompletionResponseFormat{
 			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
-			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "world_spec", Schema: specSchema, Strict: true},
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: s.Name, Schema: s.Schema, Strict: true},
 		}
 	}
 	a := &attempts{}

@@ -93,7 +93,7 @@ func newTraceWriter(path string) (*traceWriter, error) {
 	return &traceWriter{f: f}, nil
 }
 
-func (w *traceWriter) write(t *Trace) error {
+func (w *traceWriter) write(t any) error {
 	line, err := json.Marshal(t)
 	if err != nil {
 		return err
@@ -105,6 +105,26 @@ func (w *traceWriter) write(t *Trace) error {
 }
 
 func (w *traceWriter) close() error { return w.f.Close() }
+
+// TraceFile is a file of JSON lines, one a request, started anew where
+// nothing is (as the loop's traces are): what other loops that ask the
+// model (worldc tasks' words, internal/taskwords) keep their traces in.
+type TraceFile struct{ w *traceWriter }
+
+// NewTraceFile starts the traces file at path (its directory made).
+func NewTraceFile(path string) (*TraceFile, error) {
+	w, err := newTraceWriter(path)
+	if err != nil {
+		return nil, err
+	}
+	return &TraceFile{w}, nil
+}
+
+// Write appends v as one JSON line.
+func (f *TraceFile) Write(v any) error { return f.w.write(v) }
+
+// Close closes the file.
+func (f *TraceFile) Close() error { return f.w.close() }
 
 // Bounds of a traces file that ReadTraces reads: a line is one attempt
 // (its prompts, a reply of at most MaxReplyBytes, the spec and its
