@@ -48,6 +48,7 @@ type BundleData struct {
 type BundleWorld struct {
 	Name, Title  string
 	Tools, Tasks int
+	Graph        string // the picture of its tool-dependency graph, "" for none
 }
 
 // BundleReadme renders a bundle's README.md.

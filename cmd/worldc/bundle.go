@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/worldc/worldc/compiler/tasks"
 	"github.com/worldc/worldc/internal/bundle"
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/internal/pipeline"
@@ -73,7 +74,8 @@ func (c *bundleCmd) worlds(sys *stdio) ([]bundle.World, error) {
 			return nil, err
 		}
 		for i, out := range outs {
-			worlds = append(worlds, bundle.World{Name: out.World, Files: out.Files, SpecSHA256: results[i].SHA256, Source: out.Source})
+			worlds = append(worlds, bundle.World{Name: out.World, Files: out.Files, SpecSHA256: results[i].SHA256, Source: out.Source,
+				Graph: tasks.BuildGraph(results[i].World).SVG()})
 		}
 	}
 	return worlds, nil

@@ -52,6 +52,10 @@ type World struct {
 	// Source names where it comes from (its spec, or its package's
 	// directory), for errors.
 	Source string
+	// Graph is the world's tool-dependency graph as an SVG picture
+	// (internal/graphsvg), written to graphs/<world>.svg and linked from
+	// the README; nil when there is none (a world from its package).
+	Graph []byte
 }
 
 // Options configures Build.
@@ -138,7 +142,18 @@ func Build(ctx context.Context, worlds []World, opts Options) (*serve.Manifest, 
 			}
 		}
 	}
-	readme, err := templates.BundleReadme(templates.BundleData{Name: opts.Name, Worlds: worldRows(m), GoVersion: m.GoVersion})
+	rows, graphs := worldRows(m), map[string][]byte{}
+	for i, w := range worlds {
+		if len(w.Graph) > 0 && i < len(rows) && rows[i].Name == w.Name {
+			rows[i].Graph, graphs[w.Name+".svg"] = "graphs/"+w.Name+".svg", w.Graph
+		}
+	}
+	if len(graphs) > 0 {
+		if err := writeTree(filepath.Join(dir, "graphs"), graphs); err != nil {
+			return nil, err
+		}
+	}
+	readme, err := templates.BundleReadme(templates.BundleData{Name: opts.Name, Worlds: rows, GoVersion: m.GoVersion})
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +214,7 @@ func prepareDir(dir string) error {
 	if err := isBundle(dir); err != nil {
 		return fmt.Errorf("%s is not empty and holds no bundle worldc wrote (%v): choose another directory", dir, err)
 	}
-	for _, part := range []string{"bin", "src", "worlds", "trainers", "client", "README.md", "rebuild.sh", bundleMarker} {
+	for _, part := range []string{"bin", "src", "worlds", "trainers", "client", "graphs", "README.md", "rebuild.sh", bundleMarker} {
 		if err := os.RemoveAll(filepath.Join(dir, part)); err != nil {
 			return err
 		}

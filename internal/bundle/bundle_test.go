@@ -11,13 +11,16 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/tasks"
 	"github.com/worldc/worldc/gen"
+	"github.com/worldc/worldc/internal/graphsvg"
 	"github.com/worldc/worldc/internal/output"
 	"github.com/worldc/worldc/runtime"
 	"github.com/worldc/worldc/runtime/serve"
@@ -41,7 +44,7 @@ func specWorlds(t *testing.T, names ...string) []World {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, World{Name: w.Name, Files: files, SpecSHA256: "test"})
+		out = append(out, World{Name: w.Name, Files: files, SpecSHA256: "test", Graph: tasks.BuildGraph(w).SVG()})
 	}
 	return out
 }
@@ -181,6 +184,28 @@ func TestBundle(t *testing.T) {
 		b, _ := json.Marshal(again.Worlds)
 		if !bytes.Equal(a, b) {
 			t.Error("two builds: the manifests' worlds differ")
+		}
+	})
+
+	t.Run("graph", func(t *testing.T) {
+		// Each world's tool-dependency graph beside the README, linked
+		// from its table and hashed in the manifest.
+		readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+		for _, w := range worlds {
+			p := "graphs/" + w.Name + ".svg"
+			svg, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+			if err != nil || !bytes.Equal(svg, w.Graph) {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if err := graphsvg.Check(svg); err != nil {
+				t.Errorf("%s: %v", p, err)
+			}
+			if !bytes.Contains(readme, []byte("| ["+p+"]("+p+") |")) {
+				t.Errorf("the README does not link %s", p)
+			}
+			if !slices.ContainsFunc(m.Files, func(f serve.ManifestFile) bool { return f.Path == p }) {
+				t.Errorf("the manifest does not hash %s", p)
+			}
 		}
 	})
 
