@@ -53,7 +53,14 @@
 // made, that every argument of the golden solution is given by the words
 // or was shown by an observation of an earlier call, and that no internal
 // id (of a record users do not know by its id, or of the form the world
-// gives new records) appears in the words.
+// gives new records) appears in the words. A write whose outcome another
+// writing tool's words describe (a ticket resolved or closed) has its
+// end state said in the words, and the check requires it.
+//
+// Words written by another writer — an LLM (internal/taskwords) — are
+// asked for with Result.WordsRequests, held to the same check with
+// Result.CheckWords and put in with Result.SetWords, which marks them
+// `instruction_source: "llm"` and writes the spec again.
 //
 // # Rubrics
 //
