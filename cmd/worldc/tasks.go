@@ -340,6 +340,9 @@ func tasksSummary(s tasks.Summary, took time.Duration) string {
 		}
 		fmt.Fprintf(&b, "; %s (prompt %d, completion %d)\n", text.Plural(w.PromptTokens+w.CompletionTokens, "token"), w.PromptTokens, w.CompletionTokens)
 	}
+	for _, o := range sortedStrings(s.Few) {
+		fmt.Fprintf(&b, "  few %s: %s\n", o, s.Few[o])
+	}
 	if s.Note != "" {
 		fmt.Fprintf(&b, "  note: %s\n", s.Note)
 	}
@@ -371,6 +374,16 @@ func levels(m map[string]int) string {
 
 func sortedInts(m map[int]int) []int {
 	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// sortedStrings are a map's keys in order.
+func sortedStrings(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}

@@ -29,7 +29,21 @@
 //   - program: the same write on every record of a group (the records a
 //     ref field ties to one anchor record), or on those of them whose enum
 //     or bool field has a value: the agent lists the group and decides on
-//     each record; the golden solution is the unrolled loop.
+//     each record; the golden solution is the unrolled loop. Or a program
+//     with a branch (branch.go): over a group a search lists by a ref,
+//     enum or bool filter (group.go), a condition on each record — a
+//     number or date above a threshold the words state, an enum or bool
+//     value — chooses between two writes, or a write and none.
+//   - solver: one write whose record for one parameter is chosen among a
+//     group's, each tried with the evaluator (it must succeed and keep
+//     every invariant and rule), under an optional constraint of the
+//     words, by an objective (the lowest or highest of a number field, or
+//     the only feasible one), found by exhaustive search; two optimal
+//     candidates drop the draw (solver_tie).
+//   - question: a count, a total, the name of the record with the
+//     highest or lowest value, a field of a record; the rubric is `answer
+//     EXPR` over the state and `unchanged`, the solution the reads that
+//     show every value the answer is computed from (checkAnswer).
 //   - refusal: a request a require refuses (the golden solution makes the
 //     call and expects its failure message) or that the policy forbids (the
 //     call would succeed but break an invariant; the words say to change

@@ -32,6 +32,9 @@ type Meta struct {
 	Difficulty        Profile  `json:"difficulty"`
 	Factors           []string `json:"factors"`
 	Tags              Tags     `json:"tags"`
+	// Answer marks a question: the agent's final message is graded
+	// (`expect { answer … }`), as the bundle's tasks.jsonl marks it.
+	Answer bool `json:"answer,omitempty"`
 }
 
 // Tags are the task's taxonomy tags, as its spec block writes them.
@@ -94,6 +97,12 @@ func (x *synth) tags(t *task) Tags {
 	}
 	if t.profile.Branches > 0 || t.profile.Distractors > 0 {
 		tg.Capabilities = append(tg.Capabilities, "reasoning")
+	}
+	switch t.origin {
+	case OriginSolver:
+		tg.Capabilities = append(tg.Capabilities, "optimization")
+	case OriginQuestion:
+		tg.Capabilities = append(tg.Capabilities, "information_retrieval")
 	}
 	tg.Difficulty = factors(t.profile, t.calls)
 	return tg
@@ -211,6 +220,7 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 			ID: t.name, World: x.w.Name, Origin: t.origin, InstructionSource: t.source(),
 			Persona: t.persona, Instruction: t.instruction, Calls: len(t.calls),
 			Difficulty: t.profile, Factors: factors(t.profile, t.calls), Tags: x.tags(t),
+			Answer: t.answer,
 		}
 		for _, c := range t.calls {
 			if !slices.Contains(m.Tools, c.tool.Name) {
@@ -249,6 +259,15 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 	if s.Kept < s.Wanted {
 		s.Note = x.shortfall(s)
 	}
+	for _, o := range []string{OriginProgram, OriginSolver, OriginQuestion} {
+		if 10*s.Origins[o] >= s.Kept {
+			continue
+		}
+		if s.Few == nil {
+			s.Few = map[string]string{}
+		}
+		s.Few[o] = x.few(o, s.Origins[o])
+	}
 	r.Summary = s
 	return r
 }
@@ -265,6 +284,43 @@ func (x *synth) whyUncovered(f *toolFacts) string {
 		return "its calls that change the state break an always-invariant or a rule"
 	}
 	return "its calls made no task that passed the checks"
+}
+
+// fewWhy explains the reasons origins' candidates are dropped for.
+var fewWhy = map[string]string{
+	"no_program_shape":     "no writing tool takes one record of an entity that a search lists by a ref, enum or bool field",
+	"no_solver_shape":      "no writing tool takes one record of an entity that a search lists by a ref, enum or bool field",
+	"no_group":             "no search lists records by a ref, enum or bool field",
+	"group_too_small":      "the searches' groups hold fewer than 2 (3 for a choice) or more than 49 records",
+	"program_call_failed":  "the writes fail on some record of the groups drawn (their requires differ over the group)",
+	"no_program_condition": "the records of the groups drawn share every number, date, enum and bool field",
+	"solver_infeasible":    "no candidate of the groups drawn can take the write under the rules",
+	"solver_tie":           "the feasible candidates tie on every number field",
+	"no_question_shape":    "the records have no number, date or name field a question can ask",
+	"question_tie":         "two records share the highest or lowest value",
+	"duplicate":            "the world gives the same candidates again and again",
+	"near_duplicate":       "the world gives the same candidates again and again",
+}
+
+// few says why an origin has few of the kept tasks: its most frequent
+// reason for dropping a candidate.
+func (x *synth) few(origin string, kept int) string {
+	by := x.droppedBy[origin]
+	top, best, total := "", 0, 0
+	for _, k := range sortedCounts(by) {
+		total += by[k]
+		if by[k] > best {
+			top, best = k, by[k]
+		}
+	}
+	if top == "" {
+		return fmt.Sprintf("%d kept; none drawn", kept)
+	}
+	why := fewWhy[top]
+	if why == "" {
+		why = "most candidates fail the checks"
+	}
+	return fmt.Sprintf("%d kept, %d dropped, most as %s (%d): %s", kept, total, top, best, why)
 }
 
 // shortfall says why fewer tasks than wanted were found.

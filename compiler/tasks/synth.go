@@ -73,6 +73,10 @@ type Summary struct {
 	Note string `json:"note,omitempty"`
 	// Words counts the words an LLM wrote, when one did (Result.SetWords).
 	Words *WordsCount `json:"words,omitempty"`
+	// Few says, for each of the origins program, solver and question
+	// that has fewer than a tenth of the kept tasks, why the world gives
+	// few: the reason most of its candidates were dropped for.
+	Few map[string]string `json:"few,omitempty"`
 }
 
 // Coverage is the fraction of writing tools some kept task calls (1 for
@@ -139,8 +143,9 @@ type synth struct {
 	succeeded map[*ir.Tool]bool
 	attempts  int
 	dropped   map[string]int
-	seen      map[string]bool // canonical forms of kept tasks
-	nearSeen  map[string]bool // tool sequences over records
+	droppedBy map[string]map[string]int // by origin
+	seen      map[string]bool           // canonical forms of kept tasks
+	nearSeen  map[string]bool           // tool sequences over records
 }
 
 type recKey struct {
@@ -204,6 +209,7 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 		changed:   map[*ir.Tool]bool{},
 		safe:      map[*ir.Tool]bool{},
 		dropped:   map[string]int{},
+		droppedBy: map[string]map[string]int{},
 		seen:      map[string]bool{},
 		nearSeen:  map[string]bool{},
 	}
@@ -552,27 +558,28 @@ func (x *synth) sample() []*task {
 	var out []*task
 	attempts := 0
 	lastKept := 0
+	spent := map[string]int{}    // fruitless draws in a row, by kind
+	byOrigin := map[string]int{} // candidates kept, by origin
 	for attempts = 0; attempts < maxAttempts && len(out) < want && attempts-lastKept < maxStall; attempts++ {
 		var t *task
 		var reason string
-		switch r := x.rng.IntN(100); {
-		case r < 14:
-			t, reason = x.sampleRefusal()
-		case r < 26:
-			t, reason = x.sampleProgram()
-		default:
-			t, reason = x.sampleChain()
-		}
+		kind := x.drawKind(spent, byOrigin, want)
+		origin := kind.origin
+		t, reason = kind.sample(x)
 		if t == nil {
-			x.dropped[reason]++
+			x.drop(origin, reason)
+			spent[kind.name]++
 			continue
 		}
 		if reason := x.admit(t); reason != "" {
-			x.dropped[reason]++
+			x.drop(origin, reason)
+			spent[kind.name]++
 			continue
 		}
 		out = append(out, t)
 		lastKept = attempts
+		spent[kind.name] = 0
+		byOrigin[origin]++
 		for _, c := range t.calls {
 			if x.byTool[c.tool].writer() && c.fails == "" {
 				x.covered[c.tool] = true
@@ -581,6 +588,62 @@ func (x *synth) sample() []*task {
 	}
 	x.attempts = attempts
 	return out
+}
+
+// A kind of candidate, drawn with a weight out of 100 (chains take the
+// rest).
+type kind struct {
+	name, origin string
+	weight       int
+	sample       func(x *synth) (*task, string)
+}
+
+var kinds = []kind{
+	{"refusal", OriginRefusal, 12, (*synth).sampleRefusal},
+	{"loop", OriginProgram, 4, (*synth).sampleProgram},
+	{"branch", OriginProgram, 24, (*synth).sampleBranch},
+	{"solver", OriginSolver, 10, (*synth).sampleSolver},
+	{"question", OriginQuestion, 8, (*synth).sampleQuestion},
+}
+
+// shares are the most of the tasks wanted, in percent, an origin may
+// have: chains, which cover the writing tools, keep the rest.
+var shares = map[string]int{OriginRefusal: 22, OriginProgram: 22, OriginSolver: 12, OriginQuestion: 12}
+
+var chainKind = kind{"chain", OriginDAG, 0, (*synth).sampleChain}
+
+// exhausted is how many fruitless draws in a row of a kind mean that the
+// world has given what it has of it: the kind is drawn a quarter as
+// often after, and chains the rest.
+const exhausted = 40
+
+// drawKind draws the kind of the next candidate; kept are the
+// candidates kept so far by origin, want how many the sampling wants.
+func (x *synth) drawKind(spent, kept map[string]int, want int) kind {
+	r := x.rng.IntN(100)
+	for _, k := range kinds {
+		w := k.weight
+		if spent[k.name] >= exhausted {
+			w /= 4
+		}
+		if 100*kept[k.origin] >= shares[k.origin]*want {
+			w = 0
+		}
+		if r < w {
+			return k
+		}
+		r -= k.weight
+	}
+	return chainKind
+}
+
+// drop counts a candidate of an origin dropped for a reason.
+func (x *synth) drop(origin, reason string) {
+	x.dropped[reason]++
+	if x.droppedBy[origin] == nil {
+		x.droppedBy[origin] = map[string]int{}
+	}
+	x.droppedBy[origin][reason]++
 }
 
 // admit runs the checks every candidate passes: distinct, not a near
@@ -598,6 +661,11 @@ func (x *synth) admit(t *task) string {
 	}
 	if reason := x.checkWords(t); reason != "" {
 		return reason
+	}
+	if t.answer {
+		if reason := x.checkAnswer(t); reason != "" {
+			return reason
+		}
 	}
 	key := t.canonical()
 	if x.seen[key] {

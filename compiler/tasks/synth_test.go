@@ -91,6 +91,24 @@ func verify(t *testing.T, r *Result, w, w2 *ir.World) {
 		} else if g.Reward >= 1 {
 			t.Errorf("%s: the rubric holds at the start (W014)", m.ID)
 		}
+		if asks := eval.ExpectsAnswer(task); asks != (m.Origin == OriginQuestion) || m.Answer != asks {
+			t.Errorf("%s (%s): expects an answer %v, metadata says %v", m.ID, m.Origin, asks, m.Answer)
+		}
+		if m.Origin == OriginQuestion {
+			last := task.Assertions[len(task.Assertions)-1]
+			if len(task.Assertions) != 2 || last.Kind != ir.AssertUnchanged || len(last.Except) > 0 {
+				t.Errorf("%s: a question's rubric is `answer …` and `unchanged`", m.ID)
+			}
+			if start.GoldenAnswer(task) == "" {
+				t.Errorf("%s: no golden answer", m.ID)
+			}
+		}
+		if m.Origin == OriginProgram && (m.Difficulty.LoopIterations == 0 || m.Difficulty.Branches == 0 && m.Difficulty.LoopIterations < 2) {
+			t.Errorf("%s: a program with %d iterations and %d branches", m.ID, m.Difficulty.LoopIterations, m.Difficulty.Branches)
+		}
+		if m.Origin == OriginSolver && m.Difficulty.Branches < 3 {
+			t.Errorf("%s: a choice among %d candidates", m.ID, m.Difficulty.Branches)
+		}
 		res, err := eval.RunSolution(w2, task)
 		if err != nil {
 			t.Fatal(err)
@@ -159,8 +177,36 @@ func TestExampleWorlds(t *testing.T) {
 			if !origins[OriginDAG] || !origins[OriginRefusal] {
 				t.Errorf("origins %v: want chains and refusals", s.Origins)
 			}
+			if testing.Short() {
+				return
+			}
+			// Every origin on the worlds that have its shape; the
+			// summary says why a world has few.
+			for _, o := range []string{OriginProgram, OriginSolver, OriginQuestion} {
+				if 10*s.Origins[o] < s.Kept && s.Few[o] == "" {
+					t.Errorf("%d tasks of origin %s and the summary does not say why", s.Origins[o], o)
+				}
+				if noShape[name][o] {
+					if s.Origins[o] > 0 || !strings.Contains(s.Few[o], "no_") {
+						t.Errorf("%s: %d tasks of origin %s, few: %q; want none, for want of the shape", name, s.Origins[o], o, s.Few[o])
+					}
+					continue
+				}
+				if s.Origins[o] == 0 {
+					t.Errorf("no task of origin %s: %s", o, s.Few[o])
+				}
+			}
+			if !noShape[name][OriginProgram] && 10*s.Origins[OriginProgram] < s.Kept/2 {
+				t.Errorf("%d programs of %d tasks: want a real share", s.Origins[OriginProgram], s.Kept)
+			}
 		})
 	}
+}
+
+// noShape are the origins an example world cannot have: tau2_retail's
+// records are found by custom tools, and no search lists a group.
+var noShape = map[string]map[string]bool{
+	"tau2_retail": {OriginProgram: true, OriginSolver: true},
 }
 
 // TestSynthWorlds: the same verification on random valid worlds of

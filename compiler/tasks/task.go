@@ -11,9 +11,11 @@ import (
 
 // The origins of tasks.
 const (
-	OriginDAG     = "dag"     // a chain of dependent calls
-	OriginProgram = "program" // a loop over the records a condition selects
-	OriginRefusal = "refusal" // a request the world or its policy forbids
+	OriginDAG      = "dag"      // a chain of dependent calls
+	OriginProgram  = "program"  // a loop over the records a condition selects
+	OriginRefusal  = "refusal"  // a request the world or its policy forbids
+	OriginSolver   = "solver"   // a choice among candidates under the rules and constraints
+	OriginQuestion = "question" // a question answered from reads, graded by the final message
 )
 
 // task is a synthesised task before it is written.
@@ -35,6 +37,13 @@ type task struct {
 	records []string
 	start   *eval.State
 	end     *eval.State
+	// answer marks a question: the rubric grades the final message;
+	// needs are the values its answer is computed from, which the
+	// observations must show.
+	answer bool
+	needs  []string
+	// seed are the records the task adds to the world's seed.
+	seed []seedRecord
 }
 
 // call is one call of a golden solution.
