@@ -42,8 +42,6 @@ type task struct {
 	// observations must show.
 	answer bool
 	needs  []string
-	// seed are the records the task adds to the world's seed.
-	seed []seedRecord
 }
 
 // call is one call of a golden solution.
