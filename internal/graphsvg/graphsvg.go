@@ -122,7 +122,9 @@ func Render(g *Graph) []byte {
 		bands = append(bands, band{s, y, h})
 		y += h + 10
 	}
-	width := max(float64(margin*2+16)+float64(maxRank)*colW+nodeW, 640)
+	// Right of the last column, room for the edges that leave and re-enter
+	// it (an edge within a column bulges by at most gap-16).
+	width := max(float64(margin*2+16)+float64(maxRank)*colW+nodeW+gap-16, 640)
 	height := y + margin
 
 	var b bytes.Buffer

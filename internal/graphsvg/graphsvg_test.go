@@ -2,6 +2,9 @@ package graphsvg
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -61,6 +64,52 @@ func TestCheck(t *testing.T) {
 	for _, bad := range []string{"", "<svg>", "<svg></svg><svg></svg>", "<html></html>", "<svg><g></svg>"} {
 		if Check([]byte(bad)) == nil {
 			t.Errorf("Check(%q) = nil", bad)
+		}
+	}
+}
+
+// TestInsideViewBox: every edge's control points (which bound its curve)
+// and every node lie inside the picture, also for an edge between two
+// tools of the last column, which bulges to the right of it.
+func TestInsideViewBox(t *testing.T) {
+	g := &Graph{
+		World: "w",
+		Tools: []Tool{
+			{Name: "find_orders", Service: "sales", Kind: "search"},
+			{Name: "pay_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "hold_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "ship_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "tag_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "refund_order", Service: "sales", Kind: "custom", Writes: true},
+			{Name: "find_orders_by_a_rather_long_name_of_forty", Service: "sales", Kind: "search"},
+		},
+		Edges: []Edge{
+			{From: "find_orders", To: "pay_order", Kind: "lookup"},
+			{From: "find_orders", To: "hold_order", Kind: "lookup"},
+			{From: "find_orders", To: "ship_order", Kind: "lookup"},
+			{From: "find_orders", To: "tag_order", Kind: "lookup"},
+			{From: "find_orders", To: "refund_order", Kind: "lookup"},
+			{From: "pay_order", To: "refund_order", Kind: "state"},
+			{From: "refund_order", To: "pay_order", Kind: "state"},
+		},
+	}
+	svg := string(Render(g))
+	var w, h float64
+	if _, err := fmt.Sscanf(svg[strings.Index(svg, `viewBox="`):], `viewBox="0 0 %g %g"`, &w, &h); err != nil {
+		t.Fatalf("no viewBox: %v", err)
+	}
+	paths := regexp.MustCompile(`<path d="([^"]*)"`).FindAllStringSubmatch(svg, -1)
+	if len(paths) < 7 {
+		t.Fatalf("%d paths, want the 7 edges", len(paths))
+	}
+	point := regexp.MustCompile(`(-?[0-9.]+),(-?[0-9.]+)`)
+	for _, p := range paths {
+		for _, m := range point.FindAllStringSubmatch(p[1], -1) {
+			x, _ := strconv.ParseFloat(m[1], 64)
+			y, _ := strconv.ParseFloat(m[2], 64)
+			if x < 0 || x > w || y < 0 || y > h {
+				t.Errorf("point %s,%s of %q is outside the %gx%g picture", m[1], m[2], p[1], w, h)
+			}
 		}
 	}
 }
