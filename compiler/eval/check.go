@@ -97,16 +97,164 @@ func (s *State) InvariantViolations(inv *ir.Invariant) (out []Violation) {
 	// limit ends it. It reads the indexes the generated check builds.
 	ev := s.evaluator()
 	ev.readIndexes(true, inv.Where, inv.Check)
-	for r := range t.all() {
+	// The outcomes on the rows of a frozen base that s has not replaced
+	// are those a memo holds, when the tables they read are as they were
+	// (see invMemo): only the rows s changed or added are evaluated.
+	base := t.pristineBase()
+	if t.base != nil {
+		base = t.base
+	}
+	var memo *invMemo
+	if base != nil {
+		base.mu.Lock()
+		defer base.mu.Unlock()
+		memo = base.memo(s, inv)
+		ev.track = true
+	}
+	fresh := memo == nil // a new memo, to keep if the reads allow it
+	if fresh && base != nil {
+		memo = &invMemo{inv: inv, limits: s.Limits, today: s.today, res: make([]memoRow, len(base.rows))}
+	}
+	stopped := false
+	var filled []int // the positions this check added to a memo it read
+	for pos, r := range t.positioned() {
+		inBase := memo != nil && pos >= 0 && base.rows[pos] == r
+		if inBase && memo.res[pos].known && ev.recharge(memo.res[pos].steps) {
+			if m := memo.res[pos]; !m.ok {
+				out = append(out, Violation{Invariant: inv.Name, Entity: t.ent.Name, ID: r.id, Detail: m.detail})
+			}
+			continue
+		}
+		steps := ev.steps
 		detail, ok, limit := ev.holds(inv, r)
 		if !ok {
 			out = append(out, Violation{Invariant: inv.Name, Entity: t.ent.Name, ID: r.id, Detail: detail, Exceeded: limit})
 		}
 		if limit {
+			stopped = true
 			break
+		}
+		if inBase {
+			memo.res[pos] = memoRow{known: true, ok: ok, detail: detail, steps: ev.steps - steps}
+			filled = append(filled, pos)
+		}
+	}
+	if memo == nil {
+		return out
+	}
+	if stopped {
+		for _, pos := range filled {
+			memo.res[pos] = memoRow{}
+		}
+		return out
+	}
+	// The memo's outcomes hold wherever the tables the evaluations read
+	// are the ones they read here: unchanged since their base was frozen.
+	if fresh {
+		for _, e := range ev.reads {
+			b := s.table(e).pristineBase()
+			if b == nil {
+				return out
+			}
+			memo.deps = append(memo.deps, memoDep{e, b})
+		}
+		base.memos = append(base.memos, memo)
+		if len(base.memos) > maxMemos {
+			base.memos = base.memos[1:]
+		}
+	} else if !memo.covers(ev.reads) {
+		// The new outcomes read a table the memo's do not depend on:
+		// forget them (the memo's own still hold).
+		for _, pos := range filled {
+			memo.res[pos] = memoRow{}
 		}
 	}
 	return out
+}
+
+// maxMemos bounds the memos a frozen base keeps (the most recent): one per
+// invariant and set of tables as its evaluations read them.
+var maxMemos = 16
+
+// invMemo is what one invariant gave on the rows of a frozen base: for each
+// row position, whether it holds there and, when not, the error of its
+// evaluation. The outcome on a row depends on the row, which a frozen base
+// never changes, and on the tables the evaluation reads (a followed ref,
+// a scan, an index); deps are those tables as they were, frozen bases no
+// state has changed. A memo serves a state whose deps tables are those
+// same bases unchanged, under the same limits and date: then an
+// invariant's violations on a state that changed a few records of a large
+// seed cost those records, not the seed (a golden solution's replay, a
+// synthesised chain's steps). Evaluation is deterministic, so the outcomes
+// are the ones evaluating again would give; an outcome stopped by a limit
+// is never kept, and one read from a memo charges the steps it cost
+// (evaluator.recharge), so that limits and budgets give what they gave.
+type invMemo struct {
+	inv    *ir.Invariant
+	limits Limits
+	today  date
+	deps   []memoDep
+	res    []memoRow
+}
+
+type memoDep struct {
+	e    *ir.Entity
+	base *frozen
+}
+
+type memoRow struct {
+	known, ok bool
+	detail    string
+	steps     int64 // what the evaluation cost (see evaluator.recharge)
+}
+
+// recharge accounts for the steps a memo's outcome cost when it was
+// evaluated, as if evaluating it again, so that limits and budgets stop
+// a check where they did without the memo; false (nothing charged) when
+// that would pass a limit: the caller evaluates, to stop where it stops.
+func (ev *evaluator) recharge(n int64) bool {
+	if ev.steps+n > ev.s.Limits.MaxSteps {
+		return false
+	}
+	if b := ev.budget; b != nil {
+		if b.left-n < 0 {
+			return false
+		}
+		b.left -= n
+	}
+	ev.steps += n
+	return true
+}
+
+// memo is the memo of inv that serves s, or nil (f.mu held).
+func (f *frozen) memo(s *State, inv *ir.Invariant) *invMemo {
+	for i := len(f.memos) - 1; i >= 0; i-- {
+		m := f.memos[i]
+		if m.inv != inv || m.limits != s.Limits || m.today != s.today {
+			continue
+		}
+		ok := true
+		for _, d := range m.deps {
+			if s.table(d.e).pristineBase() != d.base {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// covers reports whether every entity of reads is one of m's deps.
+func (m *invMemo) covers(reads []*ir.Entity) bool {
+	for _, e := range reads {
+		if !slices.ContainsFunc(m.deps, func(d memoDep) bool { return d.e == e }) {
+			return false
+		}
+	}
+	return true
 }
 
 // holds checks inv on r; when it does not hold, detail is "" or the

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -60,6 +61,12 @@ type evaluator struct {
 	// exact is set in a world of exact numbers: decimals and money are
 	// runtime.Decimal, not float64.
 	exact bool
+	// track, when set, makes the evaluator note in reads the entities
+	// whose tables it reads (records looked up by id, scans, indexes):
+	// what an invariant's outcome on a record depends on beyond the
+	// record itself (see invMemo).
+	track bool
+	reads []*ir.Entity
 }
 
 type binding struct {
@@ -69,6 +76,15 @@ type binding struct {
 
 func (s *State) evaluator() *evaluator {
 	return &evaluator{s: s, budget: s.budget, exact: !s.w.FloatNumbers}
+}
+
+// table is the state's table of e, noted in reads when the evaluator
+// tracks its reads.
+func (ev *evaluator) table(e *ir.Entity) *table {
+	if ev.track && !slices.Contains(ev.reads, e) {
+		ev.reads = append(ev.reads, e)
+	}
+	return ev.s.table(e)
 }
 
 // bind binds v, rebinding it when it is bound already.
@@ -245,7 +261,7 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		if !ok {
 			return nil, errorf(CodeInternal, "in %s: the id is %s, not a string", entityName(x.Entity), typeName(k))
 		}
-		t := ev.s.table(x.Entity)
+		t := ev.table(x.Entity)
 		if t == nil {
 			return nil, errorf(CodeInternal, "entity not in the world")
 		}
@@ -412,7 +428,7 @@ func (ev *evaluator) record(v value, e *ir.Entity) (*row, *evalError) {
 	case *row:
 		return x, nil
 	case string:
-		t := ev.s.table(e)
+		t := ev.table(e)
 		if t == nil {
 			return nil, errorf(CodeInternal, "no table for the record %q", x)
 		}
@@ -1262,7 +1278,7 @@ func minMax(isMin bool, a, b value) (value, *evalError) {
 // rows returns the live records of e in insertion order. Callers that write
 // while iterating (for) must copy the slice first.
 func (ev *evaluator) rows(e *ir.Entity) ([]*row, *evalError) {
-	t := ev.s.table(e)
+	t := ev.table(e)
 	if t == nil {
 		return nil, errorf(CodeInternal, "entity not in the world")
 	}
@@ -1347,7 +1363,7 @@ func (ev *evaluator) indexed(x *ir.Aggregate) (bucket []*row, rest ir.Expr, ok b
 		return nil, nil, false, errorf(CodeInternal, "index of %s by %s: the key is %s, not a string", x.Entity.Name, f.Name, typeName(kv))
 	}
 	if idx == nil {
-		t := ev.s.table(x.Entity)
+		t := ev.table(x.Entity)
 		fi := fieldIndex(x.Entity, f)
 		if t == nil || fi < 0 {
 			return nil, nil, false, errorf(CodeInternal, "no index of %s by %s", x.Entity.Name, f.Name)

@@ -355,6 +355,19 @@ func (s *State) Len(e *ir.Entity) int {
 	return 0
 }
 
+// SameRecord reports whether s and o hold the same record of e with the
+// given id, not only an equal one: a state and its clone share a record
+// until either writes it, so that a caller may keep what it derived from
+// the record in one state for the other (in constant time).
+func (s *State) SameRecord(o *State, e *ir.Entity, id string) bool {
+	t, u := s.table(e), o.table(e)
+	if t == nil || u == nil {
+		return false
+	}
+	r := t.get(id)
+	return r != nil && r == u.get(id)
+}
+
 // RecordJSON renders the record of e with the given id like an observation
 // does; ok is false when there is none.
 func (s *State) RecordJSON(e *ir.Entity, id string) (data []byte, ok bool) {

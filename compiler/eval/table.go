@@ -61,6 +61,62 @@ type frozen struct {
 	byID map[string]*row
 	once sync.Once
 	at   map[string]int
+	// memos are the outcomes of invariants on the rows (see invMemo),
+	// guarded by mu.
+	mu    sync.Mutex
+	memos []*invMemo
+}
+
+// pristineBase is the frozen base t holds unchanged: its own rows once
+// shared (a shared table is never written again), or the base of a partial
+// table that replaced, deleted and added no row; nil otherwise.
+func (t *table) pristineBase() *frozen {
+	switch {
+	case t == nil:
+		return nil
+	case t.base != nil:
+		if len(t.over) == 0 && len(t.tail) == 0 {
+			return t.base
+		}
+		return nil
+	case t.shared:
+		return t.frozen
+	}
+	return nil
+}
+
+// positioned yields the live rows in order, each with its position in
+// the base of a partial table (or in a full table's rows): -1 for the rows
+// a partial table added after its base's.
+func (t *table) positioned() iter.Seq2[int, *row] {
+	return func(yield func(int, *row) bool) {
+		if t.base == nil {
+			for i, r := range t.rows {
+				if !yield(i, r) {
+					return
+				}
+			}
+			return
+		}
+		j := 0
+		for p, r := range t.base.rows {
+			if j < len(t.over) && t.over[j].pos == p {
+				r = t.over[j].row
+				j++
+				if r == nil {
+					continue
+				}
+			}
+			if !yield(p, r) {
+				return
+			}
+		}
+		for _, r := range t.tail {
+			if !yield(-1, r) {
+				return
+			}
+		}
+	}
 }
 
 // pos is the position of the base row with the given id (which must be

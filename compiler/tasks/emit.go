@@ -148,19 +148,41 @@ func (x *synth) block(t *task) string {
 	return b.String()
 }
 
-// emit is the spec with the candidates appended, in the canonical layout.
+// emit is the spec with the candidates appended, in the canonical layout:
+// the spec formatted (once per synthesis: it is the same in every round
+// of the final check), a blank line, and the task blocks formatted. The
+// formatter lays out declarations one after the other, a blank line
+// apart, and places a comment by its position, so this is the layout of
+// the whole (TestEmitIsTheLayoutOfTheWhole), without parsing the spec
+// again in each round.
 func (x *synth) emit(src []byte, cands []*task) ([]byte, error) {
+	if x.formatted == nil {
+		f, err := dsl.FormatSource(x.opts.Filename, src)
+		if err != nil {
+			return nil, fmt.Errorf("tasks: the spec does not parse: %v", err)
+		}
+		x.formatted = f
+	}
+	if len(cands) == 0 {
+		return slices.Clone(x.formatted), nil
+	}
 	var b bytes.Buffer
-	b.Write(src)
-	for _, t := range cands {
-		b.WriteString("\n")
+	for i, t := range cands {
+		if i > 0 {
+			b.WriteString("\n")
+		}
 		b.WriteString(x.block(t))
 	}
-	out, err := dsl.FormatSource(x.opts.Filename, b.Bytes())
+	blocks, err := dsl.FormatSource(x.opts.Filename, b.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("tasks: the written spec does not parse: %v", err)
 	}
-	return out, nil
+	out := make([]byte, 0, len(x.formatted)+1+len(blocks))
+	out = append(out, x.formatted...)
+	if len(x.formatted) > 0 {
+		out = append(out, '\n')
+	}
+	return append(out, blocks...), nil
 }
 
 // blame maps the errors of the final check to the candidates they are

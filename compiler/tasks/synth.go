@@ -128,6 +128,7 @@ type synth struct {
 	stateCache []stateRecords
 	anchors    map[*ir.Field][]string  // groupAnchors, by ref field
 	ids        map[*ir.Entity][]string // startIDs, by entity
+	formatted  []byte                  // the spec in the canonical layout (emit)
 
 	covered map[*ir.Tool]bool
 	// outcomes are the tools whose outcome the words say (words.go).
@@ -367,6 +368,9 @@ func (x *synth) members(st *eval.State, r recKey) map[string][]any {
 
 func (x *synth) entry(st *eval.State, e *ir.Entity, id string) *recEntry {
 	cache := x.recCache
+	if st != x.start && x.start.SameRecord(st, e, id) {
+		st = x.start // a record the state has not written since the start
+	}
 	if st != x.start {
 		cache = nil
 		for _, c := range x.stateCache {
@@ -680,42 +684,49 @@ func (x *synth) admit(t *task) string {
 	return ""
 }
 
-// finish names the candidates, writes them into the spec, checks it and
-// drops what the check refuses, then trims to N.
+// finish keeps N of the candidates (trim), names them, writes them into
+// the spec and checks it; the candidates the check refuses are dropped,
+// counted under their code, and the others kept again, until the written
+// spec checks clean. The spec written is the spec checked: a clean check
+// of N tasks ends it in one round, the check of the spec a synthesis
+// costs most.
 func (x *synth) finish(src []byte, cands []*task) (*Result, error) {
 	names := map[string]bool{}
 	for _, t := range x.w.Tasks {
 		names[t.Name] = true
 	}
+	refused := map[*task]bool{}
 	for round := 0; ; round++ {
-		x.name(cands, names)
-		out, err := x.emit(src, cands)
+		var kept []*task
+		for _, t := range cands {
+			if !refused[t] {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) > x.opts.N {
+			kept = x.trim(kept)
+		}
+		x.name(kept, names)
+		out, err := x.emit(src, kept)
 		if err != nil {
 			return nil, err
 		}
 		w, diags := compiler.CheckSource(x.opts.Filename, out, x.checkOpts()...)
 		if !diags.HasErrors() && w != nil {
-			if len(cands) > x.opts.N {
-				cands = x.trim(cands)
-				continue
-			}
-			r := x.result(out, cands)
+			r := x.result(out, kept)
 			r.src = src
 			return r, nil
 		}
-		bad, stray := x.blame(out, cands, diags)
+		bad, stray := x.blame(out, kept, diags)
 		if len(bad) == 0 || round > 8 {
 			return nil, fmt.Errorf("tasks: the written spec does not check:\n%s", firstLines(stray, 20))
 		}
-		var keep []*task
-		for _, t := range cands {
+		for _, t := range kept {
 			if code, ok := bad[t]; ok {
 				x.dropped["check:"+code]++
-				continue
+				refused[t] = true
 			}
-			keep = append(keep, t)
 		}
-		cands = keep
 	}
 }
 
