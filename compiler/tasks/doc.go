@@ -87,9 +87,11 @@
 // # Distinctness, coverage, verification
 //
 // Candidates with the canonical form of a kept one (solution and rubric),
-// or with its tool sequence over the same records, are dropped. The
-// written spec is checked as a whole (compiler.CheckSource): W014 and
-// W021 replay every golden solution with the evaluator's grader; a task
-// the check refuses is dropped and counted under its code. Everything is
+// or with its tool sequence over the same records, are dropped. N of the
+// candidates are kept (those whose writing tools other tasks cover are
+// dropped first) and the written spec is checked as a whole
+// (compiler.CheckSource): W014 and W021 replay every golden solution with
+// the evaluator's grader; a task the check refuses is dropped, counted
+// under its code, and replaced by the next candidate. Everything is
 // deterministic for a seed: the same spec and seed give the same bytes.
 package tasks
