@@ -691,13 +691,30 @@ type Literal struct {
 	Ident    *string
 }
 
-// Expr is an `or` chain, the loosest-binding expression level.
+// Expr is an `or` chain, the loosest-binding expression level, or a
+// conditional expression (If set, Left and Right empty).
 type Expr struct {
 	Pos    Pos
 	EndPos Pos
 
+	If    *CondExpr
 	Left  *AndExpr
 	Right []*AndExpr
+}
+
+// CondExpr is the conditional expression `if C then A else B`: A when C
+// holds, else B. It is an expression level of its own, looser than `or`:
+// it stands wherever an expression does (a let, an argument, a field
+// value, inside brackets) but is not an operand of an operator without
+// parentheses, and its else branch takes the rest of the expression
+// (`if c then a else b + 1` is `if c then a else (b + 1)`).
+type CondExpr struct {
+	Pos    Pos
+	EndPos Pos
+
+	Cond *Expr
+	Then *Expr
+	Else *Expr
 }
 
 // AndExpr is an `and` chain.

@@ -38,7 +38,8 @@ import (
 // participle prints the productions of grammar tags; Grammar merges them
 // into participle's EBNF of the declarations.
 var exprGrammar = map[string]string{
-	"Expr":          `AndExpr ("or" AndExpr)*`,
+	"Expr":          `CondExpr | (AndExpr ("or" AndExpr)*)`,
+	"CondExpr":      `"if" Expr "then" Expr "else" Expr`,
 	"AndExpr":       `NotExpr ("and" NotExpr)*`,
 	"NotExpr":       `("not" NotExpr) | CmpExpr`,
 	"CmpExpr":       `AddExpr (("==" | "!=" | "<=" | ">=" | "<" | ">" | "in" | ("not" "in")) AddExpr)?`,
@@ -93,6 +94,10 @@ var exprGrammar = map[string]string{
 // exprParser parses from participle's lexer.
 type exprParser struct {
 	lex *lexer.PeekingLexer
+	// conds is the number of conditional expressions being parsed, one
+	// inside another: each recurses without a bracket the scanner would
+	// count, so they are bounded here (MaxNesting).
+	conds int
 }
 
 // The Parse methods are the entry points participle calls.
@@ -389,11 +394,15 @@ func (p *exprParser) takeOperator(prec int) (string, bool) {
 	return op, true
 }
 
-// expr parses an `or` chain; nil when the next token cannot start one.
+// expr parses an `or` chain or a conditional expression; nil when the
+// next token cannot start one.
 func (p *exprParser) expr() (*Expr, error) {
 	t := p.peek()
 	if !canStartOperand(t) {
 		return nil, nil
+	}
+	if isKeyword(t, "if") && canStartOperand(p.peekN(1)) {
+		return p.condExpr()
 	}
 	n := new(operand)
 	left, err := p.andExpr(&n.andOperand)
@@ -414,6 +423,45 @@ func (p *exprParser) expr() (*Expr, error) {
 	}
 	e.EndPos = p.end()
 	return e, nil
+}
+
+// condExpr parses `if C then A else B`, the if coming next. The else
+// branch is an expression, so `else if` chains.
+func (p *exprParser) condExpr() (*Expr, error) {
+	t := p.next() // if
+	if p.conds++; p.conds > MaxNesting {
+		return nil, participle.Errorf(t.Pos, "conditional expressions nested deeper than %d levels", MaxNesting)
+	}
+	defer func() { p.conds-- }()
+	c := &CondExpr{Pos: t.Pos}
+	var err error
+	if c.Cond, err = p.requireExpr(); err != nil {
+		return nil, err
+	}
+	if err := p.expectKeyword("then", `"then" (a conditional expression is if C then A else B)`); err != nil {
+		return nil, err
+	}
+	if c.Then, err = p.requireExpr(); err != nil {
+		return nil, err
+	}
+	if err := p.expectKeyword("else", `"else" (a conditional expression has both branches: if C then A else B)`); err != nil {
+		return nil, err
+	}
+	if c.Else, err = p.requireExpr(); err != nil {
+		return nil, err
+	}
+	c.EndPos = p.end()
+	return &Expr{Pos: t.Pos, EndPos: c.EndPos, If: c}, nil
+}
+
+// expectKeyword consumes the identifier kw, or fails saying what was
+// expected.
+func (p *exprParser) expectKeyword(kw, what string) error {
+	if isKeyword(p.peek(), kw) {
+		p.next()
+		return nil
+	}
+	return p.unexpected(what)
 }
 
 // requireExpr parses an expression that must come next.
@@ -665,6 +713,8 @@ func (p *exprParser) primary(pr *Primary) (*Primary, error) {
 		if pr.Paren, err = p.requireExpr(); err == nil {
 			err = p.expectClose(")")
 		}
+	case isKeyword(t, "if") && canStartOperand(p.peekN(1)):
+		return nil, participle.Errorf(t.Pos, "a conditional expression is an operand only in parentheses: (if C then A else B)")
 	default:
 		pr.Lit = p.literal(true)
 		if pr.Lit == nil {

@@ -862,6 +862,15 @@ func (w *exprWriter) expr(e *Expr) {
 	if e == nil {
 		return
 	}
+	if c := e.If; c != nil {
+		w.WriteString("if ")
+		w.expr(c.Cond)
+		w.WriteString(" then ")
+		w.expr(c.Then)
+		w.WriteString(" else ")
+		w.expr(c.Else)
+		return
+	}
 	w.and(e.Left)
 	for _, r := range e.Right {
 		w.WriteString(" or ")
@@ -1237,9 +1246,11 @@ func longestList(text string) (open, close int) {
 }
 
 // topLevelElse returns the offset of the space before the first ` else `
-// of text outside brackets and strings; -1 when there is none.
+// of text outside brackets and strings that is not the else of a
+// conditional expression (`if c then a else b`: each ` then ` awaits its
+// else); -1 when there is none.
 func topLevelElse(text string) int {
-	depth := 0
+	depth, thens := 0, 0
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
 		case '"':
@@ -1249,7 +1260,13 @@ func topLevelElse(text string) int {
 		case ')', ']', '}':
 			depth--
 		case ' ':
-			if depth == 0 && strings.HasPrefix(text[i:], " else ") {
+			switch {
+			case depth != 0:
+			case strings.HasPrefix(text[i:], " then "):
+				thens++
+			case strings.HasPrefix(text[i:], " else ") && thens > 0:
+				thens--
+			case strings.HasPrefix(text[i:], " else "):
 				return i
 			}
 		}

@@ -84,4 +84,7 @@ var fuzzSeeds = []string{
 	"world w { // a\n title \"t\" // b\n} // c\n// d",
 	"world w { title \"\\u00e9\\t\\\"\\\\\" }",
 	"service s { tool t() { return - - - x } }",
+	`service s { tool t(x: E?) { let a = if x != null then x.a else if b then (if c then 1 else 2) else 0 require if a > 0 then x != null and x.b else true else "m" return [if a then b else null] } }`,
+	`invariant i { policy "p" for x in s.E where x.r != null require if x.r.a then x.b else exists(y in E where y == x.r) }`,
+	`service s { tool t() { return if if a then b else c then if d then e else f else g } }`,
 }
