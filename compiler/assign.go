@@ -42,7 +42,7 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 			return nil
 		}
 	} else {
-		root, r = chain[0], 0
+		root, r = unNarrow(chain[0]), 0
 		if !c.assignable(root, p.Primary.Pos, p.Suffixes[0].Pos) {
 			return nil
 		}
@@ -129,7 +129,7 @@ func (c *checker) set(st *dsl.Set, s *scope) ir.Stmt {
 // assignLocal checks `set x = value` for a `var` local x.
 func (c *checker) assignLocal(st *dsl.Set, s *scope) ir.Stmt {
 	p := st.Target
-	x := c.primary(p.Primary, s)
+	x := unNarrow(c.primary(p.Primary, s)) // the local itself, even where it is known not to be null
 	value := c.expr(st.Value, s)
 	if isInvalid(x) {
 		return nil

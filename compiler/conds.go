@@ -79,6 +79,8 @@ func pathKey(e ir.Expr) (string, bool) {
 		return fmt.Sprintf("%s.f%p", k, x.Field), true
 	case *ir.Deref:
 		return pathKey(x.X)
+	case *ir.NotNull:
+		return pathKey(x.X)
 	case *ir.IDOf:
 		return pathKey(x.X)
 	case *ir.Convert:
@@ -106,6 +108,8 @@ func pathText(e ir.Expr) string {
 		}
 		return pathText(x.X) + "." + x.Field.Name
 	case *ir.Deref:
+		return pathText(x.X)
+	case *ir.NotNull:
 		return pathText(x.X)
 	case *ir.IDOf:
 		return pathText(x.X)

@@ -22,10 +22,12 @@ type scope struct {
 	// (the world's), without copying those for every task.
 	taskHandles map[string]*ir.Record
 	tool        *ir.Tool // the tool whose body this is, if any
+	// facts are the optional paths known not to be null here (narrow.go).
+	facts facts
 }
 
 func (s *scope) child() *scope {
-	return &scope{parent: s, vars: map[string]*ir.Var{}, handles: s.handles, taskHandles: s.taskHandles, tool: s.tool}
+	return &scope{parent: s, vars: map[string]*ir.Var{}, handles: s.handles, taskHandles: s.taskHandles, tool: s.tool, facts: s.facts}
 }
 
 func (s *scope) lookup(name string) *ir.Var {
@@ -87,6 +89,9 @@ func (c *checker) settle(e ir.Expr, end dsl.Pos) ir.Expr {
 	if untypedComposite(e) {
 		return c.inferComposite(e, end)
 	}
+	if x, ok := e.(*ir.Cond); ok && untypedCond(x) {
+		return c.settleCond(x, end)
+	}
 	return e
 }
 
@@ -112,6 +117,9 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 	if untypedComposite(e) {
 		return c.typeComposite(e, want, end, what)
 	}
+	if x, ok := e.(*ir.Cond); ok && untypedCond(x) {
+		return c.coerceCond(x, want, end, what)
+	}
 	got := e.Type()
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindEnum && l.Value.Kind == ir.KindString {
 		return c.enumLit(l.Value.Str, want, dsl.Pos(pos), end)
@@ -128,7 +136,7 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 		return e
 	}
 	if got.Optional && !want.Optional {
-		c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s may be null but %s is expected; compare it with null or use coalesce(x, default)", what, want)
+		c.errorf(diag.TypeMismatch, dsl.Pos(pos), end, "%s may be null but %s is expected; check it first (if x != null { … }, require x != null, x != null and …) or use coalesce(x, default)", what, want)
 		return invalid(pos)
 	}
 	switch {
@@ -190,22 +198,29 @@ func (c *checker) boolExpr(e *dsl.Expr, s *scope, what string) ir.Expr {
 	return c.coerce(c.expr(e, s), boolT, e.EndPos, what)
 }
 
-// expr checks an or-chain.
+// expr checks an or-chain or a conditional expression. The right operand
+// of `or` knows what the left being false says of null values
+// (narrow.go).
 func (c *checker) expr(e *dsl.Expr, s *scope) ir.Expr {
+	if e.If != nil {
+		return c.condExpr(e.If, s)
+	}
 	out := c.andExpr(e.Left, s)
 	for _, r := range e.Right {
 		l := c.coerce(out, boolT, e.EndPos, "left operand of or")
-		rr := c.coerce(c.andExpr(r, s), boolT, r.EndPos, "right operand of or")
+		rr := c.coerce(c.andExpr(r, s.knowing(narrowedBy(l, false))), boolT, r.EndPos, "right operand of or")
 		out = &ir.Binary{ExprBase: base(boolT, e.Pos), Op: "or", L: l, R: rr}
 	}
 	return out
 }
 
+// andExpr checks an and-chain: the right operand knows what the left
+// being true says of null values.
 func (c *checker) andExpr(e *dsl.AndExpr, s *scope) ir.Expr {
 	out := c.notExpr(e.Left, s)
 	for _, r := range e.Right {
 		l := c.coerce(out, boolT, e.EndPos, "left operand of and")
-		rr := c.coerce(c.notExpr(r, s), boolT, r.EndPos, "right operand of and")
+		rr := c.coerce(c.notExpr(r, s.knowing(narrowedBy(l, true))), boolT, r.EndPos, "right operand of and")
 		out = &ir.Binary{ExprBase: base(boolT, e.Pos), Op: "and", L: l, R: rr}
 	}
 	return out
@@ -288,6 +303,24 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 		r = c.coerce(r, nonOptional(l.Type()), e.Right.EndPos, "right operand")
 		return l, r, !isInvalid(l) && !isInvalid(r)
 	}
+	// A conditional of bare names (or empty literals) takes the type of
+	// the other side.
+	if untypedCond(r) && !untypedBranch(l) {
+		l = c.settle(l, e.Left.EndPos)
+		if isInvalid(l) {
+			return l, r, false
+		}
+		r = c.coerce(r, nonOptional(l.Type()), e.Right.EndPos, "right operand")
+		return l, r, !isInvalid(r)
+	}
+	if untypedCond(l) && !untypedBranch(r) {
+		r = c.settle(r, e.Right.EndPos)
+		if isInvalid(r) {
+			return l, r, false
+		}
+		l = c.coerce(l, nonOptional(r.Type()), e.Left.EndPos, "left operand")
+		return l, r, !isInvalid(l)
+	}
 	// An untyped list or map literal takes the type of the other side.
 	if untypedComposite(r) && !untypedComposite(l) {
 		l = c.settle(l, e.Left.EndPos)
@@ -309,6 +342,10 @@ func (c *checker) unify(l, r ir.Expr, e *dsl.CmpExpr) (ir.Expr, ir.Expr, bool) {
 	if isInvalid(l) || isInvalid(r) {
 		return l, r, false
 	}
+	// A comparison takes optional values (null equals only null, and
+	// orders false): a narrowed operand is compared as the optional value
+	// it is, as it was before it was known not to be null.
+	l, r = unNarrow(l), unNarrow(r)
 	lt, rt := l.Type(), r.Type()
 	if lt.Kind == ir.KindNull || rt.Kind == ir.KindNull {
 		other := rt
@@ -487,7 +524,7 @@ func (c *checker) arith(op string, l, r ir.Expr, pos, end dsl.Pos) ir.Expr {
 	}
 	lt, rt := l.Type(), r.Type()
 	if lt.Optional || rt.Optional {
-		c.errorf(diag.TypeMismatch, pos, end, "arithmetic on an optional value; use coalesce(x, default) first")
+		c.errorf(diag.TypeMismatch, pos, end, "arithmetic on an optional value; check it first (if x != null { … }, require x != null, x != null and …) or use coalesce(x, default)")
 		return invalid(pos)
 	}
 	mk := func(k ir.Kind) ir.Expr {
@@ -639,7 +676,7 @@ func (c *checker) postfixChain(p *dsl.Postfix, n int, s *scope) []ir.Expr {
 			continue
 		}
 		if suf.Field != nil {
-			x = c.selectField(x, *suf.Field, suf, p.Pos, s)
+			x = c.narrow(c.selectField(x, *suf.Field, suf, p.Pos, s), s)
 		} else {
 			x = c.index(x, suf, p.Pos, s)
 		}
@@ -669,7 +706,7 @@ func (c *checker) selectField(x ir.Expr, name string, suf *dsl.Suffix, pos dsl.P
 			return &ir.Convert{ExprBase: base(&ir.Type{Kind: ir.KindString, Optional: t.Optional}, pos), X: x}
 		}
 		if t.Optional {
-			c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "cannot follow an optional ref to .%s; check it with != null and look the record up with %s[id]", name, t.Entity.Name)
+			c.errorf(diag.TypeMismatch, suf.Pos, suf.EndPos, "cannot follow an optional ref to .%s where it may be null; check it first: if %s != null { … }, require %s != null, or %s != null and …", name, pathName(x), pathName(x), pathName(x))
 			return invalid(pos)
 		}
 		x = &ir.Deref{ExprBase: base(&ir.Type{Kind: ir.KindRecord, Entity: t.Entity}, pos), X: x}
@@ -858,7 +895,7 @@ func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 // a seed handle (rubrics), or else an enum value to be settled by context.
 func (c *checker) name(n string, l *dsl.Literal, s *scope) ir.Expr {
 	if v := s.lookup(n); v != nil {
-		return &ir.VarRef{ExprBase: base(v.Type, l.Pos), Var: v}
+		return c.narrow(&ir.VarRef{ExprBase: base(v.Type, l.Pos), Var: v}, s)
 	}
 	if n == "today" {
 		return &ir.Today{ExprBase: base(dateT, l.Pos)}
@@ -914,6 +951,7 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 	agg.Pos = ir.Pos(a.Pos)
 	if a.Where != nil {
 		agg.Where = c.boolExpr(a.Where, inner, "where clause")
+		inner = inner.knowing(narrowedBy(agg.Where, true))
 	}
 	switch op {
 	case "count":
@@ -1125,6 +1163,7 @@ func init() {
 			if !c.wantArgs(call, args, 2) {
 				return nil
 			}
+			args[0] = unNarrow(args[0]) // a narrowed value is still the optional one
 			t := args[0].Type()
 			if !t.Optional || t.Kind == ir.KindNull {
 				c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "coalesce needs an optional first argument, got %s", t)

@@ -76,7 +76,14 @@ func (c *checker) checkMoneyExprs() {
 		return
 	}
 	isMoney := func(t *ir.Type) bool { return t != nil && t.Kind == ir.KindMoney }
-	checkLit := func(e ir.Expr) {
+	var checkLit func(e ir.Expr)
+	checkLit = func(e ir.Expr) {
+		if x, ok := e.(*ir.Cond); ok {
+			// Where a conditional is an amount, its branches are.
+			checkLit(x.Then)
+			checkLit(x.Else)
+			return
+		}
 		neg := ""
 		if u, ok := e.(*ir.Unary); ok && u.Op == "-" {
 			e, neg = u.X, "-"

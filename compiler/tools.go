@@ -158,9 +158,11 @@ func (c *checker) block(b *dsl.Block, s *scope) []ir.Stmt {
 	inner := s.child()
 	var out []ir.Stmt
 	for i, st := range b.Stmts {
-		if st := c.stmt(st, inner); st != nil {
-			out = append(out, st)
+		checked := c.stmt(st, inner)
+		if checked != nil {
+			out = append(out, checked)
 		}
+		inner.facts = c.factsAfter(st, checked, inner)
 		if (st.Return != nil || st.Fail != nil) && i < len(b.Stmts)-1 {
 			next := b.Stmts[i+1]
 			what := "return"
@@ -246,6 +248,9 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 			e, src, elem, keyT = c.rangeSource(f.Source, s)
 		}
 		inner := s.child()
+		// The body runs again after itself: it starts without what its
+		// own statements may change.
+		inner.facts = s.facts.without(writesOf(f.Body.Stmts, s))
 		var key *ir.Var
 		if f.Key != "" {
 			switch {
@@ -264,6 +269,7 @@ func (c *checker) stmt(st *dsl.Stmt, s *scope) ir.Stmt {
 		var where ir.Expr
 		if f.Where != nil {
 			where = c.boolExpr(f.Where, inner, "where clause")
+			inner = inner.knowing(narrowedBy(where, true))
 		}
 		body := c.block(f.Body, inner)
 		if e == nil && src == nil {
@@ -332,17 +338,50 @@ func (c *checker) varDecl(d *dsl.Var, s *scope) ir.Stmt {
 	return &ir.VarDecl{Var: vr, Value: v, Pos: ir.Pos(d.Pos)}
 }
 
+// ifStmt checks an if statement: the then block knows what the condition
+// being true says of null values, the else block what its being false
+// says.
 func (c *checker) ifStmt(i *dsl.If, s *scope) ir.Stmt {
-	out := &ir.If{Cond: c.boolExpr(i.Cond, s, "if condition"), Then: c.block(i.Then, s), Pos: ir.Pos(i.Pos)}
+	cond := c.boolExpr(i.Cond, s, "if condition")
+	out := &ir.If{Cond: cond, Then: c.block(i.Then, s.knowing(narrowedBy(cond, true))), Pos: ir.Pos(i.Pos)}
+	otherwise := s.knowing(narrowedBy(cond, false))
 	switch {
 	case i.ElseIf != nil:
-		if st := c.ifStmt(i.ElseIf, s); st != nil {
+		if st := c.ifStmt(i.ElseIf, otherwise); st != nil {
 			out.Else = []ir.Stmt{st}
 		}
 	case i.Else != nil:
-		out.Else = c.block(i.Else, s)
+		out.Else = c.block(i.Else, otherwise)
 	}
 	return out
+}
+
+// factsAfter is what is known of null values after the statement st
+// (checked is its IR, nil when it did not check), given what s knows
+// before it (narrow.go).
+func (c *checker) factsAfter(st *dsl.Stmt, checked ir.Stmt, s *scope) facts {
+	fs := s.facts
+	switch {
+	case st.Require != nil:
+		if r, ok := checked.(*ir.Require); ok {
+			fs = fs.with(narrowedBy(r.Cond, true))
+		}
+	case st.If != nil:
+		// An if whose one branch ends the call leaves the rest of the
+		// block to the other's condition.
+		if x, ok := checked.(*ir.If); ok && st.If.ElseIf == nil {
+			switch thenEnds := endsBlock(st.If.Then); {
+			case thenEnds && (st.If.Else == nil || !endsBlock(st.If.Else)):
+				fs = fs.with(narrowedBy(x.Cond, false))
+			case !thenEnds && st.If.Else != nil && endsBlock(st.If.Else):
+				fs = fs.with(narrowedBy(x.Cond, true))
+			}
+		}
+		fs = fs.without(writesOf([]*dsl.Stmt{st}, s))
+	case st.Set != nil, st.For != nil:
+		fs = fs.without(writesOf([]*dsl.Stmt{st}, s))
+	}
+	return fs
 }
 
 // recordExpr turns an expression into a record (following a ref).

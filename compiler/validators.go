@@ -28,7 +28,7 @@ var validators = []Validator{
 	{diag.UnresolvedName, "unresolved-name", "A name does not refer to anything declared.",
 		"Declare the name, fix its spelling, or qualify it (service.Entity)."},
 	{diag.TypeMismatch, "type-mismatch", "An expression, value or argument has the wrong type.",
-		"Use a value of the expected type; optional values need `== null` checks or coalesce(x, default)."},
+		"Use a value of the expected type; an optional value is one where a check says it is not null (if x != null { … }, require x != null, x != null and …), else use coalesce(x, default)."},
 	{diag.UnknownEnumValue, "unknown-enum-value", "A value is not one of its enum's values.",
 		"Use one of the listed enum values, or add the value to the enum."},
 	{diag.MissingRequired, "missing-required", "A required field or argument is not given.",

@@ -30,6 +30,7 @@ func (c *checker) checkInvariants(decls []*dsl.Invariant) {
 		inv.Var = c.declare(s, "variable", d.Var, &ir.Type{Kind: ir.KindRecord, Entity: inv.Entity}, d.Pos, d.EndPos)
 		if d.Where != nil {
 			inv.Where = c.boolExpr(d.Where, s, "invariant trigger")
+			s = s.knowing(narrowedBy(inv.Where, true))
 		}
 		inv.Check = c.boolExpr(d.Check, s, "invariant check")
 		c.w.Invariants = append(c.w.Invariants, inv)

@@ -114,7 +114,7 @@ func canFault(e ir.Expr) bool {
 			if _, isConst := constDate(x); x.Func == "date" && !isConst {
 				found = true
 			}
-		case *ir.Cast:
+		case *ir.Cast, *ir.NotNull:
 			found = true
 		case *ir.Aggregate:
 			if x.Op == "first" || faultsNull(x) {
@@ -212,8 +212,11 @@ func (sc *scope) expr(e ir.Expr) code {
 	case *ir.Deref:
 		return sc.recordAt(x.T.Entity, sc.expr(x.X))
 	case *ir.IDOf:
-		if x.X.Type().Kind == ir.KindRecord {
-			return primary(sc.expr(x.X).at(precPrimary).Dot(g.idField(x.X.Type())))
+		if t := x.X.Type(); t.Kind == ir.KindRecord {
+			if t.Optional {
+				return sc.optionalID(sc.expr(x.X), t)
+			}
+			return primary(sc.expr(x.X).at(precPrimary).Dot(g.idField(t)))
 		}
 		return sc.expr(x.X)
 	case *ir.Lookup:
@@ -245,6 +248,10 @@ func (sc *scope) expr(e ir.Expr) code {
 		return code{c: jen.Op("-").Add(v.at(precUnary)), prec: precUnary}
 	case *ir.Convert:
 		return sc.convert(sc.expr(x.X), x.X.Type(), x.T)
+	case *ir.Cond:
+		return sc.condExpr(x)
+	case *ir.NotNull:
+		return sc.notNull(x)
 	case *ir.Call:
 		return sc.call(x)
 	case *ir.Aggregate:
@@ -493,15 +500,7 @@ func (sc *scope) valueAs(e ir.Expr, to *ir.Type) code {
 	if from.Kind == ir.KindRecord && to.Kind == ir.KindRef {
 		rec := sc.expr(e)
 		if from.Optional || to.Optional {
-			// An optional record (a ref parameter left out) is null: its id
-			// is a *string.
-			r, v := sc.temp("r"), sc.temp("id")
-			return primary(jen.Func().Params().Op("*").String().Block(
-				jen.Id(r).Op(":=").Add(rec.c),
-				jen.If(jen.Id(r).Op("==").Nil()).Block(jen.Return(jen.Nil())),
-				jen.Id(v).Op(":=").Id(r).Dot(sc.g.idField(from)),
-				jen.Return(jen.Op("&").Id(v)),
-			).Call())
+			return sc.optionalID(rec, from)
 		}
 		return primary(rec.at(precPrimary).Dot(sc.g.idField(from)))
 	}
@@ -516,6 +515,18 @@ func (sc *scope) valueAs(e ir.Expr, to *ir.Type) code {
 		c = primary(jen.Id(sc.g.enums[to.Enum].typ).Call(c.c))
 	}
 	return sc.convert(c, from, to)
+}
+
+// optionalID is the id of the record rec of type t as a *string: an
+// optional record (a ref parameter left out) is null, and so is its id.
+func (sc *scope) optionalID(rec code, t *ir.Type) code {
+	r, v := sc.temp("r"), sc.temp("id")
+	return primary(jen.Func().Params().Op("*").String().Block(
+		jen.Id(r).Op(":=").Add(rec.c),
+		jen.If(jen.Id(r).Op("==").Nil()).Block(jen.Return(jen.Nil())),
+		jen.Id(v).Op(":=").Id(r).Dot(sc.g.idField(t)),
+		jen.Return(jen.Op("&").Id(v)),
+	).Call())
 }
 
 func (sc *scope) binary(x *ir.Binary) code {

@@ -288,6 +288,33 @@ func (sc *scope) containsOf(x *ir.Binary) code {
 	return res
 }
 
+// condExpr is `if C then A else B`: a function literal called in place
+// that evaluates only the branch C selects (so a fault of the other never
+// happens), each converted to the conditional's type.
+func (sc *scope) condExpr(x *ir.Cond) code {
+	return primary(jen.Func().Params().Add(sc.g.goType(x.T)).Block(
+		jen.If(sc.expr(x.Cond).c).Block(jen.Return(sc.elemValue(x.Then, x.T).c)),
+		jen.Return(sc.elemValue(x.Else, x.T).c),
+	).Call())
+}
+
+// notNull is an optional value the checker proved not null (narrowing):
+// its value, a null recording compiler/eval's fault (ir.MsgNotNull) and
+// yielding a zero value.
+func (sc *scope) notNull(x *ir.NotNull) code {
+	t := x.X.Type()
+	switch t.Kind {
+	case ir.KindList, ir.KindMap:
+		return primary(sc.exprNonNull(x.X, ir.MsgNotNull))
+	}
+	sc.g.need["notNull"] = true
+	c := jen.Id("notNull").Call(jen.Id("s"), sc.expr(x.X).c)
+	if t.Kind == ir.KindRecord {
+		return primary(c) // a record is a pointer, optional or not
+	}
+	return code{c: jen.Op("*").Add(c), prec: precUnary}
+}
+
 // exprNonNull compiles a list or map operand that must not be null: when
 // its type is optional, null records the fault msg (compiler/eval's).
 func (sc *scope) exprNonNull(e ir.Expr, msg string) *jen.Statement {

@@ -302,7 +302,7 @@ var fixedPackageNames = []string{
 	"today", "calendar", "ruleHolds", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "toolsJSON", "probesJSON", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", ir.EntryPoint, "World",
-	"listAt", "mapAt", "present", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
+	"listAt", "mapAt", "present", "notNull", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
 }
 
 // recordMethods are the exported methods of records and entities, which

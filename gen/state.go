@@ -246,6 +246,18 @@ func (g *generator) compositeHelpers(f *goFile) {
 		)
 		f.Line()
 	}
+	if g.need["notNull"] {
+		f.Comment("notNull is p, an optional value the checker proved not null; null")
+		f.Comment("records a fault and yields a pointer to a zero value.")
+		f.Func().Id("notNull").Types(jen.Id("T").Any()).Params(jen.Id("s").Op("*").Id("State"), jen.Id("p").Op("*").Add(T)).Op("*").Add(T).Block(
+			jen.If(jen.Id("p").Op("==").Nil()).Block(
+				setFault(jen.Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Lit(ir.MsgNotNull))),
+				jen.Return(jen.New(T)),
+			),
+			jen.Return(jen.Id("p")),
+		)
+		f.Line()
+	}
 	if g.need["castEnum"] {
 		f.Comment("castEnum is `v as E`: the string v as a value of the enum type E (typ as")
 		f.Comment("the spec names it, values its values); a value E does not have records a")

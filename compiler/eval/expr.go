@@ -295,6 +295,26 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 			return intToNum(i, ev.exact), nil
 		}
 		return v, nil
+	case *ir.Cond:
+		// Only the branch the condition selects is evaluated: a fault in
+		// the other never happens.
+		ok, err := ev.cond(x.Cond)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return ev.eval(x.Then)
+		}
+		return ev.eval(x.Else)
+	case *ir.NotNull:
+		v, err := ev.eval(x.X)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			return nil, errorf(CodeInternal, "%s", ir.MsgNotNull)
+		}
+		return v, nil
 	case *ir.Call:
 		return ev.call(x)
 	case *ir.Aggregate:

@@ -606,6 +606,29 @@ type Convert struct {
 	X Expr
 }
 
+// Cond is the conditional expression `if Cond then Then else Else`: only
+// the branch Cond selects is evaluated. Both branches have the type T
+// (the checker converts them: an int branch to the other's decimal or
+// money, a record to a ref when the other is a ref); T is optional when
+// either branch is.
+type Cond struct {
+	ExprBase
+	Cond, Then, Else Expr
+}
+
+// NotNull is the optional X where the checker has proved it is not null
+// (narrowing: `if x != null { … x.f … }`): its type is X's without the
+// `?`. A null X, which the proof rules out, is an evaluation fault
+// (MsgNotNull), never a zero value.
+type NotNull struct {
+	ExprBase
+	X Expr
+}
+
+// MsgNotNull is the fault of a NotNull whose value is null after all,
+// shared by compiler/eval and the generated code.
+const MsgNotNull = "a value checked to be non-null is null"
+
 // Call is a built-in function call; Func is its name as written.
 type Call struct {
 	ExprBase

@@ -101,6 +101,8 @@ func fieldOfVar(x Expr, v *Var) (*Field, bool) {
 		return fieldOfVar(x.X, v)
 	case *Convert:
 		return fieldOfVar(x.X, v)
+	case *NotNull:
+		return fieldOfVar(x.X, v)
 	case *FieldRef:
 		r, ok := x.X.(*VarRef)
 		if !ok || r.Var != v {

@@ -26,6 +26,12 @@ func WalkExpr(e Expr, fn func(Expr) bool) {
 		WalkExpr(x.X, fn)
 	case *Convert:
 		WalkExpr(x.X, fn)
+	case *Cond:
+		WalkExpr(x.Cond, fn)
+		WalkExpr(x.Then, fn)
+		WalkExpr(x.Else, fn)
+	case *NotNull:
+		WalkExpr(x.X, fn)
 	case *Call:
 		for _, a := range x.Args {
 			WalkExpr(a, fn)
