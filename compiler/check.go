@@ -199,10 +199,11 @@ type checker struct {
 	structDecl  map[*ir.StructDef]*dsl.RecordDecl
 	structSvc   map[*ir.StructDef]*ir.Service // nil for a top-level record
 	serviceDecl map[*dsl.Service]*ir.Service
-	mutable     map[*ir.Var]bool   // `var` locals
-	inferred    map[*ir.Var]bool   // `var` locals declared without a type
-	inSolution  bool               // checking the calls of a golden solution
-	numberText  map[*ir.Lit]string // number literals with a point, as written (W031)
+	mutable     map[*ir.Var]bool       // `var` locals
+	inferred    map[*ir.Var]bool       // `var` locals declared without a type
+	inSolution  bool                   // checking the calls of a golden solution
+	numberText  map[*ir.Lit]string     // number literals with a point, as written (W031)
+	enumValues  map[string]*ir.EnumDef // the first enum type of each value (W032), once asked
 }
 
 // recordDecl is a value record declaration and the service it is declared

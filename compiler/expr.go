@@ -45,6 +45,7 @@ func (c *checker) declare(s *scope, what, name string, t *ir.Type, pos, end dsl.
 		c.errorf(diag.DuplicateName, pos, end, "%q is already declared at %s", name, short(prev.Pos))
 	}
 	c.checkIdent(name, what, ir.Pos(pos), ir.Pos(end))
+	c.checkShadow(what, name, pos, end)
 	v := &ir.Var{Name: name, Type: t, Pos: ir.Pos(pos)}
 	s.vars[name] = v
 	return v

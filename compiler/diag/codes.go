@@ -143,4 +143,9 @@ const (
 	// decimals than the minor unit of the world's currency (ISO 4217: 2 for
 	// EUR, 0 for JPY, 3 for BHD).
 	MoneyPrecision Code = "W031"
+
+	// ShadowedName (W032, shadowed-name): a parameter, local, loop or
+	// aggregate variable has the name of a service, an entity or an enum
+	// value, which it hides where it is in scope (a warning).
+	ShadowedName Code = "W032"
 )

@@ -128,9 +128,9 @@ func (s *State) checkColdChainOnReceipt() []runtime.Violation {
 			continue
 		}
 		ok2 := !func() bool {
-			for _, l := range orderLinesByPurchaseOrder[g.PurchaseOrder] {
+			for _, line := range orderLinesByPurchaseOrder[g.PurchaseOrder] {
 				if !func() bool {
-					v := s.ingredientAt(l.Ingredient).Storage
+					v := s.ingredientAt(line.Ingredient).Storage
 					return v == IngredientStorageChilled || v == IngredientStorageFrozen
 				}() {
 					continue

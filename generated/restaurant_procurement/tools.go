@@ -428,10 +428,10 @@ func (s *State) SwitchSupplier(args SwitchSupplierArgs) (*Ingredient, error) {
 		return nil, runtime.PreconditionFailed("the price must be positive")
 	}
 	ok2 := !func() bool {
-		for l := range s.OrderLines.All() {
+		for line := range s.OrderLines.All() {
 			s.j.Tick()
-			if !(l.Ingredient == ingredient.ID && func() bool {
-				v := s.purchaseOrderAt(l.PurchaseOrder).Status
+			if !(line.Ingredient == ingredient.ID && func() bool {
+				v := s.purchaseOrderAt(line.PurchaseOrder).Status
 				return v == PurchaseOrderStatusDraft || v == PurchaseOrderStatusSent
 			}()) {
 				continue
@@ -1058,19 +1058,19 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.orderLineIDs() {
-		l, ok2 := s.OrderLines.Get(id)
+		line, ok2 := s.OrderLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
 		s.j.Tick()
-		if !(l.PurchaseOrder == purchaseOrder.ID) {
+		if !(line.PurchaseOrder == purchaseOrder.ID) {
 			continue
 		}
 		if func() bool {
 			for x := range s.StockLevels.All() {
 				s.j.Tick()
-				if !(x.Outlet == purchaseOrder.Outlet && x.Ingredient == l.Ingredient) {
+				if !(x.Outlet == purchaseOrder.Outlet && x.Ingredient == line.Ingredient) {
 					continue
 				}
 				return true
@@ -1085,13 +1085,13 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 					continue
 				}
 				s.j.Tick()
-				if !(s2.Outlet == purchaseOrder.Outlet && s2.Ingredient == l.Ingredient) {
+				if !(s2.Outlet == purchaseOrder.Outlet && s2.Ingredient == line.Ingredient) {
 					continue
 				}
 				if s2, err = s.StockLevels.Mut(s2.ID); err != nil {
 					return nil, err
 				}
-				s2.OnHand = s2.OnHand + l.Quantity
+				s2.OnHand = s2.OnHand + line.Quantity
 				if err := s.checkStockLevelOnHand(s2); err != nil {
 					return nil, err
 				}
@@ -1099,11 +1099,11 @@ func (s *State) ReceiveDelivery(args ReceiveDeliveryArgs) (*GoodsReceipt, error)
 		} else {
 			stockLevel := &StockLevel{
 				ID:            s.StockLevels.NextID("stock_level"),
-				Ingredient:    l.Ingredient,
+				Ingredient:    line.Ingredient,
 				LastCountedOn: today,
-				OnHand:        l.Quantity,
+				OnHand:        line.Quantity,
 				Outlet:        purchaseOrder.Outlet,
-				ParLevel:      l.Quantity,
+				ParLevel:      line.Quantity,
 				ReorderPoint:  0,
 			}
 			if err := s.checkStockLevel(stockLevel); err != nil {
@@ -1611,9 +1611,9 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 		return nil, runtime.PreconditionFailed("the quantity must be positive")
 	}
 	if func() bool {
-		for l := range s.OrderLines.All() {
+		for line := range s.OrderLines.All() {
 			s.j.Tick()
-			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
+			if !(line.PurchaseOrder == purchaseOrder.ID && line.Ingredient == ingredient.ID) {
 				continue
 			}
 			return true
@@ -1622,7 +1622,7 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 	}() {
 		return nil, runtime.PreconditionFailed("the ingredient is already on the order; change its quantity instead")
 	}
-	line := &OrderLine{
+	line2 := &OrderLine{
 		ID:            s.OrderLines.NextID("order_line"),
 		Ingredient:    ingredient.ID,
 		LineTotal:     runtime.DecimalFromInt(args.Quantity).Mul(ingredient.UnitPrice),
@@ -1630,20 +1630,20 @@ func (s *State) AddOrderLine(args AddOrderLineArgs) (*OrderLine, error) {
 		Quantity:      args.Quantity,
 		UnitPrice:     ingredient.UnitPrice,
 	}
-	if err := s.checkOrderLine(line); err != nil {
+	if err := s.checkOrderLine(line2); err != nil {
 		return nil, err
 	}
-	if err := s.OrderLines.Insert(line); err != nil {
+	if err := s.OrderLines.Insert(line2); err != nil {
 		return nil, err
 	}
 	if purchaseOrder, err = s.PurchaseOrders.Mut(purchaseOrder.ID); err != nil {
 		return nil, err
 	}
-	purchaseOrder.Total = purchaseOrder.Total.Add(line.LineTotal)
+	purchaseOrder.Total = purchaseOrder.Total.Add(line2.LineTotal)
 	if err := s.checkPurchaseOrderTotal(purchaseOrder); err != nil {
 		return nil, err
 	}
-	return line, nil
+	return line2, nil
 }
 
 // callAddOrderLine decodes the JSON arguments of add_order_line and calls AddOrderLine: by
@@ -1720,9 +1720,9 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 		return nil, runtime.PreconditionFailed("the quantity must be positive")
 	}
 	if !func() bool {
-		for l := range s.OrderLines.All() {
+		for line := range s.OrderLines.All() {
 			s.j.Tick()
-			if !(l.PurchaseOrder == purchaseOrder.ID && l.Ingredient == ingredient.ID) {
+			if !(line.PurchaseOrder == purchaseOrder.ID && line.Ingredient == ingredient.ID) {
 				continue
 			}
 			return true
@@ -1733,31 +1733,31 @@ func (s *State) SetLineQuantity(args SetLineQuantityArgs) (*PurchaseOrder, error
 	}
 	// Iterate over a snapshot of the ids: records inserted by the body are not visited.
 	for _, id := range s.orderLineIDs() {
-		l2, ok2 := s.OrderLines.Get(id)
+		line2, ok2 := s.OrderLines.Get(id)
 		if !ok2 {
 			// deleted by an earlier iteration
 			continue
 		}
 		s.j.Tick()
-		if !(l2.PurchaseOrder == purchaseOrder.ID && l2.Ingredient == ingredient.ID) {
+		if !(line2.PurchaseOrder == purchaseOrder.ID && line2.Ingredient == ingredient.ID) {
 			continue
 		}
 		if purchaseOrder, err = s.PurchaseOrders.Mut(purchaseOrder.ID); err != nil {
 			return nil, err
 		}
-		purchaseOrder.Total = purchaseOrder.Total.Sub(l2.LineTotal).Add(runtime.DecimalFromInt(args.Quantity).Mul(l2.UnitPrice))
+		purchaseOrder.Total = purchaseOrder.Total.Sub(line2.LineTotal).Add(runtime.DecimalFromInt(args.Quantity).Mul(line2.UnitPrice))
 		if err := s.checkPurchaseOrderTotal(purchaseOrder); err != nil {
 			return nil, err
 		}
-		if l2, err = s.OrderLines.Mut(l2.ID); err != nil {
+		if line2, err = s.OrderLines.Mut(line2.ID); err != nil {
 			return nil, err
 		}
-		l2.Quantity = args.Quantity
-		if err := s.checkOrderLineQuantity(l2); err != nil {
+		line2.Quantity = args.Quantity
+		if err := s.checkOrderLineQuantity(line2); err != nil {
 			return nil, err
 		}
-		l2.LineTotal = runtime.DecimalFromInt(args.Quantity).Mul(l2.UnitPrice)
-		if err := s.checkOrderLineLineTotal(l2); err != nil {
+		line2.LineTotal = runtime.DecimalFromInt(args.Quantity).Mul(line2.UnitPrice)
+		if err := s.checkOrderLineLineTotal(line2); err != nil {
 			return nil, err
 		}
 	}
