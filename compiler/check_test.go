@@ -244,9 +244,9 @@ func TestHintsFitTheCause(t *testing.T) {
 	}
 	_, ds := CheckSource("hints.world", src)
 	want := map[int]string{
-		28: `^Rename it so that it names what it holds`,
-		36: `^Rename it so that it names what it holds`,
-		40: `^Rename it so that it names what it holds`,
+		28: `^Rename it \(confirmed → is_confirmed`,
+		36: `^Rename it \(confirmed → is_confirmed`,
+		40: `^Rename it \(confirmed → is_confirmed`,
 		29: `^A parameter named like an enum value hides that value .*rename the parameter \(e\.g\. owner_member\), or write the value as a string, "owner"\.$`,
 		30: "^Two enum types are distinct even when they share values: convert one by its name with `as` \\(x as Member.state\\)",
 		31: `^A record or ref compares with a record or ref of its entity .*compare ids on both sides`,

@@ -84,7 +84,7 @@ var validators = []Validator{
 	{diag.MoneyPrecision, "money-precision", "A money literal has more decimals than the minor unit of the world's currency (ISO 4217: 2 for EUR, 0 for JPY, 3 for BHD).",
 		"Round the amount to the currency's minor unit; for a rate or a unit price finer than that (fuel per litre, an interest rate), use a decimal field or parameter, not money."},
 	{diag.ShadowedName, "shadowed-name", "A parameter, local, loop or aggregate variable has the name of a service, an entity or an enum value, which it hides where it is in scope (a warning).",
-		"Rename it so that it names what it holds and nothing else (confirmed → is_confirmed, billing → billing_account, Order → order): names are looked up before services, entities and enum values, so the value, the service or the entity can no longer be written by its name there."},
+		"Rename it (confirmed → is_confirmed, billing → billing_account): locals are looked up first, so the service, entity or value it hides cannot be named where it is in scope."},
 }
 
 // Validators returns the registry, in code order.
