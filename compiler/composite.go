@@ -17,6 +17,9 @@ func untypedComposite(e ir.Expr) bool {
 		return x.T.Elem == nil || x.T.Elem.Kind == ir.KindInvalid
 	case *ir.MapLit:
 		return x.T.Elem == nil || x.T.Elem.Kind == ir.KindInvalid
+	case *ir.Cond:
+		// A conditional of such literals (or null), typed by its context.
+		return untypedCond(x) && (untypedComposite(x.Then) || untypedComposite(x.Else))
 	}
 	return false
 }

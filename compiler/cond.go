@@ -139,11 +139,38 @@ func (c *checker) coerceCond(x *ir.Cond, want *ir.Type, end dsl.Pos, what string
 }
 
 // settleCond settles a conditional typed by its context where there is
-// none: its branches on their own.
+// none: a branch that tells its type on its own (a literal with elements)
+// is settled, and the other takes its type.
 func (c *checker) settleCond(x *ir.Cond, end dsl.Pos) ir.Expr {
-	then, els := c.settle(x.Then, end), c.settle(x.Else, end)
+	then, els := x.Then, x.Else
+	switch {
+	case !emptyLit(then):
+		if then = c.settle(then, end); !isInvalid(then) {
+			els = c.coerce(els, then.Type(), end, "the else branch")
+		} else if !emptyLit(els) {
+			els = c.settle(els, end) // its own mistakes too
+		}
+	case !emptyLit(els):
+		if els = c.settle(els, end); !isInvalid(els) {
+			then = c.coerce(then, els.Type(), end, "the then branch")
+		}
+	default:
+		then, els = c.settle(then, end), c.settle(els, end)
+	}
 	if isInvalid(then) || isInvalid(els) {
 		return invalid(x.Pos)
 	}
 	return c.condType(&ir.Cond{ExprBase: ir.ExprBase{Pos: x.Pos}, Cond: x.Cond, Then: then, Else: els}, dsl.Pos(x.Pos), end)
+}
+
+// emptyLit reports whether e is null or an empty list or map literal: a
+// value that does not tell its type.
+func emptyLit(e ir.Expr) bool {
+	switch x := e.(type) {
+	case *ir.ListLit:
+		return len(x.Elems) == 0
+	case *ir.MapLit:
+		return len(x.Entries) == 0
+	}
+	return isNullLit(e)
 }

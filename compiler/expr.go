@@ -87,11 +87,11 @@ func (c *checker) settle(e ir.Expr, end dsl.Pos) ir.Expr {
 		c.errorf(diag.TypeMismatch, dsl.Pos(e.Position()), end, "%s is an entity, not a value; use %s[id], or count/exists/sum(… in %s …)", e.Type().Entity.Name, e.Type().Entity.Name, e.Type().Entity.Name)
 		return invalid(e.Position())
 	}
-	if untypedComposite(e) {
-		return c.inferComposite(e, end)
-	}
 	if x, ok := e.(*ir.Cond); ok && untypedCond(x) {
 		return c.settleCond(x, end)
+	}
+	if untypedComposite(e) {
+		return c.inferComposite(e, end)
 	}
 	return e
 }
@@ -115,11 +115,11 @@ func (c *checker) coerce(e ir.Expr, want *ir.Type, end dsl.Pos, what string) ir.
 		}
 		return c.enumLit(name, want, dsl.Pos(pos), end)
 	}
-	if untypedComposite(e) {
-		return c.typeComposite(e, want, end, what)
-	}
 	if x, ok := e.(*ir.Cond); ok && untypedCond(x) {
 		return c.coerceCond(x, want, end, what)
+	}
+	if untypedComposite(e) {
+		return c.typeComposite(e, want, end, what)
 	}
 	got := e.Type()
 	if l, ok := e.(*ir.Lit); ok && want.Kind == ir.KindEnum && l.Value.Kind == ir.KindString {

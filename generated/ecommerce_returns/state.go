@@ -114,6 +114,18 @@ func (s *State) div(a, b runtime.Decimal) runtime.Decimal {
 	return q
 }
 
+// notNull is p, an optional value the checker proved not null; null
+// records a fault and yields a pointer to a zero value.
+func notNull[T any](s *State, p *T) *T {
+	if p == nil {
+		if s.fault == nil {
+			s.fault = runtime.Internal("%s", "a value checked to be non-null is null")
+		}
+		return new(T)
+	}
+	return p
+}
+
 // findProduct is the Product with the id, or a not_found error.
 func (s *State) findProduct(id string) (*Product, error) {
 	if r, ok := s.Products.Get(id); ok {

@@ -1100,12 +1100,12 @@ func (s *State) AuthorizeReturn(args AuthorizeReturnArgs) (*ReturnAuthorization,
 	if !ok3 {
 		return nil, runtime.PreconditionFailed("this item is final sale: it can only be returned when defective, wrong or damaged in transit")
 	}
-	days := int64(today - func() runtime.Date {
-		if p := s.orderAt(line.Order).DeliveredOn; p != nil {
-			return *p
+	days := func() int64 {
+		if s.orderAt(line.Order).DeliveredOn != nil {
+			return int64(today - *notNull(s, s.orderAt(line.Order).DeliveredOn))
 		}
-		return today
-	}())
+		return 0
+	}()
 	if err := s.takeFault(); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,9 @@
 // lists and maps, standard and custom tools whose bodies have requires,
 // locals, ifs, loops over entities and lists that write, inserts and
 // returns; expressions with aggregates with and without where, comparisons
-// of optional values, membership, date parts and arithmetic; invariants,
+// of optional values and reads of them where a check says they are not
+// null (narrowing), conditional expressions, membership, date parts and
+// arithmetic; invariants,
 // a seed and tasks with golden solutions.
 //
 // Every tool is meant to succeed on some arguments the conformance search
@@ -504,7 +506,11 @@ func (sc *scope) writable() []variable {
 }
 
 func (g *generator) stmt(sc *scope, depth int) (string, *scope) {
-	switch g.intn(9) {
+	switch g.intn(10) {
+	case 9:
+		if s, ok := g.narrowedSet(sc); ok {
+			return s, sc
+		}
 	case 0, 1:
 		return fmt.Sprintf("  require force or %s else %q\n", g.paren(g.boolExpr(sc, 2)), "random condition "+g.fresh("")), sc
 	case 2:
@@ -565,6 +571,45 @@ func (g *generator) stmt(sc *scope, depth int) (string, *scope) {
 		return s, sc.with(variable{name: acc, t: &typ{k: kInt}, mutable: true})
 	}
 	return fmt.Sprintf("  require force or %s else %q\n", g.paren(g.boolExpr(sc, 1)), "random condition "+g.fresh("")), sc
+}
+
+// narrowedSet writes an optional value into a required field where a
+// check says it is not null: `if x != null { set v.f = x }`, or the else
+// block of `if x == null`.
+func (g *generator) narrowedSet(sc *scope) (string, bool) {
+	ws := sc.writable()
+	if len(ws) == 0 {
+		return "", false
+	}
+	w := pick(g, ws)
+	for _, f := range w.t.ent.fields {
+		if f == w.t.ent.status || f.t.opt || f.t.k == kRef || f.t.k == kList || f.t.k == kMap || f.t.k == kRecord || f.t.k == kEnum {
+			continue
+		}
+		opts := g.optionals(sc, f.t)
+		if len(opts) == 0 {
+			continue
+		}
+		x := pick(g, opts)
+		val := x
+		if f.lower != "" {
+			val = fmt.Sprintf("max_of(%s, 0)", x)
+		}
+		if g.chance(50) {
+			return fmt.Sprintf("  if %s != null {\n   set %s.%s = %s\n  }\n", x, w.name, f.name, val), true
+		}
+		return fmt.Sprintf("  if %s == null {\n   set %s.%s = %s\n  } else {\n   set %s.%s = %s\n  }\n", x, w.name, f.name, g.literalIn(f), w.name, f.name, val), true
+	}
+	return "", false
+}
+
+// literalIn is a constant for the field f, within its bound.
+func (g *generator) literalIn(f *field) string {
+	x := g.literal(f.t.nonOpt())
+	if f.lower != "" {
+		x = fmt.Sprintf("max_of(%s, 0)", x)
+	}
+	return x
 }
 
 // setField writes `set v.f = …` for a field of v's entity (not its status,
@@ -707,6 +752,9 @@ func (g *generator) expr(sc *scope, t *typ, depth int) string {
 	if depth <= 0 {
 		return g.leaf(sc, t)
 	}
+	if t.k != kRecord && g.chance(8) {
+		return g.conditional(sc, t, depth)
+	}
 	switch t.k {
 	case kBool:
 		return g.boolExpr(sc, depth)
@@ -768,6 +816,74 @@ func (g *generator) expr(sc *scope, t *typ, depth int) string {
 		}
 	}
 	return g.leaf(sc, t)
+}
+
+// conditional is `if C then A else B` of type t: a random condition, or
+// a check that an optional value of t (or an optional ref it is read
+// through) is not null, whose branch then reads it without coalesce.
+func (g *generator) conditional(sc *scope, t *typ, depth int) string {
+	if g.chance(50) {
+		if follows := g.refFollows(sc, t); len(follows) > 0 && g.chance(50) {
+			f := pick(g, follows)
+			return fmt.Sprintf("(if %s != null then %s.%s else %s)", f[0], f[0], f[1], g.expr(sc, t, depth-1))
+		}
+		if t.k != kRef && t.k != kList && t.k != kMap {
+			if opts := g.optionals(sc, t); len(opts) > 0 {
+				x := pick(g, opts)
+				if g.chance(50) {
+					return fmt.Sprintf("(if %s != null then %s else %s)", x, x, g.expr(sc, t, depth-1))
+				}
+				return fmt.Sprintf("(if %s == null then %s else %s)", x, g.expr(sc, t, depth-1), x)
+			}
+		}
+		if follows := g.refFollows(sc, t); len(follows) > 0 {
+			f := pick(g, follows)
+			return fmt.Sprintf("(if %s != null then %s.%s else %s)", f[0], f[0], f[1], g.expr(sc, t, depth-1))
+		}
+	}
+	other := g.expr(sc, t, depth-1)
+	if (t.k == kDecimal || t.k == kMoney) && g.chance(30) {
+		other = g.literal(&typ{k: kInt}) // an int branch: the mix is t
+	}
+	return fmt.Sprintf("(if %s then %s else %s)", g.boolExpr(sc, depth-1), g.expr(sc, t, depth-1), other)
+}
+
+// refFollows lists the optional refs of scope's records (v.f) whose entity
+// has a required field g of type t, as pairs of v.f and g: `v.f.g` reads
+// it where v.f is known not to be null.
+func (g *generator) refFollows(sc *scope, t *typ) [][2]string {
+	var out [][2]string
+	for _, v := range sc.vars {
+		if !v.t.row || v.t.opt {
+			continue
+		}
+		for _, f := range v.t.ent.fields {
+			if f.t.k != kRef || !f.t.opt {
+				continue
+			}
+			for _, h := range f.t.ent.fields {
+				if !h.t.opt && h.t.k == t.k && same(h.t, t) && (t.k != kList && t.k != kMap || h.t.elem.k == t.elem.k) {
+					out = append(out, [2]string{v.name + "." + f.name, h.name})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// narrowedUse is a condition that reads x, an optional value of type b
+// checked not null just before, as a value of b (arithmetic, len), which
+// type-checks only where x is narrowed.
+func (g *generator) narrowedUse(x string, b *typ) string {
+	switch b.k {
+	case kInt:
+		return fmt.Sprintf("%s + 1 > %s", x, g.literal(b))
+	case kDecimal, kMoney:
+		return fmt.Sprintf("%s * 2 >= %s", x, g.literal(b))
+	case kDate:
+		return fmt.Sprintf("%s + 1 > %s", x, g.literal(b))
+	}
+	return fmt.Sprintf("len(%s) > %d", x, g.intn(4))
 }
 
 // leaf is a variable, a field or a literal of type t.
@@ -899,9 +1015,13 @@ func (g *generator) boolExpr(sc *scope, depth int) string {
 			}
 			x := pick(g, opts)
 			b := ot.nonOpt()
-			switch g.intn(4) {
+			switch g.intn(6) {
 			case 0:
 				return fmt.Sprintf("(%s != null and %s <= %s)", x, x, g.expr(sc, b, depth-1))
+			case 4:
+				return fmt.Sprintf("(%s != null and %s)", x, g.narrowedUse(x, b))
+			case 5:
+				return fmt.Sprintf("(%s == null or %s)", x, g.narrowedUse(x, b))
 			case 1:
 				if b.k != kString {
 					// A range that can hold (W028 refuses an empty one).

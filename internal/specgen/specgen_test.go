@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -67,6 +68,7 @@ func TestCoverage(t *testing.T) {
 		"count(", " where ", "exists(", "forall(", "sum(", "min(", "max(", "first(",
 		"for it", "for el", "insert ", "set it", "var acc", "let loc", "if ", "else",
 		"!= null and", "== null or", "coalesce(", " in [", "not in [",
+		"(if ", " then ", " != null then ", " == null then ", " != null {\n", " + 1 > ", " * 2 >= ", "len(",
 		"list<", "map<string,", "Addr {", "Pay { kind: voucher", "?\n",
 		"year(", "month(", "weekday(", "date(", "append(", "sorted(",
 		"local invariant", "local always invariant", "solution {", "tool get_", "search ", "update ",
@@ -74,6 +76,10 @@ func TestCoverage(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("no spec of the corpus has %q", want)
 		}
+	}
+	// An optional ref followed where it is known not to be null.
+	if follow := regexp.MustCompile(`\(if (\w+\.\w+) != null then (\w+\.\w+)\.\w+ else `); !follow.MatchString(text) {
+		t.Errorf("no spec of the corpus follows an optional ref after a null check (%s)", follow)
 	}
 }
 
