@@ -158,10 +158,15 @@ func TestWrite(t *testing.T) {
 			}
 		}
 	}
-	// Traces: a line per request, in task then attempt order; no key.
+	// Traces: a line per request, in the tasks' order (that of the spec,
+	// not of their names) then attempt order; no key.
 	lines := strings.Split(strings.TrimSpace(traces), "\n")
 	if len(lines) != 1+2+2+2+2+1 {
 		t.Errorf("%d trace lines, want 10", len(lines))
+	}
+	position := map[string]int{}
+	for i, q := range reqs {
+		position[q.Task] = i
 	}
 	var prev Trace
 	for k, l := range lines {
@@ -169,7 +174,7 @@ func TestWrite(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &tr); err != nil {
 			t.Fatal(err)
 		}
-		if k > 0 && (tr.Task < prev.Task || (tr.Task == prev.Task && tr.Attempt != prev.Attempt+1)) {
+		if k > 0 && (position[tr.Task] < position[prev.Task] || (tr.Task == prev.Task && tr.Attempt != prev.Attempt+1)) {
 			t.Errorf("trace %d (%s %d) after (%s %d)", k, tr.Task, tr.Attempt, prev.Task, prev.Attempt)
 		}
 		if tr.Task == reqs[refused].Task && (tr.Verdict != "error" || tr.Error == "") {
