@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"slices"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
@@ -88,6 +90,14 @@ func (g *generator) toolRules(f *goFile, t *ir.Tool, rules []*ir.Rule, name stri
 		if p.Type.Kind != ir.KindRef {
 			sc.vars[p.Var] = func() *jen.Statement { return jen.Id("args").Dot(field) }
 			continue
+		}
+		// A ref no check reads and that names no violation is not looked
+		// up: Go refuses a variable never used, and a call whose ref is
+		// missing fails, which breaks no rule.
+		if named || p.Type.Optional {
+			if !slices.ContainsFunc(rules, func(r *ir.Rule) bool { return mentions(r.Check, p.Var) }) {
+				continue
+			}
 		}
 		v := sc.bind(p.Var)
 		find := jen.Id("s").Dot("find" + g.ents[p.Type.Entity].typ)

@@ -6,7 +6,8 @@ import "testing"
 // order on one state: calls that break a rule and succeed (reported at
 // their step), calls that break one and fail (not reported), two rules
 // broken by one call, the first break per rule and record only, a check
-// that faults on a missing record, an optional ref parameter.
+// that faults on a missing record, an optional ref parameter, ref
+// parameters no check reads (required and optional).
 var rulesProbes = []probe{
 	{"ship", `{"order":"o2"}`},               // on hold and over the limit: two rules
 	{"ship", `{"order":"o2"}`},               // fails (not open): no rule counts
@@ -20,6 +21,9 @@ var rulesProbes = []probe{
 	{"assign", `{"order":"o1","agent":"Cy","backup":"nope"}`}, // fails
 	{"note", `{"order":"o3"}`},                                // the agent "ghost" is no customer: the check faults
 	{"note", `{"order":"o1"}`},
+	{"transfer", `{"order":"o2","to":"ana"}`},              // shipped: breaks the rule that reads only order
+	{"transfer", `{"order":"o1","to":"nope","via":"bo"}`}, // fails (to is no customer): no rule counts
+	{"transfer", `{"order":"o1","to":"bo","via":"nope"}`}, // fails (via is no customer)
 	{"get_order", `{"id":"o1"}`},
 }
 
