@@ -21,7 +21,7 @@ var rulesProbes = []probe{
 	{"assign", `{"order":"o1","agent":"Cy","backup":"nope"}`}, // fails
 	{"note", `{"order":"o3"}`},                                // the agent "ghost" is no customer: the check faults
 	{"note", `{"order":"o1"}`},
-	{"transfer", `{"order":"o2","to":"ana"}`},              // shipped: breaks the rule that reads only order
+	{"transfer", `{"order":"o2","to":"ana"}`},             // shipped: breaks the rule that reads only order
 	{"transfer", `{"order":"o1","to":"nope","via":"bo"}`}, // fails (to is no customer): no rule counts
 	{"transfer", `{"order":"o1","to":"bo","via":"nope"}`}, // fails (via is no customer)
 	{"get_order", `{"id":"o1"}`},
