@@ -320,7 +320,9 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 				}
 			case a.Answer != nil:
 				as.Kind = ir.AssertAnswer
-				as.Expr = c.expr(a.Answer, s)
+				// A list literal is typed by its elements, as it is where no
+				// context types it ([vis_1, vis_2], ["a", "b"]).
+				as.Expr = c.settle(c.expr(a.Answer, s), a.EndPos)
 				if t := as.Expr.Type(); t != nil && t.Kind != ir.KindInvalid && !answerable(t) {
 					c.errorf(diag.TypeMismatch, a.Pos, a.EndPos, "an answer is a number, an amount, a date, a text, an id, a yes or no, or a list of one of these, not %s", t)
 				}
