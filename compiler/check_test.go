@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/worldc/worldc/compiler/diag"
 )
 
 // errorMarker is an inline expectation: `// ERROR "regexp"` on the line a
@@ -167,6 +169,70 @@ func TestSeveralMistakesInOrder(t *testing.T) {
 	want := []string{"5:W020", "11:W005", "16:W004", "18:W003", "24:W003", "29:W010", "34:W008", "35:W002"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("diagnostics\n got %v\nwant %v\n%s", got, want, ds.Text())
+	}
+}
+
+// TestSolutionProblemSaysViolationsOnce: a golden solution that breaks an
+// invariant its rubric asserts is W021 with the violation said once (the
+// failed `invariant NAME` assertion states it; the final state's list of
+// violations said it again).
+func TestSolutionProblemSaysViolationsOnce(t *testing.T) {
+	src := `world books {
+  title "Books"
+  today 2026-03-14
+}
+
+service sales "Orders" {
+  entity Order {
+    total money >= 0
+  }
+  tool get_order: get Order
+}
+
+service billing "Invoices" {
+  entity Invoice {
+    order  ref sales.Order
+    amount money >= 0
+  }
+  tool list_invoices: list Invoice
+  tool invoice(order: ref sales.Order, amount: money) "Invoice an order" {
+    let i = insert Invoice { order: order, amount: amount }
+    return i
+  }
+}
+
+invariant invoice_equals_order {
+  policy "An invoice is for its order's total."
+  for i in billing.Invoice
+  require i.amount == i.order.total
+}
+
+seed {
+  sales.Order o1 { total: 20 }
+}
+
+task bill_o1 {
+  persona     "Clerk"
+  instruction "Invoice order o1."
+  expect {
+    exists(i in billing.Invoice where i.order == o1)
+    invariant invoice_equals_order
+  }
+  solution {
+    invoice(order: o1, amount: 21)
+  }
+}
+`
+	_, ds := CheckSource("books.world", []byte(src))
+	var msg string
+	for _, d := range ds {
+		if d.Code == diag.SolutionFails {
+			msg = d.Message
+		}
+	}
+	const v = `invariant invoice_equals_order violated by Invoice "invoice_1"`
+	if n := strings.Count(msg, v); n != 1 {
+		t.Errorf("W021 states the violation %d times, want once:\n%s", n, ds.Text())
 	}
 }
 

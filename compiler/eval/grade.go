@@ -351,12 +351,17 @@ func (r *SolutionResult) Problem() string {
 	for _, v := range r.Grade.StepViolations {
 		parts = append(parts, v.String())
 	}
+	failed := ""
 	if r.Grade.Reward < 1 {
-		parts = append(parts, fmt.Sprintf("reward %d/%d; failed: %s", r.Grade.Passed, r.Grade.Total,
-			strings.ReplaceAll(r.Grade.Failures(), "\n", "; ")))
+		failed = strings.ReplaceAll(r.Grade.Failures(), "\n", "; ")
+		parts = append(parts, fmt.Sprintf("reward %d/%d; failed: %s", r.Grade.Passed, r.Grade.Total, failed))
 	}
+	// A violation a failed `invariant NAME` assertion already states is
+	// not said twice.
 	for _, v := range r.Grade.Violations {
-		parts = append(parts, v.String())
+		if s := v.String(); !strings.Contains(failed, s) {
+			parts = append(parts, s)
+		}
 	}
 	return strings.Join(parts, "; ")
 }

@@ -150,8 +150,7 @@ func TestRunSolution(t *testing.T) {
 	x.settle.Solution[1].Args[1].Value = vInt(0)
 	res, _ = RunSolution(x.w, x.settle)
 	wantProblem := `step 2 (post_entry) failed: precondition_failed: amount must be positive; ` +
-		`reward 1/3; failed: exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200); invariant paid_invoices_are_posted: invariant paid_invoices_are_posted violated by Invoice "inv1"; ` +
-		`invariant paid_invoices_are_posted violated by Invoice "inv1"`
+		`reward 1/3; failed: exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200); invariant paid_invoices_are_posted: invariant paid_invoices_are_posted violated by Invoice "inv1"`
 	if res.OK() || res.Failed != 1 || res.Problem() != wantProblem {
 		t.Errorf("failing step:\n%s\nwant\n%s", res.Problem(), wantProblem)
 	}
