@@ -67,6 +67,9 @@ func pathKey(e ir.Expr) (string, bool) {
 	case *ir.VarRef:
 		return fmt.Sprintf("v%p", x.Var), true
 	case *ir.Today:
+		if x.Now {
+			return "now", true
+		}
 		return "today", true
 	case *ir.FieldRef:
 		k, ok := pathKey(x.X)
@@ -101,6 +104,9 @@ func pathText(e ir.Expr) string {
 	case *ir.VarRef:
 		return x.Var.Name
 	case *ir.Today:
+		if x.Now {
+			return "now"
+		}
 		return "today"
 	case *ir.FieldRef:
 		if x.Field == nil {

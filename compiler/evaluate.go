@@ -93,12 +93,12 @@ func (c *checker) evaluate() {
 		return
 	}
 	for _, t := range c.w.Tasks {
-		// A task without seed records starts from the world seed; nothing
-		// below changes the start state (a solution runs on a copy). One
-		// with seed records starts from the world seed shared copy on
-		// write, with its own records added: it costs what it adds.
+		// A task without seed records or a clock of its own starts from the
+		// world seed; nothing below changes the start state (a solution
+		// runs on a copy). Another starts from the world seed shared copy
+		// on write, with its own records and clock: it costs what it adds.
 		start := seed
-		if len(t.Seed) > 0 {
+		if len(t.Seed) > 0 || t.Today != "" {
 			if start, err = seed.WithTask(t); err != nil {
 				c.errorAtNode(diag.SeedViolatesInvariant, t.Pos, "the start state of task %s cannot be built: %v", t.Name, err)
 				continue

@@ -902,8 +902,8 @@ func (c *checker) name(n string, l *dsl.Literal, s *scope) ir.Expr {
 		return &ir.Today{ExprBase: base(dateT, l.Pos)}
 	}
 	if n == "now" {
-		// The world's clock is a constant: a date-time literal.
-		return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindDateTime}, l.Pos), Value: &ir.Value{Kind: ir.KindDateTime, Str: c.w.Now}}
+		// The episode's clock: the world's, or its task's own.
+		return &ir.Today{ExprBase: base(&ir.Type{Kind: ir.KindDateTime}, l.Pos), Now: true}
 	}
 	if e := c.entities[n]; e != nil {
 		return &ir.Lit{ExprBase: base(&ir.Type{Kind: ir.KindSet, Entity: e}, l.Pos), Value: &ir.Value{}}

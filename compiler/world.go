@@ -279,6 +279,7 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 		if strings.TrimSpace(d.Instruction) == "" {
 			c.errorf(diag.TypeMismatch, d.Pos, d.EndPos, "task %s has an empty instruction", d.Name)
 		}
+		c.taskClock(d, t)
 		if d.Tags != nil {
 			t.Domain = deref(d.Tags.Domain)
 			t.Capabilities = d.Tags.Capabilities

@@ -580,11 +580,23 @@ type Task struct {
 	Name        string    `parser:"'task':Ident @Ident '{':Op"`
 	Persona     string    `parser:"'persona':Ident @String"`
 	Instruction string    `parser:"'instruction':Ident @String"`
+	Clock       []*Clock  `parser:"@@*"`
 	Tags        *Tags     `parser:"('tags':Ident @@)?"`
 	Meta        *Meta     `parser:"@@?"`
 	Seed        *Seed     `parser:"@@?"`
 	Expect      *Expect   `parser:"'expect':Ident @@"`
 	Solution    *Solution `parser:"('solution':Ident @@)? '}':Op"`
+}
+
+// Clock is a task's own clock, written as the world header's: `today
+// 2026-03-16` (a date) or `now 2026-03-16T17:45:00Z` (a date-time), or
+// both. The task's episodes see it as today and now.
+type Clock struct {
+	Pos    Pos
+	EndPos Pos
+
+	Key   string   `parser:"@('today':Ident | 'now':Ident)"`
+	Value *Literal `parser:"@@"`
 }
 
 // Tags is the task taxonomy: a domain path, capabilities and difficulty atoms.

@@ -633,6 +633,11 @@ func (p *printer) task(t *Task) {
 	p.open(t.Pos, p.tok(t.Pos, 2), "task "+t.Name)
 	p.line(p.tok(t.Pos, 3), after(p.tok(t.Pos, 4)), "persona", strconv.Quote(t.Persona))
 	p.line(p.tok(t.Pos, 5), after(p.tok(t.Pos, 6)), "instruction", strconv.Quote(t.Instruction))
+	for _, c := range t.Clock {
+		if c != nil {
+			p.line(c.Pos, c.EndPos, c.Key, literal(c.Value))
+		}
+	}
 	if t.Tags != nil {
 		p.line(p.tok(t.Tags.Pos, -1), t.Tags.EndPos, "tags", tagsString(t.Tags))
 	}

@@ -311,8 +311,9 @@ func (g *generator) alwaysFields() []jen.Code {
 func (g *generator) startFields() []jen.Code {
 	out := []jen.Code{
 		jen.Comment("broken lists, for each always-invariant in declaration order, the"),
-		jen.Comment("records that break it in the start state: the first call that"),
-		jen.Comment("succeeds re-checks them."),
+		jen.Comment("records that break it in the start state: the task's job, re-checked"),
+		jen.Comment("after every call that succeeds and not reported until a call has"),
+		jen.Comment("left them keeping it (runtime.Trace.ReportChecked)."),
 		jen.Id("broken").Index(jen.Lit(len(g.always))).Index().String(),
 	}
 	if len(g.alw.indexes) > 0 {
@@ -552,13 +553,14 @@ func (g *generator) alwaysEpisode(f *goFile) {
 		for _, ix := range p.via {
 			pending = append(pending, jen.Id(viaIDs[ix]))
 		}
-		pending = append(pending, jen.Id("e").Dot("start").Dot("broken").Index(jen.Lit(i)))
+		broken := jen.Id("e").Dot("start").Dot("broken").Index(jen.Lit(i))
+		pending = append(pending, broken.Clone())
 		args := []jen.Code{jen.Qual(rt, "RowsOf").Call(jen.Id("s").Dot(ei.table), jen.Id("ids"))}
 		for _, k := range a.reads[inv] {
 			args = append(args, jen.Id("e").Dot(a.rows[k]))
 		}
 		some := jen.If(jen.Id("ids").Op(":=").Id("e").Dot("trace").Dot("Pending").Call(pending...), jen.Len(jen.Id("ids")).Op(">").Lit(0)).Block(
-			jen.Id("e").Dot("trace").Dot("Report").Call(jen.Id("s").Dot(g.alwaysIn[inv]).Call(args...), jen.Id("step"), jen.Id("tool")))
+			jen.Id("e").Dot("trace").Dot("ReportChecked").Call(jen.Lit(inv.Name), jen.Id("s").Dot(g.alwaysIn[inv]).Call(args...), jen.Id("ids"), broken.Clone(), jen.Id("step"), jen.Id("tool")))
 		if len(p.global) == 0 {
 			body = append(body, some)
 			continue
@@ -573,7 +575,7 @@ func (g *generator) alwaysEpisode(f *goFile) {
 			}
 		}
 		body = append(body, jen.If(cond).Block(
-			jen.Id("e").Dot("trace").Dot("Report").Call(jen.Id("s").Dot(g.invs[inv]).Call(), jen.Id("step"), jen.Id("tool")),
+			jen.Id("e").Dot("trace").Dot("ReportChecked").Call(jen.Lit(inv.Name), jen.Id("s").Dot(g.invs[inv]).Call(), jen.Nil(), broken.Clone(), jen.Id("step"), jen.Id("tool")),
 		).Else().Add(some))
 	}
 	f.Comment("checkAlways checks the always-invariants after the call e.calls to tool,")

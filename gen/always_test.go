@@ -55,12 +55,15 @@ var alwaysProbes = []probe{
 }
 
 // alwaysTaskProbes start from a task whose start state breaks an
-// always-invariant (Dan, gold without orders): the first call that
-// succeeds, though it only reads, is the step it counts at.
+// always-invariant (Dan, gold without orders): the task's job, so that it
+// does not count while Dan stays gold (steps 1 and 2), nor when it is
+// repaired (3), but breaking it again does (4).
 var alwaysTaskProbes = map[string][]probe{
 	"upgrade_ben": {
 		{"pay_order", `{"order":"o3"}`},
 		{"get_customer", `{"id":"dan"}`},
+		{"set_tier", `{"customer":"dan","tier":"basic"}`},
+		{"set_tier", `{"customer":"dan","tier":"gold"}`},
 		{"set_tier", `{"customer":"dan","tier":"basic"}`},
 	},
 }
@@ -111,8 +114,11 @@ func TestAlwaysTrajectories(t *testing.T) {
 	if task == nil {
 		t.Fatal("no run of the task probes")
 	}
-	if got := task.Calls[len(task.Calls)-1].Steps; !slices.Equal(got, []string{"gold_customers_have_orders Customer dan 2"}) {
-		t.Errorf("task probes: %v, want dan at step 2 (the first call that succeeded)", got)
+	if got := task.Calls[2].Steps; len(got) != 0 {
+		t.Errorf("task probes: %v after the repair, want none (Dan broke the rule only in the start state)", got)
+	}
+	if got := task.Calls[len(task.Calls)-1].Steps; !slices.Equal(got, []string{"gold_customers_have_orders Customer dan 4"}) {
+		t.Errorf("task probes: %v, want dan at step 4 (broken again after the repair)", got)
 	}
 }
 

@@ -59,6 +59,12 @@ func (sc *scope) constKey(e ir.Expr) (string, bool) {
 	case *ir.Handle:
 		return "s" + x.ID, true
 	case *ir.Today:
+		if sc.g.taskClocks {
+			return "", false // the episode's: not a constant
+		}
+		if x.Now {
+			return "s" + sc.g.worldNow(), true
+		}
 		return "s" + sc.g.w.Today, true
 	}
 	return "", false

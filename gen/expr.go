@@ -187,6 +187,21 @@ func isNull(e ir.Expr) bool {
 // because the spec type is optional.
 func optional(t *ir.Type) bool { return t != nil && t.Optional }
 
+// clock compiles today or now (x.Now): the constants of the world's
+// clock, or in a world where a task sets its own, the state's.
+func (sc *scope) clock(x *ir.Today) code {
+	g := sc.g
+	switch {
+	case g.taskClocks && x.Now:
+		return primary(jen.Id("s").Dot("now"))
+	case g.taskClocks:
+		return primary(jen.Id("s").Dot("today"))
+	case x.Now:
+		return sc.lit(&ir.Value{Kind: ir.KindDateTime, Str: g.worldNow()}, x.T)
+	}
+	return primary(jen.Id("today"))
+}
+
 // expr compiles e to a Go expression of Go type g.goType(e.Type()).
 func (sc *scope) expr(e ir.Expr) code {
 	g := sc.g
@@ -199,7 +214,7 @@ func (sc *scope) expr(e ir.Expr) code {
 		}
 		return primary(jen.Id(unexported(x.Var.Name)))
 	case *ir.Today:
-		return primary(jen.Id("today"))
+		return sc.clock(x)
 	case *ir.FieldRef:
 		if x.Field != nil && x.Field.Entity == nil {
 			return sc.structField(x)

@@ -74,7 +74,8 @@ func Generate(w *ir.World) (files map[string][]byte, err error) {
 type generator struct {
 	w     *ir.World
 	pkg   string
-	today runtime.Date // w.Today
+	today runtime.Date     // w.Today
+	now   runtime.DateTime // w.Now (today at 00:00 UTC when not given)
 
 	pkgNames   *namespace // package-level identifiers
 	stateNames *namespace // fields and methods of State
@@ -100,10 +101,13 @@ type generator struct {
 	needDiv         bool // s.div: an exact decimal division
 	needPow         bool // s.pow: an exact decimal power
 	needCalendar    bool // calendar and s.addWorkingDays: the working days
-	needRange       bool // s.intRange: the ints of `for i in a..b`
-	needCalc        bool
-	needDate        bool
-	need            map[string]bool // package-level helpers of composite.go by name
+	// taskClocks: some task sets its own clock, so that today and now are
+	// the State's (s.today, s.now) rather than constants.
+	taskClocks bool
+	needRange  bool // s.intRange: the ints of `for i in a..b`
+	needCalc   bool
+	needDate   bool
+	need       map[string]bool // package-level helpers of composite.go by name
 
 	consts     []constDecl // constants of graders, rendered at the end of their file
 	constNames map[ir.Expr]string
@@ -187,6 +191,12 @@ func newGenerator(w *ir.World) (*generator, error) {
 		return nil, fmt.Errorf("gen: world %s: %s: today: %v", w.Name, w.Pos, err)
 	}
 	g.today = today
+	if g.now, err = runtime.ParseDateTime(g.worldNow()); err != nil {
+		return nil, fmt.Errorf("gen: world %s: %s: now: %v", w.Name, w.Pos, err)
+	}
+	for _, t := range w.Tasks {
+		g.taskClocks = g.taskClocks || t.Today != ""
+	}
 	g.pkgNames = newNamespace(append(append([]string{}, ir.ReservedGoNames...), fixedPackageNames...)...)
 	g.stateNames = newNamespace(append(append([]string{}, ir.ReservedStateMethods...), fixedStateNames...)...)
 	for _, e := range w.Entities {
@@ -299,7 +309,7 @@ func newGenerator(w *ir.World) (*generator, error) {
 
 // fixedPackageNames are the package-level names the generator itself uses.
 var fixedPackageNames = []string{
-	"today", "calendar", "ruleHolds", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
+	"today", "now", "calendar", "ruleHolds", "registry", "seedJSON", "seedData", "seedTables", "worldSeed", "task", "tasks",
 	"pageSize", "assertion", "policyText", "toolsJSON", "probesJSON", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", ir.EntryPoint, "World",
 	"listAt", "mapAt", "present", "notNull", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",

@@ -165,6 +165,7 @@ func evalRuns(t *testing.T, w *ir.World, probes []probe, taskProbes map[string][
 			run.Task = task.Name
 		}
 		var tr eval.Trace
+		tr.Start(st)
 		record(st, task, start, &tr, &run.Start)
 		if task != nil && task.Solution != nil {
 			res, err := eval.RunSolution(w, task)
@@ -192,6 +193,7 @@ func evalRuns(t *testing.T, w *ir.World, probes []probe, taskProbes map[string][
 			continue
 		}
 		st, start, tr = start.Clone(), start.Clone(), eval.Trace{}
+		tr.Start(st)
 		run = diffRun{Task: task.Name}
 		record(st, task, start, &tr, &run.Start)
 		run.Calls = probeCalls(st, task, start, &tr, taskProbes[task.Name])

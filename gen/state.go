@@ -36,6 +36,14 @@ func (g *generator) stateFile(f *goFile) {
 		jen.Id("fault").Error(),
 		jen.Line(),
 	}
+	if g.taskClocks {
+		fields = append(fields,
+			jen.Comment("today and now are the clock of the episodes in this state: the"),
+			jen.Comment("world's, or the task's own (`today`, `now` in the task)."),
+			jen.Id("today").Qual(rt, "Date"),
+			jen.Id("now").Qual(rt, "DateTime"),
+			jen.Line())
+	}
 	for _, e := range g.w.Entities {
 		ei := g.ents[e]
 		fields = append(fields, jen.Id(ei.table).Op("*").Qual(rt, "Table").Types(jen.Op("*").Id(ei.typ)).Tag(map[string]string{"json": e.Name}))
@@ -53,9 +61,13 @@ func (g *generator) stateFile(f *goFile) {
 		inits = append(inits, jen.Id("s").Dot(ei.table).Op("=").Qual(rt, "NewTable").Call(jen.Lit(e.Name), jen.Parens(jen.Op("*").Id(ei.typ)).Dot("recordID"), jen.Parens(jen.Op("*").Id(ei.typ)).Dot("clone"), jen.Id("s").Dot("j")))
 		clones = append(clones, jen.Id(ei.table).Op(":").Id("s").Dot(ei.table).Dot("Clone").Call(jen.Id("j")).Op(","))
 	}
+	newState := jen.Dict{jen.Id("j"): jen.Qual(rt, "NewJournal").Call()}
+	if g.taskClocks {
+		newState[jen.Id("today")], newState[jen.Id("now")] = jen.Id("today"), jen.Id("now")
+	}
 	f.Comment("NewState returns an empty state.")
 	f.Func().Id("NewState").Params().Op("*").Id("State").Block(append(append([]jen.Code{
-		jen.Id("s").Op(":=").Op("&").Id("State").Values(jen.Dict{jen.Id("j"): jen.Qual(rt, "NewJournal").Call()}),
+		jen.Id("s").Op(":=").Op("&").Id("State").Values(newState),
 	}, inits...), jen.Return(jen.Id("s")))...)
 	f.Line()
 	f.Comment("Journal is the undo journal shared by the tables (runtime.Stateful).")
@@ -65,6 +77,9 @@ func (g *generator) stateFile(f *goFile) {
 	f.Comment("since the last Freeze), not O(rows).")
 	cl := []jen.Code{jen.Id("j").Op(":=").Qual(rt, "NewJournal").Call()}
 	dict := jen.Dict{jen.Id("j"): jen.Id("j")}
+	if g.taskClocks {
+		dict[jen.Id("today")], dict[jen.Id("now")] = jen.Id("s").Dot("today"), jen.Id("s").Dot("now")
+	}
 	for _, e := range g.w.Entities {
 		ei := g.ents[e]
 		dict[jen.Id(ei.table)] = jen.Id("s").Dot(ei.table).Dot("Clone").Call(jen.Id("j"))

@@ -71,9 +71,16 @@ func (g *generator) tasksFile(f *goFile) {
 			rubric = append(rubric, jen.Values(d))
 		}
 		parts = append(parts, part{first: len(entries), n: 1, from: taskOrigin(t)})
+		start := []jen.Code{jen.Lit(t.Name)}
+		if g.taskClocks {
+			start = append(start, jen.Id("today"), jen.Id("now"))
+			if t.Today != "" {
+				start = []jen.Code{jen.Lit(t.Name), dateLit(t.Today).c, dateTimeLit(t.Now).c}
+			}
+		}
 		entries = append(entries, jen.Values(jen.Dict{
 			jen.Id("info"):   g.taskInfo(t),
-			jen.Id("start"):  jen.Id("taskStart").Call(jen.Lit(t.Name)),
+			jen.Id("start"):  jen.Id("taskStart").Call(start...),
 			jen.Id("rubric"): jen.Index().Id("assertion").Values(rubric...),
 		}))
 	}
@@ -118,10 +125,22 @@ func (g *generator) tasksFile(f *goFile) {
 	f.Type().Id("startState").Struct(startFields...)
 	f.Line()
 	fail := func(err jen.Code) *jen.Statement { return jen.Return(jen.Nil(), err) }
+	params := []jen.Code{jen.Id("name").String()}
+	var setClock []jen.Code
+	if g.taskClocks {
+		params = append(params, jen.Id("today").Qual(rt, "Date"), jen.Id("now").Qual(rt, "DateTime"))
+		setClock = []jen.Code{jen.If(jen.Id("s").Dot("today").Op("!=").Id("today").Op("||").Id("s").Dot("now").Op("!=").Id("now")).Block(
+			jen.If(jen.Id("s").Op("==").Id("base")).Block(jen.Id("s").Op("=").Id("base").Dot("Clone").Call()),
+			jen.List(jen.Id("s").Dot("today"), jen.Id("s").Dot("now")).Op("=").List(jen.Id("today"), jen.Id("now")),
+		)}
+	}
 	f.Comment("taskStart returns the start state of a task (the world seed plus the")
 	f.Comment("task's seed records), computed once and frozen. (A pointer: OnceValues")
 	f.Comment("of a pointer shares its compiled code with the seed's.)")
-	f.Func().Id("taskStart").Params(jen.Id("name").String()).Func().Params().Parens(jen.List(jen.Op("*").Id("startState"), jen.Error())).Block(
+	if g.taskClocks {
+		f.Comment("Its episodes' clock is today and now: the world's, or the task's own.")
+	}
+	f.Func().Id("taskStart").Params(params...).Func().Params().Parens(jen.List(jen.Op("*").Id("startState"), jen.Error())).Block(
 		jen.Return(jen.Qual("sync", "OnceValues").Call(jen.Func().Params().Parens(jen.List(jen.Op("*").Id("startState"), jen.Error())).Block(append([]jen.Code{
 			jen.List(jen.Id("base"), jen.Err()).Op(":=").Id("worldSeed").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(fail(jen.Err())),
@@ -134,7 +153,7 @@ func (g *generator) tasksFile(f *goFile) {
 					fail(jen.Qual("fmt", "Errorf").Call(jen.Lit(g.pkg+": task %s seed: %w"), jen.Id("name"), jen.Err()))),
 				jen.Id("s").Dot("Freeze").Call(),
 			),
-		}, g.returnStart()...)...))),
+		}, append(setClock, g.returnStart()...)...)...))),
 	)
 	f.Line()
 	if len(g.always) > 0 {
@@ -191,6 +210,9 @@ func (g *generator) taskInfo(t *ir.Task) *jen.Statement {
 	}
 	if len(t.Meta) > 0 {
 		d[jen.Id("Meta")] = metaLit(t.Meta)
+	}
+	if t.Now != "" {
+		d[jen.Id("Now")] = jen.New(dateTimeLit(t.Now).c)
 	}
 	for _, a := range t.Assertions {
 		if a.Kind == ir.AssertAnswer {

@@ -55,6 +55,13 @@ func (g *generator) worldFile(f *goFile) {
 	f.Commentf("today is the world's date: %s.", today)
 	f.Const().Id("today").Qual(rt, "Date").Op("=").Lit(int(today))
 	f.Line()
+	if g.taskClocks {
+		now := g.now
+		f.Commentf("now is the world's date-time: %s. A task may set its own", now)
+		f.Comment("clock: its episodes' states hold theirs (State.today, State.now).")
+		f.Const().Id("now").Qual(rt, "DateTime").Op("=").Lit(int(now))
+		f.Line()
+	}
 	f.Comment("policyText is the visible policy document.")
 	f.Comment("")
 	f.Comment("//go:embed policy.md")
@@ -88,6 +95,10 @@ func (g *generator) worldFile(f *goFile) {
 	copies := []jen.Code{
 		jen.Id("out").Index(jen.Id("i")).Op("=").Id("t").Dot("info"),
 		jen.Id("out").Index(jen.Id("i")).Dot("Solution").Op("=").Qual("slices", "Clone").Call(jen.Id("t").Dot("info").Dot("Solution")),
+	}
+	if g.taskClocks {
+		copies = append(copies, jen.If(jen.Id("t").Dot("info").Dot("Now").Op("!=").Nil()).Block(
+			jen.Id("out").Index(jen.Id("i")).Dot("Now").Op("=").New(jen.Op("*").Id("t").Dot("info").Dot("Now"))))
 	}
 	for _, t := range w.Tasks {
 		if len(t.Meta) > 0 {
@@ -307,4 +318,12 @@ func (g *generator) worldFile(f *goFile) {
 	if g.usesRuleAssertion() {
 		g.ruleHoldsFunc(f)
 	}
+}
+
+// worldNow is the world's date-time: its now, or today at 00:00 UTC.
+func (g *generator) worldNow() string {
+	if g.w.Now != "" {
+		return g.w.Now
+	}
+	return g.w.Today + "T00:00:00Z"
 }

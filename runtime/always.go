@@ -17,8 +17,15 @@ import (
 // by each record, with the step (the 1-based index of the call, failed
 // calls counted) and the tool after which it was seen. The zero Trace is
 // ready to use; it is not safe for concurrent use.
+//
+// A record that breaks an always-invariant in the episode's start state
+// (a repair task's: the violation is the job) is not reported while it
+// goes on breaking it: only once a call has left it keeping the rule
+// does a later break count ([Trace.ReportChecked]). Whether it is
+// repaired at the end is the final state's verdict.
 type Trace struct {
 	reported map[traceKey]struct{}
+	repaired map[traceKey]struct{} // start-broken records that kept the rule since
 	found    []Violation
 	pending  []string // Pending's result, reused
 }
@@ -65,6 +72,49 @@ func (t *Trace) Report(vs []Violation, step int, tool string) {
 		t.found = append(t.found, v)
 	}
 	slices.SortFunc(t.found[first:], func(a, b Violation) int { return cmp.Compare(a.ID, b.ID) })
+}
+
+// ReportChecked is Report for the violations vs of one always-invariant
+// found after a call by re-checking the records checked (sorted, as
+// Pending returns them; nil: every record), in an episode whose start
+// state's records broken broke the invariant. Those are the task's job:
+// one that is checked and keeps the rule is repaired from then on, and
+// the violations of one not yet repaired are not reported.
+func (t *Trace) ReportChecked(invariant string, vs []Violation, checked, broken []string, step int, tool string) {
+	if len(broken) > 0 {
+		var bad map[string]bool
+		for _, v := range vs {
+			if bad == nil {
+				bad = make(map[string]bool, len(vs))
+			}
+			bad[v.ID] = true
+		}
+		exempt := map[string]bool{}
+		for _, id := range broken {
+			k := traceKey{invariant, id}
+			if _, done := t.repaired[k]; done {
+				continue
+			}
+			if _, seen := slices.BinarySearch(checked, id); checked != nil && !seen || bad[id] {
+				exempt[id] = true
+				continue
+			}
+			if t.repaired == nil {
+				t.repaired = make(map[traceKey]struct{})
+			}
+			t.repaired[k] = struct{}{}
+		}
+		if len(exempt) > 0 {
+			kept := make([]Violation, 0, len(vs))
+			for _, v := range vs {
+				if !exempt[v.ID] {
+					kept = append(kept, v)
+				}
+			}
+			vs = kept
+		}
+	}
+	t.Report(vs, step, tool)
 }
 
 // Violations returns the violations reported so far, in the order they

@@ -40,6 +40,43 @@ func TestTrace(t *testing.T) {
 	}
 }
 
+// TestTraceReportChecked: records that broke the invariant in the start
+// state (s1, s2) are not reported while they go on breaking it, a record
+// not re-checked keeps its standing, and one that was seen keeping the
+// rule (s1 at step 2) counts when it breaks it again; other records count
+// at once (n at step 1). A check of every record (checked nil) repairs
+// every start-broken record it does not find broken.
+func TestTraceReportChecked(t *testing.T) {
+	v := func(id string) Violation { return Violation{Invariant: "inv", Entity: "E", ID: id} }
+	broken := []string{"s2", "s1"}
+	steps := func(tr *Trace) []string {
+		var out []string
+		for _, x := range tr.Violations() {
+			out = append(out, fmt.Sprintf("%s %d", x.ID, x.Step))
+		}
+		return out
+	}
+	var tr Trace
+	tr.ReportChecked("inv", []Violation{v("n"), v("s1"), v("s2")}, []string{"n", "s1", "s2"}, broken, 1, "t")
+	tr.ReportChecked("inv", []Violation{v("s2")}, []string{"s1", "s2"}, broken, 2, "t") // s1 repaired
+	tr.ReportChecked("inv", nil, []string{"x"}, broken, 3, "t")                         // s2 not checked: still the task's
+	tr.ReportChecked("inv", []Violation{v("s1"), v("s2")}, []string{"s1", "s2"}, broken, 4, "t")
+	if got, want := steps(&tr), []string{"n 1", "s1 4"}; !slices.Equal(got, want) {
+		t.Errorf("violations %v, want %v", got, want)
+	}
+	var all Trace
+	all.ReportChecked("inv", nil, nil, broken, 1, "t")
+	all.ReportChecked("inv", []Violation{v("s2"), v("s1")}, nil, broken, 2, "t")
+	if got, want := steps(&all), []string{"s1 2", "s2 2"}; !slices.Equal(got, want) {
+		t.Errorf("after a check of every record: %v, want %v", got, want)
+	}
+	var none Trace
+	none.ReportChecked("inv", []Violation{v("s1")}, nil, nil, 1, "t")
+	if got, want := steps(&none), []string{"s1 1"}; !slices.Equal(got, want) {
+		t.Errorf("without start-broken records: %v, want %v", got, want)
+	}
+}
+
 func TestIDIndex(t *testing.T) {
 	var x IDIndex
 	if x.HasBase() || x.IDs("k") == nil || len(x.IDs("k")) != 0 {

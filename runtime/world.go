@@ -97,6 +97,12 @@ type TaskInfo struct {
 	// state a value (`answer EXPR`): grade the episode with
 	// GradeWithAnswer.
 	Answer bool `json:"answer,omitempty"`
+	// Now is the task's own clock (`today`/`now` in the task), nil when
+	// its episodes run on the world's (WorldInfo.Today). Its episodes'
+	// tools, invariants and rubric read it as today and now; the policy
+	// document gives the world's date, so a harness that shows the agent
+	// the date shows this one for the task.
+	Now *DateTime `json:"now,omitempty"`
 }
 
 // TaskTags classify a task.

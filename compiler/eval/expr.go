@@ -219,6 +219,9 @@ func (ev *evaluator) node(x ir.Expr) (value, *evalError) {
 		}
 		return v, nil
 	case *ir.Today:
+		if x.Now {
+			return ev.s.now, nil
+		}
 		return ev.s.today, nil
 	case *ir.FieldRef:
 		return ev.field(x)

@@ -411,6 +411,7 @@ func replay(task *ir.Task, start *State, hash bool) *SolutionResult {
 	}
 	bound := map[string]Data{}
 	var tr Trace
+	tr.Start(s)
 	for i, step := range task.Solution {
 		sr := s.runStep(step, bound, hash, &tr)
 		tool := ""

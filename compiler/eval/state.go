@@ -22,7 +22,8 @@ type State struct {
 	Limits Limits
 
 	w      *ir.World
-	today  date
+	today  date             // the clock: the world's, or its task's own (ir.Task.Today)
+	now    dateTime         // the clock's date-time (ir.Task.Now, ir.World.Now)
 	cal    runtime.Calendar // the world's working days (World.Holidays)
 	tables []*table
 	index  map[*ir.Entity]int // entity → position in tables
@@ -127,7 +128,15 @@ func NewState(w *ir.World, task *ir.Task) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("eval: world %s: today: %v", w.Name, err)
 	}
-	s.today = d
+	s.today, s.now = d, runtime.Clock{Today: d}.Now()
+	if w.Now != "" {
+		if s.now, err = parseDateTime(w.Now); err != nil {
+			return nil, fmt.Errorf("eval: world %s: now: %v", w.Name, err)
+		}
+	}
+	if err := s.setClock(task); err != nil {
+		return nil, err
+	}
 	var hol []date
 	for _, h := range w.Holidays {
 		d, err := parseDate(h)
@@ -249,7 +258,7 @@ func (t *table) newID() string {
 // about to write one (copy on write; see own), so that a task's start
 // state, or a solution's replay, costs what it writes, not the whole seed.
 func (s *State) Clone() *State {
-	c := &State{Limits: s.Limits, w: s.w, today: s.today, cal: s.cal, index: s.index, tables: slices.Clone(s.tables), budget: s.budget, checked: s.checked}
+	c := &State{Limits: s.Limits, w: s.w, today: s.today, now: s.now, cal: s.cal, index: s.index, tables: slices.Clone(s.tables), budget: s.budget, checked: s.checked}
 	for _, t := range s.tables {
 		t.share()
 	}
@@ -326,6 +335,9 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 		return c, nil
 	}
 	c.checked = nil
+	if err := c.setClock(task); err != nil {
+		return nil, err
+	}
 	added := map[*table]int{} // table → its records before the task's
 	for _, r := range task.Seed {
 		if r == nil {
@@ -345,6 +357,24 @@ func (s *State) WithTask(task *ir.Task) (*State, error) {
 		t.seq = max(t.seq, maxSuffix(t.tail[n:]))
 	}
 	return c, nil
+}
+
+// setClock sets the clock of the start state of task to the task's own,
+// when it sets one (ir.Task.Today and Now).
+func (s *State) setClock(task *ir.Task) error {
+	if task == nil || task.Today == "" {
+		return nil
+	}
+	d, err := parseDate(task.Today)
+	if err != nil {
+		return fmt.Errorf("eval: task %s: today: %v", task.Name, err)
+	}
+	t, err := parseDateTime(task.Now)
+	if err != nil {
+		return fmt.Errorf("eval: task %s: now: %v", task.Name, err)
+	}
+	s.today, s.now = d, t
+	return nil
 }
 
 // Len is the number of records of entity e (0 for an entity not in the world).

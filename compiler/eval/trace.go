@@ -20,12 +20,20 @@ import (
 // tests hold the two together.) A call that wrote nothing leaves the
 // verdicts as they were after the previous successful call, whose
 // violations are known, so only the first successful call of an episode
-// is checked when it writes nothing: it is the first step at which the
-// start state's own violations count.
+// is checked when it writes nothing.
+//
+// A record that breaks an always-invariant in the start state (Start) is
+// the task's job: it is not reported while it goes on breaking the rule,
+// only once a call has left it keeping it does a later break count. (The
+// final state's verdict says whether it was repaired.) Without Start,
+// the start state is taken to break nothing.
 type Trace struct {
 	calls   int
 	checked bool
 	seen    map[traceKey]bool
+	// broken are the records that break an always-invariant in the start
+	// state and have not kept it since (Start).
+	broken map[traceKey]bool
 	// rules are the violations of rules on actions that the call about to
 	// be made breaks (Before), reported if it succeeds (After); ruleSeen
 	// keeps the first violation per rule and record.
@@ -39,6 +47,22 @@ type Trace struct {
 type traceKey struct {
 	inv *ir.Invariant
 	id  string
+}
+
+// Start records the records that break an always-invariant in s, the
+// episode's start state, before the first call.
+func (t *Trace) Start(s *State) {
+	for _, inv := range s.w.Invariants {
+		if inv == nil || !inv.Always {
+			continue
+		}
+		for _, v := range s.InvariantViolations(inv) {
+			if t.broken == nil {
+				t.broken = map[traceKey]bool{}
+			}
+			t.broken[traceKey{inv, v.ID}] = true
+		}
+	}
 }
 
 // Before checks the rules on actions (ir.Rule) of tool on s, the state
@@ -95,9 +119,21 @@ func (t *Trace) After(s *State, tool string, ok bool) {
 			continue
 		}
 		first := len(t.Violations)
-		for _, v := range s.InvariantViolations(inv) {
+		vs := s.InvariantViolations(inv)
+		if len(t.broken) > 0 {
+			bad := map[string]bool{}
+			for _, v := range vs {
+				bad[v.ID] = true
+			}
+			for k := range t.broken {
+				if k.inv == inv && !bad[k.id] {
+					delete(t.broken, k) // repaired: a later break counts
+				}
+			}
+		}
+		for _, v := range vs {
 			k := traceKey{inv, v.ID}
-			if t.seen[k] {
+			if t.seen[k] || t.broken[k] {
 				continue
 			}
 			if t.seen == nil {

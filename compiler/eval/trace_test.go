@@ -124,25 +124,34 @@ func TestTrace(t *testing.T) {
 	}
 }
 
-// TestTraceStartState: the records that break an always-invariant in the
-// start state count at the first call that succeeds, even one that only
-// reads, unless it repairs them.
+// TestTraceStartState: a record that breaks an always-invariant in the
+// start state (a repair task's) is the task's job: it does not count while
+// it goes on breaking the rule, only a break after a call that left it
+// keeping the rule does. Without Start, it counts at the first call that
+// succeeds.
 func TestTraceStartState(t *testing.T) {
 	w := traceCheck(t)
 	task := w.Tasks[1]
 	for _, c := range []struct {
-		calls [][2]string
-		want  string
+		calls   [][2]string
+		noStart bool
+		want    string
 	}{
-		{[][2]string{{"get_order", `{"id":"nope"}`}, {"get_order", `{"id":"o3"}`}}, "o3 2 get_order"},
-		{[][2]string{{"record_receipt", `{"order":"o3","amount":5}`}}, ""},
-		{nil, ""},
+		{[][2]string{{"get_order", `{"id":"nope"}`}, {"get_order", `{"id":"o3"}`}}, false, ""},
+		{[][2]string{{"get_order", `{"id":"nope"}`}, {"get_order", `{"id":"o3"}`}}, true, "o3 2 get_order"},
+		{[][2]string{{"pay_order", `{"order":"o2"}`}, {"record_receipt", `{"order":"o3","amount":5}`}}, false, "o2 1 pay_order"},
+		{[][2]string{{"reopen_order", `{"order":"o3"}`}, {"get_order", `{"id":"o3"}`}, {"pay_order", `{"order":"o3"}`}}, false, "o3 3 pay_order"},
+		{[][2]string{{"record_receipt", `{"order":"o3","amount":5}`}}, false, ""},
+		{nil, false, ""},
 	} {
 		s, err := eval.NewState(w, task)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var tr eval.Trace
+		if !c.noStart {
+			tr.Start(s)
+		}
 		for _, call := range c.calls {
 			_, terr := s.CallJSON(call[0], []byte(call[1]))
 			tr.After(s, call[0], terr == nil)

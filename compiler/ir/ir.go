@@ -535,8 +535,14 @@ type VarRef struct {
 	Var *Var
 }
 
-// Today is the world's date.
-type Today struct{ ExprBase }
+// Today is the clock of the episode: `today`, its date, or with Now set
+// `now`, its date-time. It is the world's clock (World.Today, World.Now),
+// or in the episodes of a task that sets its own, the task's (Task.Today,
+// Task.Now).
+type Today struct {
+	ExprBase
+	Now bool
+}
 
 // FieldRef reads Field of the record X. When Field is nil it reads the id.
 type FieldRef struct {
@@ -793,8 +799,14 @@ type Task struct {
 	Capabilities []string
 	Difficulty   []string
 	Seed         []*Record // added to the world seed
-	Assertions   []*Assertion
-	Solution     []*Step // nil when there is no solution
+	// Today and Now are the task's own clock (`today 2026-03-16` or `now
+	// 2026-03-16T17:45:00Z` in the task): its episodes' today and now,
+	// as World.Today and World.Now are the world's. Both are set when the
+	// task gives either (Now on the date Today: 00:00:00Z when only today
+	// is given), both empty when the task runs on the world's clock.
+	Today, Now string
+	Assertions []*Assertion
+	Solution   []*Step // nil when there is no solution
 	// Meta is the task's free-form metadata (`meta { key: value, … }`),
 	// in source order, keys unique; nil when the task has none.
 	Meta []MetaEntry

@@ -149,6 +149,7 @@ func compareTask(t *testing.T, w *ir.World, gw runtime.World, task *ir.Task) {
 	}
 	start := st.Clone()
 	var tr eval.Trace
+	tr.Start(st)
 	compareStates(t, "start", w, task, st, start, &tr, ep)
 	if task == nil || task.Solution == nil {
 		return

@@ -416,8 +416,9 @@ type startState struct {
 	state *State
 	hash  string
 	// broken lists, for each always-invariant in declaration order, the
-	// records that break it in the start state: the first call that
-	// succeeds re-checks them.
+	// records that break it in the start state: the task's job, re-checked
+	// after every call that succeeds and not reported until a call has
+	// left them keeping it (runtime.Trace.ReportChecked).
 	broken [2][]string
 	// indexes are the indexes of the state the episodes read, shared.
 	indexes *startIndexes

@@ -200,18 +200,18 @@ func (e *Episode) checkAlways(tool string) {
 	// refunded_returns_have_refund: the ReturnAuthorization records written; every
 	// ReturnAuthorization when a Refund is written.
 	if len(refunds) > 0 {
-		e.trace.Report(s.checkRefundedReturnsHaveRefund(), step, tool)
+		e.trace.ReportChecked("refunded_returns_have_refund", s.checkRefundedReturnsHaveRefund(), nil, e.start.broken[0], step, tool)
 	} else if ids := e.trace.Pending("refunded_returns_have_refund", returnAuthorizationIDs, e.start.broken[0]); len(ids) > 0 {
-		e.trace.Report(s.checkRefundedReturnsHaveRefundIn(runtime.RowsOf(s.ReturnAuthorizations, ids)), step, tool)
+		e.trace.ReportChecked("refunded_returns_have_refund", s.checkRefundedReturnsHaveRefundIn(runtime.RowsOf(s.ReturnAuthorizations, ids)), ids, e.start.broken[0], step, tool)
 	}
 	// store_credit_returns_are_credited: the ReturnAuthorization records written,
 	// the ReturnAuthorization records whose order a written row names; every
 	// ReturnAuthorization when a StoreCreditTransaction or a StoreCreditAccount is
 	// written.
 	if len(storeCreditTransactions) > 0 || len(storeCreditAccounts) > 0 {
-		e.trace.Report(s.checkStoreCreditReturnsAreCredited(), step, tool)
+		e.trace.ReportChecked("store_credit_returns_are_credited", s.checkStoreCreditReturnsAreCredited(), nil, e.start.broken[1], step, tool)
 	} else if ids := e.trace.Pending("store_credit_returns_are_credited", returnAuthorizationIDs, returnAuthorizationsByOrderNamed, e.start.broken[1]); len(ids) > 0 {
-		e.trace.Report(s.checkStoreCreditReturnsAreCreditedIn(runtime.RowsOf(s.ReturnAuthorizations, ids)), step, tool)
+		e.trace.ReportChecked("store_credit_returns_are_credited", s.checkStoreCreditReturnsAreCreditedIn(runtime.RowsOf(s.ReturnAuthorizations, ids)), ids, e.start.broken[1], step, tool)
 	}
 }
 
