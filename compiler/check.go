@@ -361,8 +361,12 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			c.readPolicy(p)
 			continue
 		}
+		if p.From != nil && p.Key == "holidays" {
+			c.holidaysFrom(p)
+			continue
+		}
 		if p.From != nil {
-			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "world %s is written as a value, not read from a file; only the policy is: policy from \"policy.md\"", p.Key)
+			c.errorf(diag.WorldHeader, p.Pos, p.EndPos, "world %s is written as a value, not read from a file; only the policy and the holidays are: policy from \"policy.md\", holidays from \"holidays.csv\"", p.Key)
 			continue
 		}
 		str := func() string {
@@ -404,17 +408,7 @@ func (c *checker) checkWorld(f *dsl.File, worlds []*dsl.World) {
 			c.w.Now = t.String()
 			nowPos = p
 		case "holidays":
-			text := str()
-			for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' }) {
-				d, err := runtime.ParseDate(f)
-				if err != nil {
-					c.errorf(diag.InvalidLiteral, p.Value.Pos, p.Value.EndPos, "holiday %q is not a date YYYY-MM-DD that exists", f)
-					continue
-				}
-				c.w.Holidays = append(c.w.Holidays, d.String())
-			}
-			slices.Sort(c.w.Holidays)
-			c.w.Holidays = slices.Compact(c.w.Holidays)
+			c.holidayList(p, str())
 		case "numbers":
 			switch v := str(); v {
 			case "exact":

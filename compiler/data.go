@@ -188,17 +188,22 @@ func (c *checker) displayPath(p string) string {
 
 // dataFile reads and parses the data file of a load, once per path. It
 // reports problems at the load and returns nil.
-func (c *checker) dataFile(l *dsl.Load) *dataFile {
-	p, bad := cleanDataPath(l.From)
+func (c *checker) dataFile(l *dsl.Load) *dataFile { return c.dataFileAt(l.From, l.Pos, l.EndPos) }
+
+// dataFileAt reads and parses the data file named from by a construct at
+// [pos, end) (a load, `holidays from`), once per path. It reports
+// problems there and returns nil.
+func (c *checker) dataFileAt(from string, pos, end dsl.Pos) *dataFile {
+	p, bad := cleanDataPath(from)
 	if bad != "" {
-		c.errorf(diag.DataFile, l.Pos, l.EndPos, "%s", bad)
+		c.errorf(diag.DataFile, pos, end, "%s", bad)
 		return nil
 	}
 	if df, done := c.dataFiles[p]; done {
 		return df // nil when it was refused: reported at its first load
 	}
 	c.dataFiles[p] = nil
-	data, ok := c.readSpecFile("data file", p, MaxDataFileSize, l.Pos, l.EndPos)
+	data, ok := c.readSpecFile("data file", p, MaxDataFileSize, pos, end)
 	if !ok {
 		return nil
 	}
@@ -222,7 +227,7 @@ func (c *checker) dataFile(l *dsl.Load) *dataFile {
 		}
 		df.csv = t
 	default:
-		c.errorf(diag.DataFile, l.Pos, l.EndPos, "data file %q: data files are .json or .csv files", p)
+		c.errorf(diag.DataFile, pos, end, "data file %q: data files are .json or .csv files", p)
 		return nil
 	}
 	c.dataFiles[p] = df

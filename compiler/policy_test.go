@@ -162,7 +162,7 @@ func TestPolicyDocumentProblems(t *testing.T) {
 		{"not UTF-8", `  policy from "p.md"`, fstest.MapFS{"p.md": {Data: []byte("Every paid order has a receipt.\n\n  é\xffx")}}, `W023: invalid UTF-8 byte 0xff in policy document "p.md"`, 3, 4},
 		{"blank", `  policy from "p.md"`, fstest.MapFS{"p.md": {Data: []byte(" \n\t\n")}}, `W023: policy document "p.md" is empty`, 4, 3},
 		{"inline text", `  policy "Every paid order has a receipt."`, nil, `W020: the world policy is a document next to the spec: policy from "policy.md"`, 4, 3},
-		{"other key from a file", `  industry from "industry.txt"`, nil, `W020: world industry is written as a value, not read from a file; only the policy is`, 4, 3},
+		{"other key from a file", `  industry from "industry.txt"`, nil, `W020: world industry is written as a value, not read from a file; only the policy and the holidays are`, 4, 3},
 		{"twice", "  policy from \"p.md\"\n  policy from \"p.md\"", fstest.MapFS{"p.md": {Data: []byte(ok)}}, `W002: duplicate world property "policy"`, 5, 3},
 	}
 	for _, tt := range tests {

@@ -99,9 +99,10 @@ const (
 	// that does not exist, a number out of range).
 	InvalidLiteral Code = "W022"
 
-	// DataFile (W023, data-file): a data file of a `load` or the policy
-	// document cannot be read: its path leaves the spec's directory, it is
-	// missing, or it is not well-formed (JSON, CSV, UTF-8 text).
+	// DataFile (W023, data-file): a data file of a `load` or `holidays
+	// from`, or the policy document, cannot be read: its path leaves the
+	// spec's directory, it is missing, or it is not well-formed (JSON, CSV,
+	// UTF-8 text).
 	DataFile Code = "W023"
 
 	// PolicyTextNotInDocument (W024, policy-text-not-in-document): an

@@ -118,6 +118,28 @@ func (s *State) checkApprovalsWithinCover() []runtime.Violation {
 	return out
 }
 
+// checkClaimsAcknowledgedInTime checks the invariant claims_acknowledged_in_time: every Claim record it applies to must satisfy its check. The policy reads:
+//
+// Every claim gets a decision or is sent to assessment within 10 working days of being reported (weekends and French public holidays do not count).
+func (s *State) checkClaimsAcknowledgedInTime() []runtime.Violation {
+	var out []runtime.Violation
+	for c := range s.Claims.All() {
+		if !(c.Status == ClaimStatusSubmitted) {
+			continue
+		}
+		ok2 := calendar.WorkingDaysBetween(c.ReportedOn, s.today) <= 10
+		if !ok2 {
+			out = append(out, runtime.Violation{
+				Entity:    "Claim",
+				ID:        c.ID,
+				Invariant: "claims_acknowledged_in_time",
+				Message:   "Every claim gets a decision or is sent to assessment within 10 working days of being reported (weekends and French public holidays do not count).",
+			})
+		}
+	}
+	return out
+}
+
 // checkNoPayoutOnFlaggedClaim checks the invariant no_payout_on_flagged_claim: every Payout record it applies to must satisfy its check. The policy reads:
 //
 // No payout may be scheduled or sent on a claim that has an open or confirmed fraud flag: cancel pending payouts as soon as a claim is flagged.
@@ -200,6 +222,7 @@ func (s *State) CheckInvariants() []runtime.Violation {
 	out = append(out, s.checkLargeApprovalsHaveAssessment()...)
 	out = append(out, s.checkClaimsUnderAssessmentHaveAdjuster()...)
 	out = append(out, s.checkApprovalsWithinCover()...)
+	out = append(out, s.checkClaimsAcknowledgedInTime()...)
 	out = append(out, s.checkNoPayoutOnFlaggedClaim()...)
 	out = append(out, s.checkPaidClaimsFullyPaidOut()...)
 	return out

@@ -19,6 +19,11 @@ type State struct {
 	// that can fail.
 	fault error
 
+	// today and now are the clock of the episodes in this state: the
+	// world's, or the task's own (`today`, `now` in the task).
+	today runtime.Date
+	now   runtime.DateTime
+
 	Policyholders     *runtime.Table[*Policyholder]    `json:"Policyholder"`
 	InsurancePolicies *runtime.Table[*InsurancePolicy] `json:"InsurancePolicy"`
 	Claims            *runtime.Table[*Claim]           `json:"Claim"`
@@ -30,7 +35,11 @@ type State struct {
 
 // NewState returns an empty state.
 func NewState() *State {
-	s := &State{j: runtime.NewJournal()}
+	s := &State{
+		j:     runtime.NewJournal(),
+		now:   now,
+		today: today,
+	}
 	s.Policyholders = runtime.NewTable("Policyholder", (*Policyholder).recordID, (*Policyholder).clone, s.j)
 	s.InsurancePolicies = runtime.NewTable("InsurancePolicy", (*InsurancePolicy).recordID, (*InsurancePolicy).clone, s.j)
 	s.Claims = runtime.NewTable("Claim", (*Claim).recordID, (*Claim).clone, s.j)
@@ -59,6 +68,8 @@ func (s *State) Clone() *State {
 		Payouts:           s.Payouts.Clone(j),
 		Policyholders:     s.Policyholders.Clone(j),
 		j:                 j,
+		now:               s.now,
+		today:             s.today,
 	}
 }
 
@@ -96,6 +107,19 @@ func (s *State) takeFault() error {
 	err := s.fault
 	s.fault = nil
 	return err
+}
+
+// calendar is the world's working days: Monday to Friday but its holidays.
+var calendar = runtime.NewCalendar(runtime.Date(20454) /* 2026-01-01 */, runtime.Date(20549) /* 2026-04-06 */, runtime.Date(20574) /* 2026-05-01 */, runtime.Date(20581) /* 2026-05-08 */, runtime.Date(20587) /* 2026-05-14 */, runtime.Date(20598) /* 2026-05-25 */, runtime.Date(20648) /* 2026-07-14 */, runtime.Date(20680) /* 2026-08-15 */, runtime.Date(20758) /* 2026-11-01 */, runtime.Date(20768) /* 2026-11-11 */, runtime.Date(20812) /* 2026-12-25 */)
+
+// addWorkingDays is add_working_days(d, n) (runtime.Calendar); an n beyond
+// runtime.MaxWorkingDays is a fault.
+func (s *State) addWorkingDays(d runtime.Date, n int64) runtime.Date {
+	r, err := calendar.AddWorkingDays(d, n)
+	if err != nil && s.fault == nil {
+		s.fault = runtime.Internal("%s", err)
+	}
+	return r
 }
 
 // findPolicyholder is the Policyholder with the id, or a not_found error.

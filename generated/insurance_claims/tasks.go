@@ -166,6 +166,31 @@ func assertScreenAndAssignNightAccident3(s *State, _ startState) (bool, string) 
 	return s.compared(l == ClaimStatusUnderAssessment, l, ClaimStatusUnderAssessment)
 }
 
+// assertDecideOverdueWindscreenClaim1 grades assertion 1 of task decide_overdue_windscreen_claim:
+//
+// claims.Claim[clm_0419].status == approved
+func assertDecideOverdueWindscreenClaim1(s *State, _ startState) (bool, string) {
+	l := s.claimAt("clm_0419").Status
+	return s.compared(l == ClaimStatusApproved, l, ClaimStatusApproved)
+}
+
+// assertDecideOverdueWindscreenClaim2 grades assertion 2 of task decide_overdue_windscreen_claim:
+//
+// claims.Claim[clm_0419].approved_amount == 340
+func assertDecideOverdueWindscreenClaim2(s *State, _ startState) (bool, string) {
+	l := s.claimAt("clm_0419").ApprovedAmount
+	r := runtime.DecimalFromInt(340)
+	return s.compared(l != nil && *l == r, l, r)
+}
+
+// assertDecideOverdueWindscreenClaim3 grades assertion 3 of task decide_overdue_windscreen_claim:
+//
+// claims.Claim[clm_0419].decided_on == 2026-05-22
+func assertDecideOverdueWindscreenClaim3(s *State, _ startState) (bool, string) {
+	l := s.claimAt("clm_0419").DecidedOn
+	return s.compared(l != nil && *l == runtime.Date(20595) /* 2026-05-22 */, l, runtime.Date(20595) /* 2026-05-22 */)
+}
+
 // verdict is the result of an assertion whose expression evaluated to ok;
 // a fault met on the way fails it with the fault.
 func (s *State) verdict(ok bool) (bool, string) {
@@ -227,7 +252,7 @@ var tasks = []*task{{
 		kind:  "invariant",
 		text:  "invariant large_approvals_have_assessment",
 	}},
-	start: taskStart("settle_water_damage_claim"),
+	start: taskStart("settle_water_damage_claim", today, now),
 }, {
 	info: runtime.TaskInfo{
 		ID:          "freeze_suspicious_burglary",
@@ -263,7 +288,7 @@ var tasks = []*task{{
 		kind:  "invariant",
 		text:  "invariant no_payout_on_flagged_claim",
 	}},
-	start: taskStart("freeze_suspicious_burglary"),
+	start: taskStart("freeze_suspicious_burglary", today, now),
 }, {
 	info: runtime.TaskInfo{
 		ID:          "pay_out_collision_claim",
@@ -303,7 +328,7 @@ var tasks = []*task{{
 		kind:  "invariant",
 		text:  "invariant paid_claims_fully_paid_out",
 	}},
-	start: taskStart("pay_out_collision_claim"),
+	start: taskStart("pay_out_collision_claim", today, now),
 }, {
 	info: runtime.TaskInfo{
 		ID:          "screen_and_assign_night_accident",
@@ -342,7 +367,41 @@ var tasks = []*task{{
 		kind:  "invariant",
 		text:  "invariant claims_under_assessment_have_adjuster",
 	}},
-	start: taskStart("screen_and_assign_night_accident"),
+	start: taskStart("screen_and_assign_night_accident", today, now),
+}, {
+	info: runtime.TaskInfo{
+		ID:          "decide_overdue_windscreen_claim",
+		Instruction: "It is Friday 22 May. Camille Lefèvre's windscreen claim SIN-2026-0419 has been waiting since 4 May, longer than our 10 working days. The garage's estimate of 640 EUR is fine: approve it for that amount less her contract's deductible.",
+		Now:         new(runtime.DateTime(1779408000) /* 2026-05-22T00:00:00Z */),
+		Persona:     "Motor claims handler",
+		Solution: []runtime.Call{{
+			Args: json.RawMessage("{\"claim\":\"clm_0419\",\"amount\":340}"),
+			Tool: "approve_claim",
+		}},
+		Tags: runtime.TaskTags{
+			Capabilities: []string{"tool_use", "policy_compliance"},
+			Difficulty:   []string{"multi_step"},
+			Domain:       "ToB/insurance/claims",
+		},
+	},
+	rubric: []assertion{{
+		check: assertDecideOverdueWindscreenClaim1,
+		kind:  "expr",
+		text:  "claims.Claim[clm_0419].status == approved",
+	}, {
+		check: assertDecideOverdueWindscreenClaim2,
+		kind:  "expr",
+		text:  "claims.Claim[clm_0419].approved_amount == 340",
+	}, {
+		check: assertDecideOverdueWindscreenClaim3,
+		kind:  "expr",
+		text:  "claims.Claim[clm_0419].decided_on == 2026-05-22",
+	}, {
+		check: holds((*State).checkClaimsAcknowledgedInTime),
+		kind:  "invariant",
+		text:  "invariant claims_acknowledged_in_time",
+	}},
+	start: taskStart("decide_overdue_windscreen_claim", runtime.Date(20595) /* 2026-05-22 */, runtime.DateTime(1779408000) /* 2026-05-22T00:00:00Z */),
 }}
 
 // startState is a task's start state, frozen, and its hash.
@@ -354,7 +413,8 @@ type startState struct {
 // taskStart returns the start state of a task (the world seed plus the
 // task's seed records), computed once and frozen. (A pointer: OnceValues
 // of a pointer shares its compiled code with the seed's.)
-func taskStart(name string) func() (*startState, error) {
+// Its episodes' clock is today and now: the world's, or the task's own.
+func taskStart(name string, today runtime.Date, now runtime.DateTime) func() (*startState, error) {
 	return sync.OnceValues(func() (*startState, error) {
 		base, err := worldSeed()
 		if err != nil {
@@ -371,6 +431,12 @@ func taskStart(name string) func() (*startState, error) {
 				return nil, fmt.Errorf("insurance_claims: task %s seed: %w", name, err)
 			}
 			s.Freeze()
+		}
+		if s.today != today || s.now != now {
+			if s == base {
+				s = base.Clone()
+			}
+			s.today, s.now = today, now
 		}
 		return &startState{s, s.Hash()}, nil
 	})

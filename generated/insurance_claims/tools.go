@@ -444,7 +444,7 @@ func (s *State) SuspendPolicy(args SuspendPolicyArgs) (*InsurancePolicy, error) 
 	if !(policy.Status == InsurancePolicyStatusActive) {
 		return nil, runtime.PreconditionFailed("only an active policy can be suspended")
 	}
-	if !(policy.PremiumPaidUntil < today) {
+	if !(policy.PremiumPaidUntil < s.today) {
 		return nil, runtime.PreconditionFailed("the premium is paid up; a paid-up policy cannot be suspended")
 	}
 	if policy, err = s.InsurancePolicies.Mut(policy.ID); err != nil {
@@ -515,7 +515,7 @@ func (s *State) ReinstatePolicy(args ReinstatePolicyArgs) (*InsurancePolicy, err
 	if !(policy.Status == InsurancePolicyStatusSuspended) {
 		return nil, runtime.PreconditionFailed("only a suspended policy can be reinstated")
 	}
-	if !(args.PaidUntil >= today) {
+	if !(args.PaidUntil >= s.today) {
 		return nil, runtime.PreconditionFailed("the premium must be paid at least up to today to reinstate cover")
 	}
 	if !(args.PaidUntil <= policy.EndDate) {
@@ -590,7 +590,7 @@ func (s *State) CancelPolicy(args CancelPolicyArgs) (*InsurancePolicy, error) {
 	if !(policy.Status != InsurancePolicyStatusCancelled) {
 		return nil, runtime.PreconditionFailed("the policy is already cancelled")
 	}
-	if !(args.Effective >= today) {
+	if !(args.Effective >= s.today) {
 		return nil, runtime.PreconditionFailed("a cancellation cannot be backdated")
 	}
 	if !(args.Effective <= policy.EndDate) {
@@ -838,7 +838,7 @@ func (s *State) FileClaim(args FileClaimArgs) (*Claim, error) {
 	if !(policy.Status == InsurancePolicyStatusActive) {
 		return nil, runtime.PreconditionFailed("claims can only be filed on an active policy")
 	}
-	if !(args.IncidentDate <= today) {
+	if !(args.IncidentDate <= s.today) {
 		return nil, runtime.PreconditionFailed("the incident date cannot be in the future")
 	}
 	if !(args.IncidentDate >= policy.StartDate && args.IncidentDate <= policy.EndDate) {
@@ -870,7 +870,7 @@ func (s *State) FileClaim(args FileClaimArgs) (*Claim, error) {
 		IncidentDate:    args.IncidentDate,
 		Peril:           args.Peril,
 		Policy:          policy.ID,
-		ReportedOn:      today,
+		ReportedOn:      s.today,
 		Status:          ClaimStatusSubmitted,
 	}
 	if err := s.checkClaim(c2); err != nil {
@@ -1003,7 +1003,7 @@ func (s *State) ApproveClaim(args ApproveClaimArgs) (*Claim, error) {
 	}
 	claim.ApprovedAmount = &v
 	claim.Status = ClaimStatusApproved
-	v2 := today
+	v2 := s.today
 	claim.DecidedOn = &v2
 	return claim, nil
 }
@@ -1055,7 +1055,7 @@ func (s *State) RejectClaim(args RejectClaimArgs) (*Claim, error) {
 	claim.Status = ClaimStatusRejected
 	v := args.Reason
 	claim.RejectionReason = &v
-	v2 := today
+	v2 := s.today
 	claim.DecidedOn = &v2
 	return claim, nil
 }
@@ -1420,7 +1420,7 @@ func (s *State) RequestAssessment(args RequestAssessmentArgs) (*Assessment, erro
 		Adjuster:    adjuster.ID,
 		Claim:       claim.ID,
 		ID:          s.Assessments.NextID("assessment"),
-		RequestedOn: today,
+		RequestedOn: s.today,
 		Status:      AssessmentStatusRequested,
 	}
 	if err := s.checkAssessment(a3); err != nil {
@@ -1508,7 +1508,7 @@ func (s *State) RecordAssessment(args RecordAssessmentArgs) (*Assessment, error)
 	assessment.AssessedAmount = &v
 	v2 := args.Findings
 	assessment.Findings = &v2
-	v3 := today
+	v3 := s.today
 	assessment.AssessedOn = &v3
 	assessment.Status = AssessmentStatusCompleted
 	return assessment, nil
@@ -1780,7 +1780,7 @@ func (s *State) SchedulePayout(args SchedulePayoutArgs) (*Payout, error) {
 		ID:          s.Payouts.NextID("payout"),
 		Iban:        args.Iban,
 		Payee:       args.Payee,
-		ScheduledOn: today,
+		ScheduledOn: s.today,
 		Status:      PayoutStatusScheduled,
 	}
 	if err := s.checkPayout(p3); err != nil {
@@ -1845,7 +1845,7 @@ func (s *State) ReleasePayout(args ReleasePayoutArgs) (*Payout, error) {
 		return nil, err
 	}
 	payout.Status = PayoutStatusSent
-	v := today
+	v := s.today
 	payout.SentOn = &v
 	return payout, nil
 }
@@ -2074,7 +2074,7 @@ func (s *State) RaiseFraudFlag(args RaiseFraudFlagArgs) (*FraudFlag, error) {
 		ID:       s.FraudFlags.NextID("fraud_flag"),
 		Note:     args.Note,
 		RaisedBy: args.Analyst,
-		RaisedOn: today,
+		RaisedOn: s.today,
 		Reason:   args.Reason,
 		Status:   FraudFlagStatusOpen,
 	}
@@ -2139,7 +2139,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 			ID:       s.FraudFlags.NextID("fraud_flag"),
 			Note:     "Declared more than 5 days after the incident",
 			RaisedBy: "auto-screening",
-			RaisedOn: today,
+			RaisedOn: s.today,
 			Reason:   FraudFlagReasonLateReporting,
 			Status:   FraudFlagStatusOpen,
 		}
@@ -2169,7 +2169,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 			ID:       s.FraudFlags.NextID("fraud_flag"),
 			Note:     "Incident within 90 days of the start of cover",
 			RaisedBy: "auto-screening",
-			RaisedOn: today,
+			RaisedOn: s.today,
 			Reason:   FraudFlagReasonRecentPolicy,
 			Status:   FraudFlagStatusOpen,
 		}
@@ -2195,7 +2195,7 @@ func (s *State) AutoScreenClaim(args AutoScreenClaimArgs) (int64, error) {
 			ID:       s.FraudFlags.NextID("fraud_flag"),
 			Note:     "Estimate above 15,000 EUR",
 			RaisedBy: "auto-screening",
-			RaisedOn: today,
+			RaisedOn: s.today,
 			Reason:   FraudFlagReasonHighValue,
 			Status:   FraudFlagStatusOpen,
 		}

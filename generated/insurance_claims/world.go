@@ -2,7 +2,7 @@
 
 // Package insurance_claims is the world insurance_claims, compiled by worldc from its spec:
 // Mutuelle Rhône-Atlantique Assurances (insurance, FR, EUR)
-// with 30 tools, 5 invariants and 4 tasks. Do not edit it: change the spec
+// with 30 tools, 6 invariants and 5 tasks. Do not edit it: change the spec
 // and run worldc gen.
 //
 // New returns the world as a runtime.World: Tools and Tasks describe it,
@@ -23,6 +23,10 @@ import (
 
 // today is the world's date: 2026-05-12.
 const today runtime.Date = 20585
+
+// now is the world's date-time: 2026-05-12T00:00:00Z. A task may set its own
+// clock: its episodes' states hold theirs (State.today, State.now).
+const now runtime.DateTime = 1778544000
 
 // policyText is the visible policy document.
 //
@@ -63,6 +67,9 @@ func (World) Tasks() []runtime.TaskInfo {
 	for i, t := range tasks {
 		out[i] = t.info
 		out[i].Solution = slices.Clone(t.info.Solution)
+		if t.info.Now != nil {
+			out[i].Now = new(*t.info.Now)
+		}
 	}
 	return out
 }
