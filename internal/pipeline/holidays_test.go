@@ -50,7 +50,9 @@ seed { s.E e1 { due: 2026-03-01 } }
 	if !slices.Equal(first.World.Holidays, []string{"2026-04-03"}) {
 		t.Errorf("holidays %v", first.World.Holidays)
 	}
-	i := slices.IndexFunc(first.Deps, func(d cache.FileSum) bool { return filepath.ToSlash(d.Path) == "cal/holidays.csv" || filepath.Base(d.Path) == "holidays.csv" })
+	i := slices.IndexFunc(first.Deps, func(d cache.FileSum) bool {
+		return filepath.ToSlash(d.Path) == "cal/holidays.csv" || filepath.Base(d.Path) == "holidays.csv"
+	})
 	if i < 0 {
 		t.Fatalf("deps %v lack the holidays file", first.Deps)
 	}
