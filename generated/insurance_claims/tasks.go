@@ -16,6 +16,9 @@ type assertion struct {
 	kind  string
 	text  string
 	check func(s *State, start startState) (bool, string)
+	// answer, for `answer EXPR`, computes the value the final message must
+	// state (check is then nil; see Episode.GradeAnswer).
+	answer func(*State) (runtime.Expected, error)
 }
 
 // task is a task with its start state, built once, and its rubric.
@@ -189,6 +192,80 @@ func assertDecideOverdueWindscreenClaim2(s *State, _ startState) (bool, string) 
 func assertDecideOverdueWindscreenClaim3(s *State, _ startState) (bool, string) {
 	l := s.claimAt("clm_0419").DecidedOn
 	return s.compared(l != nil && *l == runtime.Date(20595) /* 2026-05-22 */, l, runtime.Date(20595) /* 2026-05-22 */)
+}
+
+// answerOutstandingIndemnityBurglary1 is the value assertion 1 of task outstanding_indemnity_burglary asks the final answer to state:
+//
+// answer coalesce(claims.Claim[clm_0405].approved_amount, 0) - sum(p.amount for p in payments.Payout where p.claim == clm_0405 and p.status == sent)
+func answerOutstandingIndemnityBurglary1(s *State) (runtime.Expected, error) {
+	v := func() runtime.Decimal {
+		if p := s.claimAt("clm_0405").ApprovedAmount; p != nil {
+			return *p
+		}
+		return runtime.DecimalFromInt(0)
+	}().Sub(func() runtime.Decimal {
+		var acc runtime.Decimal
+		for p2 := range s.Payouts.All() {
+			if !(p2.Claim == "clm_0405" && p2.Status == PayoutStatusSent) {
+				continue
+			}
+			x := p2.Amount
+			acc = acc.Add(x)
+		}
+		return acc
+	}())
+	if err := s.takeFault(); err != nil {
+		return runtime.Expected{}, err
+	}
+	out := runtime.Expected{
+		Kind:   "number",
+		Values: []string{},
+	}
+	out.Values = append(out.Values, v.String())
+	return out, nil
+}
+
+// answerHomeCoverStatusLefevre1 is the value assertion 1 of task home_cover_status_lefevre asks the final answer to state:
+//
+// answer policy_admin.InsurancePolicy[pol_lef_home].premium_paid_until
+func answerHomeCoverStatusLefevre1(s *State) (runtime.Expected, error) {
+	v := s.insurancePolicyAt("pol_lef_home").PremiumPaidUntil
+	if err := s.takeFault(); err != nil {
+		return runtime.Expected{}, err
+	}
+	out := runtime.Expected{
+		Kind:   "date",
+		Values: []string{},
+	}
+	out.Values = append(out.Values, v.String())
+	return out, nil
+}
+
+// answerHomeCoverStatusLefevre2 is the value assertion 2 of task home_cover_status_lefevre asks the final answer to state:
+//
+// answer first(c in claims.Claim where c.policy == pol_lef_home and c.status in [submitted, under_assessment]).claim_number
+func answerHomeCoverStatusLefevre2(s *State) (runtime.Expected, error) {
+	v := func() *Claim {
+		for c := range s.Claims.All() {
+			if !(c.Policy == "pol_lef_home" && (c.Status == ClaimStatusSubmitted || c.Status == ClaimStatusUnderAssessment)) {
+				continue
+			}
+			return c
+		}
+		if s.fault == nil {
+			s.fault = runtime.NoMatch("Claim")
+		}
+		return &Claim{}
+	}().ClaimNumber
+	if err := s.takeFault(); err != nil {
+		return runtime.Expected{}, err
+	}
+	out := runtime.Expected{
+		Kind:   "text",
+		Values: []string{},
+	}
+	out.Values = append(out.Values, v)
+	return out, nil
 }
 
 // verdict is the result of an assertion whose expression evaluated to ok;
@@ -402,6 +479,71 @@ var tasks = []*task{{
 		text:  "invariant claims_acknowledged_in_time",
 	}},
 	start: taskStart("decide_overdue_windscreen_claim", runtime.Date(20595) /* 2026-05-22 */, runtime.DateTime(1779408000) /* 2026-05-22T00:00:00Z */),
+}, {
+	info: runtime.TaskInfo{
+		Answer:      true,
+		ID:          "outstanding_indemnity_burglary",
+		Instruction: "Élodie Garnier is on the phone about her burglary claim SIN-2026-0405: the indemnity was approved last week, and she wants to know how much of it is still to reach her bank account. Just tell me the amount; don't change anything on the file.",
+		Persona:     "Claims helpdesk agent",
+		Solution: []runtime.Call{{
+			Args: json.RawMessage("{\"claim_number\":\"SIN-2026-0405\"}"),
+			Tool: "find_claims",
+		}, {
+			Args: json.RawMessage("{\"claim\":\"clm_0405\"}"),
+			Tool: "find_payouts",
+		}},
+		Tags: runtime.TaskTags{
+			Capabilities: []string{"tool_use", "information_retrieval"},
+			Difficulty:   []string{"cross_service"},
+			Domain:       "ToB/insurance/claims",
+		},
+	},
+	rubric: []assertion{{
+		answer: answerOutstandingIndemnityBurglary1,
+		kind:   "answer",
+		text:   "answer coalesce(claims.Claim[clm_0405].approved_amount, 0) - sum(p.amount for p in payments.Payout where p.claim == clm_0405 and p.status == sent)",
+	}, {
+		check: assertUnchanged,
+		kind:  "unchanged",
+		text:  "unchanged",
+	}},
+	start: taskStart("outstanding_indemnity_burglary", today, now),
+}, {
+	info: runtime.TaskInfo{
+		Answer:      true,
+		ID:          "home_cover_status_lefevre",
+		Instruction: "Camille Lefèvre wants to know up to what date the premium of her home insurance is paid, and the reference of the claim on that contract that is still waiting for a decision. Look it up and tell me; no changes.",
+		Persona:     "Claims helpdesk agent",
+		Solution: []runtime.Call{{
+			Args: json.RawMessage("{\"full_name\":\"Camille Lefèvre\"}"),
+			Tool: "find_policyholders",
+		}, {
+			Args: json.RawMessage("{\"holder\":\"ph_lefevre\",\"product\":\"home\"}"),
+			Tool: "find_policies",
+		}, {
+			Args: json.RawMessage("{\"policy\":\"pol_lef_home\"}"),
+			Tool: "find_claims",
+		}},
+		Tags: runtime.TaskTags{
+			Capabilities: []string{"tool_use", "information_retrieval"},
+			Difficulty:   []string{"cross_service", "multi_step"},
+			Domain:       "ToB/insurance/claims",
+		},
+	},
+	rubric: []assertion{{
+		answer: answerHomeCoverStatusLefevre1,
+		kind:   "answer",
+		text:   "answer policy_admin.InsurancePolicy[pol_lef_home].premium_paid_until",
+	}, {
+		answer: answerHomeCoverStatusLefevre2,
+		kind:   "answer",
+		text:   "answer first(c in claims.Claim where c.policy == pol_lef_home and c.status in [submitted, under_assessment]).claim_number",
+	}, {
+		check: assertUnchanged,
+		kind:  "unchanged",
+		text:  "unchanged",
+	}},
+	start: taskStart("home_cover_status_lefevre", today, now),
 }}
 
 // startState is a task's start state, frozen, and its hash.

@@ -2,7 +2,7 @@
 
 // Package insurance_claims is the world insurance_claims, compiled by worldc from its spec:
 // Mutuelle Rhône-Atlantique Assurances (insurance, FR, EUR)
-// with 30 tools, 6 invariants and 5 tasks. Do not edit it: change the spec
+// with 30 tools, 6 invariants and 7 tasks. Do not edit it: change the spec
 // and run worldc gen.
 //
 // New returns the world as a runtime.World: Tools and Tasks describe it,
@@ -149,11 +149,62 @@ func (e *Episode) Snapshot() json.RawMessage {
 
 // Grade grades the current state against the task's rubric, with the
 // invariant violations beside it.
+// An answer assertion fails: Grade is given no answer (see GradeAnswer).
 func (e *Episode) Grade() runtime.Grade {
+	return e.grade(nil)
+}
+
+// GradeAnswer grades the episode as Grade does, with the agent's final
+// message: an answer assertion holds when the message states the value it
+// expects on the current state (runtime.AnswerMatches). It implements
+// runtime.AnswerGrader.
+func (e *Episode) GradeAnswer(answer string) runtime.Grade {
+	return e.grade(&answer)
+}
+
+// GoldenAnswer is what a golden final message states on the current state:
+// the expected value of each answer assertion, one a line.
+func (e *Episode) GoldenAnswer() string {
+	if e.task == nil {
+		return ""
+	}
+	var lines []string
+	for _, a := range e.task.rubric {
+		if a.answer == nil {
+			continue
+		}
+		if want, err := a.answer(e.state); err == nil {
+			lines = append(lines, want.Text())
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// gradeAnswer grades an answer assertion whose expected value expected
+// computes on s; a nil answer is none given.
+func gradeAnswer(expected func(*State) (runtime.Expected, error), s *State, answer *string) (bool, string) {
+	want, err := expected(s)
+	if err != nil {
+		return false, err.Error()
+	}
+	if answer == nil {
+		return false, "no answer given; expected one stating " + want.Text()
+	}
+	return runtime.AnswerMatches(*answer, want)
+}
+
+// grade is Grade with the agent's final message (nil: none).
+func (e *Episode) grade(answer *string) runtime.Grade {
 	var results []runtime.AssertionResult
 	if e.task != nil {
 		for _, a := range e.task.rubric {
-			ok, detail := a.check(e.state, e.start)
+			var ok bool
+			var detail string
+			if a.answer != nil {
+				ok, detail = gradeAnswer(a.answer, e.state, answer)
+			} else {
+				ok, detail = a.check(e.state, e.start)
+			}
 			results = append(results, runtime.AssertionResult{
 				Detail: detail,
 				Kind:   a.kind,
