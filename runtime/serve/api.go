@@ -116,6 +116,9 @@ type TaskSummary struct {
 	Instruction string           `json:"instruction"`
 	Tags        runtime.TaskTags `json:"tags"`
 	Meta        runtime.Meta     `json:"meta,omitempty"`
+	// Answer: the rubric grades the agent's final message, which the
+	// grade request must carry (see answer.go).
+	Answer bool `json:"answer,omitempty"`
 }
 
 // EpisodeStart is the answer to POST /v1/worlds/{w}/episodes: what an agent
@@ -133,6 +136,9 @@ type EpisodeStart struct {
 	// observations), for the agent's conversation.
 	Prefix int            `json:"prefix,omitempty"`
 	Given  []runtime.Step `json:"given,omitempty"`
+	// Answer: the task grades the agent's final message; send it with
+	// the grade (POST /v1/episodes/{id}/grade {"answer": "…"}).
+	Answer bool `json:"answer,omitempty"`
 }
 
 // routes registers the JSON API on mux: the agent plane, and the
@@ -173,7 +179,7 @@ func (s *Server) handleTasks(w http.ResponseWriter, r *http.Request) {
 }
 
 func taskSummary(t runtime.TaskInfo) TaskSummary {
-	return TaskSummary{ID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta}
+	return TaskSummary{ID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Answer: t.Answer}
 }
 
 func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
@@ -231,7 +237,7 @@ func (s *Server) start(e *episode) EpisodeStart {
 	given := e.given()
 	return EpisodeStart{EpisodeID: e.id, World: e.world.info.Name, Task: e.task, Persona: t.Persona,
 		Instruction: t.Instruction, Policy: e.world.w.Policy(), Tools: openAITools(e.world.tools),
-		Prefix: len(given), Given: given}
+		Prefix: len(given), Given: given, Answer: t.Answer}
 }
 
 func (s *Server) handleCall(w http.ResponseWriter, r *http.Request) {
@@ -295,7 +301,21 @@ func (s *Server) handleGrade(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, err)
 		return
 	}
-	g, err := e.grade(s.opts.Now())
+	// {"answer": "…"}: the agent's final message; an empty body grades
+	// without one.
+	var req struct {
+		Answer json.RawMessage `json:"answer"`
+	}
+	if err := s.readJSON(w, r, &req); err != nil {
+		s.writeError(w, err)
+		return
+	}
+	answer, err := parseAnswer(req.Answer)
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
+	g, err := e.grade(s.opts.Now(), answer)
 	if err != nil {
 		s.writeError(w, err)
 		return

@@ -230,15 +230,32 @@ func TestEpisodeIDs(t *testing.T) {
 // TestStartJSON: the answers built from encoded parts are byte for byte
 // what encoding the values gives, for every task and prefix.
 func TestStartJSON(t *testing.T) {
-	s, err := New([]runtime.World{worldtest.World}, Options{})
+	s, err := New([]runtime.World{worldtest.World, answering{renamed{worldtest.World}}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	wd := s.worlds["worldtest"]
+	for _, name := range []string{"worldtest", "worldtest2"} {
+		testStartJSON(t, s, name)
+	}
+}
+
+// answering is a world whose tasks all say they need an answer.
+type answering struct{ runtime.World }
+
+func (a answering) Tasks() []runtime.TaskInfo {
+	ts := a.World.Tasks()
+	for i := range ts {
+		ts[i].Answer = true
+	}
+	return ts
+}
+
+func testStartJSON(t *testing.T, s *Server, name string) {
+	wd := s.worlds[name]
 	for _, task := range append([]string{""}, wd.order...) {
 		for k := 0; k <= len(wd.tasks[task].Solution); k++ {
-			e, err := s.openAt("worldtest", task, newID(), k)
+			e, err := s.openAt(name, task, newID(), k)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -258,11 +275,15 @@ func TestStartJSON(t *testing.T) {
 				t.Errorf("task %q prefix %d: startLiteJSON\n%s\nencoding\n%s", task, k, got, want.Bytes())
 			}
 			want.Reset()
-			enc.Encode(map[string]any{"type": "observation", "data": wsObservation{Observation: map[string]any{
+			obs := map[string]any{
 				"episode_id": start.EpisodeID, "world": start.World, "task": start.Task, "persona": start.Persona,
 				"instruction": start.Instruction, "policy": start.Policy, "tools": wsTools(e.world.tools),
 				"prefix": start.Prefix, "given": nonNil(start.Given),
-			}}})
+			}
+			if start.Answer {
+				obs["answer"] = true
+			}
+			enc.Encode(map[string]any{"type": "observation", "data": wsObservation{Observation: obs}})
 			if got := s.wsResetJSON(e); !bytes.Equal(got, bytes.TrimRight(want.Bytes(), "\n")) {
 				t.Errorf("task %q prefix %d: wsResetJSON\n%s\nencoding\n%s", task, k, got, want.Bytes())
 			}

@@ -119,6 +119,9 @@ func (s *Server) startBytes(e *episode, lite bool) []byte {
 		}
 		b = fmt.Appendf(b, `,"prefix":%d,"given":%s`, len(given), g)
 	}
+	if e.world.tasks[e.task].Answer {
+		b = append(b, `,"answer":true`...)
+	}
 	return append(b, "}\n"...)
 }
 
@@ -133,8 +136,12 @@ func (s *Server) wsResetJSON(e *episode) []byte {
 		panic(err) // unreachable: steps are the server's own, valid JSON
 	}
 	b := make([]byte, 0, 128+len(e.id)+len(g)+len(parts[0])+len(parts[1]))
-	// send's map: "data" before "type".
-	b = append(b, `{"data":{"observation":{"episode_id":"`...)
+	// send's map: "data" before "type", its keys sorted.
+	b = append(b, `{"data":{"observation":{`...)
+	if e.world.tasks[e.task].Answer {
+		b = append(b, `"answer":true,`...)
+	}
+	b = append(b, `"episode_id":"`...)
 	b = append(b, e.id...)
 	b = append(b, `","given":`...)
 	b = append(b, g...)

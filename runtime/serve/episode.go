@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // episode is one open episode: a world state and the calls made in it.
@@ -64,15 +65,16 @@ func (e *episode) state(now time.Time) (json.RawMessage, string, error) {
 	return e.ep.Snapshot(), e.ep.StateHash(), nil
 }
 
-// grade grades the current state.
-func (e *episode) grade(now time.Time) (runtime.Grade, error) {
+// grade grades the current state with the agent's final message, or
+// without one when answer is nil (see answer.go).
+func (e *episode) grade(now time.Time, answer *string) (runtime.Grade, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.closed {
 		return runtime.Grade{}, errClosed(e.id)
 	}
 	e.lastUsed = now
-	return e.ep.Grade(), nil
+	return eval.Grade(e.ep, answer), nil
 }
 
 // trajectory is a copy of the calls made so far.

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // ManifestName is the file name of a bundle's manifest, at the bundle's
@@ -78,6 +79,7 @@ type ExportOptions struct {
 //	worlds/<w>/tasks.jsonl        one task a line, no solutions
 //	worlds/<w>/solutions.jsonl    golden trajectories with observations and state hashes
 //	trainers/verl/<w>.tool_config.yaml, trainers/verl/<w>.jsonl (see trainers.go)
+//	trainers/verl/agent_loop.yaml (the agent loop of tasks that grade an answer)
 //	trainers/nemo_gym/<w>.jsonl
 //
 // Output is deterministic for the same worlds.
@@ -94,6 +96,16 @@ func Export(worlds []runtime.World, dir string, opts ExportOptions) error {
 		m.Worlds = append(m.Worlds, mw)
 	}
 	slices.SortFunc(m.Worlds, func(a, b ManifestWorld) int { return strings.Compare(a.Name, b.Name) })
+	loop, err := verlAgentLoopConfig()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "trainers", "verl"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "trainers", "verl", "agent_loop.yaml"), loop, 0o644); err != nil {
+		return err
+	}
 	data, err := marshalIndent(m)
 	if err != nil {
 		return err
@@ -110,6 +122,9 @@ type TaskRow struct {
 	Tags        runtime.TaskTags `json:"tags"`
 	Meta        runtime.Meta     `json:"meta,omitempty"`
 	Rubric      []string         `json:"rubric"` // the assertions as the spec writes them
+	// Answer: the rubric grades the agent's final message (`answer EXPR`);
+	// send it with the grade.
+	Answer bool `json:"answer,omitempty"`
 }
 
 // SolutionRow is a line of solutions.jsonl: a golden trajectory.
@@ -119,7 +134,11 @@ type SolutionRow struct {
 	Instruction    string         `json:"instruction"`
 	Steps          []runtime.Step `json:"steps"`
 	FinalStateHash string         `json:"final_state_hash"`
-	Reward         float64        `json:"reward"`
+	// Answer is the golden final message, for a task that grades one: the
+	// values its answer assertions expect on the final state, one a line
+	// (runtime.AnswerGrader's GoldenAnswer). Reward is the grade with it.
+	Answer *string `json:"answer,omitempty"`
+	Reward float64 `json:"reward"`
 }
 
 func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld, error) {
@@ -160,7 +179,7 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 		for _, a := range initial.Assertions {
 			rubric = append(rubric, a.Text)
 		}
-		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Rubric: nonNil(rubric)}
+		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Rubric: nonNil(rubric), Answer: t.Answer}
 		if err := appendLine(&taskLines, row); err != nil {
 			return mw, err
 		}
@@ -179,7 +198,8 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 		}
 		mw.Solutions++
 		sol := SolutionRow{World: info.Name, TaskID: t.ID, Instruction: t.Instruction, Steps: steps,
-			FinalStateHash: ep.StateHash(), Reward: ep.Grade().Reward}
+			FinalStateHash: ep.StateHash(), Answer: goldenAnswer(ep, t)}
+		sol.Reward = eval.Grade(ep, sol.Answer).Reward
 		if err := appendLine(&solutionLines, sol); err != nil {
 			return mw, err
 		}
@@ -237,7 +257,20 @@ func nemoRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, tools []
 		},
 		"world":   info.Name,
 		"task_id": t.ID,
+		// verify grades the response's final assistant text.
+		"answer": t.Answer,
 	}
+}
+
+// goldenAnswer is the golden final message of a task that grades one, on
+// ep's state at the end of its golden solution; nil for other tasks.
+func goldenAnswer(ep runtime.Episode, t runtime.TaskInfo) *string {
+	a, ok := ep.(runtime.AnswerGrader)
+	if !t.Answer || !ok {
+		return nil
+	}
+	s := a.GoldenAnswer()
+	return &s
 }
 
 func appendLine(lines *[][]byte, v any) error {

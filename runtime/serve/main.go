@@ -2,9 +2,11 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -30,9 +32,11 @@ const usage = `usage: %[1]s COMMAND [flags]
         /v1/episodes/{id}/mcp), OpenEnv WebSocket (/ws), /healthz, /metrics;
         the control plane (episodes, grade, state) behind the token
   %[1]s stdio --world W [--task T] [--prefix K] [--grade-to FILE]
+        [--answer-file A]
         one episode over MCP on stdin and stdout (after the first K steps
         of the task's golden solution); its grade and trajectory are
-        written to FILE when the client disconnects
+        written to FILE when the client disconnects, graded with the
+        agent's final message read from A then (if A exists)
   %[1]s verify [--bundle DIR] [--eval DIR]
         replay every golden solution and check every hash against the
         bundle's manifest.json (default: the directory above this binary);
@@ -75,14 +79,19 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 		task := fs.String("task", "", "the task (empty: the world seed, no rubric)")
 		gradeTo := fs.String("grade-to", "", "when the client disconnects, write {grade, trajectory} as JSON to this file")
 		prefix := fs.Int("prefix", 0, "start after the first `K` steps of the task's golden solution")
+		answerFile := fs.String("answer-file", "", "when the client disconnects, grade with the agent's final message read from this `file` (the harness writes it before closing stdin; no file: graded without an answer)")
 		if fs.Parse(rest) != nil || fs.NArg() > 0 {
+			return 2
+		}
+		if *answerFile != "" && *gradeTo == "" {
+			fmt.Fprintf(stderr, "%s stdio: --answer-file needs --grade-to (the grade is written there)\n", bundle)
 			return 2
 		}
 		w := *world
 		if w == "" && len(worlds) == 1 {
 			w = worlds[0].Info().Name
 		}
-		err = stdioCmd(worlds, w, *task, *prefix, *gradeTo, stdin, stdout, stderr)
+		err = stdioCmd(worlds, w, *task, *prefix, *gradeTo, *answerFile, stdin, stdout, stderr)
 	case "verify":
 		dir := fs.String("bundle", "", "the bundle directory (default: the directory above this binary)")
 		evalDir := fs.String("eval", "", "replay the trajectories of the eval run in this directory instead")
@@ -119,7 +128,7 @@ func Run(bundle string, worlds []runtime.World, args []string, stdin io.Reader, 
 	return 0
 }
 
-func stdioCmd(worlds []runtime.World, world, task string, prefix int, gradeTo string, stdin io.Reader, stdout, stderr io.Writer) error {
+func stdioCmd(worlds []runtime.World, world, task string, prefix int, gradeTo, answerFile string, stdin io.Reader, stdout, stderr io.Writer) error {
 	s, err := New(worlds, Options{Logger: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))})
 	if err != nil {
 		return err
@@ -127,15 +136,18 @@ func stdioCmd(worlds []runtime.World, world, task string, prefix int, gradeTo st
 	defer s.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var done func(runtime.Grade, []runtime.Step) error
+	var done func(*StdioEnd) error
 	if gradeTo != "" {
-		done = func(g runtime.Grade, steps []runtime.Step) error {
-			data, err := marshalIndent(struct {
-				World      string         `json:"world"`
-				Task       string         `json:"task"`
-				Grade      runtime.Grade  `json:"grade"`
-				Trajectory []runtime.Step `json:"trajectory"`
-			}{world, task, g, nonNil(steps)})
+		done = func(end *StdioEnd) error {
+			answer, err := readAnswerFile(answerFile)
+			if err != nil {
+				return err
+			}
+			g, err := end.Grade(answer)
+			if err != nil {
+				return err
+			}
+			data, err := marshalIndent(StdioResult{World: world, Task: task, Grade: g, Trajectory: nonNil(end.Trajectory), Answer: answer})
 			if err != nil {
 				return err
 			}
@@ -143,6 +155,43 @@ func stdioCmd(worlds []runtime.World, world, task string, prefix int, gradeTo st
 		}
 	}
 	return s.ServeStdioAt(ctx, world, task, prefix, stdin, stdout, done)
+}
+
+// StdioResult is what `stdio --grade-to FILE` writes when the client
+// disconnects.
+type StdioResult struct {
+	World      string         `json:"world"`
+	Task       string         `json:"task"`
+	Grade      runtime.Grade  `json:"grade"`
+	Trajectory []runtime.Step `json:"trajectory"`
+	// Answer is the final message the episode was graded with (from
+	// --answer-file), absent when it was graded without one.
+	Answer *string `json:"answer,omitempty"`
+}
+
+// readAnswerFile reads the agent's final message for stdio's grade: nil
+// when name is "" or the file does not exist; a file over MaxAnswerBytes
+// is an error.
+func readAnswerFile(name string) (*string, error) {
+	if name == "" {
+		return nil, nil
+	}
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxAnswerBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxAnswerBytes {
+		return nil, fmt.Errorf("--answer-file %s: %w", name, answerTooLong())
+	}
+	return checkAnswer(string(data))
 }
 
 // defaultBundleDir is the directory above the running binary (bin/).

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -271,16 +272,30 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 
 // ServeStdio runs one episode of a task over MCP on r and w (a client's
 // stdio), until the client disconnects or ctx is done; the episode is
-// closed then. When done is set, it is given the episode's final grade and
-// trajectory first (stdio has no side channel for the grader).
-func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Reader, w io.Writer, done func(runtime.Grade, []runtime.Step) error) error {
+// closed then. When done is set, it is given the episode's end first, to
+// grade (stdio has no side channel for the grader).
+func (s *Server) ServeStdio(ctx context.Context, worldName, task string, r io.Reader, w io.Writer, done func(*StdioEnd) error) error {
 	return s.ServeStdioAt(ctx, worldName, task, 0, r, w, done)
+}
+
+// StdioEnd is a stdio episode when its client has disconnected: its
+// trajectory, and its grade with or without the agent's final message.
+type StdioEnd struct {
+	Trajectory []runtime.Step
+	e          *episode
+	now        time.Time
+}
+
+// Grade grades the episode's final state with answer, the agent's final
+// message (nil: without one; see answer.go).
+func (end *StdioEnd) Grade(answer *string) (runtime.Grade, error) {
+	return end.e.grade(end.now, answer)
 }
 
 // ServeStdioAt is ServeStdio for an episode that starts after the first
 // prefix steps of the task's golden solution (given steps, first in the
 // trajectory done receives).
-func (s *Server) ServeStdioAt(ctx context.Context, worldName, task string, prefix int, r io.Reader, w io.Writer, done func(runtime.Grade, []runtime.Step) error) error {
+func (s *Server) ServeStdioAt(ctx context.Context, worldName, task string, prefix int, r io.Reader, w io.Writer, done func(*StdioEnd) error) error {
 	e, err := s.openAt(worldName, task, newID(), prefix)
 	if err != nil {
 		return err
@@ -291,11 +306,7 @@ func (s *Server) ServeStdioAt(ctx context.Context, worldName, task string, prefi
 		err = nil // the client went away: a normal end
 	}
 	if err == nil && done != nil {
-		g, gerr := e.grade(s.opts.Now())
-		if gerr != nil {
-			return gerr
-		}
-		return done(g, e.trajectory())
+		return done(&StdioEnd{Trajectory: e.trajectory(), e: e, now: s.opts.Now()})
 	}
 	return err
 }

@@ -19,7 +19,8 @@ import (
 // its address: POST /seed_session with the row, POST /<tool> with each
 // call's arguments (the answer's body is the tool output the model sees),
 // POST /verify with the row and the model's response (the answer is the
-// request with "reward" added). It carries the session in cookies: the
+// request with "reward" added; the response's final assistant text is the
+// agent's answer, for tasks that grade one: see answer.go). It carries the session in cookies: the
 // agent sends the cookies of the last answer with the next request, so
 // every answer here sets the session's cookie again. Also /aggregate_metrics
 // and /reverify_mode, and the /ng-rollout/{id}/ prefix of its
@@ -171,10 +172,16 @@ func (s *Server) nemoVerify(g *nemoGym, w http.ResponseWriter, r *http.Request) 
 		s.writeError(w, err)
 		return
 	}
+	// The model's final message is the answer of tasks that grade one.
+	answer, err := responseAnswer(obj["response"])
+	if err != nil {
+		s.writeError(w, err)
+		return
+	}
 	id := nemoSession(r)
 	reward, solved, ok := 0.0, false, false
 	if e, err := s.get(id); err == nil {
-		if gr, err := e.grade(s.opts.Now()); err == nil {
+		if gr, err := e.grade(s.opts.Now(), answer); err == nil {
 			reward, solved, ok = gr.Reward, gr.Solved(), true
 			s.closeEpisode(id, "nemo gym verified")
 			g.remember(id, reward)

@@ -29,6 +29,7 @@ const (
 	WSMessageTooLarge = "MESSAGE_TOO_LARGE" // sent as the close reason when a message exceeds the limit
 	WSUnauthorized    = "UNAUTHORIZED"      // a control action (grade) on a connection opened without the control token
 	WSEpisodeExists   = "EPISODE_EXISTS"    // reset's episode_id names an episode another connection holds
+	// WSInvalidAnswer (answer.go): the grade's answer is not a string or too long.
 )
 
 // wsMessage is a client message: reset, step, list_tools, state or close.
@@ -56,6 +57,9 @@ type wsAction struct {
 	Arguments json.RawMessage `json:"arguments"`
 	Metadata  json.RawMessage `json:"metadata"`
 	World     string          `json:"world"` // list_tools before a reset, with several worlds
+	// Answer is grade's: the agent's final message, a JSON string (see
+	// answer.go); absent, the episode is graded without one.
+	Answer json.RawMessage `json:"answer"`
 }
 
 // wsTool is a tool as OpenEnv's list_tools observation shows it.
@@ -89,7 +93,7 @@ func (s *Server) openEnvRoutes(mux *http.ServeMux, p plane) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{
 			"name":        "worldc",
-			"description": "Compiled business worlds: " + strings.Join(titles, "; ") + ". Reset with data.task_id (and data.world), step with call_tool, list_tools or grade.",
+			"description": "Compiled business worlds: " + strings.Join(titles, "; ") + ". Reset with data.task_id (and data.world), step with call_tool, list_tools or grade (with the agent's final message as answer when the reset says answer: true).",
 			"version":     mcpVersion,
 			"worlds":      s.names,
 		})
@@ -104,7 +108,7 @@ func (s *Server) openEnvRoutes(mux *http.ServeMux, p plane) {
 const openEnvSchema = `{"action":{"oneOf":[` +
 	`{"type":"object","properties":{"type":{"const":"call_tool"},"tool_name":{"type":"string"},"arguments":{"type":"object"}},"required":["type","tool_name"]},` +
 	`{"type":"object","properties":{"type":{"const":"list_tools"}},"required":["type"]},` +
-	`{"type":"object","properties":{"type":{"const":"grade"}},"required":["type"]}]},` +
+	`{"type":"object","properties":{"type":{"const":"grade"},"answer":{"type":"string","description":"the agent's final message (at most 65536 bytes of UTF-8), for tasks that grade it (answer: true in the reset observation); absent: graded without one"}},"required":["type"]}]},` +
 	`"observation":{"type":"object","properties":{"tool_name":{"type":"string"},"result":{"type":"object","description":"the tool's observation: {ok, data} or {ok:false, error:{code, message}}"},"tools":{"type":"array"},"grade":{"type":"object"},"done":{"type":"boolean"},"reward":{"type":["number","null"]}}},` +
 	`"state":{"type":"object","properties":{"episode_id":{"type":"string"},"step_count":{"type":"integer"},"world":{"type":"string"},"task":{"type":"string"},"state_hash":{"type":"string"}}}}` + "\n"
 
@@ -326,7 +330,12 @@ func (c *wsConn) step(ctx context.Context, a wsAction) {
 			c.fail(ctx, WSUnauthorized, "grade is a control action: open the connection with Authorization: Bearer <the server's control token>, on the control address")
 			return
 		}
-		g, err := c.ep.grade(c.s.opts.Now())
+		answer, err := parseAnswer(a.Answer)
+		if err != nil {
+			c.fail(ctx, WSInvalidAnswer, asAPIError(err).Message)
+			return
+		}
+		g, err := c.ep.grade(c.s.opts.Now(), answer)
 		if err != nil {
 			c.failErr(ctx, err)
 			return

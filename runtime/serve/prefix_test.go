@@ -190,9 +190,10 @@ func TestPrefixStdio(t *testing.T) {
 		var graded runtime.Grade
 		var steps []runtime.Step
 		go func() {
-			done <- s.ServeStdioAt(ctx, "worldtest", task, k, sr, sw, func(g runtime.Grade, st []runtime.Step) error {
-				graded, steps = g, st
-				return nil
+			done <- s.ServeStdioAt(ctx, "worldtest", task, k, sr, sw, func(end *StdioEnd) error {
+				g, err := end.Grade(nil)
+				graded, steps = g, end.Trajectory
+				return err
 			})
 		}()
 		client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)

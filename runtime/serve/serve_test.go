@@ -359,9 +359,10 @@ func TestMCPStdio(t *testing.T) {
 	var graded runtime.Grade
 	var steps []runtime.Step
 	go func() {
-		done <- s.ServeStdio(ctx, "worldtest", task, sr, sw, func(g runtime.Grade, st []runtime.Step) error {
-			graded, steps = g, st
-			return nil
+		done <- s.ServeStdio(ctx, "worldtest", task, sr, sw, func(end *StdioEnd) error {
+			g, err := end.Grade(nil)
+			graded, steps = g, end.Trajectory
+			return err
 		})
 	}()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)

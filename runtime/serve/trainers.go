@@ -22,7 +22,15 @@ import (
 //     data_source, reward_model.ground_truth = the task id, agent_name
 //     "tool_agent", and extra_info with tools_kwargs keyed by each tool's
 //     name, whose create_kwargs name the world and task, and the reward of
-//     the task's start state that worldc_verl.compute_score starts from).
+//     the task's start state that worldc_verl.compute_score starts from);
+//     a task that grades the agent's final message has agent_name
+//     "worldc_tool_agent" and extra_info.worldc_answer true;
+//   - trainers/verl/agent_loop.yaml: verl's agent loop registry entry of
+//     worldc_tool_agent (actor_rollout_ref.rollout.agent.agent_loop_config_path),
+//     the class worldc_verl.WorldcToolAgentLoop: verl's ToolAgentLoop
+//     that, when the trajectory ends, grades its episode with the final
+//     assistant message (its text without tool calls) and hands
+//     compute_score that grade (extra_info.worldc_reward).
 //
 // verl's ToolAgentLoop creates, executes and releases a tool instance per
 // call; the tool class keeps one episode per trajectory (in the loop's
@@ -34,6 +42,19 @@ import (
 // client/worldc_verl.py, which must be importable (PYTHONPATH).
 const VerlToolClass = "worldc_verl.WorldcTool"
 
+// VerlAgentLoop is the agent loop of the rows of tasks that grade an
+// answer: its name in the rows and its class.
+const (
+	VerlAgentLoop      = "worldc_tool_agent"
+	VerlAgentLoopClass = "worldc_verl.WorldcToolAgentLoop"
+)
+
+// verlAgentLoopConfig is trainers/verl/agent_loop.yaml: the entry of
+// verl's agent loop registry (a list of {name, _target_}).
+func verlAgentLoopConfig() ([]byte, error) {
+	return marshalIndent([]map[string]string{{"name": VerlAgentLoop, "_target_": VerlAgentLoopClass}})
+}
+
 // verlRow is a row of a verl multi-turn dataset.
 func verlRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, index int, tools []runtime.ToolInfo, initialReward float64) any {
 	kwargs := map[string]any{}
@@ -41,9 +62,13 @@ func verlRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, index in
 	for _, tool := range tools {
 		kwargs[tool.Name] = map[string]any{"create_kwargs": create}
 	}
+	agent := "tool_agent"
+	if t.Answer {
+		agent = VerlAgentLoop // grades the final assistant message
+	}
 	return map[string]any{
 		"data_source": "worldc/" + info.Name,
-		"agent_name":  "tool_agent",
+		"agent_name":  agent,
 		"prompt": []map[string]string{
 			{"role": "system", "content": policy},
 			{"role": "user", "content": t.Instruction},
@@ -57,6 +82,7 @@ func verlRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, index in
 			"need_tools_kwargs":     true,
 			"tools_kwargs":          kwargs,
 			"worldc_initial_reward": initialReward,
+			"worldc_answer":         t.Answer,
 		},
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // verifyCmd checks a bundle: the binary and every file against the
@@ -164,7 +165,7 @@ func replaySolutions(w runtime.World, file string) ([]string, int, error) {
 		if h := ep.StateHash(); h != row.FinalStateHash {
 			problems = append(problems, fmt.Sprintf("world %s task %s: final state hash %s, recorded %s", row.World, row.TaskID, h, row.FinalStateHash))
 		}
-		if g := ep.Grade(); g.Reward != row.Reward {
+		if g := eval.Grade(ep, row.Answer); g.Reward != row.Reward {
 			problems = append(problems, fmt.Sprintf("world %s task %s: reward %v, recorded %v", row.World, row.TaskID, g.Reward, row.Reward))
 		}
 	}

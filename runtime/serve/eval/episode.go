@@ -132,7 +132,13 @@ func (r *runner) episode(ctx context.Context, j job) (Result, []Line, error) {
 	if err := ctx.Err(); err != nil {
 		return res, nil, errCanceled
 	}
-	g := ep.Grade()
+	// The agent's final message is the answer of a task that grades one;
+	// an episode that ended without one (turns, errors) is graded without.
+	var answer *string
+	if e.answered {
+		answer = &res.Answer
+	}
+	g := Grade(ep, answer)
 	res.Reward, res.Solved = g.Reward, g.Solved()
 	res.Failed = nonNil(g.Failed())
 	for _, v := range append(slices.Clone(g.Violations), g.StepViolations...) {
@@ -143,7 +149,7 @@ func (r *runner) episode(ctx context.Context, j job) (Result, []Line, error) {
 	slices.SortFunc(res.ErrorsBy, func(a, b ToolErrorCount) int {
 		return strings.Compare(a.Tool+"\x00"+a.Code, b.Tool+"\x00"+b.Code)
 	})
-	e.lines = append(e.lines, Line{Type: "end", End: res.End, Error: res.Error, Grade: &g, FinalStateHash: res.FinalStateHash})
+	e.lines = append(e.lines, Line{Type: "end", End: res.End, Error: res.Error, Grade: &g, FinalStateHash: res.FinalStateHash, Answer: answer})
 	return res, e.lines, nil
 }
 
@@ -158,6 +164,9 @@ type conv struct {
 	user  []openai.ChatCompletionMessage // the simulated user's (roles swapped)
 	// lastUserUsage is the tokens of the simulated user's last message.
 	lastUserUsage *Usage
+	// answered: the agent sent a message without a tool call (the last
+	// one is res.Answer).
+	answered bool
 }
 
 // add appends a message to the agent's conversation and its line.
@@ -217,7 +226,7 @@ func (e *conv) loop(w runtime.World, ep runtime.Episode) {
 		e.add(openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Content, ToolCalls: calls},
 			Line{Reasoning: m.ReasoningContent, ToolCalls: logged, Usage: &u, Retries: out.Retries})
 		if len(calls) == 0 {
-			res.Answer = m.Content
+			res.Answer, e.answered = m.Content, true
 			if r.cfg.User != UserSimulated {
 				res.End = EndAnswered
 				return

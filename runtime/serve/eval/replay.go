@@ -102,9 +102,20 @@ func Replay(worlds []runtime.World, dir string) ([]string, int, error) {
 		if h := ep.StateHash(); h != r.FinalStateHash {
 			problems = append(problems, fmt.Sprintf("%s: final state hash %s, recorded %s", where, h, r.FinalStateHash))
 		}
-		if g := ep.Grade(); g.Reward != r.Reward || g.Solved() != r.Solved {
+		if g := Grade(ep, endAnswer(lines)); g.Reward != r.Reward || g.Solved() != r.Solved {
 			problems = append(problems, fmt.Sprintf("%s: reward %v (solved %v), recorded %v (solved %v)", where, g.Reward, g.Solved(), r.Reward, r.Solved))
 		}
 	}
 	return problems, n, nil
+}
+
+// endAnswer is the answer a trajectory's end line says its episode was
+// graded with; nil when none.
+func endAnswer(lines []Line) *string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i].Type == "end" {
+			return lines[i].Answer
+		}
+	}
+	return nil
 }

@@ -64,7 +64,9 @@ type Result struct {
 	Error       string                    `json:"error,omitempty"`
 	Failed      []runtime.AssertionResult `json:"failed_assertions"`
 	Violations  []string                  `json:"violations,omitempty"` // hidden invariants broken, now or along the way
-	// Answer is the agent's last message without a tool call.
+	// Answer is the agent's last message without a tool call: the final
+	// message a task's answer assertions grade (the trajectory's end line
+	// says whether there was one).
 	Answer         string `json:"answer,omitempty"`
 	FinalStateHash string `json:"final_state_hash"`
 	// Trajectory is the episode's trajectory file, relative to DIR.
@@ -107,11 +109,12 @@ type Tokens struct {
 //     model's arguments were not JSON), Observation, StateHash, CallID,
 //     Given; it is the tool message the agent saw (its content is the
 //     observation's JSON);
-//   - "end", last: End, Error, Grade, FinalStateHash.
+//   - "end", last: End, Error, Grade, FinalStateHash, Answer (the final
+//     message graded, "answer": present when the agent answered).
 //
 // `bin/<name> verify --eval DIR` replays the steps of every trajectory in a
 // fresh episode of its task and checks each observation and state hash,
-// the final hash and the reward.
+// the final hash and the reward (graded with the end line's answer).
 type Line struct {
 	Type string `json:"type"`
 
@@ -144,6 +147,20 @@ type Line struct {
 	Error          string         `json:"error,omitempty"`
 	Grade          *runtime.Grade `json:"grade,omitempty"`
 	FinalStateHash string         `json:"final_state_hash,omitempty"`
+	// Answer (of the "end" line) is the final message the episode was
+	// graded with (runtime.GradeWithAnswer), absent when the agent never
+	// answered without a tool call and the episode was graded without one.
+	Answer *string `json:"answer,omitempty"`
+}
+
+// Grade grades an episode's final state with the agent's final message,
+// or without one when answer is nil: how eval, its replay and the
+// server's grade requests grade.
+func Grade(ep runtime.Episode, answer *string) runtime.Grade {
+	if answer == nil {
+		return ep.Grade()
+	}
+	return runtime.GradeWithAnswer(ep, *answer)
 }
 
 // ToolCall is a tool call of an assistant message, as the model wrote it.

@@ -180,18 +180,20 @@ func FirstUser(req openai.ChatCompletionRequest) string {
 // conversation's first user message (in the world whose policy the system
 // message holds): the solution's next call, one a turn, with the ids its
 // earlier calls bound read from their observations in the conversation
-// (given calls of a prefix count as the solution's first), then "Done.".
+// (given calls of a prefix count as the solution's first), then "Done."
+// (for a task that grades its final message, the golden answer instead).
 // A task it cannot tell, or a solution it cannot continue, is a 400.
 func Golden(worlds ...runtime.World) Handler {
 	type entry struct {
 		policy string
 		task   runtime.TaskInfo
+		answer string // the final message: the golden answer, or "Done."
 	}
 	byInstruction := map[string][]entry{}
 	for _, w := range worlds {
 		p := w.Policy()
 		for _, t := range w.Tasks() {
-			byInstruction[t.Instruction] = append(byInstruction[t.Instruction], entry{p, t})
+			byInstruction[t.Instruction] = append(byInstruction[t.Instruction], entry{p, t, goldenAnswer(w, t)})
 		}
 	}
 	return func(req openai.ChatCompletionRequest) Reply {
@@ -199,16 +201,16 @@ func Golden(worlds ...runtime.World) Handler {
 		if len(req.Messages) > 0 && req.Messages[0].Role == openai.ChatMessageRoleSystem {
 			system = req.Messages[0].Content
 		}
-		var found []runtime.TaskInfo
+		var found []entry
 		for _, e := range byInstruction[FirstUser(req)] {
 			if strings.Contains(system, e.policy) {
-				found = append(found, e.task)
+				found = append(found, e)
 			}
 		}
 		if len(found) != 1 {
 			return Reply{Status: http.StatusBadRequest, Body: fmt.Sprintf("golden agent: %d tasks have this instruction and policy", len(found))}
 		}
-		sol := found[0].Solution
+		sol := found[0].task.Solution
 		// The calls made so far and their observations.
 		obs := map[string]string{}
 		for _, m := range req.Messages {
@@ -229,7 +231,7 @@ func Golden(worlds ...runtime.World) Handler {
 			}
 		}
 		if n >= len(sol) {
-			return Text("Done.")
+			return Text(found[0].answer)
 		}
 		args, err := runtime.ResolveArgs(sol[n], bound)
 		if err != nil {
@@ -239,6 +241,25 @@ func Golden(worlds ...runtime.World) Handler {
 		r.Message.ToolCalls[0].ID = fmt.Sprintf("golden_%d", n+1)
 		return r
 	}
+}
+
+// goldenAnswer is the final message of a task's golden agent: for a
+// task that grades one, what its golden solution's final state expects
+// (runtime.AnswerGrader's GoldenAnswer); "Done." otherwise, or when the
+// solution does not run.
+func goldenAnswer(w runtime.World, t runtime.TaskInfo) string {
+	if !t.Answer {
+		return "Done."
+	}
+	ep, err := w.NewEpisode(t.ID)
+	if err != nil {
+		return "Done."
+	}
+	a, ok := ep.(runtime.AnswerGrader)
+	if _, err := runtime.Run(ep, t.Solution); err != nil || !ok {
+		return "Done."
+	}
+	return a.GoldenAnswer()
 }
 
 // boundID is the id an observation's data holds in key ("id" when empty).
