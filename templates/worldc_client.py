@@ -12,6 +12,8 @@ Standard library only (urllib, json). Start the server with
         print(ep.instruction)
         obs = ep.call("get_customer", id="acme")   # {"ok": True, "data": {...}}
         grade = ep.grade()                          # {"reward": 1.0, "assertions": [...], ...}
+        # a task that grades the agent's final message (ep.needs_answer):
+        grade = ep.grade(answer="The outstanding balance is 1,234.50 EUR.")
 
 A failed tool call is an observation ({"ok": False, "error": {...}}), as
 the agent sees it; errors of the API itself (unknown world, task or
@@ -107,6 +109,8 @@ class Episode:
         self.instruction = start.get("instruction", "")
         self.policy = start.get("policy", "")
         self.tools = start.get("tools", [])
+        # The task grades the agent's final message: pass it to grade().
+        self.needs_answer = bool(start.get("answer", False))
 
     def _path(self, suffix=""):
         return "/v1/episodes/%s%s" % (urllib.parse.quote(self.id, safe=""), suffix)
@@ -123,9 +127,18 @@ class Episode:
         """The state as JSON, its hash and the number of calls made."""
         return self._client._request("GET", self._path("/state"))
 
-    def grade(self):
-        """Grade the current state: reward, assertions, invariant violations."""
-        return self._client._request("POST", self._path("/grade"))
+    def grade(self, answer=None):
+        """Grade the current state: reward, assertions, invariant violations.
+
+        answer: the agent's final message (a str), for tasks that grade it
+        (needs_answer); None grades without one, and the task's answer
+        assertions fail.
+        """
+        if answer is None:
+            return self._client._request("POST", self._path("/grade"))
+        if not isinstance(answer, str):
+            raise TypeError("answer must be a str (the agent's final message), not %s" % type(answer).__name__)
+        return self._client._request("POST", self._path("/grade"), {"answer": answer})
 
     def trajectory(self):
         """The calls made so far, as a list of steps (tool, args, observation)."""

@@ -24,6 +24,19 @@ the episode is closed when the trajectory's AgentData goes away. Without
 AgentData (rollouts that give create an instance id of their own and call
 calc_reward and release at the end), the instance is the trajectory.
 
+A task that grades the agent's final message (`answer` in its rubric; its
+rows say extra_info.worldc_answer and agent_name "worldc_tool_agent") needs
+the agent loop WorldcToolAgentLoop, verl's ToolAgentLoop that grades the
+trajectory's episode with the last assistant message (its text without
+tool calls) when the trajectory ends, and hands compute_score that grade
+(extra_info.worldc_reward). Register it with the bundle's
+trainers/verl/agent_loop.yaml:
+
+    actor_rollout_ref.rollout.agent.agent_loop_config_path=$BUNDLE/trainers/verl/agent_loop.yaml
+
+Without it (verl's tool_agent on such a row), compute_score is the grade
+without an answer: the answer assertions fail.
+
 Each call returns its step reward: the change of the episode's grade that
 the call made. The reward of the task's start state (the dataset row's
 extra_info.worldc_initial_reward) plus the step rewards is the grade of the
@@ -63,7 +76,13 @@ except ImportError:  # outside verl: the same attributes, no dependency
             self.text, self.image, self.video = text, image, video
 
 
-__all__ = ["WorldcTool", "compute_score"]
+try:  # inside verl
+    from verl.experimental.agent_loop.tool_agent_loop import AgentState, ToolAgentLoop
+except ImportError:  # outside verl: WorldcToolAgentLoop cannot run
+    AgentState = ToolAgentLoop = None
+
+
+__all__ = ["WorldcTool", "WorldcToolAgentLoop", "compute_score"]
 
 _EXTRA_KEY = "worldc_episode"
 
@@ -86,7 +105,9 @@ class _Trajectory:
     def open(self):
         ep = self.client.episode(self.world, self.task, lite=True)
         self.episode = ep
-        self.reward = 0.0
+        # The start state's grade (the row's worldc_initial_reward): the
+        # first call's step reward is its change from there.
+        self.reward = float(ep.grade().get("reward", 0.0))
         return ep
 
     def close(self):
@@ -166,12 +187,7 @@ class WorldcTool(BaseTool):
     def _trajectory(self, instance_id, agent_data):
         world, task = self._instances.get(instance_id) or (self.world, "")
         if agent_data is not None:
-            traj = agent_data.extra_fields.get(_EXTRA_KEY)
-            if traj is None:
-                traj = _Trajectory(self.client, world, task)
-                agent_data.extra_fields[_EXTRA_KEY] = traj
-                weakref.finalize(agent_data, _close_later, traj)
-            return traj
+            return _agent_trajectory(self.client, world, task, agent_data)
         with _instances_lock:
             traj = _by_instance.get(instance_id)
             if traj is None:  # an instance of its own, closed at release
@@ -214,10 +230,85 @@ class WorldcTool(BaseTool):
         await self._run(traj.close)
 
 
+def _agent_trajectory(client, world, task, agent_data):
+    """The episode of the trajectory whose AgentData this is, closed when
+    the AgentData goes away."""
+    traj = agent_data.extra_fields.get(_EXTRA_KEY)
+    if traj is None:
+        traj = _Trajectory(client, world, task)
+        agent_data.extra_fields[_EXTRA_KEY] = traj
+        weakref.finalize(agent_data, _close_later, traj)
+    return traj
+
+
+async def grade_final_message(tools, agent_data, text):
+    """The reward of the trajectory's episode graded with the agent's final
+    message text (the episode of the row's task opened if no call was
+    made); None when the world's tools are not among tools or the server
+    refuses the answer (longer than it takes)."""
+    tool = next((t for t in tools.values() if isinstance(t, WorldcTool)), None)
+    if tool is None:
+        return None
+    ck = {}
+    for kw in (agent_data.tools_kwargs or {}).values():
+        ck = kw.get("create_kwargs") or {}
+        break
+    traj = _agent_trajectory(tool.client, ck.get("world") or tool.world, ck.get("task_id", ck.get("task", "")), agent_data)
+    async with traj.lock:
+        if traj.episode is None:
+            await tool._run(traj.open)
+        try:
+            grade = await tool._run(traj.episode.grade, text)
+        except WorldcError as err:
+            if err.code != "invalid_answer":
+                raise
+            return None
+    return float(grade.get("reward", 0.0))
+
+
+if ToolAgentLoop is not None:
+
+    class WorldcToolAgentLoop(ToolAgentLoop):
+        """verl's ToolAgentLoop for tasks that grade the agent's final
+        message: when the trajectory ends on an assistant turn without a
+        tool call, its text is the answer the episode is graded with, and
+        the grade is compute_score's (output.extra_fields.worldc_reward,
+        which reaches compute_score's extra_info). A trajectory that ends
+        otherwise (a turn or length limit on a call) has no final message:
+        compute_score grades it without one."""
+
+        async def run(self, sampling_params, **kwargs):
+            self._worldc_reward = None
+            output = await super().run(sampling_params, **kwargs)
+            if self._worldc_reward is not None:
+                output.extra_fields["worldc_reward"] = self._worldc_reward
+            return output
+
+        async def _handle_generating_state(self, agent_data, sampling_params, ignore_termination=False):
+            state = await super()._handle_generating_state(agent_data, sampling_params, ignore_termination=ignore_termination)
+            if state == AgentState.TERMINATED:
+                text, calls = await self.tool_parser.extract_tool_calls(agent_data.response_ids)
+                if not calls:
+                    self._worldc_reward = await grade_final_message(self.tools, agent_data, text)
+            return state
+
+else:
+
+    class WorldcToolAgentLoop:
+        """Needs verl (verl.experimental.agent_loop.tool_agent_loop)."""
+
+        def __init__(self, *args, **kwargs):
+            raise ImportError("WorldcToolAgentLoop subclasses verl's ToolAgentLoop: install verl")
+
+
 def compute_score(data_source, solution_str, ground_truth, extra_info=None, **kwargs):
     """verl's custom reward function: the grade of the trajectory's last
-    state, from the start state's reward and the tools' step rewards."""
+    state, from the start state's reward and the tools' step rewards; for
+    a task that grades the final message, the grade WorldcToolAgentLoop
+    gave the episode with it (extra_info.worldc_reward)."""
     extra_info = extra_info or {}
+    if extra_info.get("worldc_reward") is not None:
+        return float(extra_info["worldc_reward"])
     reward = float(extra_info.get("worldc_initial_reward") or 0.0)
     for r in extra_info.get("tool_rewards") or []:
         reward += float(r)

@@ -63,6 +63,15 @@ func build(t *testing.T, dir string, worlds []World) *serve.Manifest {
 }
 
 // readJSONL decodes a JSON Lines file into maps.
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 func readJSONL(t *testing.T, p string) []map[string]any {
 	t.Helper()
 	data, err := os.ReadFile(p)
@@ -352,6 +361,53 @@ print(json.dumps(obs, sort_keys=True))
 		}
 		if !jsonEqual(strings.TrimSpace(string(out)), string(stepObs)) {
 			t.Errorf("python observation %s, golden %s", out, stepObs)
+		}
+	})
+
+	t.Run("python client answers", func(t *testing.T) {
+		// A task that grades the final message: grade(answer=...) sends it.
+		var ans map[string]any
+		for _, row := range readJSONL(t, filepath.Join(dir, "worlds", "insurance_claims", "solutions.jsonl")) {
+			if row["answer"] != nil {
+				ans = row
+				break
+			}
+		}
+		if ans == nil {
+			t.Fatal("no golden trajectory of insurance_claims has an answer")
+		}
+		script := fmt.Sprintf(`
+import json, sys
+sys.path.insert(0, %q)
+from worldc_client import Client, WorldcError
+sol = json.loads(%q)
+c = Client(%q, token="test-token")
+with c.episode("insurance_claims", sol["task_id"]) as ep:
+    assert ep.needs_answer is True
+    for st in sol["steps"]:
+        ep.call_with(st["tool"], st["args"])
+    right = ep.grade(answer="Here it is: " + sol["answer"])
+    assert right["reward"] == sol["reward"] == 1.0, right
+    none = ep.grade()
+    assert none["reward"] < 1 and any("no answer given" in a.get("detail", "") for a in none["assertions"]), none
+    assert ep.grade(answer="I do not know.")["reward"] < 1
+    try:
+        ep.grade(answer=5)
+        raise SystemExit("a non-string answer was sent")
+    except TypeError:
+        pass
+    try:
+        ep.grade(answer="x" * 70000)
+        raise SystemExit("an answer over 64 KiB was taken")
+    except WorldcError as e:
+        assert e.status == 400 and e.code == "invalid_answer", e
+with c.episode("insurance_claims", %q) as ep:
+    assert ep.needs_answer is False
+print("ok")
+`, filepath.Join(dir, "client"), mustJSON(t, ans), url, taskID)
+		out, err := exec.Command("python3", "-c", script).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "ok" {
+			t.Fatalf("python3: %v\n%s", err, out)
 		}
 	})
 

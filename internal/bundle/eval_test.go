@@ -318,10 +318,14 @@ func TestEvalBundleBinary(t *testing.T) {
 	if err != nil || !strings.Contains(string(res), "pass^1 1.000  pass^2 1.000") {
 		t.Fatalf("resumed eval: %v\n%s", err, res)
 	}
-	if got := countLines(t, filepath.Join(out, "results.jsonl")); got != 16 {
-		t.Errorf("%d results after resuming, want 16 (8 tasks × 2)", got)
+	tasks := 0
+	for _, w := range worlds {
+		tasks += len(w.Tasks())
 	}
-	if v, err := exec.Command(bin, "verify", "--eval", out).CombinedOutput(); err != nil || !strings.Contains(string(v), "ok  16 eval trajectories") {
+	if got := countLines(t, filepath.Join(out, "results.jsonl")); got != 2*tasks {
+		t.Errorf("%d results after resuming, want %d (%d tasks × 2)", got, 2*tasks, tasks)
+	}
+	if v, err := exec.Command(bin, "verify", "--eval", out).CombinedOutput(); err != nil || !strings.Contains(string(v), fmt.Sprintf("ok  %d eval trajectories", 2*tasks)) {
 		t.Errorf("verify --eval: %v\n%s", err, v)
 	}
 	// A tampered state hash is found.

@@ -19,6 +19,7 @@ import json
 import os
 import sys
 import time
+import types
 import urllib.request
 from enum import Enum
 
@@ -29,6 +30,90 @@ except ImportError:
 
 bundle, url = sys.argv[1], sys.argv[2]
 sys.path.insert(0, os.path.join(bundle, "client"))
+
+
+class AgentState(Enum):  # verl/experimental/agent_loop/tool_agent_loop.py
+    PENDING = "pending"
+    GENERATING = "generating"
+    PROCESSING_TOOLS = "processing_tools"
+    TERMINATED = "terminated"
+    INTERACTING = "interacting"
+
+
+class FunctionCall:  # verl/experimental/agent_loop/tool_parser.py
+    def __init__(self, name, arguments):
+        self.name, self.arguments = name, arguments
+
+
+class ScriptedParser:
+    """verl's ToolParser contract: extract_tool_calls(response_ids) ->
+    (content without the calls, [FunctionCall]). The scripted model's
+    "token ids" are its turn: {"content": text, "calls": [{name, arguments}]}."""
+
+    async def extract_tool_calls(self, response_ids):
+        return response_ids.get("content", ""), [FunctionCall(c["name"], json.dumps(c["arguments"])) for c in response_ids.get("calls", [])]
+
+
+class AgentLoopOutput:
+    def __init__(self, extra_fields):
+        self.extra_fields = extra_fields
+
+
+class ToolAgentLoop:
+    """verl's ToolAgentLoop (verl/experimental/agent_loop/tool_agent_loop.py),
+    reduced to what a subclass sees: run's state machine over an AgentData,
+    _handle_generating_state (the model's turn in agent_data.response_ids;
+    TERMINATED on a turn without tool calls or at max_assistant_turns),
+    _handle_processing_tools_state (each call through _call_tool: create,
+    execute with the AgentData, release; its reward in tool_rewards),
+    self.tools by name, self.tool_parser, and output.extra_fields with
+    turn_scores and tool_rewards. The model is a script of turns."""
+
+    def __init__(self, tools, script, max_assistant_turns=None):
+        self.tools = tools
+        self.tool_parser = ScriptedParser()
+        self.script = list(script)
+        self.max_assistant_turns = max_assistant_turns
+
+    async def run(self, sampling_params, **kwargs):
+        agent_data = AgentData("run", kwargs.get("tools_kwargs", {}))
+        state = AgentState.PENDING
+        while state != AgentState.TERMINATED:
+            if state == AgentState.PENDING:
+                state = AgentState.GENERATING
+            elif state == AgentState.GENERATING:
+                state = await self._handle_generating_state(agent_data, sampling_params)
+            elif state == AgentState.PROCESSING_TOOLS:
+                state = await self._handle_processing_tools_state(agent_data)
+        output = AgentLoopOutput(extra_fields={})
+        output.extra_fields.update({"turn_scores": agent_data.turn_scores, "tool_rewards": agent_data.tool_rewards})
+        return output
+
+    async def _handle_generating_state(self, agent_data, sampling_params, ignore_termination=False):
+        agent_data.assistant_turns += 1
+        agent_data.response_ids = self.script.pop(0)
+        if self.max_assistant_turns and agent_data.assistant_turns >= self.max_assistant_turns:
+            return AgentState.TERMINATED
+        _, agent_data.tool_calls = await self.tool_parser.extract_tool_calls(agent_data.response_ids)
+        return AgentState.PROCESSING_TOOLS if agent_data.tool_calls else AgentState.TERMINATED
+
+    async def _handle_processing_tools_state(self, agent_data):
+        for tc in agent_data.tool_calls:
+            _, reward, _ = await call_tool(self.tools, agent_data.tools_kwargs, tc.name, json.loads(tc.arguments), agent_data)
+            if reward is not None:
+                agent_data.tool_rewards.append(reward)
+        return AgentState.GENERATING
+
+
+# verl's agent loop module, for worldc_verl to subclass (verl itself is not
+# installed); verl.tools stays missing, so worldc_verl's BaseTool and
+# ToolResponse are its own.
+_verl = types.ModuleType("verl")
+_verl_loop = types.ModuleType("verl.experimental.agent_loop.tool_agent_loop")
+_verl_loop.AgentState, _verl_loop.ToolAgentLoop = AgentState, ToolAgentLoop
+sys.modules.update({"verl": _verl, "verl.experimental": types.ModuleType("verl.experimental"),
+                    "verl.experimental.agent_loop": types.ModuleType("verl.experimental.agent_loop"),
+                    "verl.experimental.agent_loop.tool_agent_loop": _verl_loop})
 
 
 class ToolType(Enum):  # verl/tools/utils/tool_registry.py
@@ -98,9 +183,15 @@ class AgentData:
     agent_loop/tool_agent_loop.py): the request id and extra_fields, "for
     dynamic addition, e.g., tool session data"."""
 
-    def __init__(self, request_id):
+    def __init__(self, request_id, tools_kwargs=None):
         self.request_id = request_id
+        self.tools_kwargs = tools_kwargs or {}
         self.extra_fields = {}
+        self.response_ids = []
+        self.tool_rewards = []
+        self.turn_scores = []
+        self.assistant_turns = 0
+        self.tool_calls = []
 
 
 def open_episodes():
@@ -130,12 +221,60 @@ async def call_tool(tools, tools_kwargs, name, args, agent_data):
         await tool.release(instance_id)
 
 
+def agent_loop_class():
+    """The agent loop of answer rows, as verl's registry finds it: the
+    bundle's trainers/verl/agent_loop.yaml (agent_loop_config_path), its
+    _target_ imported as hydra.utils.instantiate would."""
+    for entry in OmegaConf.load(os.path.join(bundle, "trainers", "verl", "agent_loop.yaml")):
+        if entry.name == "worldc_tool_agent":
+            return get_tool_class(entry._target_)
+    raise AssertionError("agent_loop.yaml registers no worldc_tool_agent")
+
+
+async def answer_trajectories(world, tools, row, sol, compute_score):
+    """A golden trajectory of a task that grades its final message, through
+    WorldcToolAgentLoop: the golden calls, then the golden answer (the
+    golden reward), a wrong answer (less), a last turn that still calls
+    (no final message: the grade without one), and verl's own tool_agent
+    (no worldc_reward: the grade without one)."""
+    assert row["agent_name"] == "worldc_tool_agent", row["agent_name"]
+    loop_cls = agent_loop_class()
+    base = open_episodes()
+    calls = [{"calls": [{"name": st["tool"], "arguments": st["args"]}]} for st in sol["steps"]]
+    ei = row["extra_info"]
+
+    async def score(script, loop=loop_cls, **kw):
+        out = await loop(tools, script, **kw).run({}, tools_kwargs=ei["tools_kwargs"], extra_info=ei)
+        gc.collect()
+        wait_episodes(base, "after the answered trajectory of %s %s" % (world, sol["task_id"]))
+        # verl's reward loop: extra_info updated with the output's extra_fields.
+        extra = dict(ei, **out.extra_fields)
+        return compute_score(row["data_source"], "", row["reward_model"]["ground_truth"], extra_info=extra), out
+
+    right, out = await score(calls + [{"content": "Here is what I found: " + sol["answer"]}])
+    assert right == sol["reward"] == 1.0, "%s %s: the golden answer scores %r, golden reward %r" % (world, sol["task_id"], right, sol["reward"])
+    assert out.extra_fields.get("worldc_reward") == right
+    wrong, _ = await score(calls + [{"content": "I could not find anything; it is 0 and 1999-01-01."}])
+    assert wrong < right, "%s %s: a wrong answer scores %r" % (world, sol["task_id"], wrong)
+    # The bundle's answer tasks change nothing: without an answer, their
+    # grade is the start state's.
+    none = round(ei["worldc_initial_reward"], 9)  # compute_score rounds its sum
+    still, out = await score(calls + [{"content": "One more look.", "calls": calls[0]["calls"]}], max_assistant_turns=len(calls) + 1)
+    assert "worldc_reward" not in out.extra_fields and still == none < right, (still, none, out.extra_fields)
+    stock, out = await score(calls + [{"content": sol["answer"]}], loop=ToolAgentLoop)
+    assert stock == none, "verl's tool_agent on an answer row: %r, want the grade without an answer %r" % (stock, none)
+    # No call at all: the episode of the row's task is opened to grade the
+    # answer (the bundle's answer tasks change nothing: the same grade).
+    direct, _ = await score([{"content": sol["answer"]}])
+    assert direct == right, (direct, right)
+
+
 async def main():
     verl = get_tool_class("worldc_verl.compute_score").__module__
     compute_score = get_tool_class("worldc_verl.compute_score")
     manifest = json.load(open(os.path.join(bundle, "manifest.json")))
     base = open_episodes()
-    trajectories = steps = 0
+    trajectories = steps = answered = 0
     for w in manifest["worlds"]:
         world = w["name"]
         tools = {t.name: t for t in initialize_tools_from_config(os.path.join(bundle, "trainers", "verl", world + ".tool_config.yaml"))}
@@ -146,7 +285,7 @@ async def main():
             # RLHFDataset: prompt, data_source, reward_model.ground_truth,
             # extra_info.index, tools_kwargs (need_tools_kwargs).
             assert row["prompt"][0]["role"] == "system" and row["prompt"][1]["role"] == "user", row["prompt"]
-            assert row["agent_name"] == "tool_agent" and row["data_source"] == "worldc/" + world
+            assert row["agent_name"] == ("worldc_tool_agent" if row["extra_info"]["worldc_answer"] else "tool_agent") and row["data_source"] == "worldc/" + world
             ei = row["extra_info"]
             assert ei["need_tools_kwargs"] is True and isinstance(ei["index"], int)
             assert set(ei["tools_kwargs"]) == set(tools), "tools_kwargs keys %s, tools %s" % (sorted(ei["tools_kwargs"]), sorted(tools))
@@ -154,6 +293,11 @@ async def main():
         for line in open(os.path.join(bundle, "worlds", world, "solutions.jsonl")):
             sol = json.loads(line)
             row = rows[sol["task_id"]]
+            if row["extra_info"]["worldc_answer"]:
+                await answer_trajectories(world, tools, row, sol, compute_score)
+                answered += 1
+                trajectories += 1
+                continue
             agent_data = AgentData("traj-%d" % trajectories)
             rewards = []
             for i, step in enumerate(sol["steps"]):
@@ -200,7 +344,8 @@ async def main():
         wait_episodes(base, "after every tool released the instance")
     # No tool call at all: the start state's reward.
     assert compute_score("worldc/x", "", "t", extra_info={"worldc_initial_reward": 0.25}) == 0.25
-    print("ok verl: %d worlds, %d golden trajectories, %d calls (%s)" % (len(manifest["worlds"]), trajectories, steps, verl))
+    assert answered > 0, "no task of the bundle grades an answer"
+    print("ok verl: %d worlds, %d golden trajectories (%d graded with their answer), %d calls (%s)" % (len(manifest["worlds"]), trajectories, answered, steps, verl))
 
 
 asyncio.run(main())
