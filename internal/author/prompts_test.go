@@ -184,7 +184,7 @@ func TestVersionChangesWithTemplates(t *testing.T) {
 		t.Fatal(err)
 	}
 	v := p.Version()
-	if !strings.HasPrefix(v, "author-1,brief-1,repair-1,system-1@") {
+	if !strings.HasPrefix(v, "author-1,brief-1,repair-1,system-2@") {
 		t.Errorf("version %q", v)
 	}
 	p.Structured = true
