@@ -49,9 +49,10 @@ func (e Expected) Text() string {
 // misses:
 //
 //   - a number: some number written in the answer equals it exactly;
-//     thousands separators (1,234.50), a currency symbol or code before or
-//     after it ($12, 12 €, USD 12) and a trailing point do not matter, and
-//     12.50 equals 12.5;
+//     thousands separators (1,234.50; 5 800,00 and 1.234,50 as in French
+//     and German; 1'234.50 as in Swiss; see readNumber), a decimal comma
+//     (12,50), a currency symbol or code before or after it ($12, 12 €,
+//     USD 12) and a trailing point do not matter, and 12.50 equals 12.5;
 //   - a date: the answer holds it as 2026-03-14, as 14 March 2026 or as
 //     March 14, 2026 (English month names, any case);
 //   - a text: the answer holds it, compared without case (Python's
@@ -168,15 +169,14 @@ func containsWord(s, sub string) bool {
 }
 
 // answerNumbers are the numbers written in s (normalised): runs of digits
-// with an optional sign, thousands separators (a comma between groups of
-// three digits) and a decimal point followed by digits; digits inside a
-// word or an id (inv_12, w2) are not a number, digits before letters
-// (12kg) are.
+// with an optional sign, grouping and a decimal mark (readNumber); digits
+// inside a word or an id (inv_12, w2) are not a number, digits before
+// letters (12kg) are.
 func answerNumbers(s string) []Decimal {
 	var out []Decimal
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c < '0' || c > '9' {
+		if !isDigit(c) {
 			i++
 			continue
 		}
@@ -191,35 +191,117 @@ func answerNumbers(s string) []Decimal {
 			}
 			continue
 		}
-		neg := i > 0 && s[i-1] == '-'
-		var b strings.Builder
-		if neg {
-			b.WriteByte('-')
+		// after "1," a number is the next of a list (1,2,3), not one with
+		// a decimal comma
+		listed := i > 1 && (s[i-1] == ',' || s[i-1] == '.') && isDigit(s[i-2])
+		digits, j := readNumber(s, i, listed)
+		if i > 0 && s[i-1] == '-' {
+			digits = "-" + digits
 		}
-		j := i
-		for j < len(s) {
-			switch {
-			case s[j] >= '0' && s[j] <= '9':
-				b.WriteByte(s[j])
-				j++
-				continue
-			case s[j] == ',' && groupOfThree(s, j+1):
-				j++ // a thousands separator
-				continue
-			case s[j] == '.' && j+1 < len(s) && s[j+1] >= '0' && s[j+1] <= '9' && !strings.Contains(b.String(), "."):
-				b.WriteByte('.')
-				j++
-				continue
-			}
-			break
-		}
-		if d, err := ParseDecimal(b.String()); err == nil {
+		if d, err := ParseDecimal(digits); err == nil {
 			out = append(out, d)
 		}
 		i = j
 	}
 	return out
 }
+
+// readNumber reads the number whose first digit is at s[i]: its digits
+// with a point for its decimal mark, and the index after it. A number
+// groups its thousands with one separator throughout:
+//
+//   - a comma followed by exactly three digits is grouping (1,234 is 1234,
+//     as in English), unless the number groups by something else;
+//   - a space (white space and no-break spaces are one space once the
+//     answer is normalised) or an apostrophe (' or ’) followed by
+//     exactly three digits is grouping after a first group of one to
+//     three digits (5 800, 1'234: never 2026 123);
+//   - a point followed by three digits is grouping only in a number that
+//     ends in a decimal comma (1.234,50); otherwise it is the decimal
+//     point (1.234 is 1.234).
+//
+// The decimal mark is a point followed by digits, or a comma followed by
+// digits in a number that does not group by commas (1,5 is 1.5; 5 800,00
+// is 5800), unless those digits are followed by another comma or point
+// and a digit, or the number follows one and a comma (listed: 1,2,3 are
+// three numbers). So an English number always reads as in English.
+func readNumber(s string, i int, listed bool) (string, int) {
+	var b strings.Builder
+	j := digitsEnd(s, i)
+	b.WriteString(s[i:j])
+	lead := j - i
+	group := ""
+grouping:
+	for j < len(s) {
+		sep := groupSeparator(s[j:])
+		if sep == "" || !groupOfThree(s, j+len(sep)) || (group != "" && sep != group) {
+			break
+		}
+		switch sep {
+		case ",":
+		case ".":
+			if lead > 3 || !dotGrouped(s, j) {
+				break grouping
+			}
+		default:
+			if lead > 3 {
+				break grouping
+			}
+		}
+		group = sep
+		j += len(sep)
+		b.WriteString(s[j : j+3])
+		j += 3
+	}
+	if j+1 < len(s) && isDigit(s[j+1]) {
+		switch {
+		case s[j] == '.' && group != ".":
+			k := digitsEnd(s, j+1)
+			b.WriteString(s[j:k])
+			j = k
+		case s[j] == ',' && group != "," && !listed:
+			k := digitsEnd(s, j+1)
+			if k+1 < len(s) && (s[k] == ',' || s[k] == '.') && isDigit(s[k+1]) {
+				break // 1,2,3: a list, not a decimal comma
+			}
+			b.WriteByte('.')
+			b.WriteString(s[j+1 : k])
+			j = k
+		}
+	}
+	return b.String(), j
+}
+
+// groupSeparator is the separator of thousands that s starts with, or "".
+func groupSeparator(s string) string {
+	for _, sep := range []string{",", ".", " ", "'", "’"} {
+		if strings.HasPrefix(s, sep) {
+			return sep
+		}
+	}
+	return ""
+}
+
+// dotGrouped reports whether the point at s[j] groups thousands: it
+// starts groups of a point and three digits that end in a decimal comma
+// (1.234,50; 1.234.567,00).
+func dotGrouped(s string, j int) bool {
+	for j < len(s) && s[j] == '.' && groupOfThree(s, j+1) {
+		j += 4
+	}
+	return j+1 < len(s) && s[j] == ',' && isDigit(s[j+1])
+}
+
+// digitsEnd is the index of the first byte at or after i that is not a
+// digit.
+func digitsEnd(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // groupOfThree reports whether s has exactly three digits at i, not
 // followed by another digit.
@@ -228,9 +310,9 @@ func groupOfThree(s string, i int) bool {
 		return false
 	}
 	for k := i; k < i+3; k++ {
-		if s[k] < '0' || s[k] > '9' {
+		if !isDigit(s[k]) {
 			return false
 		}
 	}
-	return i+3 == len(s) || s[i+3] < '0' || s[i+3] > '9'
+	return i+3 == len(s) || !isDigit(s[i+3])
 }
