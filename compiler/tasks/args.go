@@ -310,12 +310,25 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 			add(true)
 		}
 	default:
-		if freeText(p, elem) {
+		if freeText(p, elem) || elem.Kind == ir.KindText {
 			// A reason or a note: words of the user's, not a value
-			// copied from another record.
+			// copied from another record (another claim's findings, a
+			// return's note); the constants and fields the tool
+			// compares it with, when it must match one.
 			for _, v := range x.plainValues(p, elem) {
 				add(v)
 			}
+			for _, c := range x.consts[p] {
+				add(c)
+			}
+			for _, r := range related {
+				for _, n := range x.compared[p] {
+					for _, v := range x.members(st, r)[n] {
+						add(v)
+					}
+				}
+			}
+			break
 		}
 		names := paramNames(p)
 		for _, r := range related {
@@ -615,7 +628,17 @@ var texts = map[string][]string{
 	"note":        {"Checked with the customer by phone", "Confirmed with the team lead", "Verified against the paperwork"},
 	"description": {"Reported by the customer on the phone", "Details confirmed in writing"},
 	"summary":     {"Customer request handled by the service desk", "Follow-up on a customer call"},
+	"findings":    {"Damage confirmed on inspection; the estimate stands", "Inspection done; the figures match the invoices"},
+	"comment":     {"Discussed with the customer by phone", "Agreed in the weekly review"},
 }
+
+// people are names for a parameter that takes a person's name (an
+// analyst, an approver) when no record holds one under its name.
+var people = []string{"Claire Martin", "Jonas Weber", "Sofia Rossi", "Daniel Okafor"}
+
+// personRoles are the last words of a parameter's name that say it
+// takes a person's name.
+var personRoles = []string{"analyst", "agent", "approver", "assignee", "reviewer", "inspector", "technician", "officer", "manager", "clerk", "handler", "operator", "engineer", "requester", "requestor", "contact", "signatory", "witness", "person", "author"}
 
 // freeText reports whether a parameter takes free text (a reason, a
 // note), which the user words.
@@ -651,6 +674,14 @@ func (x *synth) plainValues(p *ir.Param, t *ir.Type) []any {
 				}
 				return out
 			}
+		}
+		ws := strings.Fields(humanize(p.Name))
+		if t.Kind == ir.KindString && len(ws) > 0 && slices.Contains(personRoles, ws[len(ws)-1]) {
+			out := make([]any, len(people))
+			for i, s := range people {
+				out[i] = s
+			}
+			return out
 		}
 		words := strings.Join(ir.Words(p.Name), " ")
 		if t.Kind == ir.KindText {

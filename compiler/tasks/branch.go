@@ -50,19 +50,46 @@ func (c *condition) holds(m map[string]any) bool {
 	return compareValues(m[c.field.Name], c.v, c.field) > 0
 }
 
-// text is the condition in words, on "its" record.
+// conditionText is the condition in words, on "its" record: "it is
+// marked as active", "its status is open", "it was received after
+// 2026-03-10", "it ends after 2026-04-30", "its amount is above 500 EUR".
 func (x *synth) conditionText(c *condition, wd *wording) string {
 	name := humanize(c.field.Name)
+	verb, _, finite, isVerb := verbOf(c.field.Name)
 	switch {
 	case c.op == "==" && c.field.Type.Kind == ir.KindBool:
 		v, _ := c.v.(bool)
-		return "it is marked " + wd.give(boolPhrase(c.field.Name, v))
+		return "it is " + wd.give(flagPhrase(c.field.Name, v))
 	case c.op == "==":
 		return "its " + name + " is " + wd.give(x.valueText(c.v, c.field.Type))
+	case c.field.Type.Kind == ir.KindDate && isVerb && finite:
+		return "it " + verb + " after " + wd.give(x.valueText(c.v, c.field.Type))
+	case c.field.Type.Kind == ir.KindDate && isVerb:
+		return "it was " + verb + " after " + wd.give(x.valueText(c.v, c.field.Type))
 	case c.field.Type.Kind == ir.KindDate:
 		return "its " + name + " is after " + wd.give(x.valueText(c.v, c.field.Type))
 	}
 	return "its " + name + " is above " + wd.give(x.valueText(c.v, c.field.Type))
+}
+
+// relativeText is the condition after a plural noun: "of those marked as
+// active", "of those whose status is open", "of those received after
+// 2026-03-10", "of those that end after …".
+func (x *synth) relativeText(c *condition, wd *wording) string {
+	s := x.conditionText(c, wd)
+	switch {
+	case strings.HasPrefix(s, "its "):
+		return "whose " + strings.TrimPrefix(s, "its ")
+	case strings.HasPrefix(s, "it is "):
+		return strings.TrimPrefix(s, "it is ")
+	case strings.HasPrefix(s, "it was "):
+		return strings.TrimPrefix(s, "it was ")
+	}
+	// it ends after …: that end after …
+	verb, _, _, _ := verbOf(c.field.Name)
+	ws := strings.Fields(verb)
+	ws[len(ws)-1] = strings.TrimSuffix(ws[len(ws)-1], "s")
+	return "that " + strings.Join(ws, " ") + strings.TrimPrefix(strings.TrimPrefix(s, "it "), verb)
 }
 
 // loopShapes are the writes whose first naming parameter takes one

@@ -65,7 +65,7 @@ func (x *synth) sampleChain() (*task, string) {
 	// a write that enables it (one writing a field its requires read).
 	var target *toolFacts
 	var enablers []*toolFacts
-	if x.rng.IntN(4) == 0 {
+	if x.aim == nil && x.rng.IntN(4) == 0 {
 		target, enablers = x.enabled()
 	}
 	for len(steps) < want+3 {
@@ -85,6 +85,8 @@ func (x *synth) sampleChain() (*task, string) {
 		case len(steps) == 1 && target != nil:
 			tools = []*toolFacts{target}
 			focus = reversed(touched)
+		case len(steps) == 0 && x.aim != nil:
+			tools, focus = x.aimedTools(), []recKey{*x.aim}
 		case len(steps) == 0:
 			tools = x.firstTools()
 		default:
@@ -250,6 +252,38 @@ func (x *synth) firstTools() []*toolFacts {
 	return all
 }
 
+// aimedTools are the writing tools that take a record of the aim's
+// entity (a seeded draw's target), in a random order, those no kept task
+// calls yet first.
+func (x *synth) aimedTools() []*toolFacts {
+	var out []*toolFacts
+	for _, f := range x.firstTools() {
+		for _, e := range f.names {
+			if e == x.aim.e {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// namesAim reports whether args name the seeded draw's target or one of
+// its copies.
+func (x *synth) namesAim(f *toolFacts, args []arg) bool {
+	for _, a := range args {
+		if f.names[a.p] != x.aim.e {
+			continue
+		}
+		for _, id := range stringsIn(a.v) {
+			if id == x.aim.id || x.seeded[id] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (x *synth) shuffle(fs []*toolFacts) {
 	x.rng.Shuffle(len(fs), func(i, j int) { fs[i], fs[j] = fs[j], fs[i] })
 }
@@ -375,6 +409,9 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 			break
 		}
 		for _, args := range x.argSets(st, f.tool, focus, sets) {
+			if x.aim != nil && len(focus) == 1 && focus[0] == *x.aim && !x.namesAim(f, args) {
+				continue // a seeded draw's first write acts on its target
+			}
 			next := st.Clone()
 			data, terr, broke := x.call(next, f.tool, args)
 			if terr != nil {

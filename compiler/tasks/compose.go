@@ -159,7 +159,7 @@ func (x *synth) describeInner(st *eval.State, c *call, cl *clause, g *groundCtx)
 			continue
 		}
 		// Read the call's records, then the holders.
-		h := &groundCtx{obs: cloneSet(g.obs), created: g.created, descs: g.descs, calls: slices.Clone(g.calls), distractors: g.distractors, lookups: g.lookups}
+		h := g.fork()
 		ok := true
 		for _, r := range named {
 			if x.reader(r.e) != nil && !x.observe(st, r, h) {
@@ -224,12 +224,19 @@ func (x *synth) sampleRefusal() (*task, string) {
 	}
 	tools := slices.Clone(x.writers)
 	x.shuffle(tools)
+	var focus []recKey
+	if x.aim != nil {
+		tools, focus = x.aimedTools(), []recKey{*x.aim}
+	}
 	for i, f := range tools {
 		if i >= maxToolsTried {
 			break
 		}
 		var refused, forbidden *call
-		for _, args := range x.argSets(x.start, f.tool, nil, maxArgSets) {
+		for _, args := range x.argSets(x.start, f.tool, focus, maxArgSets) {
+			if x.aim != nil && !x.namesAim(f, args) {
+				continue
+			}
 			next := x.start.Clone()
 			data, terr, broke := x.call(next, f.tool, args)
 			switch {

@@ -32,6 +32,9 @@ type Meta struct {
 	Difficulty        Profile  `json:"difficulty"`
 	Factors           []string `json:"factors"`
 	Tags              Tags     `json:"tags"`
+	// SeedRecords counts the records the task adds to the world seed
+	// (its `seed { … }`: distractors).
+	SeedRecords int `json:"seed_records,omitempty"`
 	// Answer marks a question: the agent's final message is graded
 	// (`expect { answer … }`), as the bundle's tasks.jsonl marks it.
 	Answer bool `json:"answer,omitempty"`
@@ -117,6 +120,7 @@ func (x *synth) block(t *task) string {
 	fmt.Fprintf(&b, "  instruction %s\n", strconv.Quote(t.instruction))
 	fmt.Fprintf(&b, "  tags { domain %s capabilities [%s] difficulty [%s] }\n", strconv.Quote(tg.Domain), strings.Join(tg.Capabilities, " "), strings.Join(tg.Difficulty, " "))
 	fmt.Fprintf(&b, "  meta { origin: %q, generator: \"worldc tasks\", instruction_source: %q, seed: %d, level: %q }\n", t.origin, t.source(), x.opts.Seed, t.profile.Level)
+	b.WriteString(x.seedBlock(t))
 	b.WriteString("  expect {\n")
 	for _, a := range t.assertions {
 		b.WriteString("    " + a + "\n")
@@ -242,7 +246,7 @@ func (x *synth) result(out []byte, cands []*task) *Result {
 			ID: t.name, World: x.w.Name, Origin: t.origin, InstructionSource: t.source(),
 			Persona: t.persona, Instruction: t.instruction, Calls: len(t.calls),
 			Difficulty: t.profile, Factors: factors(t.profile, t.calls), Tags: x.tags(t),
-			Answer: t.answer,
+			Answer: t.answer, SeedRecords: len(t.seed),
 		}
 		for _, c := range t.calls {
 			if !slices.Contains(m.Tools, c.tool.Name) {

@@ -59,6 +59,9 @@ type groundCtx struct {
 	calls       []*call         // the solution so far
 	distractors int
 	lookups     int
+	// seedSeen are the records of the task's seed that lookups returned
+	// beside the record they found (distract.go).
+	seedSeen []string
 }
 
 func newCtx() *groundCtx {
@@ -122,15 +125,33 @@ func (x *synth) ground(st *eval.State, e *ir.Entity, id string, g *groundCtx, im
 		k := x.rng.IntN(n)
 		finders = append(finders[k:], finders[:k]...)
 	}
-	for _, f := range finders {
-		for _, subset := range x.filterSets(f, e, rec, x.members(st, recKey{e, id})) {
-			if d := x.tryFinder(st, f, e, id, rec, subset, g, depth); d != nil {
-				g.descs = append(g.descs, d)
-				return d
+	// In a seeded draw, the filters whose results hold a seed record of
+	// the same entity first: that is what the seed is for.
+	passes := []bool{false}
+	if x.seededOf(e) {
+		passes = []bool{true, false}
+	}
+	for _, needSeed := range passes {
+		for _, f := range finders {
+			for _, subset := range x.filterSets(f, e, rec, x.members(st, recKey{e, id})) {
+				if d := x.tryFinder(st, f, e, id, rec, subset, g, depth, needSeed); d != nil {
+					g.descs = append(g.descs, d)
+					return d
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// seededOf reports whether the draw's seed holds a record of e.
+func (x *synth) seededOf(e *ir.Entity) bool {
+	for id := range x.seeded {
+		if x.record(x.start, e, id) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // filterSets are the parameter sets of finder f worth trying for rec:
@@ -200,10 +221,10 @@ func (x *synth) filterSets(f *toolFacts, e *ir.Entity, rec map[string]any, idx m
 // subset, grounding first the records ref filters name; it returns how the
 // record is identified when the result holds it and, among the others it
 // holds, some field tells it apart.
-func (x *synth) tryFinder(st *eval.State, f *toolFacts, e *ir.Entity, id string, rec map[string]any, subset []*ir.Param, g *groundCtx, depth int) *desc {
+func (x *synth) tryFinder(st *eval.State, f *toolFacts, e *ir.Entity, id string, rec map[string]any, subset []*ir.Param, g *groundCtx, depth int, needSeed bool) *desc {
 	// Work on a copy of the context: a finder that does not find the
 	// record must leave no lookups behind.
-	h := &groundCtx{obs: cloneSet(g.obs), created: g.created, descs: slices.Clone(g.descs), calls: slices.Clone(g.calls), distractors: g.distractors, lookups: g.lookups}
+	h := g.fork()
 	d := &desc{e: e, id: id, kind: "found"}
 	var args []arg
 	for _, p := range subset {
@@ -252,6 +273,15 @@ func (x *synth) tryFinder(st *eval.State, f *toolFacts, e *ir.Entity, id string,
 	if !found {
 		return nil
 	}
+	var seedSeen []string
+	for _, o := range others {
+		if oid := recordID(o, e); x.seeded[oid] && !slices.Contains(h.seedSeen, oid) {
+			seedSeen = append(seedSeen, oid)
+		}
+	}
+	if needSeed && len(seedSeen) == 0 {
+		return nil
+	}
 	if len(others) > 0 {
 		if len(others) > 20 {
 			return nil
@@ -266,8 +296,16 @@ func (x *synth) tryFinder(st *eval.State, f *toolFacts, e *ir.Entity, id string,
 	h.addCall(c)
 	h.distractors += len(others)
 	h.lookups++
+	h.seedSeen = append(h.seedSeen, seedSeen...)
 	*g = *h
 	return d
+}
+
+// fork is a copy of the context to try a lookup on: the caller keeps it
+// (*g = *h) when the lookup is taken.
+func (g *groundCtx) fork() *groundCtx {
+	return &groundCtx{obs: cloneSet(g.obs), created: g.created, descs: slices.Clone(g.descs), calls: slices.Clone(g.calls),
+		distractors: g.distractors, lookups: g.lookups, seedSeen: slices.Clone(g.seedSeen)}
 }
 
 func cloneSet(m map[string]bool) map[string]bool {
@@ -323,7 +361,8 @@ func recordID(m map[string]any, e *ir.Entity) string {
 }
 
 // distinguish is a field of rec whose value none of the others has, not
-// one of the filters: a name before a kind, a kind before a number.
+// one of the filters: a name before a kind, a kind before a number, a
+// unique value last.
 func (x *synth) distinguish(e *ir.Entity, rec map[string]any, others []map[string]any, used []*ir.Param) *fact {
 	rank := func(k ir.Kind) int {
 		switch k {
@@ -342,6 +381,11 @@ func (x *synth) distinguish(e *ir.Entity, rec map[string]any, others []map[strin
 	bestRank := 99
 	for _, fl := range e.Fields {
 		r := rank(fl.Type.Kind)
+		if fl.Unique && r >= 0 {
+			// A unique value names the record outright: the field the
+			// records differ in by nature (a city, a status) first.
+			r += 4
+		}
 		if r < 0 || fl == e.Key || r >= bestRank {
 			continue
 		}

@@ -163,12 +163,7 @@ func (x *synth) phrase(gr *group, wd *wording) string {
 		b.WriteString(" of " + x.descText(gr.anchor, wd))
 	}
 	if k := gr.kind; k != nil {
-		if k.t.Kind == ir.KindBool {
-			v, _ := k.v.(bool)
-			b.WriteString(" marked " + wd.give(boolPhrase(k.field, v)))
-		} else {
-			b.WriteString(" whose " + humanize(k.field) + " is " + wd.give(x.valueText(k.v, k.t)))
-		}
+		b.WriteString(" " + x.qualifier(k.field, k.v, k.t, wd))
 	}
 	return b.String()
 }

@@ -43,6 +43,7 @@ type Profile struct {
 // measure computes a task's profile from its calls.
 func (x *synth) measure(t *task, cls []clause, g *groundCtx) Profile {
 	p := Profile{Calls: len(t.calls), Distractors: g.distractors}
+	t.seedSeen = len(g.seedSeen)
 	var services []string
 	for _, c := range t.calls {
 		if c.lookup {

@@ -226,7 +226,7 @@ func (x *synth) solverWords(sh solverShape, gr *group, cons *condition, obj obje
 	var b strings.Builder
 	b.WriteString("Please " + x.clauseText(cl, wd) + ". As the " + role(sh.q) + ", choose among the " + plural(gr.e) + x.phrase(gr, wd))
 	if cons != nil {
-		b.WriteString(", of those " + strings.Replace(strings.Replace(x.conditionText(cons, wd), "its ", "whose ", 1), "it is ", "", 1) + ",")
+		b.WriteString(", of those " + x.relativeText(cons, wd) + ",")
 	}
 	if obj.field == nil {
 		b.WriteString(" the only one our rules allow")

@@ -147,6 +147,21 @@ type synth struct {
 	droppedBy map[string]map[string]int // by origin
 	seen      map[string]bool           // canonical forms of kept tasks
 	nearSeen  map[string]bool           // tool sequences over records
+
+	// Seeded draws (distract.go): the entities whose records may be
+	// copied, the world seed's records by entity and id, the handles,
+	// ids and unique values task seeds took; during a seeded draw, the
+	// ids of its seed records and the record its first write aims at.
+	distract *[]*ir.Entity
+	seedRecs map[*ir.Entity]map[string]*ir.Record
+	usedIDs  map[string]bool
+	seeded   map[string]bool
+	aim      *recKey
+	// baseCache is, during a seeded draw, the world start state's decoded
+	// records, which the draw's start state shares for the entities
+	// baseSkip does not hold.
+	baseCache map[recKey]*recEntry
+	baseSkip  map[*ir.Entity]bool
 }
 
 type recKey struct {
@@ -213,6 +228,7 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 		droppedBy: map[string]map[string]int{},
 		seen:      map[string]bool{},
 		nearSeen:  map[string]bool{},
+		usedIDs:   map[string]bool{},
 	}
 	st, err := eval.NewState(w, nil)
 	if err != nil {
@@ -388,6 +404,11 @@ func (x *synth) entry(st *eval.State, e *ir.Entity, id string) *recEntry {
 	}
 	if en, ok := cache[recKey{e, id}]; ok {
 		return en
+	}
+	if st == x.start && x.baseCache != nil && !x.baseSkip[e] {
+		if en, ok := x.baseCache[recKey{e, id}]; ok {
+			return en
+		}
 	}
 	en := &recEntry{}
 	if b, ok := st.RecordJSON(e, id); ok {
@@ -569,13 +590,8 @@ func (x *synth) sample() []*task {
 		var reason string
 		kind := x.drawKind(spent, byOrigin, want)
 		origin := kind.origin
-		t, reason = kind.sample(x)
+		t, reason = x.draw(kind)
 		if t == nil {
-			x.drop(origin, reason)
-			spent[kind.name]++
-			continue
-		}
-		if reason := x.admit(t); reason != "" {
 			x.drop(origin, reason)
 			spent[kind.name]++
 			continue
@@ -592,6 +608,56 @@ func (x *synth) sample() []*task {
 	}
 	x.attempts = attempts
 	return out
+}
+
+// seedShare is the share, in percent, of the draws of chains and
+// refusals that are seeded with distractors (distract.go); seedShareHard
+// with --difficulty hard, where a distractor pair makes a task hard.
+const (
+	seedShare     = 30
+	seedShareHard = 60
+)
+
+// draw draws a candidate of a kind and admits it, or says why not. Some
+// chains and refusals are seeded draws: their task adds distractors to
+// the world seed, and is drawn and checked on that start state.
+func (x *synth) draw(k kind) (*task, string) {
+	share := seedShare
+	if x.opts.Level == "hard" {
+		share = seedShareHard
+	}
+	if (k.name == chainKind.name || k.name == "refusal") && x.rng.IntN(100) < share {
+		n := maxDistractors
+		if x.opts.Level != "hard" && x.rng.IntN(3) == 0 {
+			n = 1
+		}
+		if st, seed, aim, ok := x.drawDistractors(n); ok {
+			var t *task
+			var reason string
+			x.withStart(st, seed, &aim, func() {
+				if t, reason = k.sample(x); t == nil {
+					return
+				}
+				if t.seedSeen < len(seed) {
+					t, reason = nil, "distractor_unused"
+					return
+				}
+				t.seed = seed
+				if reason = x.admit(t); reason != "" {
+					t = nil
+				}
+			})
+			return t, reason
+		}
+	}
+	t, reason := k.sample(x)
+	if t == nil {
+		return nil, reason
+	}
+	if reason := x.admit(t); reason != "" {
+		return nil, reason
+	}
+	return t, ""
 }
 
 // A kind of candidate, drawn with a weight out of 100 (chains take the

@@ -42,6 +42,10 @@ type task struct {
 	// observations must show.
 	answer bool
 	needs  []string
+	// seed are the records the task adds to the world seed (distract.go);
+	// seedSeen how many of them its lookups returned as distractors.
+	seed     []seedRec
+	seedSeen int
 }
 
 // call is one call of a golden solution.

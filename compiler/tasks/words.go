@@ -180,6 +180,72 @@ func boolPhrase(name string, v bool) string {
 	return strings.Join(ws, " ") + " set to " + yes
 }
 
+// flagPhrase says that a record's bool field has a value, after the
+// record's noun (singular or plural): "marked as active", "not marked
+// as on hold", "with conditions", "without conditions", "with fraud
+// confirmed", "with fraud not confirmed".
+func flagPhrase(name string, v bool) string {
+	ws := boolWords(name)
+	all := strings.Fields(humanize(name))
+	if len(ws) == 0 {
+		return "marked " + map[bool]string{true: "yes", false: "no"}[v]
+	}
+	last := ws[len(ws)-1]
+	switch {
+	case all[0] == "with" && len(all) > len(ws),
+		len(ws) > 1 && (strings.HasSuffix(last, "ed") || last == "ok"):
+		return "with " + boolPhrase(name, v)
+	case v:
+		return "marked as " + strings.Join(ws, " ")
+	}
+	return "not marked as " + strings.Join(ws, " ")
+}
+
+// participles are past participles that do not end in -ed.
+var participles = []string{"sent", "paid", "made", "held", "given", "taken", "done", "set", "left", "built", "bought", "sold", "seen", "shown", "written", "kept", "lost", "won", "put", "cut", "read", "run", "begun", "drawn", "grown", "born", "due", "valid", "open"}
+
+// verbOf reads a field's name as a verb and a preposition, when it says
+// when something happened or holds: received_on → "received" "on"
+// (finite false: "it was received on …"), ends_on → "ends" "on" (finite:
+// "it ends on …"), valid_until → "valid" "until"; ok is false for other
+// names (session_date, amount).
+func verbOf(field string) (verb, prep string, finite, ok bool) {
+	ws := strings.Fields(humanize(field))
+	if len(ws) < 2 {
+		return "", "", false, false
+	}
+	prep = ws[len(ws)-1]
+	if !slices.Contains([]string{"on", "at", "until", "since", "by", "from", "to", "before", "after"}, prep) {
+		return "", "", false, false
+	}
+	head := ws[len(ws)-2]
+	verb = strings.Join(ws[:len(ws)-1], " ")
+	switch {
+	case strings.HasSuffix(head, "ed") || slices.Contains(participles, head):
+		return verb, prep, false, true
+	case strings.HasSuffix(head, "s") && !strings.HasSuffix(head, "ss"):
+		return verb, prep, true, true
+	}
+	return "", "", false, false
+}
+
+// qualifier says, after a record's noun, that a field of it has a value:
+// "marked as active", "requested on 2026-04-30", "that ends on
+// 2026-03-31", "whose status is open".
+func (x *synth) qualifier(field string, v any, t *ir.Type, wd *wording) string {
+	if b, ok := v.(bool); ok && t.Kind == ir.KindBool {
+		return wd.give(flagPhrase(field, b))
+	}
+	text := wd.give(x.valueText(v, t))
+	if verb, prep, finite, ok := verbOf(field); ok {
+		if finite {
+			return "that " + verb + " " + prep + " " + text
+		}
+		return verb + " " + prep + " " + text
+	}
+	return "whose " + humanize(field) + " is " + text
+}
+
 // boolWords are the words of a bool's name that say what it is about:
 // its name in words without a leading is, has or with.
 func boolWords(name string) []string {
@@ -247,11 +313,15 @@ func (x *synth) descText(d *desc, wd *wording) string {
 	}
 	var b strings.Builder
 	b.WriteString("the " + ew)
-	var with []string
+	var with, quals []string
 	for i, f := range d.facts {
 		if f.t.Kind == ir.KindBool {
 			b, _ := f.v.(bool)
-			with = append(with, wd.give(boolPhrase(f.field, b)))
+			quals = append(quals, x.qualifier(f.field, b, f.t, wd))
+			continue
+		}
+		if _, _, _, ok := verbOf(f.field); ok {
+			quals = append(quals, x.qualifier(f.field, f.v, f.t, wd))
 			continue
 		}
 		v := wd.give(x.valueText(f.v, f.t))
@@ -264,15 +334,16 @@ func (x *synth) descText(d *desc, wd *wording) string {
 	if len(with) > 0 {
 		b.WriteString(" with " + joinAnd(with))
 	}
+	for i, q := range quals {
+		if i == 0 && len(with) > 0 {
+			b.WriteString(",") // the claim with status open, raised on …
+		}
+		b.WriteString(" " + q)
+	}
 	// What tells the record apart comes before the records it belongs
 	// to, so that it reads as the record's.
 	for _, f := range d.extra {
-		if f.t.Kind == ir.KindBool {
-			v, _ := f.v.(bool)
-			b.WriteString(" marked " + wd.give(boolPhrase(f.field, v)))
-			continue
-		}
-		b.WriteString(" whose " + humanize(f.field) + " is " + wd.give(x.valueText(f.v, f.t)))
+		b.WriteString(" " + x.qualifier(f.field, f.v, f.t, wd))
 	}
 	var subs []string
 	for _, s := range d.subs {
@@ -439,12 +510,7 @@ func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by
 	var b strings.Builder
 	b.WriteString("For every " + humanize(e.Name) + " of " + x.descText(anchor, wd))
 	if cond != nil {
-		if cond.t.Kind == ir.KindBool {
-			v, _ := cond.v.(bool)
-			b.WriteString(" marked " + wd.give(boolPhrase(cond.field, v)))
-		} else {
-			b.WriteString(" whose " + humanize(cond.field) + " is " + wd.give(x.valueText(cond.v, cond.t)))
-		}
+		b.WriteString(" " + x.qualifier(cond.field, cond.v, cond.t, wd))
 	}
 	b.WriteString(", please " + action(c.tool))
 	f := x.byTool[c.tool]
