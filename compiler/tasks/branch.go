@@ -78,6 +78,9 @@ func (x *synth) conditionText(c *condition, wd *wording) string {
 func (x *synth) relativeText(c *condition, wd *wording) string {
 	s := x.conditionText(c, wd)
 	switch {
+	case strings.HasPrefix(s, "its ") && endsInPreposition(c.field.Name):
+		// its loyalty until is after …: with loyalty until after …
+		return "with " + strings.Replace(strings.TrimPrefix(s, "its "), " is ", " ", 1)
 	case strings.HasPrefix(s, "its "):
 		return "whose " + strings.TrimPrefix(s, "its ")
 	case strings.HasPrefix(s, "it is "):

@@ -38,10 +38,6 @@ service crm "Customer accounts" {
   }
 }
 
-invariant hold_in_kiel_only "Only accounts in Kiel may be on hold" on Customer c where c.status == on_hold {
-  c.city == "Kiel" or c.city == "Hamburg" or c.city == "Bremen"
-}
-
 seed {
   crm.Customer c_weber { name: "Anna Weber", email: "anna.weber@example.com", city: "Hamburg" }
   crm.Customer c_vogt { name: "Ben Vogt", email: "ben.vogt@example.com", city: "Bremen" }
@@ -77,7 +73,7 @@ func TestDistractorSeed(t *testing.T) {
 		byName[task.Name] = task
 	}
 	customer := w2.Entities[0]
-	seeded := 0
+	seeded, distractors := 0, 0
 	for _, m := range r.Tasks {
 		task := byName[m.ID]
 		if m.SeedRecords != len(task.Seed) {
@@ -97,43 +93,50 @@ func TestDistractorSeed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// The record the write acts on, and the seed records that share
-		// its name.
-		var write *ir.Step
-		for _, s := range task.Solution {
-			if s.Tool.Name == "put_on_hold" {
-				write = s
-			}
-		}
-		if write == nil {
-			t.Errorf("%s: no write in %v", m.ID, task.Solution)
-			continue
-		}
-		target := write.Args[0].Value.Str
-		rec := decode(mustJSON(t, start, customer, target)).(map[string]any)
-		name := rec["name"].(string)
-		if !strings.Contains(task.Instruction, name) {
-			t.Errorf("%s: the instruction %q does not name %s", m.ID, task.Instruction, name)
-		}
-		for _, sr := range task.Seed {
-			if sr.ID == target {
-				t.Errorf("%s: the golden write acts on the distractor %s", m.ID, sr.ID)
+		// The records the writes act on (the target, or a copy the words
+		// tell apart too), and the seed records none acts on: the
+		// distractors, which share a written record's name.
+		writes := map[string]int{} // id → index of the step
+		names := map[string]string{}
+		for i, s := range task.Solution {
+			if s.Tool.Name != "put_on_hold" {
 				continue
 			}
-			d := decode(mustJSON(t, start, customer, sr.ID)).(map[string]any)
-			if d["name"] != name {
-				t.Errorf("%s: seed record %s is called %v, the instruction's customer %s", m.ID, sr.ID, d["name"], name)
+			id := s.Args[0].Value.Str
+			writes[id] = i
+			rec := decode(mustJSON(t, start, customer, id)).(map[string]any)
+			names[id] = rec["name"].(string)
+			if !strings.Contains(task.Instruction, names[id]) {
+				t.Errorf("%s: the instruction %q does not name %s", m.ID, task.Instruction, names[id])
 			}
+		}
+		for _, sr := range task.Seed {
 			if !strings.HasPrefix(sr.ID, "c_") {
 				t.Errorf("%s: seed record id %s is not of the world's form c_…", m.ID, sr.ID)
 			}
-			// The agent that acts on the distractor fails.
+			if _, written := writes[sr.ID]; written {
+				continue
+			}
+			d := decode(mustJSON(t, start, customer, sr.ID)).(map[string]any)
+			target := ""
+			for id, n := range names {
+				if n == d["name"] && (target == "" || writes[id] < writes[target]) {
+					target = id
+				}
+			}
+			if target == "" {
+				t.Errorf("%s: seed record %s is called %v, no customer the task writes is", m.ID, sr.ID, d["name"])
+				continue
+			}
+			distractors++
+			// The agent that acts on the distractor instead fails.
 			wrong := *task
 			wrong.Solution = slices.Clone(task.Solution)
+			write := task.Solution[writes[target]]
 			bad := *write
 			bad.Args = slices.Clone(write.Args)
 			bad.Args[0] = &ir.Arg{Param: write.Args[0].Param, Value: &ir.Value{Kind: ir.KindRef, Str: sr.ID}}
-			wrong.Solution[slices.Index(task.Solution, write)] = &bad
+			wrong.Solution[writes[target]] = &bad
 			res, err := eval.RunSolution(w2, &wrong)
 			if err != nil {
 				t.Fatal(err)
@@ -142,6 +145,9 @@ func TestDistractorSeed(t *testing.T) {
 				t.Errorf("%s: acting on the distractor %s instead of %s earns reward %v", m.ID, sr.ID, target, res.Grade.Reward)
 			}
 		}
+	}
+	if distractors == 0 {
+		t.Errorf("no seed record is a distractor no write acts on")
 	}
 	if seeded == 0 {
 		t.Fatalf("no task with a seed among %d; dropped: %v", len(r.Tasks), r.Summary.Dropped)
@@ -162,10 +168,10 @@ func TestFreshLike(t *testing.T) {
 	x := &synth{}
 	taken := map[string]bool{"clm_0406": true, "ph_lefevre2": true}
 	for in, want := range map[string]string{
-		"clm_0405":            "clm_0407",
-		"SIN-2026-0405":       "SIN-2026-0406",
-		"ph_lefevre":          "ph_lefevre3",
-		"anna.weber@ex.com":   "anna.weber2@ex.com",
+		"clm_0405":                    "clm_0407",
+		"SIN-2026-0405":               "SIN-2026-0406",
+		"ph_lefevre":                  "ph_lefevre3",
+		"anna.weber@ex.com":           "anna.weber2@ex.com",
 		"FR7617515900000800123456789": "", // too long a number to count up
 	} {
 		if got := x.freshLike(in, func(s string) bool { return taken[s] }); got != want {

@@ -50,6 +50,26 @@
 //     nothing else, and the solution does not make it). The rubric is
 //     `unchanged`.
 //
+// # Task seeds: distractors
+//
+// A world's seed rarely holds two records a lookup could confuse, so a
+// share of the chains and refusals are seeded draws (distract.go): one
+// record the words will find by a search (the target) gets one or two
+// copies in the task's own `seed { … }`, which keep every value its
+// entity's finders filter by (the same customer name, the same claim)
+// and differ in one other field (a city, a status, a date, an amount),
+// drawn from the values the world's records of that field have (so
+// within every bound), and in their unique values, new ones of the same
+// form (a near-identical claim number, another e-mail), with new ids of
+// the world's form. The task's start state (the world seed and the
+// copies) must break no invariant. The draw's first write acts on the
+// target (or a copy), the draw runs on that start state, its lookups
+// prefer the filters whose results hold the copies, and the words tell
+// the record apart by a field only it has among the results — a unique
+// value last. A draw whose lookups do not return every copy is dropped
+// (distractor_unused). Profile.Distractors counts them with the other
+// records the lookups return; two make a task hard.
+//
 // # Words and the dataflow check
 //
 // Every record a write acts on is grounded: created by an earlier call,

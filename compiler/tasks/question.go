@@ -68,7 +68,8 @@ func (x *synth) sampleQuestion() (*task, string) {
 	case questionTotal, questionExtreme:
 		var fields []*ir.Field
 		for _, f := range e.Fields {
-			if numeric(f) && f != e.Key {
+			// min and max take numbers, not optional ones (W004).
+			if numeric(f) && f != e.Key && (kind == questionTotal || !f.Type.Optional) {
 				if _, ok := distinctSorted(gr.members, f); ok {
 					fields = append(fields, f)
 				}
@@ -80,7 +81,11 @@ func (x *synth) sampleQuestion() (*task, string) {
 		f := fields[x.rng.IntN(len(fields))]
 		if kind == questionTotal {
 			expr = "sum(r." + f.Name + " for r in " + ref + " where " + where + ")"
-			t.instruction = "What is the total " + humanize(f.Name) + " of the " + plural(e) + x.phrase(gr, wd) + "?"
+			total := "the total " + humanize(f.Name)
+			if strings.HasPrefix(humanize(f.Name), "total") {
+				total = "the sum of the " + humanize(f.Name) // not "the total total"
+			}
+			t.instruction = "What is " + total + " of the " + plural(e) + x.phrase(gr, wd) + "?"
 			for _, m := range gr.members {
 				a, _ := atom(m[f.Name])
 				t.needs = append(t.needs, a)

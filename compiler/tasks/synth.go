@@ -614,7 +614,7 @@ func (x *synth) sample() []*task {
 // refusals that are seeded with distractors (distract.go); seedShareHard
 // with --difficulty hard, where a distractor pair makes a task hard.
 const (
-	seedShare     = 30
+	seedShare     = 35
 	seedShareHard = 60
 )
 
@@ -627,11 +627,7 @@ func (x *synth) draw(k kind) (*task, string) {
 		share = seedShareHard
 	}
 	if (k.name == chainKind.name || k.name == "refusal") && x.rng.IntN(100) < share {
-		n := maxDistractors
-		if x.opts.Level != "hard" && x.rng.IntN(3) == 0 {
-			n = 1
-		}
-		if st, seed, aim, ok := x.drawDistractors(n); ok {
+		if st, seed, aim, ok := x.drawDistractors(maxDistractors); ok {
 			var t *task
 			var reason string
 			x.withStart(st, seed, &aim, func() {

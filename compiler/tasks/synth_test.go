@@ -122,6 +122,20 @@ func verify(t *testing.T, r *Result, w, w2 *ir.World) {
 		if m.InstructionSource != "template" || task.Instruction != m.Instruction {
 			t.Errorf("%s: instruction source %q, or instruction differs from the spec's", m.ID, m.InstructionSource)
 		}
+		if odd := oddities(m.Instruction); len(odd) > 0 {
+			t.Errorf("%s: the words read oddly (%s): %s", m.ID, strings.Join(odd, "; "), m.Instruction)
+		}
+		for _, s := range task.Solution {
+			for _, a := range s.Args {
+				typ := a.Param.Type
+				if a.Value == nil || !(freeText(a.Param, typ) || typ.Kind == ir.KindText) {
+					continue
+				}
+				if recordTexts(t, w)[a.Value.Str] {
+					t.Errorf("%s: %s(%s: %q) copies a text of another record", m.ID, s.Tool.Name, a.Param.Name, a.Value.Str)
+				}
+			}
+		}
 		key := canonicalOf(task)
 		if other, dup := seen[key]; dup {
 			t.Errorf("%s and %s have the same solution and rubric", other, m.ID)
@@ -199,9 +213,35 @@ func TestExampleWorlds(t *testing.T) {
 			if !noShape[name][OriginProgram] && 10*s.Origins[OriginProgram] < s.Kept/2 {
 				t.Errorf("%d programs of %d tasks: want a real share", s.Origins[OriginProgram], s.Kept)
 			}
+			// Distractors: tasks whose seed adds them, and hard tasks
+			// with two or more a real share (15%), where the world's
+			// lookups can return more than one record.
+			hard2, seeded := 0, 0
+			for _, m := range r.Tasks {
+				if m.Difficulty.Level == "hard" && m.Difficulty.Distractors >= 2 {
+					hard2++
+				}
+				if m.SeedRecords > 0 {
+					seeded++
+				}
+			}
+			switch {
+			case noDistractors[name] && seeded > 0:
+				t.Errorf("%d tasks with a seed in a world whose lookups find one record", seeded)
+			case noDistractors[name]:
+			case seeded == 0:
+				t.Errorf("no task adds distractors to its seed; dropped: %v", s.Dropped)
+			case 100*hard2 < 15*s.Kept:
+				t.Errorf("%d hard tasks with 2 or more distractors of %d: want 15%%", hard2, s.Kept)
+			}
 		})
 	}
 }
+
+// noDistractors are the example worlds whose lookups never return two
+// records: tau2_retail's users are found by custom tools that return one
+// id, its orders and products by the keys users quote.
+var noDistractors = map[string]bool{"tau2_retail": true}
 
 // noShape are the origins an example world cannot have: tau2_retail's
 // records are found by custom tools, and no search lists a group.

@@ -180,6 +180,21 @@ func boolPhrase(name string, v bool) string {
 	return strings.Join(ws, " ") + " set to " + yes
 }
 
+// withList joins the values a write takes after "with": "with the
+// reason …, the amount …"; a first one that says with or without itself
+// ("with conditions", "without conditions") is not given a second.
+func withList(items []string) string {
+	switch {
+	case len(items) == 0:
+		return ""
+	case strings.HasPrefix(items[0], "with "):
+		return "with " + joinAnd(append([]string{strings.TrimPrefix(items[0], "with ")}, items[1:]...))
+	case strings.HasPrefix(items[0], "without "):
+		return joinAnd(items)
+	}
+	return "with " + joinAnd(items)
+}
+
 // flagPhrase says that a record's bool field has a value, after the
 // record's noun (singular or plural): "marked as active", "not marked
 // as on hold", "with conditions", "without conditions", "with fraud
@@ -192,8 +207,9 @@ func flagPhrase(name string, v bool) string {
 	}
 	last := ws[len(ws)-1]
 	switch {
-	case all[0] == "with" && len(all) > len(ws),
-		len(ws) > 1 && (strings.HasSuffix(last, "ed") || last == "ok"):
+	case all[0] == "with" && len(all) > len(ws):
+		return boolPhrase(name, v) // with conditions, without conditions
+	case len(ws) > 1 && (strings.HasSuffix(last, "ed") || last == "ok"):
 		return "with " + boolPhrase(name, v)
 	case v:
 		return "marked as " + strings.Join(ws, " ")
@@ -215,7 +231,7 @@ func verbOf(field string) (verb, prep string, finite, ok bool) {
 		return "", "", false, false
 	}
 	prep = ws[len(ws)-1]
-	if !slices.Contains([]string{"on", "at", "until", "since", "by", "from", "to", "before", "after"}, prep) {
+	if !slices.Contains(prepositions, prep) {
 		return "", "", false, false
 	}
 	head := ws[len(ws)-2]
@@ -228,6 +244,16 @@ func verbOf(field string) (verb, prep string, finite, ok bool) {
 	}
 	return "", "", false, false
 }
+
+// endsInPreposition reports whether a field's name ends in a preposition
+// (customer_since, loyalty_until): "whose customer since is …" does not
+// read.
+func endsInPreposition(field string) bool {
+	ws := strings.Fields(humanize(field))
+	return len(ws) > 1 && slices.Contains(prepositions, ws[len(ws)-1])
+}
+
+var prepositions = []string{"on", "at", "until", "since", "by", "from", "to", "before", "after"}
 
 // qualifier says, after a record's noun, that a field of it has a value:
 // "marked as active", "requested on 2026-04-30", "that ends on
@@ -242,6 +268,9 @@ func (x *synth) qualifier(field string, v any, t *ir.Type, wd *wording) string {
 			return "that " + verb + " " + prep + " " + text
 		}
 		return verb + " " + prep + " " + text
+	}
+	if endsInPreposition(field) {
+		return "with " + humanize(field) + " " + text // with loyalty until 2024-01-05
 	}
 	return "whose " + humanize(field) + " is " + text
 }
@@ -342,7 +371,10 @@ func (x *synth) descText(d *desc, wd *wording) string {
 	}
 	// What tells the record apart comes before the records it belongs
 	// to, so that it reads as the record's.
-	for _, f := range d.extra {
+	for i, f := range d.extra {
+		if i == 0 && len(with) > 0 && len(quals) == 0 {
+			b.WriteString(",") // the invoice with status issued, issued on …
+		}
 		b.WriteString(" " + x.qualifier(f.field, f.v, f.t, wd))
 	}
 	var subs []string
@@ -458,11 +490,11 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 	b.WriteString(action(cl.c.tool))
 	switch {
 	case object != "" && len(with) > 0:
-		b.WriteString(": " + object + ", with " + joinAnd(with))
+		b.WriteString(": " + object + ", " + withList(with))
 	case object != "":
 		b.WriteString(": " + object)
 	case len(with) > 0:
-		b.WriteString(", with " + joinAnd(with))
+		b.WriteString(", " + withList(with))
 	}
 	if o := x.outcomeOf(cl.c.tool); o != nil {
 		b.WriteString(", so that its " + humanize(o.field.Name) + " is " + wd.give(o.words()) + ", not " + strings.Join(o.othersWords(), " or "))
@@ -532,7 +564,7 @@ func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by
 		}
 	}
 	if with = append(with, texts...); len(with) > 0 {
-		b.WriteString(", with " + joinAnd(with))
+		b.WriteString(", " + withList(with))
 	}
 	if o := x.outcomeOf(c.tool); o != nil {
 		b.WriteString(", so that its " + humanize(o.field.Name) + " is " + wd.give(o.words()) + ", not " + strings.Join(o.othersWords(), " or "))

@@ -245,3 +245,102 @@ func TestSetWords(t *testing.T) {
 		t.Errorf("the spec does not hold the new words")
 	}
 }
+
+// oddWords are wordings the templates must not write: a flag said as a
+// parameter's value after "marked" ("marked active set to yes"), a date
+// field read as a noun ("whose requested on is 2026-04-30"), a word
+// twice ("with status issued issued on …"), a placeholder for a person
+// ("the analyst “Analyst as agreed”").
+var oddWords = []struct {
+	re  *regexp.Regexp
+	why string
+}{
+	{regexp.MustCompile(`marked [^,.;:]*set to (yes|no)`), "a flag as a value"},
+	{regexp.MustCompile(`whose [a-z]+(?: [a-z]+)? (?:on|at|until|since|by|from|to) is `), "a date field as a noun"},
+	{regexp.MustCompile(`(?i)the ([a-z]+) “([a-z]+) as agreed”`), "a placeholder for a person"},
+}
+
+// oddities are the odd wordings of an instruction.
+func oddities(s string) []string {
+	var out []string
+	ws := strings.Fields(s)
+	for i := 1; i < len(ws); i++ {
+		if len(ws[i]) >= 3 && ws[i] == ws[i-1] && strings.ToLower(ws[i]) == ws[i] {
+			out = append(out, "a word twice: "+ws[i]+" "+ws[i])
+		}
+	}
+	for _, o := range oddWords {
+		for _, m := range o.re.FindAllStringSubmatch(s, -1) {
+			switch {
+			case strings.HasPrefix(o.why, "a placeholder"):
+				if strings.EqualFold(m[1], m[2]) {
+					out = append(out, o.why+": "+m[0])
+				}
+			default:
+				out = append(out, o.why+": "+m[0])
+			}
+		}
+	}
+	return out
+}
+
+// recordTexts are the string values of the records of w's seed: a free
+// text a task passes must be the user's words, not one of these.
+func recordTexts(t *testing.T, w *ir.World) map[string]bool {
+	t.Helper()
+	if texts, ok := textsOf[w]; ok {
+		return texts
+	}
+	texts := map[string]bool{}
+	for _, r := range w.Seed {
+		for _, v := range r.Values {
+			if v != nil && (v.Kind == ir.KindString || v.Kind == ir.KindText) && len(v.Str) > 12 {
+				texts[v.Str] = true
+			}
+		}
+	}
+	textsOf[w] = texts
+	return texts
+}
+
+var textsOf = map[*ir.World]map[string]bool{}
+
+// TestOddities: the odd wordings the examples had are caught, and the
+// phrases that replace them are not.
+func TestOddities(t *testing.T) {
+	for _, s := range []string{
+		"Go through every rate card marked active set to yes: …",
+		"the assessment whose requested on is 2026-04-30 for the claim SIN-2026-0412",
+		"the freight invoice with status issued issued on 2026-02-20",
+		"with the analyst “Analyst as agreed”",
+	} {
+		if len(oddities(s)) == 0 {
+			t.Errorf("oddities(%q) finds nothing", s)
+		}
+	}
+	x := &synth{w: &ir.World{}}
+	wd := newWording()
+	date := &ir.Type{Kind: ir.KindDate}
+	for _, c := range []struct {
+		field string
+		v     any
+		t     *ir.Type
+		want  string
+	}{
+		{"active", true, &ir.Type{Kind: ir.KindBool}, "marked as active"},
+		{"on_hold", false, &ir.Type{Kind: ir.KindBool}, "not marked as on hold"},
+		{"with_conditions", true, &ir.Type{Kind: ir.KindBool}, "with conditions"},
+		{"fraud_confirmed", false, &ir.Type{Kind: ir.KindBool}, "with fraud not confirmed"},
+		{"requested_on", "2026-04-30", date, "requested on 2026-04-30"},
+		{"ends_on", "2026-03-31", date, "that ends on 2026-03-31"},
+		{"session_date", "2026-04-21", date, "whose session date is 2026-04-21"},
+	} {
+		got := x.qualifier(c.field, c.v, c.t, wd)
+		if got != c.want {
+			t.Errorf("qualifier(%s, %v) = %q, want %q", c.field, c.v, got, c.want)
+		}
+		if odd := oddities("the record " + got); len(odd) > 0 {
+			t.Errorf("qualifier(%s) reads oddly: %v", c.field, odd)
+		}
+	}
+}
