@@ -626,7 +626,9 @@ func (x *synth) draw(k kind) (*task, string) {
 	if x.opts.Level == "hard" {
 		share = seedShareHard
 	}
-	if (k.name == chainKind.name || k.name == "refusal") && x.rng.IntN(100) < share {
+	// (A world without records to copy draws as it did before seeds:
+	// the share is not drawn.)
+	if (k.name == chainKind.name || k.name == "refusal") && len(x.distractable()) > 0 && x.rng.IntN(100) < share {
 		if st, seed, aim, ok := x.drawDistractors(maxDistractors); ok {
 			var t *task
 			var reason string
