@@ -985,8 +985,45 @@ func (c *checker) aggregate(a *dsl.Aggregate, s *scope) ir.Expr {
 		}
 		agg.Value = val
 		agg.T = &ir.Type{Kind: vt.Kind}
+	case "list":
+		val := c.listElement(a, v, inner)
+		if isInvalid(val) {
+			return invalid(a.Pos)
+		}
+		agg.Value = val
+		agg.T = &ir.Type{Kind: ir.KindList, Elem: val.Type()}
 	}
 	return agg
+}
+
+// listElement types what list(…) collects: the value of list(v for x in
+// S), or x itself in list(x in S); a record is collected as its ref, so
+// that list(x in E) is a list<ref E>. The elements of a list are never
+// null.
+func (c *checker) listElement(a *dsl.Aggregate, v *ir.Var, inner *scope) ir.Expr {
+	var val ir.Expr
+	pos, end := a.Pos, a.EndPos
+	if a.Value == nil {
+		val = c.narrow(&ir.VarRef{ExprBase: base(v.Type, a.Pos), Var: v}, inner)
+	} else {
+		pos, end = a.Value.Pos, a.Value.EndPos
+		val = c.settle(c.expr(a.Value, inner), end)
+	}
+	if isInvalid(val) {
+		return val
+	}
+	t := val.Type()
+	switch {
+	case t.Kind == ir.KindNull || t.Kind == ir.KindSet:
+		c.errorf(diag.TypeMismatch, pos, end, "list needs a value to collect, got %s", t)
+		return invalid(pos)
+	case t.Optional:
+		c.errorf(diag.TypeMismatch, pos, end, "the elements of a list cannot be optional, got %s; leave the missing ones out (where x.f != null) or use coalesce", t)
+		return invalid(pos)
+	case t.Kind == ir.KindRecord:
+		return &ir.IDOf{ExprBase: base(&ir.Type{Kind: ir.KindRef, Entity: t.Entity}, val.Position()), X: val}
+	}
+	return val
 }
 
 // builtin describes a function's signature check.

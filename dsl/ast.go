@@ -846,6 +846,7 @@ type Primary struct {
 //	count(e in S where c)      exists(e in S where c)
 //	first(e in S where c)      index(e in S where c)
 //	sum(e.x for e in S where c) min(…) max(…) forall(cond for e in S where c)
+//	list(e in S where c)       list(e.x for e in S where c)
 type Aggregate struct {
 	Pos    Pos
 	EndPos Pos
@@ -859,7 +860,7 @@ type Aggregate struct {
 }
 
 // Op is the aggregate's operator: count, exists, first, index, sum, min,
-// max or forall.
+// max, forall or list.
 func (a *Aggregate) Op() string {
 	if a.Kind != "" {
 		return a.Kind

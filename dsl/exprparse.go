@@ -51,7 +51,7 @@ var exprGrammar = map[string]string{
 	"Postfix":       `Primary Suffix*`,
 	"Suffix":        `("." <ident>) | ("[" Expr "]")`,
 	"Primary":       `Aggregate | Match | Call | ((?= <ident> ("." <ident>)? "{" <ident> ":") StructLit) | Literal | ListLit | MapLit | ("(" Expr ")")`,
-	"Aggregate":     `((("count" | "exists" | "first" | "index") "(") | (("sum" | "min" | "max" | "forall") "(" Expr "for")) <ident> "in" Postfix ("where" Expr)? ")"`,
+	"Aggregate":     `((("count" | "exists" | "first" | "index" | "list") "(") | (("sum" | "min" | "max" | "forall" | "list") "(" Expr "for")) <ident> "in" Postfix ("where" Expr)? ")"`,
 	"Match":         `"matches" "(" Expr "," "{" (FieldInit ","?)* "}" ")"`,
 	"FieldInit":     `<ident> ":" Expr`,
 	"Call":          `<ident> "(" (Expr ("," Expr)*)? ")"`,
@@ -682,7 +682,7 @@ func (p *exprParser) postfixIn(x *Postfix, pr *Primary) (*Postfix, error) {
 // primary parses an aggregate, a match, a call, a record literal, a
 // literal or name, a list, a map or a parenthesised expression. The
 // first tokens decide: `count(x in` starts an aggregate, `sum(e for`
-// too (decided after e: `sum(a, b)` is a call), `matches(x, {` a match,
+// too (decided after e: `sum(a, b)` is a call), `list(` either, `matches(x, {` a match,
 // `name(` a call, `Name {f:` or `svc.Name {f:` a record literal.
 func (p *exprParser) primary(pr *Primary) (*Primary, error) {
 	t := p.peek()
@@ -698,6 +698,15 @@ func (p *exprParser) primary(pr *Primary) (*Primary, error) {
 			}
 			pr.Call, err = p.call()
 		case "sum", "min", "max", "forall", "matches":
+			pr.Agg, pr.Match, pr.Call, err = p.aggregateOrCall()
+		case "list":
+			// list(x in S) is the records or elements, list(v for x in S)
+			// their values: `x in` after the bracket decides, so a value
+			// that is a membership test is written in brackets.
+			if p.peekN(2).Type == tokIdent && isKeyword(p.peekN(3), "in") {
+				pr.Agg, err = p.aggregate()
+				break
+			}
 			pr.Agg, pr.Match, pr.Call, err = p.aggregateOrCall()
 		default:
 			pr.Call, err = p.call()
@@ -740,7 +749,8 @@ func (p *exprParser) expectClose(close string) error {
 	return p.unexpected(fmt.Sprintf("%q", close))
 }
 
-// aggregate parses `count(x in S where c)` (and exists, first, index).
+// aggregate parses `count(x in S where c)` (and exists, first, index,
+// list).
 func (p *exprParser) aggregate() (*Aggregate, error) {
 	t := p.next()
 	p.next() // (
@@ -749,7 +759,7 @@ func (p *exprParser) aggregate() (*Aggregate, error) {
 }
 
 // aggregateOrCall parses what starts with `sum(`, `min(`, `max(`,
-// `forall(` or `matches(`: an aggregate when the first argument is
+// `forall(`, `list(` or `matches(`: an aggregate when the first argument is
 // followed by `for`, a match when `matches(x,` is followed by `{`, and
 // otherwise a call of a function of that name.
 func (p *exprParser) aggregateOrCall() (*Aggregate, *Match, *Call, error) {

@@ -78,6 +78,7 @@ var fuzzSeeds = []string{
 	`service s { tool t() { return a or b and not c == d + e * -f % g / h - i } }`,
 	`service s { tool t() { return count(x in E where x in [1, 2]) + sum(x.a for x in s.E) + min_of(a, b) - E[h].f not in [] } }`,
 	`service s { tool t() { return forall(x.a for x in E) and exists(x in E) or max(x for x in E) < (a) } }`,
+	`service s { tool t() { return len(list(x in E where x.a)) + len(list(x.b for x in s.E)) + len(list((x in y) for x in E)) } }`,
 	`invariant i { policy "p" for x in s.E where x.a require exists(y in E where y.b == x) }`,
 	`seed { s.E h { a: 1, b: "s", c: 2026-01-01, d: 2026-01-01T10:00:00Z, e: true, f: null, g: x, h: -2.5 } }`,
 	`task t { persona "p" instruction "i" tags { domain "d" capabilities [a, b] difficulty [c] } seed { E h {} } expect { unchanged invariant i a == b } solution { o = f(a: 1) g(b: o,) } }`,

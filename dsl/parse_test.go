@@ -474,6 +474,12 @@ func TestParseExpressions(t *testing.T) {
 		{"index(it in o.items where it.item_id == id) >= 0", "(>= (index it o.items (== (. it item_id) id)) 0)"},
 		{"xs[index]", "(index xs index)"},
 		{"first + index", "(+ first index)"},
+		{"list(v in scheduling.Visit where not v.signed)", "(list v scheduling.Visit (not (. v signed)))"},
+		{"list(c.ref for c in Claim where c.status == open)", "(list (. c ref) c Claim (== (. c status) open))"},
+		{"list(x in o.items)", "(list x o.items)"},
+		{"list((x in xs) for x in E)", "(list (paren (in x xs)) x E)"},
+		{"list(a, b)", "(call list a b)"},
+		{"list + 1", "(+ list 1)"},
 	}
 	for _, tt := range tests {
 		if got := sx(expr(t, tt.src)); got != tt.want {

@@ -60,7 +60,7 @@ func (sc *scope) buildIndexes(keys []indexKey) []jen.Code {
 	return out
 }
 
-// aggregate compiles count/exists/forall/sum/min/max as an immediately
+// aggregate compiles count/exists/forall/sum/min/max/first/index/list as an immediately
 // called function literal looping over the table (or over an index bucket).
 func (sc *scope) aggregate(x *ir.Aggregate) code {
 	g := sc.g
@@ -156,6 +156,20 @@ func (sc *scope) aggregateLoop(x *ir.Aggregate, v, pos string, loop *jen.Stateme
 	case "index":
 		body = append(body, jen.Return(jen.Int64().Call(jen.Id(pos))))
 		return primary(jen.Func().Params().Int64().Block(loop.Block(body...), jen.Return(jen.Lit(-1))).Call())
+	case "list":
+		// The elements in order; an element costs a step as it is kept, as
+		// in compiler/eval, so the lists a call builds are bounded by its
+		// steps.
+		out := sc.temp("out")
+		if sc.budget {
+			body = append(body, tick())
+		}
+		body = append(body, jen.Id(out).Op("=").Append(jen.Id(out), sc.valueAs(x.Value, x.T.Elem).c))
+		return primary(jen.Func().Params().Add(sc.g.goType(x.T)).Block(
+			jen.Id(out).Op(":=").Add(sc.g.goType(x.T)).Values(),
+			loop.Block(body...),
+			jen.Return(jen.Id(out)),
+		).Call())
 	case "first":
 		// No match records compiler/eval's fault and yields an empty value
 		// (an empty record, so that reading its fields cannot panic).

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
 )
 
@@ -42,6 +43,8 @@ var budgetProbes = []probe{
 	{"member", `{"run":"r1","xs":` + ints(8000) + `,"ys":` + ints(8000) + `}`},
 	{"scan", `{"run":"r1","xs":` + ints(10) + `,"ys":` + ints(10) + `}`},
 	{"scan", `{"run":"r1","xs":` + ints(3000) + `,"ys":` + ints(20000) + `}`},
+	{"collect", `{"run":"r1","xs":` + ints(100) + `}`},
+	{"collect", `{"run":"r1","xs":` + ints(8000) + `}`},
 	{"get_run", `{"id":"r1"}`},
 }
 
@@ -54,4 +57,20 @@ func TestBudgetDifferential(t *testing.T) {
 		t.Skip("runs the go command")
 	}
 	differential(t, budgetWorld(t), budgetProbes)
+}
+
+// TestBudgetListOfLists: list(…) counts a step per element it keeps, so
+// a list of 8,000 lists of 8,000 elements (64 million refs, a gigabyte)
+// ends the call rather than the memory, and 100 of 100 does not.
+func TestBudgetListOfLists(t *testing.T) {
+	st, err := eval.NewState(budgetWorld(t), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, terr := st.CallJSON("collect", []byte(`{"run":"r1","xs":`+ints(100)+`}`)); terr != nil || string(data.JSON()) != "100" {
+		t.Errorf("collect of 100: %v %v", data, terr)
+	}
+	if _, terr := st.CallJSON("collect", []byte(`{"run":"r1","xs":`+ints(8000)+`}`)); terr == nil || !strings.Contains(terr.Error(), "exceeded") {
+		t.Errorf("collect of 8000: %v, want the step budget exceeded", terr)
+	}
 }

@@ -235,7 +235,10 @@
 // runtime.NoMatch: like an index out of range, the spec must make sure
 // there is one, e.g. with a `require exists(…)` before); a record it gives
 // is live, like E[key]. index (over a list only) is the int position of
-// the first element whose where holds, or -1 when none does;
+// the first element whose where holds, or -1 when none does; list is a
+// new list of the value (ir.Aggregate.Value: a record's ref, an element,
+// or v in list(v for …)) of every item whose where holds, in that order,
+// [] when none does, a step per element kept beside the iteration's;
 // sum adds from left to right starting at 0, as int64 when every value is
 // an int (converted to float64 at the end when the aggregate is typed
 // decimal or money), else as float64 (0 + v1 + v2 + … in IEEE arithmetic,

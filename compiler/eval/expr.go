@@ -1431,6 +1431,7 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot i
 		dsum    decimal
 		best    value
 		allInts = true
+		list    []value
 	)
 	// Aggregates do not write, so the table cannot change while they run.
 	for i, r := range rows {
@@ -1456,6 +1457,17 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot i
 			return any(r), nil
 		case "index":
 			return int64(i), nil
+		case "list":
+			// an element costs a step as it is kept, beside the iteration's:
+			// the lists an evaluation builds are bounded by its steps
+			if err := ev.tick(); err != nil {
+				return nil, err
+			}
+			v, err := ev.eval(x.Value)
+			if err != nil {
+				return nil, err
+			}
+			list = append(list, conform(x.T.Elem, v, ev.exact))
 		case "forall":
 			ok, err := ev.cond(x.Value)
 			if err != nil {
@@ -1522,6 +1534,11 @@ func aggregateItems[T any](ev *evaluator, x *ir.Aggregate, where ir.Expr, slot i
 		return nil, fromToolError(runtime.NoMatch(what))
 	case "index":
 		return int64(-1), nil
+	case "list":
+		if list == nil {
+			list = []value{}
+		}
+		return list, nil
 	case "forall":
 		return true, nil
 	case "sum":

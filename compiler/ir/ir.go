@@ -649,12 +649,12 @@ type Call struct {
 // Where, or -1.
 type Aggregate struct {
 	ExprBase
-	Op     string // count exists forall sum min max first index
+	Op     string // count exists forall sum min max first index list
 	Var    *Var
 	Entity *Entity // the records ranged over; nil when Source is set
 	Source Expr    // a list (its elements) or a map (its values, in key order)
 	Where  Expr    // nil: all records
-	Value  Expr    // sum/min/max: the value; forall: the condition; nil otherwise
+	Value  Expr    // sum/min/max: the value; forall: the condition; list: the element (a record's as its ref, IDOf); nil otherwise
 }
 
 // ListLit is `[a, b]`, typed by its context (T.Elem).

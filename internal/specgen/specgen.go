@@ -774,6 +774,10 @@ func (g *generator) expr(sc *scope, t *typ, depth int) string {
 			return fmt.Sprintf("(%s %% %d)", g.expr(sc, t, depth-1), 2+g.intn(5))
 		case 6:
 			return fmt.Sprintf("len(%s)", g.expr(sc, &typ{k: kList, elem: &typ{k: kString}}, depth-1))
+		case 7:
+			if depth >= 2 {
+				return fmt.Sprintf("len(%s)", g.listAggregate(sc, &typ{k: kList, elem: &typ{k: kRef, ent: pick(g, g.ents)}}, depth))
+			}
 		}
 	case kDecimal, kMoney:
 		switch g.intn(5) {
@@ -813,6 +817,8 @@ func (g *generator) expr(sc *scope, t *typ, depth int) string {
 			if t.elem.k == kString || t.elem.k == kInt {
 				return fmt.Sprintf("sorted(%s)", g.expr(sc, t, depth-1))
 			}
+		case 2:
+			return g.listAggregate(sc, t, depth)
 		}
 	}
 	return g.leaf(sc, t)
@@ -980,6 +986,32 @@ func (g *generator) aggregate(sc *scope, op string, t *typ, depth int) string {
 		val = pick(g, nums)
 	}
 	return fmt.Sprintf("%s(%s for %s in %s%s)", op, val, v, e.qual, where)
+}
+
+// listAggregate is list(…) of type t: the records of an entity as refs
+// (list(x in E where c)), the elements of a list of strings that satisfy
+// a condition, or a value of t's element for each record.
+func (g *generator) listAggregate(sc *scope, t *typ, depth int) string {
+	v := g.fresh("ag")
+	if t.elem.k == kRef && t.elem.ent != nil {
+		inner := sc.with(variable{name: v, t: &typ{k: kRef, ent: t.elem.ent, row: true}})
+		if g.chance(40) {
+			return fmt.Sprintf("list(%s in %s)", v, t.elem.ent.qual)
+		}
+		return fmt.Sprintf("list(%s in %s where %s)", v, t.elem.ent.qual, g.boolExpr(inner, depth-1))
+	}
+	if t.elem.k == kString && g.chance(30) {
+		src := g.expr(sc, t, depth-1)
+		inner := sc.with(variable{name: v, t: &typ{k: kString}})
+		return fmt.Sprintf("list(%s in %s where %s)", v, src, g.boolExpr(inner, depth-1))
+	}
+	e := pick(g, g.ents)
+	inner := sc.with(variable{name: v, t: &typ{k: kRef, ent: e, row: true}})
+	where := ""
+	if g.chance(55) {
+		where = " where " + g.boolExpr(inner, depth-1)
+	}
+	return fmt.Sprintf("list(%s for %s in %s%s)", g.expr(inner, t.elem, depth-1), v, e.qual, where)
 }
 
 // boolExpr is a condition.
