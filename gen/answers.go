@@ -28,7 +28,7 @@ func (g *generator) usesAnswers() bool {
 
 // answerFunc renders the function of an answer assertion: the expected
 // value on s, or the fault that stopped its evaluation.
-func (g *generator) answerFunc(f *goFile, t *ir.Task, ai int, a *ir.Assertion) *jen.Statement {
+func (g *generator) answerFunc(f *goFile, t *ir.Task, ai int, a *ir.Assertion) string {
 	name := fmt.Sprintf("answer%s%d", exported(t.Name), ai+1)
 	name = g.pkgNames.name([2]any{a, "answer"}, lowerFirst(name))
 	sc := g.newScope("out", "v")
@@ -75,7 +75,7 @@ func (g *generator) answerFunc(f *goFile, t *ir.Task, ai int, a *ir.Assertion) *
 	f.Add(doc(fmt.Sprintf("%s is the value assertion %d of task %s asks the final answer to state:", name, ai+1, t.Name), abridged(a.Text)))
 	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State")).Parens(jen.List(jen.Qual(rt, "Expected"), jen.Error())).Block(body...)
 	f.Line()
-	return jen.Id(name)
+	return name
 }
 
 // answerKind is how runtime.AnswerMatches compares an answer of type t

@@ -30,7 +30,7 @@ func (g *generator) conformanceFile(f *goFile) {
 		jen.Id("errs").Op(":=").Id("s").Dot("Validate").Call(),
 		jen.For(jen.List(jen.Id("_"), jen.Id("v")).Op(":=").Range().Id("s").Dot("CheckInvariants").Call()).Block(
 			jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Qual("fmt", "Errorf").Call(jen.Lit("the seed breaks an invariant: %s"), jen.Id("v")))),
-		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks").Call()).Block(
 			jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
 			jen.If(jen.Err().Op("!=").Nil()).Block(
 				jen.Id("errs").Op("=").Append(jen.Id("errs"), jen.Err()),

@@ -72,10 +72,12 @@ func Generate(w *ir.World) (files map[string][]byte, err error) {
 
 // generator holds the names chosen for one world and what its files need.
 type generator struct {
-	w     *ir.World
-	pkg   string
-	today runtime.Date     // w.Today
-	now   runtime.DateTime // w.Now (today at 00:00 UTC when not given)
+	// taskData is what tasksFile made of the tasks: tasks.json's lines.
+	taskData *rubricRows
+	w        *ir.World
+	pkg      string
+	today    runtime.Date     // w.Today
+	now      runtime.DateTime // w.Now (today at 00:00 UTC when not given)
 
 	pkgNames   *namespace // package-level identifiers
 	stateNames *namespace // fields and methods of State
@@ -313,6 +315,8 @@ var fixedPackageNames = []string{
 	"pageSize", "assertion", "policyText", "toolsJSON", "probesJSON", "episodeOf", "loadSeed", "decodeSeed", "decodeSeedTables", "candidates", "toolCandidates",
 	"toolRequires", "Episode", ir.EntryPoint, "World",
 	"listAt", "mapAt", "present", "notNull", "nonNullList", "nonNullMap", "unchangedExcept", "verdict", "compared", "matched",
+	"tasksJSON", "graders", "answers", "invariantChecks", "recordIs", "rubricOf", "taskStart", "startState",
+	"assertUnchanged", "holds",
 }
 
 // recordMethods are the exported methods of records and entities, which
@@ -404,6 +408,7 @@ func (g *generator) run(positions bool) (*Package, error) {
 	if out["probes.json"], err = g.probesJSON(); err != nil {
 		return nil, err
 	}
+	out["tasks.json"] = g.taskData.tasksJSON()
 	if pm != nil {
 		pm.Names = g.names
 	}

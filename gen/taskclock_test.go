@@ -100,23 +100,29 @@ func TestTaskClockDifferential(t *testing.T) {
 }
 
 // TestTaskClockCode: in a world where a task sets its own clock, today and
-// now are the state's, set in the task's start state and copied by Clone;
-// TaskInfo.Now says the task's clock. A world without task clocks keeps
+// now are the state's, set in the task's start state (from TaskInfo.Now in
+// tasks.json, its date the task's today) and copied by Clone. A world without task clocks keeps
 // today as a constant (TestDatePartsCode).
 func TestTaskClockCode(t *testing.T) {
 	files := mustGenerate(t, taskClockWorld(t))
 	for file, wants := range map[string][]string{
 		"tools.go": {"int64(s.now-ticket.OpenedAt)/3600 >= 8", "v := s.today", "s.addWorkingDays(s.today, 2)"},
 		"state.go": {"today: today,", "now:     s.now,", "today:   s.today,"},
-		"tasks.go": {`taskStart("overdue_wednesday", runtime.Date(20530) /* 2026-03-18 */, runtime.DateTime(1773855900) /* 2026-03-18T17:45:00Z */)`,
-			`taskStart("on_the_world_clock", today, now)`, "s.today, s.now = today, now",
-			"new(runtime.DateTime(1773855900) /* 2026-03-18T17:45:00Z */)"},
+		"tasks.go": {"day, clock := today, now", "day, clock = d.Now.Date(), *d.Now", "taskStart(d.ID, day, clock)", "s.today, s.now = today, now"},
+		// The task's clock is its TaskInfo.Now; a task on the world's
+		// clock has none.
+		"tasks.json": {`{"id":"overdue_wednesday",`, `"now":"2026-03-18T17:45:00Z"`},
 		"world.go": {"const now runtime.DateTime = 1773394200"},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(string(files[file]), want) {
 				t.Errorf("%s lacks %s", file, want)
 			}
+		}
+	}
+	for _, l := range strings.Split(string(files["tasks.json"]), "\n") {
+		if strings.Contains(l, `"id":"on_the_world_clock"`) && strings.Contains(l, `"now"`) {
+			t.Errorf("a task on the world's clock has a clock of its own: %s", l)
 		}
 	}
 }

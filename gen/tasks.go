@@ -8,10 +8,13 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/worldc/worldc/compiler/ir"
+	"github.com/worldc/worldc/runtime"
 )
 
-// tasksFile renders the tasks: descriptions with golden solutions as data,
-// start states built once, and one grader function per rubric assertion.
+// tasksFile renders the tasks: their descriptions, golden solutions and
+// rubrics as data (tasks.json, see taskdata.go), decoded once, with the
+// graders of the assertions that are expressions, and start states built
+// once.
 func (g *generator) tasksFile(f *goFile) {
 	f.Comment("assertion is one rubric item: check reports whether it holds on s,")
 	f.Comment("whose task started in the state start, and why not.")
@@ -42,48 +45,8 @@ func (g *generator) tasksFile(f *goFile) {
 		jen.Id("rubric").Index().Id("assertion"),
 	)
 	f.Line()
-	var entries []jen.Code
-	var parts []part
-	for i, t := range g.w.Tasks {
-		g.named(ir.Named{Kind: "task", Name: t.Name}, taskOrigin(t))
-		for j, st := range t.Solution {
-			g.named(ir.Named{Kind: "task", Name: t.Name, Step: j + 1}, stepOrigin(t, j, st))
-		}
-		var rubric []jen.Code
-		for j, a := range t.Assertions {
-			restore := g.at(assertionOrigin(t, j, a))
-			d := jen.Dict{
-				jen.Id("kind"): jen.Lit(string(a.Kind)),
-				jen.Id("text"): jen.Lit(a.Text),
-			}
-			if a.Kind == ir.AssertAnswer {
-				d[jen.Id("answer")] = g.answerFunc(f, t, j, a)
-			} else {
-				d[jen.Id("check")] = g.assertionFunc(f, t, i, j, a)
-			}
-			restore()
-			if a.Kind == ir.AssertInvariant && a.Invariant != nil && a.Invariant.Always {
-				d[jen.Id("always")] = jen.Lit(a.Invariant.Name)
-			}
-			if a.Kind == ir.AssertRule && a.Rule != nil {
-				d[jen.Id("always")] = jen.Lit(a.Rule.Name)
-			}
-			rubric = append(rubric, jen.Values(d))
-		}
-		parts = append(parts, part{first: len(entries), n: 1, from: taskOrigin(t)})
-		start := []jen.Code{jen.Lit(t.Name)}
-		if g.taskClocks {
-			start = append(start, jen.Id("today"), jen.Id("now"))
-			if t.Today != "" {
-				start = []jen.Code{jen.Lit(t.Name), dateLit(t.Today).c, dateTimeLit(t.Now).c}
-			}
-		}
-		entries = append(entries, jen.Values(jen.Dict{
-			jen.Id("info"):   g.taskInfo(t),
-			jen.Id("start"):  jen.Id("taskStart").Call(start...),
-			jen.Id("rubric"): jen.Index().Id("assertion").Values(rubric...),
-		}))
-	}
+	rows := g.taskRows(f)
+	g.taskData = rows
 	g.flushConstants(f)
 	if g.need["verdict"] {
 		f.Comment("verdict is the result of an assertion whose expression evaluated to ok;")
@@ -111,11 +74,43 @@ func (g *generator) tasksFile(f *goFile) {
 		)
 		f.Line()
 	}
-	f.Comment("tasks are the world's tasks in declaration order.")
-	f.Var().Id("tasks").Op("=").Index().Op("*").Id("task").Values(entries...)
-	if len(parts) > 0 {
-		f.eltParts(len(parts), parts...)
+	g.rubricTables(f, rows)
+	f.Anon("embed")
+	f.Comment("tasksJSON holds the tasks, one a line: each task's description (a")
+	f.Comment("runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The")
+	f.Comment("assertions that are expressions of their own are graded by the")
+	f.Comment("functions above, named there; every other by its data (rubricOf).")
+	f.Comment("")
+	f.Comment("//go:embed tasks.json")
+	f.Var().Id("tasksJSON").String()
+	f.Line()
+	startArgs := []jen.Code{jen.Id("d").Dot("ID")}
+	var clock []jen.Code
+	if g.taskClocks {
+		// A task's own clock is its TaskInfo.Now, on its date.
+		startArgs = append(startArgs, jen.Id("day"), jen.Id("clock"))
+		clock = []jen.Code{
+			jen.List(jen.Id("day"), jen.Id("clock")).Op(":=").List(jen.Id("today"), jen.Id("now")),
+			jen.If(jen.Id("d").Dot("Now").Op("!=").Nil()).Block(
+				jen.List(jen.Id("day"), jen.Id("clock")).Op("=").List(jen.Id("d").Dot("Now").Dot("Date").Call(), jen.Op("*").Id("d").Dot("Now"))),
+		}
 	}
+	f.Comment("tasks are the world's tasks in declaration order, decoded once.")
+	f.Var().Id("tasks").Op("=").Qual("sync", "OnceValue").Call(jen.Func().Params().Index().Op("*").Id("task").Block(
+		jen.Id("data").Op(":=").Qual(rt, "DecodeTasks").Call(jen.Id("tasksJSON")),
+		jen.Id("out").Op(":=").Make(jen.Index().Op("*").Id("task"), jen.Len(jen.Id("data"))),
+		jen.For(jen.List(jen.Id("i"), jen.Id("d")).Op(":=").Range().Id("data")).Block(append(clock,
+			jen.Id("t").Op(":=").Op("&").Id("task").Values(jen.Dict{
+				jen.Id("info"):  jen.Id("d").Dot("TaskInfo"),
+				jen.Id("start"): jen.Id("taskStart").Call(startArgs...),
+			}),
+			jen.For(jen.List(jen.Id("_"), jen.Id("a")).Op(":=").Range().Id("d").Dot("Rubric")).Block(
+				jen.Id("t").Dot("rubric").Op("=").Append(jen.Id("t").Dot("rubric"), jen.Id("rubricOf").Call(jen.Id("d").Dot("ID"), jen.Id("a"))),
+			),
+			jen.Id("out").Index(jen.Id("i")).Op("=").Id("t"),
+		)...),
+		jen.Return(jen.Id("out")),
+	))
 	f.Line()
 	startFields := []jen.Code{jen.Id("state").Op("*").Id("State"), jen.Id("hash").String()}
 	if len(g.always) > 0 {
@@ -190,56 +185,62 @@ func (g *generator) seedStartVar(f *goFile) {
 	g.startIndexesType(f)
 }
 
-func (g *generator) taskInfo(t *ir.Task) *jen.Statement {
-	strs := func(xs []string) *jen.Statement {
-		var c []jen.Code
-		for _, x := range xs {
-			c = append(c, jen.Lit(x))
+// taskInfoData is a task's description as tasks.json holds it.
+func (g *generator) taskInfoData(t *ir.Task) runtime.TaskInfo {
+	info := runtime.TaskInfo{
+		ID: t.Name, Persona: t.Persona, Instruction: t.Instruction,
+		Tags: runtime.TaskTags{Domain: t.Domain, Capabilities: nonNil(t.Capabilities), Difficulty: nonNil(t.Difficulty)},
+	}
+	for _, e := range t.Meta {
+		switch e.Value.(type) {
+		case string, int64, bool, float64, []string:
+		default:
+			panic(unexpectedAt(e.Pos, "meta %s: a value of type %T", e.Key, e.Value))
 		}
-		return jen.Index().String().Values(c...)
-	}
-	d := jen.Dict{
-		jen.Id("ID"):          jen.Lit(t.Name),
-		jen.Id("Persona"):     jen.Lit(t.Persona),
-		jen.Id("Instruction"): jen.Lit(t.Instruction),
-		jen.Id("Tags"): jen.Qual(rt, "TaskTags").Values(jen.Dict{
-			jen.Id("Domain"):       jen.Lit(t.Domain),
-			jen.Id("Capabilities"): strs(t.Capabilities),
-			jen.Id("Difficulty"):   strs(t.Difficulty),
-		}),
-	}
-	if len(t.Meta) > 0 {
-		d[jen.Id("Meta")] = metaLit(t.Meta)
+		info.Meta = append(info.Meta, runtime.MetaEntry{Key: e.Key, Value: e.Value})
 	}
 	if t.Now != "" {
-		d[jen.Id("Now")] = jen.New(dateTimeLit(t.Now).c)
+		// The task's own clock; its date is Today (the checker sets both).
+		now, err := runtime.ParseDateTime(t.Now)
+		today, terr := runtime.ParseDate(t.Today)
+		if err != nil || terr != nil || now.Date() != today {
+			panic(unexpectedAt(t.Pos, "task %s: clock today %q, now %q", t.Name, t.Today, t.Now))
+		}
+		info.Now = &now
 	}
 	for _, a := range t.Assertions {
 		if a.Kind == ir.AssertAnswer {
-			d[jen.Id("Answer")] = jen.True()
+			info.Answer = true
 			break
 		}
 	}
 	if t.Solution != nil {
-		var calls []jen.Code
+		info.Solution = []runtime.Call{}
 		for _, st := range t.Solution {
-			calls = append(calls, g.solutionCall(st))
+			info.Solution = append(info.Solution, g.solutionCall(st))
 		}
-		d[jen.Id("Solution")] = jen.Index().Qual(rt, "Call").Values(calls...)
 	}
-	return jen.Qual(rt, "TaskInfo").Values(d)
+	return info
 }
 
-// solutionCall renders one golden step as data: the tool, its constant
+// nonNil is xs, or an empty list for none (a JSON array, not null).
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// solutionCall is one golden step as data: the tool, its constant
 // arguments as JSON, and bound arguments resolved at replay time.
-func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
+func (g *generator) solutionCall(st *ir.Step) runtime.Call {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	n := 0
-	var uses []jen.Code
+	c := runtime.Call{Tool: st.Tool.Name}
 	for _, a := range st.Args {
 		if a.Bound != "" {
-			uses = append(uses, jen.Values(jen.Dict{jen.Id("Arg"): jen.Lit(a.Param.Name), jen.Id("Name"): jen.Lit(a.Bound)}))
+			c.Uses = append(c.Uses, runtime.BoundArg{Arg: a.Param.Name, Name: a.Bound})
 			continue
 		}
 		v, err := valueJSON(a.Value, a.Param.Type)
@@ -256,40 +257,22 @@ func (g *generator) solutionCall(st *ir.Step) *jen.Statement {
 		b.Write(v)
 	}
 	b.WriteByte('}')
-	d := jen.Dict{
-		jen.Id("Tool"): jen.Lit(st.Tool.Name),
-		jen.Id("Args"): jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(b.String())),
-	}
+	c.Args = json.RawMessage(b.Bytes())
 	if st.Bind != "" {
-		d[jen.Id("Bind")] = jen.Lit(st.Bind)
+		c.Bind = st.Bind
 		if r := st.Tool.Returns; r != nil && r.Entity != nil && r.Entity.Key != nil {
-			d[jen.Id("BindKey")] = jen.Lit(r.Entity.Key.Name)
+			c.BindKey = r.Entity.Key.Name
 		}
 	}
 	if st.Fails != nil {
-		d[jen.Id("Fails")] = jen.Lit(*st.Fails)
+		c.Fails = *st.Fails
 	}
-	if len(uses) > 0 {
-		d[jen.Id("Uses")] = jen.Index().Qual(rt, "BoundArg").Values(uses...)
-	}
-	return jen.Values(d)
+	return c
 }
 
-// assertionFunc renders the grader of one assertion and returns the
-// expression naming it.
-func (g *generator) assertionFunc(f *goFile, t *ir.Task, ti, ai int, a *ir.Assertion) *jen.Statement {
-	switch a.Kind {
-	case ir.AssertUnchanged:
-		if len(a.Except) > 0 {
-			return g.unchangedExceptFunc(f, t, ai, a)
-		}
-		return jen.Id("assertUnchanged")
-	case ir.AssertInvariant:
-		return jen.Id("holds").Call(jen.Parens(jen.Op("*").Id("State")).Dot(g.invs[a.Invariant]))
-	case ir.AssertRule:
-		// The trace grades it (Episode.Grade): here it holds.
-		return jen.Id("ruleHolds")
-	}
+// exprGrader renders the grader of an assertion that is an expression
+// and returns its name.
+func (g *generator) exprGrader(f *goFile, t *ir.Task, ai int, a *ir.Assertion) string {
 	name := fmt.Sprintf("assert%s%d", exported(t.Name), ai+1)
 	name = g.pkgNames.name(a, lowerFirst(name))
 	sc := g.newScope("start")
@@ -329,13 +312,14 @@ func (g *generator) assertionFunc(f *goFile, t *ir.Task, ti, ai int, a *ir.Asser
 	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), abridged(a.Text)))
 	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("_").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
 	f.Line()
-	return jen.Id(name)
+	return name
 }
 
-// unchangedExceptFunc renders the grader of `unchanged except E[k], …`:
-// every record but the listed ones equals its start state, compared row by
-// row (runtime.Journal.ChangedExcept).
-func (g *generator) unchangedExceptFunc(f *goFile, t *ir.Task, ai int, a *ir.Assertion) *jen.Statement {
+// unchangedExceptFunc renders the grader of `unchanged except E[k], …`
+// whose keys are not all constants (those are data: rubricOf) and returns
+// its name: every record but the listed ones equals its start state,
+// compared row by row (runtime.Journal.ChangedExcept).
+func (g *generator) unchangedExceptFunc(f *goFile, t *ir.Task, ai int, a *ir.Assertion) string {
 	g.need["unchangedExcept"] = true
 	name := g.pkgNames.name(a, lowerFirst(fmt.Sprintf("assert%s%d", exported(t.Name), ai+1)))
 	sc := g.newScope("start", "except")
@@ -389,7 +373,7 @@ func (g *generator) unchangedExceptFunc(f *goFile, t *ir.Task, ai int, a *ir.Ass
 	f.Add(doc(fmt.Sprintf("%s grades assertion %d of task %s:", name, ai+1, t.Name), abridged(a.Text)))
 	f.Func().Id(name).Params(jen.Id("s").Op("*").Id("State"), jen.Id("start").Id("startState")).Parens(jen.List(jen.Bool(), jen.String())).Block(body...)
 	f.Line()
-	return jen.Id(name)
+	return name
 }
 
 // maxDocText bounds the assertion text quoted in a grader's doc comment;
@@ -407,29 +391,3 @@ func abridged(text string) string {
 
 // comparisonOps are the operators whose assertions report both sides.
 var comparisonOps = map[string]bool{"==": true, "!=": true, "<": true, "<=": true, ">": true, ">=": true}
-
-// metaLit is a task's metadata as a runtime.Meta literal, entries in
-// source order; every value is a typed constant (int64(3), 2.5, "x",
-// true, []string{…}), so it keeps its type in the interface.
-func metaLit(meta []ir.MetaEntry) *jen.Statement {
-	var entries []jen.Code
-	for _, e := range meta {
-		var v jen.Code
-		switch x := e.Value.(type) {
-		case string, int64, bool:
-			v = jen.Lit(x)
-		case float64:
-			v = jen.Lit(x)
-		case []string:
-			var xs []jen.Code
-			for _, s := range x {
-				xs = append(xs, jen.Lit(s))
-			}
-			v = jen.Index().String().Values(xs...)
-		default:
-			panic(unexpectedAt(e.Pos, "meta %s: a value of type %T", e.Key, e.Value))
-		}
-		entries = append(entries, jen.Values(jen.Dict{jen.Id("Key"): jen.Lit(e.Key), jen.Id("Value"): v}))
-	}
-	return jen.Qual(rt, "Meta").Values(entries...)
-}

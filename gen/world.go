@@ -108,8 +108,8 @@ func (g *generator) worldFile(f *goFile) {
 	}
 	f.Comment("Tasks lists the tasks in declaration order.")
 	f.Func().Params(jen.Id("World")).Id("Tasks").Params().Index().Qual(rt, "TaskInfo").Block(
-		jen.Id("out").Op(":=").Make(jen.Index().Qual(rt, "TaskInfo"), jen.Len(jen.Id("tasks"))),
-		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(copies...),
+		jen.Id("out").Op(":=").Make(jen.Index().Qual(rt, "TaskInfo"), jen.Len(jen.Id("tasks").Call())),
+		jen.For(jen.List(jen.Id("i"), jen.Id("t")).Op(":=").Range().Id("tasks").Call()).Block(copies...),
 		jen.Return(jen.Id("out")),
 	)
 	f.Line()
@@ -175,7 +175,7 @@ func (g *generator) worldFile(f *goFile) {
 	f.Comment("NewEpisode starts an episode of the task (\"\": the world seed alone).")
 	f.Func().Id("NewEpisode").Params(jen.Id("task").String()).Parens(jen.List(jen.Op("*").Id("Episode"), jen.Error())).Block(
 		jen.If(jen.Id("task").Op("==").Lit("")).Block(seed...),
-		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks")).Block(
+		jen.For(jen.List(jen.Id("_"), jen.Id("t")).Op(":=").Range().Id("tasks").Call()).Block(
 			jen.If(jen.Id("t").Dot("info").Dot("ID").Op("==").Id("task")).Block(append([]jen.Code{
 				jen.List(jen.Id("st"), jen.Err()).Op(":=").Id("t").Dot("start").Call(),
 				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),

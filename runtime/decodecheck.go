@@ -40,16 +40,23 @@ func CheckArgDecoding(d ArgDecoder, raw []byte) error {
 }
 
 // ArgSamples are arguments of w's tools for the checks: those of the
-// golden solutions of its tasks, and variations of each (a member left
+// golden solutions of its tasks, each text once, and variations of each (a member left
 // out, null, given twice or unknown; values of other types, with escapes,
 // numbers in other spellings; other layouts; trailing data), by tool.
 func ArgSamples(w World) map[string][][]byte {
 	out := map[string][][]byte{}
+	// Arguments given twice (a lookup many tasks make) are sampled once:
+	// their variations are the same too.
+	seen := map[string]map[string]bool{}
 	for _, t := range w.Tasks() {
 		for _, c := range t.Solution {
-			if len(c.Args) == 0 {
+			if len(c.Args) == 0 || seen[c.Tool][string(c.Args)] {
 				continue
 			}
+			if seen[c.Tool] == nil {
+				seen[c.Tool] = map[string]bool{}
+			}
+			seen[c.Tool][string(c.Args)] = true
 			out[c.Tool] = append(out[c.Tool], c.Args)
 			out[c.Tool] = append(out[c.Tool], variations(c.Args)...)
 		}

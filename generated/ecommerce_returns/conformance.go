@@ -28,7 +28,7 @@ func checkSeed() error {
 	for _, v := range s.CheckInvariants() {
 		errs = append(errs, fmt.Errorf("the seed breaks an invariant: %s", v))
 	}
-	for _, t := range tasks {
+	for _, t := range tasks() {
 		st, err := t.start()
 		if err != nil {
 			errs = append(errs, err)

@@ -3,7 +3,7 @@
 package ecommerce_returns
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -221,195 +221,62 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "finish_espresso_return",
-		Instruction: "The warehouse just checked in Jessica Moreno's espresso machine return from order W1004512. The box was opened, but the machine is in good shape with all its parts. She asked for her money back on her card. Please finish the return end to end.",
-		Persona:     "Returns specialist, customer care",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"rma\":\"rma_moreno_espresso\",\"condition\":\"good\"}"),
-			Tool: "receive_return",
-		}, {
-			Args: json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}"),
-			Tool: "restock_return",
-		}, {
-			Args: json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}"),
-			Tool: "refund_return",
-		}, {
-			Args: json.RawMessage("{\"rma\":\"rma_moreno_espresso\"}"),
-			Tool: "complete_return",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToC/retail/returns",
-		},
-	},
-	rubric: []assertion{{
-		check: assertFinishEspressoReturn1,
-		kind:  "expr",
-		text:  "returns.ReturnAuthorization[rma_moreno_espresso].status == completed",
-	}, {
-		check: assertFinishEspressoReturn2,
-		kind:  "expr",
-		text:  "returns.ReturnAuthorization[rma_moreno_espresso].credit_amount == 322.03",
-	}, {
-		check: assertFinishEspressoReturn3,
-		kind:  "expr",
-		text:  "exists(f in payments.Refund where f.rma == rma_moreno_espresso and f.amount == 322.03)",
-	}, {
-		check: assertFinishEspressoReturn4,
-		kind:  "expr",
-		text:  "catalog.Product[p_espresso].stock_on_hand == 13",
-	}, {
-		always: "refunded_returns_have_refund",
-		check:  holds((*State).checkRefundedReturnsHaveRefund),
-		kind:   "invariant",
-		text:   "invariant refunded_returns_have_refund",
-	}, {
-		check: holds((*State).checkResalableReturnsRestocked),
-		kind:  "invariant",
-		text:  "invariant resalable_returns_restocked",
-	}},
-	start: taskStart("finish_espresso_return"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "cancel_unshipped_order",
-		Instruction: "Brian Kowalczyk called: he wants to cancel his order W1004630 because he found the knife set cheaper locally. It hasn't shipped yet. He paid by card. Please cancel it and make sure he gets his money back.",
-		Persona:     "Customer care agent",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"order\":\"ord_w1004630\",\"reason\":\"Customer found the item cheaper locally\"}"),
-			Tool: "cancel_order",
-		}, {
-			Args: json.RawMessage("{\"order\":\"ord_w1004630\"}"),
-			Tool: "refund_cancelled_order",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service"},
-			Domain:       "ToC/retail/orders",
-		},
-	},
-	rubric: []assertion{{
-		check: assertCancelUnshippedOrder1,
-		kind:  "expr",
-		text:  "orders.Order[ord_w1004630].status == cancelled",
-	}, {
-		check: assertCancelUnshippedOrder2,
-		kind:  "expr",
-		text:  "exists(f in payments.Refund where f.order == ord_w1004630 and f.amount == 336.53)",
-	}, {
-		check: assertCancelUnshippedOrder3,
-		kind:  "expr",
-		text:  "count(f in payments.Refund where f.order == ord_w1004630) == 1",
-	}, {
-		check: holds((*State).checkCancelledOrdersRefunded),
-		kind:  "invariant",
-		text:  "invariant cancelled_orders_refunded",
-	}},
-	start: taskStart("cancel_unshipped_order"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "pillows_for_store_credit",
-		Instruction: "Aisha Thompson is at our returns desk with two of the three sage linen throw pillows from her May order W1003987. They're unused with the tags still on; she just doesn't need them anymore and would like store credit rather than a refund. I've checked them in at the desk, so please handle the whole return.",
-		Persona:     "Store associate at the Atlanta returns desk",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"line\":\"ol_w1003987_pillow\",\"quantity\":2,\"reason\":\"no_longer_needed\",\"resolution\":\"store_credit\"}"),
-			Bind: "r",
-			Tool: "authorize_return",
-		}, {
-			Args: json.RawMessage("{\"condition\":\"good\"}"),
-			Tool: "receive_return",
-			Uses: []runtime.BoundArg{{
-				Arg:  "rma",
-				Name: "r",
-			}},
-		}, {
-			Args: json.RawMessage("{}"),
-			Tool: "restock_return",
-			Uses: []runtime.BoundArg{{
-				Arg:  "rma",
-				Name: "r",
-			}},
-		}, {
-			Args: json.RawMessage("{\"account\":\"sca_thompson\"}"),
-			Tool: "credit_return",
-			Uses: []runtime.BoundArg{{
-				Arg:  "rma",
-				Name: "r",
-			}},
-		}, {
-			Args: json.RawMessage("{}"),
-			Tool: "complete_return",
-			Uses: []runtime.BoundArg{{
-				Arg:  "rma",
-				Name: "r",
-			}},
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToC/retail/returns",
-		},
-	},
-	rubric: []assertion{{
-		check: assertPillowsForStoreCredit1,
-		kind:  "expr",
-		text:  "exists(r in returns.ReturnAuthorization where r.line == ol_w1003987_pillow and r.quantity == 2 and r.resolution == store_credit and r.status == completed)",
-	}, {
-		check: assertPillowsForStoreCredit2,
-		kind:  "expr",
-		text:  "exists(t in payments.StoreCreditTransaction where t.account == sca_thompson and t.kind == return_credit and t.amount == 75.14)",
-	}, {
-		check: assertPillowsForStoreCredit3,
-		kind:  "expr",
-		text:  "payments.StoreCreditAccount[sca_thompson].balance == 95.14",
-	}, {
-		check: assertPillowsForStoreCredit4,
-		kind:  "expr",
-		text:  "catalog.Product[p_pillow].stock_on_hand == 87",
-	}, {
-		always: "store_credit_returns_are_credited",
-		check:  holds((*State).checkStoreCreditReturnsAreCredited),
-		kind:   "invariant",
-		text:   "invariant store_credit_returns_are_credited",
-	}, {
-		check: holds((*State).checkResalableReturnsRestocked),
-		kind:  "invariant",
-		text:  "invariant resalable_returns_restocked",
-	}},
-	start: taskStart("pillows_for_store_credit"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "partial_return_final_sale",
-		Instruction: "Daniel Nguyen wants to send back two things from order W1004101: the Aurale headphones, because he changed his mind, and the swimsuit, which doesn't fit. He wants a refund to his card. Set up whatever our return policy allows and tell him what can't be returned.",
-		Persona:     "Customer care agent",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"line\":\"ol_w1004101_headphones\",\"quantity\":1,\"reason\":\"changed_mind\",\"resolution\":\"refund\"}"),
-			Tool: "authorize_return",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_following", "reasoning"},
-			Difficulty:   []string{"policy_conflict"},
-			Domain:       "ToC/retail/returns",
-		},
-	},
-	rubric: []assertion{{
-		check: assertPartialReturnFinalSale1,
-		kind:  "expr",
-		text:  "exists(r in returns.ReturnAuthorization where r.line == ol_w1004101_headphones and r.quantity == 1 and r.reason == changed_mind and r.resolution == refund and r.status == authorized)",
-	}, {
-		check: assertPartialReturnFinalSale2,
-		kind:  "expr",
-		text:  "count(r in returns.ReturnAuthorization where r.line == ol_w1004101_swimsuit) == 0",
-	}, {
-		check: assertPartialReturnFinalSale3,
-		kind:  "expr",
-		text:  "count(r in returns.ReturnAuthorization where r.order == ord_w1004101) == 1",
-	}},
-	start: taskStart("partial_return_final_sale"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertFinishEspressoReturn1": assertFinishEspressoReturn1, "assertFinishEspressoReturn2": assertFinishEspressoReturn2, "assertFinishEspressoReturn3": assertFinishEspressoReturn3, "assertFinishEspressoReturn4": assertFinishEspressoReturn4, "assertCancelUnshippedOrder1": assertCancelUnshippedOrder1, "assertCancelUnshippedOrder2": assertCancelUnshippedOrder2, "assertCancelUnshippedOrder3": assertCancelUnshippedOrder3, "assertPillowsForStoreCredit1": assertPillowsForStoreCredit1, "assertPillowsForStoreCredit2": assertPillowsForStoreCredit2, "assertPillowsForStoreCredit3": assertPillowsForStoreCredit3, "assertPillowsForStoreCredit4": assertPillowsForStoreCredit4, "assertPartialReturnFinalSale1": assertPartialReturnFinalSale1, "assertPartialReturnFinalSale2": assertPartialReturnFinalSale2, "assertPartialReturnFinalSale3": assertPartialReturnFinalSale3}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"refunded_returns_have_refund": (*State).checkRefundedReturnsHaveRefund, "resalable_returns_restocked": (*State).checkResalableReturnsRestocked, "cancelled_orders_refunded": (*State).checkCancelledOrdersRefunded, "store_credit_returns_are_credited": (*State).checkStoreCreditReturnsAreCredited}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		always: a.Always,
+		kind:   a.Kind,
+		text:   a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("ecommerce_returns: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

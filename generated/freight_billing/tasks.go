@@ -3,7 +3,7 @@
 package freight_billing
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -253,215 +253,65 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "bill_delivered_lyon_shipment",
-		Instruction: "The Elbe Cargo driver just sent the proof of delivery for Brenner Maschinenbau's consignment to Lyon, their order BM-44817: it was delivered yesterday, 13 March. Please close the shipment out, put it on Brenner's March invoice and send that invoice out today.",
-		Persona:     "Billing clerk at Hansa Spedition",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"shipment\":\"shp_bm44817\",\"delivered_on\":\"2026-03-13\"}"),
-			Tool: "confirm_delivery",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv_brenner_mar\",\"shipment\":\"shp_bm44817\"}"),
-			Tool: "add_shipment_to_invoice",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv_brenner_mar\"}"),
-			Tool: "issue_invoice",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/logistics/billing",
-		},
-	},
-	rubric: []assertion{{
-		check: assertBillDeliveredLyonShipment1,
-		kind:  "expr",
-		text:  "operations.Shipment[shp_bm44817].status == delivered",
-	}, {
-		check: assertBillDeliveredLyonShipment2,
-		kind:  "expr",
-		text:  "operations.Shipment[shp_bm44817].delivered_on == 2026-03-13",
-	}, {
-		check: assertBillDeliveredLyonShipment3,
-		kind:  "expr",
-		text:  "exists(l in billing.InvoiceLine where l.invoice == inv_brenner_mar and l.shipment == shp_bm44817 and l.amount == 501.72)",
-	}, {
-		check: assertBillDeliveredLyonShipment4,
-		kind:  "expr",
-		text:  "billing.FreightInvoice[inv_brenner_mar].status == issued",
-	}, {
-		check: assertBillDeliveredLyonShipment5,
-		kind:  "expr",
-		text:  "billing.FreightInvoice[inv_brenner_mar].total == 670.44",
-	}, {
-		check: holds((*State).checkDeliveredShipmentsAreInvoiced),
-		kind:  "invariant",
-		text:  "invariant delivered_shipments_are_invoiced",
-	}},
-	start: taskStart("bill_delivered_lyon_shipment"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "settle_kuehne_february_invoice",
-		Instruction: "Kühne Feinkost has paid their February freight invoice: 3,656.68 EUR came in on 12 March, bank statement reference SEPA-0312-88412. Please book the payment and close the invoice.",
-		Persona:     "Accounts receivable clerk at Hansa Spedition",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"amount\":3656.68,\"received_on\":\"2026-03-12\",\"bank_reference\":\"SEPA-0312-88412\"}"),
-			Tool: "record_payment",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv_kuehne_feb\",\"paid_on\":\"2026-03-12\"}"),
-			Tool: "mark_invoice_paid",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management"},
-			Difficulty:   []string{"cross_service"},
-			Domain:       "ToB/logistics/accounts_receivable",
-		},
-	},
-	rubric: []assertion{{
-		check: assertSettleKuehneFebruaryInvoice1,
-		kind:  "expr",
-		text:  "exists(p in receivables.Payment where p.invoice == inv_kuehne_feb and p.amount == 3656.68 and p.bank_reference == \"SEPA-0312-88412\")",
-	}, {
-		check: assertSettleKuehneFebruaryInvoice2,
-		kind:  "expr",
-		text:  "billing.FreightInvoice[inv_kuehne_feb].status == paid",
-	}, {
-		check: assertSettleKuehneFebruaryInvoice3,
-		kind:  "expr",
-		text:  "billing.FreightInvoice[inv_kuehne_feb].paid_on == 2026-03-12",
-	}, {
-		check: holds((*State).checkPaidInvoicesAreCovered),
-		kind:  "invariant",
-		text:  "invariant paid_invoices_are_covered",
-	}},
-	start: taskStart("settle_kuehne_february_invoice"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "rerate_poznan_shipment",
-		Instruction: "Baltic Road Lines' 2026 tariff was loaded late, so Nordlicht Textil's shipment to Poznań (their reference NT-2026-031) was still priced on last year's Baltic card. Re-price it on the current Baltic Road Lines card, make sure Nordlicht's March draft invoice shows the corrected amount, then send the invoice out.",
-		Persona:     "Pricing analyst at Hansa Spedition",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"shipment\":\"shp_nt031\",\"rate_card\":\"rc_brl_eu_2026\"}"),
-			Tool: "rate_shipment",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\",\"shipment\":\"shp_nt031\"}"),
-			Tool: "reprice_invoice_line",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv_nordlicht_mar\"}"),
-			Tool: "issue_invoice",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/logistics/pricing",
-		},
-	},
-	rubric: []assertion{{
-		check: assertReratePoznanShipment1,
-		kind:  "expr",
-		text:  "operations.Shipment[shp_nt031].freight_charge == 502.74",
-	}, {
-		check: assertReratePoznanShipment2,
-		kind:  "expr",
-		text:  "operations.Shipment[shp_nt031].rate_card == rc_brl_eu_2026",
-	}, {
-		check: assertReratePoznanShipment3,
-		kind:  "expr",
-		text:  "billing.InvoiceLine[line_nt031].amount == 502.74",
-	}, {
-		check: assertReratePoznanShipment4,
-		kind:  "expr",
-		text:  "billing.FreightInvoice[inv_nordlicht_mar].total == 502.74",
-	}, {
-		check: assertReratePoznanShipment5,
-		kind:  "expr",
-		text:  "billing.FreightInvoice[inv_nordlicht_mar].status == issued",
-	}, {
-		check: holds((*State).checkInvoiceLinesMatchRatedCharge),
-		kind:  "invariant",
-		text:  "invariant invoice_lines_match_rated_charge",
-	}},
-	start: taskStart("rerate_poznan_shipment"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "march_dunning_run",
-		Instruction: "It's dunning day. Send the next payment reminder for every freight invoice that is past due and still unpaid, wherever our reminder rules allow one today, and apply our credit policy to any customer who ends up with a second reminder.",
-		Persona:     "Credit controller at Hansa Spedition",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"invoice\":\"inv_kuehne_feb\"}"),
-			Tool: "send_dunning_letter",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv_nordlicht_jan\"}"),
-			Tool: "send_dunning_letter",
-		}, {
-			Args: json.RawMessage("{\"customer\":\"nordlicht\",\"on_hold\":true}"),
-			Tool: "set_credit_hold",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_following", "reasoning"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/logistics/accounts_receivable",
-		},
-	},
-	rubric: []assertion{{
-		check: assertMarchDunningRun1,
-		kind:  "expr",
-		text:  "exists(d in receivables.DunningLetter where d.invoice == inv_kuehne_feb and d.level == 1 and d.fee == 0)",
-	}, {
-		check: assertMarchDunningRun2,
-		kind:  "expr",
-		text:  "exists(d in receivables.DunningLetter where d.invoice == inv_nordlicht_jan and d.level == 2 and d.fee == 5)",
-	}, {
-		check: assertMarchDunningRun3,
-		kind:  "expr",
-		text:  "billing.Customer[nordlicht].on_hold == true",
-	}, {
-		check: assertMarchDunningRun4,
-		kind:  "expr",
-		text:  "count(d in receivables.DunningLetter where d.invoice == inv_brenner_feb) == 0",
-	}, {
-		check: assertMarchDunningRun5,
-		kind:  "expr",
-		text:  "count(d in receivables.DunningLetter where d.invoice == inv_alpen_jan) == 2",
-	}, {
-		check: holds((*State).checkSecondReminderMeansCreditHold),
-		kind:  "invariant",
-		text:  "invariant second_reminder_means_credit_hold",
-	}},
-	start: taskStart("march_dunning_run"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "dispatch_todays_pickups",
-		Instruction: "Hand every rated shipment that is booked for pickup by today over to its carrier, as far as our credit policy allows.",
-		Persona:     "Dispatcher at Hansa Spedition",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"shipment\":\"shp_kf0311\"}"),
-			Tool: "dispatch_shipment",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_following"},
-			Difficulty:   []string{"multi_step"},
-			Domain:       "ToB/logistics/dispatch",
-		},
-	},
-	rubric: []assertion{{
-		check: assertDispatchTodaysPickups1,
-		kind:  "expr",
-		text:  "operations.Shipment[shp_kf0311].status == in_transit",
-	}, {
-		check: assertDispatchTodaysPickups2,
-		kind:  "expr",
-		text:  "operations.Shipment[shp_mw0042].status == booked",
-	}, {
-		always: "no_dispatch_on_credit_hold",
-		check:  ruleHolds,
-		kind:   "rule",
-		text:   "invariant no_dispatch_on_credit_hold",
-	}},
-	start: taskStart("dispatch_todays_pickups"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertBillDeliveredLyonShipment1": assertBillDeliveredLyonShipment1, "assertBillDeliveredLyonShipment2": assertBillDeliveredLyonShipment2, "assertBillDeliveredLyonShipment3": assertBillDeliveredLyonShipment3, "assertBillDeliveredLyonShipment4": assertBillDeliveredLyonShipment4, "assertBillDeliveredLyonShipment5": assertBillDeliveredLyonShipment5, "assertSettleKuehneFebruaryInvoice1": assertSettleKuehneFebruaryInvoice1, "assertSettleKuehneFebruaryInvoice2": assertSettleKuehneFebruaryInvoice2, "assertSettleKuehneFebruaryInvoice3": assertSettleKuehneFebruaryInvoice3, "assertReratePoznanShipment1": assertReratePoznanShipment1, "assertReratePoznanShipment2": assertReratePoznanShipment2, "assertReratePoznanShipment3": assertReratePoznanShipment3, "assertReratePoznanShipment4": assertReratePoznanShipment4, "assertReratePoznanShipment5": assertReratePoznanShipment5, "assertMarchDunningRun1": assertMarchDunningRun1, "assertMarchDunningRun2": assertMarchDunningRun2, "assertMarchDunningRun3": assertMarchDunningRun3, "assertMarchDunningRun4": assertMarchDunningRun4, "assertMarchDunningRun5": assertMarchDunningRun5, "assertDispatchTodaysPickups1": assertDispatchTodaysPickups1, "assertDispatchTodaysPickups2": assertDispatchTodaysPickups2}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"delivered_shipments_are_invoiced": (*State).checkDeliveredShipmentsAreInvoiced, "paid_invoices_are_covered": (*State).checkPaidInvoicesAreCovered, "invoice_lines_match_rated_charge": (*State).checkInvoiceLinesMatchRatedCharge, "second_reminder_means_credit_hold": (*State).checkSecondReminderMeansCreditHold}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		always: a.Always,
+		kind:   a.Kind,
+		text:   a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	case a.Kind == "rule":
+		// The trace grades it (Episode.Grade): here it holds.
+		out.check = ruleHolds
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("freight_billing: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

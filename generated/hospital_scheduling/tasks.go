@@ -3,7 +3,7 @@
 package hospital_scheduling
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -225,189 +225,61 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "triage_and_book_two_week_wait",
-		Instruction: "A suspected melanoma referral came in on Friday from Dr Chidi Okafor at Riverside Surgery for Margaret Ellis, date of birth 2 September 1958. I've read it: please accept it on the two-week-wait pathway and get her into the earliest dermatology consultant clinic that still has a free slot. Keep her waiting-list record straight.",
-		Persona:     "Dermatology consultant doing referral triage",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"referral\":\"ref_ellis_derm\",\"accept\":true,\"priority\":\"two_week_wait\",\"note\":\"Suspected melanoma, left calf. Accepted on the two-week-wait pathway.\"}"),
-			Tool: "triage_referral",
-		}, {
-			Args: json.RawMessage("{\"session\":\"s_derm_0422_pm\",\"referral\":\"ref_ellis_derm\",\"kind\":\"new_patient\"}"),
-			Tool: "book_appointment",
-		}, {
-			Args: json.RawMessage("{\"referral\":\"ref_ellis_derm\"}"),
-			Tool: "mark_referral_booked",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/healthcare/outpatients",
-		},
-	},
-	rubric: []assertion{{
-		check: assertTriageAndBookTwoWeekWait1,
-		kind:  "expr",
-		text:  "rtt.Referral[ref_ellis_derm].status == accepted",
-	}, {
-		check: assertTriageAndBookTwoWeekWait2,
-		kind:  "expr",
-		text:  "rtt.Referral[ref_ellis_derm].priority == two_week_wait",
-	}, {
-		check: assertTriageAndBookTwoWeekWait3,
-		kind:  "expr",
-		text:  "exists(a in outpatients.Appointment where a.referral == ref_ellis_derm and a.session == s_derm_0422_pm and a.status == booked)",
-	}, {
-		check: assertTriageAndBookTwoWeekWait4,
-		kind:  "expr",
-		text:  "exists(w in rtt.WaitingListEntry where w.referral == ref_ellis_derm and w.status == booked and w.breach_date == 2026-05-01)",
-	}, {
-		check: holds((*State).checkTwoWeekWaitSeenIn14Days),
-		kind:  "invariant",
-		text:  "invariant two_week_wait_seen_in_14_days",
-	}, {
-		check: holds((*State).checkBookedAppointmentsLeaveWaitingList),
-		kind:  "invariant",
-		text:  "invariant booked_appointments_leave_waiting_list",
-	}},
-	start: taskStart("triage_and_book_two_week_wait"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "record_patient_death",
-		Instruction: "Larkhall Medical Centre has let us know that Harold Jenkins, born 3 February 1941, passed away on 17 April. Please update his record, cancel anything he still has booked with us and take him off all our waiting lists so that nobody contacts the family.",
-		Persona:     "Medical secretary, patient services",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"patient\":\"jenkins\",\"date_of_death\":\"2026-04-17\"}"),
-			Tool: "record_death",
-		}, {
-			Args: json.RawMessage("{\"appointment\":\"appt_jenkins_card\",\"reason\":\"Patient deceased\"}"),
-			Tool: "cancel_appointment",
-		}, {
-			Args: json.RawMessage("{\"referral\":\"ref_jenkins_card\",\"reason\":\"Patient deceased\"}"),
-			Tool: "discharge_referral",
-		}, {
-			Args: json.RawMessage("{\"referral\":\"ref_jenkins_ortho\",\"reason\":\"Patient deceased\"}"),
-			Tool: "discharge_referral",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/healthcare/patient_administration",
-		},
-	},
-	rubric: []assertion{{
-		check: assertRecordPatientDeath1,
-		kind:  "expr",
-		text:  "pas.Patient[jenkins].deceased == true",
-	}, {
-		check: assertRecordPatientDeath2,
-		kind:  "expr",
-		text:  "pas.Patient[jenkins].date_of_death == 2026-04-17",
-	}, {
-		check: assertRecordPatientDeath3,
-		kind:  "expr",
-		text:  "outpatients.Appointment[appt_jenkins_card].status == cancelled",
-	}, {
-		check: assertRecordPatientDeath4,
-		kind:  "expr",
-		text:  "rtt.WaitingListEntry[wl_jenkins_card].status == removed",
-	}, {
-		check: assertRecordPatientDeath5,
-		kind:  "expr",
-		text:  "rtt.WaitingListEntry[wl_jenkins_ortho].status == removed",
-	}, {
-		check: holds((*State).checkNoAppointmentsForDeceased),
-		kind:  "invariant",
-		text:  "invariant no_appointments_for_deceased",
-	}, {
-		check: holds((*State).checkBookedEntriesHaveAppointments),
-		kind:  "invariant",
-		text:  "invariant booked_entries_have_appointments",
-	}},
-	start: taskStart("record_patient_death"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "cover_consultant_leave",
-		Instruction: "Dr Thomas Whitfield is on annual leave from Monday 20 April to Sunday 26 April, but the rota still shows him on dermatology for the whole quarter and his Wednesday afternoon clinic on the 22nd is still under his name. Dr Anjali Rao has agreed to run that clinic for him. Please fix the rota and the clinics so they match; he is back on dermatology from the 27th until the end of June.",
-		Persona:     "Dermatology rota coordinator",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"session\":\"s_derm_0422_pm\",\"clinician\":\"rao\"}"),
-			Tool: "reassign_session_clinician",
-		}, {
-			Args: json.RawMessage("{\"entry\":\"rota_whitfield_q2\",\"ends_on\":\"2026-04-19\"}"),
-			Tool: "shorten_rota_entry",
-		}, {
-			Args: json.RawMessage("{\"clinician\":\"whitfield\",\"department\":\"derm\",\"starts_on\":\"2026-04-27\",\"ends_on\":\"2026-06-30\"}"),
-			Tool: "add_rota_entry",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/healthcare/workforce",
-		},
-	},
-	rubric: []assertion{{
-		check: assertCoverConsultantLeave1,
-		kind:  "expr",
-		text:  "outpatients.ClinicSession[s_derm_0422_pm].clinician == rao",
-	}, {
-		check: assertCoverConsultantLeave2,
-		kind:  "expr",
-		text:  "workforce.RotaEntry[rota_whitfield_q2].ends_on == 2026-04-19",
-	}, {
-		check: assertCoverConsultantLeave3,
-		kind:  "expr",
-		text:  "exists(r in workforce.RotaEntry where r.clinician == whitfield and r.department == derm and r.starts_on == 2026-04-27 and r.ends_on == 2026-06-30)",
-	}, {
-		check: assertCoverConsultantLeave4,
-		kind:  "expr",
-		text:  "not exists(r in workforce.RotaEntry where r.clinician == whitfield and r.starts_on <= 2026-04-22 and r.ends_on >= 2026-04-22)",
-	}, {
-		check: holds((*State).checkSessionClinicianOnRota),
-		kind:  "invariant",
-		text:  "invariant session_clinician_on_rota",
-	}},
-	start: taskStart("cover_consultant_leave"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "move_orthopaedic_appointment",
-		Instruction: "Daniel Price, born 23/11/1979, rang: he can't make his orthopaedic appointment this Thursday. He'd like the next orthopaedic clinic after that which still has room; any consultant is fine.",
-		Persona:     "Outpatient booking clerk",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"appointment\":\"appt_price_ortho\",\"session\":\"s_ortho_0430_am\"}"),
-			Tool: "reschedule_appointment",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "reasoning"},
-			Difficulty:   []string{"multi_step"},
-			Domain:       "ToB/healthcare/outpatients",
-		},
-	},
-	rubric: []assertion{{
-		check: assertMoveOrthopaedicAppointment1,
-		kind:  "expr",
-		text:  "outpatients.Appointment[appt_price_ortho].session == s_ortho_0430_am",
-	}, {
-		check: assertMoveOrthopaedicAppointment2,
-		kind:  "expr",
-		text:  "outpatients.Appointment[appt_price_ortho].status == booked",
-	}, {
-		check: assertMoveOrthopaedicAppointment3,
-		kind:  "expr",
-		text:  "count(a in outpatients.Appointment where a.session == s_ortho_0423_am and a.status == booked) == 0",
-	}, {
-		check: assertMoveOrthopaedicAppointment4,
-		kind:  "expr",
-		text:  "count(a in outpatients.Appointment where a.patient == price and a.status == booked) == 1",
-	}, {
-		check: holds((*State).checkBookedAppointmentsLeaveWaitingList),
-		kind:  "invariant",
-		text:  "invariant booked_appointments_leave_waiting_list",
-	}},
-	start: taskStart("move_orthopaedic_appointment"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertTriageAndBookTwoWeekWait1": assertTriageAndBookTwoWeekWait1, "assertTriageAndBookTwoWeekWait2": assertTriageAndBookTwoWeekWait2, "assertTriageAndBookTwoWeekWait3": assertTriageAndBookTwoWeekWait3, "assertTriageAndBookTwoWeekWait4": assertTriageAndBookTwoWeekWait4, "assertRecordPatientDeath1": assertRecordPatientDeath1, "assertRecordPatientDeath2": assertRecordPatientDeath2, "assertRecordPatientDeath3": assertRecordPatientDeath3, "assertRecordPatientDeath4": assertRecordPatientDeath4, "assertRecordPatientDeath5": assertRecordPatientDeath5, "assertCoverConsultantLeave1": assertCoverConsultantLeave1, "assertCoverConsultantLeave2": assertCoverConsultantLeave2, "assertCoverConsultantLeave3": assertCoverConsultantLeave3, "assertCoverConsultantLeave4": assertCoverConsultantLeave4, "assertMoveOrthopaedicAppointment1": assertMoveOrthopaedicAppointment1, "assertMoveOrthopaedicAppointment2": assertMoveOrthopaedicAppointment2, "assertMoveOrthopaedicAppointment3": assertMoveOrthopaedicAppointment3, "assertMoveOrthopaedicAppointment4": assertMoveOrthopaedicAppointment4}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"two_week_wait_seen_in_14_days": (*State).checkTwoWeekWaitSeenIn14Days, "booked_appointments_leave_waiting_list": (*State).checkBookedAppointmentsLeaveWaitingList, "no_appointments_for_deceased": (*State).checkNoAppointmentsForDeceased, "booked_entries_have_appointments": (*State).checkBookedEntriesHaveAppointments, "session_clinician_on_rota": (*State).checkSessionClinicianOnRota}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("hospital_scheduling: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

@@ -59,8 +59,8 @@ func (World) Tools() []runtime.ToolInfo {
 
 // Tasks lists the tasks in declaration order.
 func (World) Tasks() []runtime.TaskInfo {
-	out := make([]runtime.TaskInfo, len(tasks))
-	for i, t := range tasks {
+	out := make([]runtime.TaskInfo, len(tasks()))
+	for i, t := range tasks() {
 		out[i] = t.info
 		out[i].Solution = slices.Clone(t.info.Solution)
 	}
@@ -99,7 +99,7 @@ func NewEpisode(task string) (*Episode, error) {
 		}
 		return &Episode{state: s.Clone()}, nil
 	}
-	for _, t := range tasks {
+	for _, t := range tasks() {
 		if t.info.ID == task {
 			st, err := t.start()
 			if err != nil {

@@ -3,7 +3,7 @@
 package insurance_claims
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -286,265 +286,76 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "settle_water_damage_claim",
-		Instruction: "Marc Rousseau has just phoned in his findings on Camille Lefèvre's water-damage claim SIN-2026-0412: he assesses the damage at 7,350 EUR (burst water heater, living-room parquet to replace, neighbour's ceiling to repaint). Record his report, approve the claim for the assessed amount less her contract's deductible, and schedule the transfer to her account FR7610071690000000201745562.",
-		Persona:     "Home claims handler",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"assessment\":\"asm_0412\",\"assessed_amount\":7350,\"findings\":\"Burst water heater; living-room parquet to replace, neighbour's ceiling to repaint.\"}"),
-			Tool: "record_assessment",
-		}, {
-			Args: json.RawMessage("{\"claim\":\"clm_0412\",\"amount\":7200}"),
-			Tool: "approve_claim",
-		}, {
-			Args: json.RawMessage("{\"claim\":\"clm_0412\",\"amount\":7200,\"payee\":\"Camille Lefèvre\",\"iban\":\"FR7610071690000000201745562\"}"),
-			Tool: "schedule_payout",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/insurance/claims",
-		},
-	},
-	rubric: []assertion{{
-		check: assertSettleWaterDamageClaim1,
-		kind:  "expr",
-		text:  "exists(a in adjusting.Assessment where a.claim == clm_0412 and a.status == completed and a.assessed_amount == 7350)",
-	}, {
-		check: assertSettleWaterDamageClaim2,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0412].status == approved",
-	}, {
-		check: assertSettleWaterDamageClaim3,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0412].approved_amount == 7200",
-	}, {
-		check: assertSettleWaterDamageClaim4,
-		kind:  "expr",
-		text:  "exists(p in payments.Payout where p.claim == clm_0412 and p.amount == 7200 and p.status == scheduled and p.iban == \"FR7610071690000000201745562\")",
-	}, {
-		check: holds((*State).checkLargeApprovalsHaveAssessment),
-		kind:  "invariant",
-		text:  "invariant large_approvals_have_assessment",
-	}},
-	start: taskStart("settle_water_damage_claim", today, now),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "freeze_suspicious_burglary",
-		Instruction: "We had a tip-off about Élodie Garnier's burglary claim SIN-2026-0405: the laptop she declared stolen was listed for sale on Leboncoin two weeks before the break-in. Flag the claim for an inconsistent statement, mention the tip in the note (sign it SIU - Claire Martin), and make sure no money goes out on that claim while we investigate. Don't reject the claim yet.",
-		Persona:     "Special investigations analyst",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"claim\":\"clm_0405\",\"reason\":\"inconsistent_statement\",\"note\":\"Tip-off: the declared laptop was listed for sale on Leboncoin two weeks before the break-in.\",\"analyst\":\"SIU - Claire Martin\"}"),
-			Tool: "raise_fraud_flag",
-		}, {
-			Args: json.RawMessage("{\"payout\":\"pay_0405\"}"),
-			Tool: "cancel_payout",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "invariant_keeping"},
-			Domain:       "ToB/insurance/fraud",
-		},
-	},
-	rubric: []assertion{{
-		check: assertFreezeSuspiciousBurglary1,
-		kind:  "expr",
-		text:  "exists(f in fraud.FraudFlag where f.claim == clm_0405 and f.reason == inconsistent_statement and f.status == open)",
-	}, {
-		check: assertFreezeSuspiciousBurglary2,
-		kind:  "expr",
-		text:  "payments.Payout[pay_0405].status == cancelled",
-	}, {
-		check: assertFreezeSuspiciousBurglary3,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0405].status == approved",
-	}, {
-		check: holds((*State).checkNoPayoutOnFlaggedClaim),
-		kind:  "invariant",
-		text:  "invariant no_payout_on_flagged_claim",
-	}},
-	start: taskStart("freeze_suspicious_burglary", today, now),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "pay_out_collision_claim",
-		Instruction: "Julien Moreau called: his collision claim from the Promenade des Anglais was approved in April but he still hasn't received anything. Pay him the approved amount today on his account FR7614508000404123456789012 and close the claim as paid.",
-		Persona:     "Motor claims handler",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"claim\":\"clm_0388\",\"amount\":3020,\"payee\":\"Julien Moreau\",\"iban\":\"FR7614508000404123456789012\"}"),
-			Bind: "p",
-			Tool: "schedule_payout",
-		}, {
-			Args: json.RawMessage("{}"),
-			Tool: "release_payout",
-			Uses: []runtime.BoundArg{{
-				Arg:  "payout",
-				Name: "p",
-			}},
-		}, {
-			Args: json.RawMessage("{\"claim\":\"clm_0388\"}"),
-			Tool: "mark_claim_paid",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/insurance/claims",
-		},
-	},
-	rubric: []assertion{{
-		check: assertPayOutCollisionClaim1,
-		kind:  "expr",
-		text:  "exists(p in payments.Payout where p.claim == clm_0388 and p.amount == 3020 and p.status == sent)",
-	}, {
-		check: assertPayOutCollisionClaim2,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0388].status == paid",
-	}, {
-		check: holds((*State).checkPaidClaimsFullyPaidOut),
-		kind:  "invariant",
-		text:  "invariant paid_claims_fully_paid_out",
-	}},
-	start: taskStart("pay_out_collision_claim", today, now),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "screen_and_assign_night_accident",
-		Instruction: "Thomas Nguyen's night-time accident near Blanquefort (claim SIN-2026-0431) looks unusual. Run the automatic fraud screening on it, then appoint the motor loss adjuster covering Nouvelle-Aquitaine and put the claim on hold under assessment.",
-		Persona:     "Motor claims handler",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"claim\":\"clm_0431\"}"),
-			Tool: "auto_screen_claim",
-		}, {
-			Args: json.RawMessage("{\"claim\":\"clm_0431\",\"adjuster\":\"adj_faure\"}"),
-			Tool: "request_assessment",
-		}, {
-			Args: json.RawMessage("{\"claim\":\"clm_0431\"}"),
-			Tool: "send_to_assessment",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/insurance/claims",
-		},
-	},
-	rubric: []assertion{{
-		check: assertScreenAndAssignNightAccident1,
-		kind:  "expr",
-		text:  "count(f in fraud.FraudFlag where f.claim == clm_0431 and f.status == open) == 3",
-	}, {
-		check: assertScreenAndAssignNightAccident2,
-		kind:  "expr",
-		text:  "exists(a in adjusting.Assessment where a.claim == clm_0431 and a.adjuster == adj_faure and a.status == requested)",
-	}, {
-		check: assertScreenAndAssignNightAccident3,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0431].status == under_assessment",
-	}, {
-		check: holds((*State).checkClaimsUnderAssessmentHaveAdjuster),
-		kind:  "invariant",
-		text:  "invariant claims_under_assessment_have_adjuster",
-	}},
-	start: taskStart("screen_and_assign_night_accident", today, now),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "decide_overdue_windscreen_claim",
-		Instruction: "It is Friday 22 May. Camille Lefèvre's windscreen claim SIN-2026-0419 has been waiting since 4 May, longer than our 10 working days. The garage's estimate of 640 EUR is fine: approve it for that amount less her contract's deductible.",
-		Now:         new(runtime.DateTime(1779408000) /* 2026-05-22T00:00:00Z */),
-		Persona:     "Motor claims handler",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"claim\":\"clm_0419\",\"amount\":340}"),
-			Tool: "approve_claim",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance"},
-			Difficulty:   []string{"multi_step"},
-			Domain:       "ToB/insurance/claims",
-		},
-	},
-	rubric: []assertion{{
-		check: assertDecideOverdueWindscreenClaim1,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0419].status == approved",
-	}, {
-		check: assertDecideOverdueWindscreenClaim2,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0419].approved_amount == 340",
-	}, {
-		check: assertDecideOverdueWindscreenClaim3,
-		kind:  "expr",
-		text:  "claims.Claim[clm_0419].decided_on == 2026-05-22",
-	}, {
-		check: holds((*State).checkClaimsAcknowledgedInTime),
-		kind:  "invariant",
-		text:  "invariant claims_acknowledged_in_time",
-	}},
-	start: taskStart("decide_overdue_windscreen_claim", runtime.Date(20595) /* 2026-05-22 */, runtime.DateTime(1779408000) /* 2026-05-22T00:00:00Z */),
-}, {
-	info: runtime.TaskInfo{
-		Answer:      true,
-		ID:          "outstanding_indemnity_burglary",
-		Instruction: "Élodie Garnier is on the phone about her burglary claim SIN-2026-0405: the indemnity was approved last week, and she wants to know how much of it is still to reach her bank account. Just tell me the amount; don't change anything on the file.",
-		Persona:     "Claims helpdesk agent",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"claim_number\":\"SIN-2026-0405\"}"),
-			Tool: "find_claims",
-		}, {
-			Args: json.RawMessage("{\"claim\":\"clm_0405\"}"),
-			Tool: "find_payouts",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "information_retrieval"},
-			Difficulty:   []string{"cross_service"},
-			Domain:       "ToB/insurance/claims",
-		},
-	},
-	rubric: []assertion{{
-		answer: answerOutstandingIndemnityBurglary1,
-		kind:   "answer",
-		text:   "answer coalesce(claims.Claim[clm_0405].approved_amount, 0) - sum(p.amount for p in payments.Payout where p.claim == clm_0405 and p.status == sent)",
-	}, {
-		check: assertUnchanged,
-		kind:  "unchanged",
-		text:  "unchanged",
-	}},
-	start: taskStart("outstanding_indemnity_burglary", today, now),
-}, {
-	info: runtime.TaskInfo{
-		Answer:      true,
-		ID:          "home_cover_status_lefevre",
-		Instruction: "Camille Lefèvre wants to know up to what date the premium of her home insurance is paid, and the reference of the claim on that contract that is still waiting for a decision. Look it up and tell me; no changes.",
-		Persona:     "Claims helpdesk agent",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"full_name\":\"Camille Lefèvre\"}"),
-			Tool: "find_policyholders",
-		}, {
-			Args: json.RawMessage("{\"holder\":\"ph_lefevre\",\"product\":\"home\"}"),
-			Tool: "find_policies",
-		}, {
-			Args: json.RawMessage("{\"policy\":\"pol_lef_home\"}"),
-			Tool: "find_claims",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "information_retrieval"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/insurance/claims",
-		},
-	},
-	rubric: []assertion{{
-		answer: answerHomeCoverStatusLefevre1,
-		kind:   "answer",
-		text:   "answer policy_admin.InsurancePolicy[pol_lef_home].premium_paid_until",
-	}, {
-		answer: answerHomeCoverStatusLefevre2,
-		kind:   "answer",
-		text:   "answer first(c in claims.Claim where c.policy == pol_lef_home and c.status in [submitted, under_assessment]).claim_number",
-	}, {
-		check: assertUnchanged,
-		kind:  "unchanged",
-		text:  "unchanged",
-	}},
-	start: taskStart("home_cover_status_lefevre", today, now),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertSettleWaterDamageClaim1": assertSettleWaterDamageClaim1, "assertSettleWaterDamageClaim2": assertSettleWaterDamageClaim2, "assertSettleWaterDamageClaim3": assertSettleWaterDamageClaim3, "assertSettleWaterDamageClaim4": assertSettleWaterDamageClaim4, "assertFreezeSuspiciousBurglary1": assertFreezeSuspiciousBurglary1, "assertFreezeSuspiciousBurglary2": assertFreezeSuspiciousBurglary2, "assertFreezeSuspiciousBurglary3": assertFreezeSuspiciousBurglary3, "assertPayOutCollisionClaim1": assertPayOutCollisionClaim1, "assertPayOutCollisionClaim2": assertPayOutCollisionClaim2, "assertScreenAndAssignNightAccident1": assertScreenAndAssignNightAccident1, "assertScreenAndAssignNightAccident2": assertScreenAndAssignNightAccident2, "assertScreenAndAssignNightAccident3": assertScreenAndAssignNightAccident3, "assertDecideOverdueWindscreenClaim1": assertDecideOverdueWindscreenClaim1, "assertDecideOverdueWindscreenClaim2": assertDecideOverdueWindscreenClaim2, "assertDecideOverdueWindscreenClaim3": assertDecideOverdueWindscreenClaim3}
+
+// answers compute, by the name tasks.json gives them, the values the
+// final answers of `answer EXPR` assertions must state.
+var answers = map[string]func(*State) (runtime.Expected, error){"answerOutstandingIndemnityBurglary1": answerOutstandingIndemnityBurglary1, "answerHomeCoverStatusLefevre1": answerHomeCoverStatusLefevre1, "answerHomeCoverStatusLefevre2": answerHomeCoverStatusLefevre2}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"large_approvals_have_assessment": (*State).checkLargeApprovalsHaveAssessment, "no_payout_on_flagged_claim": (*State).checkNoPayoutOnFlaggedClaim, "paid_claims_fully_paid_out": (*State).checkPaidClaimsFullyPaidOut, "claims_under_assessment_have_adjuster": (*State).checkClaimsUnderAssessmentHaveAdjuster, "claims_acknowledged_in_time": (*State).checkClaimsAcknowledgedInTime}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Kind == "answer":
+		out.answer = answers[a.Grader]
+		if out.answer == nil {
+			panic(fmt.Sprintf("insurance_claims: task %s: no grader for assertion %q", task, a.Text))
+		}
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	case a.Kind == "unchanged":
+		out.check = assertUnchanged
+	}
+	if out.check == nil && out.answer == nil {
+		panic(fmt.Sprintf("insurance_claims: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		day, clock := today, now
+		if d.Now != nil {
+			day, clock = d.Now.Date(), *d.Now
+		}
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID, day, clock),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

@@ -3,7 +3,7 @@
 package it_service_desk
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -202,179 +202,61 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "offboard_leaver",
-		Instruction: "Rohan Mehta from Finance (EMP-10452) finishes with us today; HR confirmed today is his last working day. He has just handed in his laptop and monitor at the IT desk. Please complete his exit and make sure nothing of ours stays with him, including software.",
-		Persona:     "IT asset coordinator, Pune office",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"employee\":\"mehta\"}"),
-			Tool: "complete_exit",
-		}, {
-			Args: json.RawMessage("{\"asset\":\"lt_0342\"}"),
-			Tool: "return_asset",
-		}, {
-			Args: json.RawMessage("{\"asset\":\"mn_0518\"}"),
-			Tool: "return_asset",
-		}, {
-			Args: json.RawMessage("{\"seat\":\"seat_m365_mehta\"}"),
-			Tool: "revoke_licence_seat",
-		}, {
-			Args: json.RawMessage("{\"seat\":\"seat_tally_mehta\"}"),
-			Tool: "revoke_licence_seat",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/it_services/asset_management",
-		},
-	},
-	rubric: []assertion{{
-		check: assertOffboardLeaver1,
-		kind:  "expr",
-		text:  "people.Employee[mehta].status == exited",
-	}, {
-		check: assertOffboardLeaver2,
-		kind:  "expr",
-		text:  "assets.Asset[lt_0342].status == in_stock",
-	}, {
-		check: assertOffboardLeaver3,
-		kind:  "expr",
-		text:  "assets.Asset[mn_0518].assigned_to == null",
-	}, {
-		check: assertOffboardLeaver4,
-		kind:  "expr",
-		text:  "count(s in assets.LicenceSeat where s.employee == mehta and s.status == active) == 0",
-	}, {
-		check: holds((*State).checkLeaversReturnAssets),
-		kind:  "invariant",
-		text:  "invariant leavers_return_assets",
-	}, {
-		check: holds((*State).checkLeaversLoseLicenceSeats),
-		kind:  "invariant",
-		text:  "invariant leavers_lose_licence_seats",
-	}},
-	start: taskStart("offboard_leaver"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "laptop_to_repair_with_loaner",
-		Instruction: "Kavya Reddy from Engineering dropped her ThinkPad T14 and the screen is cracked. Log it for her as a P3 hardware issue, send the laptop to the Lenovo service centre in Hyderabad, and give her a spare laptop from stock in the meantime.",
-		Persona:     "Service desk engineer, Hyderabad",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"requester\":\"reddy\",\"category\":\"hardware\",\"sla\":\"sla_p3\",\"summary\":\"Cracked screen on ThinkPad T14 Gen 4 after a fall\",\"asset\":\"lt_0377\"}"),
-			Tool: "open_ticket",
-		}, {
-			Args: json.RawMessage("{\"asset\":\"lt_0377\",\"vendor\":\"Lenovo Exclusive Service Centre, Hyderabad\"}"),
-			Tool: "send_to_repair",
-		}, {
-			Args: json.RawMessage("{\"asset\":\"lt_0401\",\"employee\":\"reddy\"}"),
-			Tool: "assign_asset",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/it_services/service_desk",
-		},
-	},
-	rubric: []assertion{{
-		check: assertLaptopToRepairWithLoaner1,
-		kind:  "expr",
-		text:  "exists(t in servicedesk.Ticket where t.requester == reddy and t.asset == lt_0377 and t.category == hardware and t.sla == sla_p3 and t.status in [open, in_progress])",
-	}, {
-		check: assertLaptopToRepairWithLoaner2,
-		kind:  "expr",
-		text:  "assets.Asset[lt_0377].status == in_repair",
-	}, {
-		check: assertLaptopToRepairWithLoaner3,
-		kind:  "expr",
-		text:  "exists(a in assets.Asset where a.kind == laptop and a.assigned_to == reddy and a.status == assigned)",
-	}, {
-		check: holds((*State).checkAssetsInRepairHaveOpenTicket),
-		kind:  "invariant",
-		text:  "invariant assets_in_repair_have_open_ticket",
-	}},
-	start: taskStart("laptop_to_repair_with_loaner"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "close_vpn_incident_by_change",
-		Instruction: "Sanjay's FortiGate firmware upgrade for the VPN drops went in tonight and the Gurugram team confirms the tunnels are stable. The change was signed off by Meera Iyer in this morning's CAB, but that isn't recorded yet. Please put the approval and the implementation on record and close out Priya Sharma's VPN ticket as fixed by that change.",
-		Persona:     "IT service manager",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"change\":\"chg_vpn_firmware\",\"approver\":\"iyer\"}"),
-			Tool: "approve_change",
-		}, {
-			Args: json.RawMessage("{\"change\":\"chg_vpn_firmware\"}"),
-			Tool: "implement_change",
-		}, {
-			Args: json.RawMessage("{\"ticket\":\"tkt_sharma_vpn\",\"resolution\":\"change_implemented\",\"notes\":\"FortiGate upgraded to 7.4.4 under the approved change; tunnels stable since the upgrade.\"}"),
-			Tool: "resolve_ticket",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_following"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/it_services/change_management",
-		},
-	},
-	rubric: []assertion{{
-		check: assertCloseVpnIncidentByChange1,
-		kind:  "expr",
-		text:  "changes.ChangeRequest[chg_vpn_firmware].status == implemented",
-	}, {
-		check: assertCloseVpnIncidentByChange2,
-		kind:  "expr",
-		text:  "changes.ChangeRequest[chg_vpn_firmware].approver == iyer",
-	}, {
-		check: assertCloseVpnIncidentByChange3,
-		kind:  "expr",
-		text:  "servicedesk.Ticket[tkt_sharma_vpn].status == resolved",
-	}, {
-		check: assertCloseVpnIncidentByChange4,
-		kind:  "expr",
-		text:  "servicedesk.Ticket[tkt_sharma_vpn].resolution == change_implemented",
-	}, {
-		check: holds((*State).checkChangeResolutionsHaveImplementedChange),
-		kind:  "invariant",
-		text:  "invariant change_resolutions_have_implemented_change",
-	}},
-	start: taskStart("close_vpn_incident_by_change"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "reclaim_idle_adobe_seat",
-		Instruction: "Neha Joshi joined Design last week and needs Adobe Creative Cloud. We are not buying more Adobe seats this year, so if none is free, reclaim the seat that has gone unused the longest, provided it hasn't been used for at least 60 days, and give it to her.",
-		Persona:     "Software asset manager",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"seat\":\"seat_adobe_qureshi\"}"),
-			Tool: "revoke_licence_seat",
-		}, {
-			Args: json.RawMessage("{\"licence\":\"lic_adobe\",\"employee\":\"joshi\"}"),
-			Tool: "grant_licence_seat",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "reasoning", "policy_following"},
-			Difficulty:   []string{"multi_step"},
-			Domain:       "ToB/it_services/licence_management",
-		},
-	},
-	rubric: []assertion{{
-		check: assertReclaimIdleAdobeSeat1,
-		kind:  "expr",
-		text:  "assets.LicenceSeat[seat_adobe_qureshi].status == revoked",
-	}, {
-		check: assertReclaimIdleAdobeSeat2,
-		kind:  "expr",
-		text:  "exists(s in assets.LicenceSeat where s.licence == lic_adobe and s.employee == joshi and s.status == active)",
-	}, {
-		check: assertReclaimIdleAdobeSeat3,
-		kind:  "expr",
-		text:  "assets.LicenceSeat[seat_adobe_subramanian].status == active",
-	}, {
-		check: assertReclaimIdleAdobeSeat4,
-		kind:  "expr",
-		text:  "count(s in assets.LicenceSeat where s.licence == lic_adobe and s.status == active) == 4",
-	}},
-	start: taskStart("reclaim_idle_adobe_seat"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertOffboardLeaver1": assertOffboardLeaver1, "assertOffboardLeaver2": assertOffboardLeaver2, "assertOffboardLeaver3": assertOffboardLeaver3, "assertOffboardLeaver4": assertOffboardLeaver4, "assertLaptopToRepairWithLoaner1": assertLaptopToRepairWithLoaner1, "assertLaptopToRepairWithLoaner2": assertLaptopToRepairWithLoaner2, "assertLaptopToRepairWithLoaner3": assertLaptopToRepairWithLoaner3, "assertCloseVpnIncidentByChange1": assertCloseVpnIncidentByChange1, "assertCloseVpnIncidentByChange2": assertCloseVpnIncidentByChange2, "assertCloseVpnIncidentByChange3": assertCloseVpnIncidentByChange3, "assertCloseVpnIncidentByChange4": assertCloseVpnIncidentByChange4, "assertReclaimIdleAdobeSeat1": assertReclaimIdleAdobeSeat1, "assertReclaimIdleAdobeSeat2": assertReclaimIdleAdobeSeat2, "assertReclaimIdleAdobeSeat3": assertReclaimIdleAdobeSeat3, "assertReclaimIdleAdobeSeat4": assertReclaimIdleAdobeSeat4}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"leavers_return_assets": (*State).checkLeaversReturnAssets, "leavers_lose_licence_seats": (*State).checkLeaversLoseLicenceSeats, "assets_in_repair_have_open_ticket": (*State).checkAssetsInRepairHaveOpenTicket, "change_resolutions_have_implemented_change": (*State).checkChangeResolutionsHaveImplementedChange}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("it_service_desk: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

@@ -3,7 +3,7 @@
 package restaurant_procurement
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -162,188 +162,61 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "receive_shibuya_vegetables",
-		Instruction: "Kanto Seika's delivery for Shibuya just came in: the negi and the cabbages, everything checked and fine. I signed for it (Mika Fujita). Book it into our stock, close the order and approve their invoice KS-0610-2291 for payment.",
-		Persona:     "Store manager, Aoba Ramen Shibuya",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"purchase_order\":\"po_0603\",\"received_by\":\"Mika Fujita\",\"temperature_ok\":true}"),
-			Tool: "receive_delivery",
-		}, {
-			Args: json.RawMessage("{\"purchase_order\":\"po_0603\"}"),
-			Tool: "mark_po_received",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"sinv_0603\"}"),
-			Tool: "approve_invoice",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/food_service/procurement",
-		},
-	},
-	rubric: []assertion{{
-		check: assertReceiveShibuyaVegetables1,
-		kind:  "expr",
-		text:  "inventory.StockLevel[stk_sb_negi].on_hand == 25",
-	}, {
-		check: assertReceiveShibuyaVegetables2,
-		kind:  "expr",
-		text:  "inventory.StockLevel[stk_sb_cabbage].on_hand == 50",
-	}, {
-		check: assertReceiveShibuyaVegetables3,
-		kind:  "expr",
-		text:  "purchasing.PurchaseOrder[po_0603].status == received",
-	}, {
-		check: assertReceiveShibuyaVegetables4,
-		kind:  "expr",
-		text:  "payables.SupplierInvoice[sinv_0603].status == approved",
-	}, {
-		check: holds((*State).checkReceivedOrdersHaveReceipt),
-		kind:  "invariant",
-		text:  "invariant received_orders_have_receipt",
-	}, {
-		check: holds((*State).checkApprovedInvoicesMatchReceivedOrders),
-		kind:  "invariant",
-		text:  "invariant approved_invoices_match_received_orders",
-	}},
-	start: taskStart("receive_shibuya_vegetables"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "refuse_warm_seafood_delivery",
-		Instruction: "Sho Kimura here, Ginza. Toyosu Uoichi's delivery for today just arrived and the scallops are soft: the probe reads 9 °C in the box. Don't take it in. Cancel that order and place a new one with them for the same items and quantities, delivered on 12 June. I approve it.",
-		Persona:     "Head chef, Sushi Aoba Ginza",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"purchase_order\":\"po_0604\",\"received_by\":\"Sho Kimura\",\"temperature_ok\":false,\"reason\":\"Frozen scallops at 9 °C on arrival; cold chain broken.\"}"),
-			Tool: "refuse_delivery",
-		}, {
-			Args: json.RawMessage("{\"purchase_order\":\"po_0604\"}"),
-			Tool: "cancel_purchase_order",
-		}, {
-			Args: json.RawMessage("{\"outlet\":\"out_ginza\",\"supplier\":\"sup_toyosu\",\"delivery_date\":\"2026-06-12\"}"),
-			Bind: "o",
-			Tool: "create_purchase_order",
-		}, {
-			Args: json.RawMessage("{\"ingredient\":\"ing_salmon\",\"quantity\":8}"),
-			Tool: "add_order_line",
-			Uses: []runtime.BoundArg{{
-				Arg:  "purchase_order",
-				Name: "o",
-			}},
-		}, {
-			Args: json.RawMessage("{\"ingredient\":\"ing_hotate\",\"quantity\":6}"),
-			Tool: "add_order_line",
-			Uses: []runtime.BoundArg{{
-				Arg:  "purchase_order",
-				Name: "o",
-			}},
-		}, {
-			Args: json.RawMessage("{\"approved_by\":\"Sho Kimura\"}"),
-			Tool: "submit_purchase_order",
-			Uses: []runtime.BoundArg{{
-				Arg:  "purchase_order",
-				Name: "o",
-			}},
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance", "state_management"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/food_service/procurement",
-		},
-	},
-	rubric: []assertion{{
-		check: assertRefuseWarmSeafoodDelivery1,
-		kind:  "expr",
-		text:  "exists(g in inventory.GoodsReceipt where g.purchase_order == po_0604 and g.quality == rejected)",
-	}, {
-		check: assertRefuseWarmSeafoodDelivery2,
-		kind:  "expr",
-		text:  "purchasing.PurchaseOrder[po_0604].status == cancelled",
-	}, {
-		check: assertRefuseWarmSeafoodDelivery3,
-		kind:  "expr",
-		text:  "exists(o in purchasing.PurchaseOrder where o.outlet == out_ginza and o.supplier == sup_toyosu and o.delivery_date == 2026-06-12 and o.status == sent and o.total == 52600)",
-	}, {
-		check: assertRefuseWarmSeafoodDelivery4,
-		kind:  "expr",
-		text:  "inventory.StockLevel[stk_gz_hotate].on_hand == 4",
-	}, {
-		check: holds((*State).checkColdChainOnReceipt),
-		kind:  "invariant",
-		text:  "invariant cold_chain_on_receipt",
-	}},
-	start: taskStart("refuse_warm_seafood_delivery"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "wagyu_order_within_budget",
-		Instruction: "For this weekend's tasting menu I want 6 kg of Matsusaka sirloin on our wagyu order that's still in draft, instead of 4. We must stay inside our 30-day procurement budget though: if 6 kg doesn't fit, order as many whole kilos as fit. Then send the order, approved by me, Daisuke Ito.",
-		Persona:     "Chef de cuisine, Bistro Aoba Minatomirai",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"purchase_order\":\"po_0605\",\"ingredient\":\"ing_wagyu\",\"quantity\":5}"),
-			Tool: "set_line_quantity",
-		}, {
-			Args: json.RawMessage("{\"purchase_order\":\"po_0605\",\"approved_by\":\"Daisuke Ito\"}"),
-			Tool: "submit_purchase_order",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "reasoning", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "arithmetic"},
-			Domain:       "ToB/food_service/procurement",
-		},
-	},
-	rubric: []assertion{{
-		check: assertWagyuOrderWithinBudget1,
-		kind:  "expr",
-		text:  "purchasing.OrderLine[ol_0605_1].quantity == 5",
-	}, {
-		check: assertWagyuOrderWithinBudget2,
-		kind:  "expr",
-		text:  "purchasing.PurchaseOrder[po_0605].status == sent",
-	}, {
-		check: assertWagyuOrderWithinBudget3,
-		kind:  "expr",
-		text:  "purchasing.PurchaseOrder[po_0605].total == 120000",
-	}, {
-		check: holds((*State).checkOutletBudgetRespected),
-		kind:  "invariant",
-		text:  "invariant outlet_budget_respected",
-	}},
-	start: taskStart("wagyu_order_within_budget"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "pay_dairy_invoice",
-		Instruction: "Tokachi Milk Farm's invoice TMF-2606-0042 for the Yokohama dairy delivery is waiting. Check it matches what we ordered and received, and if it does, approve it and pay it today.",
-		Persona:     "Accounts payable clerk",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"invoice\":\"sinv_0602\"}"),
-			Tool: "approve_invoice",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"sinv_0602\"}"),
-			Tool: "pay_invoice",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "verification"},
-			Domain:       "ToB/food_service/accounts_payable",
-		},
-	},
-	rubric: []assertion{{
-		check: assertPayDairyInvoice1,
-		kind:  "expr",
-		text:  "payables.SupplierInvoice[sinv_0602].status == paid",
-	}, {
-		check: assertPayDairyInvoice2,
-		kind:  "expr",
-		text:  "payables.SupplierInvoice[sinv_0602].paid_on == 2026-06-10",
-	}, {
-		check: holds((*State).checkApprovedInvoicesMatchReceivedOrders),
-		kind:  "invariant",
-		text:  "invariant approved_invoices_match_received_orders",
-	}},
-	start: taskStart("pay_dairy_invoice"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertReceiveShibuyaVegetables1": assertReceiveShibuyaVegetables1, "assertReceiveShibuyaVegetables2": assertReceiveShibuyaVegetables2, "assertReceiveShibuyaVegetables3": assertReceiveShibuyaVegetables3, "assertReceiveShibuyaVegetables4": assertReceiveShibuyaVegetables4, "assertRefuseWarmSeafoodDelivery1": assertRefuseWarmSeafoodDelivery1, "assertRefuseWarmSeafoodDelivery2": assertRefuseWarmSeafoodDelivery2, "assertRefuseWarmSeafoodDelivery3": assertRefuseWarmSeafoodDelivery3, "assertRefuseWarmSeafoodDelivery4": assertRefuseWarmSeafoodDelivery4, "assertWagyuOrderWithinBudget1": assertWagyuOrderWithinBudget1, "assertWagyuOrderWithinBudget2": assertWagyuOrderWithinBudget2, "assertWagyuOrderWithinBudget3": assertWagyuOrderWithinBudget3, "assertPayDairyInvoice1": assertPayDairyInvoice1, "assertPayDairyInvoice2": assertPayDairyInvoice2}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"received_orders_have_receipt": (*State).checkReceivedOrdersHaveReceipt, "approved_invoices_match_received_orders": (*State).checkApprovedInvoicesMatchReceivedOrders, "cold_chain_on_receipt": (*State).checkColdChainOnReceipt, "outlet_budget_respected": (*State).checkOutletBudgetRespected}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("restaurant_procurement: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

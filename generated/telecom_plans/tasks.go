@@ -3,7 +3,7 @@
 package telecom_plans
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -146,159 +146,61 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "restore_line_after_payment",
-		Instruction: "Juliana Pereira dos Santos just sent the receipts: she paid both of her open bills (R$ 79.99 for May and R$ 79.99 for June) by Pix this morning. Record the payments and get her line working again.",
-		Persona:     "Customer care agent",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"bill\":\"bill_juliana_05\",\"amount\":79.99}"),
-			Tool: "record_payment",
-		}, {
-			Args: json.RawMessage("{\"bill\":\"bill_juliana_06\",\"amount\":79.99}"),
-			Tool: "record_payment",
-		}, {
-			Args: json.RawMessage("{\"line\":\"ln_juliana\"}"),
-			Tool: "reactivate_line",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToC/telecom/billing",
-		},
-	},
-	rubric: []assertion{{
-		check: assertRestoreLineAfterPayment1,
-		kind:  "expr",
-		text:  "billing.Bill[bill_juliana_05].status == paid",
-	}, {
-		check: assertRestoreLineAfterPayment2,
-		kind:  "expr",
-		text:  "billing.Bill[bill_juliana_06].status == paid",
-	}, {
-		check: assertRestoreLineAfterPayment3,
-		kind:  "expr",
-		text:  "network.Line[ln_juliana].status == active",
-	}, {
-		check: holds((*State).checkNonPaymentSuspensionJustified),
-		kind:  "invariant",
-		text:  "invariant non_payment_suspension_justified",
-	}, {
-		check: holds((*State).checkActiveLinesHaveOnePlan),
-		kind:  "invariant",
-		text:  "invariant active_lines_have_one_plan",
-	}},
-	start: taskStart("restore_line_after_payment"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "complete_port_to_claro",
-		Instruction: "Fernanda Oliveira Costa's number +5551984236690 is moving to Claro and today is the porting window. Finish the port-out on our side and make sure nothing is left running on that number.",
-		Persona:     "Portability back-office analyst",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"request\":\"por_fernanda\"}"),
-			Tool: "complete_port_out",
-		}, {
-			Args: json.RawMessage("{\"line\":\"ln_fernanda\"}"),
-			Tool: "mark_line_ported_out",
-		}, {
-			Args: json.RawMessage("{\"subscription\":\"subs_fernanda\"}"),
-			Tool: "end_subscription",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToC/telecom/portability",
-		},
-	},
-	rubric: []assertion{{
-		check: assertCompletePortToClaro1,
-		kind:  "expr",
-		text:  "portability.PortOutRequest[por_fernanda].status == completed",
-	}, {
-		check: assertCompletePortToClaro2,
-		kind:  "expr",
-		text:  "network.Line[ln_fernanda].status == ported_out",
-	}, {
-		check: assertCompletePortToClaro3,
-		kind:  "expr",
-		text:  "offers.Subscription[subs_fernanda].status == ended",
-	}, {
-		check: holds((*State).checkCompletedPortOutReleasesLine),
-		kind:  "invariant",
-		text:  "invariant completed_port_out_releases_line",
-	}, {
-		check: holds((*State).checkPortedOutLinesHaveNoPlan),
-		kind:  "invariant",
-		text:  "invariant ported_out_lines_have_no_plan",
-	}},
-	start: taskStart("complete_port_to_claro"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "process_port_out_queue",
-		Instruction: "Two port-out requests arrived yesterday, one from Vivo and one from TIM. Rafael Souza Lima still owes us his June bill and is in his minimum term, can we hold his? Process both requests according to the portability rules.",
-		Persona:     "Portability back-office analyst",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"request\":\"por_rafael\"}"),
-			Tool: "approve_port_out",
-		}, {
-			Args: json.RawMessage("{\"request\":\"por_lucas\",\"reason\":\"cpf_mismatch\"}"),
-			Tool: "reject_port_out",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance", "reasoning"},
-			Difficulty:   []string{"verification", "rule_following"},
-			Domain:       "ToC/telecom/portability",
-		},
-	},
-	rubric: []assertion{{
-		check: assertProcessPortOutQueue1,
-		kind:  "expr",
-		text:  "portability.PortOutRequest[por_rafael].status == approved",
-	}, {
-		check: assertProcessPortOutQueue2,
-		kind:  "expr",
-		text:  "portability.PortOutRequest[por_lucas].status == rejected",
-	}, {
-		check: assertProcessPortOutQueue3,
-		kind:  "expr",
-		text:  "portability.PortOutRequest[por_lucas].rejection_reason == cpf_mismatch",
-	}, {
-		check: assertProcessPortOutQueue4,
-		kind:  "expr",
-		text:  "network.Line[ln_lucas].status == active",
-	}},
-	start: taskStart("process_port_out_queue"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "move_daughter_to_postpaid",
-		Instruction: "Ana Beatriz Carvalho is on the phone: she wants her daughter's number, +5511976320418, moved from the Controle 15GB plan to Nuvem Pós 30GB starting today.",
-		Persona:     "Customer care agent",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"line\":\"ln_ana2\",\"new_plan\":\"plan_pos30\"}"),
-			Tool: "change_plan",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management"},
-			Difficulty:   []string{"single_service"},
-			Domain:       "ToC/telecom/plans",
-		},
-	},
-	rubric: []assertion{{
-		check: assertMoveDaughterToPostpaid1,
-		kind:  "expr",
-		text:  "exists(s in offers.Subscription where s.line == ln_ana2 and s.plan == plan_pos30 and s.status == active)",
-	}, {
-		check: assertMoveDaughterToPostpaid2,
-		kind:  "expr",
-		text:  "offers.Subscription[subs_ana2].status == ended",
-	}, {
-		check: holds((*State).checkActiveLinesHaveOnePlan),
-		kind:  "invariant",
-		text:  "invariant active_lines_have_one_plan",
-	}},
-	start: taskStart("move_daughter_to_postpaid"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertRestoreLineAfterPayment1": assertRestoreLineAfterPayment1, "assertRestoreLineAfterPayment2": assertRestoreLineAfterPayment2, "assertRestoreLineAfterPayment3": assertRestoreLineAfterPayment3, "assertCompletePortToClaro1": assertCompletePortToClaro1, "assertCompletePortToClaro2": assertCompletePortToClaro2, "assertCompletePortToClaro3": assertCompletePortToClaro3, "assertProcessPortOutQueue1": assertProcessPortOutQueue1, "assertProcessPortOutQueue2": assertProcessPortOutQueue2, "assertProcessPortOutQueue3": assertProcessPortOutQueue3, "assertProcessPortOutQueue4": assertProcessPortOutQueue4, "assertMoveDaughterToPostpaid1": assertMoveDaughterToPostpaid1, "assertMoveDaughterToPostpaid2": assertMoveDaughterToPostpaid2}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"non_payment_suspension_justified": (*State).checkNonPaymentSuspensionJustified, "active_lines_have_one_plan": (*State).checkActiveLinesHaveOnePlan, "completed_port_out_releases_line": (*State).checkCompletedPortOutReleasesLine, "ported_out_lines_have_no_plan": (*State).checkPortedOutLinesHaveNoPlan}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("telecom_plans: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

@@ -3,7 +3,7 @@
 package university_admissions
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -161,173 +161,61 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "accept_cs_offer_with_deposit",
-		Instruction: "Emily Chen just called: she is accepting our Computer Science offer and the President's scholarship that came with it. She paid her tuition deposit by Interac e-Transfer this morning, reference DEP-2026-00457. Please record everything.",
-		Persona:     "Admissions officer",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"application\":\"apl_chen_cs\",\"amount\":500,\"method\":\"interac_etransfer\",\"reference\":\"DEP-2026-00457\"}"),
-			Tool: "record_deposit",
-		}, {
-			Args: json.RawMessage("{\"offer\":\"off_chen\"}"),
-			Tool: "accept_offer",
-		}, {
-			Args: json.RawMessage("{\"award\":\"aw_chen\"}"),
-			Tool: "accept_award",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/education/admissions",
-		},
-	},
-	rubric: []assertion{{
-		check: assertAcceptCsOfferWithDeposit1,
-		kind:  "expr",
-		text:  "exists(d in finance.TuitionDeposit where d.application == apl_chen_cs and d.reference == \"DEP-2026-00457\" and d.amount == 500 and d.status == received)",
-	}, {
-		check: assertAcceptCsOfferWithDeposit2,
-		kind:  "expr",
-		text:  "admissions.Offer[off_chen].status == accepted",
-	}, {
-		check: assertAcceptCsOfferWithDeposit3,
-		kind:  "expr",
-		text:  "awards.ScholarshipAward[aw_chen].status == accepted",
-	}, {
-		check: holds((*State).checkAcceptedOffersHaveDeposit),
-		kind:  "invariant",
-		text:  "invariant accepted_offers_have_deposit",
-	}},
-	start: taskStart("accept_cs_offer_with_deposit"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "admit_nursing_applicant",
-		Instruction: "Harpreet Singh's transcript from her school in Surrey arrived last week and the registrar has confirmed it is authentic. Finish her Nursing file: if she meets our admission average, admit her with an unconditional offer and a response deadline of May 1.",
-		Persona:     "Admissions officer, Faculty of Health",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"document\":\"doc_singh_tr\"}"),
-			Tool: "verify_document",
-		}, {
-			Args: json.RawMessage("{\"application\":\"apl_singh_bscn\",\"with_conditions\":false,\"respond_by\":\"2026-05-01\"}"),
-			Tool: "admit_applicant",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/education/admissions",
-		},
-	},
-	rubric: []assertion{{
-		check: assertAdmitNursingApplicant1,
-		kind:  "expr",
-		text:  "applicants.Document[doc_singh_tr].status == verified",
-	}, {
-		check: assertAdmitNursingApplicant2,
-		kind:  "expr",
-		text:  "admissions.Application[apl_singh_bscn].status == admitted",
-	}, {
-		check: assertAdmitNursingApplicant3,
-		kind:  "expr",
-		text:  "exists(o in admissions.Offer where o.application == apl_singh_bscn and o.kind == unconditional and o.respond_by == 2026-05-01 and o.status == extended)",
-	}, {
-		check: holds((*State).checkAdmittedApplicantsHaveVerifiedDocuments),
-		kind:  "invariant",
-		text:  "invariant admitted_applicants_have_verified_documents",
-	}},
-	start: taskStart("admit_nursing_applicant"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "last_data_science_seat",
-		Instruction: "We have one seat left in the MSc Data Science intake and two files still under review, Thi Mai Nguyen and Daniel Kim. Her IELTS result (7.0 overall) came in on Friday and checks out. Give the seat to the stronger applicant by admission average, with an unconditional offer to answer by April 15, and put the other one on the waitlist.",
-		Persona:     "Graduate program coordinator, MSc Data Science",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"document\":\"doc_nguyen_en\"}"),
-			Tool: "verify_document",
-		}, {
-			Args: json.RawMessage("{\"application\":\"apl_nguyen_mds\",\"with_conditions\":false,\"respond_by\":\"2026-04-15\"}"),
-			Tool: "admit_applicant",
-		}, {
-			Args: json.RawMessage("{\"application\":\"apl_kim_mds\"}"),
-			Tool: "waitlist_application",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "reasoning", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "comparison", "multi_step"},
-			Domain:       "ToB/education/admissions",
-		},
-	},
-	rubric: []assertion{{
-		check: assertLastDataScienceSeat1,
-		kind:  "expr",
-		text:  "admissions.Application[apl_nguyen_mds].status == admitted",
-	}, {
-		check: assertLastDataScienceSeat2,
-		kind:  "expr",
-		text:  "admissions.Application[apl_kim_mds].status == waitlisted",
-	}, {
-		check: assertLastDataScienceSeat3,
-		kind:  "expr",
-		text:  "applicants.Document[doc_nguyen_en].status == verified",
-	}, {
-		check: holds((*State).checkProgramCapacityRespected),
-		kind:  "invariant",
-		text:  "invariant program_capacity_respected",
-	}, {
-		check: holds((*State).checkAdmittedApplicantsHaveVerifiedDocuments),
-		kind:  "invariant",
-		text:  "invariant admitted_applicants_have_verified_documents",
-	}},
-	start: taskStart("last_data_science_seat"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "withdraw_to_other_university",
-		Instruction: "Ava Wilson emailed us: she has decided to go to UBC and is withdrawing from Computer Science. She is still inside the refund window, so please withdraw her file, refund her tuition deposit, and make sure nothing else stays open in her name.",
-		Persona:     "Admissions officer",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"application\":\"apl_wilson_cs\"}"),
-			Tool: "withdraw_application",
-		}, {
-			Args: json.RawMessage("{\"deposit\":\"dep_wilson\"}"),
-			Tool: "refund_deposit",
-		}, {
-			Args: json.RawMessage("{\"award\":\"aw_wilson\"}"),
-			Tool: "cancel_award",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management", "policy_compliance"},
-			Difficulty:   []string{"cross_service", "multi_step"},
-			Domain:       "ToB/education/admissions",
-		},
-	},
-	rubric: []assertion{{
-		check: assertWithdrawToOtherUniversity1,
-		kind:  "expr",
-		text:  "admissions.Application[apl_wilson_cs].status == withdrawn",
-	}, {
-		check: assertWithdrawToOtherUniversity2,
-		kind:  "expr",
-		text:  "finance.TuitionDeposit[dep_wilson].status == refunded",
-	}, {
-		check: assertWithdrawToOtherUniversity3,
-		kind:  "expr",
-		text:  "awards.ScholarshipAward[aw_wilson].status == cancelled",
-	}, {
-		check: assertWithdrawToOtherUniversity4,
-		kind:  "expr",
-		text:  "admissions.Offer[off_wilson].status == declined",
-	}, {
-		check: holds((*State).checkScholarshipsOnlyForAdmitted),
-		kind:  "invariant",
-		text:  "invariant scholarships_only_for_admitted",
-	}, {
-		check: holds((*State).checkDepositRefundsOnlyAfterWithdrawal),
-		kind:  "invariant",
-		text:  "invariant deposit_refunds_only_after_withdrawal",
-	}},
-	start: taskStart("withdraw_to_other_university"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertAcceptCsOfferWithDeposit1": assertAcceptCsOfferWithDeposit1, "assertAcceptCsOfferWithDeposit2": assertAcceptCsOfferWithDeposit2, "assertAcceptCsOfferWithDeposit3": assertAcceptCsOfferWithDeposit3, "assertAdmitNursingApplicant1": assertAdmitNursingApplicant1, "assertAdmitNursingApplicant2": assertAdmitNursingApplicant2, "assertAdmitNursingApplicant3": assertAdmitNursingApplicant3, "assertLastDataScienceSeat1": assertLastDataScienceSeat1, "assertLastDataScienceSeat2": assertLastDataScienceSeat2, "assertLastDataScienceSeat3": assertLastDataScienceSeat3, "assertWithdrawToOtherUniversity1": assertWithdrawToOtherUniversity1, "assertWithdrawToOtherUniversity2": assertWithdrawToOtherUniversity2, "assertWithdrawToOtherUniversity3": assertWithdrawToOtherUniversity3, "assertWithdrawToOtherUniversity4": assertWithdrawToOtherUniversity4}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"accepted_offers_have_deposit": (*State).checkAcceptedOffersHaveDeposit, "admitted_applicants_have_verified_documents": (*State).checkAdmittedApplicantsHaveVerifiedDocuments, "program_capacity_respected": (*State).checkProgramCapacityRespected, "scholarships_only_for_admitted": (*State).checkScholarshipsOnlyForAdmitted, "deposit_refunds_only_after_withdrawal": (*State).checkDepositRefundsOnlyAfterWithdrawal}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("university_admissions: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

@@ -3,7 +3,7 @@
 package northwind
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"sync"
 
@@ -83,105 +83,63 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "settle_acme_invoice",
-		Instruction: "Acme paid their 1,200 EUR invoice last week. Record it and keep the books right.",
-		Persona:     "Account Manager",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"invoice\":\"inv1\"}"),
-			Tool: "mark_paid",
-		}, {
-			Args: json.RawMessage("{\"invoice\":\"inv1\",\"amount\":1200}"),
-			Tool: "post_entry",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use", "state_management"},
-			Difficulty:   []string{"cross_service"},
-			Domain:       "ToB/finance/billing",
-		},
-	},
-	rubric: []assertion{{
-		check: assertSettleAcmeInvoice1,
-		kind:  "expr",
-		text:  "billing.Invoice[inv1].status == paid",
-	}, {
-		check: assertSettleAcmeInvoice2,
-		kind:  "expr",
-		text:  "exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200)",
-	}, {
-		check: holds((*State).checkPaidInvoicesArePosted),
-		kind:  "invariant",
-		text:  "invariant paid_invoices_are_posted",
-	}},
-	start: taskStart("settle_acme_invoice"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "bill_initech",
-		Instruction: "Initech signed today. Bill them 300 EUR, issue it, and they paid on the spot.",
-		Persona:     "Billing clerk",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"customer\":\"initech\",\"amount\":300}"),
-			Bind: "i",
-			Tool: "create_invoice",
-		}, {
-			Args: json.RawMessage("{}"),
-			Tool: "issue_invoice",
-			Uses: []runtime.BoundArg{{
-				Arg:  "invoice",
-				Name: "i",
-			}},
-		}, {
-			Args: json.RawMessage("{}"),
-			Tool: "mark_paid",
-			Uses: []runtime.BoundArg{{
-				Arg:  "invoice",
-				Name: "i",
-			}},
-		}, {
-			Args: json.RawMessage("{\"amount\":300}"),
-			Tool: "post_entry",
-			Uses: []runtime.BoundArg{{
-				Arg:  "invoice",
-				Name: "i",
-			}},
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use"},
-			Difficulty:   []string{"multi_step"},
-			Domain:       "ToB/finance/billing",
-		},
-	},
-	rubric: []assertion{{
-		check: assertBillInitech1,
-		kind:  "expr",
-		text:  "count(i in billing.Invoice where i.customer == initech and i.status == paid) == 1",
-	}, {
-		check: holds((*State).checkPaidInvoicesArePosted),
-		kind:  "invariant",
-		text:  "invariant paid_invoices_are_posted",
-	}},
-	start: taskStart("bill_initech"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "refuse_discount",
-		Instruction: "Globex asks for their draft invoice to be deleted because \"it's wrong\". Company rules say drafts stay. Say no.",
-		Persona:     "Account Manager",
-		Solution:    []runtime.Call{},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"policy_compliance"},
-			Difficulty:   []string{},
-			Domain:       "ToB/finance/billing",
-		},
-	},
-	rubric: []assertion{{
-		check: assertUnchanged,
-		kind:  "unchanged",
-		text:  "unchanged",
-	}},
-	start: taskStart("refuse_discount"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertSettleAcmeInvoice1": assertSettleAcmeInvoice1, "assertSettleAcmeInvoice2": assertSettleAcmeInvoice2, "assertBillInitech1": assertBillInitech1}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"paid_invoices_are_posted": (*State).checkPaidInvoicesArePosted}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	case a.Kind == "unchanged":
+		out.check = assertUnchanged
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("northwind: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {

@@ -3,7 +3,7 @@
 package retail
 
 import (
-	"encoding/json"
+	_ "embed"
 	"fmt"
 	"slices"
 	"sync"
@@ -48,13 +48,6 @@ func assertCancelWithRefund2(s *State, _ startState) (bool, string) {
 func assertCancelWithRefund3(s *State, _ startState) (bool, string) {
 	l := int64(len(s.orderAt("#W1").PaymentHistory))
 	return s.compared(l == 2, l, 2)
-}
-
-// assertCancelWithRefund4 grades assertion 4 of task cancel_with_refund:
-//
-// unchanged except store.Order["#W1"], store.User["sara_doe_1"]
-func assertCancelWithRefund4(s *State, start startState) (bool, string) {
-	return unchangedExcept(s, start, map[string]map[string]bool{"Order": {"#W1": true}, "User": {"sara_doe_1": true}})
 }
 
 // assertSwapShirt1 grades assertion 1 of task swap_shirt:
@@ -191,186 +184,66 @@ func (s *State) compared(ok bool, l, r any) (bool, string) {
 	return false, "left side is " + runtime.ValueText(l) + ", right side is " + runtime.ValueText(r)
 }
 
-// tasks are the world's tasks in declaration order.
-var tasks = []*task{{
-	info: runtime.TaskInfo{
-		ID:          "cancel_with_refund",
-		Instruction: "Cancel order #W1, I no longer need it.",
-		Meta: runtime.Meta{{
-			Key:   "split",
-			Value: []string{"train", "base"},
-		}, {
-			Key:   "source_id",
-			Value: "17",
-		}, {
-			Key:   "nl_assertions",
-			Value: []string{"Agent says the refund is $319.49.", "`*/ \"quoted\"`"},
-		}, {
-			Key:   "empty",
-			Value: []string{},
-		}, {
-			Key:   "weight",
-			Value: int64(2),
-		}, {
-			Key:   "share",
-			Value: 0.25,
-		}, {
-			Key:   "whole",
-			Value: 3.0,
-		}, {
-			Key:   "reviewed",
-			Value: true,
-		}},
-		Persona: "Customer",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"order_id\":\"#W1\"}"),
-			Tool: "get_order_details",
-		}, {
-			Args:  json.RawMessage("{\"order\":\"#W1\",\"reason\":\"changed my mind\"}"),
-			Fails: "Invalid reason",
-			Tool:  "cancel_pending_order",
-		}, {
-			Args: json.RawMessage("{\"order\":\"#W1\",\"reason\":\"no longer needed\"}"),
-			Tool: "cancel_pending_order",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use"},
-			Difficulty:   []string{},
-			Domain:       "ToC/retail",
-		},
-	},
-	rubric: []assertion{{
-		check: assertCancelWithRefund1,
-		kind:  "expr",
-		text:  "store.Order[\"#W1\"].status == cancelled",
-	}, {
-		check: assertCancelWithRefund2,
-		kind:  "expr",
-		text:  "store.User[\"sara_doe_1\"].payment_methods[\"gift_card_1\"].balance == 359.49",
-	}, {
-		check: assertCancelWithRefund3,
-		kind:  "expr",
-		text:  "len(store.Order[\"#W1\"].payment_history) == 2",
-	}, {
-		check: assertCancelWithRefund4,
-		kind:  "unchanged",
-		text:  "unchanged except store.Order[\"#W1\"], store.User[\"sara_doe_1\"]",
-	}},
-	start: taskStart("cancel_with_refund"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "swap_shirt",
-		Instruction: "On #W1, swap the blue T-shirt for the red one.",
-		Persona:     "Customer",
-		Solution: []runtime.Call{{
-			Args:  json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1003\"]}"),
-			Fails: "New item 1003 not found or available",
-			Tool:  "modify_pending_order_items",
-		}, {
-			Args: json.RawMessage("{\"order\":\"#W1\",\"item_ids\":[\"1001\"],\"new_item_ids\":[\"1002\"]}"),
-			Tool: "modify_pending_order_items",
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use"},
-			Difficulty:   []string{},
-			Domain:       "ToC/retail",
-		},
-	},
-	rubric: []assertion{{
-		check: assertSwapShirt1,
-		kind:  "expr",
-		text:  "store.Order[\"#W1\"].items[0].item_id == \"1002\"",
-	}, {
-		check: assertSwapShirt2,
-		kind:  "expr",
-		text:  "store.Order[\"#W1\"].items[0].options == {\"color\": \"red\", \"size\": \"L\"}",
-	}, {
-		check: assertSwapShirt3,
-		kind:  "expr",
-		text:  "store.Order[\"#W1\"].exchange_items == [\"1002\"]",
-	}, {
-		check: assertSwapShirt4,
-		kind:  "expr",
-		text:  "sum(p in store.Order[\"#W1\"].payment_history: p.amount) == 321.24",
-	}, {
-		check: holds((*State).checkItemsAreVariantsOfTheirProduct),
-		kind:  "invariant",
-		text:  "invariant items_are_variants_of_their_product",
-	}, {
-		check: assertSwapShirt6,
-		kind:  "expr",
-		text:  "first(it in store.Order[\"#W1\"].items where it.item_id == \"1002\").price == 21.25",
-	}, {
-		check: assertSwapShirt7,
-		kind:  "expr",
-		text:  "index(it in store.Order[\"#W1\"].items where it.item_id == \"2001\") == 1",
-	}},
-	start: taskStart("swap_shirt"),
-}, {
-	info: runtime.TaskInfo{
-		ID:          "new_card_and_order",
-		Instruction: "Add my gift card gift_card_9 with 50 dollars, move to 2 Oak Ave, then order a red T-shirt as order #W9.",
-		Persona:     "Customer",
-		Solution: []runtime.Call{{
-			Args: json.RawMessage("{\"user\":\"tom_li_2\",\"method\":{\"source\":\"gift_card\",\"id\":\"gift_card_9\",\"balance\":50}}"),
-			Tool: "add_payment_method",
-		}, {
-			Args:  json.RawMessage("{\"user\":\"tom_li_2\",\"method\":{\"source\":\"gift_card\",\"id\":\"gift_card_9\",\"balance\":10}}"),
-			Fails: "Payment method gift_card_9 already exists",
-			Tool:  "add_payment_method",
-		}, {
-			Args:  json.RawMessage("{\"user\":\"tom_li_2\",\"payment_method_id\":\"paypal_1\",\"balance\":5}"),
-			Fails: "User.payment_methods[\"paypal_1\"].balance belongs to case gift_card, not paypal",
-			Tool:  "set_gift_card_balance",
-		}, {
-			Args: json.RawMessage("{\"user\":\"tom_li_2\",\"address\":{\"address1\":\"2 Oak Ave\",\"address2\":\"\",\"city\":\"Springfield\",\"country\":\"USA\",\"zip\":\"12345\"}}"),
-			Tool: "modify_user_address",
-		}, {
-			Args:    json.RawMessage("{\"user\":\"tom_li_2\",\"order_id\":\"#W9\",\"items\":[{\"name\":\"T-Shirt\",\"product_id\":\"6086499569\",\"item_id\":\"1002\",\"price\":21.25,\"options\":{\"color\":\"red\",\"size\":\"L\"}}],\"gift_address\":{\"address1\":\"9 Elm Rd\",\"address2\":\"\",\"city\":\"Shelbyville\",\"country\":\"USA\",\"zip\":\"54321\"}}"),
-			Bind:    "o",
-			BindKey: "order_id",
-			Tool:    "place_order",
-		}, {
-			Args: json.RawMessage("{}"),
-			Tool: "get_order_details",
-			Uses: []runtime.BoundArg{{
-				Arg:  "order_id",
-				Name: "o",
-			}},
-		}},
-		Tags: runtime.TaskTags{
-			Capabilities: []string{"tool_use"},
-			Difficulty:   []string{},
-			Domain:       "ToC/retail",
-		},
-	},
-	rubric: []assertion{{
-		check: assertNewCardAndOrder1,
-		kind:  "expr",
-		text:  "store.User[\"tom_li_2\"].payment_methods[\"gift_card_9\"].source == gift_card",
-	}, {
-		check: assertNewCardAndOrder2,
-		kind:  "expr",
-		text:  "store.User[\"tom_li_2\"].address == Address { … }",
-	}, {
-		check: assertNewCardAndOrder3,
-		kind:  "expr",
-		text:  "\"#W9\" in store.User[\"tom_li_2\"].orders",
-	}, {
-		check: assertNewCardAndOrder4,
-		kind:  "expr",
-		text:  "\"#W9\" in store.Order and \"#W10\" not in store.Order",
-	}, {
-		check: assertNewCardAndOrder5,
-		kind:  "expr",
-		text:  "store.Order[\"#W9\"].gift_address.city == \"Shelbyville\"",
-	}, {
-		check: holds((*State).checkOrdersAreListedByTheirUser),
-		kind:  "invariant",
-		text:  "invariant orders_are_listed_by_their_user",
-	}},
-	start: taskStart("new_card_and_order"),
-}}
+// graders are the graders of the assertions that are expressions, by the
+// name tasks.json gives them.
+var graders = map[string]func(*State, startState) (bool, string){"assertCancelWithRefund1": assertCancelWithRefund1, "assertCancelWithRefund2": assertCancelWithRefund2, "assertCancelWithRefund3": assertCancelWithRefund3, "assertSwapShirt1": assertSwapShirt1, "assertSwapShirt2": assertSwapShirt2, "assertSwapShirt3": assertSwapShirt3, "assertSwapShirt4": assertSwapShirt4, "assertSwapShirt6": assertSwapShirt6, "assertSwapShirt7": assertSwapShirt7, "assertNewCardAndOrder1": assertNewCardAndOrder1, "assertNewCardAndOrder2": assertNewCardAndOrder2, "assertNewCardAndOrder3": assertNewCardAndOrder3, "assertNewCardAndOrder4": assertNewCardAndOrder4, "assertNewCardAndOrder5": assertNewCardAndOrder5}
+
+// invariantChecks are the checkers of the invariants rubrics assert, by
+// name.
+var invariantChecks = map[string]func(*State) []runtime.Violation{"items_are_variants_of_their_product": (*State).checkItemsAreVariantsOfTheirProduct, "orders_are_listed_by_their_user": (*State).checkOrdersAreListedByTheirUser}
+
+// rubricOf is assertion a of the task named task, as tasks.json holds it,
+// with its grader: the function it names, or the one its data makes
+// (a record compared whole, the records that may change, an invariant),
+// or its kind's.
+func rubricOf(task string, a runtime.AssertionData) assertion {
+	out := assertion{
+		kind: a.Kind,
+		text: a.Text,
+	}
+	switch {
+	case a.Grader != "":
+		out.check = graders[a.Grader]
+	case a.Except != nil:
+		except := runtime.ExceptSet(a.Except)
+		out.check = func(s *State, start startState) (bool, string) {
+			return unchangedExcept(s, start, except)
+		}
+	case a.Invariant != "":
+		if check, ok := invariantChecks[a.Invariant]; ok {
+			out.check = holds(check)
+		}
+	}
+	if out.check == nil {
+		panic(fmt.Sprintf("retail: task %s: no grader for assertion %q", task, a.Text))
+	}
+	return out
+}
+
+// tasksJSON holds the tasks, one a line: each task's description (a
+// runtime.TaskInfo) and its rubric as data (runtime.AssertionData). The
+// assertions that are expressions of their own are graded by the
+// functions above, named there; every other by its data (rubricOf).
+//
+//go:embed tasks.json
+var tasksJSON string
+
+// tasks are the world's tasks in declaration order, decoded once.
+var tasks = sync.OnceValue(func() []*task {
+	data := runtime.DecodeTasks(tasksJSON)
+	out := make([]*task, len(data))
+	for i, d := range data {
+		t := &task{
+			info:  d.TaskInfo,
+			start: taskStart(d.ID),
+		}
+		for _, a := range d.Rubric {
+			t.rubric = append(t.rubric, rubricOf(d.ID, a))
+		}
+		out[i] = t
+	}
+	return out
+})
 
 // startState is a task's start state, frozen, and its hash.
 type startState struct {
