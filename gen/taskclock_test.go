@@ -112,7 +112,7 @@ func TestTaskClockCode(t *testing.T) {
 		// The task's clock is its TaskInfo.Now; a task on the world's
 		// clock has none.
 		"tasks.json": {`{"id":"overdue_wednesday",`, `"now":"2026-03-18T17:45:00Z"`},
-		"world.go": {"const now runtime.DateTime = 1773394200"},
+		"world.go":   {"const now runtime.DateTime = 1773394200"},
 	} {
 		for _, want := range wants {
 			if !strings.Contains(string(files[file]), want) {
