@@ -17,7 +17,7 @@ PKGS     := ./... github.com/worldc/worldc/runtime/...
 RACE     := github.com/worldc/worldc/runtime github.com/worldc/worldc/runtime/serve/... ./internal/pipeline ./internal/gate ./internal/cache
 RACE_SHORT := ./internal/author
 
-.PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz scale clean
+.PHONY: all build demo generate gen-check check test vet fmt-check fmt bench fuzz scale measure-tasks clean
 
 all: build
 
@@ -71,6 +71,15 @@ fmt: build
 N ?= 200
 scale: build
 	sh internal/gate/testdata/scale/scale.sh $(WORLDC) $(N)
+
+# Task synthesis measured (docs/tasks.md, "What tasks cost"): the example
+# worlds and SYNTH synthetic ones, the gate timed at 5 and 100 tasks on the
+# example worlds and GATE_SAMPLE synthetic ones, GATE_RUNS runs each.
+SYNTH ?= 200
+GATE_SAMPLE ?= 4
+GATE_RUNS ?= 3
+measure-tasks: build
+	$(GO) run ./cmd/taskcost -worldc $(WORLDC) -worlds $(WORLDS) -synth $(SYNTH) -gate-sample $(GATE_SAMPLE) -gate-runs $(GATE_RUNS) -json taskcost.json
 
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)

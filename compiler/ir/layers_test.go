@@ -69,6 +69,7 @@ var layers = map[string]int{
 	// Commands: flags, output, exit codes.
 	"cmd/worldc":     9,
 	"cmd/tau2import": 9,
+	"cmd/taskcost":   9,
 }
 
 // goList runs go list with a template over patterns.
