@@ -40,10 +40,12 @@
 //     words, by an objective (the lowest or highest of a number field, or
 //     the only feasible one), found by exhaustive search; two optimal
 //     candidates drop the draw (solver_tie).
-//   - question: a count, a total, the name of the record with the
-//     highest or lowest value, a field of a record; the rubric is `answer
-//     EXPR` over the state and `unchanged`, the solution the reads that
-//     show every value the answer is computed from (checkAnswer).
+//   - question: a count, which records (a list of their ids or names,
+//     for a group of at most maxWhich), a total, the name of the record
+//     with the highest or lowest value, a field of a record; the rubric
+//     is `answer EXPR` over the state and `unchanged`, the solution the
+//     reads that show every value the answer is computed from
+//     (checkAnswer).
 //   - refusal: a request a require refuses (the golden solution makes the
 //     call and expects its failure message) or that the policy forbids (the
 //     call would succeed but break an invariant; the words say to change

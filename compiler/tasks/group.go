@@ -206,8 +206,10 @@ func exprLit(v any, t *ir.Type) string {
 }
 
 // plural is an entity's name in words, plural: claims, policies, boxes.
-func plural(e *ir.Entity) string {
-	s := humanize(e.Name)
+func plural(e *ir.Entity) string { return pluralWords(humanize(e.Name)) }
+
+// pluralWords is words (a name humanized) in the plural: the last word's.
+func pluralWords(s string) string {
 	switch {
 	case strings.HasSuffix(s, "y") && len(s) > 1 && !strings.ContainsRune("aeiou", rune(s[len(s)-2])):
 		return s[:len(s)-1] + "ies"

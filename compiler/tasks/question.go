@@ -11,8 +11,9 @@ import (
 // `unchanged`, and the agent's final message must state the value EXPR
 // has on the final state (runtime.AnswerMatches). EXPR is written over
 // the state — the group's filter, a record by its id — so that it stays
-// right when the seed changes: how many records a group holds, the total
-// of a number field over it, the name of its record with the highest or
+// right when the seed changes: how many records a group holds, which
+// they are (list(r in E where …), by their ids or names), the total of a
+// number field over it, the name of its record with the highest or
 // lowest value of a field, or a field of one record. The golden solution
 // is the reads that show the values (the group's search, the record's
 // lookups); the values the answer needs must be in their observations
@@ -24,7 +25,12 @@ const (
 	questionTotal   = "total"
 	questionExtreme = "extreme"
 	questionField   = "field"
+	questionWhich   = "which"
 )
+
+// maxWhich is the most records a which-question lists: a user asks
+// "which of my claims are open" of a few.
+const maxWhich = 8
 
 // sampleQuestion draws a question and makes it a task.
 func (x *synth) sampleQuestion() (*task, string) {
@@ -37,7 +43,7 @@ func (x *synth) sampleQuestion() (*task, string) {
 			known = append(known, e)
 		}
 	}
-	kind := []string{questionCount, questionTotal, questionExtreme, questionExtreme, questionField}[x.rng.IntN(5)]
+	kind := []string{questionCount, questionTotal, questionExtreme, questionExtreme, questionField, questionWhich}[x.rng.IntN(6)]
 	if len(grouped) == 0 {
 		kind = questionField
 	}
@@ -64,6 +70,27 @@ func (x *synth) sampleQuestion() (*task, string) {
 		t.instruction = "How many " + plural(e) + x.phrase(gr, wd) + " are there?"
 		for _, m := range gr.members {
 			t.needs = append(t.needs, recordID(m, e))
+		}
+	case questionWhich:
+		// Every record of the group, by the name users know it by (its
+		// id when it has none): the answer must state each one.
+		if len(gr.members) > maxWhich {
+			return nil, "question_too_long"
+		}
+		expr = "list(r in " + ref + " where " + where + ")"
+		what := "their ids"
+		name := x.nameField(e, gr.members)
+		if name != nil && name != e.Key {
+			expr = "list(r." + name.Name + " for r in " + ref + " where " + where + ")"
+			what = "their " + pluralWords(humanize(name.Name))
+		}
+		t.instruction = "Which " + plural(e) + x.phrase(gr, wd) + " are there? Tell me " + what + "."
+		for _, m := range gr.members {
+			need := recordID(m, e)
+			if name != nil && name != e.Key {
+				need, _ = atom(m[name.Name])
+			}
+			t.needs = append(t.needs, need)
 		}
 	case questionTotal, questionExtreme:
 		var fields []*ir.Field

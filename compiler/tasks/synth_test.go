@@ -516,3 +516,50 @@ func TestLevel(t *testing.T) {
 		t.Error("level brutal: no error")
 	}
 }
+
+// TestWhichQuestions: questions answered by a list, "which of my … are
+// …", by `answer list(r in E where …)` (or the names, list(r.name for
+// …)): verified as every task, their golden answer states every record
+// of the group, and an answer that leaves one out fails.
+func TestWhichQuestions(t *testing.T) {
+	path := filepath.Join(worldsDir, "it_service_desk.world")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, w2 := synthesize(t, path, src, 100, 1)
+	verify(t, r, w, w2)
+	which := 0
+	for _, task := range w2.Tasks {
+		if len(task.Assertions) == 0 || !strings.HasPrefix(task.Assertions[0].Text, "answer list(") {
+			continue
+		}
+		which++
+		if !strings.HasPrefix(task.Instruction, "Which ") {
+			t.Errorf("%s: %q does not ask which", task.Name, task.Instruction)
+		}
+		res, err := eval.RunSolution(w2, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start, err := eval.NewState(w2, task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := res.Final.GoldenAnswer(task)
+		elems := strings.Split(golden, ", ")
+		if len(elems) < 2 {
+			t.Errorf("%s: the golden answer %q lists fewer than two records", task.Name, golden)
+			continue
+		}
+		for _, a := range []string{golden, strings.Join(elems[1:], ", ")} {
+			g := res.Final.GradeAnswer(task, start, nil, &a)
+			if passed := g.Results[0].Passed; passed != (a == golden) {
+				t.Errorf("%s: the answer %q passes %v; golden %q", task.Name, a, passed, golden)
+			}
+		}
+	}
+	if which == 0 {
+		t.Errorf("no which-question among %d tasks", len(r.Tasks))
+	}
+}

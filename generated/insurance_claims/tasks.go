@@ -268,6 +268,33 @@ func answerHomeCoverStatusLefevre2(s *State) (runtime.Expected, error) {
 	return out, nil
 }
 
+// answerOpenClaimsLefevre1 is the value assertion 1 of task open_claims_lefevre asks the final answer to state:
+//
+// answer list(c.claim_number for c in claims.Claim where c.policy.holder == ph_lefevre and c.status in [submitted, under_assessment])
+func answerOpenClaimsLefevre1(s *State) (runtime.Expected, error) {
+	v := func() []string {
+		out2 := []string{}
+		for c := range s.Claims.All() {
+			if !(s.insurancePolicyAt(c.Policy).Holder == "ph_lefevre" && (c.Status == ClaimStatusSubmitted || c.Status == ClaimStatusUnderAssessment)) {
+				continue
+			}
+			out2 = append(out2, c.ClaimNumber)
+		}
+		return out2
+	}()
+	if err := s.takeFault(); err != nil {
+		return runtime.Expected{}, err
+	}
+	out := runtime.Expected{
+		Kind:   "text",
+		Values: []string{},
+	}
+	for _, x := range v {
+		out.Values = append(out.Values, x)
+	}
+	return out, nil
+}
+
 // verdict is the result of an assertion whose expression evaluated to ok;
 // a fault met on the way fails it with the fault.
 func (s *State) verdict(ok bool) (bool, string) {
@@ -292,7 +319,7 @@ var graders = map[string]func(*State, startState) (bool, string){"assertSettleWa
 
 // answers compute, by the name tasks.json gives them, the values the
 // final answers of `answer EXPR` assertions must state.
-var answers = map[string]func(*State) (runtime.Expected, error){"answerOutstandingIndemnityBurglary1": answerOutstandingIndemnityBurglary1, "answerHomeCoverStatusLefevre1": answerHomeCoverStatusLefevre1, "answerHomeCoverStatusLefevre2": answerHomeCoverStatusLefevre2}
+var answers = map[string]func(*State) (runtime.Expected, error){"answerOutstandingIndemnityBurglary1": answerOutstandingIndemnityBurglary1, "answerHomeCoverStatusLefevre1": answerHomeCoverStatusLefevre1, "answerHomeCoverStatusLefevre2": answerHomeCoverStatusLefevre2, "answerOpenClaimsLefevre1": answerOpenClaimsLefevre1}
 
 // invariantChecks are the checkers of the invariants rubrics assert, by
 // name.

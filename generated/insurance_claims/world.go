@@ -2,7 +2,7 @@
 
 // Package insurance_claims is the world insurance_claims, compiled by worldc from its spec:
 // Mutuelle Rhône-Atlantique Assurances (insurance, FR, EUR)
-// with 30 tools, 6 invariants and 7 tasks. Do not edit it: change the spec
+// with 30 tools, 6 invariants and 8 tasks. Do not edit it: change the spec
 // and run worldc gen.
 //
 // New returns the world as a runtime.World: Tools and Tasks describe it,
