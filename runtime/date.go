@@ -190,6 +190,13 @@ func (d Date) AddMonths(n int) Date {
 	return Date(daysFromCivil(y, m, min(day, daysIn(y, m))))
 }
 
+// EndOfMonth returns the last day of d's month (2026-02-10 is 2026-02-28,
+// 2028-02-10 2028-02-29): the DSL's end_of_month.
+func (d Date) EndOfMonth() Date {
+	y, m, _ := d.Civil()
+	return Date(daysFromCivil(y, m, daysIn(y, m)))
+}
+
 // Sub returns the number of days from o to d (d - o).
 func (d Date) Sub(o Date) int { return int(d) - int(o) }
 

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/bits"
@@ -684,4 +685,70 @@ func (d Decimal) Pow(n int64) (p Decimal, ok bool) {
 		return one.Div(p)
 	}
 	return p, true
+}
+
+// RoundTo is d rounded to the nearest multiple of step (the DSL's
+// round_to: RoundTo(2.43, 0.05) is 2.45), half away from zero as
+// [Decimal.Round] (2.425 to 0.05 is 2.45, -2.425 is -2.45). The quotient
+// is not rounded before the tie is decided: the result is exact. A step
+// that is not positive is an error ([MsgRoundToStep]); a result beyond
+// the range panics with a DecimalError.
+func (d Decimal) RoundTo(step Decimal) (Decimal, error) {
+	if step.Sign() <= 0 {
+		return Decimal{}, fmt.Errorf(MsgRoundToStep, step)
+	}
+	neg, m := d.mag()
+	_, s := step.mag()
+	if s.hi == 0 {
+		// A step below about 18.4: 128-bit arithmetic.
+		q, r := divMod64(m, s.lo)
+		if r >= s.lo-r {
+			q = mulAdd(q, 1, 1)
+		}
+		w := mulWide(q, s.lo)
+		if w[2] != 0 {
+			overflow("round_to")
+		}
+		return mustMag("round_to", neg, u128{w[1], w[0]}), nil
+	}
+	bs := bigOf(s)
+	q, r := new(big.Int).QuoRem(bigOf(m), bs, new(big.Int))
+	if r.Lsh(r, 1).Cmp(bs) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	p, fits := u128OfBig(q.Mul(q, bs))
+	if !fits {
+		overflow("round_to")
+	}
+	return mustMag("round_to", neg, p), nil
+}
+
+// RoundToInt is n rounded to the nearest multiple of step (the DSL's
+// round_to on ints: RoundToInt(1234, 50) is 1250), half away from zero
+// as round is on decimals (25 to 10 is 30, -25 is -30). A step that is
+// not positive is an error ([MsgRoundToStep]), and so is a result beyond
+// the int64 range ([MsgRoundToRange]).
+func RoundToInt(n, step int64) (int64, error) {
+	if step <= 0 {
+		return 0, fmt.Errorf(MsgRoundToStep, strconv.FormatInt(step, 10))
+	}
+	r := n % step // n's sign
+	down := n - r // toward zero: never overflows
+	ar := r
+	if ar < 0 {
+		ar = -ar
+	}
+	if ar < step-ar {
+		return down, nil
+	}
+	if n < 0 {
+		if down < math.MinInt64+step {
+			return 0, fmt.Errorf(MsgRoundToRange, n, step)
+		}
+		return down - step, nil
+	}
+	if down > math.MaxInt64-step {
+		return 0, fmt.Errorf(MsgRoundToRange, n, step)
+	}
+	return down + step, nil
 }

@@ -50,6 +50,10 @@ const (
 	MsgRangeTooLong = "range %d..%d has more than %d ints"
 	// MsgWorkingDaysRange: n, the bound.
 	MsgWorkingDaysRange = "add_working_days: %d working days is beyond ±%d"
+	// MsgRoundToStep: the step (as the DSL writes it).
+	MsgRoundToStep = "round_to: the step must be positive, got %s"
+	// MsgRoundToRange: the int, the step.
+	MsgRoundToRange = "round_to(%d, %d) is beyond the int range"
 	// MsgInvalidDate: year, month, day, the error.
 	MsgInvalidDate = "date(%d, %d, %d): %v"
 )
