@@ -1101,6 +1101,7 @@ func init() {
 			}
 			return nil
 		},
+		"round_to": builtinRoundTo,
 		"calc": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 			if !c.w.FloatNumbers {
 				c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "calc(s) is Python's float arithmetic on a text, for a world whose numbers are floats (world { numbers \"float\" }); in a world of exact decimals compute with + - * / on numbers")
@@ -1136,6 +1137,13 @@ func init() {
 			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
 			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "an int (months)", isIntKind) {
 				return &ir.Type{Kind: ir.KindDate}
+			}
+			return nil
+		},
+		"end_of_month": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+			isDay := func(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
+			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a date or a date-time", isDay) {
+				return dateT
 			}
 			return nil
 		},
@@ -1215,6 +1223,47 @@ func init() {
 			return want
 		},
 	}
+}
+
+// builtinRoundTo types round_to(x, step): x rounded to a multiple of
+// step, of x's type. An int x takes an int step; a decimal or money x a
+// number (an int converted to a decimal). A constant step must be
+// positive (W022); a computed one is checked when the call runs. A
+// world of float numbers has no exact multiples: it writes round(x /
+// step, 0) * step.
+func builtinRoundTo(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+	if !c.wantArgs(call, args, 2) || !c.argKind(call, args, 0, "a number", ir.Kind.Numeric) {
+		return nil
+	}
+	if c.w.FloatNumbers {
+		c.errorf(diag.TypeMismatch, call.Pos, call.EndPos, "round_to rounds exact decimals; in a world whose numbers are floats write round(x / step, 0) * step")
+		return nil
+	}
+	k := args[0].Type().Kind
+	if k == ir.KindInt {
+		if !c.argKind(call, args, 1, "an int (the step of an int)", isIntKind) {
+			return nil
+		}
+	} else {
+		if !c.argKind(call, args, 1, "a number (the step)", ir.Kind.Numeric) {
+			return nil
+		}
+		if args[1].Type().Kind == ir.KindInt {
+			args[1] = &ir.Convert{ExprBase: base(&ir.Type{Kind: ir.KindDecimal}, args[1].Position()), X: args[1]}
+		}
+	}
+	if v, ok := constValue(args[1]); ok {
+		positive := v.Int > 0
+		if v.Kind != ir.KindInt {
+			d, err := runtime.ParseDecimal(v.Dec)
+			positive = err == nil && d.Sign() > 0
+		}
+		if !positive {
+			c.errorf(diag.InvalidLiteral, call.Args[1].Pos, call.Args[1].EndPos, "the step of round_to must be positive")
+			return nil
+		}
+	}
+	return &ir.Type{Kind: k}
 }
 
 // datePart types year(d), month(d), day(d) and weekday(d): an int from a

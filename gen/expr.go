@@ -108,7 +108,7 @@ func canFault(e ir.Expr) bool {
 				found = true
 			}
 		case *ir.Call:
-			if x.Func == "calc" || x.Func == "pow" || x.Func == "add_working_days" || x.Func == "range" || faultsNull(x) {
+			if x.Func == "calc" || x.Func == "pow" || x.Func == "add_working_days" || x.Func == "range" || x.Func == "round_to" || faultsNull(x) {
 				found = true
 			}
 			if _, isConst := constDate(x); x.Func == "date" && !isConst {
@@ -1049,6 +1049,19 @@ func (sc *scope) call(x *ir.Call) code {
 	case "range":
 		sc.g.needRange = true
 		return primary(jen.Id("s").Dot("intRange").Call(arg(0).c, arg(1).c))
+	case "end_of_month":
+		d := arg(0).at(precPrimary)
+		if x.Args[0].Type().Kind == ir.KindDateTime {
+			d = d.Dot("Date").Call()
+		}
+		return primary(d.Dot("EndOfMonth").Call())
+	case "round_to":
+		if x.T.Kind == ir.KindInt {
+			sc.g.needRoundToInt = true
+			return primary(jen.Id("s").Dot("roundToInt").Call(arg(0).c, arg(1).c))
+		}
+		sc.g.needRoundTo = true
+		return primary(jen.Id("s").Dot("roundTo").Call(arg(0).c, arg(1).c))
 	case "add_working_days":
 		sc.g.needCalendar = true
 		return primary(jen.Id("s").Dot("addWorkingDays").Call(arg(0).c, arg(1).c))

@@ -102,6 +102,8 @@ type generator struct {
 	needMod         bool
 	needDiv         bool // s.div: an exact decimal division
 	needPow         bool // s.pow: an exact decimal power
+	needRoundTo     bool // s.roundTo: round_to of an exact decimal
+	needRoundToInt  bool // s.roundToInt: round_to of an int
 	needCalendar    bool // calendar and s.addWorkingDays: the working days
 	// taskClocks: some task sets its own clock, so that today and now are
 	// the State's (s.today, s.now) rather than constants.

@@ -182,6 +182,28 @@ func (g *generator) stateFile(f *goFile) {
 		)
 		f.Line()
 	}
+	if g.needRoundTo {
+		f.Comment("roundTo is round_to(x, step) on exact decimals (runtime.Decimal.RoundTo);")
+		f.Comment("a step that is not positive is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("roundTo").Params(jen.List(jen.Id("x"), jen.Id("step")).Qual(rt, "Decimal")).Qual(rt, "Decimal").Block(
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Id("x").Dot("RoundTo").Call(jen.Id("step")),
+			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Err())),
+			jen.Return(jen.Id("r")),
+		)
+		f.Line()
+	}
+	if g.needRoundToInt {
+		f.Comment("roundToInt is round_to(n, step) on ints (runtime.RoundToInt); a step")
+		f.Comment("that is not positive, or a result beyond the int range, is a fault.")
+		f.Func().Params(jen.Id("s").Op("*").Id("State")).Id("roundToInt").Params(jen.List(jen.Id("n"), jen.Id("step")).Int64()).Int64().Block(
+			jen.List(jen.Id("r"), jen.Err()).Op(":=").Qual(rt, "RoundToInt").Call(jen.Id("n"), jen.Id("step")),
+			jen.If(jen.Err().Op("!=").Nil().Op("&&").Id("s").Dot("fault").Op("==").Nil()).Block(
+				jen.Id("s").Dot("fault").Op("=").Qual(rt, "Internal").Call(jen.Lit("%s"), jen.Err())),
+			jen.Return(jen.Id("r")),
+		)
+		f.Line()
+	}
 	if g.needCalc {
 		f.Comment("calc is calc(expr): Python's float(eval(expr)) on its arithmetic")
 		f.Comment("(runtime.Calc); a failure (Python's message, precondition_failed) is a")

@@ -1048,6 +1048,22 @@ func builtin(name string, args []value) (value, *evalError) {
 			return bad()
 		}
 		return runtime.RoundDigits(x, digits), nil
+	case "round_to":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		return roundTo(args[0], args[1])
+	case "end_of_month":
+		if err := want(1); err != nil {
+			return nil, err
+		}
+		switch d := args[0].(type) {
+		case date:
+			return d.EndOfMonth(), nil
+		case dateTime:
+			return d.Date().EndOfMonth(), nil
+		}
+		return bad()
 	case "min_of", "max_of":
 		if err := want(2); err != nil {
 			return nil, err
@@ -1229,6 +1245,38 @@ func power(args []value, exact bool) (value, *evalError) {
 		return math.Pow(b, float64(n)), nil
 	}
 	return nil, errorf(CodeInternal, "pow of %s", typeName(x))
+}
+
+// roundTo is round_to(x, step) (runtime.Decimal.RoundTo, runtime.RoundToInt);
+// a step that is not positive, or a result out of range, fails the call.
+func roundTo(x, step value) (value, *evalError) {
+	switch n := x.(type) {
+	case int64:
+		s, ok := step.(int64)
+		if !ok {
+			break
+		}
+		r, err := runtime.RoundToInt(n, s)
+		if err != nil {
+			return nil, errorf(CodeInternal, "%s", err.Error())
+		}
+		return r, nil
+	case decimal:
+		s, ok := step.(decimal)
+		if !ok {
+			break
+		}
+		var r decimal
+		var err error
+		if _, oerr := decimalOp(func(decimal) decimal { r, err = n.RoundTo(s); return r }, n); oerr != nil {
+			return nil, oerr
+		}
+		if err != nil {
+			return nil, errorf(CodeInternal, "%s", err.Error())
+		}
+		return r, nil
+	}
+	return nil, errorf(CodeInternal, "round_to of %s by %s", typeName(x), typeName(step))
 }
 
 // minMax is Go's built-in min or max on two numbers (NaN if either is NaN),
