@@ -782,7 +782,13 @@ func (g *generator) expr(sc *scope, t *typ, depth int) string {
 	case kDecimal, kMoney:
 		switch g.intn(5) {
 		case 0:
-			return fmt.Sprintf("round(%s, 2)", g.expr(sc, t, depth-1))
+			// round or round_to, chosen without a draw so that the rest of
+			// the corpus stays as it was
+			x := g.expr(sc, t, depth-1)
+			if depth%2 == 0 {
+				return fmt.Sprintf("round_to(%s, 0.05)", x)
+			}
+			return fmt.Sprintf("round(%s, 2)", x)
 		case 1:
 			return fmt.Sprintf("(%s * %s)", g.expr(sc, t, depth-1), g.literal(&typ{k: kInt}))
 		case 2:
@@ -804,7 +810,11 @@ func (g *generator) expr(sc *scope, t *typ, depth int) string {
 		case 0:
 			return fmt.Sprintf("(%s %s %d)", g.expr(sc, t, depth-1), pick(g, []string{"+", "-"}), g.intn(40))
 		case 1:
+			// the first or the last of d's month, chosen without a draw
 			d := g.expr(sc, t, depth-1)
+			if len(d)%2 == 0 {
+				return fmt.Sprintf("end_of_month(%s)", d)
+			}
 			return fmt.Sprintf("date(year(%s), month(%s), 1)", d, d)
 		case 2:
 			return fmt.Sprintf("date(2026, %d, %d)", 1+g.intn(12), 1+g.intn(28))

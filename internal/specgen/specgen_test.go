@@ -70,7 +70,7 @@ func TestCoverage(t *testing.T) {
 		"!= null and", "== null or", "coalesce(", " in [", "not in [",
 		"(if ", " then ", " != null then ", " == null then ", " != null {\n", " + 1 > ", " * 2 >= ", "len(",
 		"list<", "map<string,", "Addr {", "Pay { kind: voucher", "?\n",
-		"year(", "month(", "weekday(", "date(", "append(", "sorted(", "list(ag", "len(list(ag",
+		"year(", "month(", "weekday(", "date(", "append(", "sorted(", "list(ag", "len(list(ag", "round_to(", "end_of_month(",
 		"local invariant", "local always invariant", "solution {", "tool get_", "search ", "update ",
 	} {
 		if !strings.Contains(text, want) {
