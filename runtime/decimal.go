@@ -699,17 +699,29 @@ func (d Decimal) RoundTo(step Decimal) (Decimal, error) {
 	}
 	neg, m := d.mag()
 	_, s := step.mag()
-	if s.hi == 0 {
-		// A step below about 18.4: 128-bit arithmetic.
-		q, r := divMod64(m, s.lo)
-		if r >= s.lo-r {
+	// A step of up to 20 significant digits (0.05, 50, 1000): s' * 10^j
+	// with s' in 64 bits, and 128-bit arithmetic. With m = a*10^j + b and
+	// a = q*s' + r, the remainder of m by the step is r*10^j + b.
+	sig, j := s, 0
+	for sig.hi != 0 && j < 19 {
+		q, r := divMod64(sig, 10)
+		if r != 0 {
+			break
+		}
+		sig, j = q, j+1
+	}
+	if sig.hi == 0 {
+		a, b := divMod64(m, pow10[j])
+		q, r := divMod64(a, sig.lo)
+		if r >= sig.lo-r || sig.lo-r == r+1 && b >= pow10[j]-b {
 			q = mulAdd(q, 1, 1)
 		}
-		w := mulWide(q, s.lo)
-		if w[2] != 0 {
+		w := mulWide(q, sig.lo)
+		p, ok := mulPow10(u128{w[1], w[0]}, j)
+		if w[2] != 0 || !ok {
 			overflow("round_to")
 		}
-		return mustMag("round_to", neg, u128{w[1], w[0]}), nil
+		return mustMag("round_to", neg, p), nil
 	}
 	bs := bigOf(s)
 	q, r := new(big.Int).QuoRem(bigOf(m), bs, new(big.Int))
