@@ -79,6 +79,10 @@ func (g *generator) worldFile(f *goFile) {
 	// The world's descriptions are methods of World only: package-level
 	// functions would take names (Policy, Tools, …) that specs want for
 	// entities.
+	worldNow := jen.Qual(rt, "DateTime").Call(jen.Lit(int(g.now))).Comment("/* " + g.now.String() + " */")
+	if g.taskClocks {
+		worldNow = jen.Id("now")
+	}
 	f.Comment("Info describes the world.")
 	f.Func().Params(jen.Id("World")).Id("Info").Params().Qual(rt, "WorldInfo").Block(jen.Return(jen.Qual(rt, "WorldInfo").Values(jen.Dict{
 		jen.Id("Name"):     jen.Lit(w.Name),
@@ -87,6 +91,7 @@ func (g *generator) worldFile(f *goFile) {
 		jen.Id("Country"):  jen.Lit(w.Country),
 		jen.Id("Currency"): jen.Lit(w.Currency),
 		jen.Id("Today"):    jen.Id("today"),
+		jen.Id("Now"):      worldNow,
 	})))
 	f.Line()
 	f.Comment("Tools describes the tools in declaration order, with their JSON schemas.")

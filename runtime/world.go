@@ -80,6 +80,10 @@ type WorldInfo struct {
 	Country  string `json:"country"`  // ISO 3166 alpha-2
 	Currency string `json:"currency"` // ISO 4217
 	Today    Date   `json:"today"`    // the world's clock
+	// Now is the world's date-time: the header's `now`, else Today at
+	// 00:00 UTC. An episode of a task without a clock of its own runs on
+	// Today and Now.
+	Now DateTime `json:"now"`
 }
 
 // TaskInfo describes a task.
@@ -98,10 +102,11 @@ type TaskInfo struct {
 	// GradeWithAnswer.
 	Answer bool `json:"answer,omitempty"`
 	// Now is the task's own clock (`today`/`now` in the task), nil when
-	// its episodes run on the world's (WorldInfo.Today). Its episodes'
-	// tools, invariants and rubric read it as today and now; the policy
-	// document gives the world's date, so a harness that shows the agent
-	// the date shows this one for the task.
+	// its episodes run on the world's (WorldInfo.Today and Now). Its
+	// episodes' tools, invariants and rubric read it as today and now; the
+	// policy document gives the world's date, so a harness that shows the
+	// agent the date shows this one for the task (the bundle's server
+	// does, on every protocol).
 	Now *DateTime `json:"now,omitempty"`
 }
 

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "USD",
 		Industry: "retail",
 		Name:     "ecommerce_returns",
+		Now:      runtime.DateTime(1781481600), /* 2026-06-15T00:00:00Z */
 		Title:    "Hearth & Trail Supply Co.",
 		Today:    today,
 	}

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "EUR",
 		Industry: "logistics",
 		Name:     "freight_billing",
+		Now:      runtime.DateTime(1773446400), /* 2026-03-14T00:00:00Z */
 		Title:    "Hansa Spedition & Logistik GmbH",
 		Today:    today,
 	}

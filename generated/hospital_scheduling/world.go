@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "GBP",
 		Industry: "healthcare",
 		Name:     "hospital_scheduling",
+		Now:      runtime.DateTime(1776643200), /* 2026-04-20T00:00:00Z */
 		Title:    "Avon Vale Hospitals NHS Foundation Trust",
 		Today:    today,
 	}

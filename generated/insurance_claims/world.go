@@ -51,6 +51,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "EUR",
 		Industry: "insurance",
 		Name:     "insurance_claims",
+		Now:      now,
 		Title:    "Mutuelle Rhône-Atlantique Assurances",
 		Today:    today,
 	}

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "INR",
 		Industry: "information technology",
 		Name:     "it_service_desk",
+		Now:      runtime.DateTime(1783468800), /* 2026-07-08T00:00:00Z */
 		Title:    "Sahyadri Technologies Pvt. Ltd.",
 		Today:    today,
 	}

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "JPY",
 		Industry: "food service",
 		Name:     "restaurant_procurement",
+		Now:      runtime.DateTime(1781049600), /* 2026-06-10T00:00:00Z */
 		Title:    "Aoba Dining Group K.K.",
 		Today:    today,
 	}

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "USD",
 		Industry: "retail",
 		Name:     "tau2_retail",
+		Now:      runtime.DateTime(1767225600), /* 2026-01-01T00:00:00Z */
 		Title:    "tau2-bench retail",
 		Today:    today,
 	}

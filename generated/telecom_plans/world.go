@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "BRL",
 		Industry: "telecommunications",
 		Name:     "telecom_plans",
+		Now:      runtime.DateTime(1784505600), /* 2026-07-20T00:00:00Z */
 		Title:    "Nuvem Telecom S.A.",
 		Today:    today,
 	}

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "CAD",
 		Industry: "higher education",
 		Name:     "university_admissions",
+		Now:      runtime.DateTime(1772409600), /* 2026-03-02T00:00:00Z */
 		Title:    "Université Lakeshore / Lakeshore University",
 		Today:    today,
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // The stable error codes of the JSON API (in the body's error.code, beside
@@ -111,11 +112,14 @@ type WorldSummary struct {
 // TaskSummary is an entry of GET /v1/worlds/{w}/tasks: a task as an agent
 // harness needs it, without its solution.
 type TaskSummary struct {
-	ID          string           `json:"id"`
-	Persona     string           `json:"persona"`
-	Instruction string           `json:"instruction"`
-	Tags        runtime.TaskTags `json:"tags"`
-	Meta        runtime.Meta     `json:"meta,omitempty"`
+	ID          string `json:"id"`
+	Persona     string `json:"persona"`
+	Instruction string `json:"instruction"`
+	// Clock is the date and time the task runs on ("today", "now"): its
+	// own clock, else the world's.
+	eval.Clock
+	Tags runtime.TaskTags `json:"tags"`
+	Meta runtime.Meta     `json:"meta,omitempty"`
 	// Answer: the rubric grades the agent's final message, which the
 	// grade request must carry (see answer.go).
 	Answer bool `json:"answer,omitempty"`
@@ -124,13 +128,18 @@ type TaskSummary struct {
 // EpisodeStart is the answer to POST /v1/worlds/{w}/episodes: what an agent
 // needs to begin.
 type EpisodeStart struct {
-	EpisodeID   string            `json:"episode_id"`
-	World       string            `json:"world"`
-	Task        string            `json:"task"`
-	Persona     string            `json:"persona"`
-	Instruction string            `json:"instruction"`
-	Policy      string            `json:"policy"`
-	Tools       []json.RawMessage `json:"tools"` // OpenAI chat-completions function tools
+	EpisodeID   string `json:"episode_id"`
+	World       string `json:"world"`
+	Task        string `json:"task"`
+	Persona     string `json:"persona"`
+	Instruction string `json:"instruction"`
+	// Clock is the date and time of the episode ("today", "now"): the
+	// task's own clock, else the world's; the policy says it too.
+	eval.Clock
+	// Policy is the world's policy document with the task's date and time
+	// in place of the world's date (eval.TaskPolicy).
+	Policy string            `json:"policy"`
+	Tools  []json.RawMessage `json:"tools"` // OpenAI chat-completions function tools
 	// Prefix and Given: an episode that starts after the first Prefix steps
 	// of its task's golden solution has them in Given (with their
 	// observations), for the agent's conversation.
@@ -178,8 +187,8 @@ func (s *Server) handleTasks(w http.ResponseWriter, r *http.Request) {
 	writeRaw(w, http.StatusOK, wd.enc.tasks)
 }
 
-func taskSummary(t runtime.TaskInfo) TaskSummary {
-	return TaskSummary{ID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Answer: t.Answer}
+func taskSummary(t runtime.TaskInfo, c eval.Clock) TaskSummary {
+	return TaskSummary{ID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Clock: c, Tags: t.Tags, Meta: t.Meta, Answer: t.Answer}
 }
 
 func (s *Server) handleTools(w http.ResponseWriter, r *http.Request) {
@@ -235,8 +244,9 @@ func (s *Server) handleOpen(w http.ResponseWriter, r *http.Request) {
 func (s *Server) start(e *episode) EpisodeStart {
 	t := e.world.tasks[e.task]
 	given := e.given()
+	c := e.world.clock[e.task]
 	return EpisodeStart{EpisodeID: e.id, World: e.world.info.Name, Task: e.task, Persona: t.Persona,
-		Instruction: t.Instruction, Policy: e.world.w.Policy(), Tools: openAITools(e.world.tools),
+		Instruction: t.Instruction, Clock: c, Policy: e.world.policies[c], Tools: openAITools(e.world.tools),
 		Prefix: len(given), Given: given, Answer: t.Answer}
 }
 

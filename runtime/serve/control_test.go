@@ -278,7 +278,7 @@ func testStartJSON(t *testing.T, s *Server, name string) {
 			obs := map[string]any{
 				"episode_id": start.EpisodeID, "world": start.World, "task": start.Task, "persona": start.Persona,
 				"instruction": start.Instruction, "policy": start.Policy, "tools": wsTools(e.world.tools),
-				"prefix": start.Prefix, "given": nonNil(start.Given),
+				"prefix": start.Prefix, "given": nonNil(start.Given), "today": start.Today, "now": start.Now,
 			}
 			if start.Answer {
 				obs["answer"] = true

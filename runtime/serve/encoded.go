@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // encoded is what a world's answers hold that never changes: its tool
@@ -15,13 +17,13 @@ import (
 // and compacts every json.RawMessage it writes) was most of an episode's
 // cost.
 type encoded struct {
-	toolsOpenAI []byte               // GET /v1/worlds/{w}/tools: the OpenAI function tools, a JSON array
-	toolsWS     []byte               // the OpenEnv list_tools form, a JSON array
-	policy      []byte               // the policy as a JSON string
-	tasks       []byte               // GET /v1/worlds/{w}/tasks
-	start       map[string][]byte    // per task ("" included): EpisodeStart's members between episode_id and policy
-	wsStart     map[string][2][]byte // per task: the reset observation's members from instruction to policy, and from task to world
-	listTools   []byte               // the OpenEnv list_tools reply
+	toolsOpenAI []byte                // GET /v1/worlds/{w}/tools: the OpenAI function tools, a JSON array
+	toolsWS     []byte                // the OpenEnv list_tools form, a JSON array
+	policy      map[eval.Clock][]byte // per clock: the policy shown on it (world.policies) as a JSON string
+	tasks       []byte                // GET /v1/worlds/{w}/tasks
+	start       map[string][]byte     // per task ("" included): EpisodeStart's members between episode_id and policy
+	wsStart     map[string][2][]byte  // per task: the reset observation's members from instruction to policy, and from task to world
+	listTools   []byte                // the OpenEnv list_tools reply
 }
 
 // encode fills wd.enc.
@@ -42,12 +44,26 @@ func (wd *world) encode() error {
 	if e.toolsWS, err = compactJSON(wsTools(wd.tools)); err != nil {
 		return err
 	}
-	if e.policy, err = compactJSON(wd.w.Policy()); err != nil {
-		return err
+	// Each task's clock, and the policy as its agent is shown it: tasks on
+	// the same clock (most are on the world's) share one.
+	wd.clock = map[string]eval.Clock{}
+	wd.policies = map[eval.Clock]string{}
+	e.policy = map[eval.Clock][]byte{}
+	policy := wd.w.Policy()
+	for _, id := range append([]string{""}, wd.order...) {
+		c := eval.TaskClock(wd.info, wd.tasks[id])
+		wd.clock[id] = c
+		if _, ok := wd.policies[c]; ok {
+			continue
+		}
+		wd.policies[c] = eval.TaskPolicy(policy, wd.info, c)
+		if e.policy[c], err = compactJSON(wd.policies[c]); err != nil {
+			return err
+		}
 	}
 	summaries := make([]TaskSummary, 0, len(wd.order))
 	for _, id := range wd.order {
-		summaries = append(summaries, taskSummary(wd.tasks[id]))
+		summaries = append(summaries, taskSummary(wd.tasks[id], wd.clock[id]))
 	}
 	if e.tasks, err = compactJSON(summaries); err != nil {
 		return err
@@ -56,8 +72,9 @@ func (wd *world) encode() error {
 	e.wsStart = map[string][2][]byte{}
 	for _, id := range append([]string{""}, wd.order...) {
 		t := wd.tasks[id]
-		// `"world":…,"task":…,"persona":…,"instruction":…,` in
-		// EpisodeStart's order.
+		c := wd.clock[id]
+		// `"world":…,"task":…,"persona":…,"instruction":…,"today":…,"now":…,`
+		// in EpisodeStart's order.
 		var b bytes.Buffer
 		for _, kv := range [][2]string{{"world", wd.info.Name}, {"task", id}, {"persona", t.Persona}, {"instruction", t.Instruction}} {
 			v, err := compactJSON(kv[1])
@@ -66,6 +83,7 @@ func (wd *world) encode() error {
 			}
 			fmt.Fprintf(&b, `"%s":%s,`, kv[0], v)
 		}
+		fmt.Fprintf(&b, `"today":"%s","now":"%s",`, c.Today, c.Now) // digits, '-', ':', 'T', 'Z': nothing to escape
 		e.start[id] = b.Bytes()
 		// The reset observation is a map: its keys are sorted.
 		instr, _ := compactJSON(t.Instruction)
@@ -73,8 +91,8 @@ func (wd *world) encode() error {
 		task, _ := compactJSON(id)
 		world, _ := compactJSON(wd.info.Name)
 		e.wsStart[id] = [2][]byte{
-			fmt.Appendf(nil, `"instruction":%s,"persona":%s,"policy":%s,`, instr, persona, e.policy),
-			fmt.Appendf(nil, `"task":%s,"tools":%s,"world":%s`, task, e.toolsWS, world),
+			fmt.Appendf(nil, `"instruction":%s,"now":"%s","persona":%s,"policy":%s,`, instr, c.Now, persona, e.policy[c]),
+			fmt.Appendf(nil, `"task":%s,"today":"%s","tools":%s,"world":%s`, task, c.Today, e.toolsWS, world),
 		}
 	}
 	e.listTools = fmt.Appendf(nil, `{"data":{"observation":{"tools":%s},"reward":null,"done":false},"type":"observation"}`, e.toolsWS)
@@ -94,10 +112,11 @@ func (s *Server) startLiteJSON(e *episode) []byte { return s.startBytes(e, true)
 func (s *Server) startBytes(e *episode, lite bool) []byte {
 	enc := &e.world.enc
 	mid := enc.start[e.task]
+	policy := enc.policy[e.world.clock[e.task]]
 	given := e.given()
 	size := 64 + len(e.id) + len(mid)
 	if !lite {
-		size += len(enc.policy) + len(enc.toolsOpenAI)
+		size += len(policy) + len(enc.toolsOpenAI)
 	}
 	b := make([]byte, 0, size)
 	b = append(b, `{"episode_id":"`...)
@@ -108,7 +127,7 @@ func (s *Server) startBytes(e *episode, lite bool) []byte {
 		b = append(b, `"policy":"","tools":[]`...)
 	} else {
 		b = append(b, `"policy":`...)
-		b = append(b, enc.policy...)
+		b = append(b, policy...)
 		b = append(b, `,"tools":`...)
 		b = append(b, enc.toolsOpenAI...)
 	}

@@ -115,13 +115,16 @@ func Export(worlds []runtime.World, dir string, opts ExportOptions) error {
 
 // TaskRow is a line of tasks.jsonl.
 type TaskRow struct {
-	World       string           `json:"world"`
-	TaskID      string           `json:"task_id"`
-	Persona     string           `json:"persona"`
-	Instruction string           `json:"instruction"`
-	Tags        runtime.TaskTags `json:"tags"`
-	Meta        runtime.Meta     `json:"meta,omitempty"`
-	Rubric      []string         `json:"rubric"` // the assertions as the spec writes them
+	World       string `json:"world"`
+	TaskID      string `json:"task_id"`
+	Persona     string `json:"persona"`
+	Instruction string `json:"instruction"`
+	// Clock is the date and time the task runs on ("today", "now"): its
+	// own clock, else the world's.
+	eval.Clock
+	Tags   runtime.TaskTags `json:"tags"`
+	Meta   runtime.Meta     `json:"meta,omitempty"`
+	Rubric []string         `json:"rubric"` // the assertions as the spec writes them
 	// Answer: the rubric grades the agent's final message (`answer EXPR`);
 	// send it with the grade.
 	Answer bool `json:"answer,omitempty"`
@@ -129,9 +132,11 @@ type TaskRow struct {
 
 // SolutionRow is a line of solutions.jsonl: a golden trajectory.
 type SolutionRow struct {
-	World          string         `json:"world"`
-	TaskID         string         `json:"task_id"`
-	Instruction    string         `json:"instruction"`
+	World       string `json:"world"`
+	TaskID      string `json:"task_id"`
+	Instruction string `json:"instruction"`
+	// Clock is the date and time the trajectory ran on ("today", "now").
+	eval.Clock
 	Steps          []runtime.Step `json:"steps"`
 	FinalStateHash string         `json:"final_state_hash"`
 	// Answer is the golden final message, for a task that grades one: the
@@ -179,14 +184,17 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 		for _, a := range initial.Assertions {
 			rubric = append(rubric, a.Text)
 		}
-		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Tags: t.Tags, Meta: t.Meta, Rubric: nonNil(rubric), Answer: t.Answer}
+		// The trainers' prompts hold the policy with the task's clock.
+		clock := eval.TaskClock(info, t)
+		policy := eval.TaskPolicy(w.Policy(), info, clock)
+		row := TaskRow{World: info.Name, TaskID: t.ID, Persona: t.Persona, Instruction: t.Instruction, Clock: clock, Tags: t.Tags, Meta: t.Meta, Rubric: nonNil(rubric), Answer: t.Answer}
 		if err := appendLine(&taskLines, row); err != nil {
 			return mw, err
 		}
-		if err := appendLine(&verlLines, verlRow(info, w.Policy(), t, i, tools, initial.Reward)); err != nil {
+		if err := appendLine(&verlLines, verlRow(info, policy, clock, t, i, tools, initial.Reward)); err != nil {
 			return mw, err
 		}
-		if err := appendLine(&nemoLines, nemoRow(info, w.Policy(), t, tools)); err != nil {
+		if err := appendLine(&nemoLines, nemoRow(info, policy, clock, t, tools)); err != nil {
 			return mw, err
 		}
 		if t.Solution == nil {
@@ -197,7 +205,7 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 			return mw, fmt.Errorf("task %s: golden solution: %w", t.ID, err)
 		}
 		mw.Solutions++
-		sol := SolutionRow{World: info.Name, TaskID: t.ID, Instruction: t.Instruction, Steps: steps,
+		sol := SolutionRow{World: info.Name, TaskID: t.ID, Instruction: t.Instruction, Clock: clock, Steps: steps,
 			FinalStateHash: ep.StateHash(), Answer: goldenAnswer(ep, t)}
 		sol.Reward = eval.Grade(ep, sol.Answer).Reward
 		if err := appendLine(&solutionLines, sol); err != nil {
@@ -231,8 +239,9 @@ func exportWorld(w runtime.World, dir string, opts ExportOptions) (ManifestWorld
 }
 
 // nemoRow is a NeMo Gym task row: Responses-API create parameters with
-// flat function tools.
-func nemoRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, tools []runtime.ToolInfo) any {
+// flat function tools; policy is the one the task's agent is shown (with
+// its clock, which the row also gives as today and now).
+func nemoRow(info runtime.WorldInfo, policy string, clock eval.Clock, t runtime.TaskInfo, tools []runtime.ToolInfo) any {
 	var flat []any
 	for _, tool := range tools {
 		var fn struct {
@@ -257,6 +266,8 @@ func nemoRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, tools []
 		},
 		"world":   info.Name,
 		"task_id": t.ID,
+		"today":   clock.Today,
+		"now":     clock.Now,
 		// verify grades the response's final assistant text.
 		"answer": t.Answer,
 	}

@@ -26,13 +26,15 @@ const mcpCapacityCode = -32000
 type resolver func(ss *mcp.ServerSession) (*episode, error)
 
 // newMCPServer is an MCP server with a world's tools, registered with their
-// own JSON schemas; each call acts in the episode resolve gives. The SDK
-// runs calls concurrently; the episode serialises them.
-func (s *Server) newMCPServer(wd *world, resolve resolver, opts *mcp.ServerOptions) *mcp.Server {
+// own JSON schemas; each call acts in the episode resolve gives, of task.
+// Its instructions (initialize's) are the policy as the task's agent is
+// shown it, with the task's date and time. The SDK runs calls
+// concurrently; the episode serialises them.
+func (s *Server) newMCPServer(wd *world, task string, resolve resolver, opts *mcp.ServerOptions) *mcp.Server {
 	if opts == nil {
 		opts = &mcp.ServerOptions{}
 	}
-	opts.Instructions = wd.w.Policy()
+	opts.Instructions = wd.policies[wd.clock[task]]
 	opts.Capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 	srv := mcp.NewServer(&mcp.Implementation{Name: wd.info.Name, Title: wd.info.Title, Version: mcpVersion}, opts)
 	for _, t := range wd.tools {
@@ -89,7 +91,7 @@ func (s *Server) sessionServer(wd *world, task string, prefix int) *mcp.Server {
 	resolve := func(ss *mcp.ServerSession) (*episode, error) {
 		return s.sessionEpisode(ss, wd.info.Name, task, prefix)
 	}
-	srv := s.newMCPServer(wd, resolve, &mcp.ServerOptions{
+	srv := s.newMCPServer(wd, task, resolve, &mcp.ServerOptions{
 		GetSessionID: newID,
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
 			if _, err := resolve(req.Session); err != nil {
@@ -162,7 +164,7 @@ func (s *Server) episodeServer(e *episode) *mcp.Server {
 	if srv, ok := e.mcp.(*mcp.Server); ok {
 		return srv
 	}
-	srv := s.newMCPServer(e.world, func(*mcp.ServerSession) (*episode, error) {
+	srv := s.newMCPServer(e.world, e.task, func(*mcp.ServerSession) (*episode, error) {
 		if _, err := s.get(e.id); err != nil {
 			return nil, err
 		}

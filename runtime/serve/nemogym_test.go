@@ -11,6 +11,7 @@ import (
 
 	"github.com/worldc/worldc/runtime"
 	"github.com/worldc/worldc/runtime/internal/worldtest"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // nemoAgent posts as NeMo Gym's simple_agent does (responses_api_agents/
@@ -60,7 +61,7 @@ func TestNemoGym(t *testing.T) {
 			taskInfo = tk
 		}
 	}
-	row := nemoRow(worldtest.World.Info(), worldtest.World.Policy(), taskInfo, worldtest.World.Tools())
+	row := nemoRow(worldtest.World.Info(), worldtest.World.Policy(), eval.TaskClock(worldtest.World.Info(), taskInfo), taskInfo, worldtest.World.Tools())
 	a := &nemoAgent{t: t, base: ts.URL}
 
 	// A tool call before any session: an error the model can read.

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 	"github.com/worldc/worldc/runtime/serve/rollback"
 )
 
@@ -111,6 +112,12 @@ type world struct {
 	tasks map[string]runtime.TaskInfo
 	order []string // task ids in declaration order
 	enc   encoded  // its answers that never change, encoded once
+
+	// clock is each task's clock ("" included: the world's), the date and
+	// time its agent is told; policies the policy document as an agent on
+	// each clock is shown it (eval.TaskPolicy), one per distinct clock.
+	clock    map[string]eval.Clock
+	policies map[eval.Clock]string
 
 	toolIndex map[string]struct{} // the tools' names
 }

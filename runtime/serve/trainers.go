@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // The verl files of a bundle, as verl (volcengine/verl) loads them:
@@ -55,8 +56,10 @@ func verlAgentLoopConfig() ([]byte, error) {
 	return marshalIndent([]map[string]string{{"name": VerlAgentLoop, "_target_": VerlAgentLoopClass}})
 }
 
-// verlRow is a row of a verl multi-turn dataset.
-func verlRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, index int, tools []runtime.ToolInfo, initialReward float64) any {
+// verlRow is a row of a verl multi-turn dataset; policy is the one the
+// task's agent is shown (with its clock, which extra_info also gives as
+// today and now).
+func verlRow(info runtime.WorldInfo, policy string, clock eval.Clock, t runtime.TaskInfo, index int, tools []runtime.ToolInfo, initialReward float64) any {
 	kwargs := map[string]any{}
 	create := map[string]string{"world": info.Name, "task_id": t.ID}
 	for _, tool := range tools {
@@ -79,6 +82,8 @@ func verlRow(info runtime.WorldInfo, policy string, t runtime.TaskInfo, index in
 			"index":                 index,
 			"world":                 info.Name,
 			"task_id":               t.ID,
+			"today":                 clock.Today,
+			"now":                   clock.Now,
 			"need_tools_kwargs":     true,
 			"tools_kwargs":          kwargs,
 			"worldc_initial_reward": initialReward,

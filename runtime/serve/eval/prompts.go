@@ -12,7 +12,7 @@ import (
 
 // The prompt templates travel in the bundle binary: runtime/serve/eval/
 // templates, text/templates whose first line declares their version
-// (`{{- /* version: agent-1 */ -}}`), as worldc's authoring prompts do. The
+// (`{{- /* version: agent-2 */ -}}`), as worldc's authoring prompts do. The
 // versions are recorded in run.json, in every trajectory's first line and
 // in the summary; a run resumes only with the same versions.
 //
@@ -61,16 +61,19 @@ func loadPrompts() (*prompts, error) {
 	return p, nil
 }
 
-// promptData is what the templates are rendered with.
+// promptData is what the templates are rendered with. Today and Now are
+// the task's clock (TaskClock); Policy is the world's policy as the task's
+// agent is shown it (TaskPolicy: it says the task's date and time).
 type promptData struct {
-	Title, Today, Persona, Instruction, Policy, Stop string
-	Simulated                                        bool
+	Title, Today, Now, Persona, Instruction, Policy, Stop string
+	Simulated                                             bool
 }
 
 func newPromptData(w runtime.World, t runtime.TaskInfo, simulated bool) promptData {
 	info := w.Info()
-	return promptData{Title: info.Title, Today: info.Today.String(), Persona: t.Persona, Instruction: t.Instruction,
-		Policy: w.Policy(), Stop: StopToken, Simulated: simulated}
+	c := TaskClock(info, t)
+	return promptData{Title: info.Title, Today: c.Today.String(), Now: c.Now.String(), Persona: t.Persona, Instruction: t.Instruction,
+		Policy: TaskPolicy(w.Policy(), info, c), Stop: StopToken, Simulated: simulated}
 }
 
 func render(t *template.Template, d promptData) (string, error) {

@@ -47,6 +47,7 @@ func (World) Info() runtime.WorldInfo {
 		Currency: "USD",
 		Industry: "retail",
 		Name:     "retail",
+		Now:      runtime.DateTime(1773446400), /* 2026-03-14T00:00:00Z */
 		Title:    "Retail fixture",
 		Today:    today,
 	}
