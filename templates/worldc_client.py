@@ -9,7 +9,7 @@ Standard library only (urllib, json). Start the server with
     client = Client("http://127.0.0.1:8080")   # the token from $WORLDC_CONTROL_TOKEN
     print(client.worlds())
     with client.episode("my_world", "my_task") as ep:
-        print(ep.instruction)
+        print(ep.instruction, ep.today, ep.now)    # the task's date and time
         obs = ep.call("get_customer", id="acme")   # {"ok": True, "data": {...}}
         grade = ep.grade()                          # {"reward": 1.0, "assertions": [...], ...}
         # a task that grades the agent's final message (ep.needs_answer):
@@ -107,6 +107,11 @@ class Episode:
         self.task = start["task"]
         self.persona = start.get("persona", "")
         self.instruction = start.get("instruction", "")
+        # The date and time the task runs on, its own clock or else the
+        # world's: today "2026-05-22", now "2026-05-22T09:00:00Z" (RFC 3339,
+        # UTC). The policy says it too ("Today is Friday, 2026-05-22; ...").
+        self.today = start.get("today", "")
+        self.now = start.get("now", "")
         self.policy = start.get("policy", "")
         self.tools = start.get("tools", [])
         # The task grades the agent's final message: pass it to grade().

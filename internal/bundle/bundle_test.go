@@ -411,6 +411,31 @@ print("ok")
 		}
 	})
 
+	t.Run("python client clock", func(t *testing.T) {
+		// The episode's date and time: a task's own clock, else the world's.
+		script := fmt.Sprintf(`
+import sys
+sys.path.insert(0, %q)
+from worldc_client import Client
+c = Client(%q, token="test-token")
+tasks = {t["id"]: t for t in c.tasks("insurance_claims")}
+for task, today, now, say in [("decide_overdue_windscreen_claim", "2026-05-22", "2026-05-22T00:00:00Z", "Friday, 2026-05-22"),
+                              ("settle_water_damage_claim", "2026-05-12", "2026-05-12T00:00:00Z", "Tuesday, 2026-05-12")]:
+    assert (tasks[task]["today"], tasks[task]["now"]) == (today, now), tasks[task]
+    with c.episode("insurance_claims", task) as ep:
+        assert (ep.today, ep.now) == (today, now), (ep.today, ep.now)
+        assert "- Today is %%s; the time is 00:00 UTC (%%s)." %% (say, now) in ep.policy, ep.policy[:400]
+        assert "Today's date: 2026-05-12" not in ep.policy
+    with c.episode("insurance_claims", task, lite=True) as ep:
+        assert (ep.today, ep.now) == (today, now) and ep.policy == ""
+print("ok")
+`, filepath.Join(dir, "client"), url)
+		out, err := exec.Command("python3", "-c", script).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "ok" {
+			t.Fatalf("python3: %v\n%s", err, out)
+		}
+	})
+
 	t.Run("verl", func(t *testing.T) {
 		// Debian's python3-omegaconf is under /usr/bin/python3 (.ci/run
 		// installs it): the verl files are loaded with verl's own loader.

@@ -5,8 +5,10 @@ schemas against verl's pydantic models (verl/tools/schemas.py), the dataset
 rows as RLHFDataset and ToolAgentLoop read them, and every golden
 trajectory of the bundle run through the tool class as ToolAgentLoop calls
 it (create, execute with the trajectory's AgentData, release, per call),
-scored by the reward function. verl itself (torch, ray, vllm) is not
-installed: the parts of it this follows are quoted from volcengine/verl at
+scored by the reward function; every verl and NeMo Gym row gives its
+task's date and time (today, now), which its system message says. verl
+itself (torch, ray, vllm) is not installed: the parts of it this follows
+are quoted from volcengine/verl at
 b178a3cd56f58b2d502255daba591e92833930a7 (Apache-2.0).
 
 usage: /usr/bin/python3 verl_test.py BUNDLE_DIR SERVER_URL   (token in $WORLDC_CONTROL_TOKEN)
@@ -206,6 +208,49 @@ def wait_episodes(n, what):
     assert open_episodes() == n, "%s: %d episodes open, want %d" % (what, open_episodes(), n)
 
 
+def clock_sentence(today, now):
+    """What the agent of a task on that clock is told, written out here
+    from the date and time (not read from the bundle's code)."""
+    import datetime
+    weekday = datetime.date.fromisoformat(today).strftime("%A")
+    hms = now[11:19]
+    return "Today is %s, %s; the time is %s UTC (%s)." % (weekday, today, hms[:5] if hms.endswith(":00") else hms, now)
+
+
+def check_clocks(world):
+    """Every verl and NeMo Gym row of the world gives its task's clock
+    (tasks.jsonl's today and now: the task's own, else the world's) as
+    today and now, and its system (developer) message says it in place of
+    the world's date. Returns how many tasks run on a clock of their own."""
+    info = [w for w in json.loads(urllib.request.urlopen(url + "/v1/worlds", timeout=10).read()) if w["name"] == world][0]
+    tasks = {}
+    for line in open(os.path.join(bundle, "worlds", world, "tasks.jsonl")):
+        t = json.loads(line)
+        tasks[t["task_id"]] = t
+    own = 0
+    for t in tasks.values():
+        if t["today"] != info["today"] or t["now"] != info["now"]:
+            own += 1
+        else:
+            assert t["now"].startswith(t["today"] + "T"), t
+    for line in open(os.path.join(bundle, "trainers", "verl", world + ".jsonl")):
+        row = json.loads(line)
+        ei = row["extra_info"]
+        t = tasks[ei["task_id"]]
+        assert (ei["today"], ei["now"]) == (t["today"], t["now"]), (world, ei["task_id"], ei["today"], ei["now"])
+        system = row["prompt"][0]["content"]
+        assert clock_sentence(t["today"], t["now"]) in system, "%s %s: the verl system prompt does not say %r" % (world, ei["task_id"], clock_sentence(t["today"], t["now"]))
+        assert "Today's date: " + info["today"] not in system, (world, ei["task_id"])
+    for line in open(os.path.join(bundle, "trainers", "nemo_gym", world + ".jsonl")):
+        row = json.loads(line)
+        t = tasks[row["task_id"]]
+        assert (row["today"], row["now"]) == (t["today"], t["now"]), (world, row["task_id"], row["today"], row["now"])
+        dev = row["responses_create_params"]["input"][0]
+        assert dev["role"] == "developer" and clock_sentence(t["today"], t["now"]) in dev["content"], "%s %s: the NeMo Gym developer message does not say the clock" % (world, row["task_id"])
+        assert "Today's date: " + info["today"] not in dev["content"], (world, row["task_id"])
+    return own
+
+
 def same_json(a, b):
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
@@ -274,9 +319,10 @@ async def main():
     compute_score = get_tool_class("worldc_verl.compute_score")
     manifest = json.load(open(os.path.join(bundle, "manifest.json")))
     base = open_episodes()
-    trajectories = steps = answered = 0
+    trajectories = steps = answered = clocked = 0
     for w in manifest["worlds"]:
         world = w["name"]
+        clocked += check_clocks(world)
         tools = {t.name: t for t in initialize_tools_from_config(os.path.join(bundle, "trainers", "verl", world + ".tool_config.yaml"))}
         assert len(tools) == w["tools"], (world, len(tools), w["tools"])
         rows = {}
@@ -345,7 +391,8 @@ async def main():
     # No tool call at all: the start state's reward.
     assert compute_score("worldc/x", "", "t", extra_info={"worldc_initial_reward": 0.25}) == 0.25
     assert answered > 0, "no task of the bundle grades an answer"
-    print("ok verl: %d worlds, %d golden trajectories (%d graded with their answer), %d calls (%s)" % (len(manifest["worlds"]), trajectories, answered, steps, verl))
+    assert clocked > 0, "no task of the bundle runs on a clock of its own"
+    print("ok verl: %d worlds, %d golden trajectories (%d graded with their answer), %d calls, %d tasks on their own clock (%s)" % (len(manifest["worlds"]), trajectories, answered, steps, clocked, verl))
 
 
 asyncio.run(main())

@@ -23,6 +23,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/worldc/worldc/runtime"
+	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
 // Reply is the answer to a request: a message, or an HTTP error.
@@ -178,7 +179,8 @@ func FirstUser(req openai.ChatCompletionRequest) string {
 
 // Golden plays the golden solution of the task whose instruction is the
 // conversation's first user message (in the world whose policy the system
-// message holds): the solution's next call, one a turn, with the ids its
+// message holds, as eval.TaskPolicy shows it to the task's agent, with the
+// task's clock): the solution's next call, one a turn, with the ids its
 // earlier calls bound read from their observations in the conversation
 // (given calls of a prefix count as the solution's first), then "Done."
 // (for a task that grades its final message, the golden answer instead).
@@ -191,8 +193,10 @@ func Golden(worlds ...runtime.World) Handler {
 	}
 	byInstruction := map[string][]entry{}
 	for _, w := range worlds {
-		p := w.Policy()
+		info := w.Info()
 		for _, t := range w.Tasks() {
+			// The policy as the task's agent is shown it, with its clock.
+			p := eval.TaskPolicy(w.Policy(), info, eval.TaskClock(info, t))
 			byInstruction[t.Instruction] = append(byInstruction[t.Instruction], entry{p, t, goldenAnswer(w, t)})
 		}
 	}
