@@ -36,24 +36,26 @@ var layers = map[string]int{
 	"compiler/diag": 1,
 	// The server of bundles; the parser; the evaluator and the
 	// conformance probes (on the IR); the file-system rules.
-	"runtime/serve/rollback":      2,
-	"runtime/serve/eval/evaltest": 2,
-	"runtime/internal/worldtest":  2,
-	"dsl":                         2,
-	"compiler/eval":               2,
-	"internal/probe":              2,
-	"internal/safefs":             2,
+	"runtime/serve/rollback":     2,
+	"runtime/internal/worldtest": 2,
+	"dsl":                        2,
+	"compiler/eval":              2,
+	"internal/probe":             2,
+	"internal/safefs":            2,
 	// The checker; the generator (IR only); output planning; the agent
 	// loop of bundles.
 	"runtime/serve/eval": 3,
 	"compiler":           3,
 	"gen":                3,
 	"internal/output":    3,
-	// The gate: type-check and go test; the bundle's server; task
-	// synthesis, which writes specs from the checker and the evaluator.
-	"internal/gate":  4,
-	"runtime/serve":  4,
-	"compiler/tasks": 4,
+	// The gate: type-check and go test; the bundle's server; the scripted
+	// OpenAI endpoint of the agent loop's tests, which reads the prompts
+	// as the loop writes them; task synthesis, which writes specs from the
+	// checker and the evaluator.
+	"internal/gate":               4,
+	"runtime/serve":               4,
+	"runtime/serve/eval/evaltest": 4,
+	"compiler/tasks":              4,
 	// What reads verdicts, and bundles.
 	"internal/cache":  5,
 	"internal/report": 5,
