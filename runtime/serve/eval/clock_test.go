@@ -8,21 +8,8 @@ import (
 	"github.com/worldc/worldc/runtime/serve/eval"
 )
 
-func mustDate(t *testing.T, s string) runtime.Date {
-	t.Helper()
-	d, err := runtime.ParseDate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func mustDateTime(t *testing.T, s string) *runtime.DateTime {
-	t.Helper()
-	d, err := runtime.ParseDateTime(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+func at(s string) *runtime.DateTime {
+	d := runtime.MustDateTime(s)
 	return &d
 }
 
@@ -30,7 +17,7 @@ func mustDateTime(t *testing.T, s string) *runtime.DateTime {
 // one runs on the world's date-time (its now, else today at 00:00 UTC,
 // also when an Info leaves Now unset).
 func TestTaskClock(t *testing.T) {
-	world := runtime.WorldInfo{Name: "w", Today: mustDate(t, "2026-05-12"), Now: *mustDateTime(t, "2026-05-12T10:30:00Z")}
+	world := runtime.WorldInfo{Name: "w", Today: runtime.MustDate("2026-05-12"), Now: *at("2026-05-12T10:30:00Z")}
 	for _, c := range []struct {
 		name  string
 		info  runtime.WorldInfo
@@ -41,11 +28,11 @@ func TestTaskClock(t *testing.T) {
 	}{
 		{"world's now", world, runtime.TaskInfo{ID: "a"}, "2026-05-12", "2026-05-12T10:30:00Z",
 			"Today is Tuesday, 2026-05-12; the time is 10:30 UTC (2026-05-12T10:30:00Z)."},
-		{"task's own", world, runtime.TaskInfo{ID: "b", Now: mustDateTime(t, "2026-05-22T09:00:05Z")}, "2026-05-22", "2026-05-22T09:00:05Z",
+		{"task's own", world, runtime.TaskInfo{ID: "b", Now: at("2026-05-22T09:00:05Z")}, "2026-05-22", "2026-05-22T09:00:05Z",
 			"Today is Friday, 2026-05-22; the time is 09:00:05 UTC (2026-05-22T09:00:05Z)."},
-		{"task's own before the world's", world, runtime.TaskInfo{ID: "c", Now: mustDateTime(t, "2025-12-31T23:59:00Z")}, "2025-12-31", "2025-12-31T23:59:00Z",
+		{"task's own before the world's", world, runtime.TaskInfo{ID: "c", Now: at("2025-12-31T23:59:00Z")}, "2025-12-31", "2025-12-31T23:59:00Z",
 			"Today is Wednesday, 2025-12-31; the time is 23:59 UTC (2025-12-31T23:59:00Z)."},
-		{"no Now in Info", runtime.WorldInfo{Today: mustDate(t, "2026-03-14")}, runtime.TaskInfo{}, "2026-03-14", "2026-03-14T00:00:00Z",
+		{"no Now in Info", runtime.WorldInfo{Today: runtime.MustDate("2026-03-14")}, runtime.TaskInfo{}, "2026-03-14", "2026-03-14T00:00:00Z",
 			"Today is Saturday, 2026-03-14; the time is 00:00 UTC (2026-03-14T00:00:00Z)."},
 	} {
 		got := eval.TaskClock(c.info, c.task)
@@ -64,8 +51,8 @@ func TestTaskClock(t *testing.T) {
 // its first paragraph; a date line of another date, or not at the start
 // of a line, is not the template's.
 func TestTaskPolicy(t *testing.T) {
-	info := runtime.WorldInfo{Today: mustDate(t, "2026-05-12")}
-	c := eval.TaskClock(info, runtime.TaskInfo{Now: mustDateTime(t, "2026-05-22T00:00:00Z")})
+	info := runtime.WorldInfo{Today: runtime.MustDate("2026-05-12")}
+	c := eval.TaskClock(info, runtime.TaskInfo{Now: at("2026-05-22T00:00:00Z")})
 	say := c.Sentence()
 	template := "# Mutuelle\n\n- Currency: EUR\n- Today's date: 2026-05-12 (the world's; a task may set its own date and time, given with the task)\n\n## Policy\n\n1. Decide within 10 working days.\n"
 	for _, tc := range []struct{ name, policy, want string }{
@@ -85,4 +72,35 @@ func TestTaskPolicy(t *testing.T) {
 			t.Errorf("%s: the world's date is still shown: %q", tc.name, got)
 		}
 	}
+}
+
+// FuzzTaskPolicy holds TaskPolicy to a line-by-line reading of the same
+// rule: the first line that starts with the world's date line is replaced
+// by the clock, else the clock is the first paragraph; nothing else of
+// the document changes.
+func FuzzTaskPolicy(f *testing.F) {
+	for _, s := range []string{"", "- Today's date: 2026-05-12", "# T\n\n- Today's date: 2026-05-12 (x)\n\nrules\n", "x- Today's date: 2026-05-12\n", "\n- Today's date: 2026-05-12\n- Today's date: 2026-05-12\n", "- Today's date: 2026-05-1"} {
+		f.Add(s)
+	}
+	info := runtime.WorldInfo{Today: runtime.MustDate("2026-05-12")}
+	c := eval.TaskClock(info, runtime.TaskInfo{Now: at("2026-05-22T09:00:00Z")})
+	f.Fuzz(func(t *testing.T, policy string) {
+		got := eval.TaskPolicy(policy, info, c)
+		lines := strings.SplitAfter(policy, "\n")
+		want := c.Sentence() + "\n\n" + policy
+		for i, l := range lines {
+			if strings.HasPrefix(l, "- Today's date: 2026-05-12") {
+				nl := ""
+				if strings.HasSuffix(l, "\n") {
+					nl = "\n"
+				}
+				lines[i] = "- " + c.Sentence() + nl
+				want = strings.Join(lines, "")
+				break
+			}
+		}
+		if got != want {
+			t.Fatalf("TaskPolicy(%q) = %q, want %q", policy, got, want)
+		}
+	})
 }
