@@ -845,6 +845,41 @@ func (c *checker) primary(p *dsl.Primary, s *scope) ir.Expr {
 // isIntKind reports whether k is int.
 func isIntKind(k ir.Kind) bool { return k == ir.KindInt }
 
+// A param is a parameter of a builtin of fixed arity: what a message calls
+// the argument it wants, and the kinds it takes.
+type param struct {
+	what string
+	ok   func(ir.Kind) bool
+}
+
+func isDay(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
+
+var aDate = param{"a date", func(k ir.Kind) bool { return k == ir.KindDate }}
+
+// fixed is a builtin taking exactly the params, each checked in order (the
+// first wrong one reported), whose type is result of the arguments.
+func fixed(result func(args []ir.Expr) *ir.Type, params ...param) builtin {
+	return func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
+		if !c.wantArgs(call, args, len(params)) {
+			return nil
+		}
+		for i, p := range params {
+			if !c.argKind(call, args, i, p.what, p.ok) {
+				return nil
+			}
+		}
+		return result(args)
+	}
+}
+
+// always is the result of a builtin whose type does not depend on its
+// arguments.
+func always(t *ir.Type) func([]ir.Expr) *ir.Type { return func([]ir.Expr) *ir.Type { return t } }
+
+// kindOfFirst is the result of a builtin of the kind of its first argument
+// (a date shifted stays a date, a date-time a date-time).
+func kindOfFirst(args []ir.Expr) *ir.Type { return &ir.Type{Kind: args[0].Type().Kind} }
+
 // exprLiteral types a literal or a name in an expression.
 func (c *checker) exprLiteral(l *dsl.Literal, s *scope) ir.Expr {
 	lit := func(v *ir.Value) ir.Expr {
@@ -1053,13 +1088,7 @@ func init() {
 		}
 	}
 	same := func(k ir.Kind) ir.Kind { return k }
-	dateTimeShift := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-		isDT := func(k ir.Kind) bool { return k == ir.KindDateTime }
-		if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date-time", isDT) && c.argKind(call, args, 1, "an int", isIntKind) {
-			return &ir.Type{Kind: ir.KindDateTime}
-		}
-		return nil
-	}
+	dateTimeShift := fixed(kindOfFirst, param{"a date-time", func(k ir.Kind) bool { return k == ir.KindDateTime }}, param{"an int", isIntKind})
 	pair := func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 		if !c.wantArgs(call, args, 2) {
 			return nil
@@ -1119,56 +1148,14 @@ func init() {
 			return nil
 		},
 		"min_of": pair, "max_of": pair,
-		"days_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
-			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "a date", isDate) {
-				return intT
-			}
-			return nil
-		},
-		"add_days": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDay := func(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
-			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date or a date-time", isDay) && c.argKind(call, args, 1, "an int (days)", isIntKind) {
-				return &ir.Type{Kind: args[0].Type().Kind}
-			}
-			return nil
-		},
-		"add_months": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
-			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "an int (months)", isIntKind) {
-				return &ir.Type{Kind: ir.KindDate}
-			}
-			return nil
-		},
-		"end_of_month": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDay := func(k ir.Kind) bool { return k == ir.KindDate || k == ir.KindDateTime }
-			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a date or a date-time", isDay) {
-				return dateT
-			}
-			return nil
-		},
-		"add_hours": dateTimeShift, "add_minutes": dateTimeShift,
-		"add_working_days": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
-			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "an int (working days)", isIntKind) {
-				return dateT
-			}
-			return nil
-		},
-		"working_days_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
-			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date", isDate) && c.argKind(call, args, 1, "a date", isDate) {
-				return intT
-			}
-			return nil
-		},
-		"is_working_day": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
-			isDate := func(k ir.Kind) bool { return k == ir.KindDate }
-			if c.wantArgs(call, args, 1) && c.argKind(call, args, 0, "a date", isDate) {
-				return boolT
-			}
-			return nil
-		},
+		"days_between": fixed(always(intT), aDate, aDate),
+		"add_days":     fixed(kindOfFirst, param{"a date or a date-time", isDay}, param{"an int (days)", isIntKind}),
+		"add_months":   fixed(always(dateT), aDate, param{"an int (months)", isIntKind}),
+		"end_of_month": fixed(always(dateT), param{"a date or a date-time", isDay}),
+		"add_hours":    dateTimeShift, "add_minutes": dateTimeShift,
+		"add_working_days":     fixed(always(dateT), aDate, param{"an int (working days)", isIntKind}),
+		"working_days_between": fixed(always(intT), aDate, aDate),
+		"is_working_day":       fixed(always(boolT), aDate),
 		"hours_between": func(c *checker, call *dsl.Call, args []ir.Expr) *ir.Type {
 			isDT := func(k ir.Kind) bool { return k == ir.KindDateTime }
 			if c.wantArgs(call, args, 2) && c.argKind(call, args, 0, "a date-time", isDT) && c.argKind(call, args, 1, "a date-time", isDT) {
