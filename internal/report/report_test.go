@@ -130,13 +130,17 @@ func TestReadRefusesTrailingData(t *testing.T) {
 }
 
 // TestChromium renders the page in headless Chromium (Debian's chromium)
-// and checks what it shows; it is skipped, saying so, where there is none.
+// and checks what it shows; it is skipped, saying so, where there is none,
+// except under CI, where .ci/run installs chromium and its absence fails.
 func TestChromium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starting a browser costs a second; make test looks at the page in chromium (TestHTML checks it here)")
 	}
 	bin, err := exec.LookPath("chromium")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed, and CI must look at the page in a browser: .ci/run installs Debian's chromium")
+		}
 		t.Skip("chromium is not installed (apt-get install chromium): the page is not looked at in a browser")
 	}
 	page, err := HTML(sample(), "corpus")
