@@ -195,8 +195,8 @@ func TestMalformedCalls(t *testing.T) {
 
 // TestSimulatedUser: the agent asks, the simulated user answers from its
 // private goal, the agent acts, the user ends the conversation with the
-// stop token. The user sees only text, with the roles swapped; the agent
-// never sees the instruction.
+// stop token. The user is told the task's date, sees only text, with the
+// roles swapped; the agent never sees the instruction.
 func TestSimulatedUser(t *testing.T) {
 	instruction := worldtest.World.Tasks()[0].Instruction
 	user := evaltest.ByTurn(
@@ -231,6 +231,9 @@ func TestSimulatedUser(t *testing.T) {
 	if !strings.Contains(u[0].Content, instruction) || !strings.Contains(u[0].Content, eval.StopToken) || u[1].Content != eval.Greeting ||
 		u[2].Role != openai.ChatMessageRoleAssistant || u[3].Role != openai.ChatMessageRoleUser || u[3].Content != "Which invoice did Acme pay?" || len(userReqs[1].Tools) != 0 {
 		t.Errorf("the user's view: %+v", u)
+	}
+	if c := eval.TaskClock(worldtest.World.Info(), worldtest.World.Tasks()[0]); !strings.Contains(u[0].Content, "today is "+c.Today.String()) {
+		t.Errorf("the simulated user is not told the task's date (%s): %s", c.Today, u[0].Content)
 	}
 	for _, q := range userReqs {
 		for _, m := range q.Messages {
