@@ -46,7 +46,6 @@ const (
 	rowH     = 34
 	bandHead = 24
 	gap      = 90 // between columns, where the edges run
-	legendH  = 64
 	maxLabel = 48 // characters of a tool's name drawn; the rest is in its title
 )
 
@@ -60,6 +59,30 @@ var edgeStyles = []edgeStyle{
 	{"lookup", "#9ca3af", "", "lookup: a read finds the record a parameter names", 1},
 	{"param", "#2563eb", "", "parameter: a write hands on the record a parameter takes", 1.5},
 	{"state", "#ea580c", "5 3", "state: a require reads a field the other tool writes", 1.5},
+}
+
+// legendEntry is an edge style's place in the legend: its line's top-left.
+type legendEntry struct {
+	style edgeStyle
+	x, y  float64
+}
+
+// legend lays the edge styles out right of the node samples, left to right,
+// starting a new line before an entry that would pass the picture's right
+// margin; it returns the entries and the bottom of the last line.
+func legend(width float64) ([]legendEntry, float64) {
+	const left, lineH = margin + 150, 18
+	x, y := float64(left), float64(margin+26)
+	var out []legendEntry
+	for _, s := range edgeStyles {
+		w := 36 + float64(utf8.RuneCountInString(s.what))*6.2
+		if x > left && x+w > width-margin {
+			x, y = left, y+lineH
+		}
+		out = append(out, legendEntry{s, x, y})
+		x += w + 24
+	}
+	return out, y + lineH
 }
 
 func styleOf(kind string) edgeStyle {
@@ -105,7 +128,13 @@ func Render(g *Graph) []byte {
 		top, h float64
 	}
 	var bands []band
-	y := float64(margin + legendH)
+	// Right of the last column, room for the edges that leave and re-enter
+	// it (an edge within a column bulges by at most gap-16).
+	width := max(float64(margin*2+16)+float64(maxRank)*colW+nodeW+gap-16, 640)
+	// The legend's edge entries, wrapped to the width: the bands start
+	// below its last line.
+	entries, legendBottom := legend(width)
+	y := legendBottom + 12
 	for _, s := range services {
 		stack := make([]int, maxRank+1)
 		rows := 1
@@ -122,9 +151,6 @@ func Render(g *Graph) []byte {
 		bands = append(bands, band{s, y, h})
 		y += h + 10
 	}
-	// Right of the last column, room for the edges that leave and re-enter
-	// it (an edge within a column bulges by at most gap-16).
-	width := max(float64(margin*2+16)+float64(maxRank)*colW+nodeW+gap-16, 640)
 	height := y + margin
 
 	var b bytes.Buffer
@@ -141,15 +167,10 @@ func Render(g *Graph) []byte {
 	ly := float64(margin + 26)
 	fmt.Fprintf(&b, `<rect x="%d" y="%s" width="28" height="14" rx="7" fill="#ffffff" stroke="#6b7280"/><text x="%d" y="%s">read</text>`+"\n", margin, num(ly), margin+34, num(ly+11))
 	fmt.Fprintf(&b, `<rect x="%d" y="%s" width="28" height="14" fill="#dbeafe" stroke="#1d4ed8"/><text x="%d" y="%s">write</text>`+"\n", margin+70, num(ly), margin+104, num(ly+11))
-	lx := float64(margin + 150)
-	for _, s := range edgeStyles {
-		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s marker-end="url(#arrow-%s)"/>`, num(lx), num(ly+7), num(lx+30), num(ly+7), s.color, num(s.width), dashAttr(s.dash), s.kind)
-		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`+"\n", num(lx+36), num(ly+11), esc(s.what))
-		lx += 36 + float64(len(s.what))*6.2 + 24
-		if lx > width-200 {
-			lx = float64(margin + 150)
-			ly += 18
-		}
+	for _, e := range entries {
+		s := e.style
+		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="%s"%s marker-end="url(#arrow-%s)"/>`, num(e.x), num(e.y+7), num(e.x+30), num(e.y+7), s.color, num(s.width), dashAttr(s.dash), s.kind)
+		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`+"\n", num(e.x+36), num(e.y+11), esc(s.what))
 	}
 	for _, bd := range bands {
 		fmt.Fprintf(&b, `<rect x="%d" y="%s" width="%s" height="%s" rx="6" fill="#f9fafb" stroke="#e5e7eb"/>`, margin, num(bd.top), num(width-2*margin), num(bd.h))

@@ -113,3 +113,41 @@ func TestInsideViewBox(t *testing.T) {
 		}
 	}
 }
+
+// TestLegendAboveBands: at every width the legend's entries stay inside
+// the picture, do not overlap one another, and all lie above the first
+// service band (which would hide them: it is drawn after the legend).
+func TestLegendAboveBands(t *testing.T) {
+	for _, width := range []float64{640, 900, 1400, 3000} {
+		entries, bottom := legend(width)
+		if len(entries) != len(edgeStyles) {
+			t.Fatalf("width %g: %d legend entries, want %d", width, len(entries), len(edgeStyles))
+		}
+		for i, e := range entries {
+			right := e.x + 36 + float64(len(e.style.what))*6.2
+			if right > width-margin {
+				t.Errorf("width %g: the %s entry ends at %g, past the margin", width, e.style.kind, right)
+			}
+			if e.y+18 > bottom {
+				t.Errorf("width %g: the %s entry is below the legend's bottom %g", width, e.style.kind, bottom)
+			}
+			for _, f := range entries[:i] {
+				if f.y == e.y && f.x+36+float64(len(f.style.what))*6.2 > e.x {
+					t.Errorf("width %g: the %s and %s entries overlap", width, f.style.kind, e.style.kind)
+				}
+			}
+		}
+	}
+	g := &Graph{World: "w", Tools: []Tool{{Name: "find_orders", Service: "sales", Kind: "search"}}}
+	svg := string(Render(g))
+	band := regexp.MustCompile(`<rect x="16" y="([0-9.]+)" width="[0-9.]+" height="[0-9.]+" rx="6"`).FindStringSubmatch(svg)
+	if band == nil {
+		t.Fatalf("no service band in\n%s", svg)
+	}
+	top, _ := strconv.ParseFloat(band[1], 64)
+	for _, m := range regexp.MustCompile(`<line x1="[0-9.]+" y1="([0-9.]+)"`).FindAllStringSubmatch(svg, -1) {
+		if y, _ := strconv.ParseFloat(m[1], 64); y >= top {
+			t.Errorf("a legend line at y=%g is under the first band (top %g)", y, top)
+		}
+	}
+}
