@@ -15,7 +15,7 @@ import (
 )
 
 // TestSynthesizedTasksInThePackage is issue 21's property test over the
-// `worldc synth` corpus (and two example worlds), in the generated
+// `worldc synth` corpus (and two example and two red-team worlds), in the generated
 // package, not only in the evaluator: the tasks `worldc tasks` writes
 // check clean as part of the spec; each one's rubric is false at its start
 // (a refusal's is `unchanged`) and its golden solution reaches reward 1 in
@@ -38,8 +38,11 @@ func TestSynthesizedTasksInThePackage(t *testing.T) {
 		name, src := specgen.CorpusSpec(1, i)
 		specs = append(specs, spec{filepath.Join(dir, name+".world"), []byte(src)})
 	}
-	for _, name := range []string{"insurance_claims", "it_service_desk"} {
-		path := filepath.Join(moduleRoot(t), "testdata", "worlds", name+".world")
+	// Two example worlds, and two of the red team's, written from briefs
+	// as an LLM would and never tuned for synthesis (money, dates and
+	// times, working days from a holiday file, rules on actions).
+	for _, name := range []string{"worlds/insurance_claims", "worlds/it_service_desk", "redteam/worlds/iberia_hr_leave", "redteam/worlds/lago_rail_travel"} {
+		path := filepath.Join(moduleRoot(t), "testdata", filepath.FromSlash(name)+".world")
 		src, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
