@@ -221,7 +221,99 @@ func (s *State) evalAssertion(x ir.Expr) (passed bool, detail string) {
 	if err != nil {
 		return false, err.msg
 	}
+	if agg, isAgg := x.(*ir.Aggregate); !ok && isAgg && agg.Op == "exists" {
+		return false, s.missDetail(agg)
+	}
 	return ok, ""
+}
+
+// missDetail says why `exists(v in E where c)` found no record: how many E
+// records there are and, for the one closest to matching (the most of c's
+// conjuncts true; the first in the table's order of those), each conjunct
+// it fails, a comparison with its two sides. It is the evaluator's
+// explanation only (implementations agree on Passed, not on Detail), read
+// within the evaluation's usual limits: past them it says less.
+func (s *State) missDetail(x *ir.Aggregate) string {
+	if x.Entity == nil {
+		return ""
+	}
+	ev := s.evaluator()
+	rows, err := ev.rows(x.Entity)
+	if err != nil {
+		return ""
+	}
+	if len(rows) == 0 {
+		return fmt.Sprintf("there is no %s record", x.Entity.Name)
+	}
+	if x.Where == nil {
+		return ""
+	}
+	var conj []ir.Expr
+	var split func(ir.Expr)
+	split = func(e ir.Expr) {
+		if b, ok := e.(*ir.Binary); ok && b.Op == "and" {
+			split(b.L)
+			split(b.R)
+			return
+		}
+		conj = append(conj, e)
+	}
+	split(x.Where)
+	n := len(ev.vars)
+	ev.vars = append(ev.vars, binding{v: x.Var})
+	defer func() { ev.vars = ev.vars[:n] }()
+	var (
+		closest   *row
+		most      = -1
+		closeMiss []string
+	)
+	for _, r := range rows {
+		ev.vars[n].val = any(r)
+		held := 0
+		var miss []string
+		for _, c := range conj {
+			if e := ev.tick(); e != nil {
+				return fmt.Sprintf("none of the %d %s records matches", len(rows), x.Entity.Name)
+			}
+			why, ok := ev.explainCond(c)
+			if ok {
+				held++
+			} else {
+				miss = append(miss, why)
+			}
+		}
+		if held > most {
+			closest, most, closeMiss = r, held, miss
+		}
+	}
+	return fmt.Sprintf("none of the %d %s records matches; the closest, %s, fails %s", len(rows), x.Entity.Name, closest.id, strings.Join(closeMiss, "; "))
+}
+
+// explainCond evaluates a condition; when it is false it says where it is
+// and, for a comparison, what its two sides are.
+func (ev *evaluator) explainCond(c ir.Expr) (string, bool) {
+	at := fmt.Sprintf("the condition at %d:%d", c.Position().Line, c.Position().Column)
+	if b, isBin := c.(*ir.Binary); isBin && comparisons[b.Op] {
+		l, err := ev.eval(b.L)
+		if err != nil {
+			return at + ": " + err.msg, false
+		}
+		r, err := ev.eval(b.R)
+		if err != nil {
+			return at + ": " + err.msg, false
+		}
+		if res, err := compare(b.Op, l, r); err != nil {
+			return at + ": " + err.msg, false
+		} else if res {
+			return "", true
+		}
+		return fmt.Sprintf("%s (%s): left side is %s, right side is %s", at, b.Op, text(l), text(r)), false
+	}
+	ok, err := ev.cond(c)
+	if err != nil {
+		return at + ": " + err.msg, false
+	}
+	return at, ok
 }
 
 // exceptions evaluates the records of `unchanged except …`: each lookup's

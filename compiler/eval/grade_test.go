@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -21,14 +22,14 @@ func TestGrade(t *testing.T) {
 	if g.Results[0].Passed || g.Results[0].Detail != `left side is "issued", right side is "paid"` {
 		t.Errorf("status assertion: %+v", g.Results[0])
 	}
-	if g.Results[1].Passed || g.Results[1].Detail != "" {
+	if g.Results[1].Passed || g.Results[1].Detail != "there is no Entry record" {
 		t.Errorf("exists assertion: %+v", g.Results[1])
 	}
 	if !g.Results[2].Passed || g.Results[2].Kind != ir.AssertInvariant {
 		t.Errorf("invariant assertion: %+v", g.Results[2])
 	}
 	wantFailures := "billing.Invoice[inv1].status == paid: left side is \"issued\", right side is \"paid\"\n" +
-		"exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200)"
+		"exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200): there is no Entry record"
 	if g.Failures() != wantFailures {
 		t.Errorf("failures:\n%s", g.Failures())
 	}
@@ -41,6 +42,14 @@ func TestGrade(t *testing.T) {
 	}
 	if len(g.Violations) != 1 {
 		t.Errorf("violations beside the reward: %v", g.Violations)
+	}
+	// A failed exists names the record closest to matching and the
+	// conjuncts it fails, with their two sides.
+	w := s.Clone()
+	mustCall(t, w, "post_entry", `{"invoice":"inv1","amount":1100}`)
+	if g := w.Grade(x.settle, nil); g.Results[1].Passed ||
+		!regexp.MustCompile(`^none of the 1 Entry records matches; the closest, [a-z_0-9]+, fails the condition at \d+:\d+ \(==\): left side is 1100, right side is 1200$`).MatchString(g.Results[1].Detail) {
+		t.Errorf("exists with a near miss: %q", g.Results[1].Detail)
 	}
 	mustCall(t, s, "post_entry", `{"invoice":"inv1","amount":1200}`)
 	g = s.Grade(x.settle, nil)
@@ -150,7 +159,7 @@ func TestRunSolution(t *testing.T) {
 	x.settle.Solution[1].Args[1].Value = vInt(0)
 	res, _ = RunSolution(x.w, x.settle)
 	wantProblem := `step 2 (post_entry) failed: precondition_failed: amount must be positive; ` +
-		`reward 1/3; failed: exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200); invariant paid_invoices_are_posted: invariant paid_invoices_are_posted violated by Invoice "inv1"`
+		`reward 1/3; failed: exists(e in ledger.Entry where e.invoice == inv1 and e.amount == 1200): there is no Entry record; invariant paid_invoices_are_posted: invariant paid_invoices_are_posted violated by Invoice "inv1"`
 	if res.OK() || res.Failed != 1 || res.Problem() != wantProblem {
 		t.Errorf("failing step:\n%s\nwant\n%s", res.Problem(), wantProblem)
 	}
