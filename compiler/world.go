@@ -323,7 +323,13 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 				as.Kind = ir.AssertAnswer
 				// A list literal is typed by its elements, as it is where no
 				// context types it ([vis_1, vis_2], ["a", "b"]).
-				as.Expr = c.settle(c.expr(a.Answer, s), a.EndPos)
+				x := c.expr(a.Answer, s)
+				if l, isList := x.(*ir.ListLit); isList && len(l.Elems) == 0 {
+					// Every reply states all of no items.
+					c.errorf(diag.TypeMismatch, a.Pos, a.EndPos, "an answer of no items would accept any reply: ask for something the agent must state, or grade the state instead (count(x in E where …) == 0)")
+					continue
+				}
+				as.Expr = c.settle(x, a.EndPos)
 				if t := as.Expr.Type(); t != nil && t.Kind != ir.KindInvalid && !answerable(t) {
 					c.errorf(diag.TypeMismatch, a.Pos, a.EndPos, "an answer is a number, an amount, a date, a text, an id, a yes or no, or a list of one of these, not %s", t)
 				}
