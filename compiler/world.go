@@ -323,11 +323,12 @@ func (c *checker) checkTasks(decls []*dsl.Task) {
 				as.Kind = ir.AssertAnswer
 				// A list literal is typed by its elements, as it is where no
 				// context types it ([vis_1, vis_2], ["a", "b"]).
+				// `answer []` is the answer that there is none (the agent
+				// must say none, nothing or no): its elements' type does
+				// not matter, and a text list's is the plainest.
 				x := c.expr(a.Answer, s)
 				if l, isList := x.(*ir.ListLit); isList && len(l.Elems) == 0 {
-					// Every reply states all of no items.
-					c.errorf(diag.TypeMismatch, a.Pos, a.EndPos, "an answer of no items would accept any reply: ask for something the agent must state, or grade the state instead (count(x in E where …) == 0)")
-					continue
+					x = c.coerce(x, &ir.Type{Kind: ir.KindList, Elem: stringT}, a.EndPos, "answer")
 				}
 				as.Expr = c.settle(x, a.EndPos)
 				if t := as.Expr.Type(); t != nil && t.Kind != ir.KindInvalid && !answerable(t) {
