@@ -1,10 +1,13 @@
 package tasks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/worldc/worldc/compiler"
@@ -52,6 +55,91 @@ func BenchmarkSynthesize(b *testing.B) {
 				}
 				if len(r.Tasks) == 0 {
 					b.Fatal("no tasks")
+				}
+			}
+			b.ReportMetric(float64(processCPU()-c0)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// BenchmarkSynthesizeSeedSize measures Synthesize of 100 tasks on one
+// world with seeds of growing size, loaded from data files (a customer per
+// five orders): synthesis should grow with the records no faster than
+// checking them does. Compare the sizes' cpu-ns/op (10× the records
+// should cost about 10× at most):
+//
+//	go test ./compiler/tasks -run '^$' -bench SeedSize -benchtime 2x
+func BenchmarkSynthesizeSeedSize(b *testing.B) {
+	const spec = `world sized {
+  title    "Sized"
+  industry "retail"
+  country  "FR"
+  currency "EUR"
+  today    2026-03-01
+}
+
+service store "Store" {
+  entity Customer "A customer" {
+    name string unique
+  }
+  entity Order "An order" {
+    customer ref Customer
+    status   enum { open closed }
+    total    money
+  }
+  tool find_customers: search Customer by name "Customers by name"
+  tool find_orders: search Order by customer "Orders of a customer"
+  tool close_order(order: ref Order) "Close an order" {
+    require order.status == open else "already closed"
+    set order.status = closed
+    return order
+  }
+}
+
+seed {
+  load store.Customer from "customers.json"
+  load store.Order from "orders.json"
+}
+`
+	for _, orders := range []int{1000, 10000} {
+		var cs, ords strings.Builder
+		cs.WriteString("[")
+		ords.WriteString("[")
+		for i := range orders / 5 {
+			if i > 0 {
+				cs.WriteString(",")
+			}
+			fmt.Fprintf(&cs, `{"id":"cus_%d","name":"Customer %d"}`, i, i)
+		}
+		for i := range orders {
+			if i > 0 {
+				ords.WriteString(",")
+			}
+			status := "open"
+			if i%3 == 0 {
+				status = "closed"
+			}
+			fmt.Fprintf(&ords, `{"id":"ord_%d","customer":"cus_%d","status":%q,"total":%d}`, i, i/5, status, i%500+1)
+		}
+		cs.WriteString("]")
+		ords.WriteString("]")
+		data := fstest.MapFS{
+			"customers.json": {Data: []byte(cs.String())},
+			"orders.json":    {Data: []byte(ords.String())},
+		}
+		w, ds := compiler.CheckSource("sized.world", []byte(spec), compiler.WithData(data))
+		if ds.HasErrors() {
+			b.Fatalf("the sized world does not check:\n%s", ds.Text())
+		}
+		b.Run(fmt.Sprintf("orders=%d", orders), func(b *testing.B) {
+			c0 := processCPU()
+			for b.Loop() {
+				r, err := Synthesize(w, []byte(spec), Options{N: 100, Seed: 1, Filename: "sized.world", Data: data})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(r.Tasks) == 0 {
+					b.Fatalf("no tasks: %s", r.Summary.Note)
 				}
 			}
 			b.ReportMetric(float64(processCPU()-c0)/float64(b.N), "cpu-ns/op")

@@ -182,16 +182,10 @@ func (x *synth) copies(e *ir.Entity, orig *ir.Record, n int) []seedRec {
 			continue
 		}
 		var vals []*ir.Value
-		seen := map[string]bool{valueKey(mine): true}
-		if fl.Type.Kind == ir.KindEnum {
-			for _, v := range fl.Type.Enum.Values {
-				vals = appendNew(vals, seen, &ir.Value{Kind: ir.KindEnum, Str: v})
-			}
-		} else {
-			for _, id := range x.startIDs(e) {
-				if r := x.seedIndex()[e][id]; r != nil && i < len(r.Values) {
-					vals = appendNew(vals, seen, r.Values[i])
-				}
+		mk := valueKey(mine)
+		for _, v := range x.fieldValues(e, i) {
+			if v.key != mk {
+				vals = append(vals, v.v)
 			}
 		}
 		if len(vals) > 0 {
@@ -248,12 +242,55 @@ func (x *synth) copies(e *ir.Entity, orig *ir.Record, n int) []seedRec {
 	return out
 }
 
-func appendNew(vals []*ir.Value, seen map[string]bool, v *ir.Value) []*ir.Value {
-	if v == nil || v.Kind == ir.KindNull || seen[valueKey(v)] {
-		return vals
+// keyedValue is a distinct value of a field with its valueKey.
+type keyedValue struct {
+	v   *ir.Value
+	key string
+}
+
+// fieldValues are the distinct non-null values of field i of e that a
+// copy may take, first seen first: an enum's values in declaration order,
+// else the seed records' values in the start state's order. They are
+// computed once per field: a draw reads them for every record it copies,
+// and scanning a seed of 100,000 records each time dominated synthesis.
+func (x *synth) fieldValues(e *ir.Entity, i int) []keyedValue {
+	k := fieldRef{e, i}
+	if vs, ok := x.fieldVals[k]; ok {
+		return vs
 	}
-	seen[valueKey(v)] = true
-	return append(vals, v)
+	var out []keyedValue
+	seen := map[string]bool{}
+	add := func(v *ir.Value) {
+		if v == nil || v.Kind == ir.KindNull {
+			return
+		}
+		if key := valueKey(v); !seen[key] {
+			seen[key] = true
+			out = append(out, keyedValue{v, key})
+		}
+	}
+	if fl := e.Fields[i]; fl.Type.Kind == ir.KindEnum {
+		for _, v := range fl.Type.Enum.Values {
+			add(&ir.Value{Kind: ir.KindEnum, Str: v})
+		}
+	} else {
+		for _, id := range x.startIDs(e) {
+			if r := x.seedIndex()[e][id]; r != nil && i < len(r.Values) {
+				add(r.Values[i])
+			}
+		}
+	}
+	if x.fieldVals == nil {
+		x.fieldVals = map[fieldRef][]keyedValue{}
+	}
+	x.fieldVals[k] = out
+	return out
+}
+
+// fieldRef names field i of an entity.
+type fieldRef struct {
+	e *ir.Entity
+	i int
 }
 
 // valueKey is a scalar constant's identity.

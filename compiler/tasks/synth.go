@@ -128,6 +128,7 @@ type synth struct {
 	stateCache []stateRecords
 	anchors    map[*ir.Field][]string  // groupAnchors, by ref field
 	ids        map[*ir.Entity][]string // startIDs, by entity
+	fieldVals  map[fieldRef][]keyedValue
 	formatted  []byte                  // the spec in the canonical layout (emit)
 
 	covered map[*ir.Tool]bool
