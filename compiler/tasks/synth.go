@@ -129,7 +129,7 @@ type synth struct {
 	anchors    map[*ir.Field][]string  // groupAnchors, by ref field
 	ids        map[*ir.Entity][]string // startIDs, by entity
 	fieldVals  map[fieldRef][]keyedValue
-	formatted  []byte                  // the spec in the canonical layout (emit)
+	formatted  []byte // the spec in the canonical layout (emit)
 
 	covered map[*ir.Tool]bool
 	// outcomes are the tools whose outcome the words say (words.go).
