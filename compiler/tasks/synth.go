@@ -126,10 +126,10 @@ type synth struct {
 	// recCache holds the start state's records, decoded.
 	recCache   map[recKey]*recEntry
 	stateCache []stateRecords
-	anchors    map[*ir.Field][]string  // groupAnchors, by ref field
-	ids        map[*ir.Entity][]string // startIDs, by entity
-	fieldVals  map[fieldRef][]keyedValue
-	formatted  []byte // the spec in the canonical layout (emit)
+	anchors    map[*ir.Field][]string    // groupAnchors, by ref field
+	ids        map[*ir.Entity][]string   // startIDs, by entity
+	fieldVals  map[fieldRef][]keyedValue // fieldValues, by field
+	formatted  []byte                    // the spec in the canonical layout (emit)
 
 	covered map[*ir.Tool]bool
 	// outcomes are the tools whose outcome the words say (words.go).
