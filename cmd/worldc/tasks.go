@@ -17,6 +17,7 @@ import (
 	"github.com/worldc/worldc/compiler/tasks"
 	"github.com/worldc/worldc/internal/author"
 	"github.com/worldc/worldc/internal/pipeline"
+	"github.com/worldc/worldc/internal/report"
 	"github.com/worldc/worldc/internal/safefs"
 	"github.com/worldc/worldc/internal/taskwords"
 	"github.com/worldc/worldc/internal/text"
@@ -97,7 +98,8 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		return err
 	}
 	var summaries []tasks.Summary
-	written := map[string]string{} // data file in OUT → the spec it came from
+	var pictured []report.TasksWorld // for OUT/tasks.html
+	written := map[string]string{}   // data file in OUT → the spec it came from
 	total := 0
 	p := &tasksPrinter{sys: sys, quiet: c.JSON}
 	p.start(len(results), "tasks", "worlds")
@@ -139,10 +141,18 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		}
 		total += res.Summary.Kept
 		summaries = append(summaries, res.Summary)
+		pictured = append(pictured, report.TasksWorld{Summary: res.Summary, Tasks: res.Tasks, Graph: tasks.BuildGraph(r.World).SVG()})
 		p.print(tasksSummary(res.Summary, time.Since(start)))
 		p.add()
 	}
 	p.finish()
+	page, err := report.TasksHTML(pictured, "worldc tasks: "+text.Plural(len(results), "world"))
+	if err != nil {
+		return err
+	}
+	if err := safefs.WriteFile(filepath.Join(out, "tasks.html"), page); err != nil {
+		return err
+	}
 	if c.JSON {
 		data, err := json.MarshalIndent(summaries, "", "  ")
 		if err != nil {
@@ -150,7 +160,8 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		}
 		sys.stdout.Write(append(data, '\n'))
 	}
-	fmt.Fprintf(sys.stderr, "%s, %s written to %s\n", text.Plural(len(results), "world"), text.Plural(total, "task"), displayPath(sys.cwd, out))
+	fmt.Fprintf(sys.stderr, "%s, %s written to %s (the report: %s)\n", text.Plural(len(results), "world"), text.Plural(total, "task"), displayPath(sys.cwd, out),
+		displayPath(sys.cwd, filepath.Join(out, "tasks.html")))
 	return nil
 }
 

@@ -56,7 +56,8 @@ var layers = map[string]int{
 	"runtime/serve":               4,
 	"runtime/serve/eval/evaltest": 4,
 	"compiler/tasks":              4,
-	// What reads verdicts, and bundles.
+	// What reads verdicts and synthesis summaries (the report pages), and
+	// bundles.
 	"internal/cache":  5,
 	"internal/report": 5,
 	"internal/bundle": 5,

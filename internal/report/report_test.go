@@ -129,10 +129,40 @@ func TestReadRefusesTrailingData(t *testing.T) {
 	}
 }
 
-// TestChromium renders the page in headless Chromium (Debian's chromium)
-// and checks what it shows; it is skipped, saying so, where there is none,
-// except under CI, where .ci/run installs chromium and its absence fails.
+// TestChromium renders the verdicts page in headless Chromium and checks
+// what it shows (chromiumDOM).
 func TestChromium(t *testing.T) {
+	page, err := HTML(sample(), "corpus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := chromiumDOM(t, page)
+	for _, want := range []string{`id="pass-rate"`, "50.0%", "W003"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the rendered page lacks %q", want)
+		}
+	}
+}
+
+// TestTasksChromium: the tasks page as Chromium shows it, graphs drawn.
+func TestTasksChromium(t *testing.T) {
+	page, err := TasksHTML(tasksSample(t), "tasks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := chromiumDOM(t, page)
+	for _, want := range []string{`id="kept"`, "tool-dependency graph", "g0-arrow-state", "median coverage"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the rendered page lacks %q", want)
+		}
+	}
+}
+
+// chromiumDOM renders page in headless Chromium (Debian's chromium) and
+// returns the DOM it shows; it skips, saying so, where there is none,
+// except under CI, where .ci/run installs chromium and its absence fails.
+func chromiumDOM(t *testing.T, page []byte) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: starting a browser costs a second; make test looks at the page in chromium (TestHTML checks it here)")
 	}
@@ -142,10 +172,6 @@ func TestChromium(t *testing.T) {
 			t.Fatal("chromium is not installed, and CI must look at the page in a browser: .ci/run installs Debian's chromium")
 		}
 		t.Skip("chromium is not installed (apt-get install chromium): the page is not looked at in a browser")
-	}
-	page, err := HTML(sample(), "corpus")
-	if err != nil {
-		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "report.html")
@@ -157,11 +183,7 @@ func TestChromium(t *testing.T) {
 	if err != nil {
 		t.Fatalf("chromium: %v", err)
 	}
-	for _, want := range []string{`id="pass-rate"`, "50.0%", "W003"} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("the rendered page lacks %q", want)
-		}
-	}
+	return string(out)
 }
 
 // mkfifo makes a FIFO at p.
