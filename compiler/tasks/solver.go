@@ -224,18 +224,18 @@ func (x *synth) solve(gr *group, ok []map[string]any, cons *condition) (objectiv
 func (x *synth) solverWords(sh solverShape, gr *group, cons *condition, obj objective, cl clause) (string, []string) {
 	wd := newWording()
 	var b strings.Builder
-	b.WriteString("Please " + x.clauseText(cl, wd) + ". As the " + role(sh.q) + ", choose among the " + plural(gr.e) + x.phrase(gr, wd))
+	b.WriteString("Please " + x.clauseText(cl, wd) + ". For the " + role(sh.q) + ", look at the " + plural(gr.e) + x.phrase(gr, wd))
 	if cons != nil {
-		b.WriteString(", of those " + x.relativeText(cons, wd) + ",")
+		b.WriteString(", then at those " + x.relativeText(cons, wd))
 	}
 	if obj.field == nil {
-		b.WriteString(" the only one our rules allow")
+		b.WriteString(" and take the only one of them our rules allow")
 	} else {
 		word := "lowest"
 		if obj.highest {
 			word = "highest"
 		}
-		b.WriteString(" the one with the " + word + " " + humanize(obj.field.Name) + " among those our rules allow")
+		b.WriteString(", keep those our rules allow and take the one with the " + word + " " + humanize(obj.field.Name))
 	}
 	b.WriteString(". Make no other change.")
 	return b.String(), wd.facts

@@ -500,7 +500,9 @@ func (x *synth) harvestConsts(t *ir.Tool) {
 			})
 		}
 		b, ok := e.(*ir.Binary)
-		if !ok {
+		if !ok || !comparison(b.Op) {
+			// subtotal * 0.1 computes a tax; 0.1 is no value a user
+			// would give for the subtotal.
 			return true
 		}
 		for _, side := range [][2]ir.Expr{{b.L, b.R}, {b.R, b.L}} {
@@ -527,6 +529,15 @@ func (x *synth) harvestConsts(t *ir.Tool) {
 		}
 		return true
 	})
+}
+
+// comparison reports whether a binary operator compares its sides.
+func comparison(op string) bool {
+	switch op {
+	case "==", "!=", "<", "<=", ">", ">=", "in", "notin":
+		return true
+	}
+	return false
 }
 
 // isConst reports whether e is a literal (possibly converted).

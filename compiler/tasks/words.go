@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -41,11 +42,47 @@ func action(t *ir.Tool) string {
 	if s == "" {
 		return humanize(t.Name)
 	}
+	if imp, ok := imperative(s, t.Name); ok {
+		return imp
+	}
 	r, n := utf8.DecodeRuneInString(s)
 	if len(s) > n && unicode.IsUpper(r) && !unicode.IsUpper(rune(s[n])) {
 		s = string(unicode.ToLower(r)) + s[n:]
 	}
 	return s
+}
+
+// imperative reads a doc that says what the tool does in the third
+// person as an order: "The doctor signs the clinical note of a visit"
+// (sign_note) → "sign the clinical note of a visit", "Records a payment"
+// (record_payment) → "record a payment"; the verb is the tool name's
+// first word, found among the doc's first words with an -s or -es. A doc
+// that starts with an article and has no such verb is the name in words;
+// ok is false for any other doc (an order already: "Cancel a booking").
+func imperative(doc, name string) (string, bool) {
+	nws := strings.Fields(humanize(name))
+	ws := strings.Fields(doc)
+	if len(nws) == 0 || len(ws) == 0 {
+		return "", false
+	}
+	verb := nws[0]
+	forms := []string{verb + "s", verb + "es"}
+	if strings.HasSuffix(verb, "y") {
+		forms = append(forms, strings.TrimSuffix(verb, "y")+"ies")
+	}
+	for i, w := range ws {
+		if i > 3 {
+			break
+		}
+		if slices.Contains(forms, strings.ToLower(w)) {
+			return strings.Join(append([]string{verb}, ws[i+1:]...), " "), true
+		}
+	}
+	switch strings.ToLower(ws[0]) {
+	case "the", "a", "an", "this", "our":
+		return humanize(name), true
+	}
+	return "", false
 }
 
 // valueText is a value as the words give it: free text, and names that
@@ -58,8 +95,10 @@ func (x *synth) valueText(v any, t *ir.Type) string {
 		switch t.Kind {
 		case ir.KindEnum:
 			return strings.ReplaceAll(y, "_", " ")
-		case ir.KindDate, ir.KindDateTime:
+		case ir.KindDate:
 			return y
+		case ir.KindDateTime:
+			return humanDateTime(y)
 		}
 		if needsQuotes(y, t) {
 			return "“" + y + "”"
@@ -88,6 +127,26 @@ func (x *synth) valueText(v any, t *ir.Type) string {
 		return joinAnd(parts)
 	}
 	return string(toJSON(v))
+}
+
+// humanDateTime writes a datetime as people write it: 2026-06-20T07:40:00Z
+// → "07:40 UTC on 2026-06-20", with its seconds only when they are not
+// zero and its offset when it is not UTC. The dataflow check reads both
+// forms (inText); a value it cannot parse is written as it is.
+func humanDateTime(s string) string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return s
+	}
+	clock := t.Format("15:04")
+	if t.Second() != 0 || t.Nanosecond() != 0 {
+		clock = t.Format("15:04:05.999999999")
+	}
+	zone := "UTC"
+	if _, off := t.Zone(); off != 0 {
+		zone = "UTC" + t.Format("-07:00")
+	}
+	return clock + " " + zone + " on " + t.Format("2006-01-02")
 }
 
 // needsQuotes reports whether a string value is quoted in the words: free
@@ -166,6 +225,12 @@ func boolPhrase(name string, v bool) string {
 	all := strings.Fields(humanize(name))
 	last := ws[len(ws)-1]
 	switch {
+	case len(ws) > 1 && slices.Contains(boolPrepositions, ws[0]):
+		// on_hold → "on hold" / "not on hold"
+		if v {
+			return strings.Join(ws, " ")
+		}
+		return "not " + strings.Join(ws, " ")
 	case all[0] == "with" && len(all) > len(ws):
 		if v {
 			return "with " + strings.Join(ws, " ")
@@ -178,6 +243,102 @@ func boolPhrase(name string, v bool) string {
 		return strings.Join(ws[:len(ws)-1], " ") + " not " + last
 	}
 	return strings.Join(ws, " ") + " set to " + yes
+}
+
+// boolPrepositions start a bool's name that says where its record is
+// (on_hold, in_stock, under_review): the name is said, or not.
+var boolPrepositions = []string{"on", "in", "under", "off", "out", "at"}
+
+// bare reports whether the words of parameter p with value v are a phrase
+// of their own, said after the with-list rather than in it: "on hold",
+// "so that it is on hold", "received on 2026-03-07", "starting on 2026-08-03", "for 5 years" —
+// "with received on …", "with starts on …", "with the years 5" do not
+// read.
+func bare(p *ir.Param, v any) bool {
+	t := p.Type
+	if t.Kind == ir.KindList {
+		return false
+	}
+	if t.Kind == ir.KindBool {
+		ws := boolWords(p.Name)
+		return len(ws) > 1 && slices.Contains(boolPrepositions, ws[0])
+	}
+	if _, _, _, ok := verbOf(p.Name); ok {
+		return true
+	}
+	_, ok := unitOf(p, v)
+	return ok
+}
+
+// units are the plural nouns a count is given in: years → "for 5 years".
+var units = []string{"years", "months", "weeks", "days", "hours", "nights", "minutes"}
+
+// unitOf says a count parameter named by its unit with its value: years
+// → "for 5 years", "for 1 year"; extra_nights → "for 2 extra nights".
+func unitOf(p *ir.Param, v any) (string, bool) {
+	n, isNum := v.(json.Number)
+	if !isNum || (p.Type.Kind != ir.KindInt && p.Type.Kind != ir.KindDecimal) {
+		return "", false
+	}
+	ws := strings.Fields(humanize(p.Name))
+	if len(ws) == 0 || !slices.Contains(units, ws[len(ws)-1]) {
+		return "", false
+	}
+	num := canonNumber(string(n))
+	if num == "1" {
+		ws[len(ws)-1] = strings.TrimSuffix(ws[len(ws)-1], "s")
+	}
+	return "for " + num + " " + strings.Join(ws, " "), true
+}
+
+// ingForm is the -ing form of a verb in the third person: starts →
+// starting, expires → expiring.
+func ingForm(v string) string {
+	v = strings.TrimSuffix(v, "s")
+	if strings.HasSuffix(v, "e") && !strings.HasSuffix(v, "ee") {
+		v = strings.TrimSuffix(v, "e")
+	}
+	return v + "ing"
+}
+
+// afterWith writes the values of a write: the with-list, then the
+// phrases of their own (bare).
+func afterWith(with, bares []string) string {
+	w := withList(with)
+	switch {
+	case len(bares) == 0:
+		return w
+	case w == "":
+		return joinAnd(bares)
+	}
+	return w + ", " + joinAnd(bares)
+}
+
+// newValueOf is the field of another record parameter of t that t sets
+// to the record p takes (rebook's `set booking.tour = tour`): the words
+// say "the tour … as its new tour", so that the record reads as where the
+// booking goes, not where it is.
+func newValueOf(t *ir.Tool, p *ir.Param) *ir.Field {
+	if p.Var == nil || t.Kind != ir.ToolCustom {
+		return nil
+	}
+	var out *ir.Field
+	ir.WalkStmts(t.Body, func(st ir.Stmt) {
+		set, ok := st.(*ir.Set)
+		if !ok || out != nil || set.Field == nil {
+			return
+		}
+		v := set.Value
+		if id, isID := v.(*ir.IDOf); isID {
+			v = id.X
+		}
+		val, ok := v.(*ir.VarRef)
+		tgt, ok2 := set.Target.(*ir.VarRef)
+		if ok && ok2 && val.Var == p.Var && tgt.Var != p.Var {
+			out = set.Field
+		}
+	}, nil)
+	return out
 }
 
 // withList joins the values a write takes after "with": "with the
@@ -291,6 +452,9 @@ func boolWords(name string) []string {
 type wording struct {
 	facts []string
 	last  map[*ir.Entity]string
+	// nth is, for a record the task creates when the words ask for more
+	// than one new record of its entity, its place among them: "first ".
+	nth map[string]string
 }
 
 func newWording() *wording { return &wording{last: map[*ir.Entity]string{}} }
@@ -321,7 +485,7 @@ func (x *synth) descText(d *desc, wd *wording) string {
 	ew := humanize(d.e.Name)
 	switch d.kind {
 	case "created":
-		return "the new " + ew
+		return "the " + wd.nth[d.id] + "new " + ew
 	case "seen":
 		return "the " + ew + " concerned"
 	}
@@ -399,7 +563,10 @@ func role(p *ir.Param) string {
 // asRole writes a record a parameter other than the first takes: "the
 // loss adjuster Sandrine Faure" when the parameter's name says no more
 // than the record's kind, else "the employee Arjun Nair as engineer".
-func asRole(p *ir.Param, e *ir.Entity, text string) string {
+func asRole(t *ir.Tool, p *ir.Param, e *ir.Entity, text string) string {
+	if f := newValueOf(t, p); f != nil {
+		return text + " as its new " + humanize(f.Name)
+	}
 	ew := strings.Fields(humanize(e.Name))
 	for _, w := range strings.Fields(role(p)) {
 		if !slices.Contains(ew, w) {
@@ -420,9 +587,17 @@ func (x *synth) paramPhrase(p *ir.Param, v any, text string) string {
 	if b, ok := v.(bool); ok && t.Kind == ir.KindBool {
 		return boolPhrase(p.Name, b)
 	}
+	if u, ok := unitOf(p, v); ok {
+		return u
+	}
 	r := role(p)
 	ws := strings.Fields(r)
 	last := ws[len(ws)-1]
+	if _, _, finite, ok := verbOf(p.Name); ok && finite && len(ws) > 1 {
+		// starts_on → "starting on 2026-08-03"
+		ws[len(ws)-2] = ingForm(ws[len(ws)-2])
+		return strings.Join(ws, " ") + " " + text
+	}
 	switch {
 	case slices.Contains([]string{"on", "until", "from", "to", "since", "by", "at", "before", "after", "for"}, last) || (len(ws) > 1 && strings.HasSuffix(last, "ed")):
 		// received_by, paid_until, delivered_on: a phrase of its own.
@@ -441,7 +616,7 @@ func (x *synth) paramPhrase(p *ir.Param, v any, text string) string {
 func (x *synth) clauseText(cl clause, wd *wording) string {
 	f := x.byTool[cl.c.tool]
 	var object string
-	var with, texts []string
+	var with, texts, bares []string
 	mark := len(wd.facts)
 	for _, a := range cl.c.args {
 		if e := f.names[a.p]; e != nil {
@@ -455,7 +630,7 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 			if object == "" {
 				object = joinAnd(ds)
 			} else {
-				with = append(with, asRole(a.p, e, joinAnd(ds)))
+				with = append(with, asRole(cl.c.tool, a.p, e, joinAnd(ds)))
 			}
 			continue
 		}
@@ -474,11 +649,19 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 		}
 		if a.p.Type.Kind == ir.KindBool {
 			b, _ := a.v.(bool)
-			with = append(with, wd.give(boolPhrase(a.p.Name, b)))
+			if bare(a.p, a.v) {
+				bares = append(bares, "so that it is "+wd.give(boolPhrase(a.p.Name, b)))
+			} else {
+				with = append(with, wd.give(boolPhrase(a.p.Name, b)))
+			}
 			continue
 		}
 		wd.give(v)
 		phrase := x.paramPhrase(a.p, a.v, v)
+		if bare(a.p, a.v) {
+			bares = append(bares, phrase)
+			continue
+		}
 		if freeText(a.p, a.p.Type) || a.p.Type.Kind == ir.KindText {
 			texts = append(texts, phrase)
 		} else {
@@ -486,15 +669,16 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 		}
 	}
 	with = append(with, texts...)
+	values := afterWith(with, bares)
 	var b strings.Builder
 	b.WriteString(action(cl.c.tool))
 	switch {
-	case object != "" && len(with) > 0:
-		b.WriteString(": " + object + ", " + withList(with))
+	case object != "" && values != "":
+		b.WriteString(": " + object + ", " + values)
 	case object != "":
 		b.WriteString(": " + object)
-	case len(with) > 0:
-		b.WriteString(", " + withList(with))
+	case values != "":
+		b.WriteString(", " + values)
 	}
 	if o := x.outcomeOf(cl.c.tool); o != nil {
 		b.WriteString(", so that its " + humanize(o.field.Name) + " is " + wd.give(o.words()) + ", not " + strings.Join(o.othersWords(), " or "))
@@ -507,6 +691,7 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 // needs no value the words would have to give.
 func (x *synth) words(origin string, cls []clause, withheld bool) (string, []string) {
 	wd := newWording()
+	wd.nth = x.newOrdinals(cls)
 	var parts []string
 	implied := false
 	for _, cl := range cls {
@@ -536,6 +721,48 @@ func (x *synth) words(origin string, cls []clause, withheld bool) (string, []str
 	return b.String(), wd.facts
 }
 
+// newOrdinals numbers the records the asked-for writes of cls create,
+// per entity, when there is more than one: two claims sent, then a
+// payment for "the first new claim" (not "the new claim", which either
+// would be).
+func (x *synth) newOrdinals(cls []clause) map[string]string {
+	byEntity := map[*ir.Entity][]string{}
+	var order []*ir.Entity
+	for _, cl := range cls {
+		if cl.c.implied && cl.silent || cl.c.id == "" || cl.c.tool.Returns == nil {
+			continue
+		}
+		e := recordEntity(cl.c.tool.Returns)
+		if e == nil || x.startHas(e, cl.c.id) || slices.Contains(byEntity[e], cl.c.id) {
+			continue // not new, or returned again by a later write
+		}
+		if _, ok := byEntity[e]; !ok {
+			order = append(order, e)
+		}
+		byEntity[e] = append(byEntity[e], cl.c.id)
+	}
+	out := map[string]string{}
+	for _, e := range order {
+		ids := byEntity[e]
+		if len(ids) < 2 {
+			continue
+		}
+		for i, id := range ids {
+			out[id] = ordinal(i+1) + " "
+		}
+	}
+	return out
+}
+
+// ordinal is n in words: first, second, …; 11th on.
+func ordinal(n int) string {
+	ws := []string{"first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"}
+	if n >= 1 && n <= len(ws) {
+		return ws[n-1]
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
 // programWords writes the instruction of a loop.
 func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by *ir.Param) (string, []string) {
 	wd := newWording()
@@ -546,25 +773,33 @@ func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by
 	}
 	b.WriteString(", please " + action(c.tool))
 	f := x.byTool[c.tool]
-	var with, texts []string
+	var with, texts, bares []string
 	for _, a := range c.args {
 		if f.names[a.p] != nil {
 			continue
 		}
 		if a.p.Type.Kind == ir.KindBool {
 			v, _ := a.v.(bool)
-			with = append(with, wd.give(boolPhrase(a.p.Name, v)))
+			if bare(a.p, a.v) {
+				bares = append(bares, "so that it is "+wd.give(boolPhrase(a.p.Name, v)))
+			} else {
+				with = append(with, wd.give(boolPhrase(a.p.Name, v)))
+			}
 			continue
 		}
 		v := wd.give(x.valueText(a.v, a.p.Type))
+		if bare(a.p, a.v) {
+			bares = append(bares, x.paramPhrase(a.p, a.v, v))
+			continue
+		}
 		if freeText(a.p, a.p.Type) || a.p.Type.Kind == ir.KindText {
 			texts = append(texts, x.paramPhrase(a.p, a.v, v))
 		} else {
 			with = append(with, x.paramPhrase(a.p, a.v, v))
 		}
 	}
-	if with = append(with, texts...); len(with) > 0 {
-		b.WriteString(", " + withList(with))
+	if values := afterWith(append(with, texts...), bares); values != "" {
+		b.WriteString(", " + values)
 	}
 	if o := x.outcomeOf(c.tool); o != nil {
 		b.WriteString(", so that its " + humanize(o.field.Name) + " is " + wd.give(o.words()) + ", not " + strings.Join(o.othersWords(), " or "))
@@ -752,6 +987,8 @@ func atomWords(s string, p *ir.Param) string {
 		return strings.ReplaceAll(s, "_", " ")
 	case ir.KindBool:
 		return boolPhrase(p.Name, s == "true")
+	case ir.KindDateTime:
+		return humanDateTime(s)
 	}
 	return s
 }
@@ -805,6 +1042,8 @@ func inText(lower, s string, p *ir.Param) bool {
 		return containsWord(lower, strings.ReplaceAll(ls, "_", " ")) || containsWord(lower, ls)
 	case ir.KindInt, ir.KindDecimal, ir.KindMoney:
 		return containsWord(lower, ls) || containsWord(lower, groupThousands(ls))
+	case ir.KindDateTime:
+		return strings.Contains(lower, ls) || strings.Contains(lower, strings.ToLower(humanDateTime(s)))
 	case ir.KindBool:
 		if containsWord(lower, ls) {
 			return true

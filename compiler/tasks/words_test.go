@@ -128,7 +128,8 @@ func TestBoolPhrase(t *testing.T) {
 		{"with_conditions", false, "without conditions"},
 		{"with_conditions", true, "with conditions"},
 		{"temperature_ok", false, "temperature not ok"},
-		{"on_hold", true, "on hold set to yes"},
+		{"on_hold", true, "on hold"},
+		{"on_hold", false, "not on hold"},
 		{"accept", false, "accept set to no"},
 		{"is_active", true, "active set to yes"},
 	} {
