@@ -80,9 +80,21 @@ func (x *synth) sampleQuestion() (*task, string) {
 		expr = "list(r in " + ref + " where " + where + ")"
 		what := "their ids"
 		name := x.nameField(e, gr.members)
+		if name == nil {
+			// Ids a user does not know are no answer a user asks for:
+			// another value that tells the records apart (premises, a
+			// due date), else no such question.
+			if x.anyInternal(e, gr.members) {
+				if name = x.knownField(e, gr.members); name == nil {
+					return nil, "no_question_shape"
+				}
+			}
+		} else if name == e.Key {
+			what = "their " + fieldPlural(name)
+		}
 		if name != nil && name != e.Key {
 			expr = "list(r." + name.Name + " for r in " + ref + " where " + where + ")"
-			what = "their " + pluralWords(humanize(name.Name))
+			what = "their " + fieldPlural(name)
 		}
 		t.instruction = "Which " + plural(e) + x.phrase(gr, wd) + " are there? Tell me " + what + "."
 		for _, m := range gr.members {
@@ -131,9 +143,14 @@ func (x *synth) sampleQuestion() (*task, string) {
 		expr = "first(r in " + ref + " where " + where + " and r." + f.Name + " == " + agg + "(q." + f.Name + " for q in " + ref + " where " + x.where(gr, "q") + "))"
 		what := "its id"
 		need := recordID(best, e)
+		if name == nil && x.anyInternal(e, gr.members) {
+			if name = x.knownField(e, gr.members); name == nil {
+				return nil, "no_question_shape"
+			}
+		}
 		if name != nil {
 			expr += "." + name.Name
-			what = "its " + humanize(name.Name)
+			what = "its " + fieldNoun(name)
 			need, _ = atom(best[name.Name])
 		}
 		t.instruction = "Which " + humanize(e.Name) + x.phrase(gr, wd) + " has the " + word + " " + humanize(f.Name) + "? Tell me " + what + "."
@@ -266,6 +283,72 @@ func (x *synth) nameField(e *ir.Entity, recs []map[string]any) *ir.Field {
 		}
 		if ok {
 			return f
+		}
+	}
+	return nil
+}
+
+// fieldNoun is a field's name as a noun to ask for: due_on → "due
+// date", starts_on → "start date", received_by → "received by", premises → "premises".
+func fieldNoun(f *ir.Field) string {
+	ws := strings.Fields(humanize(f.Name))
+	if (f.Type.Kind == ir.KindDate || f.Type.Kind == ir.KindDateTime) && endsInPreposition(f.Name) {
+		ws = ws[:len(ws)-1]
+		if _, _, finite, ok := verbOf(f.Name); ok && finite {
+			ws[len(ws)-1] = strings.TrimSuffix(ws[len(ws)-1], "s") // starts_on → start date
+		}
+		return strings.Join(ws, " ") + " date"
+	}
+	return strings.Join(ws, " ")
+}
+
+// fieldPlural is fieldNoun in the plural; a noun that is plural already
+// (premises, terms) stays.
+func fieldPlural(f *ir.Field) string {
+	n := fieldNoun(f)
+	if strings.HasSuffix(n, "s") && !strings.HasSuffix(n, "ss") && !strings.HasSuffix(n, "us") {
+		return n
+	}
+	if endsInPreposition(f.Name) && f.Type.Kind != ir.KindDate && f.Type.Kind != ir.KindDateTime {
+		return "“" + n + "” values"
+	}
+	return pluralWords(n)
+}
+
+// anyInternal reports whether the id of one of recs is one users do not
+// know.
+func (x *synth) anyInternal(e *ir.Entity, recs []map[string]any) bool {
+	for _, m := range recs {
+		if x.internal[recordID(m, e)] {
+			return true
+		}
+	}
+	return false
+}
+
+// knownField is, for records whose ids users do not know and that have no
+// name (nameField), a text or date field whose values tell recs apart and
+// are not ids: a lease's premises, a report's due date; nil when none
+// does. The answer states those values (runtime.AnswerMatches).
+func (x *synth) knownField(e *ir.Entity, recs []map[string]any) *ir.Field {
+	for _, kind := range []ir.Kind{ir.KindString, ir.KindDate} {
+		for _, f := range e.Fields {
+			if f == e.Key || f.Type.Kind != kind {
+				continue
+			}
+			seen := map[string]bool{}
+			ok := len(recs) > 0
+			for _, m := range recs {
+				a, isAtom := atom(m[f.Name])
+				if !isAtom || m[f.Name] == nil || a == "" || seen[a] || x.internal[a] || x.inner[a] {
+					ok = false
+					break
+				}
+				seen[a] = true
+			}
+			if ok {
+				return f
+			}
 		}
 	}
 	return nil

@@ -223,3 +223,41 @@ func containsStr(ss []string, s string) bool {
 	}
 	return false
 }
+
+// TestQuestionsAskKnownValues: a question never asks for ids users do
+// not know (a lease's, a report's); it asks for a value that tells the
+// records apart (premises, a due date) and its answer is that value.
+func TestQuestionsAskKnownValues(t *testing.T) {
+	_, src, path := redteamWorld(t, "kista_leases")
+	r, _, _ := synthesize(t, path, src, 60, 1)
+	asked := 0
+	for i, m := range r.Tasks {
+		if m.Origin != OriginQuestion {
+			continue
+		}
+		tk := r.kept[i]
+		if strings.Contains(m.Instruction, "its id") || strings.Contains(m.Instruction, "their ids") {
+			t.Errorf("%s asks for internal ids: %s", m.ID, m.Instruction)
+		}
+		if strings.Contains(m.Instruction, "Tell me") {
+			asked++
+			for _, a := range tk.assertions {
+				if strings.HasPrefix(a, "answer list(r in") || strings.HasPrefix(a, "answer first(") && !strings.Contains(a, ")).") {
+					t.Errorf("%s is graded by ids: %s", m.ID, a)
+				}
+			}
+		}
+	}
+	if asked == 0 {
+		t.Errorf("no question asks for a value; the test saw nothing to check")
+	}
+	if got := fieldNoun(&ir.Field{Name: "starts_on", Type: &ir.Type{Kind: ir.KindDate}}); got != "start date" {
+		t.Errorf("fieldNoun(starts_on) = %q", got)
+	}
+	if got := fieldPlural(&ir.Field{Name: "premises", Type: &ir.Type{Kind: ir.KindString}}); got != "premises" {
+		t.Errorf("fieldPlural(premises) = %q", got)
+	}
+	if got := fieldPlural(&ir.Field{Name: "due_on", Type: &ir.Type{Kind: ir.KindDate}}); got != "due dates" {
+		t.Errorf("fieldPlural(due_on) = %q", got)
+	}
+}
