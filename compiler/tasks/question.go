@@ -224,7 +224,7 @@ func (x *synth) fieldQuestion(e *ir.Entity) (*task, string) {
 	f := fields[x.rng.IntN(len(fields))]
 	a, _ := atom(rec[f.Name])
 	t := &task{origin: OriginQuestion, answer: true, start: x.start, end: x.start, calls: g.calls}
-	t.instruction = "What is the " + humanize(f.Name) + " of " + desc + "? Please only look it up; change nothing."
+	t.instruction = "What is the " + fieldNoun(f) + " of " + desc + "? Please only look it up; change nothing."
 	t.facts = wd.facts
 	t.needs = []string{a}
 	t.assertions = []string{"answer " + e.Service.Name + "." + e.Name + "[" + strconv.Quote(id) + "]." + f.Name, "unchanged"}

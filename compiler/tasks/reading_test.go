@@ -97,6 +97,19 @@ func TestBarePhrases(t *testing.T) {
 			t.Errorf("paramPhrase(%s) = %q, want %q", c.p.Name, got, c.want)
 		}
 	}
+	for _, c := range []struct {
+		p    *ir.Param
+		v    any
+		want string
+	}{
+		{&ir.Param{Name: "counted", Type: &ir.Type{Kind: ir.KindInt}}, num("0"), "0 counted"},
+		{&ir.Param{Name: "requested_pickup", Type: &ir.Type{Kind: ir.KindDateTime}}, "2026-05-12T14:00:00Z", "the requested pickup at 14:00 UTC on 2026-05-12"},
+		{&ir.Param{Name: "effective", Type: date}, "2026-05-26", "the effective date 2026-05-26"},
+	} {
+		if got := x.paramPhrase(c.p, c.v, x.valueText(c.v, c.p.Type)); got != c.want {
+			t.Errorf("paramPhrase(%s) = %q, want %q", c.p.Name, got, c.want)
+		}
+	}
 	for _, p := range []*ir.Param{
 		{Name: "amount", Type: &ir.Type{Kind: ir.KindMoney}},
 		{Name: "effective", Type: date},

@@ -564,7 +564,8 @@ func role(p *ir.Param) string {
 // loss adjuster Sandrine Faure" when the parameter's name says no more
 // than the record's kind, else "the employee Arjun Nair as engineer".
 func asRole(t *ir.Tool, p *ir.Param, e *ir.Entity, text string) string {
-	if f := newValueOf(t, p); f != nil {
+	if f := newValueOf(t, p); f != nil && !f.Type.Optional {
+		// A field that always holds a record: the write changes it.
 		return text + " as its new " + humanize(f.Name)
 	}
 	ew := strings.Fields(humanize(e.Name))
@@ -602,6 +603,13 @@ func (x *synth) paramPhrase(p *ir.Param, v any, text string) string {
 	case slices.Contains([]string{"on", "until", "from", "to", "since", "by", "at", "before", "after", "for"}, last) || (len(ws) > 1 && strings.HasSuffix(last, "ed")):
 		// received_by, paid_until, delivered_on: a phrase of its own.
 		return r + " " + text
+	case len(ws) == 1 && strings.HasSuffix(last, "ed") && t.Kind.Numeric():
+		// counted → "0 counted", not "the counted 0"
+		return text + " " + r
+	case t.Kind == ir.KindDateTime &&
+		!slices.ContainsFunc(ws, func(w string) bool { return w == "date" || w == "day" || w == "time" }):
+		// requested_pickup → "the requested pickup at 14:00 UTC on …"
+		return "the " + r + " at " + text
 	case (t.Kind == ir.KindDate || t.Kind == ir.KindDateTime) &&
 		!slices.ContainsFunc(ws, func(w string) bool { return w == "date" || w == "day" || w == "time" || w == "cycle" || w == "month" }):
 		r += " date"
