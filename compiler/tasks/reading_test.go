@@ -75,7 +75,7 @@ func TestHumanDateTime(t *testing.T) {
 // (starts_on, received_by, on_hold, years) are said after the with-list,
 // never as "with starts on …" or "with the years 5".
 func TestBarePhrases(t *testing.T) {
-	x := &synth{w: &ir.World{}}
+	x := &synth{w: &ir.World{Tools: []*ir.Tool{{Name: "cancel_policy"}, {Name: "record_payment"}}}}
 	date := &ir.Type{Kind: ir.KindDate}
 	num := func(s string) any { return json.Number(s) }
 	for _, c := range []struct {
@@ -89,8 +89,9 @@ func TestBarePhrases(t *testing.T) {
 		{&ir.Param{Name: "years", Type: &ir.Type{Kind: ir.KindInt}}, num("5"), "for 5 years"},
 		{&ir.Param{Name: "years", Type: &ir.Type{Kind: ir.KindInt}}, num("1"), "for 1 year"},
 		{&ir.Param{Name: "extra_nights", Type: &ir.Type{Kind: ir.KindInt}}, num("2"), "for 2 extra nights"},
+		{&ir.Param{Name: "cancel_on", Type: date}, "2026-04-14", "to cancel on 2026-04-14"},
 	} {
-		if !bare(c.p, c.v) {
+		if !x.bare(c.p, c.v) {
 			t.Errorf("%s is not said as a phrase of its own", c.p.Name)
 		}
 		if got := x.paramPhrase(c.p, c.v, x.valueText(c.v, c.p.Type)); got != c.want {
@@ -114,12 +115,13 @@ func TestBarePhrases(t *testing.T) {
 		{Name: "amount", Type: &ir.Type{Kind: ir.KindMoney}},
 		{Name: "effective", Type: date},
 		{Name: "fraud_confirmed", Type: &ir.Type{Kind: ir.KindBool}},
+		{Name: "customer_since", Type: date}, // no tool is named by "customer"
 	} {
-		if bare(p, num("3")) {
+		if x.bare(p, num("3")) {
 			t.Errorf("%s is said as a phrase of its own", p.Name)
 		}
 	}
-	if !bare(&ir.Param{Name: "on_hold", Type: &ir.Type{Kind: ir.KindBool}}, true) {
+	if !x.bare(&ir.Param{Name: "on_hold", Type: &ir.Type{Kind: ir.KindBool}}, true) {
 		t.Errorf("on_hold is said in the with-list")
 	}
 	if got := afterWith([]string{"the amount 10 EUR"}, []string{"received on 2026-03-07"}); got != "with the amount 10 EUR, received on 2026-03-07" {

@@ -104,6 +104,9 @@ type synth struct {
 	// finds from other fields (an order number), or the id of an entity
 	// no read tool finds at all.
 	keyKnown map[*ir.Entity]bool
+	// toolVerbs are the first words of the tools' names (cancel, record):
+	// the verbs of the world (verbPrep).
+	toolVerbs map[string]bool
 	// internal are the ids a user never knows: those of records without a
 	// key, and keys that a tool finds from what users know.
 	internal map[string]bool

@@ -254,7 +254,7 @@ var boolPrepositions = []string{"on", "in", "under", "off", "out", "at"}
 // "so that it is on hold", "received on 2026-03-07", "starting on 2026-08-03", "for 5 years" —
 // "with received on …", "with starts on …", "with the years 5" do not
 // read.
-func bare(p *ir.Param, v any) bool {
+func (x *synth) bare(p *ir.Param, v any) bool {
 	t := p.Type
 	if t.Kind == ir.KindList {
 		return false
@@ -266,8 +266,34 @@ func bare(p *ir.Param, v any) bool {
 	if _, _, _, ok := verbOf(p.Name); ok {
 		return true
 	}
+	if x.verbPrep(p) {
+		return true
+	}
 	_, ok := unitOf(p, v)
 	return ok
+}
+
+// verbPrep reports whether a date parameter's name is a verb and a
+// preposition (cancel_on, deliver_by), the verb one the world's tools
+// are named by (cancel_policy): it is said "to cancel on 2026-04-14",
+// not "with cancel on 2026-04-14".
+func (x *synth) verbPrep(p *ir.Param) bool {
+	if p.Type.Kind != ir.KindDate && p.Type.Kind != ir.KindDateTime {
+		return false
+	}
+	ws := strings.Fields(humanize(p.Name))
+	if len(ws) != 2 || !slices.Contains(prepositions, ws[1]) {
+		return false
+	}
+	if x.toolVerbs == nil {
+		x.toolVerbs = map[string]bool{}
+		for _, t := range x.w.Tools {
+			if tw := strings.Fields(humanize(t.Name)); len(tw) > 1 {
+				x.toolVerbs[tw[0]] = true
+			}
+		}
+	}
+	return x.toolVerbs[ws[0]]
 }
 
 // units are the plural nouns a count is given in: years → "for 5 years".
@@ -594,6 +620,9 @@ func (x *synth) paramPhrase(p *ir.Param, v any, text string) string {
 	r := role(p)
 	ws := strings.Fields(r)
 	last := ws[len(ws)-1]
+	if x.verbPrep(p) {
+		return "to " + r + " " + text // to cancel on 2026-04-14
+	}
 	if _, _, finite, ok := verbOf(p.Name); ok && finite && len(ws) > 1 {
 		// starts_on → "starting on 2026-08-03"
 		ws[len(ws)-2] = ingForm(ws[len(ws)-2])
@@ -657,7 +686,7 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 		}
 		if a.p.Type.Kind == ir.KindBool {
 			b, _ := a.v.(bool)
-			if bare(a.p, a.v) {
+			if x.bare(a.p, a.v) {
 				bares = append(bares, "so that it is "+wd.give(boolPhrase(a.p.Name, b)))
 			} else {
 				with = append(with, wd.give(boolPhrase(a.p.Name, b)))
@@ -666,7 +695,7 @@ func (x *synth) clauseText(cl clause, wd *wording) string {
 		}
 		wd.give(v)
 		phrase := x.paramPhrase(a.p, a.v, v)
-		if bare(a.p, a.v) {
+		if x.bare(a.p, a.v) {
 			bares = append(bares, phrase)
 			continue
 		}
@@ -788,7 +817,7 @@ func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by
 		}
 		if a.p.Type.Kind == ir.KindBool {
 			v, _ := a.v.(bool)
-			if bare(a.p, a.v) {
+			if x.bare(a.p, a.v) {
 				bares = append(bares, "so that it is "+wd.give(boolPhrase(a.p.Name, v)))
 			} else {
 				with = append(with, wd.give(boolPhrase(a.p.Name, v)))
@@ -796,7 +825,7 @@ func (x *synth) programWords(c *call, e *ir.Entity, anchor *desc, cond *fact, by
 			continue
 		}
 		v := wd.give(x.valueText(a.v, a.p.Type))
-		if bare(a.p, a.v) {
+		if x.bare(a.p, a.v) {
 			bares = append(bares, x.paramPhrase(a.p, a.v, v))
 			continue
 		}
