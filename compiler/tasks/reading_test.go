@@ -276,3 +276,21 @@ func TestQuestionsAskKnownValues(t *testing.T) {
 		t.Errorf("fieldPlural(due_on) = %q", got)
 	}
 }
+
+// TestDateVerbQualifier: a date field named by a verb (insurance_expires)
+// is said "whose insurance expires on …", not "whose insurance expires
+// is …".
+func TestDateVerbQualifier(t *testing.T) {
+	x := &synth{w: &ir.World{}}
+	date := &ir.Type{Kind: ir.KindDate}
+	for _, c := range []struct{ field, want string }{
+		{"insurance_expires", "whose insurance expires on 2027-03-31"},
+		{"expires", "that expires on 2027-03-31"},
+		{"session_date", "whose session date is 2027-03-31"},
+		{"status", "whose status is 2027-03-31"},
+	} {
+		if got := x.qualifier(c.field, "2027-03-31", date, newWording()); got != c.want {
+			t.Errorf("qualifier(%s) = %q, want %q", c.field, got, c.want)
+		}
+	}
+}

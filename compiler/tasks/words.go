@@ -432,6 +432,13 @@ func verbOf(field string) (verb, prep string, finite, ok bool) {
 	return "", "", false, false
 }
 
+// finiteVerb reports whether a date field's last word reads as a verb in
+// the third person (expires, ends, renews), not a plural or a noun in -s
+// (address, status, bus).
+func finiteVerb(w string) bool {
+	return len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is")
+}
+
 // endsInPreposition reports whether a field's name ends in a preposition
 // (customer_since, loyalty_until): "whose customer since is …" does not
 // read.
@@ -458,6 +465,17 @@ func (x *synth) qualifier(field string, v any, t *ir.Type, wd *wording) string {
 	}
 	if endsInPreposition(field) {
 		return "with " + humanize(field) + " " + text // with loyalty until 2024-01-05
+	}
+	if ws := strings.Fields(humanize(field)); (t.Kind == ir.KindDate || t.Kind == ir.KindDateTime) && finiteVerb(ws[len(ws)-1]) {
+		// insurance_expires → "whose insurance expires on 2027-03-31"
+		prep := "on "
+		if t.Kind == ir.KindDateTime {
+			prep = "at "
+		}
+		if len(ws) == 1 {
+			return "that " + ws[0] + " " + prep + text
+		}
+		return "whose " + strings.Join(ws, " ") + " " + prep + text
 	}
 	return "whose " + humanize(field) + " is " + text
 }
