@@ -141,7 +141,7 @@ func (c *tasksCmd) Run(sys *stdio) error {
 		}
 		total += res.Summary.Kept
 		summaries = append(summaries, res.Summary)
-		pictured = append(pictured, report.TasksWorld{Summary: res.Summary, Tasks: res.Tasks, Graph: tasks.BuildGraph(r.World).SVG()})
+		pictured = append(pictured, pictureOf(res, tasks.BuildGraph(r.World).SVG()))
 		p.print(tasksSummary(res.Summary, time.Since(start)))
 		p.add()
 	}
@@ -400,4 +400,18 @@ func sortedStrings(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// pictureOf is a world's synthesis as the report page shows it.
+func pictureOf(res *tasks.Result, graph []byte) report.TasksWorld {
+	s := res.Summary
+	w := report.TasksWorld{
+		World: s.World, Wanted: s.Wanted, Kept: s.Kept, WritingTools: s.WritingTools, Covered: s.Covered,
+		Uncovered: s.Uncovered, Origins: s.Origins, Levels: s.Levels, Drops: s.Dropped, Calls: s.Calls, Note: s.Note,
+		Graph: graph,
+	}
+	for _, m := range res.Tasks {
+		w.Tasks = append(w.Tasks, report.TaskLine{ID: m.ID, Origin: m.Origin, Level: m.Difficulty.Level, Instruction: m.Instruction, Calls: m.Calls, Factors: m.Factors})
+	}
+	return w
 }

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/worldc/worldc/compiler/tasks"
 )
 
 //go:embed tasks.html.tmpl
@@ -17,13 +15,37 @@ var tasksTemplate string
 
 var tasksPage = template.Must(template.New("tasks").Parse(tasksTemplate))
 
-// TasksWorld is one world's synthesis as `worldc tasks` made it: its
-// summary, the metadata of its tasks and its tool-dependency graph drawn
-// (tasks.Graph.SVG).
+// TasksWorld is one world's synthesis as `worldc tasks` made it (its
+// summary, compiler/tasks.Summary, and its tasks' metadata), in the terms
+// of the page, so that the report links no checker: the tasks kept and
+// wanted, the writing tools and those covered, counts by origin, level,
+// drop reason and call count, the note on a world short of tasks, and its
+// tool-dependency graph drawn (tasks.Graph.SVG).
 type TasksWorld struct {
-	Summary tasks.Summary
-	Tasks   []tasks.Meta
-	Graph   []byte
+	World                  string
+	Wanted, Kept           int
+	WritingTools, Covered  int
+	Uncovered              []string
+	Origins, Levels, Drops map[string]int
+	Calls                  map[int]int
+	Note                   string
+	Tasks                  []TaskLine
+	Graph                  []byte
+}
+
+// TaskLine is what the page shows of a task.
+type TaskLine struct {
+	ID, Origin, Level, Instruction string
+	Calls                          int
+	Factors                        []string
+}
+
+// coverage is the share of writing tools covered (1 without any).
+func (w *TasksWorld) coverage() float64 {
+	if w.WritingTools == 0 {
+		return 1
+	}
+	return float64(w.Covered) / float64(w.WritingTools)
 }
 
 // tasksView is what the tasks template renders.
@@ -58,7 +80,7 @@ type tasksRow struct {
 	Uncovered, Note      string
 	Origins, Levels      []Segment
 	Graph                template.HTML
-	Samples              []tasks.Meta
+	Samples              []TaskLine
 	Easy, Medium, Hard   int
 	Covered, WritingTool int
 }
@@ -66,11 +88,11 @@ type tasksRow struct {
 // originColors are the origins' colours, in the order the legend shows
 // them; another origin is grey.
 var originColors = []struct{ origin, color string }{
-	{tasks.OriginDAG, "#2563eb"},
-	{tasks.OriginProgram, "#7c3aed"},
-	{tasks.OriginSolver, "#16a34a"},
-	{tasks.OriginQuestion, "#d97706"},
-	{tasks.OriginRefusal, "#dc2626"},
+	{"dag", "#2563eb"},
+	{"program", "#7c3aed"},
+	{"solver", "#16a34a"},
+	{"question", "#d97706"},
+	{"refusal", "#dc2626"},
 }
 
 var levelColors = []struct{ origin, color string }{
@@ -92,42 +114,40 @@ func TasksHTML(ws []TasksWorld, title string) ([]byte, error) {
 	var coverages []float64
 	hard := 0
 	for _, w := range ws {
-		s := w.Summary
-		v.Kept += s.Kept
-		v.Wanted += s.Wanted
-		coverages = append(coverages, s.Coverage())
-		for k, n := range s.Origins {
+		v.Kept += w.Kept
+		v.Wanted += w.Wanted
+		coverages = append(coverages, w.coverage())
+		for k, n := range w.Origins {
 			origins[k] += n
 		}
-		for k, n := range s.Levels {
+		for k, n := range w.Levels {
 			levels[k] += n
 		}
-		for k, n := range s.Dropped {
+		for k, n := range w.Drops {
 			drops[k] += n
 		}
-		for k, n := range s.Calls {
+		for k, n := range w.Calls {
 			calls[k] += n
 		}
-		hard += s.Levels["hard"]
+		hard += w.Levels["hard"]
 		for _, m := range w.Tasks {
 			for _, f := range m.Factors {
 				factors[f]++
 			}
 		}
-		row := tasksRow{
-			World: s.World, Kept: s.Kept, Wanted: s.Wanted,
-			Coverage:    fmt.Sprintf("%.0f%%", 100*s.Coverage()),
-			CoverageLow: s.Coverage() < 0.9,
-			Uncovered:   strings.Join(s.Uncovered, ", "),
-			Note:        s.Note,
-			Origins:     stacked(s.Origins, originColors, 240),
-			Levels:      stacked(s.Levels, levelColors, 240),
+		v.Rows = append(v.Rows, tasksRow{
+			World: w.World, Kept: w.Kept, Wanted: w.Wanted,
+			Coverage:    fmt.Sprintf("%.0f%%", 100*w.coverage()),
+			CoverageLow: w.coverage() < 0.9,
+			Uncovered:   strings.Join(w.Uncovered, ", "),
+			Note:        w.Note,
+			Origins:     stacked(w.Origins, originColors, 240),
+			Levels:      stacked(w.Levels, levelColors, 240),
 			Graph:       inlineSVG(w.Graph, fmt.Sprintf("g%d-", len(v.Rows))),
 			Samples:     samples(w.Tasks),
-			Easy:        s.Levels["easy"], Medium: s.Levels["medium"], Hard: s.Levels["hard"],
-			Covered: s.Covered, WritingTool: s.WritingTools,
-		}
-		v.Rows = append(v.Rows, row)
+			Easy:        w.Levels["easy"], Medium: w.Levels["medium"], Hard: w.Levels["hard"],
+			Covered: w.Covered, WritingTool: w.WritingTools,
+		})
 	}
 	v.MedianCoverage = "—"
 	if len(coverages) > 0 {
@@ -225,8 +245,8 @@ func callBins(calls map[int]int) []Bin {
 
 // samples are a world's first task of each origin, in the legend's order
 // and then by name, for the page to show what the words read like.
-func samples(ms []tasks.Meta) []tasks.Meta {
-	first := map[string]tasks.Meta{}
+func samples(ms []TaskLine) []TaskLine {
+	first := map[string]TaskLine{}
 	var order []string
 	for _, m := range ms {
 		if _, seen := first[m.Origin]; !seen {
@@ -248,7 +268,7 @@ func samples(ms []tasks.Meta) []tasks.Meta {
 		}
 		return strings.Compare(a, b)
 	})
-	out := make([]tasks.Meta, len(order))
+	out := make([]TaskLine, len(order))
 	for i, o := range order {
 		out[i] = first[o]
 	}

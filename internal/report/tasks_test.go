@@ -33,13 +33,17 @@ func tasksSample(t *testing.T) []TasksWorld {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hostile := tasks.Summary{World: "odd", Wanted: 10, Kept: 1, WritingTools: 2, Covered: 1, Uncovered: []string{"close_all"},
-		Origins: map[string]int{"dag": 1}, Levels: map[string]int{"easy": 1}, Calls: map[int]int{1: 1}, Dropped: map[string]int{"duplicate": 9},
-		Note: "1 distinct task: <b>few</b>"}
-	return []TasksWorld{
-		{Summary: r.Summary, Tasks: r.Tasks, Graph: tasks.BuildGraph(w).SVG()},
-		{Summary: hostile, Tasks: []tasks.Meta{{ID: "t1", Origin: "dag", Instruction: "Close <script>alert(1)</script> now", Calls: 1, Difficulty: tasks.Profile{Level: "easy"}}}},
+	ok := TasksWorld{World: r.Summary.World, Wanted: r.Summary.Wanted, Kept: r.Summary.Kept, WritingTools: r.Summary.WritingTools,
+		Covered: r.Summary.Covered, Origins: r.Summary.Origins, Levels: r.Summary.Levels, Drops: r.Summary.Dropped, Calls: r.Summary.Calls,
+		Graph: tasks.BuildGraph(w).SVG()}
+	for _, m := range r.Tasks {
+		ok.Tasks = append(ok.Tasks, TaskLine{ID: m.ID, Origin: m.Origin, Level: m.Difficulty.Level, Instruction: m.Instruction, Calls: m.Calls, Factors: m.Factors})
 	}
+	hostile := TasksWorld{World: "odd", Wanted: 10, Kept: 1, WritingTools: 2, Covered: 1, Uncovered: []string{"close_all"},
+		Origins: map[string]int{"dag": 1}, Levels: map[string]int{"easy": 1}, Calls: map[int]int{1: 1}, Drops: map[string]int{"duplicate": 9},
+		Note:  "1 distinct task: <b>few</b>",
+		Tasks: []TaskLine{{ID: "t1", Origin: "dag", Instruction: "Close <script>alert(1)</script> now", Calls: 1, Level: "easy"}}}
+	return []TasksWorld{ok, hostile}
 }
 
 // TestTasksHTML: the page parses, holds the synthesis' numbers, a world's
@@ -47,8 +51,9 @@ func tasksSample(t *testing.T) []TasksWorld {
 // no network; two worlds' graphs do not share an id.
 func TestTasksHTML(t *testing.T) {
 	ws := tasksSample(t)
-	ws = append(ws, TasksWorld{Summary: ws[0].Summary, Tasks: ws[0].Tasks, Graph: ws[0].Graph})
-	ws[2].Summary.World = "ecommerce_returns_again"
+	again := ws[0]
+	again.World = "ecommerce_returns_again"
+	ws = append(ws, again)
 	page, err := TasksHTML(ws, "tasks")
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +62,7 @@ func TestTasksHTML(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := ws[0].Summary.Kept*2 + 1
+	kept := ws[0].Kept*2 + 1
 	for id, want := range map[string]string{"worlds": "3", "kept": strconv.Itoa(kept)} {
 		if got := textOf(doc, id); got != want {
 			t.Errorf("#%s = %q, want %q", id, got, want)
@@ -69,7 +74,7 @@ func TestTasksHTML(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	for origin := range ws[0].Summary.Origins {
+	for origin := range ws[0].Origins {
 		if !strings.Contains(s, "("+origin+", ") {
 			t.Errorf("no task of origin %s shown", origin)
 		}
@@ -88,8 +93,8 @@ func TestTasksHTML(t *testing.T) {
 			t.Errorf("id %q is given %d times", id, n)
 		}
 	}
-	again, err := TasksHTML(ws, "tasks")
-	if err != nil || !bytes.Equal(again, page) {
+	twice, err := TasksHTML(ws, "tasks")
+	if err != nil || !bytes.Equal(twice, page) {
 		t.Error("the same synthesis rendered two pages")
 	}
 }
