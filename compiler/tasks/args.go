@@ -38,6 +38,10 @@ func (x *synth) argSets(st *eval.State, t *ir.Tool, focus []recKey, n int) [][]a
 	}
 	var out [][]arg
 	seen := map[string]bool{}
+	// The records related to those an argument set names, and the value
+	// choices they give each parameter, by the records named: drawn again
+	// and again, they are worked out once.
+	memos := map[string]*argMemo{}
 	for try := 0; try < 3*n && len(out) < n; try++ {
 		var args []arg
 		var named []recKey
@@ -61,12 +65,17 @@ func (x *synth) argSets(st *eval.State, t *ir.Tool, focus []recKey, n int) [][]a
 			}
 			args = append(args, arg{p: p, v: v})
 		}
-		related := x.relatedKeys(st, named)
+		mk := memoKey(named)
+		m := memos[mk]
+		if m == nil {
+			m = &argMemo{related: x.relatedKeys(st, named), base: map[*ir.Param][]any{}}
+			memos[mk] = m
+		}
 		for _, p := range t.Params {
 			if f.names[p] != nil {
 				continue
 			}
-			choices := x.valueChoices(st, t, p, related)
+			choices := x.valueChoices(st, t, p, m.related, m.base)
 			if len(choices) == 0 {
 				if p.Required() {
 					ok = false
@@ -92,6 +101,25 @@ func (x *synth) argSets(st *eval.State, t *ir.Tool, focus []recKey, n int) [][]a
 		out = append(out, args)
 	}
 	return out
+}
+
+// argMemo holds, for the records an argument set names, the records
+// related to them and the value choices they give (baseChoices), by
+// parameter.
+type argMemo struct {
+	related []recKey
+	base    map[*ir.Param][]any
+}
+
+func memoKey(named []recKey) string {
+	var b strings.Builder
+	for _, r := range named {
+		b.WriteString(r.e.Name)
+		b.WriteByte(0)
+		b.WriteString(r.id)
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // pick chooses among choices, the first ones (the values of the records
@@ -239,8 +267,10 @@ func paramNames(p *ir.Param) []string {
 }
 
 // valueChoices are the values a non-naming parameter may take, best
-// first; a leading nil means leaving an optional parameter out.
-func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []recKey) []any {
+// first; a leading nil means leaving an optional parameter out. memo, when
+// not nil, holds the choices baseChoices gave for the same related
+// records.
+func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []recKey, memo map[*ir.Param][]any) []any {
 	typ := p.Type
 	elem := typ
 	if typ.Kind == ir.KindList {
@@ -262,6 +292,66 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 	if !p.Required() && x.rng.IntN(2) == 0 {
 		out = append(out, nil)
 		has["\x00nil"] = true
+	}
+	switch elem.Kind {
+	case ir.KindEnum:
+		for _, c := range x.consts[p] {
+			add(c)
+		}
+		vals := slices.Clone(elem.Enum.Values)
+		x.rng.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
+		for _, v := range vals {
+			add(v)
+		}
+	case ir.KindBool:
+		if x.rng.IntN(2) == 0 {
+			add(true)
+			add(false)
+		} else {
+			add(false)
+			add(true)
+		}
+	default:
+		base, ok := memo[p]
+		if !ok {
+			base = x.baseChoices(st, p, related)
+			if memo != nil {
+				memo[p] = base
+			}
+		}
+		return append(out, base...)
+	}
+	if typ.Kind == ir.KindList {
+		for i, v := range out {
+			if v != nil {
+				out[i] = []any{v}
+			}
+		}
+	}
+	return out
+}
+
+// baseChoices are the choices of valueChoices for a parameter that is
+// not an enum nor a bool, without the leading nil: they draw nothing at
+// random.
+func (x *synth) baseChoices(st *eval.State, p *ir.Param, related []recKey) []any {
+	typ := p.Type
+	elem := typ
+	if typ.Kind == ir.KindList {
+		elem = typ.Elem
+	}
+	var out []any
+	has := map[string]bool{}
+	add := func(v any) {
+		if !fits(v, elem) {
+			return
+		}
+		a, _ := atom(v)
+		if has[a] {
+			return
+		}
+		has[a] = true
+		out = append(out, v)
 	}
 	switch elem.Kind {
 	case ir.KindStruct, ir.KindMap, ir.KindList:
@@ -292,23 +382,6 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 			}
 		}
 		return out
-	case ir.KindEnum:
-		for _, c := range x.consts[p] {
-			add(c)
-		}
-		vals := slices.Clone(elem.Enum.Values)
-		x.rng.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
-		for _, v := range vals {
-			add(v)
-		}
-	case ir.KindBool:
-		if x.rng.IntN(2) == 0 {
-			add(true)
-			add(false)
-		} else {
-			add(false)
-			add(true)
-		}
 	default:
 		if freeText(p, elem) || elem.Kind == ir.KindText {
 			// A reason or a note: words of the user's, not a value
@@ -376,16 +449,11 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 		if x.fresh[p] {
 			old := out
 			out, has = nil, map[string]bool{}
-			if len(old) > 0 && old[0] == nil {
-				out, has["\x00nil"] = []any{nil}, true
-			}
 			for _, v := range vars {
 				add(v)
 			}
 			for _, v := range old {
-				if v != nil {
-					add(v)
-				}
+				add(v)
 			}
 		} else {
 			for _, v := range vars {
@@ -394,7 +462,7 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 		}
 		// Plain values last; for text, only when nothing else fits (a
 		// made-up country is worse than a real one).
-		if !elem.Kind.Textual() || len(out) == 0 || len(out) == 1 && out[0] == nil {
+		if !elem.Kind.Textual() || len(out) == 0 {
 			for _, v := range x.plainValues(p, elem) {
 				add(v)
 			}

@@ -31,9 +31,22 @@ func processCPU() time.Duration {
 //
 //	go test ./compiler/tasks -run '^$' -bench Synthesize -count 6 -benchtime 2x
 func BenchmarkSynthesize(b *testing.B) {
-	names, err := filepath.Glob(filepath.Join(worldsDir, "*.world"))
+	benchSynthesize(b, worldsDir)
+}
+
+// BenchmarkSynthesizeRedteam is BenchmarkSynthesize over the unseen-style
+// worlds of testdata/redteam, among them small worlds whose distinct
+// tasks run out before 100 (the sampling's attempt budget is their cost):
+//
+//	go test ./compiler/tasks -run '^$' -bench 'SynthesizeRedteam/lago' -benchtime 1x -cpuprofile cpu.out
+func BenchmarkSynthesizeRedteam(b *testing.B) {
+	benchSynthesize(b, redteamDir)
+}
+
+func benchSynthesize(b *testing.B, dir string) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.world"))
 	if err != nil || len(names) == 0 {
-		b.Fatalf("no example worlds in %s: %v", worldsDir, err)
+		b.Fatalf("no worlds in %s: %v", dir, err)
 	}
 	for _, path := range names {
 		src, err := os.ReadFile(path)

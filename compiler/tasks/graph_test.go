@@ -19,6 +19,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // worldsDir holds the example worlds.
 var worldsDir = filepath.Join("..", "..", "testdata", "worlds")
 
+// redteamDir holds the unseen-style worlds (testdata/redteam/worlds).
+var redteamDir = filepath.Join("..", "..", "testdata", "redteam", "worlds")
+
 func checkWorld(t testing.TB, name string) (*ir.World, []byte) {
 	t.Helper()
 	path := filepath.Join(worldsDir, name+".world")
