@@ -93,7 +93,11 @@ func (x *synth) sampleChain() (*task, string) {
 			tools = x.nextTools(steps, touched)
 			focus = reversed(touched)
 		}
+		// A chain's first write from the world's start state that the
+		// last draws made no new task of is not made again (spentFirst).
+		x.firstStep = len(steps) == 0 && x.baseCache == nil
 		c, next := x.tryTools(st, tools, focus, pending)
+		x.firstStep = false
 		if c == nil && len(pending) > 0 && len(steps) > 0 {
 			// The repair may have to come first: the last write's
 			// requires can forbid it after (a delivery is booked in
@@ -119,6 +123,9 @@ func (x *synth) sampleChain() (*task, string) {
 				return nil, "invariant_unrepaired"
 			}
 			if len(steps) == 0 {
+				if x.skippedFirst {
+					return nil, "writes_spent"
+				}
 				return nil, "no_call_succeeded"
 			}
 			break
@@ -139,6 +146,7 @@ func (x *synth) sampleChain() (*task, string) {
 // (checked on st before the call, as the graders do; a failed call breaks
 // none).
 func (x *synth) call(st *eval.State, t *ir.Tool, args []arg) (eval.Data, *eval.ToolError, bool) {
+	x.executed++
 	broke := false
 	if x.ruled[t] {
 		if vals, err := eval.ArgsFromJSON(argsJSON(args)); err == nil {
@@ -391,6 +399,14 @@ func (x *synth) repairTools(vs []eval.Violation, touched []recKey, st *eval.Stat
 	return out, focus
 }
 
+// spentFirst is how many chains in a row drawn from the same first write
+// (a tool and its arguments, on the world's start state) may make no new
+// task before that write is not drawn again: the chains it begins are
+// duplicates of tasks kept, or leave an invariant no drawn call repairs.
+// Other first writes are drawn instead, and when every one is spent a
+// chain is dropped as writes_spent before any call is made.
+const spentFirst = 16
+
 // maxToolsTried bounds the tools tried for one step of a chain.
 const maxToolsTried = 6
 
@@ -404,6 +420,8 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 		// A repair is worth more tries: the chain is lost without one.
 		limit, sets = 2*maxToolsTried, 2*maxArgSets
 	}
+	first := x.firstStep
+	x.skippedFirst = false
 	for i, f := range tools {
 		if i >= limit {
 			break
@@ -411,6 +429,14 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 		for _, args := range x.argSets(st, f.tool, focus, sets) {
 			if x.aim != nil && len(focus) == 1 && focus[0] == *x.aim && !x.namesAim(f, args) {
 				continue // a seeded draw's first write acts on its target
+			}
+			key := ""
+			if first {
+				key = f.tool.Name + string(argsJSON(args))
+				if x.firstSpent[key] >= spentFirst {
+					x.skippedFirst = true
+					continue // known before it is made: nothing new follows it
+				}
 			}
 			next := st.Clone()
 			data, terr, broke := x.call(next, f.tool, args)
@@ -428,6 +454,9 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 			x.safe[f.tool] = true
 			if len(pending) > 0 && !repairs(next, pending) {
 				continue // a repair must repair
+			}
+			if first {
+				x.firstKey = key
 			}
 			return &call{tool: f.tool, args: args, obs: decode(data.JSON()), id: data.ID()}, next
 		}

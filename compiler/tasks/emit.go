@@ -362,8 +362,30 @@ func (x *synth) shortfall(s Summary) string {
 			top, best = k, s.Dropped[k]
 		}
 	}
-	return fmt.Sprintf("%d distinct tasks in %d attempts: the world has %d writing tools and %d seed records, and most candidates were dropped as %s (%d)",
-		s.Kept, s.Attempts, s.WritingTools, records, top, best)
+	when := fmt.Sprintf("in %d attempts", s.Attempts)
+	if x.spentAll {
+		when = fmt.Sprintf("in %d attempts, when no kind of task gave new ones any more (%d draws in a row of each made none)", s.Attempts, retired)
+	}
+	msg := fmt.Sprintf("%d distinct tasks %s: the world has %d writing tools and %d seed records, and most candidates were dropped as %s (%d)",
+		s.Kept, when, s.WritingTools, records, top, best)
+	why := shortWhy[top]
+	if why == "" {
+		why = fewWhy[top]
+	}
+	if why != "" {
+		msg += ": " + why
+	}
+	return msg
+}
+
+// shortWhy explains, in a user's terms, the reasons a world gives fewer
+// tasks than wanted for (fewWhy the others).
+var shortWhy = map[string]string{
+	"duplicate":            "the tools over these records make no other distinct task; drawing more gives tasks already made",
+	"near_duplicate":       "the tools over these records make no other distinct task; drawing more gives the same writes on the same records",
+	"writes_spent":         "every first write the records allow was drawn again and again and made no new task",
+	"invariant_unrepaired": "most writes leave an invariant broken that no call drawn from the records repairs",
+	"no_call_succeeded":    "the writing tools' requires refuse the calls drawn from the records",
 }
 
 func sortedCounts(m map[string]int) []string {

@@ -150,7 +150,22 @@ type synth struct {
 	dropped   map[string]int
 	droppedBy map[string]map[string]int // by origin
 	seen      map[string]bool           // canonical forms of kept tasks
-	nearSeen  map[string]bool           // tool sequences over records
+	// firstSpent counts, by a chain's first write on the world's start
+	// state (tool and arguments), the chains in a row begun with it that
+	// made no new task; firstKey is that of the chain being drawn,
+	// firstStep whether it is being drawn, skippedFirst whether a spent
+	// one was passed over (chain.go).
+	firstSpent   map[string]int
+	firstKey     string
+	firstStep    bool
+	skippedFirst bool
+	// spentAll is set when the sampling stopped because every kind of
+	// candidate was retired.
+	spentAll bool
+	// executed counts the tool calls the sampling made (synth.call): its
+	// cost, in work rather than time.
+	executed int
+	nearSeen map[string]bool // tool sequences over records
 
 	// Seeded draws (distract.go): the entities whose records may be
 	// copied, the world seed's records by entity and id, the handles,
@@ -208,31 +223,32 @@ func newSynth(w *ir.World, opts Options) (*synth, error) {
 	h.Write([]byte(w.Name))
 	x := &synth{
 		w: w, opts: opts,
-		rng:       rand.New(rand.NewPCG(opts.Seed, h.Sum64())),
-		byTool:    map[*ir.Tool]*toolFacts{},
-		money:     moneyDecimals(w),
-		finders:   map[*ir.Entity][]*toolFacts{},
-		keyKnown:  map[*ir.Entity]bool{},
-		internal:  map[string]bool{},
-		inner:     map[string]bool{},
-		values:    map[string][]any{},
-		consts:    map[*ir.Param][]any{},
-		compared:  map[*ir.Param][]string{},
-		fresh:     map[*ir.Param]bool{},
-		handles:   map[string]bool{},
-		recCache:  map[recKey]*recEntry{},
-		anchors:   map[*ir.Field][]string{},
-		ids:       map[*ir.Entity][]string{},
-		covered:   map[*ir.Tool]bool{},
-		ruled:     map[*ir.Tool]bool{},
-		succeeded: map[*ir.Tool]bool{},
-		changed:   map[*ir.Tool]bool{},
-		safe:      map[*ir.Tool]bool{},
-		dropped:   map[string]int{},
-		droppedBy: map[string]map[string]int{},
-		seen:      map[string]bool{},
-		nearSeen:  map[string]bool{},
-		usedIDs:   map[string]bool{},
+		rng:        rand.New(rand.NewPCG(opts.Seed, h.Sum64())),
+		byTool:     map[*ir.Tool]*toolFacts{},
+		money:      moneyDecimals(w),
+		finders:    map[*ir.Entity][]*toolFacts{},
+		keyKnown:   map[*ir.Entity]bool{},
+		internal:   map[string]bool{},
+		inner:      map[string]bool{},
+		values:     map[string][]any{},
+		consts:     map[*ir.Param][]any{},
+		compared:   map[*ir.Param][]string{},
+		fresh:      map[*ir.Param]bool{},
+		handles:    map[string]bool{},
+		recCache:   map[recKey]*recEntry{},
+		anchors:    map[*ir.Field][]string{},
+		ids:        map[*ir.Entity][]string{},
+		covered:    map[*ir.Tool]bool{},
+		ruled:      map[*ir.Tool]bool{},
+		succeeded:  map[*ir.Tool]bool{},
+		changed:    map[*ir.Tool]bool{},
+		safe:       map[*ir.Tool]bool{},
+		dropped:    map[string]int{},
+		droppedBy:  map[string]map[string]int{},
+		seen:       map[string]bool{},
+		nearSeen:   map[string]bool{},
+		usedIDs:    map[string]bool{},
+		firstSpent: map[string]int{},
 	}
 	st, err := eval.NewState(w, nil)
 	if err != nil {
@@ -588,10 +604,11 @@ func sameAtom(a, b any) bool {
 // sampling stops: the world has given what it has.
 const maxStall = 1500
 
-// sample draws candidates until it has enough distinct tasks or has
-// tried long enough. Candidates are verified as they are drawn (every
-// call succeeds, invariants hold, the words are enough); the final check
-// verifies them again as part of the spec.
+// sample draws candidates until it has enough distinct tasks, every kind
+// of candidate is spent (retired) or it has tried long enough. Candidates
+// are verified as they are drawn (every call succeeds, invariants hold,
+// the words are enough); the final check verifies them again as part of
+// the spec.
 func (x *synth) sample() []*task {
 	want := x.opts.N + x.opts.N/10 + 2 // a margin for the final check
 	maxAttempts := 60*x.opts.N + 200
@@ -603,9 +620,21 @@ func (x *synth) sample() []*task {
 	for attempts = 0; attempts < maxAttempts && len(out) < want && attempts-lastKept < maxStall; attempts++ {
 		var t *task
 		var reason string
-		kind := x.drawKind(spent, byOrigin, want)
+		kind, ok := x.drawKind(spent, byOrigin, want)
+		if !ok {
+			x.spentAll = true
+			break
+		}
 		origin := kind.origin
 		t, reason = x.draw(kind)
+		if x.firstKey != "" {
+			if t == nil {
+				x.firstSpent[x.firstKey]++
+			} else {
+				x.firstSpent[x.firstKey] = 0
+			}
+			x.firstKey = ""
+		}
 		if t == nil {
 			x.drop(origin, reason)
 			spent[kind.name]++
@@ -697,27 +726,54 @@ var chainKind = kind{"chain", OriginDAG, 0, (*synth).sampleChain}
 
 // exhausted is how many fruitless draws in a row of a kind mean that the
 // world has given what it has of it: the kind is drawn a quarter as
-// often after, and chains the rest.
-const exhausted = 40
+// often after. retired is how many mean that it has nothing more: the
+// kind is not drawn again, and when no kind is left the sampling stops.
+const (
+	exhausted = 40
+	retired   = 200
+)
 
 // drawKind draws the kind of the next candidate; kept are the
 // candidates kept so far by origin, want how many the sampling wants.
-func (x *synth) drawKind(spent, kept map[string]int, want int) kind {
-	r := x.rng.IntN(100)
-	for _, k := range kinds {
+// An origin that has its share is not drawn while chains still give new
+// tasks; once they are exhausted, the others fill what the world has.
+// It reports false when every kind is retired.
+func (x *synth) drawKind(spent, kept map[string]int, want int) (kind, bool) {
+	all := append(kinds[:len(kinds):len(kinds)], chainKind)
+	capped := spent[chainKind.name] < exhausted
+	ws := make([]int, len(all))
+	total := 0
+	for i, k := range all {
 		w := k.weight
-		if spent[k.name] >= exhausted {
-			w /= 4
+		if k.name == chainKind.name {
+			w = 100
+			for _, o := range kinds {
+				w -= o.weight
+			}
 		}
-		if 100*kept[k.origin] >= shares[k.origin]*want {
+		switch {
+		case spent[k.name] >= retired:
+			w = 0
+		case spent[k.name] >= exhausted:
+			w = max(w/4, 1)
+		}
+		if capped && k.name != chainKind.name && 100*kept[k.origin] >= shares[k.origin]*want {
 			w = 0
 		}
-		if r < w {
-			return k
-		}
-		r -= k.weight
+		ws[i] = w
+		total += w
 	}
-	return chainKind
+	if total == 0 {
+		return kind{}, false
+	}
+	r := x.rng.IntN(total)
+	for i, k := range all {
+		if r < ws[i] {
+			return k, true
+		}
+		r -= ws[i]
+	}
+	return chainKind, true
 }
 
 // drop counts a candidate of an origin dropped for a reason.
