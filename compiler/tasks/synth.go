@@ -150,6 +150,7 @@ type synth struct {
 	dropped   map[string]int
 	droppedBy map[string]map[string]int // by origin
 	seen      map[string]bool           // canonical forms of kept tasks
+	nearSeen  map[string]bool           // tool sequences over records
 	// firstSpent counts, by a chain's first write on the world's start
 	// state (tool and arguments), the chains in a row begun with it that
 	// made no new task; firstKey is that of the chain being drawn,
@@ -165,7 +166,6 @@ type synth struct {
 	// executed counts the tool calls the sampling made (synth.call): its
 	// cost, in work rather than time.
 	executed int
-	nearSeen map[string]bool // tool sequences over records
 
 	// Seeded draws (distract.go): the entities whose records may be
 	// copied, the world seed's records by entity and id, the handles,
