@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/worldc/worldc/internal/author/fakellm"
+	"github.com/worldc/worldc/runtime/serve/llm"
 )
 
 // replyFile reads a reply fixture of testdata/replies.
@@ -33,9 +34,9 @@ func spec(t *testing.T, name string) fakellm.Reply {
 // clock of their own: a retry's backoff takes no time, and an attempt
 // times out only when its test advances the clock.
 func testClientOptions(base string) ClientOptions {
-	return ClientOptions{BaseURL: base, APIKey: "test-key", Model: "fake-model", Timeout: 500 * time.Millisecond,
+	return ClientOptions{Model: "fake-model", Options: llm.Options{BaseURL: base, APIKey: "test-key", Timeout: 500 * time.Millisecond,
 		Retries: 3, BackoffMin: time.Millisecond, BackoffMax: 10 * time.Millisecond, MaxRetryAfter: 5 * time.Second,
-		Clock: newFakeClock()}
+		Clock: newFakeClock()}}
 }
 
 type harness struct {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -342,18 +341,7 @@ func obsJSON(o runtime.Observation) string {
 // sampling sets the request's temperature and seed (seed + trial, so that
 // trials differ and a run is repeatable).
 func (r *runner) sampling(req *openai.ChatCompletionRequest, trial int) {
-	if t := r.cfg.Temperature; t != nil {
-		req.Temperature = float32(*t)
-		if req.Temperature == 0 {
-			// go-openai omits a zero temperature (omitempty); the smallest
-			// positive float32 is how it is sent as 0.
-			req.Temperature = math.SmallestNonzeroFloat32
-		}
-	}
-	if r.cfg.Seed != nil {
-		s := *r.cfg.Seed + trial
-		req.Seed = &s
-	}
+	llm.Sampling(req, r.cfg.Temperature, r.cfg.Seed, trial)
 }
 
 func nonNil[T any](s []T) []T {
