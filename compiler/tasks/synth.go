@@ -751,6 +751,9 @@ func (x *synth) drawKind(spent, kept map[string]int, want int) (kind, bool) {
 				w -= o.weight
 			}
 		}
+		if k.name != chainKind.name && kept[k.origin] == 0 {
+			w *= 3 // an origin with no task yet: sought until it has one or is exhausted
+		}
 		switch {
 		case spent[k.name] >= retired:
 			w = 0
