@@ -1,7 +1,10 @@
 package tasks
 
 import (
+	"encoding/json"
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/worldc/worldc/compiler/eval"
 	"github.com/worldc/worldc/compiler/ir"
@@ -68,7 +71,14 @@ func (x *synth) sampleChain() (*task, string) {
 	if x.aim == nil && x.rng.IntN(4) == 0 {
 		target, enablers = x.enabled()
 	}
-	for len(steps) < want+3 {
+	// Repairs that only bring a violation closer (one payment of the
+	// several a closed loan needs) lengthen the chain, maxCloser at most.
+	// The words ask for each of them, and for the repair that ends the
+	// violation they approached, which the agent could not tell from
+	// others that would (the last payment: any of the instalments left).
+	closer := 0
+	var approached []eval.Violation
+	for len(steps) < want+3+closer {
 		pending := x.plainViolations(st)
 		if len(pending) == 0 && len(steps) >= want {
 			break
@@ -96,19 +106,19 @@ func (x *synth) sampleChain() (*task, string) {
 		// A chain's first write from the world's start state that the
 		// last draws made no new task of is not made again (spentFirst).
 		x.firstStep = len(steps) == 0 && x.baseCache == nil
-		c, next := x.tryTools(st, tools, focus, pending)
+		c, next, near := x.tryTools(st, tools, focus, pending, steps)
 		x.firstStep = false
 		if c == nil && len(pending) > 0 && len(steps) > 0 {
 			// The repair may have to come first: the last write's
 			// requires can forbid it after (a delivery is booked in
 			// before its order is closed as delivered).
 			last := steps[len(steps)-1]
-			if r, mid := x.tryTools(last.before, tools, focus, nil); r != nil {
+			if r, mid, _ := x.tryTools(last.before, tools, focus, nil, nil); r != nil {
 				again := mid.Clone()
 				data, terr, broke := x.call(again, last.c.tool, last.c.args)
 				if terr == nil && !broke && !x.alwaysBroken(again) && !again.Equal(mid) && repairs(again, pending) {
 					r.implied = true
-					redo := &call{tool: last.c.tool, args: last.c.args, obs: decode(data.JSON()), id: data.ID(), implied: last.c.implied}
+					redo := &call{tool: last.c.tool, args: last.c.args, obs: decode(data.JSON()), id: data.ID(), implied: last.c.implied, spell: last.c.spell}
 					steps = append(steps[:len(steps)-1], step{c: r, before: last.before}, step{c: redo, before: mid})
 					st = again
 					touched = x.touch(x.touch(touched, mid, r), again, redo)
@@ -117,6 +127,14 @@ func (x *synth) sampleChain() (*task, string) {
 					continue
 				}
 			}
+		}
+		if c == nil && near != nil && closer < maxCloser {
+			c, next = near.c, near.next
+			c.spell = true
+			closer++
+			approached = append(approached, pending[0])
+		} else if c != nil && len(pending) > 0 && slices.Contains(approached, pending[0]) {
+			c.spell = true
 		}
 		if c == nil {
 			if len(pending) > 0 {
@@ -410,15 +428,40 @@ const spentFirst = 16
 // maxToolsTried bounds the tools tried for one step of a chain.
 const maxToolsTried = 6
 
+// maxCloser bounds the repairs of a chain that bring a violation closer
+// to holding without ending it.
+const maxCloser = 6
+
+// closerCall is a call that brings the first pending violation closer to
+// holding (eval.State.InvariantGap), takes no sum past the value it must
+// equal and makes no new violation, and the state after it.
+type closerCall struct {
+	c    *call
+	next *eval.State
+	gap  eval.Gap
+}
+
 // tryTools calls the tools on argument sets drawn from st until a call
 // succeeds, changes the state, breaks no always-invariant and, when
 // pending violations are to be repaired, repairs the first; it returns the
-// call and the state after it.
-func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pending []eval.Violation) (*call, *eval.State) {
+// call and the state after it. When none repairs it, the third result is
+// the call tried that brings it closest to holding, if one brings it
+// closer: a violation of a sum or a count may take several calls to end.
+// Such a call is never one the steps made already (the same payment
+// booked twice over).
+func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pending []eval.Violation, steps []step) (*call, *eval.State, *closerCall) {
 	limit, sets := maxToolsTried, maxArgSets
+	var near *closerCall
+	var gapBefore *eval.Gap // nil: no measure
+	solved := map[*toolFacts]bool{}
+	var inv *ir.Invariant
 	if len(pending) > 0 {
 		// A repair is worth more tries: the chain is lost without one.
 		limit, sets = 2*maxToolsTried, 2*maxArgSets
+		inv = x.invariant(pending[0].Invariant)
+		if g, ok := st.InvariantGap(inv, pending[0].ID); ok && g.Distance > 0 {
+			gapBefore = &g
+		}
 	}
 	first := x.firstStep
 	x.skippedFirst = false
@@ -452,16 +495,131 @@ func (x *synth) tryTools(st *eval.State, tools []*toolFacts, focus []recKey, pen
 				continue
 			}
 			x.safe[f.tool] = true
+			if gapBefore != nil && madeCall(steps, f.tool, args) {
+				continue // a sum's repair made twice (the same payment booked again)
+			}
 			if len(pending) > 0 && !repairs(next, pending) {
-				continue // a repair must repair
+				// A repair must repair, or bring the violation closer.
+				if gapBefore == nil {
+					continue
+				}
+				g, ok := next.InvariantGap(inv, pending[0].ID)
+				if !ok {
+					continue
+				}
+				if !solved[f] {
+					// The amount that repairs it, from what this one did.
+					solved[f] = true
+					for _, sargs := range x.solveArgs(args, *gapBefore, g) {
+						again := st.Clone()
+						data, terr, broke := x.call(again, f.tool, sargs)
+						if terr == nil && !broke && !again.Equal(st) && !x.alwaysBroken(again) && repairs(again, pending) && !madeCall(steps, f.tool, sargs) {
+							x.succeeded[f.tool], x.changed[f.tool], x.safe[f.tool] = true, true, true
+							return &call{tool: f.tool, args: sargs, obs: decode(data.JSON()), id: data.ID()}, again, nil
+						}
+					}
+				}
+				if g.Distance < gapBefore.Distance && !g.Overshoots(*gapBefore) && (near == nil || g.Distance < near.gap.Distance) && !madeCall(steps, f.tool, args) && noNewViolation(st, next) {
+					near = &closerCall{c: &call{tool: f.tool, args: args, obs: decode(data.JSON()), id: data.ID()}, next: next, gap: g}
+				}
+				continue
 			}
 			if first {
 				x.firstKey = key
 			}
-			return &call{tool: f.tool, args: args, obs: decode(data.JSON()), id: data.ID()}, next
+			return &call{tool: f.tool, args: args, obs: decode(data.JSON()), id: data.ID()}, next, nil
 		}
 	}
-	return nil, nil
+	return nil, nil, near
+}
+
+// solveArgs are argument sets that may repair a violation of one ==
+// that a call with args changed from before to after (the refund that a
+// cancelled booking's sums need): for each number argument in turn, the
+// value that makes the change exactly close the difference, were it in
+// proportion to the argument (a refund's amount is added to the sum of
+// refunds). Calling them tells whether it was.
+func (x *synth) solveArgs(args []arg, before, after eval.Gap) [][]arg {
+	if len(before.Sides) != 1 || len(after.Sides) != 1 {
+		return nil
+	}
+	d0 := float64(before.Sides[0]) * before.Distance
+	d1 := float64(after.Sides[0]) * after.Distance
+	if d0 == d1 || d0 == 0 {
+		return nil
+	}
+	var out [][]arg
+	for i, a := range args {
+		n, ok := a.v.(json.Number)
+		if !ok || !a.p.Type.Kind.Numeric() || a.bound != "" {
+			continue
+		}
+		v0, err := strconv.ParseFloat(string(n), 64)
+		if err != nil || v0 == 0 {
+			continue
+		}
+		v := v0 * d0 / (d0 - d1)
+		var text string
+		switch a.p.Type.Kind {
+		case ir.KindInt:
+			r := math.Round(v)
+			if math.Abs(v-r) > 1e-6 {
+				continue
+			}
+			text = strconv.FormatInt(int64(r), 10)
+		case ir.KindMoney:
+			d := 2
+			if x.money >= 0 {
+				d = x.money
+			}
+			text = canonNumber(strconv.FormatFloat(v, 'f', d, 64))
+		default:
+			text = canonNumber(strconv.FormatFloat(v, 'f', 6, 64))
+		}
+		if text == string(n) || math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		solved := slices.Clone(args)
+		solved[i].v = jsonNumber(text)
+		out = append(out, solved)
+	}
+	return out
+}
+
+// madeCall reports whether one of the steps calls t with args.
+func madeCall(steps []step, t *ir.Tool, args []arg) bool {
+	key := string(argsJSON(args))
+	for _, s := range steps {
+		if s.c.tool == t && string(argsJSON(s.c.args)) == key {
+			return true
+		}
+	}
+	return false
+}
+
+// invariant is the world's invariant of that name, or nil.
+func (x *synth) invariant(name string) *ir.Invariant {
+	for _, inv := range x.w.Invariants {
+		if inv.Name == name {
+			return inv
+		}
+	}
+	return nil
+}
+
+// noNewViolation reports whether every violation of next is one of st.
+func noNewViolation(st, next *eval.State) bool {
+	type key struct{ inv, id string }
+	had := map[key]bool{}
+	for _, v := range st.Violations() {
+		had[key{v.Invariant, v.ID}] = true
+	}
+	for _, v := range next.Violations() {
+		if !had[key{v.Invariant, v.ID}] {
+			return false
+		}
+	}
+	return true
 }
 
 // touch adds the records a call named, returned or created to touched.

@@ -39,7 +39,7 @@ func (x *synth) composeWith(origin string, steps []step, end *eval.State, create
 		c := s.c
 		f := x.byTool[c.tool]
 		cl := clause{c: c, descs: map[*ir.Param][]*desc{}}
-		silent := c.implied
+		silent := c.implied && !c.spell
 		for i := range c.args {
 			a := &c.args[i]
 			e := f.names[a.p]

@@ -497,15 +497,60 @@ func (x *synth) harvestConsts(t *ir.Tool) {
 			x.consts[p] = append(x.consts[p], j)
 		}
 	}
+	// stored are the fields each parameter's value is stored in (an
+	// insert's field, a set).
+	stored := map[*ir.Field][]*ir.Param{}
 	ir.WalkStmts(t.Body, func(st ir.Stmt) {
-		if in, ok := st.(*ir.Insert); ok {
-			for _, fi := range in.Fields {
-				if p := param(fi.Value); p != nil && fi.Field.Unique {
-					x.fresh[p] = true
+		switch st := st.(type) {
+		case *ir.Insert:
+			for _, fi := range st.Fields {
+				if p := param(fi.Value); p != nil {
+					if fi.Field.Unique {
+						x.fresh[p] = true
+					}
+					stored[fi.Field] = append(stored[fi.Field], p)
 				}
 			}
+		case *ir.Set:
+			if p := param(st.Value); p != nil && st.Field != nil {
+				stored[st.Field] = append(stored[st.Field], p)
+			}
 		}
-	}, func(e ir.Expr) bool {
+	}, nil)
+	compare := func(p *ir.Param, o ir.Expr) {
+		for _, f := range ir.FieldsRead(o) {
+			if !slices.Contains(x.compared[p], f.Name) {
+				x.compared[p] = append(x.compared[p], f.Name)
+			}
+		}
+	}
+	// An invariant that compares a field the tool stores a parameter in
+	// with other fields (an invoice's amount with its booking's quoted
+	// price): the parameter is compared with those too.
+	if len(stored) > 0 {
+		for _, inv := range x.w.Invariants {
+			ir.WalkExpr(inv.Check, func(e ir.Expr) bool {
+				b, ok := e.(*ir.Binary)
+				if !ok || !comparison(b.Op) {
+					return true
+				}
+				for _, side := range [][2]ir.Expr{{b.L, b.R}, {b.R, b.L}} {
+					fr, ok := side[0].(*ir.FieldRef)
+					if !ok {
+						continue
+					}
+					if v, ok := fr.X.(*ir.VarRef); !ok || v.Var != inv.Var {
+						continue
+					}
+					for _, p := range stored[fr.Field] {
+						compare(p, side[1])
+					}
+				}
+				return true
+			})
+		}
+	}
+	exprs := func(e ir.Expr) bool {
 		if ag, ok := e.(*ir.Aggregate); ok && ag.Entity != nil && ag.Where != nil {
 			ir.WalkExpr(ag.Where, func(y ir.Expr) bool {
 				if b, ok := y.(*ir.Binary); ok && b.Op == "==" {
@@ -539,15 +584,18 @@ func (x *synth) harvestConsts(t *ir.Tool) {
 					}
 				}
 			default:
-				for _, f := range ir.FieldsRead(o) {
-					if !slices.Contains(x.compared[p], f.Name) {
-						x.compared[p] = append(x.compared[p], f.Name)
-					}
-				}
+				compare(p, o)
 			}
 		}
 		return true
-	})
+	}
+	ir.WalkStmts(t.Body, nil, exprs)
+	// A rule on the tool binds its parameters as the body does.
+	for _, r := range x.w.Rules {
+		if r != nil && r.Tool == t {
+			ir.WalkExpr(r.Check, exprs)
+		}
+	}
 }
 
 // comparison reports whether a binary operator compares its sides.

@@ -60,6 +60,11 @@ type call struct {
 	// write the policy requires without the words asking for it.
 	lookup  bool
 	implied bool
+	// spell marks an implied write the words ask for all the same: one
+	// of the several a repair takes (a payment of those a closed loan
+	// needs), which other calls could replace, so the rubric's would be
+	// a guess.
+	spell bool
 	// obs is the call's observation data, decoded (nil for a failure).
 	obs any
 	// id is the id of the record the call returned ("" when none).
