@@ -31,7 +31,10 @@ type toolFacts struct {
 	names map[*ir.Param]*ir.Entity
 }
 
-// writer reports whether the tool writes anything.
+// writer reports whether the tool writes anything: a tool whose only
+// statements that would write assign fields their own values (`set
+// r.f = r.f`) or assign locals changes no state, and is not a writing
+// tool (it is a read, to the graph, the coverage and the report).
 func (f *toolFacts) writer() bool {
 	return len(f.writes) > 0 || len(f.creates) > 0 || len(f.deletes) > 0
 }
@@ -110,8 +113,12 @@ func toolFactsOf(t *ir.Tool, keys map[string]*ir.Entity) *toolFacts {
 			case *ir.VarDecl:
 				lets[s.Var] = s.Value
 			case *ir.Set:
-				addField(&f.writes, s.Field)
+				if !selfAssign(s) {
+					addField(&f.writes, s.Field)
+				}
 			case *ir.Assign:
+				// A local's assignment (no path, or a path inside a
+				// local value) writes no record.
 				if len(s.Path) > 0 && s.Path[0].Field != nil {
 					addField(&f.writes, s.Path[0].Field)
 				}
@@ -188,4 +195,50 @@ func namedEntity(p *ir.Param, keys map[string]*ir.Entity) *ir.Entity {
 		return p.Field.Type.Entity
 	}
 	return nil
+}
+
+// selfAssign reports whether s assigns a field its own value: `set
+// r.f = r.f`, the same record's same field (or a conditional whose every
+// branch is).
+func selfAssign(s *ir.Set) bool {
+	var same func(e ir.Expr, depth int) bool
+	same = func(e ir.Expr, depth int) bool {
+		switch v := unconvert(e).(type) {
+		case *ir.FieldRef:
+			return v.Field == s.Field && samePlace(v.X, s.Target)
+		case *ir.Cond:
+			return depth < 8 && same(v.Then, depth+1) && same(v.Else, depth+1)
+		}
+		return false
+	}
+	return same(s.Value, 0)
+}
+
+// samePlace reports whether a and b denote the same record or value: the
+// same variable, or the same field of the same place.
+func samePlace(a, b ir.Expr) bool {
+	a, b = unconvert(a), unconvert(b)
+	switch x := a.(type) {
+	case *ir.VarRef:
+		y, ok := b.(*ir.VarRef)
+		return ok && x.Var != nil && x.Var == y.Var
+	case *ir.FieldRef:
+		y, ok := b.(*ir.FieldRef)
+		return ok && x.Field == y.Field && samePlace(x.X, y.X)
+	case *ir.Deref:
+		y, ok := b.(*ir.Deref)
+		return ok && samePlace(x.X, y.X)
+	}
+	return false
+}
+
+// unconvert is e without the conversions around it.
+func unconvert(e ir.Expr) ir.Expr {
+	for {
+		c, ok := e.(*ir.Convert)
+		if !ok {
+			return e
+		}
+		e = c.X
+	}
 }

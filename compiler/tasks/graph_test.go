@@ -107,3 +107,75 @@ func TestGraphEdges(t *testing.T) {
 }
 
 func readFile(p string) ([]byte, error) { return os.ReadFile(p) }
+
+const noopSpec = `
+world noops {
+  title "No-ops"
+  currency "EUR"
+  today 2026-03-16
+}
+
+service desk "Desk" {
+  entity Ticket "A ticket" {
+    title  string
+    status enum { open closed } = open
+  }
+  tool find_tickets: search Ticket by title "Find tickets"
+  tool touch(ticket: ref Ticket) "Assign a ticket its own status" {
+    set ticket.status = ticket.status
+    return ticket
+  }
+  tool recheck(ticket: ref Ticket, hard: bool) "Assign it its status either way" {
+    set ticket.status = if hard then ticket.status else ticket.status
+    return ticket
+  }
+  tool tally(ticket: ref Ticket) "Count in a local" {
+    var n = 0
+    for t in Ticket where t.title == ticket.title {
+      set n = n + 1
+    }
+    return n
+  }
+  tool close(ticket: ref Ticket) "Close a ticket" {
+    require ticket.status == open else "already closed"
+    set ticket.status = closed
+    set ticket.title = ticket.title
+    return ticket
+  }
+}
+
+seed {
+  desk.Ticket t_1 { title: "Printer jam" }
+  desk.Ticket t_2 { title: "VPN down" }
+}
+`
+
+// TestWritesChangeState: a tool whose sets assign fields their own values
+// (or whose assignments are to locals) changes no state and is no writing
+// tool, to the graph, the coverage and the report alike; a tool with one
+// real write among self-assignments is one, writing that field only.
+func TestWritesChangeState(t *testing.T) {
+	w, ds := compiler.CheckSource("noops.world", []byte(noopSpec))
+	if ds.HasErrors() || w == nil {
+		t.Fatalf("the spec does not check:\n%s", ds.Text())
+	}
+	writers := map[string]bool{}
+	for _, tl := range BuildGraph(w).Tools {
+		if tl.Writes {
+			writers[tl.Name] = true
+		}
+		if tl.Name == "close" && !slices.Equal(tl.Sets, []string{"Ticket.status"}) {
+			t.Errorf("close sets %v, want only Ticket.status", tl.Sets)
+		}
+	}
+	if len(writers) != 1 || !writers["close"] {
+		t.Errorf("the graph's writing tools are %v, want close alone", writers)
+	}
+	r, err := Synthesize(w, []byte(noopSpec), Options{N: 5, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := r.Summary; s.WritingTools != 1 || s.Covered != 1 || len(s.Uncovered) > 0 {
+		t.Errorf("summary: %d writing tools, %d covered, uncovered %v; want close alone, covered", s.WritingTools, s.Covered, s.Uncovered)
+	}
+}
