@@ -231,6 +231,10 @@ type generator struct {
 	n        int // counter for fresh names
 	b        strings.Builder
 	markTool map[*ent]string
+	// wrote marks a custom tool whose body has a write at its top level
+	// (outside every if and loop): a call that succeeds can change the
+	// state, as an LLM-written tool's does.
+	wrote bool
 }
 
 func (g *generator) intn(n int) int    { return g.r.IntN(n) }
@@ -452,7 +456,19 @@ func (g *generator) customTool(s *service) {
 			sc.vars[i].t = &rt
 		}
 	}
-	body := g.stmts(sc, 2+g.intn(4), 2)
+	g.wrote = false
+	body := g.stmts(sc, 2+g.intn(4), toolDepth)
+	if !g.wrote {
+		// A tool that writes: a set of a record it takes, or an insert.
+		w := ""
+		if ws := sc.writable(); len(ws) > 0 && g.chance(50) {
+			w = g.setField(sc, pick(g, ws))
+		}
+		if w == "" {
+			w = g.insert(sc)
+		}
+		body += w
+	}
 	g.b.WriteString(body)
 	g.printf("  return %s\n }\n\n", g.expr(sc, g.returnType(), 2))
 }
@@ -482,6 +498,9 @@ func (g *generator) paramType(s *service) *typ {
 func (g *generator) returnType() *typ {
 	return pick(g, []*typ{{k: kInt}, {k: kString}, {k: kBool}, {k: kDecimal}, {k: kDate}})
 }
+
+// toolDepth is the nesting depth a custom tool's body starts at.
+const toolDepth = 2
 
 // stmts writes n statements (depth bounds nesting).
 func (g *generator) stmts(sc *scope, n, depth int) string {
@@ -545,16 +564,24 @@ func (g *generator) stmt(sc *scope, depth int) (string, *scope) {
 		if g.chance(60) {
 			s += " where " + g.boolExpr(inner, 2)
 		}
-		s += " {\n" + g.setField(inner, variable{name: v, t: inner.vars[len(inner.vars)-1].t})
+		set := g.setField(inner, variable{name: v, t: inner.vars[len(inner.vars)-1].t})
+		if set == "" {
+			break
+		}
+		s += " {\n" + set
 		if g.chance(40) {
 			s += g.stmts(inner, 1, depth-1)
 		}
 		return s + "  }\n", sc
 	case 6:
 		if ws := sc.writable(); len(ws) > 0 {
-			return g.setField(sc, pick(g, ws)), sc
+			if set := g.setField(sc, pick(g, ws)); set != "" {
+				g.wrote = g.wrote || depth == toolDepth
+				return set, sc
+			}
 		}
 	case 7:
+		g.wrote = g.wrote || depth == toolDepth
 		return g.insert(sc), sc
 	case 8:
 		// A loop over a list.
@@ -613,7 +640,8 @@ func (g *generator) literalIn(f *field) string {
 }
 
 // setField writes `set v.f = …` for a field of v's entity (not its status,
-// which the mark tools and the tasks own).
+// which the mark tools and the tasks own), never of its own value (`set
+// v.f = v.f` writes nothing); "" when it finds no other value.
 func (g *generator) setField(sc *scope, v variable) string {
 	var fs []*field
 	for _, f := range v.t.ent.fields {
@@ -625,7 +653,34 @@ func (g *generator) setField(sc *scope, v variable) string {
 		return ""
 	}
 	f := pick(g, fs)
-	return fmt.Sprintf("   set %s.%s = %s\n", v.name, f.name, g.fieldValue(sc, f))
+	self := v.name + "." + f.name
+	for range 4 {
+		if val := g.fieldValue(sc, f); !selfValue(val, self) {
+			return fmt.Sprintf("   set %s = %s\n", self, val)
+		}
+	}
+	return ""
+}
+
+// selfValue reports whether the expression val is self's own value: self,
+// a conditional of self either way, or self kept within its bound
+// (max_of(self, 0) of a field >= 0).
+func selfValue(val, self string) bool {
+	for {
+		switch {
+		case val == self:
+			return true
+		case strings.HasPrefix(val, "max_of(") && strings.HasSuffix(val, ", 0)"):
+			val = strings.TrimSuffix(strings.TrimPrefix(val, "max_of("), ", 0)")
+			continue
+		case strings.HasPrefix(val, "(if ") && strings.HasSuffix(val, " else "+self+")"):
+			// (if c then self else self): c may hold anything, so the
+			// then part is what follows its last " then ".
+			inner := strings.TrimSuffix(val, " else "+self+")")
+			return strings.HasSuffix(inner, " then "+self)
+		}
+		return false
+	}
 }
 
 // fieldValue is an expression to store in f: within its bound, possibly

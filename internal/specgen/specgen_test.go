@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/worldc/worldc/compiler"
+	"github.com/worldc/worldc/compiler/tasks"
 	"github.com/worldc/worldc/dsl"
 	"github.com/worldc/worldc/gen"
 	"github.com/worldc/worldc/internal/specgen"
@@ -57,10 +58,13 @@ func TestCanonical(t *testing.T) {
 }
 
 // TestCoverage checks that the corpus uses the constructs it is meant to
-// cover, so that a change of the generator cannot quietly drop one.
+// cover, so that a change of the generator cannot quietly drop one. It
+// reads the whole corpus, -short too: generating a spec is cheap, and
+// some constructs are rare (an optional ref followed after a null check:
+// a few specs in a hundred).
 func TestCoverage(t *testing.T) {
 	var all strings.Builder
-	for _, seed := range corpus() {
+	for seed := uint64(1); seed <= corpusSize; seed++ {
 		all.WriteString(specgen.Spec(seed))
 	}
 	text := all.String()
@@ -80,6 +84,32 @@ func TestCoverage(t *testing.T) {
 	// An optional ref followed where it is known not to be null.
 	if follow := regexp.MustCompile(`\(if (\w+\.\w+) != null then (\w+\.\w+)\.\w+ else `); !follow.MatchString(text) {
 		t.Errorf("no spec of the corpus follows an optional ref after a null check (%s)", follow)
+	}
+}
+
+// TestToolsWrite: every random tool writes, as an LLM-written world's
+// tools do — no `set v.f = v.f`, and a write outside every if and loop —
+// so that it is a writing tool to worldc tasks (compiler/tasks decides
+// which tools write: its graph says) and a call can change the state.
+func TestToolsWrite(t *testing.T) {
+	set := regexp.MustCompile(`set (\w+\.\w+) = (.*)\n`)
+	for _, seed := range corpus() {
+		src := specgen.Spec(seed)
+		w, ds := compiler.CheckSource("x.world", []byte(src))
+		if w == nil {
+			t.Fatalf("seed %d does not check:\n%s", seed, ds.Text())
+		}
+		for _, tl := range tasks.BuildGraph(w).Tools {
+			if strings.HasPrefix(tl.Name, "act_") && !tl.Writes {
+				t.Errorf("seed %d: tool %s writes nothing", seed, tl.Name)
+			}
+		}
+		for _, m := range set.FindAllStringSubmatch(src, -1) {
+			v := strings.TrimSuffix(strings.TrimPrefix(m[2], "max_of("), ", 0)")
+			if v == m[1] || strings.HasPrefix(v, "(if ") && strings.HasSuffix(v, " then "+m[1]+" else "+m[1]+")") {
+				t.Errorf("seed %d: %s", seed, strings.TrimSpace(m[0]))
+			}
+		}
 	}
 }
 
