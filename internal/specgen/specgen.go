@@ -666,21 +666,52 @@ func (g *generator) setField(sc *scope, v variable) string {
 // a conditional of self either way, or self kept within its bound
 // (max_of(self, 0) of a field >= 0).
 func selfValue(val, self string) bool {
-	for {
-		switch {
-		case val == self:
-			return true
-		case strings.HasPrefix(val, "max_of(") && strings.HasSuffix(val, ", 0)"):
-			val = strings.TrimSuffix(strings.TrimPrefix(val, "max_of("), ", 0)")
-			continue
-		case strings.HasPrefix(val, "(if ") && strings.HasSuffix(val, " else "+self+")"):
-			// (if c then self else self): c may hold anything, so the
-			// then part is what follows its last " then ".
-			inner := strings.TrimSuffix(val, " else "+self+")")
-			return strings.HasSuffix(inner, " then "+self)
-		}
-		return false
+	switch {
+	case val == self:
+		return true
+	case strings.HasPrefix(val, "max_of(") && strings.HasSuffix(val, ", 0)"):
+		return selfValue(strings.TrimSuffix(strings.TrimPrefix(val, "max_of("), ", 0)"), self)
+	case strings.HasPrefix(val, "(if ") && strings.HasSuffix(val, ")"):
+		// (if c then a else b), a and b self's own value, however
+		// deeply nested.
+		_, then, els, ok := splitCond(val[len("(if ") : len(val)-1])
+		return ok && selfValue(then, self) && selfValue(els, self)
 	}
+	return false
+}
+
+// splitCond splits the inside of a conditional, `c then a else b`, at its
+// " then " and " else " outside every bracket and string literal.
+func splitCond(s string) (c, then, els string, ok bool) {
+	depth, thenAt, elseAt := 0, -1, -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+			continue
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		}
+		if depth != 0 {
+			continue
+		}
+		switch {
+		case thenAt < 0 && strings.HasPrefix(s[i:], " then "):
+			thenAt = i
+		case thenAt >= 0 && elseAt < 0 && strings.HasPrefix(s[i:], " else "):
+			elseAt = i
+		}
+	}
+	if thenAt < 0 || elseAt < 0 {
+		return "", "", "", false
+	}
+	return s[:thenAt], s[thenAt+len(" then ") : elseAt], s[elseAt+len(" else "):], true
 }
 
 // fieldValue is an expression to store in f: within its bound, possibly
