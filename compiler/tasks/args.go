@@ -266,6 +266,26 @@ func paramNames(p *ir.Param) []string {
 	return names
 }
 
+// distinctValues collects values that fit a type, each once (by its
+// atom), in the order added.
+type distinctValues struct {
+	elem *ir.Type
+	out  []any
+	has  map[string]bool
+}
+
+func (d *distinctValues) add(v any) {
+	if !fits(v, d.elem) {
+		return
+	}
+	a, _ := atom(v)
+	if d.has[a] {
+		return
+	}
+	d.has[a] = true
+	d.out = append(d.out, v)
+}
+
 // valueChoices are the values a non-naming parameter may take, best
 // first; a leading nil means leaving an optional parameter out. memo, when
 // not nil, holds the choices baseChoices gave for the same related
@@ -276,22 +296,11 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 	if typ.Kind == ir.KindList {
 		elem = typ.Elem
 	}
-	var out []any
-	has := map[string]bool{}
-	add := func(v any) {
-		if !fits(v, elem) {
-			return
-		}
-		a, _ := atom(v)
-		if has[a] {
-			return
-		}
-		has[a] = true
-		out = append(out, v)
-	}
+	dv := &distinctValues{elem: elem, has: map[string]bool{}}
+	add := dv.add
 	if !p.Required() && x.rng.IntN(2) == 0 {
-		out = append(out, nil)
-		has["\x00nil"] = true
+		dv.out = append(dv.out, nil)
+		dv.has["\x00nil"] = true
 	}
 	switch elem.Kind {
 	case ir.KindEnum:
@@ -319,16 +328,16 @@ func (x *synth) valueChoices(st *eval.State, t *ir.Tool, p *ir.Param, related []
 				memo[p] = base
 			}
 		}
-		return append(out, base...)
+		return append(dv.out, base...)
 	}
 	if typ.Kind == ir.KindList {
-		for i, v := range out {
+		for i, v := range dv.out {
 			if v != nil {
-				out[i] = []any{v}
+				dv.out[i] = []any{v}
 			}
 		}
 	}
-	return out
+	return dv.out
 }
 
 // baseChoices are the choices of valueChoices for a parameter that is
@@ -340,19 +349,8 @@ func (x *synth) baseChoices(st *eval.State, p *ir.Param, related []recKey) []any
 	if typ.Kind == ir.KindList {
 		elem = typ.Elem
 	}
-	var out []any
-	has := map[string]bool{}
-	add := func(v any) {
-		if !fits(v, elem) {
-			return
-		}
-		a, _ := atom(v)
-		if has[a] {
-			return
-		}
-		has[a] = true
-		out = append(out, v)
-	}
+	dv := &distinctValues{elem: elem, has: map[string]bool{}}
+	add := dv.add
 	switch elem.Kind {
 	case ir.KindStruct, ir.KindMap, ir.KindList:
 		// A value record, a map, a list of lists: values of the same
@@ -361,7 +359,7 @@ func (x *synth) baseChoices(st *eval.State, p *ir.Param, related []recKey) []any
 			for _, n := range paramNames(p) {
 				for _, v := range x.members(st, r)[n] {
 					if shaped(v, elem) {
-						out = append(out, v)
+						dv.out = append(dv.out, v)
 					}
 				}
 			}
@@ -369,19 +367,19 @@ func (x *synth) baseChoices(st *eval.State, p *ir.Param, related []recKey) []any
 		for _, n := range paramNames(p) {
 			for _, v := range x.values[n] {
 				if shaped(v, elem) {
-					out = append(out, v)
+					dv.out = append(dv.out, v)
 				}
 			}
 		}
-		out = append(out, x.composite(elem, 0))
+		dv.out = append(dv.out, x.composite(elem, 0))
 		if typ.Kind == ir.KindList {
-			for i, v := range out {
+			for i, v := range dv.out {
 				if v != nil {
-					out[i] = []any{v}
+					dv.out[i] = []any{v}
 				}
 			}
 		}
-		return out
+		return dv.out
 	default:
 		if freeText(p, elem) || elem.Kind == ir.KindText {
 			// A reason or a note: words of the user's, not a value
@@ -443,12 +441,12 @@ func (x *synth) baseChoices(st *eval.State, p *ir.Param, related []recKey) []any
 		// same form (a CPF, a SIM card), a price a little off; first for
 		// a parameter that must be new (a unique field's value).
 		var vars []any
-		for _, v := range out {
+		for _, v := range dv.out {
 			vars = append(vars, x.variants(v, elem, x.fresh[p])...)
 		}
 		if x.fresh[p] {
-			old := out
-			out, has = nil, map[string]bool{}
+			old := dv.out
+			dv.out, dv.has = nil, map[string]bool{}
 			for _, v := range vars {
 				add(v)
 			}
@@ -462,20 +460,20 @@ func (x *synth) baseChoices(st *eval.State, p *ir.Param, related []recKey) []any
 		}
 		// Plain values last; for text, only when nothing else fits (a
 		// made-up country is worse than a real one).
-		if !elem.Kind.Textual() || len(out) == 0 {
+		if !elem.Kind.Textual() || len(dv.out) == 0 {
 			for _, v := range x.plainValues(p, elem) {
 				add(v)
 			}
 		}
 	}
 	if typ.Kind == ir.KindList {
-		for i, v := range out {
+		for i, v := range dv.out {
 			if v != nil {
-				out[i] = []any{v}
+				dv.out[i] = []any{v}
 			}
 		}
 	}
-	return out
+	return dv.out
 }
 
 // variants are values of the form of v that differ from it: for a value
